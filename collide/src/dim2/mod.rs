@@ -1,0 +1,1 @@
+//! 2D shapes and queries (STUB: being written).

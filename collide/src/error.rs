@@ -1,0 +1,68 @@
+//! Typed errors for bad input to shape constructors and queries.
+
+use core::fmt;
+
+/// Why a point cloud could not be turned into a [`ConvexHull`](crate::ConvexHull).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum HullError {
+    /// Fewer than four points were given.
+    TooFewPoints {
+        /// How many points were given.
+        count: usize,
+    },
+    /// A coordinate is NaN or infinite.
+    NonFinitePoint {
+        /// Index of the first offending point in the input.
+        index: usize,
+    },
+    /// All points lie (within tolerance) on one point, line or plane, so they
+    /// enclose no volume.
+    Degenerate {
+        /// Dimension of the affine hull actually spanned: 0, 1 or 2.
+        dimension: u8,
+    },
+}
+
+impl fmt::Display for HullError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::TooFewPoints { count } => {
+                write!(f, "a convex hull needs at least 4 points, got {count}")
+            }
+            Self::NonFinitePoint { index } => {
+                write!(f, "point {index} has a NaN or infinite coordinate")
+            }
+            Self::Degenerate { dimension } => {
+                let what = match dimension {
+                    0 => "a single point",
+                    1 => "a line",
+                    _ => "a plane",
+                };
+                write!(f, "the points all lie on {what}, so they enclose no volume")
+            }
+        }
+    }
+}
+
+impl std::error::Error for HullError {}
+
+/// Why a query could not be answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum QueryError {
+    /// A pose, a shape parameter or a support point is NaN or infinite.
+    NonFiniteInput,
+}
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NonFiniteInput => {
+                f.write_str("a pose, shape parameter or support point is NaN or infinite")
+            }
+        }
+    }
+}
+
+impl std::error::Error for QueryError {}

@@ -1,0 +1,1 @@
+//! Hull construction (quickhull) and, later, hull support strategies.

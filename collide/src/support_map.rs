@@ -1,0 +1,105 @@
+//! The support-map abstraction every query in this crate is written against.
+//!
+//! A convex shape is described by its *support function*: for a direction `d`,
+//! the point of the shape farthest along `d`. GJK and EPA never look at a
+//! shape's vertices or faces, only at support points, so any convex shape
+//! (and any hull support strategy) plugs in by implementing one method.
+//!
+//! Rounded shapes (sphere, capsule) are described as a *core* plus a *margin*:
+//! the shape is the Minkowski sum of the core and a ball of radius `margin`.
+//! Queries run GJK/EPA on the cores, which are points and segments with exact
+//! supports, and add the margins analytically, as Jolt's "convex radius" and
+//! parry's dilated shapes do. This keeps curved shapes out of EPA, where a
+//! sphere would otherwise need many iterations to approximate.
+
+use nalgebra::{Point3, Vector3};
+
+/// A convex shape given by its support function, in the shape's own frame.
+///
+/// Only [`local_support`](SupportMap::local_support) is required. Rounded
+/// shapes override [`margin`](SupportMap::margin) and
+/// [`local_core_support`](SupportMap::local_core_support) so queries can work
+/// on the core and add the radius exactly.
+///
+/// # Contract
+/// * `local_support(d)` returns a point `p` of the shape with
+///   `p·d = max over the shape of x·d`. Ties may be broken arbitrarily.
+/// * `d` need not be normalised and may be zero; for a zero direction any
+///   point of the shape is a valid answer.
+/// * The shape is `core ⊕ ball(margin)`, so for a unit `d`,
+///   `local_support(d) = local_core_support(d) + margin * d`.
+///
+/// # Example
+/// A user-defined shape, an axis-aligned ellipsoid-free "diamond" (octahedron):
+/// ```
+/// use collide::{SupportMap, Sphere, penetration};
+/// use collide::nalgebra::{Isometry3, Point3, Vector3};
+///
+/// struct Octahedron { r: f32 }
+/// impl SupportMap for Octahedron {
+///     fn local_support(&self, d: &Vector3<f32>) -> Point3<f32> {
+///         let i = d.iamax();
+///         let mut p = Point3::origin();
+///         p[i] = self.r.copysign(d[i]);
+///         p
+///     }
+/// }
+///
+/// let hit = penetration(
+///     &Octahedron { r: 1.0 }, &Isometry3::identity(),
+///     &Sphere::new(0.5), &Isometry3::translation(1.25, 0.0, 0.0),
+/// ).expect("overlapping");
+/// assert!((hit.depth - 0.25).abs() < 1e-4);
+/// assert!((hit.normal.x - 1.0).abs() < 1e-4);
+/// ```
+pub trait SupportMap {
+    /// The point of the shape farthest along `dir`, in the shape's frame.
+    fn local_support(&self, dir: &Vector3<f32>) -> Point3<f32>;
+
+    /// Radius of the ball added to the core: the shape is `core ⊕ ball(margin)`.
+    ///
+    /// Zero for shapes without rounding (the default).
+    #[inline]
+    fn margin(&self) -> f32 {
+        0.0
+    }
+
+    /// Support point of the core (the shape without its margin).
+    ///
+    /// Defaults to [`local_support`](SupportMap::local_support), which is right
+    /// for every shape whose margin is zero.
+    #[inline]
+    fn local_core_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
+        self.local_support(dir)
+    }
+}
+
+impl<T: SupportMap + ?Sized> SupportMap for &T {
+    #[inline]
+    fn local_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
+        (**self).local_support(dir)
+    }
+    #[inline]
+    fn margin(&self) -> f32 {
+        (**self).margin()
+    }
+    #[inline]
+    fn local_core_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
+        (**self).local_core_support(dir)
+    }
+}
+
+impl<T: SupportMap + ?Sized> SupportMap for Box<T> {
+    #[inline]
+    fn local_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
+        (**self).local_support(dir)
+    }
+    #[inline]
+    fn margin(&self) -> f32 {
+        (**self).margin()
+    }
+    #[inline]
+    fn local_core_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
+        (**self).local_core_support(dir)
+    }
+}
