@@ -1,1 +1,3 @@
-//! Hull construction (quickhull) and, later, hull support strategies.
+//! Hull construction (quickhull) and hull support strategies.
+
+pub(crate) mod support;
