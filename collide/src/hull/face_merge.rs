@@ -199,7 +199,7 @@ pub(crate) fn merge_faces(
         let plane = planes[r];
         for &t in &regions[r] {
             for v in tris[t as usize] {
-                if !(below(plane, v) <= tol) {
+                if !at_most(below(plane, v), tol) {
                     return None;
                 }
             }
@@ -215,7 +215,7 @@ pub(crate) fn merge_faces(
             }
             if let Some(&a) = polygon.last() {
                 for &d in &dropped {
-                    if !(distance_to_segment(p, d, a, v) <= tol) {
+                    if !at_most(distance_to_segment(p, d, a, v), tol) {
                         return None;
                     }
                 }
@@ -235,7 +235,7 @@ pub(crate) fn merge_faces(
             let b = polygon[(i + 1) % polygon.len()];
             let inward = normal.cross(&(p[b as usize] - p[a as usize])).normalize();
             for &c in &polygon {
-                if !(inward.dot(&(p[c as usize] - p[a as usize])) >= -tol) {
+                if !at_most(-inward.dot(&(p[c as usize] - p[a as usize])), tol) {
                     return None;
                 }
             }
@@ -260,7 +260,7 @@ pub(crate) fn merge_faces(
             return None;
         }
         for &c in &polygons[g as usize] {
-            if !(below(planes[f as usize], c) >= -tol) {
+            if !at_most(-below(planes[f as usize], c), tol) {
                 return None;
             }
         }
@@ -301,6 +301,12 @@ pub(crate) fn merge_faces(
         adjacency_start.push(neighbors.len() as u32);
     }
     Some(Polytope { vertices, faces, adjacency_start, neighbors })
+}
+
+/// `x <= limit`, false for NaN: every validation check is written so that a
+/// NaN anywhere rejects the polytope.
+fn at_most(x: f64, limit: f64) -> bool {
+    x <= limit
 }
 
 /// Distance from point `d` to the segment `ab`.

@@ -97,7 +97,7 @@ impl Cloud {
             .max(ROUNDING_TOLERANCE_ULPS * f64::from(f32::EPSILON) * max_abs);
         // A cloud no larger than the tolerance is a point. Written so that a
         // zero diagonal (all points equal) also lands here.
-        if !(diagonal > tolerance) {
+        if !exceeds(diagonal, tolerance) {
             return Err(HullError::Degenerate { dimension: 0 });
         }
 
@@ -401,7 +401,7 @@ fn initial_simplex(cloud: &Cloud, gp: &[Vector3<f64>], tol: f64) -> Result<[u32;
             }
         }
     }
-    if !(best > tol) {
+    if !exceeds(best, tol) {
         return Err(HullError::Degenerate { dimension: 0 });
     }
 
@@ -415,7 +415,7 @@ fn initial_simplex(cloud: &Cloud, gp: &[Vector3<f64>], tol: f64) -> Result<[u32;
             (c, best) = (i as u32, d);
         }
     }
-    if !(best > tol) {
+    if !exceeds(best, tol) {
         return Err(HullError::Degenerate { dimension: 1 });
     }
 
@@ -429,10 +429,15 @@ fn initial_simplex(cloud: &Cloud, gp: &[Vector3<f64>], tol: f64) -> Result<[u32;
             (d, best) = (i as u32, dist);
         }
     }
-    if !(best > tol) || cloud.orient(a, b, c, d) == 0 {
+    if !exceeds(best, tol) || cloud.orient(a, b, c, d) == 0 {
         return Err(HullError::Degenerate { dimension: 2 });
     }
     Ok([a, b, c, d])
+}
+
+/// `x > limit`, false for NaN, so that NaN takes the "degenerate" exit.
+fn exceeds(x: f64, limit: f64) -> bool {
+    x > limit
 }
 
 /// Links the neighbours of the initial tetrahedron's four faces.
