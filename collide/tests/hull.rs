@@ -19,7 +19,7 @@ const PLANE_ROUNDING_ULPS: f64 = 8.0;
 fn seeded(cases: u32) -> Config {
     Config {
         cases,
-        rng_seed: RngSeed::Fixed(0x5eed_0f_4011),
+        rng_seed: RngSeed::Fixed(0x005e_ed0f_4011),
         failure_persistence: None,
         ..Config::default()
     }
@@ -108,10 +108,10 @@ fn check_hull(points: &[Point3<f32>], hull: &ConvexHull) {
         from_faces[a as usize].insert(b);
         from_faces[b as usize].insert(a);
     }
-    for v in 0..verts.len() {
+    for (v, expected) in from_faces.iter().enumerate() {
         let listed: BTreeSet<u32> = hull.neighbors(v).iter().copied().collect();
         assert_eq!(listed.len(), hull.neighbors(v).len(), "repeated neighbour of {v}");
-        assert_eq!(listed, from_faces[v], "adjacency of vertex {v}");
+        assert_eq!(&listed, expected, "adjacency of vertex {v}");
         for &w in &listed {
             assert!(hull.neighbors(w as usize).contains(&(v as u32)), "asymmetric {v}-{w}");
         }
