@@ -25,6 +25,11 @@ use crate::support_map::SupportMap;
 /// direction between closest points is then lost in f32 rounding.
 const SEGMENT_TOUCH_REL: f32 = 1e-6;
 
+/// Squared sine of the angle below which two core segments count as
+/// parallel, so that their cross product gives no reliable direction. 1e-12
+/// on the squared sine is ~1e-6 rad, the f32 rounding floor.
+const PARALLEL_REL_SQ: f32 = 1e-12;
+
 /// How far apart two shapes are.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Proximity {
@@ -371,9 +376,29 @@ where
 {
     let (core_a, core_b) = closest_points_segments(seg_a, seg_b);
     let gap = core_b - core_a;
-    let d = gap.norm();
+    let mut d = gap.norm();
     let scale = seg_a.iter().chain(seg_b.iter()).fold(0.0f32, |m, p| m.max(p.coords.norm()));
-    let normal = if d > SEGMENT_TOUCH_REL * scale.max(md.margin_sum()) {
+    let touch = SEGMENT_TOUCH_REL * scale.max(md.margin_sum());
+    let da = seg_a[1] - seg_a[0];
+    let db = seg_b[1] - seg_b[0];
+    let cross = da.cross(&db);
+    // Distance between the two infinite lines, along their common
+    // perpendicular. The segments' distance is never smaller; when it is
+    // (nearly) equal, the closest points are interior and the common
+    // perpendicular is the exact normal. Taking it from the cross product
+    // avoids dividing the tiny difference of two nearly-equal closest points
+    // by its own length, which for nearly-crossing cores tilts the normal.
+    let non_parallel =
+        cross.norm_squared() > PARALLEL_REL_SQ * da.norm_squared() * db.norm_squared();
+    let line_gap = if non_parallel { cross.normalize().dot(&(seg_b[0] - seg_a[0])) } else { 0.0 };
+    let normal = if non_parallel && d <= line_gap.abs() + touch {
+        d = line_gap.abs();
+        if d > touch {
+            Unit::new_normalize(cross * line_gap.signum())
+        } else {
+            crossing_normal(seg_a, seg_b)
+        }
+    } else if d > touch {
         Unit::new_unchecked(gap / d)
     } else {
         // The cores cross: the shortest way apart is perpendicular to both,
@@ -393,7 +418,7 @@ fn crossing_normal(seg_a: [Point3<f32>; 2], seg_b: [Point3<f32>; 2]) -> Unit<Vec
     let centres = nalgebra::center(&seg_b[0], &seg_b[1]) - nalgebra::center(&seg_a[0], &seg_a[1]);
     let cross = da.cross(&db);
     let scale_sq = da.norm_squared() * db.norm_squared();
-    let candidate = if cross.norm_squared() > 1e-12 * scale_sq && scale_sq > 0.0 {
+    let candidate = if cross.norm_squared() > PARALLEL_REL_SQ * scale_sq && scale_sq > 0.0 {
         cross
     } else {
         let axis = if da.norm_squared() >= db.norm_squared() { da } else { db };

@@ -151,32 +151,69 @@ impl Polytope {
         best
     }
 
-    /// Replaces every face that sees `w` by a fan around it.
-    fn expand(&mut self, w: SupportPoint, min_area_sq: f32) -> Result<(), Stop> {
+    /// Index of the face holding the directed edge `i → j`.
+    fn face_with_edge(&self, i: u16, j: u16) -> Option<usize> {
+        self.faces.iter().position(|f| {
+            let [a, b, c] = f.vertices;
+            (a, b) == (i, j) || (b, c) == (i, j) || (c, a) == (i, j)
+        })
+    }
+
+    /// Whether face `f` sees `w`: `w` lies in front of its plane, or on it
+    /// within `on_plane`. Counting points *on* the plane as seen matters on
+    /// boxes, whose supports along directions with a zero component land
+    /// mid-edge: re-triangulating the coplanar face around `w` drops the
+    /// mid-edge point from the hull instead of leaving it to form a
+    /// zero-area triangle with `w`.
+    fn sees(&self, f: usize, w: &Vector3<f32>, on_plane: f32) -> bool {
+        let face = &self.faces[f];
+        face.normal.dot(&(w - self.w(face.vertices[0]))) > -on_plane
+    }
+
+    /// Replaces the faces that see `w`, flood-filled from face `start` (which
+    /// must see it), by a fan of faces around `w`.
+    fn expand(
+        &mut self,
+        w: SupportPoint,
+        start: usize,
+        on_plane: f32,
+        min_area_sq: f32,
+    ) -> Result<(), Stop> {
         let new = self.vertices.len() as u16;
         self.vertices.try_push(w).map_err(|_| Stop::Capacity)?;
-        // The horizon is the set of directed edges of visible faces whose
-        // twin belongs to no visible face. It must be a single loop.
-        let mut horizon: ArrayVec<[u16; 2], MAX_FACES> = ArrayVec::new();
-        let mut kept = 0;
-        for f in 0..self.faces.len() {
-            let face = self.faces[f];
-            let sees = face.normal.dot(&(w.w - self.w(face.vertices[0]))) > 0.0;
-            if !sees {
-                self.faces[kept] = face;
-                kept += 1;
-                continue;
-            }
-            let [i, j, k] = face.vertices;
-            for edge in [[i, j], [j, k], [k, i]] {
-                if let Some(pos) = horizon.iter().position(|e| *e == [edge[1], edge[0]]) {
-                    horizon.swap_remove(pos);
-                } else {
-                    horizon.try_push(edge).map_err(|_| Stop::Capacity)?;
+        // Flood fill over edge-adjacent faces keeps the removed region
+        // connected, so its boundary (the horizon) is one loop.
+        let mut visible = [false; MAX_FACES];
+        let mut stack: ArrayVec<usize, MAX_FACES> = ArrayVec::new();
+        visible[start] = true;
+        stack.push(start);
+        while let Some(f) = stack.pop() {
+            let [i, j, k] = self.faces[f].vertices;
+            for [a, b] in [[i, j], [j, k], [k, i]] {
+                if let Some(g) = self.face_with_edge(b, a)
+                    && !visible[g]
+                    && self.sees(g, &w.w, on_plane)
+                {
+                    visible[g] = true;
+                    stack.push(g);
                 }
             }
         }
-        self.faces.truncate(kept);
+        // The horizon: directed edges of removed faces whose twin stays.
+        let mut horizon: ArrayVec<[u16; 2], MAX_FACES> = ArrayVec::new();
+        for f in (0..self.faces.len()).filter(|&f| visible[f]) {
+            let [i, j, k] = self.faces[f].vertices;
+            for [a, b] in [[i, j], [j, k], [k, i]] {
+                if self.face_with_edge(b, a).is_none_or(|g| !visible[g]) {
+                    horizon.try_push([a, b]).map_err(|_| Stop::Capacity)?;
+                }
+            }
+        }
+        let mut index = 0;
+        self.faces.retain(|_| {
+            index += 1;
+            !visible[index - 1]
+        });
         if horizon.len() < 3 || !is_single_loop(&horizon) {
             return Err(Stop::Numerical);
         }
@@ -185,6 +222,49 @@ impl Polytope {
         }
         Ok(())
     }
+
+    /// Among the faces coplanar with `best` (same plane within `tolerance`),
+    /// the one whose triangle best contains the origin's projection. A face
+    /// of D is often split into several triangles; the closest by distance
+    /// may not be the one the projection falls in, and clamped barycentrics
+    /// there would put the witnesses far from the contact.
+    fn containing_coplanar_face(&self, best: usize, tolerance: f32) -> usize {
+        let n = self.faces[best].normal;
+        let d = self.faces[best].distance;
+        let p = n * d;
+        let mut chosen = best;
+        let mut chosen_min = f32::NEG_INFINITY;
+        for (i, f) in self.faces.iter().enumerate() {
+            let coplanar = (f.distance - d).abs() <= tolerance
+                && f.normal.dot(&n) >= 1.0 - COPLANAR_NORMAL_DOT;
+            if !coplanar {
+                continue;
+            }
+            let corners = f.vertices.map(|v| self.w(v));
+            let min =
+                raw_barycentric(&corners, &f.normal, &p).into_iter().fold(f32::INFINITY, f32::min);
+            if min > chosen_min {
+                chosen_min = min;
+                chosen = i;
+            }
+        }
+        chosen
+    }
+}
+
+/// `1 − cos θ` below which two face normals count as one plane's: θ ≈ 1.4e-3
+/// rad, well above f32 noise in a cross product of edges and well below any
+/// real angle between the faces of a shape.
+const COPLANAR_NORMAL_DOT: f32 = 1e-6;
+
+/// Barycentric coordinates of `p` in triangle `[a, b, c]` with unit normal
+/// `n`, from signed sub-triangle areas, unclamped (negative outside).
+fn raw_barycentric([a, b, c]: &[Vector3<f32>; 3], n: &Vector3<f32>, p: &Vector3<f32>) -> [f32; 3] {
+    let la = n.dot(&(b - p).cross(&(c - p)));
+    let lb = n.dot(&(c - p).cross(&(a - p)));
+    let lc = n.dot(&(a - p).cross(&(b - p)));
+    let sum = la + lb + lc;
+    if sum.abs() > 0.0 { [la / sum, lb / sum, lc / sum] } else { [1.0 / 3.0; 3] }
 }
 
 /// Whether directed edges form one closed loop: every edge's start vertex
@@ -266,6 +346,9 @@ where
         // exits on NaN.
         let gap = face.normal.dot(&w.w) - face.distance;
         if !(gap > tolerance) {
+            let fi = poly.containing_coplanar_face(fi, tolerance);
+            best =
+                Some((poly.faces[fi], poly.faces[fi].vertices.map(|i| poly.vertices[i as usize])));
             break EpaStatus::Converged;
         }
         // A support point already in the polytope brings no new information.
@@ -273,7 +356,7 @@ where
             break EpaStatus::NumericalLimit;
         }
         scale = scale.max(w.w.norm());
-        match poly.expand(w, min_area_sq(scale)) {
+        match poly.expand(w, fi, FLAT_REL * scale, min_area_sq(scale)) {
             Ok(()) => {}
             Err(Stop::Capacity) => break EpaStatus::CapacityLimit,
             Err(Stop::Numerical) => break EpaStatus::NumericalLimit,
@@ -297,13 +380,9 @@ fn face_result(
 ) -> EpaResult {
     let n = face.normal;
     let p = n * face.distance;
-    let [a, b, c] = corners.map(|s| s.w);
-    // Barycentrics from signed sub-triangle areas; the projection can fall
-    // marginally outside the triangle through rounding, so negative weights
-    // are clamped and the rest renormalised.
-    let la = n.dot(&(b - p).cross(&(c - p))).max(0.0);
-    let lb = n.dot(&(c - p).cross(&(a - p))).max(0.0);
-    let lc = n.dot(&(a - p).cross(&(b - p))).max(0.0);
+    // The projection can fall marginally outside the triangle through
+    // rounding, so negative weights are clamped and the rest renormalised.
+    let [la, lb, lc] = raw_barycentric(&corners.map(|s| s.w), &n, &p).map(|l| l.max(0.0));
     let sum = la + lb + lc;
     let (la, lb, lc) =
         if sum > 0.0 { (la / sum, lb / sum, lc / sum) } else { (1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0) };

@@ -65,8 +65,8 @@ impl SoaVertices {
         for ((x, y), z) in self.xs.iter().zip(&self.ys).zip(&self.zs) {
             let d = *x * dx + *y * dy + *z * dz;
             let better = d.simd_gt(best);
-            best = better.blend(d, best);
-            best_index = better.blend(index, best_index);
+            best = better.select(d, best);
+            best_index = better.select(index, best_index);
             index += step;
         }
         let dots = best.to_array();
