@@ -28,7 +28,11 @@ pub fn sphere_sphere(ca: Point3<f64>, ra: f64, cb: Point3<f64>, rb: f64) -> Expe
         let runner_up = if d > 0.0 { f64::INFINITY } else { ra + rb };
         Expected::Overlapping { depth: ra + rb - d, normal, runner_up }
     } else {
-        Expected::Separated { distance: d - ra - rb, point_a: ca + normal * ra, point_b: cb - normal * rb }
+        Expected::Separated {
+            distance: d - ra - rb,
+            point_a: ca + normal * ra,
+            point_b: cb - normal * rb,
+        }
     }
 }
 

@@ -42,11 +42,8 @@ pub struct ClosestPair {
 /// assert_eq!(core_distance(&a, &b).distance, 2.0);
 /// ```
 pub fn core_distance(a: &Polytope, b: &Polytope) -> ClosestPair {
-    let mut best = ClosestPair {
-        distance: f64::INFINITY,
-        point_a: a.vertices[0],
-        point_b: b.vertices[0],
-    };
+    let mut best =
+        ClosestPair { distance: f64::INFINITY, point_a: a.vertices[0], point_b: b.vertices[0] };
     let mut offer = |pa: Point3<f64>, pb: Point3<f64>| {
         let d = (pa - pb).norm();
         if d < best.distance {

@@ -125,7 +125,10 @@ pub fn check_pair(pair: &Pair, tol: &Tolerances) -> Result<Measured, String> {
                 let err = (f64::from(p.depth) - depth).abs();
                 depth_error = Some(err);
                 if !(err <= band) {
-                    fail(format!("depth {:e} vs exact {depth:e}: error {err:e} > {band:e}", p.depth));
+                    fail(format!(
+                        "depth {:e} vs exact {depth:e}: error {err:e} > {band:e}",
+                        p.depth
+                    ));
                 }
                 check_penetration(pair, &p, depth, tol, &mut fail);
             }
@@ -144,7 +147,9 @@ pub fn check_pair(pair: &Pair, tol: &Tolerances) -> Result<Measured, String> {
                 let err = (f64::from(got) - distance).abs();
                 distance_error = Some(err);
                 if !(err <= band) {
-                    fail(format!("distance {got:e} vs exact {distance:e}: error {err:e} > {band:e}"));
+                    fail(format!(
+                        "distance {got:e} vs exact {distance:e}: error {err:e} > {band:e}"
+                    ));
                 }
                 check_witnesses(pair, &point_a, &point_b, tol, &mut fail);
                 let gap = (point_a - point_b).norm();
@@ -250,7 +255,11 @@ pub fn check_swap(pair: &Pair, tol: &Tolerances) -> Result<(), String> {
                 let unique = runner_up - depth > 10.0 * tol.depth(depth);
                 let dot = p.normal.dot(&q.normal);
                 if unique && !(dot <= -SWAP_NORMAL_COS) {
-                    let _ = writeln!(problems, "  - normals A-B {:?}, B-A {:?} not opposite", p.normal, q.normal);
+                    let _ = writeln!(
+                        problems,
+                        "  - normals A-B {:?}, B-A {:?} not opposite",
+                        p.normal, q.normal
+                    );
                 }
             }
         }

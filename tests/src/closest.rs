@@ -27,8 +27,7 @@ const DEGENERATE_REL: f64 = 1e-18;
 pub fn closest_on_segment(p: &Point3<f64>, a: &Point3<f64>, b: &Point3<f64>) -> Point3<f64> {
     let ab = b - a;
     let len2 = ab.norm_squared();
-    if len2 <= DEGENERATE_REL * (a.coords.norm_squared() + b.coords.norm_squared()) || len2 == 0.0
-    {
+    if len2 <= DEGENERATE_REL * (a.coords.norm_squared() + b.coords.norm_squared()) || len2 == 0.0 {
         return *a;
     }
     let t = ((p - a).dot(&ab) / len2).clamp(0.0, 1.0);
@@ -75,7 +74,11 @@ pub fn closest_segment_segment(
     // line–line optimum has s = (b f - c e) / (a e - b^2); clamp s, recompute
     // the best t for it, and if t had to be clamped recompute s for that t.
     let denom = a * e - b * b;
-    let mut s = if denom > DEGENERATE_REL * a * e { ((b * f - c * e) / denom).clamp(0.0, 1.0) } else { 0.0 };
+    let mut s = if denom > DEGENERATE_REL * a * e {
+        ((b * f - c * e) / denom).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
     let mut t = (b * s + f) / e;
     if t < 0.0 {
         t = 0.0;

@@ -42,7 +42,8 @@ pub fn cloud(rng: &mut SplitMix64, n: usize, lo: f64, hi: f64) -> Vec<Point3<f32
     const MAX_ATTEMPTS: usize = 64;
     let mut points = Vec::new();
     for _ in 0..MAX_ATTEMPTS {
-        let axes = Vector3::new(rng.log_range(lo, hi), rng.log_range(lo, hi), rng.log_range(lo, hi));
+        let axes =
+            Vector3::new(rng.log_range(lo, hi), rng.log_range(lo, hi), rng.log_range(lo, hi));
         let rotation = rng.rotation().cast::<f64>();
         points = (0..n)
             .map(|_| {

@@ -17,7 +17,8 @@
 //!   (`core ⊕ ball(radius)`), i.e. every shape collide has.
 //! * [`check`]: the accuracy bounds and the per-pair checks, shared by the
 //!   tests and the `accuracy` report binary.
-//! * [`generators`] and [`rng`]: seeded random shapes, poses and pairs.
+//! * [`generators`] and [`rng`]: seeded random shapes, poses and pairs;
+//!   [`runner`] runs seeded batches of them.
 //!
 //! All oracle arithmetic is `f64` on the exact `f64` images of collide's `f32`
 //! inputs, so oracle error is negligible against the bounds being tested.
@@ -50,6 +51,7 @@ pub mod generators;
 pub mod oracle_shape;
 pub mod polytope;
 pub mod rng;
+pub mod runner;
 pub mod sat;
 pub mod separation;
 pub mod test_shape;

@@ -6,7 +6,7 @@
 //! built from the shape's *parameters* (never from collide's own hull), and
 //! answers support and signed-distance queries exactly.
 
-use nalgebra::{Isometry3, Point3, Vector3};
+use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
 
 use crate::polytope::Polytope;
 
@@ -46,9 +46,9 @@ impl OracleShape {
         Some(Self { core: Polytope::from_cloud(points)?, radius: 0.0 })
     }
 
-    /// The shape moved by a collide pose (converted exactly to `f64`).
+    /// The shape moved by a collide pose (see [`pose_to_f64`]).
     pub fn posed(&self, pose: &Isometry3<f32>) -> Self {
-        Self { core: self.core.transformed(&pose.cast::<f64>()), radius: self.radius }
+        Self { core: self.core.transformed(&pose_to_f64(pose)), radius: self.radius }
     }
 
     /// Support value `max over the shape of x · n` for a unit `n`.
@@ -75,4 +75,15 @@ impl OracleShape {
         let v0 = self.core.vertices[0];
         self.core.vertices.iter().map(|v| (v - v0).norm()).fold(0.0, f64::max) + self.radius
     }
+}
+
+/// A collide pose in `f64`: the translation exactly, the rotation
+/// renormalised. An `f32` unit quaternion is unit only to ~1e-7; cast as is,
+/// it would scale points and normals by slightly different factors and make
+/// the oracle inconsistent with itself at that level. Renormalising picks the
+/// rotation the `f32` pose stands for; the two differ by far less than any
+/// bound being tested.
+pub fn pose_to_f64(pose: &Isometry3<f32>) -> Isometry3<f64> {
+    let q = pose.rotation.into_inner().cast::<f64>();
+    Isometry3::from_parts(pose.translation.cast::<f64>(), UnitQuaternion::new_normalize(q))
 }

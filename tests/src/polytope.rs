@@ -83,7 +83,9 @@ impl Polytope {
         // Corner i has coordinate sign + on axis k when bit k of i is set.
         let vertices: Vec<_> = (0..8usize)
             .map(|i| {
-                Point3::from(Vector3::from_fn(|k, _| if i >> k & 1 == 1 { half[k] } else { -half[k] }))
+                Point3::from(Vector3::from_fn(
+                    |k, _| if i >> k & 1 == 1 { half[k] } else { -half[k] },
+                ))
             })
             .collect();
         let mut faces = Vec::new();
@@ -165,7 +167,8 @@ impl Polytope {
                         (true, false) => -normal,
                         (true, true) => continue,
                     };
-                    let plane = FacePlane { normal: outward, offset: outward.dot(&points[i].coords) };
+                    let plane =
+                        FacePlane { normal: outward, offset: outward.dot(&points[i].coords) };
                     let known = faces.iter().any(|f| {
                         f.normal.dot(&plane.normal) > 1.0 - 1e-12
                             && (f.offset - plane.offset).abs() <= plane_tol

@@ -34,7 +34,9 @@ const SAME_DIRECTION_COS: f64 = 0.999;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SatResult {
     /// `min over candidate axes of h_D(n)`: the penetration depth when
-    /// positive; when `<= 0` the shapes are separated (or touch) along `axis`.
+    /// positive; when `<= 0` the shapes are separated (or touch) along `axis`,
+    /// and the value itself means nothing more (it depends on which extra
+    /// candidates were offered; use the brute-force distance instead).
     pub depth: f64,
     /// The minimising unit axis, pointing from A to B: moving B by
     /// `depth * axis` makes the shapes touch.

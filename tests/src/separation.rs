@@ -116,7 +116,11 @@ fn fallback_normal(a: &OracleShape, b: &OracleShape) -> Vector3<f64> {
         return c.normalize();
     }
     let any = dir(a) + dir(b);
-    if any.norm() > 0.0 { any.normalize().cross(&Vector3::x()).try_normalize(0.0).unwrap_or(Vector3::y()) } else { Vector3::x() }
+    if any.norm() > 0.0 {
+        any.normalize().cross(&Vector3::x()).try_normalize(0.0).unwrap_or(Vector3::y())
+    } else {
+        Vector3::x()
+    }
 }
 
 /// Overlap of posed `a` and `b` along unit `n` (from A to B): how far B must

@@ -169,7 +169,11 @@ impl fmt::Display for ShowPose<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let t = self.0.translation.vector;
         let q: &UnitQuaternion<f32> = &self.0.rotation;
-        write!(f, "t=({:?}, {:?}, {:?}) q=({:?}, {:?}, {:?}, {:?})", t.x, t.y, t.z, q.w, q.i, q.j, q.k)
+        write!(
+            f,
+            "t=({:?}, {:?}, {:?}) q=({:?}, {:?}, {:?}, {:?})",
+            t.x, t.y, t.z, q.w, q.i, q.j, q.k
+        )
     }
 }
 

@@ -1,0 +1,77 @@
+//! Runs a seeded batch of generated cases and reports every failure with the
+//! seed and index that regenerate it.
+
+use crate::check::{Measured, Tolerances, check_everywhere};
+use crate::generators::worlds;
+use crate::rng::SplitMix64;
+use crate::test_shape::Pair;
+
+/// How many random world transforms each case is also run under, besides
+/// the identity.
+pub const WORLDS_PER_CASE: usize = 2;
+
+/// How many failure descriptions a batch report prints in full.
+const SHOWN_FAILURES: usize = 5;
+
+/// The outcome of a batch.
+#[derive(Debug, Default)]
+pub struct Batch {
+    /// Cases run (each under the identity and [`WORLDS_PER_CASE`] worlds).
+    pub cases: usize,
+    /// Every successful measurement.
+    pub measured: Vec<Measured>,
+    /// `(index, description)` of every failing case.
+    pub failures: Vec<(u64, String)>,
+}
+
+impl Batch {
+    /// Panics with the first few failures if there were any.
+    pub fn assert_ok(&self, name: &str, seed: u64) {
+        if self.failures.is_empty() {
+            return;
+        }
+        let mut msg = format!(
+            "{name}: {} of {} cases failed (seed {seed:#x}; replay case i with \
+             SplitMix64::for_case(seed, i))\n",
+            self.failures.len(),
+            self.cases
+        );
+        for (i, f) in self.failures.iter().take(SHOWN_FAILURES) {
+            msg.push_str(&format!("case {i}:\n{f}\n"));
+        }
+        panic!("{msg}");
+    }
+}
+
+/// Generates case `i` with `SplitMix64::for_case(seed, i)` for `i in
+/// 0..count`, and checks each under the identity and random world transforms.
+/// A generator error (e.g. collide rejecting a valid hull) is a failure too.
+///
+/// ```
+/// use tests::runner::run_batch;
+/// use tests::{Params, Tolerances, TestShape, Pair};
+/// use tests::nalgebra::Isometry3;
+/// // Just the generator; running collide's queries needs them implemented.
+/// let mut make = |_: &mut tests::SplitMix64| -> Result<Pair, String> { Err("demo".into()) };
+/// let batch = run_batch(1, 3, &Tolerances::METRES, &mut make);
+/// assert_eq!(batch.failures.len(), 3);
+/// ```
+pub fn run_batch(
+    seed: u64,
+    count: u64,
+    tol: &Tolerances,
+    generate: &mut impl FnMut(&mut SplitMix64) -> Result<Pair, String>,
+) -> Batch {
+    let mut batch = Batch::default();
+    for i in 0..count {
+        let mut rng = SplitMix64::for_case(seed, i);
+        batch.cases += 1;
+        let result = generate(&mut rng)
+            .and_then(|pair| check_everywhere(&pair, &worlds(&mut rng, WORLDS_PER_CASE), tol));
+        match result {
+            Ok(m) => batch.measured.extend(m),
+            Err(e) => batch.failures.push((i, e)),
+        }
+    }
+    batch
+}
