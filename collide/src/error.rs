@@ -53,6 +53,9 @@ impl std::error::Error for HullError {}
 pub enum QueryError {
     /// A pose, a shape parameter or a support point is NaN or infinite.
     NonFiniteInput,
+    /// A shape reports a negative margin (for example a sphere with a
+    /// negative radius).
+    NegativeMargin,
 }
 
 impl fmt::Display for QueryError {
@@ -61,6 +64,7 @@ impl fmt::Display for QueryError {
             Self::NonFiniteInput => {
                 f.write_str("a pose, shape parameter or support point is NaN or infinite")
             }
+            Self::NegativeMargin => f.write_str("a shape has a negative radius or margin"),
         }
     }
 }

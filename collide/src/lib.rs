@@ -17,8 +17,8 @@ mod support_map;
 
 pub use error::{HullError, QueryError};
 pub use query::{
-    Penetration, Proximity, closest_points, intersects, penetration, try_closest_points,
-    try_intersects, try_penetration,
+    Contact, GjkCache, Penetration, Proximity, closest_points, contact, intersects, penetration,
+    try_closest_points, try_intersects, try_penetration,
 };
 pub use shape::{Capsule, ConvexHull, Cuboid, HullFace, Shape, Sphere};
 pub use support_map::SupportMap;

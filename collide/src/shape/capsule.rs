@@ -55,4 +55,9 @@ impl SupportMap for Capsule {
         let y = if dir.y < 0.0 { -self.half_height } else { self.half_height };
         Point3::new(0.0, y, 0.0)
     }
+
+    #[inline]
+    fn core_segment(&self) -> Option<[Point3<f32>; 2]> {
+        Some(self.segment())
+    }
 }

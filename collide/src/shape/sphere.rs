@@ -51,4 +51,9 @@ impl SupportMap for Sphere {
     fn local_core_support(&self, _dir: &Vector3<f32>) -> Point3<f32> {
         Point3::origin()
     }
+
+    #[inline]
+    fn core_segment(&self) -> Option<[Point3<f32>; 2]> {
+        Some([Point3::origin(); 2])
+    }
 }
