@@ -80,6 +80,13 @@ pub struct Measured {
 /// twins) on `pair` and checks them against the oracle. `Err` carries a
 /// self-contained description of every violated bound, with the pair.
 pub fn check_pair(pair: &Pair, tol: &Tolerances) -> Result<Measured, String> {
+    let (measured, problems) = evaluate_pair(pair, tol);
+    if problems.is_empty() { Ok(measured) } else { Err(problems) }
+}
+
+/// Like [`check_pair`], but always returns the measurements, together with
+/// the failure description (empty when every check passed).
+pub fn evaluate_pair(pair: &Pair, tol: &Tolerances) -> (Measured, String) {
     let (oa, ob) = pair.oracles();
     let expected = expected_separation(&oa, &ob);
     let (a, pa, b, pb) = (&pair.a.shape, &pair.pose_a, &pair.b.shape, &pair.pose_b);
@@ -116,10 +123,10 @@ pub fn check_pair(pair: &Pair, tol: &Tolerances) -> Result<Measured, String> {
             if depth > band && !hit {
                 fail(format!("exact depth {depth:e} > bound {band:e} but intersects = false"));
             }
-            if let Proximity::Separated { distance, .. } = proximity {
-                if f64::from(distance) + depth > band {
-                    fail(format!("exact depth {depth:e} but reported distance {distance:e}"));
-                }
+            if let Proximity::Separated { distance, .. } = proximity
+                && f64::from(distance) + depth > band
+            {
+                fail(format!("exact depth {depth:e} but reported distance {distance:e}"));
             }
             if let Some(p) = penetration {
                 let err = (f64::from(p.depth) - depth).abs();
@@ -138,10 +145,10 @@ pub fn check_pair(pair: &Pair, tol: &Tolerances) -> Result<Measured, String> {
             if distance > band && (hit || penetration.is_some()) {
                 fail(format!("exact distance {distance:e} > bound {band:e} but reported overlap"));
             }
-            if let Some(p) = penetration {
-                if f64::from(p.depth) + distance > tol.depth(0.0) {
-                    fail(format!("exact distance {distance:e} but reported depth {:e}", p.depth));
-                }
+            if let Some(p) = penetration
+                && f64::from(p.depth) + distance > tol.depth(0.0)
+            {
+                fail(format!("exact distance {distance:e} but reported depth {:e}", p.depth));
             }
             if let Proximity::Separated { distance: got, point_a, point_b } = proximity {
                 let err = (f64::from(got) - distance).abs();
@@ -160,13 +167,15 @@ pub fn check_pair(pair: &Pair, tol: &Tolerances) -> Result<Measured, String> {
         }
     }
 
+    let measured = Measured { expected, depth_error, distance_error, penetration, proximity };
     if problems.is_empty() {
-        Ok(Measured { expected, depth_error, distance_error, penetration, proximity })
+        (measured, problems)
     } else {
-        Err(format!(
+        let report = format!(
             "{pair}\n  expected {expected:?}\n  got intersects={hit}, closest_points={proximity:?}, \
              penetration={penetration:?}\n{problems}"
-        ))
+        );
+        (measured, report)
     }
 }
 
@@ -273,10 +282,9 @@ pub fn check_swap(pair: &Pair, tol: &Tolerances) -> Result<(), String> {
     }
     if let (Proximity::Separated { distance: d1, .. }, Proximity::Separated { distance: d2, .. }) =
         (ab.proximity, ba.proximity)
+        && !(f64::from((d1 - d2).abs()) <= tol.distance(ab.expected.signed()))
     {
-        if !(f64::from((d1 - d2).abs()) <= tol.distance(ab.expected.signed())) {
-            let _ = writeln!(problems, "  - distance A-B {d1:e} vs B-A {d2:e}");
-        }
+        let _ = writeln!(problems, "  - distance A-B {d1:e} vs B-A {d2:e}");
     }
     if problems.is_empty() { Ok(()) } else { Err(format!("swap check failed\n{pair}\n{problems}")) }
 }

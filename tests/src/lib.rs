@@ -18,7 +18,8 @@
 //! * [`check`]: the accuracy bounds and the per-pair checks, shared by the
 //!   tests and the `accuracy` report binary.
 //! * [`generators`] and [`rng`]: seeded random shapes, poses and pairs;
-//!   [`runner`] runs seeded batches of them.
+//!   [`runner`] runs seeded batches of them and [`statistics`] summarises
+//!   error distributions.
 //!
 //! All oracle arithmetic is `f64` on the exact `f64` images of collide's `f32`
 //! inputs, so oracle error is negligible against the bounds being tested.
@@ -54,9 +55,10 @@ pub mod rng;
 pub mod runner;
 pub mod sat;
 pub mod separation;
+pub mod statistics;
 pub mod test_shape;
 
-pub use check::{Measured, Tolerances, check_everywhere, check_pair, check_swap};
+pub use check::{Measured, Tolerances, check_everywhere, check_pair, check_swap, evaluate_pair};
 pub use oracle_shape::OracleShape;
 pub use rng::SplitMix64;
 pub use separation::{Expected, expected_separation, overlap_along};

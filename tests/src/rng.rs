@@ -62,7 +62,7 @@ impl SplitMix64 {
     /// Uniform integer in `0..n` (`n > 0`).
     pub fn below(&mut self, n: usize) -> usize {
         // Multiply-shift; the bias is below 2^-32 for the small `n` used here.
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 
     /// `true` with probability `p`.

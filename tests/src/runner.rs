@@ -36,11 +36,46 @@ impl Batch {
             self.failures.len(),
             self.cases
         );
+        msg.push_str("failed checks, by kind:\n");
+        for (kind, count) in self.failure_kinds() {
+            msg.push_str(&format!("  {count:>7} x {kind}\n"));
+        }
         for (i, f) in self.failures.iter().take(SHOWN_FAILURES) {
             msg.push_str(&format!("case {i}:\n{f}\n"));
         }
         panic!("{msg}");
     }
+}
+
+impl Batch {
+    /// How often each kind of check failed (see [`count_kinds`]).
+    pub fn failure_kinds(&self) -> Vec<(String, usize)> {
+        let mut kinds = Vec::new();
+        for (_, text) in &self.failures {
+            count_kinds(text, &mut kinds);
+        }
+        kinds
+    }
+}
+
+/// Adds the kinds of failed check in one failure description to `kinds`:
+/// the text of each `  - ` problem line up to its first number, which strips
+/// the case's values. Sorted by decreasing count.
+pub fn count_kinds(text: &str, kinds: &mut Vec<(String, usize)>) {
+    for line in text.lines() {
+        let kind = if let Some(rest) = line.trim_start().strip_prefix("- ") {
+            rest.split(|c: char| c.is_ascii_digit() || c == '[').next().unwrap_or(rest)
+        } else if line.starts_with("ConvexHull::new rejected") {
+            "ConvexHull::new rejected a valid cloud"
+        } else {
+            continue;
+        };
+        match kinds.iter_mut().find(|(k, _)| k == kind) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((kind.to_string(), 1)),
+        }
+    }
+    kinds.sort_by_key(|k| core::cmp::Reverse(k.1));
 }
 
 /// Generates case `i` with `SplitMix64::for_case(seed, i)` for `i in

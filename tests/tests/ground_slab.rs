@@ -1,0 +1,68 @@
+//! The sandbox's everyday contact: a box of half extent 0.5 resting on a
+//! 100 m ground slab (half extents (50, 0.5, 50), top face at y = 0), sunk
+//! 0.1–5 mm, at random x/z and with small random tilts. The depth must be the
+//! overlap and the normal must be ±Y (from A to B).
+
+use tests::nalgebra::{Isometry3, Translation3, Vector3};
+use tests::{Expected, Pair, Params, SplitMix64, TestShape, Tolerances, check_pair};
+
+const SEED: u64 = 0x620D;
+const CASES: u64 = 5_000;
+/// Largest tilt of the box, radians (about 3 degrees).
+const MAX_TILT: f64 = 0.05;
+/// The normal must be within ~0.26 degrees of ±Y: `1 - |n.y| <= this`.
+const NORMAL_TOL: f32 = 1e-5;
+
+fn slab_case(rng: &mut SplitMix64) -> Result<(Pair, f64), String> {
+    let slab = TestShape::new(Params::Cuboid { half: Vector3::new(50.0, 0.5, 50.0) })?;
+    let cube = TestShape::new(Params::Cuboid { half: Vector3::repeat(0.5) })?;
+    let rotation = rng.small_rotation(MAX_TILT);
+    // Lowest corner of the tilted box below its centre: h * sum_k |R_{y,k}|.
+    let m = rotation.to_rotation_matrix();
+    let reach = 0.5 * (m[(1, 0)].abs() + m[(1, 1)].abs() + m[(1, 2)].abs());
+    let overlap = rng.range(1e-4, 5e-3);
+    let centre = Vector3::new(
+        rng.range(-45.0, 45.0) as f32,
+        (f64::from(reach) - overlap) as f32,
+        rng.range(-45.0, 45.0) as f32,
+    );
+    let pair = Pair {
+        a: slab,
+        pose_a: Isometry3::translation(0.0, -0.5, 0.0),
+        b: cube,
+        pose_b: Isometry3::from_parts(Translation3::from(centre), rotation),
+    };
+    Ok((pair, overlap))
+}
+
+#[test]
+fn box_resting_on_ground_slab() {
+    let mut failures = Vec::new();
+    for i in 0..CASES {
+        let mut rng = SplitMix64::for_case(SEED, i);
+        let result = slab_case(&mut rng).and_then(|(pair, overlap)| {
+            // The oracle itself must see the intended overlap along +Y (up to
+            // the f32 rounding of the pose).
+            let (a, b) = pair.oracles();
+            match tests::expected_separation(&a, &b) {
+                Expected::Overlapping { depth, normal, .. }
+                    if (depth - overlap).abs() < 1e-6 && normal.y > 0.999_999 => {}
+                other => return Err(format!("oracle sees {other:?}, intended {overlap}")),
+            }
+            for (p, sign) in [(pair.clone(), 1.0f32), (pair.swapped(), -1.0)] {
+                let m = check_pair(&p, &Tolerances::METRES)?;
+                let pen = m.penetration.ok_or("no penetration reported")?;
+                if !(1.0 - sign * pen.normal.y <= NORMAL_TOL) {
+                    return Err(format!("normal {:?}, want {}Y\n{p}", pen.normal, sign));
+                }
+            }
+            Ok(())
+        });
+        if let Err(e) = result {
+            failures.push((i, e));
+        }
+    }
+    if let Some((i, e)) = failures.first() {
+        panic!("{} of {CASES} slab cases failed (seed {SEED:#x}); case {i}:\n{e}", failures.len());
+    }
+}
