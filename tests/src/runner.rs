@@ -37,10 +37,22 @@ impl Batch {
             self.cases
         );
         msg.push_str("failed checks, by kind:\n");
-        for (kind, count) in self.failure_kinds() {
+        let kinds = self.failure_kinds();
+        for (kind, count) in &kinds {
             msg.push_str(&format!("  {count:>7} x {kind}\n"));
         }
-        for (i, f) in self.failures.iter().take(SHOWN_FAILURES) {
+        // The first example of each kind, then the first few failures.
+        let mut shown: Vec<u64> = Vec::new();
+        for (kind, _) in &kinds {
+            if let Some((i, f)) = self.failures.iter().find(|(_, f)| f.contains(kind.as_str()))
+                && !shown.contains(i)
+            {
+                shown.push(*i);
+                msg.push_str(&format!("first case with \"{kind}\": case {i}:\n{f}\n"));
+            }
+        }
+        for (i, f) in self.failures.iter().filter(|(i, _)| !shown.contains(i)).take(SHOWN_FAILURES)
+        {
             msg.push_str(&format!("case {i}:\n{f}\n"));
         }
         panic!("{msg}");

@@ -4,6 +4,7 @@
 //! overlap and the normal must be ±Y (from A to B).
 
 use tests::nalgebra::{Isometry3, Translation3, Vector3};
+use tests::runner::Batch;
 use tests::{Expected, Pair, Params, SplitMix64, TestShape, Tolerances, check_pair};
 
 const SEED: u64 = 0x620D;
@@ -37,7 +38,7 @@ fn slab_case(rng: &mut SplitMix64) -> Result<(Pair, f64), String> {
 
 #[test]
 fn box_resting_on_ground_slab() {
-    let mut failures = Vec::new();
+    let mut batch = Batch::default();
     for i in 0..CASES {
         let mut rng = SplitMix64::for_case(SEED, i);
         let result = slab_case(&mut rng).and_then(|(pair, overlap)| {
@@ -51,18 +52,25 @@ fn box_resting_on_ground_slab() {
             }
             for (p, sign) in [(pair.clone(), 1.0f32), (pair.swapped(), -1.0)] {
                 let m = check_pair(&p, &Tolerances::METRES)?;
-                let pen = m.penetration.ok_or("no penetration reported")?;
+                let pen = m.penetration.ok_or_else(|| {
+                    format!(
+                        "{p}\n  expected depth {overlap:e}, got {:?}\n  - no penetration reported",
+                        m.proximity
+                    )
+                })?;
                 if !(1.0 - sign * pen.normal.y <= NORMAL_TOL) {
-                    return Err(format!("normal {:?}, want {}Y\n{p}", pen.normal, sign));
+                    return Err(format!(
+                        "{p}\n  - normal is not ±Y: {:?}, want {sign}Y",
+                        pen.normal
+                    ));
                 }
             }
             Ok(())
         });
+        batch.cases += 1;
         if let Err(e) = result {
-            failures.push((i, e));
+            batch.failures.push((i, e));
         }
     }
-    if let Some((i, e)) = failures.first() {
-        panic!("{} of {CASES} slab cases failed (seed {SEED:#x}); case {i}:\n{e}", failures.len());
-    }
+    batch.assert_ok("ground slab", SEED);
 }

@@ -6,6 +6,7 @@
 
 use tests::generators::{isometry, pair};
 use tests::nalgebra::{Isometry3, Translation3};
+use tests::runner::Batch;
 use tests::{SplitMix64, Tolerances, check_pair};
 
 const SEED: u64 = 0x5CA1E;
@@ -18,7 +19,7 @@ fn scaled_world(w: &Isometry3<f32>, s: f32) -> Isometry3<f32> {
 
 #[test]
 fn results_scale_linearly() {
-    let mut failures = Vec::new();
+    let mut batch = Batch::default();
     let mut checked = 0;
     for i in 0..CASES {
         let mut rng = SplitMix64::for_case(SEED, i);
@@ -35,16 +36,11 @@ fn results_scale_linearly() {
             }
             Ok(())
         });
+        batch.cases += 1;
         if let Err(e) = result {
-            failures.push((i, e));
+            batch.failures.push((i, e));
         }
     }
-    if let Some((i, e)) = failures.first() {
-        panic!(
-            "{} of {CASES} configurations failed somewhere in the sweep (seed {SEED:#x}); \
-             case {i}:\n{e}",
-            failures.len()
-        );
-    }
+    batch.assert_ok("scale sweep", SEED);
     assert_eq!(checked, CASES as usize * SCALES.len() * 2);
 }

@@ -3,6 +3,7 @@
 //! world transforms.
 
 use tests::generators::{pair, worlds};
+use tests::runner::Batch;
 use tests::{SplitMix64, Tolerances, check_swap};
 
 const SEED: u64 = 0x53A9;
@@ -10,7 +11,7 @@ const CASES: u64 = 3_000;
 
 #[test]
 fn swapping_a_and_b_negates_the_normal() {
-    let mut failures = Vec::new();
+    let mut batch = Batch::default();
     for i in 0..CASES {
         let mut rng = SplitMix64::for_case(SEED, i);
         let result = pair(&mut rng, 1.0).and_then(|p| {
@@ -20,11 +21,10 @@ fn swapping_a_and_b_negates_the_normal() {
             }
             Ok(())
         });
+        batch.cases += 1;
         if let Err(e) = result {
-            failures.push((i, e));
+            batch.failures.push((i, e));
         }
     }
-    if let Some((i, e)) = failures.first() {
-        panic!("{} of {CASES} swap cases failed (seed {SEED:#x}); case {i}:\n{e}", failures.len());
-    }
+    batch.assert_ok("swap", SEED);
 }
