@@ -22,6 +22,15 @@ pub enum HullError {
         /// Dimension of the affine hull actually spanned: 0, 1 or 2.
         dimension: u8,
     },
+    /// More points than the hull's `u32` indices can address.
+    TooManyPoints {
+        /// How many points were given.
+        count: usize,
+    },
+    /// The construction failed an internal consistency check. This is a bug
+    /// (the exact predicates should make it unreachable); please report the
+    /// input.
+    Numerical,
 }
 
 impl fmt::Display for HullError {
@@ -40,6 +49,12 @@ impl fmt::Display for HullError {
                     _ => "a plane",
                 };
                 write!(f, "the points all lie on {what}, so they enclose no volume")
+            }
+            Self::TooManyPoints { count } => {
+                write!(f, "a convex hull takes fewer than 2^32 - 1 points, got {count}")
+            }
+            Self::Numerical => {
+                f.write_str("the hull construction failed an internal consistency check")
             }
         }
     }

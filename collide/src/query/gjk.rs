@@ -147,7 +147,7 @@ where
             let v_norm = v_sq.sqrt();
             // v·w / ‖v‖ is the support plane's distance along −v: every point
             // of the difference lies beyond it, so it bounds the distance below.
-            let vw = v.dot(&w.w);
+            let vw = dot64(&v, &w.w);
             if vw > settings.stop_beyond * v_norm {
                 return end(
                     GjkOutcome::Beyond { lower_bound: vw / v_norm },
@@ -156,12 +156,19 @@ where
                     iterations,
                 );
             }
-            // Converged: the bounds have met, or the support is already a
-            // vertex of the simplex (no new information).
+            // Converged: the bounds have met. `vw > 0` is the certificate: the
+            // support plane along −v separates the origin from the whole
+            // difference, however v was computed.
             let scale = simplex.max_norm_squared().max(w.w.norm_squared()).sqrt();
             let gap_limit = REL_GAP * v_sq + SCALE_GAP * scale * v_norm;
-            if v_sq - vw <= gap_limit || simplex.contains(&w.w) {
+            if v_sq - vw <= gap_limit && vw > 0.0 {
                 return end(GjkOutcome::Separated { distance: v_norm }, simplex, v, iterations);
+            }
+            // A support point already in the simplex brings no new
+            // information: rounding has stalled the search (typically a huge
+            // shape against a small one). Trust only the certificate.
+            if simplex.contains(&w.w) {
+                return stalled(vw, simplex, simplex, v, iterations);
             }
         }
 
@@ -183,7 +190,7 @@ where
             if !closest_sq.is_finite() {
                 return end(GjkOutcome::NonFinite, previous, v, iterations);
             }
-            return end(GjkOutcome::Separated { distance: v_sq.sqrt() }, previous, v, iterations);
+            return stalled(dot64(&v, &w.w), previous, simplex, v, iterations);
         }
         v = closest;
         v_sq = closest_sq;
@@ -193,4 +200,27 @@ where
         }
     }
     end(GjkOutcome::IterationLimit { distance: v_sq.sqrt() }, simplex, v, iterations)
+}
+
+/// The answer when rounding stops GJK short of its tolerance. If the last
+/// support plane still separates (`v·w > 0`) the shapes are certainly
+/// disjoint and `‖v‖` is the best distance found, with the simplex that gave
+/// it; otherwise the origin may lie in the difference, and the simplex with
+/// the newest point goes to EPA, which copes with an origin on or near its
+/// boundary.
+fn stalled(vw: f32, best: Simplex, newest: Simplex, v: Vector3<f32>, iterations: u32) -> GjkResult {
+    if vw > 0.0 {
+        let outcome = GjkOutcome::Separated { distance: v.norm() };
+        GjkResult { outcome, simplex: best, direction: v, iterations }
+    } else {
+        GjkResult { outcome: GjkOutcome::Overlapping, simplex: newest, direction: v, iterations }
+    }
+}
+
+/// `a · b` summed in f64: the terms of `v · w` can be ~10⁴ times larger than
+/// the sum when a large shape meets a small one, and the certificate `v·w > 0`
+/// must survive that cancellation.
+#[inline]
+fn dot64(a: &Vector3<f32>, b: &Vector3<f32>) -> f32 {
+    a.cast::<f64>().dot(&b.cast::<f64>()) as f32
 }

@@ -7,11 +7,18 @@
 //! the face barycentrics use the triple-product form `n · (b × c)`, which
 //! loses less precision in f32 than the difference-of-products form, and a
 //! degenerate (zero-area or zero-volume) simplex falls back to its
-//! lower-dimensional faces instead of dividing by zero. The simplex is reduced
+//! lower-dimensional faces instead of dividing by zero, and the arithmetic is
+//! done in f64. Support points are exact f32 values, so their products are
+//! exact in f64; in f32, the closest point of a simplex whose vertices are
+//! ~100 m out (a large ground slab against a small box) carries an absolute
+//! error of ~1e-5 m, which turns the *direction* of a sub-millimetre `v`
+//! into noise. Only this sub-algorithm needs the extra precision. The simplex is reduced
 //! to the smallest sub-simplex that contains the closest point, as in
 //! Gilbert, Johnson and Keerthi (1988).
 
 use nalgebra::{Point3, Vector3};
+
+type V64 = Vector3<f64>;
 
 use crate::query::minkowski::SupportPoint;
 
@@ -20,7 +27,7 @@ use crate::query::minkowski::SupportPoint;
 /// carries about 7 significant digits; a shape with a relative thickness
 /// below ~1e-6 cannot be resolved, so 1e-10 on squared quantities is safely
 /// below anything meaningful and above rounding noise.
-const DEGENERATE_REL_SQ: f32 = 1e-10;
+const DEGENERATE_REL_SQ: f64 = 1e-10;
 
 /// Up to four Minkowski-difference points, with the barycentric coordinates of
 /// the point of their convex hull closest to the origin.
@@ -116,13 +123,13 @@ impl Simplex {
     }
 
     /// Keeps only the points listed in `keep` with the given barycentrics.
-    fn retain<const N: usize>(&mut self, keep: [usize; N], bary: [f32; N]) -> Vector3<f32> {
+    fn retain<const N: usize>(&mut self, keep: [usize; N], bary: [f64; N]) -> V64 {
         let old = self.points;
-        let mut v = Vector3::zeros();
+        let mut v = V64::zeros();
         for (slot, (&i, &l)) in keep.iter().zip(bary.iter()).enumerate() {
             self.points[slot] = old[i];
-            self.bary[slot] = l;
-            v += old[i].w * l;
+            self.bary[slot] = l as f32;
+            v += w64(&old[i]) * l;
         }
         self.len = N;
         v
@@ -137,8 +144,8 @@ impl Simplex {
                 self.bary[0] = 1.0;
                 Reduction::Closest(self.points[0].w)
             }
-            2 => Reduction::Closest(self.reduce_segment(0, 1)),
-            3 => Reduction::Closest(self.reduce_triangle(0, 1, 2)),
+            2 => Reduction::Closest(self.reduce_segment(0, 1).cast()),
+            3 => Reduction::Closest(self.reduce_triangle(0, 1, 2).cast()),
             4 => self.reduce_tetrahedron(),
             _ => {
                 debug_assert!(false, "reducing an empty simplex");
@@ -148,8 +155,8 @@ impl Simplex {
     }
 
     /// Closest point of segment `ij` (Ericson §5.1.2 with P at the origin).
-    fn reduce_segment(&mut self, i: usize, j: usize) -> Vector3<f32> {
-        let (a, b) = (self.points[i].w, self.points[j].w);
+    fn reduce_segment(&mut self, i: usize, j: usize) -> V64 {
+        let (a, b) = (w64(&self.points[i]), w64(&self.points[j]));
         let ab = b - a;
         let t = -a.dot(&ab);
         let len_sq = ab.norm_squared();
@@ -165,8 +172,8 @@ impl Simplex {
     }
 
     /// Closest point of triangle `ijk` (Ericson §5.1.5 with P at the origin).
-    fn reduce_triangle(&mut self, i: usize, j: usize, k: usize) -> Vector3<f32> {
-        let (a, b, c) = (self.points[i].w, self.points[j].w, self.points[k].w);
+    fn reduce_triangle(&mut self, i: usize, j: usize, k: usize) -> V64 {
+        let (a, b, c) = (w64(&self.points[i]), w64(&self.points[j]), w64(&self.points[k]));
         let ab = b - a;
         let ac = c - a;
         let n = ab.cross(&ac);
@@ -217,7 +224,7 @@ impl Simplex {
     }
 
     /// A zero-area triangle: the closest point lies on its longest edge.
-    fn reduce_degenerate_triangle(&mut self, i: usize, j: usize, k: usize) -> Vector3<f32> {
+    fn reduce_degenerate_triangle(&mut self, i: usize, j: usize, k: usize) -> V64 {
         let mut best = *self;
         let mut best_v = best.reduce_segment(i, j);
         for (p, q) in [(j, k), (i, k)] {
@@ -238,13 +245,13 @@ impl Simplex {
     fn reduce_tetrahedron(&mut self) -> Reduction {
         const FACES: [([usize; 3], usize); 4] =
             [([0, 1, 2], 3), ([0, 3, 1], 2), ([0, 2, 3], 1), ([1, 3, 2], 0)];
-        let scale_sq = self.max_norm_squared();
-        let mut best: Option<(Simplex, Vector3<f32>)> = None;
+        let scale_sq = f64::from(self.max_norm_squared());
+        let mut best: Option<(Simplex, V64)> = None;
         for ([i, j, k], l) in FACES {
-            let p = &self.points;
-            let n = (p[j].w - p[i].w).cross(&(p[k].w - p[i].w));
-            let side_origin = -n.dot(&p[i].w);
-            let side_opposite = n.dot(&(p[l].w - p[i].w));
+            let p = self.points.map(|p| w64(&p));
+            let n = (p[j] - p[i]).cross(&(p[k] - p[i]));
+            let side_origin = -n.dot(&p[i]);
+            let side_opposite = n.dot(&(p[l] - p[i]));
             // A flat tetrahedron has no inside: every face is a candidate.
             let flat =
                 !(side_opposite.abs() > DEGENERATE_REL_SQ.sqrt() * scale_sq * scale_sq.sqrt());
@@ -259,9 +266,15 @@ impl Simplex {
         match best {
             Some((s, v)) => {
                 *self = s;
-                Reduction::Closest(v)
+                Reduction::Closest(v.cast())
             }
             None => Reduction::Enclosing,
         }
     }
+}
+
+/// A support point's `w` in f64 (exact: every f32 is an f64).
+#[inline]
+fn w64(p: &SupportPoint) -> V64 {
+    p.w.cast()
 }
