@@ -26,7 +26,8 @@ impl CubeMap {
     /// Builds the table for a hull; the resolution grows with the vertex
     /// count so each cell covers a handful of vertices.
     pub(crate) fn new(vertices: &[Point3<f32>], adjacency: Adjacency<'_>) -> Self {
-        let resolution = ((vertices.len() as f32 / 6.0).sqrt().ceil() as usize).clamp(2, MAX_RESOLUTION);
+        let resolution =
+            ((vertices.len() as f32 / 6.0).sqrt().ceil() as usize).clamp(2, MAX_RESOLUTION);
         let mut seeds = Vec::with_capacity(6 * resolution * resolution);
         let mut last = 0;
         for face in 0..6 {
