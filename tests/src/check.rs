@@ -16,7 +16,7 @@
 use core::fmt::Write as _;
 
 use collide::nalgebra::{Isometry3, Point3};
-use collide::{Penetration, Proximity};
+use collide::{Contact, GjkCache, Penetration, Proximity};
 
 use crate::separation::{Expected, expected_separation, overlap_along};
 use crate::test_shape::Pair;
@@ -178,6 +178,8 @@ pub fn evaluate_pair(pair: &Pair, tol: &Tolerances) -> (Measured, String) {
         }
     }
 
+    check_contact(pair, &expected, tol, &mut fail);
+
     let measured = Measured { expected, depth_error, distance_error, penetration, proximity };
     if problems.is_empty() {
         (measured, problems)
@@ -317,4 +319,70 @@ pub fn check_everywhere(
         out.push(check_pair(&pair.moved(w), tol).map_err(|e| format!("under world #{i}:\n{e}"))?);
     }
     Ok(out)
+}
+
+/// `contact` (the sandbox's one-call query) must agree with the oracle like
+/// `closest_points` and `penetration` do, both from a cold cache and when
+/// warm-started by its own previous answer on the same pair.
+fn check_contact(
+    pair: &Pair,
+    expected: &Expected,
+    tol: &Tolerances,
+    fail: &mut impl FnMut(String),
+) {
+    let (a, pa, b, pb) = (&pair.a.shape, &pair.pose_a, &pair.b.shape, &pair.pose_b);
+    let mut cache = GjkCache::default();
+    for start in ["cold", "warm"] {
+        let got = match collide::contact(a, pa, b, pb, &mut cache) {
+            Ok(c) => c,
+            Err(e) => {
+                fail(format!("contact ({start}) returned {e}"));
+                return;
+            }
+        };
+        match (got, *expected) {
+            (
+                Contact::Separated { distance, normal, point_a, point_b },
+                Expected::Separated { distance: exact, .. },
+            ) => {
+                let err = (f64::from(distance) - exact).abs();
+                if !(err <= tol.distance(exact)) {
+                    fail(format!("contact ({start}) distance {distance:e} vs exact {exact:e}"));
+                }
+                let along = (point_b - point_a).dot(&normal);
+                if !((f64::from(along) - f64::from(distance)).abs() <= tol.distance(exact)) {
+                    fail(format!("contact ({start}) normal does not join the closest points"));
+                }
+                check_witnesses(pair, &point_a, &point_b, tol, fail);
+            }
+            (Contact::Penetrating(p), Expected::Overlapping { depth: exact, .. }) => {
+                if !((f64::from(p.depth) - exact).abs() <= tol.depth(exact)) {
+                    fail(format!("contact ({start}) depth {:e} vs exact {exact:e}", p.depth));
+                }
+                let (oa, ob) = pair.oracles();
+                let along = overlap_along(&oa, &ob, &p.normal.into_inner().cast::<f64>());
+                if !((along - exact).abs() <= tol.depth(exact)) {
+                    fail(format!(
+                        "contact ({start}) overlap along its normal {along:e} vs {exact:e}"
+                    ));
+                }
+                check_witnesses(pair, &p.point_a, &p.point_b, tol, fail);
+            }
+            (Contact::Separated { distance, .. }, Expected::Overlapping { depth, .. }) => {
+                if f64::from(distance) + depth > tol.depth(depth) {
+                    fail(format!(
+                        "contact ({start}) separated by {distance:e}, exact depth {depth:e}"
+                    ));
+                }
+            }
+            (Contact::Penetrating(p), Expected::Separated { distance, .. }) => {
+                if f64::from(p.depth) + distance > tol.depth(0.0) {
+                    fail(format!(
+                        "contact ({start}) depth {:e}, exact distance {distance:e}",
+                        p.depth
+                    ));
+                }
+            }
+        }
+    }
 }
