@@ -106,3 +106,37 @@ fn nearly_crossing_capsule_cores_give_a_tilted_normal() {
         ),
     });
 }
+
+/// Identical capsules crossing at a common centre: the cores intersect, so
+/// the depth (2r) is right, but the normal must be perpendicular to both
+/// axes; collide's is not, and B moved along it by the depth still overlaps.
+#[test]
+fn crossing_capsule_cores_need_a_normal_perpendicular_to_both() {
+    let c = capsule(1.3254713, 0.7445097);
+    assert_matches_oracle(&Pair {
+        a: c.clone(),
+        pose_a: pose(
+            [-5.9438725, -8.076315, -9.706595],
+            [-0.5167466, -0.78057384, 0.19858111, -0.29024637],
+        ),
+        b: c,
+        pose_b: pose(
+            [-5.9438725, -8.076315, -9.706595],
+            [-0.2499492, 0.40215775, 0.81001043, -0.34594458],
+        ),
+    });
+}
+
+/// A capsule centred in a box with the same pose (origin at the centre of a
+/// symmetric Minkowski difference): EPA stops 7 mm short with a wrong normal.
+#[test]
+fn capsule_centred_in_a_box_underestimates_depth() {
+    let q = [-0.4231463, -0.4953042, -0.556506, -0.5156764];
+    let t = [3.364854, 1.4660655, -5.6015244];
+    assert_matches_oracle(&Pair {
+        a: capsule(0.152765, 1.2470577),
+        pose_a: pose(t, q),
+        b: cuboid(1.6679404, 0.5076279, 1.3200513),
+        pose_b: pose(t, q),
+    });
+}
