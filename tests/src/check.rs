@@ -76,6 +76,11 @@ pub struct Measured {
     pub depth_error: Option<f64>,
     /// `|collide distance − exact distance|`, when both say "separated".
     pub distance_error: Option<f64>,
+    /// Largest distance of a reported witness point from its own shape's
+    /// surface (penetration or closest points, whichever was reported).
+    pub witness_error: Option<f64>,
+    /// `|point_a − point_b − depth·normal|` of a reported penetration.
+    pub witness_gap: Option<f64>,
     /// collide's penetration, if any.
     pub penetration: Option<Penetration>,
     /// collide's proximity.
@@ -180,7 +185,26 @@ pub fn evaluate_pair(pair: &Pair, tol: &Tolerances) -> (Measured, String) {
 
     check_contact(pair, &expected, tol, &mut fail);
 
-    let measured = Measured { expected, depth_error, distance_error, penetration, proximity };
+    let (oa, ob) = pair.oracles();
+    let surface = |p: &Point3<f32>, q: &Point3<f32>| {
+        oa.signed_distance(&p.cast()).abs().max(ob.signed_distance(&q.cast()).abs())
+    };
+    let witness_error = match (penetration, proximity) {
+        (Some(p), _) => Some(surface(&p.point_a, &p.point_b)),
+        (None, Proximity::Separated { point_a, point_b, .. }) => Some(surface(&point_a, &point_b)),
+        (None, Proximity::Intersecting) => None,
+    };
+    let witness_gap = penetration
+        .map(|p| f64::from(((p.point_a - p.point_b) - p.normal.into_inner() * p.depth).norm()));
+    let measured = Measured {
+        expected,
+        depth_error,
+        distance_error,
+        witness_error,
+        witness_gap,
+        penetration,
+        proximity,
+    };
     if problems.is_empty() {
         (measured, problems)
     } else {

@@ -11,6 +11,7 @@ use nalgebra::{Isometry3, Point3, Translation3, Vector3};
 
 use crate::oracle_shape::OracleShape;
 use crate::rng::SplitMix64;
+use crate::sat::sat_penetration;
 use crate::separation::expected_separation;
 use crate::test_shape::{Pair, Params, TestShape};
 
@@ -35,9 +36,24 @@ pub fn half_extents(rng: &mut SplitMix64, lo: f64, hi: f64) -> Vector3<f32> {
     Vector3::new(rng.log_range(lo, hi), rng.log_range(lo, hi), rng.log_range(lo, hi)).cast::<f32>()
 }
 
+/// Thinnest cloud [`cloud`] returns, relative to its bounding-box diagonal.
+/// collide treats clouds flatter than 1e-5 of the diagonal as degenerate
+/// (its documented coplanarity tolerance); valid-input tests stay two orders
+/// of magnitude clear of that band, which the bad-input tests cover.
+pub const MIN_RELATIVE_WIDTH: f64 = 1e-3;
+
+fn lo_corner(points: &[Point3<f64>]) -> Vector3<f64> {
+    points.iter().fold(Vector3::repeat(f64::INFINITY), |m, p| m.inf(&p.coords))
+}
+
+fn hi_corner(points: &[Point3<f64>]) -> Vector3<f64> {
+    points.iter().fold(Vector3::repeat(f64::NEG_INFINITY), |m, p| m.sup(&p.coords))
+}
+
 /// A convex cloud of `n` points (`4 <= n <= 16`): points on an ellipsoid with
 /// semi-axes log-uniform in `[lo, hi]`, some pulled inside (non-extreme), the
-/// whole rotated. Retries until the brute-force hull spans volume.
+/// whole rotated. Retries until the brute-force hull is at least
+/// [`MIN_RELATIVE_WIDTH`] thick.
 pub fn cloud(rng: &mut SplitMix64, n: usize, lo: f64, hi: f64) -> Vec<Point3<f32>> {
     const MAX_ATTEMPTS: usize = 64;
     let mut points = Vec::new();
@@ -53,8 +69,13 @@ pub fn cloud(rng: &mut SplitMix64, n: usize, lo: f64, hi: f64) -> Vec<Point3<f32
             })
             .collect();
         let cloud64: Vec<Point3<f64>> = points.iter().map(|p| p.cast::<f64>()).collect();
-        if OracleShape::hull(&cloud64).is_some() {
-            return points;
+        if let Some(hull) = OracleShape::hull(&cloud64) {
+            // The hull's minimum width is its overlap with itself.
+            let width = sat_penetration(&hull.core, &hull.core).map_or(0.0, |s| s.depth);
+            let diagonal = (hi_corner(&cloud64) - lo_corner(&cloud64)).norm();
+            if width > MIN_RELATIVE_WIDTH * diagonal {
+                return points;
+            }
         }
     }
     points

@@ -15,6 +15,10 @@ pub struct ErrorSamples {
     pub depth: Vec<f64>,
     /// `|distance − exact|` of every pair both sides call separated.
     pub distance: Vec<f64>,
+    /// Distance of witness points from their surfaces.
+    pub witness_surface: Vec<f64>,
+    /// `|point_a − point_b − depth·normal|` of penetrations.
+    pub witness_gap: Vec<f64>,
 }
 
 /// p50, p99 and max of a sample (sorted in place); `None` when empty.
@@ -59,8 +63,10 @@ pub const KEPT_FAILURES: usize = 20;
 impl RunReport {
     fn fail(&mut self, i: u64, text: String) {
         self.failure_count += 1;
+        let before = self.failure_kinds.len();
         count_kinds(&text, &mut self.failure_kinds);
-        if self.failures.len() < KEPT_FAILURES {
+        // Keep the first few failures, and the first of every new kind.
+        if self.failures.len() < KEPT_FAILURES || self.failure_kinds.len() > before {
             self.failures.push((i, text));
         }
     }
@@ -99,6 +105,8 @@ pub fn random_run(seed: u64, count: u64, scales: (f64, f64)) -> RunReport {
         for samples in [&mut report.all, &mut report.by_kinds[slot].1] {
             samples.depth.extend(m.depth_error);
             samples.distance.extend(m.distance_error);
+            samples.witness_surface.extend(m.witness_error);
+            samples.witness_gap.extend(m.witness_gap);
         }
     }
     report.by_kinds.sort_by(|x, y| x.0.cmp(&y.0));
@@ -132,6 +140,14 @@ impl RunReport {
         row("all", &mut self.all);
         for (k, s) in &mut self.by_kinds {
             row(k, s);
+        }
+        for (name, v) in [
+            ("witness point to its surface", &mut self.all.witness_surface),
+            ("|point_a - point_b - depth*normal|", &mut self.all.witness_gap),
+        ] {
+            if let Some((a, b, c)) = percentiles(v) {
+                let _ = writeln!(out, "{name:<36} p50 {a:.2e}  p99 {b:.2e}  max {c:.2e}");
+            }
         }
         for (kind, n) in &self.failure_kinds {
             let _ = writeln!(out, "  failed check {n:>7} x {kind}");

@@ -100,8 +100,9 @@ impl TestShape {
                 let cloud: Vec<Point3<f64>> = points.iter().map(|p| p.cast::<f64>()).collect();
                 let oracle = OracleShape::hull(&cloud)
                     .ok_or_else(|| format!("brute-force hull: degenerate cloud {points:?}"))?;
-                let hull = ConvexHull::new(points)
-                    .map_err(|e| format!("ConvexHull::new rejected {points:?}: {e}"))?;
+                let hull = ConvexHull::new(points).map_err(|e| {
+                    format!("ConvexHull::new rejected a valid cloud ({e}): {points:?}")
+                })?;
                 (Shape::from(hull), oracle)
             }
         };

@@ -14,7 +14,10 @@ fn main() {
     let mut report = random_run(seed, pairs, (0.1, 10.0));
     println!("accuracy vs oracles, seed {seed:#x}, sizes 0.1-10 m, errors in metres");
     print!("{}", report.table());
-    for (i, f) in report.failures.iter().take(3) {
-        println!("failing case {i}:\n{f}");
+    // One example of each kind of failure.
+    for (kind, _) in &report.failure_kinds {
+        if let Some((i, f)) = report.failures.iter().find(|(_, f)| f.contains(kind.as_str())) {
+            println!("first kept case with \"{kind}\": case {i}:\n{f}");
+        }
     }
 }
