@@ -15,7 +15,7 @@
 
 use core::fmt::Write as _;
 
-use collide::nalgebra::{Isometry3, Point3};
+use collide::nalgebra::{Isometry3, Point3, Vector3};
 use collide::{Contact, GjkCache, Penetration, Proximity};
 
 use crate::separation::{Expected, expected_separation, overlap_along};
@@ -346,8 +346,9 @@ pub fn check_everywhere(
 }
 
 /// `contact` (the sandbox's one-call query) must agree with the oracle like
-/// `closest_points` and `penetration` do, both from a cold cache and when
-/// warm-started by its own previous answer on the same pair.
+/// `closest_points` and `penetration` do: from a cold cache, warm-started by
+/// its own previous answer on the same pair, and warm-started from a nearby
+/// earlier pose.
 fn check_contact(
     pair: &Pair,
     expected: &Expected,
@@ -356,8 +357,15 @@ fn check_contact(
 ) {
     let (a, pa, b, pb) = (&pair.a.shape, &pair.pose_a, &pair.b.shape, &pair.pose_b);
     let mut cache = GjkCache::default();
-    for start in ["cold", "warm"] {
-        let got = match collide::contact(a, pa, b, pb, &mut cache) {
+    // A third run warm-starts from the pair a frame earlier: B 1 cm (at unit
+    // length scale) away along a fixed direction, as in a simulation.
+    let mut nearby_cache = GjkCache::default();
+    let mut earlier = *pb;
+    earlier.translation.vector += Vector3::new(0.006, -0.008, 0.0) * tol.length as f32;
+    let _ = collide::contact(a, pa, b, &earlier, &mut nearby_cache);
+    for start in ["cold", "warm", "warm from a nearby pose"] {
+        let cache = if start == "warm from a nearby pose" { &mut nearby_cache } else { &mut cache };
+        let got = match collide::contact(a, pa, b, pb, cache) {
             Ok(c) => c,
             Err(e) => {
                 fail(format!("contact ({start}) returned {e}"));
