@@ -87,8 +87,8 @@ pub struct Measured {
     pub proximity: Proximity,
 }
 
-/// Runs `intersects`, `closest_points` and `penetration` (and their `try_`
-/// twins) on `pair` and checks them against the oracle. `Err` carries a
+/// Runs `intersects`, `closest_points`, `penetration` and `contact` (and the
+/// `try_` twins) on `pair` and checks them against the oracle. `Err` carries a
 /// self-contained description of every violated bound, with the pair.
 pub fn check_pair(pair: &Pair, tol: &Tolerances) -> Result<Measured, String> {
     let (measured, problems) = evaluate_pair(pair, tol);
@@ -185,7 +185,6 @@ pub fn evaluate_pair(pair: &Pair, tol: &Tolerances) -> (Measured, String) {
 
     check_contact(pair, &expected, tol, &mut fail);
 
-    let (oa, ob) = pair.oracles();
     let surface = |p: &Point3<f32>, q: &Point3<f32>| {
         oa.signed_distance(&p.cast()).abs().max(ob.signed_distance(&q.cast()).abs())
     };
