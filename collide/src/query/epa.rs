@@ -409,7 +409,11 @@ enum Grown {
     Flat(Vector3<f32>),
 }
 
-/// Builds a tetrahedron inside D from GJK's 1 to 4 points.
+/// Builds a tetrahedron inside D from GJK's 1 to 4 points. Starting from the
+/// largest feature GJK found (point, segment or triangle), it adds the
+/// support point farthest off that feature's span, along directions
+/// orthogonal to it, until the points span 3D. If no direction adds a point
+/// off the span, D itself is that flat.
 fn grow_to_tetrahedron<A, B>(
     md: &MinkowskiDifference<'_, A, B>,
     simplex: &Simplex,
@@ -427,78 +431,79 @@ where
     };
     let pts = simplex.points();
     let mut scale = pts.iter().fold(0.0f32, |m, p| m.max(p.w.norm()));
-
-    let mut tetra: [SupportPoint; 4] = match pts.len() {
-        4 => [pts[0], pts[1], pts[2], pts[3]],
-        _ => [SupportPoint::ZERO; 4],
-    };
     let volume = |t: &[SupportPoint; 4]| {
         (t[1].w - t[0].w).cross(&(t[2].w - t[0].w)).dot(&(t[3].w - t[0].w)).abs()
     };
-    let is_solid = |t: &[SupportPoint; 4], scale: f32| volume(t) > FLAT_REL * scale.powi(3);
 
-    if pts.len() == 4 && is_solid(&tetra, scale) {
-        // GJK's enclosing tetrahedron.
-    } else {
-        // Reduce to the largest triangle (or segment, or point) GJK found,
-        // then add support points off its span.
-        let (tri, dim) = largest_feature(pts);
-        match dim {
-            2 => {
-                let n = (tri[1].w - tri[0].w).cross(&(tri[2].w - tri[0].w));
-                let p = support(&n)?;
-                let q = support(&-n)?;
-                scale = scale.max(p.w.norm()).max(q.w.norm());
-                let n_unit = n.normalize();
-                let hp = n_unit.dot(&(p.w - tri[0].w));
-                let hq = -n_unit.dot(&(q.w - tri[0].w));
-                if !(hp.max(hq) > FLAT_REL * scale) {
-                    return Ok(Grown::Flat(n_unit));
+    let tetra =
+        if pts.len() == 4 && volume(&[pts[0], pts[1], pts[2], pts[3]]) > FLAT_REL * scale.powi(3) {
+            // GJK's enclosing tetrahedron.
+            [pts[0], pts[1], pts[2], pts[3]]
+        } else {
+            let (mut feature, mut dim) = largest_feature(pts);
+            if dim == 0 {
+                // Off a point: the farthest of the six axis supports.
+                let mut farthest = None;
+                let mut best = 0.0;
+                for axis in [Vector3::x(), Vector3::y(), Vector3::z()] {
+                    for d in [axis, -axis] {
+                        let s = support(&d)?;
+                        scale = scale.max(s.w.norm());
+                        let dist = (s.w - feature[0].w).norm();
+                        if dist > best {
+                            best = dist;
+                            farthest = Some(s);
+                        }
+                    }
                 }
-                tetra = [tri[0], tri[1], tri[2], if hp >= hq { p } else { q }];
+                match farthest {
+                    Some(s) if best > FLAT_REL * scale => {
+                        feature = [feature[0], s, s];
+                        dim = 1;
+                    }
+                    _ => return Ok(Grown::Flat(towards_b_off_axis(md, None))),
+                }
             }
-            1 => {
-                let e = tri[1].w - tri[0].w;
+            if dim == 1 {
+                // Off a segment: the farthest of three supports spread at 120°
+                // around it. Three directions summing to zero cannot all see
+                // points on one line through the segment unless D is that line.
+                let e = feature[1].w - feature[0].w;
                 let u = any_perpendicular(&e);
                 let v = e.normalize().cross(&u);
                 let (c, s) = (-0.5f32, 0.75f32.sqrt());
-                let dirs = [u, u * c + v * s, u * c - v * s];
-                let around = [support(&dirs[0])?, support(&dirs[1])?, support(&dirs[2])?];
-                for p in &around {
+                let mut farthest = None;
+                let mut best = 0.0;
+                for d in [u, u * c + v * s, u * c - v * s] {
+                    let p = support(&d)?;
                     scale = scale.max(p.w.norm());
-                }
-                let mut best_vol = 0.0;
-                for (i, j) in [(0, 1), (1, 2), (2, 0)] {
-                    let t = [tri[0], tri[1], around[i], around[j]];
-                    let vol = volume(&t);
-                    if vol > best_vol {
-                        best_vol = vol;
-                        tetra = t;
+                    let area = e.cross(&(p.w - feature[0].w)).norm();
+                    if area > best {
+                        best = area;
+                        farthest = Some(p);
                     }
                 }
-                if !is_solid(&tetra, scale) {
-                    return Ok(Grown::Flat(flat_normal(tri[0].w, e, &around, md)));
+                match farthest {
+                    Some(p) if best > FLAT_REL * scale * scale => {
+                        feature[2] = p;
+                        dim = 2;
+                    }
+                    _ => return Ok(Grown::Flat(towards_b_off_axis(md, Some(e)))),
                 }
             }
-            _ => {
-                // Four directions to the corners of a regular tetrahedron.
-                let dirs = [
-                    Vector3::new(1.0, 1.0, 1.0),
-                    Vector3::new(1.0, -1.0, -1.0),
-                    Vector3::new(-1.0, 1.0, -1.0),
-                    Vector3::new(-1.0, -1.0, 1.0),
-                ];
-                for (slot, d) in tetra.iter_mut().zip(dirs.iter()) {
-                    *slot = support(d)?;
-                    scale = scale.max(slot.w.norm());
-                }
-                if !is_solid(&tetra, scale) {
-                    let e = tetra[1].w - tetra[0].w;
-                    return Ok(Grown::Flat(flat_normal(tetra[0].w, e, &tetra[2..], md)));
-                }
+            debug_assert_eq!(dim, 2);
+            // Off a triangle: the farther of the supports along its two normals.
+            let n = (feature[1].w - feature[0].w).cross(&(feature[2].w - feature[0].w)).normalize();
+            let p = support(&n)?;
+            let q = support(&-n)?;
+            scale = scale.max(p.w.norm()).max(q.w.norm());
+            let hp = n.dot(&(p.w - feature[0].w));
+            let hq = -n.dot(&(q.w - feature[0].w));
+            if !(hp.max(hq) > FLAT_REL * scale) {
+                return Ok(Grown::Flat(n));
             }
-        }
-    }
+            [feature[0], feature[1], feature[2], if hp >= hq { p } else { q }]
+        };
 
     // Wind each face counter-clockwise seen from outside: its normal must
     // point away from the centroid.
@@ -568,39 +573,27 @@ fn any_perpendicular(v: &Vector3<f32>) -> Vector3<f32> {
     v.cross(&axis).try_normalize(0.0).unwrap_or_else(Vector3::y)
 }
 
-/// The normal of a flat D through `origin_pt` spanned by `e` and the points
-/// `others`; if they are all collinear with `e`, the perpendicular to `e`
-/// that points most towards B's centre.
-fn flat_normal<A, B>(
-    origin_pt: Vector3<f32>,
-    e: Vector3<f32>,
-    others: &[SupportPoint],
+/// For a D that is a segment along `axis` (or a point, `None`): the
+/// direction perpendicular to it that points most from A's centre towards
+/// B's. Any perpendicular separates by zero; this one is the natural choice.
+fn towards_b_off_axis<A, B>(
     md: &MinkowskiDifference<'_, A, B>,
+    axis: Option<Vector3<f32>>,
 ) -> Vector3<f32>
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
-    let mut best = Vector3::zeros();
-    for p in others {
-        let n = e.cross(&(p.w - origin_pt));
-        if n.norm_squared() > best.norm_squared() {
-            best = n;
-        }
-    }
-    let scale_sq = others.iter().fold(e.norm_squared(), |m, p| m.max(p.w.norm_squared()));
-    if best.norm_squared() > (FLAT_REL * scale_sq).powi(2) {
-        return best.normalize();
-    }
     let towards_b = md.pose_b_in_a().translation.vector;
-    let e_unit = e.try_normalize(0.0);
-    let off_axis = match e_unit {
+    let unit = axis.and_then(|e| e.try_normalize(0.0));
+    let off_axis = match unit {
         Some(u) => towards_b - u * u.dot(&towards_b),
         None => towards_b,
     };
-    match off_axis.try_normalize(0.0) {
-        Some(n) => n,
-        None => any_perpendicular(&e),
+    match (off_axis.try_normalize(0.0), unit) {
+        (Some(n), _) => n,
+        (None, Some(u)) => any_perpendicular(&u),
+        (None, None) => Vector3::y(),
     }
 }
 
