@@ -106,11 +106,12 @@ mod tests {
     #[test]
     fn point_to_segment_clamps_to_the_end() {
         let p = Point3::new(5.0, 1.0, 0.0);
-        let (a, b) = closest_points_segments(
+        let c = closest_points_segments(
             [p, p],
             [Point3::new(0.0, 0.0, 0.0), Point3::new(2.0, 0.0, 0.0)],
         );
-        assert_eq!(a, p);
-        assert!((b - Point3::new(2.0, 0.0, 0.0)).norm() < 1e-6);
+        assert_eq!(c.on_first, p);
+        assert!((c.on_second - Point3::new(2.0, 0.0, 0.0)).norm() < 1e-6);
+        assert!(!c.interior());
     }
 }
