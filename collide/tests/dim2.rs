@@ -162,12 +162,7 @@ fn witness_tol(scale: f64) -> f64 {
 }
 
 fn config(seed: u64, cases: u32) -> Config {
-    Config {
-        cases,
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: None,
-        ..Config::default()
-    }
+    Config { cases, rng_seed: RngSeed::Fixed(seed), failure_persistence: None, ..Config::default() }
 }
 
 fn pose(x: f32, y: f32, angle: f32) -> Isometry2<f32> {
@@ -282,7 +277,8 @@ fn issue_circle_misses_far_circle() {
     let (small, big) = (Circle::new(0.5), Circle::new(1.0));
     assert!(!intersects(&small, &id, &big, &far));
     assert!(penetration(&small, &id, &big, &far).is_none());
-    let Proximity2::Separated { distance, point_a, point_b } = closest_points(&small, &id, &big, &far)
+    let Proximity2::Separated { distance, point_a, point_b } =
+        closest_points(&small, &id, &big, &far)
     else {
         panic!("separated circles reported as intersecting");
     };
@@ -374,8 +370,13 @@ fn non_finite_shapes_are_reported() {
 
 #[test]
 fn concentric_circles_penetrate_by_both_radii() {
-    let hit = penetration(&Circle::new(0.5), &pose(1.0, 2.0, 0.3), &Circle::new(2.0), &pose(1.0, 2.0, -1.0))
-        .expect("overlap");
+    let hit = penetration(
+        &Circle::new(0.5),
+        &pose(1.0, 2.0, 0.3),
+        &Circle::new(2.0),
+        &pose(1.0, 2.0, -1.0),
+    )
+    .expect("overlap");
     assert!((hit.depth - 2.5).abs() < 1e-5);
     assert!((hit.normal.norm() - 1.0).abs() < 1e-5);
     let gap = hit.point_a - hit.point_b;
@@ -418,7 +419,7 @@ fn shape_enum_matches_the_shapes_it_wraps() {
 // Seeded property tests against the oracles.
 
 proptest! {
-    #![proptest_config(config(0x2d_c1c1e, 512))]
+    #![proptest_config(config(0x02dc_1c1e, 512))]
 
     /// Circle against circle: the analytic answer, under a random rigid
     /// transform, with A and B swapped.
@@ -681,22 +682,32 @@ fn percentiles(mut v: Vec<f64>) -> (f64, f64, f64) {
 
 #[test]
 fn error_distribution_vs_oracles() {
-    let mut rng = Rng(0x5eed_2d);
+    let mut rng = Rng(0x005e_ed2d);
     let (mut depth_err, mut dist_err) = (Vec::new(), Vec::new());
     while depth_err.len() < 4000 || dist_err.len() < 4000 {
         let scale = 10f32.powf(rng.uniform(-2.0, 2.0));
         let polygon = |rng: &mut Rng| {
             let n = 3 + (rng.next_u64() % 8) as usize;
-            let angles: Vec<f32> = (0..n).map(|_| rng.uniform(0.0, std::f32::consts::TAU)).collect();
+            let angles: Vec<f32> =
+                (0..n).map(|_| rng.uniform(0.0, std::f32::consts::TAU)).collect();
             ellipse_polygon(&angles, rng.uniform(0.3, 1.0), rng.uniform(0.3, 1.0), scale)
         };
         let (va, vb) = (polygon(&mut rng), polygon(&mut rng));
         if va.len() < 3 || vb.len() < 3 {
             continue;
         }
-        let to_world = pose(rng.uniform(-3.0, 3.0) * scale, rng.uniform(-3.0, 3.0) * scale, rng.uniform(-3.2, 3.2));
+        let to_world = pose(
+            rng.uniform(-3.0, 3.0) * scale,
+            rng.uniform(-3.0, 3.0) * scale,
+            rng.uniform(-3.2, 3.2),
+        );
         let pa = to_world * pose(0.0, 0.0, rng.uniform(-3.2, 3.2));
-        let pb = to_world * pose(rng.uniform(-2.0, 2.0) * scale, rng.uniform(-2.0, 2.0) * scale, rng.uniform(-3.2, 3.2));
+        let pb = to_world
+            * pose(
+                rng.uniform(-2.0, 2.0) * scale,
+                rng.uniform(-2.0, 2.0) * scale,
+                rng.uniform(-3.2, 3.2),
+            );
         let (a, b) = (Polygon::new(&va).unwrap(), Polygon::new(&vb).unwrap());
         let (wa, wb) = (world(&va, &pa), world(&vb, &pb));
         let (depth, _, _) = oracle::sat(&wa, &wb);
@@ -707,15 +718,21 @@ fn error_distribution_vs_oracles() {
         } else if depth < -1e-4 * s {
             let expected = oracle::distance(&wa, &wb);
             match closest_points(&a, &pa, &b, &pb) {
-                Proximity2::Separated { distance, .. } => dist_err.push((distance as f64 - expected).abs() / s),
+                Proximity2::Separated { distance, .. } => {
+                    dist_err.push((distance as f64 - expected).abs() / s)
+                }
                 Proximity2::Intersecting => panic!("separated pair reported intersecting"),
             }
         }
     }
     let (d50, d99, dmax) = percentiles(depth_err);
     let (s50, s99, smax) = percentiles(dist_err);
-    eprintln!("polygon-polygon error / shape size: depth p50 {d50:.2e} p99 {d99:.2e} max {dmax:.2e}");
-    eprintln!("polygon-polygon error / shape size: distance p50 {s50:.2e} p99 {s99:.2e} max {smax:.2e}");
+    eprintln!(
+        "polygon-polygon error / shape size: depth p50 {d50:.2e} p99 {d99:.2e} max {dmax:.2e}"
+    );
+    eprintln!(
+        "polygon-polygon error / shape size: distance p50 {s50:.2e} p99 {s99:.2e} max {smax:.2e}"
+    );
     assert!(dmax <= 1e-3, "depth error {dmax}");
     assert!(smax <= 1e-4, "distance error {smax}");
 }

@@ -12,6 +12,11 @@
 //! point, on lack of progress and at [`MAX_ITERATIONS`], always returning its
 //! best simplex rather than a silent "no contact".
 
+#![allow(
+    clippy::neg_cmp_op_on_partial_ord,
+    reason = "negated comparisons are deliberate: NaN must take the exit branch"
+)]
+
 use nalgebra::Vector2;
 
 use super::minkowski::{CoreDifference2, SupportPoint2};
@@ -119,4 +124,73 @@ where
 
 fn separated(simplex: &Simplex2, converged: bool) -> GjkOutcome {
     GjkOutcome::Separated { closest: simplex.closest(), converged }
+}
+
+#[cfg(test)]
+mod tests {
+    use nalgebra::{Isometry2, Point2, Vector2};
+
+    use super::*;
+    use crate::dim2::{Polygon, Rectangle};
+
+    fn run<A: SupportMap2, B: SupportMap2>(
+        a: &A,
+        b: &B,
+        pose_b_in_a: Isometry2<f32>,
+    ) -> GjkOutcome {
+        gjk(&mut CoreDifference2::new(a, b, pose_b_in_a))
+    }
+
+    #[test]
+    fn separated_rectangles_converge_to_the_exact_gap() {
+        let r = Rectangle::new(Vector2::new(1.0, 0.5));
+        let GjkOutcome::Separated { closest, converged } =
+            run(&r, &r, Isometry2::new(Vector2::new(2.75, 0.3), 0.0))
+        else {
+            panic!("separated rectangles reported intersecting");
+        };
+        assert!(converged);
+        assert!((closest.w.norm() - 0.75).abs() < 1e-6);
+        // The witnesses are on the facing sides.
+        assert!((closest.a.x - 1.0).abs() < 1e-6 && (closest.b.x - 1.75).abs() < 1e-6);
+    }
+
+    #[test]
+    fn many_vertex_polygons_converge_before_the_cap() {
+        // A 512-gon of circumradius 1 against a point-like triangle far off:
+        // the distance is 5 - (distance from centre to the boundary towards it).
+        let ring: Vec<Point2<f32>> = (0..512)
+            .map(|i| {
+                let t = i as f32 * core::f32::consts::TAU / 512.0;
+                Point2::new(t.cos(), t.sin())
+            })
+            .collect();
+        let ngon = Polygon::new(&ring).unwrap();
+        let GjkOutcome::Separated { closest, converged } =
+            run(&ngon, &ngon, Isometry2::new(Vector2::new(3.0, 4.0), 0.1))
+        else {
+            panic!("separated polygons reported intersecting");
+        };
+        assert!(converged);
+        let d = closest.w.norm();
+        // Between the inscribed and circumscribed circles' answers.
+        let inner = 2.0 * (core::f32::consts::PI / 512.0).cos();
+        assert!(d >= 5.0 - 2.0 - 1e-5 && d <= 5.0 - inner + 1e-5, "distance {d}");
+    }
+
+    #[test]
+    fn nan_support_is_reported() {
+        // A shape whose support turns NaN after a few calls, mid-loop.
+        struct Broken(core::cell::Cell<u32>);
+        impl SupportMap2 for Broken {
+            fn local_support(&self, dir: &Vector2<f32>) -> Point2<f32> {
+                self.0.set(self.0.get() + 1);
+                let x = if self.0.get() > 1 { f32::NAN } else { 1.0f32.copysign(dir.x) };
+                Point2::new(x, 1.0f32.copysign(dir.y))
+            }
+        }
+        let r = Rectangle::new(Vector2::new(1.0, 1.0));
+        let out = run(&Broken(0.into()), &r, Isometry2::new(Vector2::new(5.0, 0.5), 0.3));
+        assert!(matches!(out, GjkOutcome::NonFinite), "{out:?}");
+    }
 }
