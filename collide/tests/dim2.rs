@@ -588,6 +588,88 @@ proptest! {
         }
     }
 
+    /// Circle against convex polygons of 3 to 200 vertices: the oracle is the
+    /// signed distance from the centre to the polygon (inside: minus the
+    /// distance to the boundary), minus the radius.
+    #[test]
+    fn polygon_circle_matches_point_distance(
+        n in 3usize..200, ax in 0.3f32..1.0, ay in 0.3f32..1.0, phase in 0.0f32..1.0,
+        cx in -1.5f32..1.5, cy in -1.5f32..1.5, r in 0.02f32..0.8,
+        scale in scale_strategy(), (wx, wy, wr) in world_strategy(), poly_angle in -3.2f32..3.2,
+    ) {
+        let angles: Vec<f32> = (0..n).map(|i| (i as f32 + phase) * std::f32::consts::TAU / n as f32).collect();
+        let verts = ellipse_polygon(&angles, ax, ay, scale);
+        let poly = Polygon::new(&verts).unwrap();
+        let to_world = pose(wx * scale, wy * scale, wr);
+        let p_poly = to_world * pose(0.0, 0.0, poly_angle);
+        let p_circle = to_world * pose(cx * scale, cy * scale, 0.0);
+        let wp = world(&verts, &p_poly);
+        let s = scale as f64;
+        let radius = (r * scale) as f64;
+        let signed_to_poly = |c: P| {
+            let inside = oracle::edges(&wp).all(|(a, b)| {
+                let e = oracle::sub(b, a);
+                e[0] * (c[1] - a[1]) - e[1] * (c[0] - a[0]) >= 0.0
+            });
+            let d = oracle::to_boundary(c, &wp);
+            if inside { -d } else { d }
+        };
+        let centre = to_p(&(p_circle * Point2::origin()));
+        let signed = signed_to_poly(centre) - radius;
+        prop_assume!(signed.abs() > 1e-4 * s);
+        let circle = Circle::new(r * scale);
+        prop_assert_eq!(intersects(&poly, &p_poly, &circle, &p_circle), signed < 0.0);
+        prop_assert_eq!(intersects(&circle, &p_circle, &poly, &p_poly), signed < 0.0);
+        if signed < 0.0 {
+            let hit = penetration(&poly, &p_poly, &circle, &p_circle).expect("overlap");
+            prop_assert!((hit.depth as f64 + signed).abs() <= depth_tol(s, -signed), "depth {} vs {}", hit.depth, -signed);
+            // Moving the circle out along the normal by the depth makes it touch.
+            let n_ = [hit.normal.x as f64, hit.normal.y as f64];
+            let moved = [centre[0] + n_[0] * hit.depth as f64, centre[1] + n_[1] * hit.depth as f64];
+            prop_assert!((signed_to_poly(moved) - radius).abs() <= depth_tol(s, -signed));
+            prop_assert!(oracle::to_boundary(to_p(&hit.point_a), &wp) <= witness_tol(s));
+            prop_assert!((oracle::norm(oracle::sub(to_p(&hit.point_b), centre)) - radius).abs() <= witness_tol(s));
+            let swapped = penetration(&circle, &p_circle, &poly, &p_poly).expect("overlap");
+            prop_assert!((swapped.depth - hit.depth).abs() as f64 <= depth_tol(s, -signed));
+        } else {
+            for proximity in [closest_points(&poly, &p_poly, &circle, &p_circle), closest_points(&circle, &p_circle, &poly, &p_poly)] {
+                let Proximity2::Separated { distance, .. } = proximity
+                else { panic!("separated reported intersecting") };
+                prop_assert!((distance as f64 - signed).abs() <= distance_tol(s, signed), "distance {} vs {}", distance, signed);
+            }
+        }
+    }
+
+    /// Rectangles (through the `Shape2` enum) against polygons: the SAT oracle.
+    #[test]
+    fn rectangle_polygon_matches_sat(
+        hx in 0.05f32..1.0, hy in 0.05f32..1.0, (angles, bx, by) in polygon_strategy(),
+        (px, py, pr) in (-1.5f32..1.5, -1.5f32..1.5, -3.2f32..3.2),
+        scale in scale_strategy(), (wx, wy, wr) in world_strategy(),
+    ) {
+        let rect = Rectangle::new(Vector2::new(hx, hy) * scale);
+        let vb = ellipse_polygon(&angles, bx, by, scale);
+        let a: Shape2 = rect.into();
+        let b: Shape2 = Polygon::new(&vb).unwrap().into();
+        let to_world = pose(wx * scale, wy * scale, wr);
+        let pa = to_world * pose(0.0, 0.0, -0.9);
+        let pb = to_world * pose(px * scale, py * scale, pr);
+        let (wa, wb) = (world(&rect.corners(), &pa), world(&vb, &pb));
+        let (depth, _, _) = oracle::sat(&wa, &wb);
+        let s = scale as f64;
+        prop_assume!(depth.abs() > 1e-4 * s);
+        prop_assert_eq!(intersects(&a, &pa, &b, &pb), depth > 0.0);
+        if depth > 0.0 {
+            let hit = penetration(&a, &pa, &b, &pb).expect("overlap");
+            check_polygon_penetration(&hit, &wa, &wb, s);
+        } else {
+            let expected = oracle::distance(&wa, &wb);
+            let Proximity2::Separated { distance, .. } = closest_points(&b, &pb, &a, &pa)
+            else { panic!("separated reported intersecting") };
+            prop_assert!((distance as f64 - expected).abs() <= distance_tol(s, expected));
+        }
+    }
+
     /// A segment polygon against a circle: the analytic point-segment answer.
     #[test]
     fn segment_circle_matches_analytic(
