@@ -397,6 +397,28 @@ fn circle_centred_on_segment_penetrates_by_radius() {
 }
 
 #[test]
+fn collinear_overlapping_segments_touch_with_zero_depth() {
+    // The core difference is a segment through the origin: the shapes overlap
+    // along a line, with nothing to push apart but their zero width.
+    let a = Polygon::new(&[Point2::new(0.0, 0.0), Point2::new(2.0, 0.0)]).unwrap();
+    let b = Polygon::new(&[Point2::new(-1.0, 0.0), Point2::new(1.0, 0.0)]).unwrap();
+    let world = pose(3.0, -1.0, 0.8);
+    let pb = world * Isometry2::translation(1.5, 0.0);
+    assert!(intersects(&a, &world, &b, &pb));
+    let hit = penetration(&a, &world, &b, &pb).expect("overlap");
+    assert!(hit.depth.abs() < 1e-5, "depth {}", hit.depth);
+    // The only separating directions are the segments' normals.
+    let axis = world.rotation * Vector2::x();
+    assert!(hit.normal.dot(&axis).abs() < 1e-5);
+    // Parallel and apart: the gap between the lines.
+    let above = world * Isometry2::translation(1.5, 0.25);
+    match closest_points(&a, &world, &b, &above) {
+        Proximity2::Separated { distance, .. } => assert!((distance - 0.25).abs() < 1e-5),
+        Proximity2::Intersecting => panic!("parallel segments reported intersecting"),
+    }
+}
+
+#[test]
 fn shape_enum_matches_the_shapes_it_wraps() {
     let poly = Polygon::new(&[Point2::new(0.0, 0.0), Point2::new(1.0, 0.0), Point2::new(0.0, 1.0)])
         .unwrap();
@@ -665,6 +687,42 @@ proptest! {
         } else {
             let expected = oracle::distance(&wa, &wb);
             let Proximity2::Separated { distance, .. } = closest_points(&b, &pb, &a, &pa)
+            else { panic!("separated reported intersecting") };
+            prop_assert!((distance as f64 - expected).abs() <= distance_tol(s, expected));
+        }
+    }
+
+    /// Two-point polygons (segments) against each other and against
+    /// polygons: their core difference is a parallelogram or, when parallel,
+    /// a segment; the SAT oracle and brute force still apply.
+    #[test]
+    fn segments_match_sat_and_brute_force(
+        (x0, y0, x1, y1) in (-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0),
+        (angles, bx, by) in polygon_strategy(), against_segment in any::<bool>(),
+        (px, py, pr) in (-1.0f32..1.0, -1.0f32..1.0, -3.2f32..3.2),
+        scale in scale_strategy(), (wx, wy, wr) in world_strategy(),
+    ) {
+        prop_assume!((x1 - x0).hypot(y1 - y0) > 0.1);
+        let va = vec![Point2::new(x0, y0) * scale, Point2::new(x1, y1) * scale];
+        let vb = if against_segment { vec![va[1], Point2::new(-y0, x1) * scale] } else { ellipse_polygon(&angles, bx, by, scale) };
+        prop_assume!((vb[1] - vb[0]).norm() > 0.1 * scale);
+        let (a, b) = (Polygon::new(&va).unwrap(), Polygon::new(&vb).unwrap());
+        let to_world = pose(wx * scale, wy * scale, wr);
+        let pa = to_world;
+        let pb = to_world * pose(px * scale, py * scale, pr);
+        let (wa, wb) = (world(&va, &pa), world(&vb, &pb));
+        let (depth, _, _) = oracle::sat(&wa, &wb);
+        let s = scale as f64;
+        prop_assume!(depth.abs() > 1e-4 * s);
+        prop_assert_eq!(intersects(&a, &pa, &b, &pb), depth > 0.0);
+        if depth > 0.0 {
+            let hit = penetration(&a, &pa, &b, &pb).expect("overlap");
+            check_polygon_penetration(&hit, &wa, &wb, s);
+            let swapped = penetration(&b, &pb, &a, &pa).expect("overlap");
+            check_polygon_penetration(&swapped, &wb, &wa, s);
+        } else {
+            let expected = oracle::distance(&wa, &wb);
+            let Proximity2::Separated { distance, .. } = closest_points(&a, &pa, &b, &pb)
             else { panic!("separated reported intersecting") };
             prop_assert!((distance as f64 - expected).abs() <= distance_tol(s, expected));
         }
