@@ -4,7 +4,7 @@
 //! no code with the library: an exact separating-axis depth for convex
 //! polygons, brute-force vertex-edge distances, and analytic circle and
 //! circle-rectangle answers. Every property runs under seeded random rigid
-//! transforms applied to both shapes, over scales from 1e-2 to 1e2, and with A
+//! transforms applied to both shapes, over scales from 1e-3 to 1e3, and with A
 //! and B swapped.
 
 use collide::QueryError;
@@ -162,7 +162,15 @@ fn witness_tol(scale: f64) -> f64 {
 }
 
 fn config(seed: u64, cases: u32) -> Config {
-    Config { cases, rng_seed: RngSeed::Fixed(seed), failure_persistence: None, ..Config::default() }
+    Config {
+        cases,
+        rng_seed: RngSeed::Fixed(seed),
+        failure_persistence: None,
+        // Just-touching pairs and short segments are filtered out by
+        // `prop_assume!`; allow for that at any case count.
+        max_global_rejects: cases.saturating_mul(4),
+        ..Config::default()
+    }
 }
 
 fn pose(x: f32, y: f32, angle: f32) -> Isometry2<f32> {
@@ -178,9 +186,9 @@ fn ellipse_polygon(angles: &[f32], ax: f32, ay: f32, scale: f32) -> Vec<Point2<f
     a.iter().map(|t| Point2::new(ax * scale * t.cos(), ay * scale * t.sin())).collect()
 }
 
-/// Log-uniform scale in [1e-2, 1e2].
+/// Log-uniform scale in [1e-3, 1e3].
 fn scale_strategy() -> impl Strategy<Value = f32> {
-    (-2.0f32..=2.0).prop_map(|e| 10f32.powf(e))
+    (-3.0f32..=3.0).prop_map(|e| 10f32.powf(e))
 }
 
 fn polygon_strategy() -> impl Strategy<Value = (Vec<f32>, f32, f32)> {
@@ -418,6 +426,65 @@ fn collinear_overlapping_segments_touch_with_zero_depth() {
     }
 }
 
+/// Builds the just-touching configuration the property tests found: B is
+/// moved along the SAT normal until it overlaps A by `overlap`.
+fn moved_into_contact(
+    va: &[Point2<f32>],
+    pa: &Isometry2<f32>,
+    vb: &[Point2<f32>],
+    pb0: &Isometry2<f32>,
+    overlap: f64,
+) -> Isometry2<f32> {
+    let (depth, n, _) = oracle::sat(&world(va, pa), &world(vb, pb0));
+    let shift = depth - overlap;
+    let t = Vector2::new((n[0] * shift) as f32, (n[1] * shift) as f32);
+    Isometry2::from_parts((pb0.translation.vector + t).into(), pb0.rotation)
+}
+
+fn assert_matches_sat(
+    va: &[Point2<f32>],
+    pa: &Isometry2<f32>,
+    vb: &[Point2<f32>],
+    pb: &Isometry2<f32>,
+) {
+    let (a, b) = (Polygon::new(va).unwrap(), Polygon::new(vb).unwrap());
+    let (wa, wb) = (world(va, pa), world(vb, pb));
+    let scale = wa.iter().chain(&wb).map(|p| p[0].abs().max(p[1].abs())).fold(0.0, f64::max);
+    assert!(oracle::sat(&wa, &wb).0 > 0.0);
+    for (x, px, y, py, wx, wy) in [(&a, pa, &b, pb, &wa, &wb), (&b, pb, &a, pa, &wb, &wa)] {
+        assert!(intersects(x, px, y, py));
+        let hit = penetration(x, px, y, py).expect("overlap");
+        check_polygon_penetration(&hit, wx, wy, scale.min(1.0));
+    }
+}
+
+/// Regression: a long simplex edge passing 3e-5 from the origin. Computing its
+/// closest point as `p + t (q - p)` tilted v, the next support point came back
+/// as a duplicate and GJK reported the overlapping pair as separated.
+#[test]
+fn long_edge_near_origin_does_not_fake_a_separation() {
+    let s = 358.0765f32;
+    let va = ellipse_polygon(&[0.5301767, 2.914961, 0.61726296], 0.72054243, 0.95299107, s);
+    let vb = ellipse_polygon(&[1.1584795, 2.1326306, 4.881798], 0.418394, 0.7305784, s);
+    let pa = pose(0.97997075 * s, 0.0, -2.0858512);
+    let pb0 = pa * pose(0.4595692 * s, 0.25533 * s, -2.593106);
+    let pb = moved_into_contact(&va, &pa, &vb, &pb0, 1e-3 * s as f64);
+    assert_matches_sat(&va, &pa, &vb, &pb);
+}
+
+/// Regression: a thin triangle simplex around the origin, built when nearly
+/// parallel edges touch. Ericson's dot-product region tests misjudged it as
+/// not containing the origin, GJK stalled, and the pair was reported separated.
+#[test]
+fn thin_triangle_simplex_still_contains_the_origin() {
+    let va = ellipse_polygon(&[5.0796924, 3.2789786, 0.0, 4.7411194], 0.97138494, 0.5966792, 1.0);
+    let vb = ellipse_polygon(&[1.5894681, 0.0, 4.070635], 0.41142768, 0.60669655, 1.0);
+    let pa = pose(-2.640782, 2.4211738, -0.7736259);
+    let pb0 = pa * pose(0.29212826, -0.216036, -1.224608);
+    let pb = moved_into_contact(&va, &pa, &vb, &pb0, 1e-3);
+    assert_matches_sat(&va, &pa, &vb, &pb);
+}
+
 #[test]
 fn shape_enum_matches_the_shapes_it_wraps() {
     let poly = Polygon::new(&[Point2::new(0.0, 0.0), Point2::new(1.0, 0.0), Point2::new(0.0, 1.0)])
@@ -441,7 +508,7 @@ fn shape_enum_matches_the_shapes_it_wraps() {
 // Seeded property tests against the oracles.
 
 proptest! {
-    #![proptest_config(config(0x02dc_1c1e, 512))]
+    #![proptest_config(config(0x02dc_1c1e, 1024))]
 
     /// Circle against circle: the analytic answer, under a random rigid
     /// transform, with A and B swapped.
@@ -825,7 +892,7 @@ fn error_distribution_vs_oracles() {
     let mut rng = Rng(0x005e_ed2d);
     let (mut depth_err, mut dist_err) = (Vec::new(), Vec::new());
     while depth_err.len() < 4000 || dist_err.len() < 4000 {
-        let scale = 10f32.powf(rng.uniform(-2.0, 2.0));
+        let scale = 10f32.powf(rng.uniform(-3.0, 3.0));
         let polygon = |rng: &mut Rng| {
             let n = 3 + (rng.next_u64() % 8) as usize;
             let angles: Vec<f32> =

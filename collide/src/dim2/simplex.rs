@@ -1,12 +1,16 @@
 //! The GJK simplex in the plane (point, segment or triangle) and its
 //! closest point to the origin.
 //!
-//! The sub-simplex search follows the Voronoi-region tests of C. Ericson,
-//! *Real-Time Collision Detection* (2005), §5.1.2 and §5.1.5, specialised to
-//! the query point being the origin; it replaces Johnson's sub-algorithm of
-//! the original GJK paper. Every vertex keeps its two witness points, and the
-//! barycentric weights of the closest point are stored so the witnesses on A
-//! and B come out of the same combination.
+//! The sub-simplex search replaces Johnson's sub-algorithm of the original
+//! GJK paper with direct geometric tests, in the spirit of C. Ericson,
+//! *Real-Time Collision Detection* (2005), §5.1.2 and §5.1.5: a segment is
+//! clamped by the origin's projection parameter; a triangle first tests
+//! whether it contains the origin by orientation signs, and otherwise keeps
+//! its closest edge. Departure: the point on an edge is computed as the
+//! projection on the edge's normal rather than `p + t (q - p)`, which loses
+//! all precision on long edges passing near the origin. Every vertex keeps
+//! its two witness points, and the barycentric weights of the closest point
+//! are stored so the witnesses on A and B come out of the same combination.
 
 #![allow(
     clippy::neg_cmp_op_on_partial_ord,
@@ -64,6 +68,20 @@ impl Simplex2 {
             out.a.coords += p.a.coords * l;
             out.b.coords += p.b.coords * l;
         }
+        if self.len == 2 {
+            // On an edge, `p + t (q - p)` cancels catastrophically when the
+            // edge is long and passes near the origin: its absolute error is
+            // about eps * |p|, which tilts v enough that the next support
+            // point lands on the wrong side. The edge's normal is exact to
+            // f32 precision, so project the origin onto it instead:
+            // v = n (n·p) / |n|² with n = perp(q - p).
+            let (p, q) = (self.points[0].w, self.points[1].w);
+            let e = q - p;
+            let ee = e.norm_squared();
+            if ee > 0.0 {
+                out.w = Vector2::new(-e.y, e.x) * (e.perp(&p) / ee);
+            }
+        }
         out
     }
 
@@ -109,80 +127,39 @@ impl Simplex2 {
         }
     }
 
-    /// Ericson's ClosestPtPointTriangle with the query point at the origin.
+    /// Triangle case. Containment comes first, from the signs of the three
+    /// determinants `cross(a, b)`, `cross(b, c)`, `cross(c, a)` (twice the
+    /// signed areas of the triangles the origin makes with each edge): each
+    /// is one product difference of input coordinates, exact to about
+    /// `eps * |a| * |b|`. Ericson's region tests multiply differences of dot
+    /// products instead, and misjudge the thin triangles GJK builds when
+    /// nearly parallel edges touch. Outside, the closest point lies on the
+    /// boundary: the best of the three edges.
     fn reduce_triangle(&mut self) -> bool {
         let [a, b, c] = [self.points[0].w, self.points[1].w, self.points[2].w];
-        let (ab, ac) = (b - a, c - a);
-
-        // Vertex region of a.
-        let d1 = -ab.dot(&a);
-        let d2 = -ac.dot(&a);
-        if d1 <= 0.0 && d2 <= 0.0 {
-            self.set(&[(0, 1.0)]);
-            return true;
+        let (c_ab, c_bc, c_ca) = (a.perp(&b), b.perp(&c), c.perp(&a));
+        let total = c_ab + c_bc + c_ca;
+        let same_sign = (c_ab >= 0.0 && c_bc >= 0.0 && c_ca >= 0.0)
+            || (c_ab <= 0.0 && c_bc <= 0.0 && c_ca <= 0.0);
+        if same_sign && total != 0.0 {
+            // Barycentric weights: each vertex's weight is the area opposite it.
+            self.weights = [c_bc / total, c_ca / total, c_ab / total];
+            return false;
         }
-        // Vertex region of b.
-        let d3 = -ab.dot(&b);
-        let d4 = -ac.dot(&b);
-        if d3 >= 0.0 && d4 <= d3 {
-            self.set(&[(1, 1.0)]);
-            return true;
-        }
-        // Edge region of ab.
-        let vc = d1 * d4 - d3 * d2;
-        if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-            let t = d1 / (d1 - d3);
-            self.set(&[(0, 1.0 - t), (1, t)]);
-            return true;
-        }
-        // Vertex region of c.
-        let d5 = -ab.dot(&c);
-        let d6 = -ac.dot(&c);
-        if d6 >= 0.0 && d5 <= d6 {
-            self.set(&[(2, 1.0)]);
-            return true;
-        }
-        // Edge region of ac.
-        let vb = d5 * d2 - d1 * d6;
-        if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-            let t = d2 / (d2 - d6);
-            self.set(&[(0, 1.0 - t), (2, t)]);
-            return true;
-        }
-        // Edge region of bc.
-        let va = d3 * d6 - d5 * d4;
-        if va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0 {
-            let t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-            self.set(&[(1, 1.0 - t), (2, t)]);
-            return true;
-        }
-        // Inside: the weights are the normalised sub-areas. A collinear
-        // triangle (zero total area) cannot contain the origin in its
-        // interior; rounding can still land here, so fall back to the best
-        // edge.
-        let total = va + vb + vc;
-        if !(total > 0.0) {
-            self.reduce_degenerate_triangle();
-            return true;
-        }
-        self.weights = [va / total, vb / total, vc / total];
-        false
-    }
-
-    /// Best of the three edges of a collinear triangle.
-    fn reduce_degenerate_triangle(&mut self) {
         let original = *self;
         let mut best = original;
         let mut best_dist2 = f32::INFINITY;
-        for (i, j) in [(0, 1), (0, 2), (1, 2)] {
+        for (i, j) in [(0, 1), (1, 2), (0, 2)] {
             let mut candidate = original;
             candidate.reduce_segment(i, j);
             let d2 = candidate.closest().w.norm_squared();
+            // `<` keeps the first of equal edges; NaN never wins.
             if d2 < best_dist2 {
                 best_dist2 = d2;
                 best = candidate;
             }
         }
         *self = best;
+        true
     }
 }
