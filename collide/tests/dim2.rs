@@ -891,6 +891,7 @@ fn percentiles(mut v: Vec<f64>) -> (f64, f64, f64) {
 fn error_distribution_vs_oracles() {
     let mut rng = Rng(0x005e_ed2d);
     let (mut depth_err, mut dist_err) = (Vec::new(), Vec::new());
+    let (mut circle_depth_err, mut circle_dist_err) = (Vec::new(), Vec::new());
     while depth_err.len() < 4000 || dist_err.len() < 4000 {
         let scale = 10f32.powf(rng.uniform(-3.0, 3.0));
         let polygon = |rng: &mut Rng| {
@@ -931,7 +932,38 @@ fn error_distribution_vs_oracles() {
                 Proximity2::Intersecting => panic!("separated pair reported intersecting"),
             }
         }
+        // Polygon A against a circle at B's pose: signed centre distance.
+        let radius = rng.uniform(0.05, 0.8) * scale;
+        let centre = to_p(&(pb * Point2::origin()));
+        let inside = oracle::edges(&wa).all(|(p, q)| {
+            let e = oracle::sub(q, p);
+            e[0] * (centre[1] - p[1]) - e[1] * (centre[0] - p[0]) >= 0.0
+        });
+        let to_edge = oracle::to_boundary(centre, &wa);
+        let signed = if inside { -to_edge } else { to_edge } - radius as f64;
+        let circle = Circle::new(radius);
+        if signed < -1e-4 * s {
+            let hit = penetration(&a, &pa, &circle, &pb).expect("overlap");
+            circle_depth_err.push((hit.depth as f64 + signed).abs() / s);
+        } else if signed > 1e-4 * s {
+            match closest_points(&a, &pa, &circle, &pb) {
+                Proximity2::Separated { distance, .. } => {
+                    circle_dist_err.push((distance as f64 - signed).abs() / s)
+                }
+                Proximity2::Intersecting => panic!("separated pair reported intersecting"),
+            }
+        }
     }
+    let (c50, c99, cmax) = percentiles(circle_depth_err);
+    let (e50, e99, emax) = percentiles(circle_dist_err);
+    eprintln!(
+        "polygon-circle error / shape size: depth p50 {c50:.2e} p99 {c99:.2e} max {cmax:.2e}"
+    );
+    eprintln!(
+        "polygon-circle error / shape size: distance p50 {e50:.2e} p99 {e99:.2e} max {emax:.2e}"
+    );
+    assert!(cmax <= 1e-3, "circle depth error {cmax}");
+    assert!(emax <= 1e-4, "circle distance error {emax}");
     let (d50, d99, dmax) = percentiles(depth_err);
     let (s50, s99, smax) = percentiles(dist_err);
     eprintln!(

@@ -10,6 +10,11 @@
 //! by `depth * normal` separates the shapes) and
 //! `point_a - point_b = depth * normal`.
 //!
+//! Tolerances are relative to the coordinate scale of the shapes (the largest
+//! support-point coordinate seen, in A's frame): cores closer than 1e-5 of
+//! it count as touching, so `intersects`, `closest_points` and `penetration`
+//! always agree with each other, and a touching pair has depth zero.
+//!
 //! ```
 //! use collide::dim2::{Circle, Polygon, penetration};
 //! use collide::nalgebra::{Isometry2, Point2};
