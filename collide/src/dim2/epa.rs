@@ -330,7 +330,10 @@ where
         }
         poly.insert_after(i, s);
     }
-    Some(best_result)
+    // Out of iterations or capacity: the closest edge of the grown polygon is
+    // the best (largest) lower bound, unless rounding made it fall.
+    let i = poly.closest_edge();
+    if poly.dists[i] >= previous_dist { Some(poly.result(i, false)) } else { Some(best_result) }
 }
 
 #[cfg(test)]
