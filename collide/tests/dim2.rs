@@ -795,6 +795,48 @@ proptest! {
         }
     }
 
+    /// The three queries agree with each other, also inside the touch
+    /// tolerance: a polygon pair (no margins) and a polygon-circle pair are
+    /// placed within +-2e-5 of contact (relative to their size).
+    #[test]
+    fn queries_agree_near_contact(
+        (angles_a, ax, ay) in polygon_strategy(), (angles_b, bx, by) in polygon_strategy(),
+        (px, py, pr) in (-0.5f32..0.5, -0.5f32..0.5, -3.2f32..3.2),
+        offset in -2e-5f64..2e-5, radius in 0.01f32..0.5,
+        scale in scale_strategy(), (wx, wy, wr) in world_strategy(),
+    ) {
+        let va = ellipse_polygon(&angles_a, ax, ay, scale);
+        let vb = ellipse_polygon(&angles_b, bx, by, scale);
+        let a = Polygon::new(&va).unwrap();
+        let to_world = pose(wx * scale, wy * scale, wr);
+        let pa = to_world;
+        let pb0 = to_world * pose(px * scale, py * scale, pr);
+        prop_assume!(oracle::sat(&world(&va, &pa), &world(&vb, &pb0)).0 > 0.0);
+        let pb = moved_into_contact(&va, &pa, &vb, &pb0, offset * scale as f64);
+        // The circle touches A's first edge at its midpoint, overlapping by
+        // the same offset.
+        let wa = world(&va, &pa);
+        let e = oracle::sub(wa[1], wa[0]);
+        let n = [e[1] / oracle::norm(e), -e[0] / oracle::norm(e)];
+        let r = (radius.max(0.01) * scale) as f64;
+        let along = r - offset * scale as f64;
+        let centre = [(wa[0][0] + wa[1][0]) / 2.0 + n[0] * along, (wa[0][1] + wa[1][1]) / 2.0 + n[1] * along];
+        let p_circle = Isometry2::translation(centre[0] as f32, centre[1] as f32);
+        let shapes: [(Shape2, Isometry2<f32>); 2] =
+            [(Polygon::new(&vb).unwrap().into(), pb), (Circle::new(r as f32).into(), p_circle)];
+        for (b, pb) in &shapes {
+            for swap in [false, true] {
+                let (hit, near, touching) = if swap {
+                    (penetration(b, pb, &a, &pa), closest_points(b, pb, &a, &pa), intersects(b, pb, &a, &pa))
+                } else {
+                    (penetration(&a, &pa, b, pb), closest_points(&a, &pa, b, pb), intersects(&a, &pa, b, pb))
+                };
+                prop_assert_eq!(touching, hit.is_some());
+                prop_assert_eq!(touching, near == Proximity2::Intersecting);
+            }
+        }
+    }
+
     /// A segment polygon against a circle: the analytic point-segment answer.
     #[test]
     fn segment_circle_matches_analytic(

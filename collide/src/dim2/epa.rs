@@ -346,7 +346,7 @@ mod tests {
 
     fn run<A: SupportMap2, B: SupportMap2>(a: &A, b: &B, pose_b_in_a: Isometry2<f32>) -> EpaResult {
         let mut diff = CoreDifference2::new(a, b, pose_b_in_a);
-        let GjkOutcome::Intersecting(simplex) = gjk(&mut diff) else {
+        let GjkOutcome::Intersecting(simplex) = gjk(&mut diff, None) else {
             panic!("cores expected to overlap");
         };
         epa(&mut diff, &simplex).expect("finite input")

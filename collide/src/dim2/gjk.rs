@@ -58,12 +58,26 @@ pub(crate) enum GjkOutcome {
         #[cfg_attr(not(test), allow(dead_code))]
         converged: bool,
     },
+    /// Only with an early-exit bound: a separating axis showed the cores
+    /// farther apart than the bound (plus twice the touch tolerance); the
+    /// closest points were not computed.
+    Apart,
     /// A support point was NaN or infinite.
     NonFinite,
 }
 
 /// Runs GJK on `core(A) - core(B)`.
-pub(crate) fn gjk<A, B>(diff: &mut CoreDifference2<'_, A, B>) -> GjkOutcome
+///
+/// With `exit_beyond = Some(bound)` (a boolean query whose shapes have
+/// margins summing to `bound`), the loop stops as soon as the distance's
+/// lower bound `v·w / |v|` exceeds `bound` by twice the touch tolerance: the
+/// full distance run would then report the shapes separated too, so the two
+/// queries agree. The factor two covers the tolerance growing with the
+/// scale of later support points.
+pub(crate) fn gjk<A, B>(
+    diff: &mut CoreDifference2<'_, A, B>,
+    exit_beyond: Option<f32>,
+) -> GjkOutcome
 where
     A: SupportMap2 + ?Sized,
     B: SupportMap2 + ?Sized,
@@ -94,7 +108,14 @@ where
         }
         // D lies in the half-plane x·v >= v·w, so the distance is at least
         // v·w/|v|; |v|² - v·w bounds |v| * (|v| - distance).
-        let gap = dist2 - v.dot(&w.w);
+        let vw = v.dot(&w.w);
+        if let Some(bound) = exit_beyond {
+            let limit = bound + 2.0 * TOUCH_REL_TOL * diff.scale();
+            if vw > 0.0 && vw * vw > limit * limit * dist2 {
+                return GjkOutcome::Apart;
+            }
+        }
+        let gap = dist2 - vw;
         if !(gap > GAP_REL_TOL * dist2) {
             return separated(&simplex, true);
         }
@@ -138,7 +159,7 @@ mod tests {
         b: &B,
         pose_b_in_a: Isometry2<f32>,
     ) -> GjkOutcome {
-        gjk(&mut CoreDifference2::new(a, b, pose_b_in_a))
+        gjk(&mut CoreDifference2::new(a, b, pose_b_in_a), None)
     }
 
     #[test]

@@ -119,12 +119,15 @@ pub fn closest_points<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
     b: &B,
     pose_b: &Isometry2<f32>,
 ) -> Proximity2 {
-    try_closest_points(a, pose_a, b, pose_b).unwrap_or(Proximity2::Separated {
-        distance: f32::NAN,
-        point_a: Point2::new(f32::NAN, f32::NAN),
-        point_b: Point2::new(f32::NAN, f32::NAN),
-    })
+    try_closest_points(a, pose_a, b, pose_b).unwrap_or(NOT_COMPUTED)
 }
+
+/// What [`closest_points`] returns for non-finite input.
+const NOT_COMPUTED: Proximity2 = Proximity2::Separated {
+    distance: f32::NAN,
+    point_a: Point2::new(f32::NAN, f32::NAN),
+    point_b: Point2::new(f32::NAN, f32::NAN),
+};
 
 /// Penetration depth, normal and witness points, or `None` if the shapes are
 /// disjoint. Touching shapes give `Some` with depth zero.
@@ -175,7 +178,10 @@ pub fn try_intersects<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
     b: &B,
     pose_b: &Isometry2<f32>,
 ) -> Result<bool, QueryError> {
-    Ok(!matches!(query(a, pose_a, b, pose_b, false)?, Outcome::Separated(_)))
+    Ok(!matches!(
+        query(a, pose_a, b, pose_b, Goal::Intersection)?,
+        Outcome::Separated(_) | Outcome::Apart
+    ))
 }
 
 /// [`closest_points`], reporting non-finite input as an error.
@@ -196,9 +202,13 @@ pub fn try_closest_points<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
     b: &B,
     pose_b: &Isometry2<f32>,
 ) -> Result<Proximity2, QueryError> {
-    Ok(match query(a, pose_a, b, pose_b, false)? {
+    Ok(match query(a, pose_a, b, pose_b, Goal::Distance)? {
         Outcome::Separated(p) => p,
         Outcome::Intersecting | Outcome::Penetrating(_) => Proximity2::Intersecting,
+        Outcome::Apart => {
+            debug_assert!(false, "only an intersection query exits GJK early");
+            NOT_COMPUTED
+        }
     })
 }
 
@@ -222,8 +232,8 @@ pub fn try_penetration<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
     b: &B,
     pose_b: &Isometry2<f32>,
 ) -> Result<Option<Penetration2>, QueryError> {
-    Ok(match query(a, pose_a, b, pose_b, true)? {
-        Outcome::Separated(_) => None,
+    Ok(match query(a, pose_a, b, pose_b, Goal::Penetration)? {
+        Outcome::Separated(_) | Outcome::Apart => None,
         Outcome::Penetrating(p) => Some(p),
         Outcome::Intersecting => {
             debug_assert!(false, "a depth query always computes the depth");
@@ -232,9 +242,23 @@ pub fn try_penetration<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
     })
 }
 
+/// How much a query needs to know.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Goal {
+    /// Only whether the shapes meet: GJK may stop at the first separating
+    /// axis that proves they do not.
+    Intersection,
+    /// The distance and closest points when apart.
+    Distance,
+    /// Also the depth when overlapping (runs EPA).
+    Penetration,
+}
+
 /// What [`query`] found, in the world frame.
 enum Outcome {
     Separated(Proximity2),
+    /// Disjoint, found by [`Goal::Intersection`]'s early exit; no distance.
+    Apart,
     /// Overlapping; the depth was not asked for.
     Intersecting,
     Penetrating(Penetration2),
@@ -250,15 +274,16 @@ fn margin_is_valid(margin: f32) -> bool {
     margin.is_finite() && margin >= 0.0
 }
 
-/// The shared body of every query. `want_depth` runs EPA when the cores
-/// overlap; without it an overlap is just [`Outcome::Intersecting`].
+/// The shared body of every query. [`Goal::Penetration`] runs EPA when the
+/// cores overlap; otherwise an overlap is just [`Outcome::Intersecting`].
 fn query<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
     a: &A,
     pose_a: &Isometry2<f32>,
     b: &B,
     pose_b: &Isometry2<f32>,
-    want_depth: bool,
+    goal: Goal,
 ) -> Result<Outcome, QueryError> {
+    let want_depth = goal == Goal::Penetration;
     let (radius_a, radius_b) = (a.margin(), b.margin());
     if !(pose_is_finite(pose_a)
         && pose_is_finite(pose_b)
@@ -271,8 +296,10 @@ fn query<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
     let pose_b_in_a = pose_a.inv_mul(pose_b);
     let mut diff = CoreDifference2::new(a, b, pose_b_in_a);
 
-    match gjk(&mut diff) {
+    let exit_beyond = if goal == Goal::Intersection { Some(radius) } else { None };
+    match gjk(&mut diff, exit_beyond) {
         GjkOutcome::NonFinite => Err(QueryError::NonFiniteInput),
+        GjkOutcome::Apart => Ok(Outcome::Apart),
         GjkOutcome::Separated { closest, .. } => {
             // Cores apart by d along n (A to B): the shapes' nearest points
             // are the core points pushed out by their radii along n.
