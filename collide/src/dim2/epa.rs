@@ -14,10 +14,6 @@
 //! best edge found, never "no contact". Witness points come from the
 //! barycentric coordinates of the origin's projection on the closest edge.
 
-#![allow(
-    clippy::neg_cmp_op_on_partial_ord,
-    reason = "negated comparisons are deliberate: NaN must take the exit branch"
-)]
 
 use nalgebra::{Point2, Unit, Vector2};
 

@@ -12,10 +12,6 @@
 //! point, on lack of progress and at [`MAX_ITERATIONS`], always returning its
 //! best simplex rather than a silent "no contact".
 
-#![allow(
-    clippy::neg_cmp_op_on_partial_ord,
-    reason = "negated comparisons are deliberate: NaN must take the exit branch"
-)]
 
 use nalgebra::Vector2;
 

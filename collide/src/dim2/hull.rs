@@ -8,10 +8,6 @@
 //! instead of producing slivers, and a cloud that is collinear within that
 //! tolerance yields its two extreme points (a segment) rather than an error.
 
-#![allow(
-    clippy::neg_cmp_op_on_partial_ord,
-    reason = "negated comparisons are deliberate: NaN must take the exit branch"
-)]
 
 use core::cmp::Ordering;
 

@@ -9,10 +9,6 @@
 //! overlapping cores with depth `p` give shapes with depth `p + rA + rB`
 //! along the same normal. Results are moved to the world frame at the end.
 
-#![allow(
-    clippy::neg_cmp_op_on_partial_ord,
-    reason = "negated comparisons are deliberate: NaN must take the exit branch"
-)]
 
 use nalgebra::{Isometry2, Point2, Unit, Vector2};
 

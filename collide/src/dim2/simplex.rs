@@ -12,10 +12,6 @@
 //! its two witness points, and the barycentric weights of the closest point
 //! are stored so the witnesses on A and B come out of the same combination.
 
-#![allow(
-    clippy::neg_cmp_op_on_partial_ord,
-    reason = "negated comparisons are deliberate: NaN must take the exit branch"
-)]
 
 use nalgebra::Vector2;
 
