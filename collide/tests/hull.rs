@@ -301,16 +301,22 @@ fn degenerate_clouds() {
     assert_eq!(ConvexHull::new(&slab), Err(HullError::Degenerate { dimension: 2 }));
 }
 
-/// Deterministic points on a sphere (splitmix64), independent of proptest.
-fn sphere_points(count: usize, radius: f32, seed: u64) -> Vec<Point3<f32>> {
+/// Deterministic uniform numbers in [0, 1) (splitmix64), independent of
+/// proptest, for the large fixed clouds.
+fn uniform(seed: u64) -> impl FnMut() -> f64 {
     let mut state = seed;
-    let mut next = move || {
+    move || {
         state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = state;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    };
+    }
+}
+
+/// Deterministic points on a sphere.
+fn sphere_points(count: usize, radius: f32, seed: u64) -> Vec<Point3<f32>> {
+    let mut next = uniform(seed);
     (0..count)
         .map(|_| {
             let z = 2.0 * next() - 1.0;
@@ -336,6 +342,66 @@ fn ten_thousand_points_on_a_sphere() {
     // The brute-force support agrees with every vertex being on the sphere.
     let d = Vector3::new(0.3f32, -0.5, 0.8).normalize();
     assert!((hull.local_support(&d).coords.dot(&d) - 3.0).abs() < 0.01);
+}
+
+/// Points scattered on the faces of the cube [-1, 1]^3, each pushed off its
+/// face by up to `noise`: below, near and above the merge tolerance
+/// (1e-5 of the diagonal, 3.5e-5 here). Merging must stay valid throughout.
+#[test]
+fn noisy_cube_faces_stay_valid() {
+    for noise in [1e-7, 1e-6, 1e-5, 3e-5, 1e-4, 1e-3] {
+        let mut next = uniform(11);
+        let points: Vec<_> = (0..4000)
+            .map(|_| {
+                let axis = (next() * 3.0) as usize % 3;
+                let side = if next() < 0.5 { -1.0 } else { 1.0 };
+                let mut q = [2.0 * next() - 1.0, 2.0 * next() - 1.0, 2.0 * next() - 1.0];
+                q[axis] = side + noise * (2.0 * next() - 1.0);
+                Point3::new(q[0] as f32, q[1] as f32, q[2] as f32)
+            })
+            .collect();
+        let hull = ConvexHull::new(&points).unwrap();
+        check_hull(&points, &hull);
+        // A face merges all points within half the tolerance (1.7e-5) of its
+        // seed triangle's plane; with noise up to 1e-6 every cube face is
+        // therefore one large merged polygon (its seed tilts by at most
+        // ~2 * noise, and the spread is 2 * noise). Larger noise may split it.
+        for axis in 0..3 {
+            for side in [-1.0f32, 1.0] {
+                let big = hull
+                    .faces()
+                    .iter()
+                    .any(|f| f.normal[axis] * side > 0.999 && f.vertices.len() >= 6);
+                assert!(big || noise > 1e-6, "no merged face {side} along {axis}, noise {noise}");
+            }
+        }
+    }
+}
+
+/// A cylinder: two discs of exactly coplanar points and a ruled side full of
+/// nearly coplanar strips (the case where face merging needs retries).
+#[test]
+fn cylinder_stays_valid() {
+    let mut next = uniform(5);
+    let points: Vec<_> = (0..5000)
+        .map(|_| {
+            let phi = std::f64::consts::TAU * next();
+            let (r, z) = match (next() * 3.0) as u32 {
+                0 => (1.0, 2.0 * next() - 1.0),
+                1 => (next().sqrt(), -1.0),
+                _ => (next().sqrt(), 1.0),
+            };
+            Point3::new((r * phi.cos()) as f32, (r * phi.sin()) as f32, z as f32)
+        })
+        .collect();
+    let hull = ConvexHull::new(&points).unwrap();
+    check_hull(&points, &hull);
+    // The two caps are single faces.
+    for side in [-1.0f32, 1.0] {
+        assert!(hull.faces().iter().any(|f| f.normal.z * side > 0.99999 && f.vertices.len() > 20));
+    }
+    let volume = f64::from(hull.volume());
+    assert!(volume < 2.0 * std::f64::consts::PI && volume > 0.99 * 2.0 * std::f64::consts::PI);
 }
 
 fn point_in(scale: f32) -> impl Strategy<Value = Point3<f32>> {

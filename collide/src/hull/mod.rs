@@ -5,5 +5,5 @@
 mod face_merge;
 mod quickhull;
 
-pub(crate) use face_merge::{Coplanarity, merge_faces};
+pub(crate) use face_merge::merge_faces;
 pub(crate) use quickhull::{Cloud, triangle_hull};

@@ -7,7 +7,7 @@
 use nalgebra::{Point3, Unit, Vector3};
 
 use crate::error::HullError;
-use crate::hull::{self, Coplanarity};
+use crate::hull;
 use crate::support_map::SupportMap;
 
 /// One planar face of a [`ConvexHull`].
@@ -85,11 +85,7 @@ impl ConvexHull {
     pub fn new(points: &[Point3<f32>]) -> Result<Self, HullError> {
         let cloud = hull::Cloud::new(points)?;
         let mesh = hull::triangle_hull(&cloud)?;
-        // Merging within the tolerance is validated; in the rare case it
-        // fails, merging only exactly coplanar triangles is always valid.
-        let polytope = hull::merge_faces(points, &cloud, &mesh, Coplanarity::WithinTolerance)
-            .or_else(|| hull::merge_faces(points, &cloud, &mesh, Coplanarity::Exact))
-            .ok_or(HullError::Numerical)?;
+        let polytope = hull::merge_faces(points, &cloud, &mesh).ok_or(HullError::Numerical)?;
         Ok(Self {
             vertices: polytope.vertices,
             faces: polytope.faces,
