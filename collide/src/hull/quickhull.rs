@@ -59,8 +59,11 @@ pub(crate) const NONE: u32 = u32::MAX;
 pub(crate) struct Cloud {
     /// Bounding-box centre; every other coordinate here is relative to it.
     pub center: Vector3<f64>,
-    /// The input points minus `center`, in f64 (f32 -> f64 is exact).
-    pub local: Vec<Vector3<f64>>,
+    /// The input points minus `center`, snapped to the grid (`grid *
+    /// grid_step`). Within half a grid step (1/4 f32 ulp of the largest
+    /// coordinate) of the input, and consistent with the exact predicates:
+    /// every hull triangle has a non-zero area here.
+    pub snapped: Vec<Vector3<f64>>,
     /// The points snapped to the integer grid (`local / grid_step`, rounded).
     pub grid: Vec<[i64; 3]>,
     /// Coplanarity tolerance in the cloud's units (see the constants above).
@@ -101,19 +104,21 @@ impl Cloud {
             return Err(HullError::Degenerate { dimension: 0 });
         }
 
-        let local: Vec<Vector3<f64>> =
-            points.iter().map(|p| p.coords.cast::<f64>() - center).collect();
         let half_extent = ((hi - lo) * 0.5).amax();
         // Power of two so that snapping is a pure exponent shift plus rounding.
         let grid_step = 2f64.powi(half_extent.log2().ceil() as i32 - GRID_BITS);
-        let grid = local
+        let grid: Vec<[i64; 3]> = points
             .iter()
             .map(|p| {
-                let g = p / grid_step;
+                let g = (p.coords.cast::<f64>() - center) / grid_step;
                 [g.x.round() as i64, g.y.round() as i64, g.z.round() as i64]
             })
             .collect();
-        Ok(Self { center, local, grid, tolerance, grid_step })
+        let snapped = grid
+            .iter()
+            .map(|g| Vector3::new(g[0] as f64, g[1] as f64, g[2] as f64) * grid_step)
+            .collect();
+        Ok(Self { center, snapped, grid, tolerance, grid_step })
     }
 
     /// Exact orientation of `d` against the plane of triangle `(a, b, c)`:
@@ -123,6 +128,14 @@ impl Cloud {
         let n = self.grid_normal(a, b, c);
         let w = self.grid_diff(d, a);
         n[0] * w[0] + n[1] * w[1] + n[2] * w[2]
+    }
+
+    /// The normal `(b - a) × (c - a)` of a triangle, computed exactly on the
+    /// grid and then rounded to f64 (so in grid units squared). Non-zero for
+    /// every triangle of the hull mesh.
+    pub(crate) fn triangle_normal(&self, t: [u32; 3]) -> Vector3<f64> {
+        let n = self.grid_normal(t[0], t[1], t[2]);
+        Vector3::new(n[0] as f64, n[1] as f64, n[2] as f64)
     }
 
     /// Exact `(b - a) × (c - a)` on the grid.
