@@ -11,13 +11,13 @@
 //! Departures from the paper, all for robustness in f32:
 //! * **Exact visibility.** The points are snapped (relative to their bounding
 //!   box centre) to an integer grid of `2^GRID_BITS` steps across the cloud,
-//!   finer than f32 resolution of the cloud's coordinates, and the "does the
+//!   finer than the f32 spacing of the input coordinates, and the "does the
 //!   eye see this face" decision is the exact sign of an `i128` orientation
 //!   determinant. The current hull is therefore always exactly convex, the
 //!   visible set is always a disk and the horizon a simple loop, whatever the
 //!   input. Barber et al. instead rely on floating point with merged facets.
 //! * **Thick outside test.** A point joins an outside set only if it is more
-//!   than the cloud's coplanarity tolerance ([`Cloud::tolerance`]) beyond a
+//!   than the cloud's coplanarity tolerance (`Cloud::tolerance`) beyond a
 //!   face. Points within it are dropped, so near-coplanar and duplicate points
 //!   never become vertices. The paper keeps "coplanar points" for later; we do
 //!   not need them because faces are merged afterwards (see `face_merge`).
@@ -44,11 +44,12 @@ pub(crate) const COPLANAR_RELATIVE_TOLERANCE: f64 = 1e-5;
 /// translated to (1, 1, 1) is degenerate.
 pub(crate) const ROUNDING_TOLERANCE_ULPS: f64 = 16.0;
 
-/// Number of grid steps (as a power of two) across the largest half-extent of
-/// the cloud. 2^25 is four times finer than f32 resolution at the largest
-/// coordinate, and small enough that orientation determinants of grid
-/// coordinates (at most 2^27 per difference, so about 2^84 overall) fit
-/// comfortably in an `i128`.
+/// Number of grid steps (as a power of two) across the largest half-extent
+/// `h` of the cloud: the step is `2^(ceil(log2 h) - GRID_BITS)`. Some input
+/// coordinate is at least `h` in magnitude, so the step is at most half the
+/// f32 spacing there, and snapping moves points by at most a quarter of it.
+/// Grid coordinates are at most 2^25, differences 2^26, so orientation
+/// determinants stay below 2^81 and are exact in an `i128`.
 const GRID_BITS: i32 = 25;
 
 /// Marker for "no face / no vertex".
@@ -64,7 +65,8 @@ pub(crate) struct Cloud {
     /// coordinate) of the input, and consistent with the exact predicates:
     /// every hull triangle has a non-zero area here.
     pub snapped: Vec<Vector3<f64>>,
-    /// The points snapped to the integer grid (`local / grid_step`, rounded).
+    /// The points snapped to the integer grid: `(point - center) / grid_step`,
+    /// rounded.
     pub grid: Vec<[i64; 3]>,
     /// Coplanarity tolerance in the cloud's units (see the constants above).
     pub tolerance: f64,
@@ -73,7 +75,7 @@ pub(crate) struct Cloud {
 }
 
 impl Cloud {
-    /// Checks the input and builds the local, grid and tolerance data.
+    /// Checks the input and builds the grid and tolerance data.
     pub(crate) fn new(points: &[Point3<f32>]) -> Result<Self, HullError> {
         if points.len() < 4 {
             return Err(HullError::TooFewPoints { count: points.len() });

@@ -119,8 +119,11 @@ impl ConvexHull {
     }
 
     /// The coplanarity tolerance the hull was built with, in the hull's
-    /// units: every input point lies at most this far in front of any face
-    /// plane, and every face vertex at most this far behind its own plane.
+    /// units. Input points are dropped (not kept as vertices) when they lie
+    /// within this distance of the hull's faces, so an input point may lie up
+    /// to about this far in front of a face plane (exactly: it was within it
+    /// of the faces it lay beyond when it was dropped). Every face vertex lies
+    /// on or at most this far behind its own face plane.
     #[inline]
     pub fn tolerance(&self) -> f32 {
         self.tolerance
