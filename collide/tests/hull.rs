@@ -223,6 +223,25 @@ fn tetrahedron() {
     assert!((f64::from(hull.volume()) - 1.0 / 6.0).abs() < 1e-6);
 }
 
+/// Found by the random-cloud property test: the second point is a genuine
+/// corner of the exact hull, but only 2.5e-5 beyond the tetrahedron of the
+/// others, within the tolerance (1e-5 of the 2.4 diagonal). It must be
+/// dropped, not kept as a sliver vertex, and still be inside within slack.
+#[test]
+fn corner_within_tolerance_of_the_hull_is_dropped() {
+    let points = [
+        Point3::new(-0.963_470_04, 0.522_167_15, -0.265_456_3),
+        Point3::new(-0.584_276_4, -0.275_172_08, -0.515_684_55),
+        Point3::new(-0.187_085_85, -0.846_492_65, -0.994_957_7),
+        Point3::new(0.0, 0.0, 0.961_246_9),
+        Point3::new(-0.677_561_34, -0.539_586_2, -0.074_762_434),
+    ];
+    let hull = ConvexHull::new(&points).unwrap();
+    check_hull(&points, &hull);
+    assert_eq!(hull.vertices().len(), 4);
+    assert!(!hull.vertices().contains(&points[1]));
+}
+
 #[test]
 fn cube_with_duplicates_and_interior_points() {
     let mut points = cube_corners(1.0);

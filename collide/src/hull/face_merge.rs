@@ -109,12 +109,13 @@ fn try_merge(
     let tris = &mesh.triangles;
     let adj = &mesh.neighbors;
     let n = p.len();
-    let cross = |t: [u32; 3]| cloud.triangle_normal(t);
+    // Triangle normals (area-scaled), exact on the grid then rounded.
+    let normal_of: Vec<Vector3<f64>> = tris.iter().map(|&t| cloud.triangle_normal(t)).collect();
 
     // 1. Grow disk-shaped regions of coplanar triangles. A region accepts a
     // vertex within half the tolerance of its seed plane, so that all its
     // vertices lie in a slab of thickness `tol`.
-    let area: Vec<f64> = tris.iter().map(|&t| cross(t).norm()).collect();
+    let area: Vec<f64> = normal_of.iter().map(|n| n.norm()).collect();
     let mut order: Vec<u32> = (0..tris.len() as u32).collect();
     order.sort_by(|&a, &b| area[b as usize].total_cmp(&area[a as usize]));
     let mut region = vec![NONE; tris.len()];
@@ -129,9 +130,9 @@ fn try_merge(
         let r = regions.len() as u32;
         let st = tris[seed as usize];
         let exact = exact_only[seed as usize];
-        let seed_normal = cross(st).normalize();
+        let seed_normal = normal_of[seed as usize] / area[seed as usize];
         let seed_offset = seed_normal.dot(&p[st[0] as usize]);
-        let same_side = |t: [u32; 3]| cross(t).dot(&seed_normal) > 0.0;
+        let same_side = |t: u32| normal_of[t as usize].dot(&seed_normal) > 0.0;
         let coplanar = |w: u32| {
             if exact {
                 cloud.orient(st[0], st[1], st[2], w) == 0
@@ -164,11 +165,11 @@ fn try_merge(
                     (exact || !exact_only[t as usize])
                         && touched[w as usize] != r
                         && coplanar(w)
-                        && same_side(tri)
+                        && same_side(t)
                 }
                 // Filling a notch: all three vertices are already in the
                 // region (hence coplanar); the middle one becomes interior.
-                2 => same_side(tri),
+                2 => same_side(t),
                 // Three shared edges would close the surface.
                 _ => false,
             };
@@ -294,7 +295,7 @@ fn try_merge(
 
     // 5. Topology: every directed edge once, with its twin in another face,
     // and every edge convex (the neighbour's vertices behind this plane).
-    let mut edges: HashMap<(u32, u32), u32> = HashMap::new();
+    let mut edges: HashMap<(u32, u32), u32> = HashMap::with_capacity(3 * tris.len());
     for (f, polygon) in polygons.iter().enumerate() {
         for (i, &a) in polygon.iter().enumerate() {
             let b = polygon[(i + 1) % polygon.len()];
@@ -304,18 +305,20 @@ fn try_merge(
             }
         }
     }
-    for (&(a, b), &f) in &edges {
-        match edges.get(&(b, a)) {
-            Some(&g) if g != f => {
-                let convex = polygons[g as usize]
-                    .iter()
-                    .all(|&c| at_most(-below(planes[f as usize], c), tol));
-                if !convex {
-                    bad[f as usize] = true;
-                    bad[g as usize] = true;
+    for (f, polygon) in polygons.iter().enumerate() {
+        for (i, &a) in polygon.iter().enumerate() {
+            let b = polygon[(i + 1) % polygon.len()];
+            match edges.get(&(b, a)) {
+                Some(&g) if g as usize != f => {
+                    let convex =
+                        polygons[g as usize].iter().all(|&c| at_most(-below(planes[f], c), tol));
+                    if !convex {
+                        bad[f] = true;
+                        bad[g as usize] = true;
+                    }
                 }
+                _ => bad[f] = true,
             }
-            _ => bad[f as usize] = true,
         }
     }
     if bad.contains(&true) {
