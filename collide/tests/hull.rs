@@ -225,7 +225,7 @@ fn tetrahedron() {
 
 /// Found by the random-cloud property test: the second point is a genuine
 /// corner of the exact hull, but only 2.5e-5 beyond the tetrahedron of the
-/// others, within the tolerance (1e-5 of the 2.4 diagonal). It must be
+/// others, within the tolerance (1e-5 of the 2.57 diagonal). It must be
 /// dropped, not kept as a sliver vertex, and still be inside within slack.
 #[test]
 fn corner_within_tolerance_of_the_hull_is_dropped() {
@@ -268,6 +268,26 @@ fn tiny_cube_far_from_origin_is_degenerate() {
     let points: Vec<_> =
         cube_corners(0.5e-9).iter().map(|p| p + Vector3::new(1.0, 1.0, 1.0)).collect();
     assert!(matches!(ConvexHull::new(&points), Err(HullError::Degenerate { .. })));
+}
+
+/// A corner cut off diagonally near (M, M, M) with M close to f32::MAX: the
+/// cut face's plane offset, about 1.67 M, does not fit in an f32.
+#[test]
+fn plane_offset_overflow_is_an_error() {
+    let m = 3.0e38f32;
+    let mut points = cube_corners(m);
+    points.retain(|p| p != &Point3::new(m, m, m));
+    points.extend([
+        Point3::new(m, m, 0.9 * m),
+        Point3::new(m, 0.9 * m, m),
+        Point3::new(0.9 * m, m, m),
+    ]);
+    assert_eq!(ConvexHull::new(&points), Err(HullError::OutOfRange));
+    // The same shape at a sane scale is fine.
+    let small: Vec<_> = points.iter().map(|p| p / m).collect();
+    let hull = ConvexHull::new(&small).unwrap();
+    check_hull(&small, &hull);
+    assert_eq!(hull.faces().len(), 7);
 }
 
 #[test]

@@ -59,6 +59,8 @@ impl ConvexHull {
     /// * [`HullError::Degenerate`] when the points lie, within the tolerance,
     ///   on a point, a line or a plane;
     /// * [`HullError::TooManyPoints`] for `u32::MAX` points or more;
+    /// * [`HullError::OutOfRange`] when a face plane's offset overflows f32
+    ///   (coordinates near `f32::MAX`);
     /// * [`HullError::Numerical`] if an internal consistency check fails
     ///   (a bug, not expected for any input).
     ///
@@ -86,6 +88,9 @@ impl ConvexHull {
         let cloud = hull::Cloud::new(points)?;
         let mesh = hull::triangle_hull(&cloud)?;
         let polytope = hull::merge_faces(points, &cloud, &mesh).ok_or(HullError::Numerical)?;
+        if !polytope.faces.iter().all(|f| f.offset.is_finite()) {
+            return Err(HullError::OutOfRange);
+        }
         Ok(Self {
             vertices: polytope.vertices,
             faces: polytope.faces,
@@ -131,6 +136,7 @@ impl ConvexHull {
 
     /// The enclosed volume, by the divergence theorem: the sum over faces of
     /// `offset * area / 3`, relative to the first vertex for accuracy.
+    /// Computed in f64; infinite if it exceeds the f32 range.
     pub fn volume(&self) -> f32 {
         let origin = self.vertices[0].coords.cast::<f64>();
         let mut six_volume = 0.0f64;
