@@ -502,6 +502,28 @@ proptest! {
         assert_cube(&points, s);
     }
 
+    /// Flattened, stretched, rotated and translated boxes of random points,
+    /// with thicknesses around the tolerance and offsets up to 1e4 times the
+    /// size: either a valid hull or `Degenerate`, never an internal error.
+    #[test]
+    fn near_degenerate_clouds_are_valid_or_degenerate(
+        rot in rotation(),
+        s in scale(),
+        (ty, tz) in (prop::sample::select(vec![1.0f32, 1e-3, 3e-5, 1e-5, 3e-6, 1e-7]),
+                     prop::sample::select(vec![1.0f32, 1e-2, 1e-4, 1e-5, 1e-6, 0.0])),
+        shift in point_in(1e4),
+        raw in prop::collection::vec(point_in(1.0), 4..60),
+    ) {
+        let points: Vec<_> = raw
+            .iter()
+            .map(|p| (rot * Point3::new(p.x, p.y * ty, p.z * tz) + shift.coords) * s)
+            .collect();
+        match ConvexHull::new(&points) {
+            Ok(hull) => check_hull(&points, &hull),
+            Err(e) => prop_assert!(matches!(e, HullError::Degenerate { .. }), "{e:?}"),
+        }
+    }
+
     /// Clouds drawn from a few distinct values (many duplicates, collinear and
     /// coplanar subsets) never panic; whatever hull they give is valid.
     #[test]

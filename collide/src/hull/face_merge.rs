@@ -3,8 +3,8 @@
 //!
 //! Coplanar triangles are grown into regions from a seed triangle (largest
 //! first, whose normal is the most reliable). A neighbouring triangle joins
-//! the region when its new vertex lies within the coplanarity tolerance of the
-//! *seed's* plane (never of its latest neighbour's, so a gently curved surface
+//! the region when its new vertex lies within half the coplanarity tolerance
+//! of the *seed's* plane (never of its latest neighbour's, so a gently curved surface
 //! cannot drift into one "flat" face) and only if the region stays a
 //! topological disk (no pinched vertex). Vertices then keep their place only
 //! where at least three faces meet; those inside a face, or on the straight
