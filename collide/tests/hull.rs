@@ -242,6 +242,28 @@ fn corner_within_tolerance_of_the_hull_is_dropped() {
     assert!(!hull.vertices().contains(&points[1]));
 }
 
+/// Found by the near-degenerate property test: a slab 0.017 thick at
+/// z = 7460, where f32 spacing is 5e-4 and the tolerance (rounding floor)
+/// 0.014. A point dropped for lying within the tolerance of a face ended up
+/// 2.3 tolerances beyond a face created later, at the slab's sharp rim.
+/// Near points are now kept and rechecked against the final hull.
+#[test]
+fn thin_slab_far_from_origin_contains_all_points() {
+    let raw = [
+        [0.0, 0.913_083_8, 0.0],
+        [0.0, -0.943_826, 0.767_852_66],
+        [0.0, -0.642_136_34, -0.906_997_9],
+        [-0.707_627_06, 0.874_631_2, 0.0],
+        [0.0, 0.0, 0.0],
+        [-0.933_609_84, -0.457_956_05, 0.252_404_18],
+        [-0.868_207_3, -0.737_994_9, -0.899_482_4],
+    ];
+    let points: Vec<_> =
+        raw.iter().map(|p: &[f32; 3]| Point3::new(p[0], p[1], p[2] * 0.01 + 7460.675)).collect();
+    let hull = ConvexHull::new(&points).unwrap();
+    check_hull(&points, &hull);
+}
+
 #[test]
 fn cube_with_duplicates_and_interior_points() {
     let mut points = cube_corners(1.0);

@@ -16,11 +16,16 @@
 //!   determinant. The current hull is therefore always exactly convex, the
 //!   visible set is always a disk and the horizon a simple loop, whatever the
 //!   input. Barber et al. instead rely on floating point with merged facets.
-//! * **Thick outside test.** A point joins an outside set only if it is more
-//!   than the cloud's coplanarity tolerance (`Cloud::tolerance`) beyond a
-//!   face. Points within it are dropped, so near-coplanar and duplicate points
-//!   never become vertices. The paper keeps "coplanar points" for later; we do
-//!   not need them because faces are merged afterwards (see `face_merge`).
+//! * **Thick outside test.** A point joins an outside set (can become an
+//!   eye) only if it is more than the cloud's coplanarity tolerance
+//!   (`Cloud::tolerance`) beyond a face, so near-coplanar and duplicate points
+//!   never become vertices. Points strictly beyond a face but within the
+//!   tolerance are kept in the face's *near set* (the paper's "coplanar
+//!   points") and follow it when it is replaced; points behind every new face
+//!   are dropped, which is exact. At the end each near point is checked
+//!   against every face it sees; one more than the tolerance beyond some face
+//!   (possible at sharp edges of thin hulls, where later faces tilt past it)
+//!   goes back into an outside set and construction resumes.
 //! * The output is a closed triangle mesh; merging coplanar triangles into
 //!   polygons is a separate pass (`face_merge`).
 
@@ -161,7 +166,9 @@ impl Cloud {
 /// Rounds of "verify the near points, re-insert the violators as eyes". A
 /// round is needed only when a point dropped as near a face later ends up
 /// more than the tolerance beyond a newer face (sharp, nearly flat hulls);
-/// each extra round adds at least one vertex. 16 is far more than seen (1-2).
+/// each extra round adds at least one vertex. 16 is far more than seen (1-2);
+/// if it were reached, the hull is returned as it stands and a few points may
+/// lie slightly more than the tolerance outside it.
 const MAX_CONTAINMENT_ROUNDS: usize = 16;
 
 /// Below this magnitude (in grid units) the approximate distance cannot be
@@ -241,11 +248,11 @@ struct Builder<'a> {
 impl Builder<'_> {
     /// Gives point `i` to the first of `candidates` it is more than the
     /// tolerance beyond (outside set), else to the first it is strictly
-    /// beyond (near set), else drops it. A point dropped here was strictly
-    /// beyond a face that the new `candidates` replaced, and is on or behind
-    /// all of them: it is then inside the new hull, exactly (the cone of new
-    /// faces from the eye contains it, and being beyond the old face it lies
-    /// between the eye and the old hull).
+    /// beyond (near set), else drops it. Dropping is exact: either the
+    /// candidates are the initial tetrahedron, or the point was strictly
+    /// beyond a face that the new cone `candidates` replaced and is on or
+    /// behind all of them, so it lies in the cone from the eye over the old
+    /// hull, on the eye's side of the old face: inside the new hull.
     fn place(&mut self, candidates: &[u32], i: u32) {
         let q = self.gp[i as usize];
         let mut beyond = NONE;

@@ -124,11 +124,11 @@ impl ConvexHull {
     }
 
     /// The coplanarity tolerance the hull was built with, in the hull's
-    /// units. Input points are dropped (not kept as vertices) when they lie
-    /// within this distance of the hull's faces, so an input point may lie up
-    /// to about this far in front of a face plane (exactly: it was within it
-    /// of the faces it lay beyond when it was dropped). Every face vertex lies
-    /// on or at most this far behind its own face plane.
+    /// units. Input points within this distance of the hull's surface are
+    /// not kept as vertices, so an input point may lie up to this far in
+    /// front of a face plane (checked against every face it is in front of
+    /// during construction). Every face vertex lies on or at most this far
+    /// behind its own face plane.
     #[inline]
     pub fn tolerance(&self) -> f32 {
         self.tolerance
