@@ -40,8 +40,7 @@ impl SupportMap for Capsule {
     #[inline]
     fn local_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
         let len = dir.norm();
-        let round =
-            if len > 0.0 { dir * (self.radius / len) } else { Vector3::new(0.0, self.radius, 0.0) };
+        let round = if len > 0.0 { dir * (self.radius / len) } else { Vector3::new(0.0, self.radius, 0.0) };
         self.local_core_support(dir) + round
     }
 
