@@ -14,7 +14,6 @@
 //! best edge found, never "no contact". Witness points come from the
 //! barycentric coordinates of the origin's projection on the closest edge.
 
-
 use nalgebra::{Point2, Unit, Vector2};
 
 use super::gjk::TOUCH_REL_TOL;

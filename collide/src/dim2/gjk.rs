@@ -12,7 +12,6 @@
 //! point, on lack of progress and at [`MAX_ITERATIONS`], always returning its
 //! best simplex rather than a silent "no contact".
 
-
 use nalgebra::Vector2;
 
 use super::minkowski::{CoreDifference2, SupportPoint2};

@@ -8,7 +8,6 @@
 //! instead of producing slivers, and a cloud that is collinear within that
 //! tolerance yields its two extreme points (a segment) rather than an error.
 
-
 use core::cmp::Ordering;
 
 use nalgebra::Point2;

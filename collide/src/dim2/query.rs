@@ -9,7 +9,6 @@
 //! overlapping cores with depth `p` give shapes with depth `p + rA + rB`
 //! along the same normal. Results are moved to the world frame at the end.
 
-
 use nalgebra::{Isometry2, Point2, Unit, Vector2};
 
 use super::epa::epa;

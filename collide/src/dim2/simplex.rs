@@ -12,7 +12,6 @@
 //! its two witness points, and the barycentric weights of the closest point
 //! are stored so the witnesses on A and B come out of the same combination.
 
-
 use nalgebra::Vector2;
 
 use super::minkowski::SupportPoint2;
