@@ -75,18 +75,30 @@ fn support_soa(xs: &[f32], ys: &[f32], zs: &[f32], d: [f32; 3]) -> usize {
     let blocks = xs.chunks_exact(BLOCK).zip(ys.chunks_exact(BLOCK)).zip(zs.chunks_exact(BLOCK));
     for (b, ((x, y), z)) in blocks.enumerate() {
         let base = (b * BLOCK) as u32;
+        let mut dots = [0.0f32; BLOCK];
         for l in 0..BLOCK {
-            let dot = x[l] * d[0] + y[l] * d[1] + z[l] * d[2];
-            let better = dot > best[l];
-            best[l] = if better { dot } else { best[l] };
+            dots[l] = x[l] * d[0] + y[l] * d[1] + z[l] * d[2];
+        }
+        for l in 0..BLOCK {
+            let better = dots[l] > best[l];
             best_index[l] = if better { base + l as u32 } else { best_index[l] };
+            // `max` rather than a conditional assignment: the compiler keeps
+            // the maxima in registers instead of a masked store to memory.
+            best[l] = best[l].max(dots[l]);
         }
     }
-    let mut lane = 0;
-    for l in 1..BLOCK {
-        if best[l] > best[lane] {
-            lane = l;
+    // Fold the lanes in halves with selects rather than a scan with
+    // branches: which lane wins is as unpredictable as the direction, and a
+    // mispredicted branch per lane would cost more than the whole scan of a
+    // small hull.
+    let mut width = BLOCK / 2;
+    while width > 0 {
+        for l in 0..width {
+            let better = best[l + width] > best[l];
+            best[l] = if better { best[l + width] } else { best[l] };
+            best_index[l] = if better { best_index[l + width] } else { best_index[l] };
         }
+        width /= 2;
     }
-    best_index[lane] as usize
+    best_index[0] as usize
 }
