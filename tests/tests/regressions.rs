@@ -140,3 +140,47 @@ fn capsule_centred_in_a_box_underestimates_depth() {
         pose_b: pose(t, q),
     });
 }
+
+fn hull(points: &[[f32; 3]]) -> TestShape {
+    let points = points.iter().map(|p| tests::nalgebra::Point3::new(p[0], p[1], p[2])).collect();
+    TestShape::new(Params::Hull { points }).expect("valid cloud")
+}
+
+/// A tetrahedron overlapping itself at the same pose: collide reports depth 0
+/// (exact 0.1166, the tetrahedron's smallest width).
+#[test]
+fn identical_tetrahedra_at_the_same_pose_report_zero_depth() {
+    let tet = hull(&[
+        [0.49029645, 0.08356117, -0.21109632],
+        [0.1539004, -0.42231196, -0.30783796],
+        [-0.23567848, -0.07284922, 0.54675114],
+        [-0.21860561, -0.70533836, -0.54105055],
+    ]);
+    let p =
+        pose([4.6824026, 4.974293, 4.026032], [-0.70177585, -0.47880903, -0.21586755, 0.4813042]);
+    assert_matches_oracle(&Pair { a: tet.clone(), pose_a: p, b: tet.clone(), pose_b: p });
+    assert_matches_oracle(&Pair {
+        a: tet.clone(),
+        pose_a: Isometry3::identity(),
+        b: tet,
+        pose_b: Isometry3::identity(),
+    });
+}
+
+/// The same with an 8-point hull: depth 0 reported, exact 0.1004.
+#[test]
+fn identical_hulls_at_the_same_pose_report_zero_depth() {
+    let h = hull(&[
+        [0.39398548, -0.39390805, -0.08374421],
+        [-0.47931632, 0.52664006, 0.4448],
+        [-0.16968922, 0.045209013, -0.15405762],
+        [0.0058844867, 0.21870404, 0.4277811],
+        [0.14788109, -0.32427514, -0.47782114],
+        [0.36271173, -0.2398148, -0.09120903],
+        [-0.007978918, 0.2300804, 0.27800086],
+        [-0.56500924, 0.6123723, 0.26047903],
+    ]);
+    let p =
+        pose([1.3396227, -4.8819385, 4.8418036], [0.6679486, 0.7376457, -0.057272937, 0.0802705]);
+    assert_matches_oracle(&Pair { a: h.clone(), pose_a: p, b: h, pose_b: p });
+}
