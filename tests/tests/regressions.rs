@@ -184,3 +184,26 @@ fn identical_hulls_at_the_same_pose_report_zero_depth() {
         pose([1.3396227, -4.8819385, 4.8418036], [0.6679486, 0.7376457, -0.057272937, 0.0802705]);
     assert_matches_oracle(&Pair { a: h.clone(), pose_a: p, b: h, pose_b: p });
 }
+
+/// Large capsules (radii 6.3 and 6.4 m) whose cores are 4.5 m apart: depth
+/// is right to 1e-5, but the normal is 2.2e-3 rad off the core-to-core
+/// direction, so `point_a - point_b` misses `depth * normal` by 10.3 mm
+/// (bound 9.2 mm). The closest point on B's core is B's segment *end*, so
+/// the common perpendicular of the two axes is not the normal here
+/// (`closest_points` on the bare cores gets the direction right). Found by
+/// the accuracy run (seed 0xACC, case 15065).
+#[test]
+fn large_capsules_normal_off_the_core_to_core_direction() {
+    assert_matches_oracle(&Pair {
+        a: capsule(1.9272649, 6.2965264),
+        pose_a: pose(
+            [3.1610198, 1.3270091, 0.2820089],
+            [0.4248418, 0.7319369, 0.3740655, -0.3792795],
+        ),
+        b: capsule(7.9984584, 6.4161906),
+        pose_b: pose(
+            [3.477155, -5.0940747, -6.317524],
+            [-0.47475547, 0.01682908, 0.85595757, 0.20410939],
+        ),
+    });
+}
