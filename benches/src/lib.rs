@@ -115,7 +115,9 @@ pub fn pose_pairs(placement: Placement) -> Vec<(Isometry3<f32>, Isometry3<f32>)>
     (0..STREAM_LEN)
         .map(|_| {
             let rot = |r: &mut StdRng| {
-                UnitQuaternion::from_scaled_axis(unit_vector(r) * r.random_range(0.0..3.14))
+                UnitQuaternion::from_scaled_axis(
+                    unit_vector(r) * r.random_range(0.0..std::f32::consts::PI),
+                )
             };
             let a_at = Vector3::new(
                 r.random_range(-5.0..5.0),

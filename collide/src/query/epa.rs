@@ -108,6 +108,7 @@ pub struct EpaResult {
 struct Polytope {
     vertices: ArrayVec<SupportPoint, MAX_VERTICES>,
     faces: ArrayVec<EpaFace, MAX_FACES>,
+    edges: EdgeMap,
 }
 
 /// Why an expansion step could not be carried out.
@@ -118,7 +119,7 @@ enum Stop {
 
 impl Polytope {
     fn new() -> Self {
-        Self { vertices: ArrayVec::new(), faces: ArrayVec::new() }
+        Self { vertices: ArrayVec::new(), faces: ArrayVec::new(), edges: EdgeMap::new() }
     }
 
     fn w(&self, i: u16) -> Vector3<f32> {
@@ -151,12 +152,16 @@ impl Polytope {
         best
     }
 
-    /// Index of the face holding the directed edge `i → j`.
-    fn face_with_edge(&self, i: u16, j: u16) -> Option<usize> {
-        self.faces.iter().position(|f| {
-            let [a, b, c] = f.vertices;
-            (a, b) == (i, j) || (b, c) == (i, j) || (c, a) == (i, j)
-        })
+    /// Records every face's three directed edges in `self.edges`, for
+    /// constant-time neighbour look-ups during one expansion.
+    fn rebuild_edge_map(&mut self) {
+        self.edges.clear();
+        for (f, face) in self.faces.iter().enumerate() {
+            let [i, j, k] = face.vertices;
+            for [a, b] in [[i, j], [j, k], [k, i]] {
+                self.edges.insert(a, b, f as u16);
+            }
+        }
     }
 
     /// Whether face `f` sees `w`: `w` lies in front of its plane, or on it
@@ -181,6 +186,8 @@ impl Polytope {
     ) -> Result<(), Stop> {
         let new = self.vertices.len() as u16;
         self.vertices.try_push(w).map_err(|_| Stop::Capacity)?;
+        self.rebuild_edge_map();
+        let edges = &self.edges;
         // Flood fill over edge-adjacent faces keeps the removed region
         // connected, so its boundary (the horizon) is one loop.
         let mut visible = [false; MAX_FACES];
@@ -190,7 +197,7 @@ impl Polytope {
         while let Some(f) = stack.pop() {
             let [i, j, k] = self.faces[f].vertices;
             for [a, b] in [[i, j], [j, k], [k, i]] {
-                if let Some(g) = self.face_with_edge(b, a)
+                if let Some(g) = edges.face(b, a)
                     && !visible[g]
                     && self.sees(g, &w.w, on_plane)
                 {
@@ -204,7 +211,7 @@ impl Polytope {
         for f in (0..self.faces.len()).filter(|&f| visible[f]) {
             let [i, j, k] = self.faces[f].vertices;
             for [a, b] in [[i, j], [j, k], [k, i]] {
-                if self.face_with_edge(b, a).is_none_or(|g| !visible[g]) {
+                if edges.face(b, a).is_none_or(|g| !visible[g]) {
                     horizon.try_push([a, b]).map_err(|_| Stop::Capacity)?;
                 }
             }
@@ -249,6 +256,66 @@ impl Polytope {
             }
         }
         chosen
+    }
+}
+
+/// Slots of [`EdgeMap`]'s open-addressing table: a power of two above the
+/// most directed edges a polytope can have (3 · [`MAX_FACES`]), so probes
+/// stay short.
+const EDGE_SLOTS: usize = 1024;
+
+/// Directed edge `i → j` to the face that holds it, as a linear-probing hash
+/// table in a fixed array: no allocation, and constant-time neighbour
+/// look-ups where a scan over the faces would make each expansion quadratic.
+struct EdgeMap {
+    keys: [u16; EDGE_SLOTS],
+    faces: [u16; EDGE_SLOTS],
+}
+
+impl EdgeMap {
+    const EMPTY: u16 = u16::MAX;
+
+    fn new() -> Self {
+        Self { keys: [Self::EMPTY; EDGE_SLOTS], faces: [0; EDGE_SLOTS] }
+    }
+
+    fn clear(&mut self) {
+        self.keys.fill(Self::EMPTY);
+    }
+
+    fn key(i: u16, j: u16) -> u16 {
+        // Vertex indices are below MAX_VERTICES = 128, so the key is below
+        // 2^14 and never collides with EMPTY.
+        i * MAX_VERTICES as u16 + j
+    }
+
+    fn slot(key: u16) -> usize {
+        // Fibonacci hashing spreads consecutive keys over the table.
+        ((u32::from(key).wrapping_mul(2_654_435_769)) >> 22) as usize % EDGE_SLOTS
+    }
+
+    fn insert(&mut self, i: u16, j: u16, face: u16) {
+        let key = Self::key(i, j);
+        let mut s = Self::slot(key);
+        // The table is never more than 3/4 full, so an empty slot exists.
+        while self.keys[s] != Self::EMPTY && self.keys[s] != key {
+            s = (s + 1) % EDGE_SLOTS;
+        }
+        self.keys[s] = key;
+        self.faces[s] = face;
+    }
+
+    fn face(&self, i: u16, j: u16) -> Option<usize> {
+        let key = Self::key(i, j);
+        let mut s = Self::slot(key);
+        for _ in 0..EDGE_SLOTS {
+            match self.keys[s] {
+                k if k == key => return Some(self.faces[s] as usize),
+                Self::EMPTY => return None,
+                _ => s = (s + 1) % EDGE_SLOTS,
+            }
+        }
+        None
     }
 }
 
@@ -409,7 +476,11 @@ enum Grown {
     Flat(Vector3<f32>),
 }
 
-/// Builds a tetrahedron inside D from GJK's 1 to 4 points.
+/// Builds a tetrahedron inside D from GJK's 1 to 4 points. Starting from the
+/// largest feature GJK found (point, segment or triangle), it adds the
+/// support point farthest off that feature's span, along directions
+/// orthogonal to it, until the points span 3D. If no direction adds a point
+/// off the span, D itself is that flat.
 fn grow_to_tetrahedron<A, B>(
     md: &MinkowskiDifference<'_, A, B>,
     simplex: &Simplex,
@@ -427,78 +498,79 @@ where
     };
     let pts = simplex.points();
     let mut scale = pts.iter().fold(0.0f32, |m, p| m.max(p.w.norm()));
-
-    let mut tetra: [SupportPoint; 4] = match pts.len() {
-        4 => [pts[0], pts[1], pts[2], pts[3]],
-        _ => [SupportPoint::ZERO; 4],
-    };
     let volume = |t: &[SupportPoint; 4]| {
         (t[1].w - t[0].w).cross(&(t[2].w - t[0].w)).dot(&(t[3].w - t[0].w)).abs()
     };
-    let is_solid = |t: &[SupportPoint; 4], scale: f32| volume(t) > FLAT_REL * scale.powi(3);
 
-    if pts.len() == 4 && is_solid(&tetra, scale) {
-        // GJK's enclosing tetrahedron.
-    } else {
-        // Reduce to the largest triangle (or segment, or point) GJK found,
-        // then add support points off its span.
-        let (tri, dim) = largest_feature(pts);
-        match dim {
-            2 => {
-                let n = (tri[1].w - tri[0].w).cross(&(tri[2].w - tri[0].w));
-                let p = support(&n)?;
-                let q = support(&-n)?;
-                scale = scale.max(p.w.norm()).max(q.w.norm());
-                let n_unit = n.normalize();
-                let hp = n_unit.dot(&(p.w - tri[0].w));
-                let hq = -n_unit.dot(&(q.w - tri[0].w));
-                if !(hp.max(hq) > FLAT_REL * scale) {
-                    return Ok(Grown::Flat(n_unit));
+    let tetra =
+        if pts.len() == 4 && volume(&[pts[0], pts[1], pts[2], pts[3]]) > FLAT_REL * scale.powi(3) {
+            // GJK's enclosing tetrahedron.
+            [pts[0], pts[1], pts[2], pts[3]]
+        } else {
+            let (mut feature, mut dim) = largest_feature(pts);
+            if dim == 0 {
+                // Off a point: the farthest of the six axis supports.
+                let mut farthest = None;
+                let mut best = 0.0;
+                for axis in [Vector3::x(), Vector3::y(), Vector3::z()] {
+                    for d in [axis, -axis] {
+                        let s = support(&d)?;
+                        scale = scale.max(s.w.norm());
+                        let dist = (s.w - feature[0].w).norm();
+                        if dist > best {
+                            best = dist;
+                            farthest = Some(s);
+                        }
+                    }
                 }
-                tetra = [tri[0], tri[1], tri[2], if hp >= hq { p } else { q }];
+                match farthest {
+                    Some(s) if best > FLAT_REL * scale => {
+                        feature = [feature[0], s, s];
+                        dim = 1;
+                    }
+                    _ => return Ok(Grown::Flat(towards_b_off_axis(md, None))),
+                }
             }
-            1 => {
-                let e = tri[1].w - tri[0].w;
+            if dim == 1 {
+                // Off a segment: the farthest of three supports spread at 120°
+                // around it. Three directions summing to zero cannot all see
+                // points on one line through the segment unless D is that line.
+                let e = feature[1].w - feature[0].w;
                 let u = any_perpendicular(&e);
                 let v = e.normalize().cross(&u);
                 let (c, s) = (-0.5f32, 0.75f32.sqrt());
-                let dirs = [u, u * c + v * s, u * c - v * s];
-                let around = [support(&dirs[0])?, support(&dirs[1])?, support(&dirs[2])?];
-                for p in &around {
+                let mut farthest = None;
+                let mut best = 0.0;
+                for d in [u, u * c + v * s, u * c - v * s] {
+                    let p = support(&d)?;
                     scale = scale.max(p.w.norm());
-                }
-                let mut best_vol = 0.0;
-                for (i, j) in [(0, 1), (1, 2), (2, 0)] {
-                    let t = [tri[0], tri[1], around[i], around[j]];
-                    let vol = volume(&t);
-                    if vol > best_vol {
-                        best_vol = vol;
-                        tetra = t;
+                    let area = e.cross(&(p.w - feature[0].w)).norm();
+                    if area > best {
+                        best = area;
+                        farthest = Some(p);
                     }
                 }
-                if !is_solid(&tetra, scale) {
-                    return Ok(Grown::Flat(flat_normal(tri[0].w, e, &around, md)));
+                match farthest {
+                    Some(p) if best > FLAT_REL * scale * scale => {
+                        feature[2] = p;
+                        dim = 2;
+                    }
+                    _ => return Ok(Grown::Flat(towards_b_off_axis(md, Some(e)))),
                 }
             }
-            _ => {
-                // Four directions to the corners of a regular tetrahedron.
-                let dirs = [
-                    Vector3::new(1.0, 1.0, 1.0),
-                    Vector3::new(1.0, -1.0, -1.0),
-                    Vector3::new(-1.0, 1.0, -1.0),
-                    Vector3::new(-1.0, -1.0, 1.0),
-                ];
-                for (slot, d) in tetra.iter_mut().zip(dirs.iter()) {
-                    *slot = support(d)?;
-                    scale = scale.max(slot.w.norm());
-                }
-                if !is_solid(&tetra, scale) {
-                    let e = tetra[1].w - tetra[0].w;
-                    return Ok(Grown::Flat(flat_normal(tetra[0].w, e, &tetra[2..], md)));
-                }
+            debug_assert_eq!(dim, 2);
+            // Off a triangle: the farther of the supports along its two normals.
+            let n = (feature[1].w - feature[0].w).cross(&(feature[2].w - feature[0].w)).normalize();
+            let p = support(&n)?;
+            let q = support(&-n)?;
+            scale = scale.max(p.w.norm()).max(q.w.norm());
+            let hp = n.dot(&(p.w - feature[0].w));
+            let hq = -n.dot(&(q.w - feature[0].w));
+            if !(hp.max(hq) > FLAT_REL * scale) {
+                return Ok(Grown::Flat(n));
             }
-        }
-    }
+            [feature[0], feature[1], feature[2], if hp >= hq { p } else { q }]
+        };
 
     // Wind each face counter-clockwise seen from outside: its normal must
     // point away from the centroid.
@@ -568,39 +640,27 @@ fn any_perpendicular(v: &Vector3<f32>) -> Vector3<f32> {
     v.cross(&axis).try_normalize(0.0).unwrap_or_else(Vector3::y)
 }
 
-/// The normal of a flat D through `origin_pt` spanned by `e` and the points
-/// `others`; if they are all collinear with `e`, the perpendicular to `e`
-/// that points most towards B's centre.
-fn flat_normal<A, B>(
-    origin_pt: Vector3<f32>,
-    e: Vector3<f32>,
-    others: &[SupportPoint],
+/// For a D that is a segment along `axis` (or a point, `None`): the
+/// direction perpendicular to it that points most from A's centre towards
+/// B's. Any perpendicular separates by zero; this one is the natural choice.
+fn towards_b_off_axis<A, B>(
     md: &MinkowskiDifference<'_, A, B>,
+    axis: Option<Vector3<f32>>,
 ) -> Vector3<f32>
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
-    let mut best = Vector3::zeros();
-    for p in others {
-        let n = e.cross(&(p.w - origin_pt));
-        if n.norm_squared() > best.norm_squared() {
-            best = n;
-        }
-    }
-    let scale_sq = others.iter().fold(e.norm_squared(), |m, p| m.max(p.w.norm_squared()));
-    if best.norm_squared() > (FLAT_REL * scale_sq).powi(2) {
-        return best.normalize();
-    }
     let towards_b = md.pose_b_in_a().translation.vector;
-    let e_unit = e.try_normalize(0.0);
-    let off_axis = match e_unit {
+    let unit = axis.and_then(|e| e.try_normalize(0.0));
+    let off_axis = match unit {
         Some(u) => towards_b - u * u.dot(&towards_b),
         None => towards_b,
     };
-    match off_axis.try_normalize(0.0) {
-        Some(n) => n,
-        None => any_perpendicular(&e),
+    match (off_axis.try_normalize(0.0), unit) {
+        (Some(n), _) => n,
+        (None, Some(u)) => any_perpendicular(&u),
+        (None, None) => Vector3::y(),
     }
 }
 

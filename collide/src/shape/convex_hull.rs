@@ -7,12 +7,12 @@
 use nalgebra::{Point3, Unit, Vector3};
 
 use crate::error::HullError;
+use crate::hull;
 use crate::hull::support::brute_force::{SoaVertices, support_scalar};
 use crate::hull::support::cube_map::CubeMap;
 use crate::hull::support::hill_climb::{Adjacency, climb};
 use crate::hull::support::strategy::{SupportCache, SupportStrategy};
 use crate::hull::support::warm_started::WarmStarted;
-use crate::hull::{self, Coplanarity};
 use crate::support_map::SupportMap;
 
 /// One planar face of a [`ConvexHull`].
@@ -73,6 +73,8 @@ impl ConvexHull {
     /// * [`HullError::Degenerate`] when the points lie, within the tolerance,
     ///   on a point, a line or a plane;
     /// * [`HullError::TooManyPoints`] for `u32::MAX` points or more;
+    /// * [`HullError::OutOfRange`] when a face plane's offset overflows f32
+    ///   (coordinates near `f32::MAX`);
     /// * [`HullError::Numerical`] if an internal consistency check fails
     ///   (a bug, not expected for any input).
     ///
@@ -99,11 +101,10 @@ impl ConvexHull {
     pub fn new(points: &[Point3<f32>]) -> Result<Self, HullError> {
         let cloud = hull::Cloud::new(points)?;
         let mesh = hull::triangle_hull(&cloud)?;
-        // Merging within the tolerance is validated; in the rare case it
-        // fails, merging only exactly coplanar triangles is always valid.
-        let polytope = hull::merge_faces(points, &cloud, &mesh, Coplanarity::WithinTolerance)
-            .or_else(|| hull::merge_faces(points, &cloud, &mesh, Coplanarity::Exact))
-            .ok_or(HullError::Numerical)?;
+        let polytope = hull::merge_faces(points, &cloud, &mesh).ok_or(HullError::Numerical)?;
+        if !polytope.faces.iter().all(|f| f.offset.is_finite()) {
+            return Err(HullError::OutOfRange);
+        }
         let hull = Self {
             vertices: polytope.vertices,
             faces: polytope.faces,
@@ -225,8 +226,11 @@ impl ConvexHull {
     }
 
     /// The coplanarity tolerance the hull was built with, in the hull's
-    /// units: every input point lies at most this far in front of any face
-    /// plane, and every face vertex at most this far behind its own plane.
+    /// units. Input points within this distance of the hull's surface are
+    /// not kept as vertices, so an input point may lie up to this far in
+    /// front of a face plane (checked against every face it is in front of
+    /// during construction). Every face vertex lies on or at most this far
+    /// behind its own face plane.
     #[inline]
     pub fn tolerance(&self) -> f32 {
         self.tolerance
@@ -234,6 +238,7 @@ impl ConvexHull {
 
     /// The enclosed volume, by the divergence theorem: the sum over faces of
     /// `offset * area / 3`, relative to the first vertex for accuracy.
+    /// Computed in f64; infinite if it exceeds the f32 range.
     pub fn volume(&self) -> f32 {
         let origin = self.vertices[0].coords.cast::<f64>();
         let mut six_volume = 0.0f64;

@@ -68,7 +68,7 @@ impl CubeMap {
 /// The direction through the point `(u, v)` of cube face `face`, with the
 /// same face numbering and in-face axes as [`CubeMap::seed`].
 fn face_direction(face: usize, u: f32, v: f32) -> Vector3<f32> {
-    let s = if face % 2 == 0 { 1.0 } else { -1.0 };
+    let s = if face.is_multiple_of(2) { 1.0 } else { -1.0 };
     match face / 2 {
         0 => Vector3::new(s, u, v),
         1 => Vector3::new(v, s, u),
