@@ -46,9 +46,9 @@ fn collect(dir: &Path, out: &mut Vec<Measurement>) -> Result<()> {
                 let e = read_json(&est)?;
                 let s = |k: &str| b.get(k).and_then(|v| v.as_str()).map(str::to_string);
                 let mean = e.pointer("/mean/point_estimate").and_then(|v| v.as_f64());
-                if let (Some(group), Some(function), Some(mean_ns)) =
-                    (s("group_id"), s("function_id"), mean)
-                {
+                // `BenchmarkId::from_parameter` ids have no function name.
+                if let (Some(group), Some(mean_ns)) = (s("group_id"), mean) {
+                    let function = s("function_id").unwrap_or_default();
                     out.push(Measurement { group, function, parameter: s("value_str"), mean_ns });
                 }
             }

@@ -220,11 +220,16 @@ pub fn try_closest_points<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     b: &B,
     pose_b: &Isometry3<f32>,
 ) -> Result<Proximity, QueryError> {
-    Ok(match contact(a, pose_a, b, pose_b, &mut GjkCache::default())? {
-        Contact::Separated { distance, point_a, point_b, .. } => {
+    let cache = &mut GjkCache::default();
+    Ok(match run(a, pose_a, b, pose_b, Want::Distance, cache, &mut NoRecord)? {
+        Local::Contact(Contact::Separated { distance, point_a, point_b, .. }) => {
             Proximity::Separated { distance, point_a, point_b }
         }
-        Contact::Penetrating(_) => Proximity::Intersecting,
+        Local::Contact(Contact::Penetrating(_)) | Local::Overlapping => Proximity::Intersecting,
+        Local::Apart => {
+            debug_assert!(false, "a distance query never stops as merely apart");
+            return Err(QueryError::NonFiniteInput);
+        }
     })
 }
 
@@ -260,9 +265,14 @@ pub fn try_penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     b: &B,
     pose_b: &Isometry3<f32>,
 ) -> Result<Option<Penetration>, QueryError> {
-    Ok(match contact(a, pose_a, b, pose_b, &mut GjkCache::default())? {
-        Contact::Penetrating(p) => Some(p),
-        Contact::Separated { .. } => None,
+    let cache = &mut GjkCache::default();
+    Ok(match run(a, pose_a, b, pose_b, Want::Penetration, cache, &mut NoRecord)? {
+        Local::Contact(Contact::Penetrating(p)) => Some(p),
+        Local::Contact(Contact::Separated { .. }) | Local::Apart => None,
+        Local::Overlapping => {
+            debug_assert!(false, "a penetration query never stops as merely overlapping");
+            return Err(QueryError::NonFiniteInput);
+        }
     })
 }
 
@@ -307,36 +317,70 @@ where
     B: SupportMap + ?Sized,
     R: Recorder + ?Sized,
 {
-    let pose_b_in_a = check_input(a, pose_a, b, pose_b)?;
-    recorder.begin(pose_a);
-    let md = MinkowskiDifference::new(a, b, pose_b_in_a);
-    let local = match (a.core_segment(), b.core_segment()) {
-        (Some(sa), Some(sb)) => {
-            let (sa, sb) = (finite_segment(sa)?, finite_segment(sb)?);
-            segment_contact(&md, sa, sb.map(|p| pose_b_in_a * p))
+    match run(a, pose_a, b, pose_b, Want::Contact, cache, recorder)? {
+        Local::Contact(c) => Ok(c),
+        // Want::Contact runs GJK to convergence and EPA on overlap, so these
+        // early answers cannot occur; map them conservatively all the same.
+        Local::Apart | Local::Overlapping => {
+            debug_assert!(false, "an exact query stopped early");
+            Err(QueryError::NonFiniteInput)
         }
-        _ => gjk_epa_contact(&md, cache, recorder)?,
-    };
-    Ok(local.to_world(pose_a))
+    }
 }
 
-/// GJK on the cores, EPA if they overlap; margins added analytically.
-fn gjk_epa_contact<A, B, R>(
+/// What a query needs to know, so GJK can stop as early as the answer
+/// allows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Want {
+    /// Separated with distance and points, or penetrating with depth.
+    Contact,
+    /// The depth if penetrating; if separated, nothing more.
+    Penetration,
+    /// The distance and points if separated; if overlapping, nothing more.
+    Distance,
+}
+
+/// A query's answer in A's frame, before it is taken to the world.
+enum Local {
+    Contact(Contact),
+    /// Proven apart; the distance was not needed, so not computed.
+    Apart,
+    /// Proven overlapping; the depth was not needed, so not computed.
+    Overlapping,
+}
+
+/// GJK on the cores, EPA if they overlap and the depth is wanted; margins
+/// added analytically.
+fn gjk_epa<A, B, R>(
     md: &MinkowskiDifference<'_, A, B>,
+    want: Want,
     cache: &mut GjkCache,
     recorder: &mut R,
-) -> Result<Contact, QueryError>
+) -> Result<Local, QueryError>
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
     R: Recorder + ?Sized,
 {
-    let g = gjk(md, cache.initial_dir(md.pose_b_in_a()), &GjkSettings::EXACT, recorder);
+    let sum = md.margin_sum();
+    let settings = match want {
+        Want::Contact => GjkSettings::EXACT,
+        // Farther apart than the margins: no contact, whatever the distance.
+        Want::Penetration => GjkSettings { stop_beyond: sum, stop_within: -1.0 },
+        // Closer than the margins: overlapping, whatever the depth.
+        Want::Distance => GjkSettings { stop_beyond: f32::INFINITY, stop_within: sum },
+    };
+    let g = gjk(md, cache.initial_dir(md.pose_b_in_a()), &settings, recorder);
     let core_distance = match g.outcome {
         GjkOutcome::Separated { distance } | GjkOutcome::IterationLimit { distance } => distance,
         GjkOutcome::NonFinite => return Err(QueryError::NonFiniteInput),
-        // Only the early exits, which EXACT disables, remain.
-        GjkOutcome::Overlapping | GjkOutcome::Beyond { .. } | GjkOutcome::Within { .. } => {
+        GjkOutcome::Beyond { .. } => {
+            cache.store(g.direction);
+            return Ok(Local::Apart);
+        }
+        GjkOutcome::Within { .. } => return Ok(Local::Overlapping),
+        GjkOutcome::Overlapping if want == Want::Distance => return Ok(Local::Overlapping),
+        GjkOutcome::Overlapping => {
             let e = epa(md, &g.simplex, recorder)?;
             debug_assert!(e.depth >= 0.0);
             if !e.depth.is_finite() {
@@ -344,19 +388,50 @@ where
             }
             cache.store(-e.normal.into_inner());
             let (ra, rb) = md.margins();
-            return Ok(Contact::Penetrating(Penetration {
+            return Ok(Local::Contact(Contact::Penetrating(Penetration {
                 depth: e.depth + ra + rb,
                 normal: e.normal,
                 point_a: e.point_a + e.normal.into_inner() * ra,
                 point_b: e.point_b - e.normal.into_inner() * rb,
-            }));
+            })));
         }
     };
     cache.store(g.direction);
     let (core_a, core_b) = g.simplex.witnesses();
     // v = a − b points from B's core to A's, so A→B is −v.
     let normal = Unit::try_new(-g.direction, 0.0).ok_or(QueryError::NonFiniteInput)?;
-    Ok(cores_apart(md.margins(), core_distance, normal, core_a, core_b))
+    Ok(Local::Contact(cores_apart(md.margins(), core_distance, normal, core_a, core_b)))
+}
+
+/// Runs a query in A's frame and takes its answer to the world.
+fn run<A, B, R>(
+    a: &A,
+    pose_a: &Isometry3<f32>,
+    b: &B,
+    pose_b: &Isometry3<f32>,
+    want: Want,
+    cache: &mut GjkCache,
+    recorder: &mut R,
+) -> Result<Local, QueryError>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+    R: Recorder + ?Sized,
+{
+    let pose_b_in_a = check_input(a, pose_a, b, pose_b)?;
+    recorder.begin(pose_a);
+    let md = MinkowskiDifference::new(a, b, pose_b_in_a);
+    let local = match (a.core_segment(), b.core_segment()) {
+        (Some(sa), Some(sb)) => {
+            let (sa, sb) = (finite_segment(sa)?, finite_segment(sb)?);
+            Local::Contact(segment_contact(&md, sa, sb.map(|p| pose_b_in_a * p)))
+        }
+        _ => gjk_epa(&md, want, cache, recorder)?,
+    };
+    Ok(match local {
+        Local::Contact(c) => Local::Contact(c.to_world(pose_a)),
+        other => other,
+    })
 }
 
 /// The contact of two cores a positive distance apart along `normal`

@@ -143,19 +143,16 @@ where
             return end(GjkOutcome::NonFinite, simplex, v, iterations);
         }
 
+        // v·w / ‖v‖ is the support plane's distance along −v: every point of
+        // the difference lies beyond it, so it bounds the distance below. This
+        // holds for any v, so even the first, guessed direction can prove
+        // two shapes apart (most separated pairs end here).
+        let v_norm = v.norm();
+        let vw = dot64(&v, &w.w);
+        if vw > settings.stop_beyond * v_norm {
+            return end(GjkOutcome::Beyond { lower_bound: vw / v_norm }, simplex, v, iterations);
+        }
         if !simplex.is_empty() {
-            let v_norm = v_sq.sqrt();
-            // v·w / ‖v‖ is the support plane's distance along −v: every point
-            // of the difference lies beyond it, so it bounds the distance below.
-            let vw = dot64(&v, &w.w);
-            if vw > settings.stop_beyond * v_norm {
-                return end(
-                    GjkOutcome::Beyond { lower_bound: vw / v_norm },
-                    simplex,
-                    v,
-                    iterations,
-                );
-            }
             // Converged: the bounds have met. `vw > 0` is the certificate: the
             // support plane along −v separates the origin from the whole
             // difference, however v was computed.
