@@ -107,22 +107,35 @@ impl GjkCache {
     }
 }
 
+/// Rejects non-finite poses and margins and negative margins; returns the
+/// margins `(a, b)`.
 fn check_input<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     pose_a: &Isometry3<f32>,
     b: &B,
     pose_b: &Isometry3<f32>,
-) -> Result<Isometry3<f32>, QueryError> {
+) -> Result<(f32, f32), QueryError> {
     let finite = |p: &Isometry3<f32>| {
         p.translation.vector.iter().chain(p.rotation.coords.iter()).all(|x| x.is_finite())
     };
-    if !finite(pose_a) || !finite(pose_b) || !a.margin().is_finite() || !b.margin().is_finite() {
+    let (ra, rb) = (a.margin(), b.margin());
+    if !finite(pose_a) || !finite(pose_b) || !ra.is_finite() || !rb.is_finite() {
         return Err(QueryError::NonFiniteInput);
     }
-    if a.margin() < 0.0 || b.margin() < 0.0 {
+    if ra < 0.0 || rb < 0.0 {
         return Err(QueryError::NegativeMargin);
     }
-    Ok(pose_a.inv_mul(pose_b))
+    Ok((ra, rb))
+}
+
+/// A core segment placed in the world. A sphere's core (the local origin)
+/// is just the pose's translation, which skips two rotations.
+fn place(pose: &Isometry3<f32>, seg: [Point3<f32>; 2]) -> [Point3<f32>; 2] {
+    if seg[0] == Point3::origin() && seg[1] == Point3::origin() {
+        [Point3::from(pose.translation.vector); 2]
+    } else {
+        seg.map(|p| pose * p)
+    }
 }
 
 /// A core segment, if its ends are finite (GJK checks every support point
@@ -163,14 +176,15 @@ pub fn try_intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     b: &B,
     pose_b: &Isometry3<f32>,
 ) -> Result<bool, QueryError> {
-    let pose_b_in_a = check_input(a, pose_a, b, pose_b)?;
-    let md = MinkowskiDifference::new(a, b, pose_b_in_a);
-    let sum = md.margin_sum();
+    let (ra, rb) = check_input(a, pose_a, b, pose_b)?;
+    let sum = ra + rb;
     if let (Some(sa), Some(sb)) = (a.core_segment(), b.core_segment()) {
         let (sa, sb) = (finite_segment(sa)?, finite_segment(sb)?);
-        let c = closest_points_segments(sa, sb.map(|p| pose_b_in_a * p));
+        let c = closest_points_segments(place(pose_a, sa), place(pose_b, sb));
         return Ok((c.on_first - c.on_second).norm() <= sum);
     }
+    let pose_b_in_a = pose_a.inv_mul(pose_b);
+    let md = MinkowskiDifference::new(a, b, pose_b_in_a);
     let settings = GjkSettings { stop_beyond: sum, stop_within: sum };
     let r = gjk(&md, -pose_b_in_a.translation.vector, &settings, &mut NoRecord);
     match r.outcome {
@@ -418,16 +432,16 @@ where
     B: SupportMap + ?Sized,
     R: Recorder + ?Sized,
 {
-    let pose_b_in_a = check_input(a, pose_a, b, pose_b)?;
+    let margins = check_input(a, pose_a, b, pose_b)?;
     recorder.begin(pose_a);
-    let md = MinkowskiDifference::new(a, b, pose_b_in_a);
-    let local = match (a.core_segment(), b.core_segment()) {
-        (Some(sa), Some(sb)) => {
-            let (sa, sb) = (finite_segment(sa)?, finite_segment(sb)?);
-            Local::Contact(segment_contact(&md, sa, sb.map(|p| pose_b_in_a * p)))
-        }
-        _ => gjk_epa(&md, want, cache, recorder)?,
-    };
+    // Point and segment cores have a closed form, computed in the world
+    // frame directly.
+    if let (Some(sa), Some(sb)) = (a.core_segment(), b.core_segment()) {
+        let (sa, sb) = (finite_segment(sa)?, finite_segment(sb)?);
+        return Ok(Local::Contact(segment_contact(margins, place(pose_a, sa), place(pose_b, sb))));
+    }
+    let md = MinkowskiDifference::new(a, b, pose_a.inv_mul(pose_b));
+    let local = gjk_epa(&md, want, cache, recorder)?;
     Ok(match local {
         Local::Contact(c) => Local::Contact(c.to_world(pose_a)),
         other => other,
@@ -454,21 +468,27 @@ fn cores_apart(
 }
 
 /// Exact contact of two point-or-segment cores (spheres and capsules).
-fn segment_contact<A, B>(
-    md: &MinkowskiDifference<'_, A, B>,
+fn segment_contact(
+    (ra, rb): (f32, f32),
     seg_a: [Point3<f32>; 2],
     seg_b: [Point3<f32>; 2],
-) -> Contact
-where
-    A: SupportMap + ?Sized,
-    B: SupportMap + ?Sized,
-{
+) -> Contact {
+    if seg_a[0] == seg_a[1] && seg_b[0] == seg_b[1] {
+        // Two points (sphere cores): the gap between them is the answer.
+        let gap = seg_b[0] - seg_a[0];
+        let d = gap.norm();
+        let touch = SEGMENT_TOUCH_REL
+            * seg_a[0].coords.abs().max().max(seg_b[0].coords.abs().max()).max(ra + rb);
+        let normal =
+            if d > touch { Unit::new_unchecked(gap / d) } else { crossing_normal(seg_a, seg_b) };
+        return cores_apart((ra, rb), d, normal, seg_a[0], seg_b[0]);
+    }
     let closest = closest_points_segments(seg_a, seg_b);
     let (core_a, core_b) = (closest.on_first, closest.on_second);
     let gap = core_b - core_a;
     let mut d = gap.norm();
     let scale = seg_a.iter().chain(seg_b.iter()).fold(0.0f32, |m, p| m.max(p.coords.norm()));
-    let touch = SEGMENT_TOUCH_REL * scale.max(md.margin_sum());
+    let touch = SEGMENT_TOUCH_REL * scale.max(ra + rb);
     let da = seg_a[1] - seg_a[0];
     let db = seg_b[1] - seg_b[0];
     let cross = da.cross(&db);
@@ -495,7 +515,7 @@ where
         // oriented from A's centre towards B's.
         crossing_normal(seg_a, seg_b)
     };
-    cores_apart(md.margins(), d, normal, core_a, core_b)
+    cores_apart((ra, rb), d, normal, core_a, core_b)
 }
 
 /// The separating direction for crossing point/segment cores: the common
