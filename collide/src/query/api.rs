@@ -25,6 +25,12 @@ use crate::support_map::SupportMap;
 /// direction between closest points is then lost in f32 rounding.
 const SEGMENT_TOUCH_REL: f32 = 1e-6;
 
+/// Squared sine of the angle above which the cross product of two core
+/// segments gives their common perpendicular to better than the closest
+/// points' difference does: at ~0.6° the cross product's direction error is
+/// ~1e-5 rad, while for nearly parallel segments it grows as ε / sin θ.
+const COMMON_PERPENDICULAR_SIN_SQ: f32 = 1e-4;
+
 /// Squared sine of the angle below which two core segments count as
 /// parallel, so that their cross product gives no reliable direction. 1e-12
 /// on the squared sine is ~1e-6 rad, the f32 rounding floor.
@@ -128,14 +134,15 @@ fn check_input<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     Ok((ra, rb))
 }
 
+/// Whether a core segment is the local origin (a sphere's core).
+fn is_origin(seg: &[Point3<f32>; 2]) -> bool {
+    seg[0] == Point3::origin() && seg[1] == Point3::origin()
+}
+
 /// A core segment placed in the world. A sphere's core (the local origin)
 /// is just the pose's translation, which skips two rotations.
 fn place(pose: &Isometry3<f32>, seg: [Point3<f32>; 2]) -> [Point3<f32>; 2] {
-    if seg[0] == Point3::origin() && seg[1] == Point3::origin() {
-        [Point3::from(pose.translation.vector); 2]
-    } else {
-        seg.map(|p| pose * p)
-    }
+    if is_origin(&seg) { [Point3::from(pose.translation.vector); 2] } else { seg.map(|p| pose * p) }
 }
 
 /// A core segment, if its ends are finite (GJK checks every support point
@@ -180,7 +187,8 @@ pub fn try_intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let sum = ra + rb;
     if let (Some(sa), Some(sb)) = (a.core_segment(), b.core_segment()) {
         let (sa, sb) = (finite_segment(sa)?, finite_segment(sb)?);
-        let c = closest_points_segments(place(pose_a, sa), place(pose_b, sb));
+        let pose_b_in_a = pose_a.inv_mul(pose_b);
+        let c = closest_points_segments(sa, sb.map(|p| pose_b_in_a * p));
         return Ok((c.on_first - c.on_second).norm() <= sum);
     }
     let pose_b_in_a = pose_a.inv_mul(pose_b);
@@ -434,14 +442,29 @@ where
 {
     let margins = check_input(a, pose_a, b, pose_b)?;
     recorder.begin(pose_a);
-    // Point and segment cores have a closed form, computed in the world
-    // frame directly.
-    if let (Some(sa), Some(sb)) = (a.core_segment(), b.core_segment()) {
-        let (sa, sb) = (finite_segment(sa)?, finite_segment(sb)?);
-        return Ok(Local::Contact(segment_contact(margins, place(pose_a, sa), place(pose_b, sb))));
-    }
-    let md = MinkowskiDifference::new(a, b, pose_a.inv_mul(pose_b));
-    let local = gjk_epa(&md, want, cache, recorder)?;
+    let local = match (a.core_segment(), b.core_segment()) {
+        // Point and segment cores have a closed form. Two points (spheres)
+        // are compared in the world frame directly; segments in A's frame,
+        // where A's segment is exact: in the world, each end picks up the
+        // rounding of a rotation and a large translation, enough to make
+        // parallel capsules look slightly skew.
+        (Some(sa), Some(sb)) => {
+            let (sa, sb) = (finite_segment(sa)?, finite_segment(sb)?);
+            if is_origin(&sa) && is_origin(&sb) {
+                return Ok(Local::Contact(segment_contact(
+                    margins,
+                    place(pose_a, sa),
+                    place(pose_b, sb),
+                )));
+            }
+            let pose_b_in_a = pose_a.inv_mul(pose_b);
+            Local::Contact(segment_contact(margins, sa, sb.map(|p| pose_b_in_a * p)))
+        }
+        _ => {
+            let md = MinkowskiDifference::new(a, b, pose_a.inv_mul(pose_b));
+            gjk_epa(&md, want, cache, recorder)?
+        }
+    };
     Ok(match local {
         Local::Contact(c) => Local::Contact(c.to_world(pose_a)),
         other => other,
@@ -498,9 +521,9 @@ fn segment_contact(
     // from there avoids dividing the tiny difference of two nearly-equal
     // closest points by its own length, which for nearly-crossing cores
     // tilts the normal.
-    let non_parallel =
-        cross.norm_squared() > PARALLEL_REL_SQ * da.norm_squared() * db.norm_squared();
-    let normal = if non_parallel && closest.interior() {
+    let well_skewed =
+        cross.norm_squared() > COMMON_PERPENDICULAR_SIN_SQ * da.norm_squared() * db.norm_squared();
+    let normal = if well_skewed && closest.interior() {
         let line_gap = cross.normalize().dot(&(seg_b[0] - seg_a[0]));
         d = line_gap.abs();
         if d > touch {
