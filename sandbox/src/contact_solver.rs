@@ -1,0 +1,412 @@
+//! The contact solver: Box2D v3's soft step (Erin Catto, "Solver2D" and
+//! "Soft Step", 2024) carried to 3D.
+//!
+//! Each step is split into substeps. In a substep the solver integrates
+//! velocities, warm starts, solves every contact with a *soft* constraint
+//! (a spring-damper of fixed frequency that pushes overlap out at a bounded
+//! speed), integrates positions and then *relaxes*: solves again without the
+//! position bias so the push-out velocity does not become bounce. After the
+//! substeps, restitution is applied once and impulses are stored for the next
+//! step's warm start. Departures from Box2D: friction is not applied per
+//! point but once per manifold at the centre of its points, as two tangent
+//! directions clamped to the Coulomb disk `μ Σλ_n` plus a twist (torsional)
+//! friction about the normal clamped to `μ Σλ_n r̄` (`r̄` the mean distance of
+//! the points from the centre), the "friction patch" of PhysX and Bepu. With
+//! per-corner friction in 3D, the rocking of a soft 4-point contact fed the
+//! corners' friction and made tall stacks walk; at the centre it cannot.
+//! Constraints are solved in plain sequential order (no graph colouring:
+//! this solver is single-threaded and scalar).
+//!
+//! Soft constraint derivation (Catto, "Soft Constraints", GDC 2011): a
+//! spring of angular frequency `ω = 2π f` and damping ratio `ζ` on position
+//! error `C`, integrated implicitly over a substep `h`, turns the velocity
+//! constraint `J v + b = 0` into
+//!
+//! `λ = -m_eff · mass_scale · (J v + bias) - impulse_scale · λ_acc`
+//!
+//! with `bias = C · ω / (2ζ + hω)`, `mass_scale = hω(2ζ + hω) / (1 + hω(2ζ + hω))`
+//! and `impulse_scale = 1 / (1 + hω(2ζ + hω))`.
+
+use arrayvec::ArrayVec;
+use collide::nalgebra::{Point3, Vector3};
+
+use crate::manifold::{MAX_MANIFOLD_POINTS, Manifold};
+use crate::pair_cache::Contact;
+use crate::solver_body::SolverBody;
+
+/// Spring coefficients of a soft constraint for one substep length.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Softness {
+    bias_rate: f32,
+    mass_scale: f32,
+    impulse_scale: f32,
+}
+
+impl Softness {
+    /// Coefficients for frequency `hertz`, damping ratio `zeta` and substep `h`.
+    pub fn new(hertz: f32, zeta: f32, h: f32) -> Self {
+        if !(hertz > 0.0) {
+            return Self { bias_rate: 0.0, mass_scale: 1.0, impulse_scale: 0.0 };
+        }
+        let omega = 2.0 * std::f32::consts::PI * hertz;
+        let a1 = 2.0 * zeta + h * omega;
+        let a2 = h * omega * a1;
+        let a3 = 1.0 / (1.0 + a2);
+        Self { bias_rate: omega / a1, mass_scale: a2 * a3, impulse_scale: a3 }
+    }
+}
+
+/// Parameters shared by every contact of a step.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SolverParams {
+    /// Softness of contacts between two dynamic bodies.
+    pub dynamic_softness: Softness,
+    /// Softness of contacts against static bodies (stiffer: nothing gives).
+    pub static_softness: Softness,
+    /// Largest speed (m/s) at which overlap is pushed out.
+    pub max_push_out: f32,
+    /// Approach speed (m/s) below which restitution is ignored.
+    pub restitution_threshold: f32,
+    /// `1 / h`, the inverse substep.
+    pub inv_h: f32,
+}
+
+/// One normal constraint. The angular Jacobian terms `I⁻¹ (r × n)` are
+/// precomputed so a solve is a few dot products and no matrix product.
+#[derive(Clone, Copy, Debug)]
+struct ConstraintPoint {
+    /// Anchors from each centre of mass to the contact point, world axes.
+    r_a: Vector3<f32>,
+    r_b: Vector3<f32>,
+    rn_a: Vector3<f32>,
+    rn_b: Vector3<f32>,
+    irn_a: Vector3<f32>,
+    irn_b: Vector3<f32>,
+    /// Separation minus the anchors' offset along the normal, so the current
+    /// separation is `(Δp_B + Δq_B r_B - Δp_A - Δq_A r_A) · n + this`.
+    adjusted_separation: f32,
+    normal_mass: f32,
+    normal_impulse: f32,
+    max_normal_impulse: f32,
+    /// Normal relative velocity at the start of the step, for restitution.
+    relative_velocity: f32,
+}
+
+/// One manifold prepared for solving.
+#[derive(Clone, Debug)]
+pub(crate) struct ContactConstraint {
+    body_a: u32,
+    body_b: u32,
+    /// Index of the contact the impulses are stored back into.
+    contact: u32,
+    normal: Vector3<f32>,
+    tangents: [Vector3<f32>; 2],
+    friction: f32,
+    restitution: f32,
+    softness: Softness,
+    points: ArrayVec<ConstraintPoint, MAX_MANIFOLD_POINTS>,
+    /// Friction anchors: the centre of the points, from each centre of mass.
+    center_a: Vector3<f32>,
+    center_b: Vector3<f32>,
+    tangent_mass: [f32; 2],
+    tangent_impulse: [f32; 2],
+    /// Mean distance of the points from their centre (lever arm of twist).
+    twist_radius: f32,
+    twist_mass: f32,
+    twist_impulse: f32,
+}
+
+/// Two unit tangents completing `n` to an orthonormal basis (Duff et al.,
+/// "Building an Orthonormal Basis, Revisited", 2017).
+fn tangent_basis(n: &Vector3<f32>) -> [Vector3<f32>; 2] {
+    let sign = 1.0f32.copysign(n.z);
+    let a = -1.0 / (sign + n.z);
+    let b = n.x * n.y * a;
+    [
+        Vector3::new(1.0 + sign * n.x * n.x * a, sign * b, -sign * n.x),
+        Vector3::new(b, sign + n.y * n.y * a, -n.y),
+    ]
+}
+
+#[inline]
+fn effective_mass(
+    ba: &SolverBody,
+    bb: &SolverBody,
+    ra: &Vector3<f32>,
+    rb: &Vector3<f32>,
+    dir: &Vector3<f32>,
+) -> f32 {
+    let ca = ra.cross(dir);
+    let cb = rb.cross(dir);
+    let k =
+        ba.inv_mass + bb.inv_mass + ca.dot(&(ba.inv_inertia * ca)) + cb.dot(&(bb.inv_inertia * cb));
+    if k > 0.0 { 1.0 / k } else { 0.0 }
+}
+
+/// Inputs to [`prepare`] for one manifold.
+pub(crate) struct ContactInput<'a> {
+    pub manifold: &'a Manifold,
+    pub contact: u32,
+    pub body_a: u32,
+    pub body_b: u32,
+    pub center_a: Point3<f32>,
+    pub center_b: Point3<f32>,
+    pub friction: f32,
+    pub restitution: f32,
+}
+
+/// Builds the constraint of one manifold: anchors, effective masses and the
+/// stored impulses projected on this step's tangents.
+pub(crate) fn prepare(
+    input: &ContactInput<'_>,
+    bodies: &[SolverBody],
+    params: &SolverParams,
+) -> ContactConstraint {
+    let ba = &bodies[input.body_a as usize];
+    let bb = &bodies[input.body_b as usize];
+    let m = input.manifold;
+    let n = m.normal;
+    let tangents = tangent_basis(&n);
+    let softness = if ba.inv_mass == 0.0 || bb.inv_mass == 0.0 {
+        params.static_softness
+    } else {
+        params.dynamic_softness
+    };
+    let mut points = ArrayVec::new();
+    let mut center = Vector3::zeros();
+    for mp in &m.points {
+        center += mp.point.coords;
+        let r_a = mp.point - input.center_a;
+        let r_b = mp.point - input.center_b;
+        let rn_a = r_a.cross(&n);
+        let rn_b = r_b.cross(&n);
+        let dv = bb.linear_velocity + bb.angular_velocity.cross(&r_b)
+            - ba.linear_velocity
+            - ba.angular_velocity.cross(&r_a);
+        points.push(ConstraintPoint {
+            r_a,
+            r_b,
+            rn_a,
+            rn_b,
+            irn_a: ba.inv_inertia * rn_a,
+            irn_b: bb.inv_inertia * rn_b,
+            adjusted_separation: mp.separation - (r_b - r_a).dot(&n),
+            normal_mass: effective_mass(ba, bb, &r_a, &r_b, &n),
+            normal_impulse: mp.normal_impulse,
+            max_normal_impulse: 0.0,
+            relative_velocity: dv.dot(&n),
+        });
+    }
+    let count = m.points.len().max(1) as f32;
+    let center = Point3::from(center / count);
+    let twist_radius = m.points.iter().map(|p| (p.point - center).norm()).sum::<f32>() / count;
+    let center_a = center - input.center_a;
+    let center_b = center - input.center_b;
+    let k_twist = n.dot(&(ba.inv_inertia * n)) + n.dot(&(bb.inv_inertia * n));
+    ContactConstraint {
+        body_a: input.body_a,
+        body_b: input.body_b,
+        contact: input.contact,
+        normal: n,
+        tangents,
+        friction: input.friction,
+        restitution: input.restitution,
+        softness,
+        points,
+        center_a,
+        center_b,
+        tangent_mass: tangents.map(|t| effective_mass(ba, bb, &center_a, &center_b, &t)),
+        tangent_impulse: tangents.map(|t| m.friction_impulse.dot(&t)),
+        twist_radius,
+        twist_mass: if k_twist > 0.0 { 1.0 / k_twist } else { 0.0 },
+        twist_impulse: m.twist_impulse,
+    }
+}
+
+#[inline]
+fn apply(
+    ba: &mut SolverBody,
+    bb: &mut SolverBody,
+    r_a: &Vector3<f32>,
+    r_b: &Vector3<f32>,
+    p: &Vector3<f32>,
+) {
+    ba.linear_velocity -= p * ba.inv_mass;
+    ba.angular_velocity -= ba.inv_inertia * r_a.cross(p);
+    bb.linear_velocity += p * bb.inv_mass;
+    bb.angular_velocity += bb.inv_inertia * r_b.cross(p);
+}
+
+#[inline]
+fn apply_twist(ba: &mut SolverBody, bb: &mut SolverBody, n: &Vector3<f32>, impulse: f32) {
+    ba.angular_velocity -= ba.inv_inertia * n * impulse;
+    bb.angular_velocity += bb.inv_inertia * n * impulse;
+}
+
+/// Reads two bodies of the solver array by copy. Body 0 is the static dummy;
+/// it is never written back.
+#[inline]
+fn pair(bodies: &[SolverBody], a: u32, b: u32) -> (SolverBody, SolverBody) {
+    (bodies[a as usize], bodies[b as usize])
+}
+
+#[inline]
+fn store(bodies: &mut [SolverBody], a: u32, b: u32, ba: SolverBody, bb: SolverBody) {
+    if a != 0 {
+        bodies[a as usize] = ba;
+    }
+    if b != 0 {
+        bodies[b as usize] = bb;
+    }
+}
+
+#[inline]
+fn relative_velocity(
+    ba: &SolverBody,
+    bb: &SolverBody,
+    r_a: &Vector3<f32>,
+    r_b: &Vector3<f32>,
+) -> Vector3<f32> {
+    bb.linear_velocity + bb.angular_velocity.cross(r_b)
+        - ba.linear_velocity
+        - ba.angular_velocity.cross(r_a)
+}
+
+/// Applies last substep's impulses again, so the solver starts near the answer.
+pub(crate) fn warm_start(constraints: &[ContactConstraint], bodies: &mut [SolverBody]) {
+    for c in constraints {
+        let (mut ba, mut bb) = pair(bodies, c.body_a, c.body_b);
+        for cp in &c.points {
+            ba.linear_velocity -= c.normal * (cp.normal_impulse * ba.inv_mass);
+            ba.angular_velocity -= cp.irn_a * cp.normal_impulse;
+            bb.linear_velocity += c.normal * (cp.normal_impulse * bb.inv_mass);
+            bb.angular_velocity += cp.irn_b * cp.normal_impulse;
+        }
+        let p = c.tangents[0] * c.tangent_impulse[0] + c.tangents[1] * c.tangent_impulse[1];
+        apply(&mut ba, &mut bb, &c.center_a, &c.center_b, &p);
+        apply_twist(&mut ba, &mut bb, &c.normal, c.twist_impulse);
+        store(bodies, c.body_a, c.body_b, ba, bb);
+    }
+}
+
+/// One Gauss–Seidel pass over every contact. With `use_bias` overlap is
+/// pushed out softly; without it (relax) only the velocity error is removed.
+pub(crate) fn solve(
+    constraints: &mut [ContactConstraint],
+    bodies: &mut [SolverBody],
+    params: &SolverParams,
+    use_bias: bool,
+) {
+    for c in constraints.iter_mut() {
+        let (mut ba, mut bb) = pair(bodies, c.body_a, c.body_b);
+        let n = c.normal;
+        let dp = bb.delta_position - ba.delta_position;
+        let (dq_a, dq_b) = (ba.delta_rotation, bb.delta_rotation);
+        let mut total_normal = 0.0;
+        for cp in &mut c.points {
+            // Current separation from the pose change so far in this step.
+            let d = dp + (dq_b * cp.r_b - dq_a * cp.r_a);
+            let s = d.dot(&n) + cp.adjusted_separation;
+            let (bias, mass_scale, impulse_scale) = if s > 0.0 {
+                // Speculative: allow closing the gap within this substep.
+                (s * params.inv_h, 1.0, 0.0)
+            } else if use_bias {
+                let sf = c.softness;
+                (
+                    (sf.mass_scale * sf.bias_rate * s).max(-params.max_push_out),
+                    sf.mass_scale,
+                    sf.impulse_scale,
+                )
+            } else {
+                (0.0, 1.0, 0.0)
+            };
+            // vn = (v_B - v_A)·n + ω_B·(r_B × n) - ω_A·(r_A × n)
+            let vn = (bb.linear_velocity - ba.linear_velocity).dot(&n)
+                + bb.angular_velocity.dot(&cp.rn_b)
+                - ba.angular_velocity.dot(&cp.rn_a);
+            let impulse =
+                -cp.normal_mass * (mass_scale * vn + bias) - impulse_scale * cp.normal_impulse;
+            let new_impulse = (cp.normal_impulse + impulse).max(0.0);
+            let delta = new_impulse - cp.normal_impulse;
+            cp.normal_impulse = new_impulse;
+            cp.max_normal_impulse = cp.max_normal_impulse.max(new_impulse);
+            total_normal += new_impulse;
+            ba.linear_velocity -= n * (delta * ba.inv_mass);
+            ba.angular_velocity -= cp.irn_a * delta;
+            bb.linear_velocity += n * (delta * bb.inv_mass);
+            bb.angular_velocity += cp.irn_b * delta;
+        }
+
+        // Friction at the centre: each tangent in turn (they couple through
+        // rotation), then the pair is projected back onto the Coulomb disk.
+        let max_friction = c.friction * total_normal;
+        let old = c.tangent_impulse;
+        let mut new = old;
+        for k in 0..2 {
+            let vt = relative_velocity(&ba, &bb, &c.center_a, &c.center_b).dot(&c.tangents[k]);
+            let before = new[k];
+            new[k] -= c.tangent_mass[k] * vt;
+            apply(&mut ba, &mut bb, &c.center_a, &c.center_b, &(c.tangents[k] * (new[k] - before)));
+        }
+        let len_sq = new[0] * new[0] + new[1] * new[1];
+        if len_sq > max_friction * max_friction {
+            let scale = max_friction / len_sq.sqrt();
+            let clamped = [new[0] * scale, new[1] * scale];
+            let p = c.tangents[0] * (clamped[0] - new[0]) + c.tangents[1] * (clamped[1] - new[1]);
+            apply(&mut ba, &mut bb, &c.center_a, &c.center_b, &p);
+            new = clamped;
+        }
+        c.tangent_impulse = new;
+
+        // Twist friction about the normal.
+        let max_twist = max_friction * c.twist_radius;
+        let wn = (bb.angular_velocity - ba.angular_velocity).dot(&n);
+        let twist = (c.twist_impulse - c.twist_mass * wn).clamp(-max_twist, max_twist);
+        apply_twist(&mut ba, &mut bb, &n, twist - c.twist_impulse);
+        c.twist_impulse = twist;
+
+        store(bodies, c.body_a, c.body_b, ba, bb);
+    }
+}
+
+/// Restitution, once per step after the substeps: points that approached
+/// faster than the threshold and carried load get a normal velocity of
+/// `-e` times their approach speed.
+pub(crate) fn apply_restitution(
+    constraints: &mut [ContactConstraint],
+    bodies: &mut [SolverBody],
+    params: &SolverParams,
+) {
+    for c in constraints.iter_mut() {
+        if c.restitution == 0.0 {
+            continue;
+        }
+        let (mut ba, mut bb) = pair(bodies, c.body_a, c.body_b);
+        for cp in &mut c.points {
+            if cp.relative_velocity > -params.restitution_threshold || cp.max_normal_impulse == 0.0
+            {
+                continue;
+            }
+            let vn = relative_velocity(&ba, &bb, &cp.r_a, &cp.r_b).dot(&c.normal);
+            let impulse = -cp.normal_mass * (vn + c.restitution * cp.relative_velocity);
+            let new_impulse = (cp.normal_impulse + impulse).max(0.0);
+            let delta = new_impulse - cp.normal_impulse;
+            cp.normal_impulse = new_impulse;
+            apply(&mut ba, &mut bb, &cp.r_a, &cp.r_b, &(c.normal * delta));
+        }
+        store(bodies, c.body_a, c.body_b, ba, bb);
+    }
+}
+
+/// Writes the accumulated impulses back to the manifolds for warm starting.
+pub(crate) fn store_impulses(constraints: &[ContactConstraint], contacts: &mut [Contact]) {
+    for c in constraints {
+        let m = &mut contacts[c.contact as usize].manifold;
+        for (mp, cp) in m.points.iter_mut().zip(&c.points) {
+            mp.normal_impulse = cp.normal_impulse;
+        }
+        m.friction_impulse =
+            c.tangents[0] * c.tangent_impulse[0] + c.tangents[1] * c.tangent_impulse[1];
+        m.twist_impulse = c.twist_impulse;
+    }
+}
