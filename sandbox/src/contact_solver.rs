@@ -88,6 +88,8 @@ struct ConstraintPoint {
     normal_mass: f32,
     normal_impulse: f32,
     max_normal_impulse: f32,
+    /// Distance from the friction centre: this point's lever arm in twist.
+    lever_arm: f32,
     /// Normal relative velocity at the start of the step, for restitution.
     relative_velocity: f32,
 }
@@ -108,10 +110,10 @@ pub(crate) struct ContactConstraint {
     /// Friction anchors: the centre of the points, from each centre of mass.
     center_a: Vector3<f32>,
     center_b: Vector3<f32>,
-    tangent_mass: [f32; 2],
+    /// Inverse of the 2×2 effective mass of the two tangent directions
+    /// (they couple through rotation), row-major.
+    tangent_mass: [f32; 4],
     tangent_impulse: [f32; 2],
-    /// Mean distance of the points from their centre (lever arm of twist).
-    twist_radius: f32,
     twist_mass: f32,
     twist_impulse: f32,
 }
@@ -194,15 +196,33 @@ pub(crate) fn prepare(
             normal_mass: effective_mass(ba, bb, &r_a, &r_b, &n),
             normal_impulse: mp.normal_impulse,
             max_normal_impulse: 0.0,
+            lever_arm: 0.0,
             relative_velocity: dv.dot(&n),
         });
     }
     let count = m.points.len().max(1) as f32;
     let center = Point3::from(center / count);
-    let twist_radius = m.points.iter().map(|p| (p.point - center).norm()).sum::<f32>() / count;
+    for (cp, mp) in points.iter_mut().zip(&m.points) {
+        cp.lever_arm = (mp.point - center).norm();
+    }
     let center_a = center - input.center_a;
     let center_b = center - input.center_b;
     let k_twist = n.dot(&(ba.inv_inertia * n)) + n.dot(&(bb.inv_inertia * n));
+    // K = J M⁻¹ Jᵀ for the two tangents at the centre, inverted in closed form.
+    let rt_a = tangents.map(|t| center_a.cross(&t));
+    let rt_b = tangents.map(|t| center_b.cross(&t));
+    let k = |i: usize, j: usize| {
+        let lin = if i == j { ba.inv_mass + bb.inv_mass } else { 0.0 };
+        lin + rt_a[i].dot(&(ba.inv_inertia * rt_a[j])) + rt_b[i].dot(&(bb.inv_inertia * rt_b[j]))
+    };
+    let (k11, k12, k22) = (k(0, 0), k(0, 1), k(1, 1));
+    let det = k11 * k22 - k12 * k12;
+    let tangent_mass = if det > 0.0 {
+        let inv = 1.0 / det;
+        [k22 * inv, -k12 * inv, -k12 * inv, k11 * inv]
+    } else {
+        [0.0; 4]
+    };
     ContactConstraint {
         body_a: input.body_a,
         body_b: input.body_b,
@@ -215,9 +235,8 @@ pub(crate) fn prepare(
         points,
         center_a,
         center_b,
-        tangent_mass: tangents.map(|t| effective_mass(ba, bb, &center_a, &center_b, &t)),
+        tangent_mass,
         tangent_impulse: tangents.map(|t| m.friction_impulse.dot(&t)),
-        twist_radius,
         twist_mass: if k_twist > 0.0 { 1.0 / k_twist } else { 0.0 },
         twist_impulse: m.twist_impulse,
     }
@@ -289,83 +308,114 @@ pub(crate) fn warm_start(constraints: &[ContactConstraint], bodies: &mut [Solver
     }
 }
 
-/// One Gauss–Seidel pass over every contact. With `use_bias` overlap is
-/// pushed out softly; without it (relax) only the velocity error is removed.
-pub(crate) fn solve(
+/// The soft pass of a substep (Box2D's "solve" with bias, box3d's "push"):
+/// normal constraints only, pushing overlap out through the soft spring.
+pub(crate) fn push(
     constraints: &mut [ContactConstraint],
     bodies: &mut [SolverBody],
     params: &SolverParams,
-    use_bias: bool,
 ) {
     for c in constraints.iter_mut() {
         let (mut ba, mut bb) = pair(bodies, c.body_a, c.body_b);
+        solve_normal(c, &mut ba, &mut bb, params, true);
+        store(bodies, c.body_a, c.body_b, ba, bb);
+    }
+}
+
+/// The rigid pass of a substep (relax): normal constraints without the
+/// position bias, then twist and friction at the manifold centre. Friction
+/// is solved only here, as box3d does: against rigid normals it cannot feed
+/// the rocking of a soft contact, which made tall stacks walk.
+pub(crate) fn relax(
+    constraints: &mut [ContactConstraint],
+    bodies: &mut [SolverBody],
+    params: &SolverParams,
+) {
+    for c in constraints.iter_mut() {
+        let (mut ba, mut bb) = pair(bodies, c.body_a, c.body_b);
+        solve_normal(c, &mut ba, &mut bb, params, false);
         let n = c.normal;
-        let dp = bb.delta_position - ba.delta_position;
-        let (dq_a, dq_b) = (ba.delta_rotation, bb.delta_rotation);
         let mut total_normal = 0.0;
-        for cp in &mut c.points {
-            // Current separation from the pose change so far in this step.
-            let d = dp + (dq_b * cp.r_b - dq_a * cp.r_a);
-            let s = d.dot(&n) + cp.adjusted_separation;
-            let (bias, mass_scale, impulse_scale) = if s > 0.0 {
-                // Speculative: allow closing the gap within this substep.
-                (s * params.inv_h, 1.0, 0.0)
-            } else if use_bias {
-                let sf = c.softness;
-                (
-                    (sf.mass_scale * sf.bias_rate * s).max(-params.max_push_out),
-                    sf.mass_scale,
-                    sf.impulse_scale,
-                )
-            } else {
-                (0.0, 1.0, 0.0)
-            };
-            // vn = (v_B - v_A)·n + ω_B·(r_B × n) - ω_A·(r_A × n)
-            let vn = (bb.linear_velocity - ba.linear_velocity).dot(&n)
-                + bb.angular_velocity.dot(&cp.rn_b)
-                - ba.angular_velocity.dot(&cp.rn_a);
-            let impulse =
-                -cp.normal_mass * (mass_scale * vn + bias) - impulse_scale * cp.normal_impulse;
-            let new_impulse = (cp.normal_impulse + impulse).max(0.0);
-            let delta = new_impulse - cp.normal_impulse;
-            cp.normal_impulse = new_impulse;
-            cp.max_normal_impulse = cp.max_normal_impulse.max(new_impulse);
-            total_normal += new_impulse;
-            ba.linear_velocity -= n * (delta * ba.inv_mass);
-            ba.angular_velocity -= cp.irn_a * delta;
-            bb.linear_velocity += n * (delta * bb.inv_mass);
-            bb.angular_velocity += cp.irn_b * delta;
+        let mut twist_limit = 0.0;
+        for cp in &c.points {
+            total_normal += cp.normal_impulse;
+            twist_limit += cp.lever_arm * cp.normal_impulse;
         }
 
-        // Friction at the centre: each tangent in turn (they couple through
-        // rotation), then the pair is projected back onto the Coulomb disk.
-        let max_friction = c.friction * total_normal;
-        let old = c.tangent_impulse;
-        let mut new = old;
-        for k in 0..2 {
-            let vt = relative_velocity(&ba, &bb, &c.center_a, &c.center_b).dot(&c.tangents[k]);
-            let before = new[k];
-            new[k] -= c.tangent_mass[k] * vt;
-            apply(&mut ba, &mut bb, &c.center_a, &c.center_b, &(c.tangents[k] * (new[k] - before)));
-        }
-        let len_sq = new[0] * new[0] + new[1] * new[1];
-        if len_sq > max_friction * max_friction {
-            let scale = max_friction / len_sq.sqrt();
-            let clamped = [new[0] * scale, new[1] * scale];
-            let p = c.tangents[0] * (clamped[0] - new[0]) + c.tangents[1] * (clamped[1] - new[1]);
-            apply(&mut ba, &mut bb, &c.center_a, &c.center_b, &p);
-            new = clamped;
-        }
-        c.tangent_impulse = new;
-
-        // Twist friction about the normal.
-        let max_twist = max_friction * c.twist_radius;
+        // Twist friction about the normal, limited by μ Σ λ_i r_i.
+        let max_twist = c.friction * twist_limit;
         let wn = (bb.angular_velocity - ba.angular_velocity).dot(&n);
         let twist = (c.twist_impulse - c.twist_mass * wn).clamp(-max_twist, max_twist);
         apply_twist(&mut ba, &mut bb, &n, twist - c.twist_impulse);
         c.twist_impulse = twist;
 
+        // Friction at the centre: a 2×2 block solve, then the accumulated
+        // impulse is projected onto the Coulomb disk of radius μ Σ λ_n.
+        let vr = relative_velocity(&ba, &bb, &c.center_a, &c.center_b);
+        let vt = [vr.dot(&c.tangents[0]), vr.dot(&c.tangents[1])];
+        let km = &c.tangent_mass;
+        let old = c.tangent_impulse;
+        let mut new =
+            [old[0] - (km[0] * vt[0] + km[1] * vt[1]), old[1] - (km[2] * vt[0] + km[3] * vt[1])];
+        let max_friction = c.friction * total_normal;
+        let len_sq = new[0] * new[0] + new[1] * new[1];
+        if len_sq > max_friction * max_friction {
+            let scale = max_friction / len_sq.sqrt();
+            new = [new[0] * scale, new[1] * scale];
+        }
+        c.tangent_impulse = new;
+        let p = c.tangents[0] * (new[0] - old[0]) + c.tangents[1] * (new[1] - old[1]);
+        apply(&mut ba, &mut bb, &c.center_a, &c.center_b, &p);
+
         store(bodies, c.body_a, c.body_b, ba, bb);
+    }
+}
+
+/// The normal constraints of one manifold. With `use_bias` overlap is pushed
+/// out softly; without it only the velocity error (and any speculative gap)
+/// is handled, rigidly.
+#[inline]
+fn solve_normal(
+    c: &mut ContactConstraint,
+    ba: &mut SolverBody,
+    bb: &mut SolverBody,
+    params: &SolverParams,
+    use_bias: bool,
+) {
+    let n = c.normal;
+    let dp = bb.delta_position - ba.delta_position;
+    let (dq_a, dq_b) = (ba.delta_rotation, bb.delta_rotation);
+    for cp in &mut c.points {
+        // Current separation from the pose change so far in this step.
+        let d = dp + (dq_b * cp.r_b - dq_a * cp.r_a);
+        let s = d.dot(&n) + cp.adjusted_separation;
+        let (bias, mass_scale, impulse_scale) = if s > 0.0 {
+            // Speculative: allow closing the gap within this substep.
+            (s * params.inv_h, 1.0, 0.0)
+        } else if use_bias {
+            let sf = c.softness;
+            (
+                (sf.mass_scale * sf.bias_rate * s).max(-params.max_push_out),
+                sf.mass_scale,
+                sf.impulse_scale,
+            )
+        } else {
+            (0.0, 1.0, 0.0)
+        };
+        // vn = (v_B - v_A)·n + ω_B·(r_B × n) - ω_A·(r_A × n)
+        let vn = (bb.linear_velocity - ba.linear_velocity).dot(&n)
+            + bb.angular_velocity.dot(&cp.rn_b)
+            - ba.angular_velocity.dot(&cp.rn_a);
+        let impulse =
+            -cp.normal_mass * (mass_scale * vn + bias) - impulse_scale * cp.normal_impulse;
+        let new_impulse = (cp.normal_impulse + impulse).max(0.0);
+        let delta = new_impulse - cp.normal_impulse;
+        cp.normal_impulse = new_impulse;
+        cp.max_normal_impulse = cp.max_normal_impulse.max(new_impulse);
+        ba.linear_velocity -= n * (delta * ba.inv_mass);
+        ba.angular_velocity -= cp.irn_a * delta;
+        bb.linear_velocity += n * (delta * bb.inv_mass);
+        bb.angular_velocity += cp.irn_b * delta;
     }
 }
 

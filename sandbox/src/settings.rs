@@ -37,8 +37,8 @@ impl Default for StepSettings {
     fn default() -> Self {
         Self {
             gravity: Vector3::new(0.0, -9.81, 0.0),
-            substeps: 6,
-            contact_hertz: 40.0,
+            substeps: 4,
+            contact_hertz: 30.0,
             contact_damping_ratio: 10.0,
             max_push_out_velocity: 3.0,
             restitution_threshold: 1.0,

@@ -678,11 +678,11 @@ impl World {
             integrate_velocities(&mut self.solver_bodies[1..], &gravity, h);
             integrate_time += t.elapsed();
             contact_solver::warm_start(&self.constraints, &mut self.solver_bodies);
-            contact_solver::solve(&mut self.constraints, &mut self.solver_bodies, &params, true);
+            contact_solver::push(&mut self.constraints, &mut self.solver_bodies, &params);
             let t = Instant::now();
             integrate_positions(&mut self.solver_bodies[1..], h);
             integrate_time += t.elapsed();
-            contact_solver::solve(&mut self.constraints, &mut self.solver_bodies, &params, false);
+            contact_solver::relax(&mut self.constraints, &mut self.solver_bodies, &params);
         }
         contact_solver::apply_restitution(&mut self.constraints, &mut self.solver_bodies, &params);
         contact_solver::store_impulses(&self.constraints, &mut self.contacts);
