@@ -1,3 +1,198 @@
-//! Benchmark support code. The criterion suites are not written yet: see the
-//! project's open issues. This crate currently exports nothing.
+//! Seeded inputs shared by the criterion suites and the report command.
+//!
+//! Every benchmark draws its inputs from here, generated up front from a
+//! fixed seed, and cycles through them, so runs are comparable across
+//! machines and strategies, and the parry3d comparison sees exactly the same
+//! shapes and poses as collide.
 #![deny(missing_docs)]
+
+use collide::nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// The seed behind every generated input.
+pub const SEED: u64 = 0x5eed_c011_1de5;
+
+/// Hull sizes (vertex counts) of the `support` suite.
+pub const HULL_SIZES: [usize; 9] = [8, 16, 32, 64, 128, 256, 1024, 4096, 16384];
+
+/// How many inputs each stream holds; benchmarks cycle through them. A power
+/// of two, so the cycle index is a mask.
+pub const STREAM_LEN: usize = 1024;
+
+/// The surface the hull's points are drawn on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cloud {
+    /// Uniform on the unit sphere.
+    Sphere,
+    /// The sphere stretched to semi-axes (2, 1, 0.25): long, flat hulls.
+    Ellipsoid,
+}
+
+impl Cloud {
+    /// Name used in benchmark ids and the report.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cloud::Sphere => "sphere",
+            Cloud::Ellipsoid => "ellipsoid",
+        }
+    }
+}
+
+fn rng(stream: u64) -> StdRng {
+    StdRng::seed_from_u64(SEED ^ stream.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
+fn unit_vector(rng: &mut StdRng) -> Vector3<f32> {
+    // Rejection sampling in the unit ball gives a uniform direction.
+    loop {
+        let v = Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+        let n = v.norm();
+        if n > 1e-3 && n <= 1.0 {
+            return v / n;
+        }
+    }
+}
+
+/// `n` points on the given surface. Every point of a sphere or ellipsoid is
+/// extreme, so the hull has (almost always exactly) `n` vertices.
+pub fn cloud(kind: Cloud, n: usize) -> Vec<Point3<f32>> {
+    let mut r = rng(n as u64 + 17 * kind as u64);
+    let scale = match kind {
+        Cloud::Sphere => Vector3::new(1.0, 1.0, 1.0),
+        Cloud::Ellipsoid => Vector3::new(2.0, 1.0, 0.25),
+    };
+    (0..n).map(|_| Point3::from(unit_vector(&mut r).component_mul(&scale))).collect()
+}
+
+/// [`STREAM_LEN`] uniformly random unit directions.
+pub fn random_directions() -> Vec<Vector3<f32>> {
+    let mut r = rng(1);
+    (0..STREAM_LEN).map(|_| unit_vector(&mut r)).collect()
+}
+
+/// [`STREAM_LEN`] directions turning slowly (0.01 rad per step about a
+/// tilted axis), as a resting contact's normal does from frame to frame.
+pub fn turning_directions() -> Vec<Vector3<f32>> {
+    let axis = Vector3::new(0.3, 1.0, 0.2).normalize();
+    let start = Vector3::new(1.0, -0.2, 0.4).normalize();
+    (0..STREAM_LEN)
+        .map(|k| UnitQuaternion::from_scaled_axis(axis * (0.01 * k as f32)) * start)
+        .collect()
+}
+
+/// Whether a query pair should overlap or be apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// Centres 0.8 apart (every benchmark shape has a radius near 0.5).
+    Overlapping,
+    /// Centres 1.6 apart.
+    Separated,
+}
+
+impl Placement {
+    /// Name used in benchmark ids.
+    pub fn name(self) -> &'static str {
+        match self {
+            Placement::Overlapping => "overlapping",
+            Placement::Separated => "separated",
+        }
+    }
+}
+
+/// [`STREAM_LEN`] pose pairs `(pose_a, pose_b)`: random orientations, B's
+/// centre at a fixed distance from A's in a random direction.
+pub fn pose_pairs(placement: Placement) -> Vec<(Isometry3<f32>, Isometry3<f32>)> {
+    let mut r = rng(2 + placement as u64);
+    let gap = match placement {
+        Placement::Overlapping => 0.8,
+        Placement::Separated => 1.6,
+    };
+    (0..STREAM_LEN)
+        .map(|_| {
+            let rot = |r: &mut StdRng| UnitQuaternion::from_scaled_axis(unit_vector(r) * r.random_range(0.0..3.14));
+            let a_at = Vector3::new(r.random_range(-5.0..5.0), r.random_range(-5.0..5.0), r.random_range(-5.0..5.0));
+            let b_at = a_at + unit_vector(&mut r) * gap;
+            let pose_a = Isometry3::from_parts(Translation3::from(a_at), rot(&mut r));
+            let pose_b = Isometry3::from_parts(Translation3::from(b_at), rot(&mut r));
+            (pose_a, pose_b)
+        })
+        .collect()
+}
+
+/// The shapes of the `queries` suite, all about 1 m across.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueryShape {
+    /// Radius 0.5.
+    Sphere,
+    /// Half-extents (0.5, 0.4, 0.3).
+    Cuboid,
+    /// Half-height 0.3, radius 0.25.
+    Capsule,
+    /// Hull of a seeded cloud of this many points on a sphere of radius 0.5.
+    Hull(usize),
+}
+
+impl QueryShape {
+    /// Name used in benchmark ids.
+    pub fn name(self) -> String {
+        match self {
+            QueryShape::Sphere => "sphere".into(),
+            QueryShape::Cuboid => "cuboid".into(),
+            QueryShape::Capsule => "capsule".into(),
+            QueryShape::Hull(n) => format!("hull{n}"),
+        }
+    }
+
+    /// The hull's points, radius 0.5, for hull shapes.
+    pub fn hull_points(self) -> Option<Vec<Point3<f32>>> {
+        match self {
+            QueryShape::Hull(n) => Some(cloud(Cloud::Sphere, n).into_iter().map(|p| p * 0.5).collect()),
+            _ => None,
+        }
+    }
+}
+
+/// Half-extents of [`QueryShape::Cuboid`].
+pub const CUBOID_HALF_EXTENTS: [f32; 3] = [0.5, 0.4, 0.3];
+/// Radius of [`QueryShape::Sphere`].
+pub const SPHERE_RADIUS: f32 = 0.5;
+/// Half-height and radius of [`QueryShape::Capsule`].
+pub const CAPSULE: (f32, f32) = (0.3, 0.25);
+
+/// The pairs of the `queries` suite.
+pub const QUERY_PAIRS: [(QueryShape, QueryShape); 9] = [
+    (QueryShape::Sphere, QueryShape::Sphere),
+    (QueryShape::Sphere, QueryShape::Cuboid),
+    (QueryShape::Capsule, QueryShape::Capsule),
+    (QueryShape::Capsule, QueryShape::Cuboid),
+    (QueryShape::Cuboid, QueryShape::Cuboid),
+    (QueryShape::Sphere, QueryShape::Hull(32)),
+    (QueryShape::Hull(32), QueryShape::Hull(32)),
+    (QueryShape::Hull(64), QueryShape::Hull(64)),
+    (QueryShape::Hull(1024), QueryShape::Hull(1024)),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_are_reproducible_and_unit_length() {
+        assert_eq!(random_directions(), random_directions());
+        assert_eq!(cloud(Cloud::Ellipsoid, 64), cloud(Cloud::Ellipsoid, 64));
+        for d in random_directions().iter().chain(turning_directions().iter()) {
+            assert!((d.norm() - 1.0).abs() < 1e-5);
+        }
+    }
+
+    #[test]
+    fn placements_put_centres_where_promised() {
+        for (p, gap) in [(Placement::Overlapping, 0.8), (Placement::Separated, 1.6)] {
+            for (a, b) in pose_pairs(p) {
+                let d = (b.translation.vector - a.translation.vector).norm();
+                assert!((d - gap).abs() < 1e-4);
+            }
+        }
+    }
+}

@@ -22,6 +22,15 @@ pub enum HullError {
         /// Dimension of the affine hull actually spanned: 0, 1 or 2.
         dimension: u8,
     },
+    /// More points than the hull's `u32` indices can address.
+    TooManyPoints {
+        /// How many points were given.
+        count: usize,
+    },
+    /// The construction failed an internal consistency check. This is a bug
+    /// (the exact predicates should make it unreachable); please report the
+    /// input.
+    Numerical,
 }
 
 impl fmt::Display for HullError {
@@ -41,6 +50,12 @@ impl fmt::Display for HullError {
                 };
                 write!(f, "the points all lie on {what}, so they enclose no volume")
             }
+            Self::TooManyPoints { count } => {
+                write!(f, "a convex hull takes fewer than 2^32 - 1 points, got {count}")
+            }
+            Self::Numerical => {
+                f.write_str("the hull construction failed an internal consistency check")
+            }
         }
     }
 }
@@ -53,6 +68,9 @@ impl std::error::Error for HullError {}
 pub enum QueryError {
     /// A pose, a shape parameter or a support point is NaN or infinite.
     NonFiniteInput,
+    /// A shape reports a negative margin (for example a sphere with a
+    /// negative radius).
+    NegativeMargin,
 }
 
 impl fmt::Display for QueryError {
@@ -61,6 +79,7 @@ impl fmt::Display for QueryError {
             Self::NonFiniteInput => {
                 f.write_str("a pose, shape parameter or support point is NaN or infinite")
             }
+            Self::NegativeMargin => f.write_str("a shape has a negative radius or margin"),
         }
     }
 }

@@ -1,9 +1,58 @@
 //! # collide
 //!
-//! Convex collision detection: GJK for intersection, distance and closest
-//! points; EPA for penetration depth, normal and witness points.
+//! Convex collision detection in f32: GJK for intersection, distance and
+//! closest points; EPA for penetration depth, normal and witness points; in
+//! 3D and, in [`dim2`], in 2D.
 //!
-//! STUB crate doc; the conventions section is filled in with the query core.
+//! Shapes are defined in their own local frame and placed by a rigid
+//! transform ([`Isometry3`](nalgebra::Isometry3)). A query turns each search
+//! direction into the shape's frame, finds the support point there, and
+//! transforms only that point back: no vertex is ever transformed wholesale.
+//! Any convex shape plugs in by implementing [`SupportMap`].
+//!
+//! ```
+//! use collide::{penetration, closest_points, Cuboid, Sphere, Proximity};
+//! use collide::nalgebra::{Isometry3, Vector3};
+//!
+//! let ground = Cuboid::new(Vector3::new(50.0, 0.5, 50.0));
+//! let ground_pose = Isometry3::translation(0.0, -0.5, 0.0); // top face at y = 0
+//! let ball = Sphere::new(0.5);
+//!
+//! // A ball sunk 2 mm into the ground: push it up by 2 mm.
+//! let hit = penetration(&ground, &ground_pose, &ball, &Isometry3::translation(3.0, 0.498, 1.0))
+//!     .expect("overlapping");
+//! assert!((hit.depth - 0.002).abs() < 1e-5);
+//! assert!((hit.normal.y - 1.0).abs() < 1e-5);
+//!
+//! // The same ball 1 m up is 0.5 m clear of the ground.
+//! match closest_points(&ground, &ground_pose, &ball, &Isometry3::translation(3.0, 1.0, 1.0)) {
+//!     Proximity::Separated { distance, .. } => assert!((distance - 0.5).abs() < 1e-5),
+//!     Proximity::Intersecting => unreachable!(),
+//! }
+//! ```
+//!
+//! ## Conventions
+//!
+//! * **Frames.** Shapes live in their local frame; poses map local to world
+//!   (`world_from_local`). Every query result is in the **world** frame. The
+//!   lower-level building blocks ([`query::gjk`], [`query::epa`],
+//!   [`query::MinkowskiDifference`]) work in **A's local frame**, where B's
+//!   pose is `pose_b_in_a = pose_a⁻¹ · pose_b`.
+//! * **Normal.** [`Penetration::normal`] and [`Contact::Separated`]'s
+//!   `normal` point **from A to B**. Moving B by `depth * normal` separates
+//!   the shapes.
+//! * **Witness points.** `point_a` is the point of A deepest inside B and
+//!   `point_b` the point of B deepest inside A, so
+//!   `point_a - point_b = depth * normal`. For separated shapes they are the
+//!   closest points, on each surface.
+//! * **Margins.** Spheres and capsules are a core (point, segment) plus a
+//!   radius. GJK and EPA run on the cores; radii are added exactly.
+//! * **Tolerances** are relative to the size of the shapes (see each
+//!   algorithm's constants), so results scale with the shapes.
+//! * **Failure.** Non-finite input is a [`QueryError`] from the `try_*`
+//!   functions, never "no contact". An algorithm that stops early (iteration
+//!   cap, rounding) returns its best answer and says so in its status enum.
+//! * **No allocation** happens inside a query.
 #![deny(missing_docs)]
 
 pub use nalgebra;
@@ -17,8 +66,13 @@ mod support_map;
 
 pub use error::{HullError, QueryError};
 pub use query::{
-    Penetration, Proximity, closest_points, intersects, penetration, try_closest_points,
-    try_intersects, try_penetration,
+    Contact, GjkCache, Penetration, Proximity, closest_points, contact, intersects, penetration,
+    try_closest_points, try_intersects, try_penetration,
 };
 pub use shape::{Capsule, ConvexHull, Cuboid, HullFace, Shape, Sphere};
 pub use support_map::SupportMap;
+
+// The README's code blocks are compiled and run as doctests.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -72,6 +72,17 @@ pub trait SupportMap {
     fn local_core_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
         self.local_support(dir)
     }
+
+    /// The core as a segment `[start, end]` in the shape's frame, when the core
+    /// is a point (both ends equal) or a segment.
+    ///
+    /// Spheres and capsules return `Some`, which lets queries between two such
+    /// shapes take an exact closed-form path instead of GJK/EPA. The default
+    /// `None` is always correct.
+    #[inline]
+    fn core_segment(&self) -> Option<[Point3<f32>; 2]> {
+        None
+    }
 }
 
 impl<T: SupportMap + ?Sized> SupportMap for &T {
@@ -87,6 +98,10 @@ impl<T: SupportMap + ?Sized> SupportMap for &T {
     fn local_core_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
         (**self).local_core_support(dir)
     }
+    #[inline]
+    fn core_segment(&self) -> Option<[Point3<f32>; 2]> {
+        (**self).core_segment()
+    }
 }
 
 impl<T: SupportMap + ?Sized> SupportMap for Box<T> {
@@ -101,5 +116,9 @@ impl<T: SupportMap + ?Sized> SupportMap for Box<T> {
     #[inline]
     fn local_core_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
         (**self).local_core_support(dir)
+    }
+    #[inline]
+    fn core_segment(&self) -> Option<[Point3<f32>; 2]> {
+        (**self).core_segment()
     }
 }

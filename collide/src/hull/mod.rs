@@ -1,1 +1,10 @@
-//! Hull construction (quickhull) and, later, hull support strategies.
+//! Convex hulls: construction (our own quickhull on triangles with exact
+//! visibility, then merging of coplanar triangles into polygon faces) and the
+//! support strategies a hull can answer queries with.
+
+mod face_merge;
+mod quickhull;
+pub(crate) mod support;
+
+pub(crate) use face_merge::{Coplanarity, merge_faces};
+pub(crate) use quickhull::{Cloud, triangle_hull};

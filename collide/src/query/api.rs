@@ -1,9 +1,29 @@
-//! The public query functions (STUB signatures while GJK/EPA are written).
+//! The public query functions: intersection, closest points, penetration, and
+//! the combined contact query a physics engine wants.
+//!
+//! Every function moves B into A's frame once, runs GJK (and EPA when the
+//! cores overlap) on the cores there, adds the margins analytically, and
+//! takes the answer to the world frame. Pairs whose cores are both points or
+//! segments (sphere and capsule pairs) take an exact closed-form path.
+//!
+//! Non-finite input (a NaN or infinite pose, margin or support point) is an
+//! error in the `try_*` functions. The plain functions document what they
+//! return instead; they never panic and never hang.
 
 use nalgebra::{Isometry3, Point3, Unit, Vector3};
 
 use crate::error::QueryError;
+use crate::query::epa::epa;
+use crate::query::gjk::{GjkOutcome, GjkSettings, gjk};
+use crate::query::minkowski::MinkowskiDifference;
+use crate::query::record::{NoRecord, Recorder};
+use crate::query::segment::closest_points_segments;
 use crate::support_map::SupportMap;
+
+/// Core distance, relative to the size of the cores, below which the
+/// closed-form sphere/capsule path treats the cores as intersecting: the
+/// direction between closest points is then lost in f32 rounding.
+const SEGMENT_TOUCH_REL: f32 = 1e-6;
 
 /// How far apart two shapes are.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,7 +44,8 @@ pub enum Proximity {
 /// How deeply two overlapping shapes penetrate, and along which direction.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Penetration {
-    /// Length of the smallest translation of B that separates the shapes.
+    /// Length of the smallest translation of B that separates the shapes, in
+    /// metres. Zero for shapes that just touch.
     pub depth: f32,
     /// Unit direction from A to B, world frame: moving B by `depth * normal`
     /// separates the shapes.
@@ -35,7 +56,82 @@ pub struct Penetration {
     pub point_b: Point3<f32>,
 }
 
-/// Whether the shapes overlap.
+/// The contact state of a pair: separated with a distance, or penetrating.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Contact {
+    /// The shapes are disjoint.
+    Separated {
+        /// Distance between the shapes, in metres (positive).
+        distance: f32,
+        /// Unit direction from A's closest point to B's, world frame.
+        normal: Unit<Vector3<f32>>,
+        /// Point of A closest to B, world frame.
+        point_a: Point3<f32>,
+        /// Point of B closest to A, world frame.
+        point_b: Point3<f32>,
+    },
+    /// The shapes overlap or touch.
+    Penetrating(Penetration),
+}
+
+/// Warm-start state for repeated queries on the same pair, owned by the
+/// caller: the last separating direction, in A's frame, from which GJK starts
+/// its next run. Starting close to the answer usually saves most iterations
+/// when the pair moves little between frames.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GjkCache {
+    direction: Option<Vector3<f32>>,
+}
+
+impl GjkCache {
+    /// The stored direction (A's frame), if any query has filled it.
+    pub fn direction(&self) -> Option<Vector3<f32>> {
+        self.direction
+    }
+
+    fn initial_dir(&self, pose_b_in_a: &Isometry3<f32>) -> Vector3<f32> {
+        // v approximates a − b, so with no history start from A's centre
+        // minus B's.
+        self.direction.unwrap_or(-pose_b_in_a.translation.vector)
+    }
+
+    fn store(&mut self, dir: Vector3<f32>) {
+        if dir.iter().all(|x| x.is_finite()) && dir.norm_squared() > 0.0 {
+            self.direction = Some(dir);
+        }
+    }
+}
+
+fn check_input<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    pose_a: &Isometry3<f32>,
+    b: &B,
+    pose_b: &Isometry3<f32>,
+) -> Result<Isometry3<f32>, QueryError> {
+    let finite = |p: &Isometry3<f32>| {
+        p.translation.vector.iter().chain(p.rotation.coords.iter()).all(|x| x.is_finite())
+    };
+    if !finite(pose_a) || !finite(pose_b) || !a.margin().is_finite() || !b.margin().is_finite() {
+        return Err(QueryError::NonFiniteInput);
+    }
+    if a.margin() < 0.0 || b.margin() < 0.0 {
+        return Err(QueryError::NegativeMargin);
+    }
+    Ok(pose_a.inv_mul(pose_b))
+}
+
+/// Whether the shapes overlap or touch.
+///
+/// Returns `false` for non-finite input; [`try_intersects`] reports it.
+///
+/// ```
+/// use collide::{intersects, Cuboid, Sphere};
+/// use collide::nalgebra::{Isometry3, Vector3};
+/// let cube = Cuboid::new(Vector3::repeat(1.0));
+/// let ball = Sphere::new(0.5);
+/// assert!(intersects(&cube, &Isometry3::identity(), &ball, &Isometry3::translation(1.4, 0.0, 0.0)));
+/// assert!(!intersects(&cube, &Isometry3::identity(), &ball, &Isometry3::translation(1.6, 0.0, 0.0)));
+/// ```
 pub fn intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     pose_a: &Isometry3<f32>,
@@ -45,57 +141,292 @@ pub fn intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     try_intersects(a, pose_a, b, pose_b).unwrap_or(false)
 }
 
-/// Distance and closest points, or [`Proximity::Intersecting`].
-pub fn closest_points<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
-    a: &A,
-    pose_a: &Isometry3<f32>,
-    b: &B,
-    pose_b: &Isometry3<f32>,
-) -> Proximity {
-    let _ = (a, pose_a, b, pose_b);
-    todo!()
-}
-
-/// Penetration depth, normal and witness points, or `None` if disjoint.
-pub fn penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
-    a: &A,
-    pose_a: &Isometry3<f32>,
-    b: &B,
-    pose_b: &Isometry3<f32>,
-) -> Option<Penetration> {
-    let _ = (a, pose_a, b, pose_b);
-    todo!()
-}
-
-/// [`intersects`], reporting non-finite input as an error.
+/// [`intersects`], reporting bad input as an error.
 pub fn try_intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     pose_a: &Isometry3<f32>,
     b: &B,
     pose_b: &Isometry3<f32>,
 ) -> Result<bool, QueryError> {
-    let _ = (a, pose_a, b, pose_b);
-    todo!()
+    let pose_b_in_a = check_input(a, pose_a, b, pose_b)?;
+    let md = MinkowskiDifference::new(a, b, pose_b_in_a);
+    let sum = md.margin_sum();
+    if let (Some(sa), Some(sb)) = (a.core_segment(), b.core_segment()) {
+        let (pa, pb) = closest_points_segments(sa, sb.map(|p| pose_b_in_a * p));
+        return Ok((pa - pb).norm() <= sum);
+    }
+    let settings = GjkSettings { stop_beyond: sum, stop_within: sum };
+    let r = gjk(&md, -pose_b_in_a.translation.vector, &settings, &mut NoRecord);
+    match r.outcome {
+        GjkOutcome::Overlapping | GjkOutcome::Within { .. } => Ok(true),
+        GjkOutcome::Beyond { .. } => Ok(false),
+        GjkOutcome::Separated { distance } | GjkOutcome::IterationLimit { distance } => {
+            Ok(distance <= sum)
+        }
+        GjkOutcome::NonFinite => Err(QueryError::NonFiniteInput),
+    }
 }
 
-/// [`closest_points`], reporting non-finite input as an error.
+/// Distance and closest points, or [`Proximity::Intersecting`].
+///
+/// Returns `Separated` with NaN distance and points for non-finite input;
+/// [`try_closest_points`] reports it as an error.
+///
+/// ```
+/// use collide::{closest_points, Proximity, Sphere};
+/// use collide::nalgebra::Isometry3;
+/// let s = Sphere::new(1.0);
+/// match closest_points(&s, &Isometry3::identity(), &s, &Isometry3::translation(3.0, 0.0, 0.0)) {
+///     Proximity::Separated { distance, point_a, point_b } => {
+///         assert!((distance - 1.0).abs() < 1e-6);
+///         assert!((point_a.x - 1.0).abs() < 1e-6 && (point_b.x - 2.0).abs() < 1e-6);
+///     }
+///     Proximity::Intersecting => unreachable!(),
+/// }
+/// ```
+pub fn closest_points<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    pose_a: &Isometry3<f32>,
+    b: &B,
+    pose_b: &Isometry3<f32>,
+) -> Proximity {
+    try_closest_points(a, pose_a, b, pose_b).unwrap_or(Proximity::Separated {
+        distance: f32::NAN,
+        point_a: Point3::new(f32::NAN, f32::NAN, f32::NAN),
+        point_b: Point3::new(f32::NAN, f32::NAN, f32::NAN),
+    })
+}
+
+/// [`closest_points`], reporting bad input as an error.
 pub fn try_closest_points<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     pose_a: &Isometry3<f32>,
     b: &B,
     pose_b: &Isometry3<f32>,
 ) -> Result<Proximity, QueryError> {
-    let _ = (a, pose_a, b, pose_b);
-    todo!()
+    Ok(match contact(a, pose_a, b, pose_b, &mut GjkCache::default())? {
+        Contact::Separated { distance, point_a, point_b, .. } => {
+            Proximity::Separated { distance, point_a, point_b }
+        }
+        Contact::Penetrating(_) => Proximity::Intersecting,
+    })
 }
 
-/// [`penetration`], reporting non-finite input as an error.
+/// Penetration depth, normal and witness points, or `None` if the shapes do
+/// not overlap. Shapes that just touch give `Some` with a depth near zero.
+///
+/// Returns `None` for non-finite input; [`try_penetration`] reports it as
+/// an error.
+///
+/// ```
+/// use collide::{penetration, Cuboid};
+/// use collide::nalgebra::{Isometry3, Vector3};
+/// let cube = Cuboid::new(Vector3::repeat(0.5));
+/// let hit = penetration(&cube, &Isometry3::identity(), &cube, &Isometry3::translation(0.0, 0.9, 0.0))
+///     .expect("the cubes overlap by 0.1");
+/// assert!((hit.depth - 0.1).abs() < 1e-5);
+/// assert!((hit.normal.y - 1.0).abs() < 1e-5); // from A up to B
+/// assert!(((hit.point_a - hit.point_b) - hit.normal.into_inner() * hit.depth).norm() < 1e-5);
+/// ```
+pub fn penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    pose_a: &Isometry3<f32>,
+    b: &B,
+    pose_b: &Isometry3<f32>,
+) -> Option<Penetration> {
+    try_penetration(a, pose_a, b, pose_b).ok().flatten()
+}
+
+/// [`penetration`], reporting bad input as an error.
 pub fn try_penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     pose_a: &Isometry3<f32>,
     b: &B,
     pose_b: &Isometry3<f32>,
 ) -> Result<Option<Penetration>, QueryError> {
-    let _ = (a, pose_a, b, pose_b);
-    todo!()
+    Ok(match contact(a, pose_a, b, pose_b, &mut GjkCache::default())? {
+        Contact::Penetrating(p) => Some(p),
+        Contact::Separated { .. } => None,
+    })
+}
+
+/// The pair's contact state in one query: the distance and closest points if
+/// separated, the penetration if not. `cache` warm-starts GJK from the
+/// previous call on the same pair.
+///
+/// ```
+/// use collide::{Contact, Cuboid, GjkCache, contact};
+/// use collide::nalgebra::{Isometry3, Vector3};
+/// let cube = Cuboid::new(Vector3::repeat(0.5));
+/// let mut cache = GjkCache::default();
+/// for step in 0..3 {
+///     let pose_b = Isometry3::translation(0.0, 1.02 - 0.02 * step as f32, 0.0);
+///     match contact(&cube, &Isometry3::identity(), &cube, &pose_b, &mut cache).unwrap() {
+///         Contact::Separated { distance, .. } => assert!(step < 1 && distance > 0.0),
+///         Contact::Penetrating(p) => assert!(step >= 1 && p.depth < 0.03),
+///     }
+/// }
+/// ```
+pub fn contact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    pose_a: &Isometry3<f32>,
+    b: &B,
+    pose_b: &Isometry3<f32>,
+    cache: &mut GjkCache,
+) -> Result<Contact, QueryError> {
+    contact_with(a, pose_a, b, pose_b, cache, &mut NoRecord)
+}
+
+/// [`contact`], reporting every GJK and EPA iteration to `recorder`.
+pub fn contact_with<A, B, R>(
+    a: &A,
+    pose_a: &Isometry3<f32>,
+    b: &B,
+    pose_b: &Isometry3<f32>,
+    cache: &mut GjkCache,
+    recorder: &mut R,
+) -> Result<Contact, QueryError>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+    R: Recorder + ?Sized,
+{
+    let pose_b_in_a = check_input(a, pose_a, b, pose_b)?;
+    recorder.begin(pose_a);
+    let md = MinkowskiDifference::new(a, b, pose_b_in_a);
+    let local = match (a.core_segment(), b.core_segment()) {
+        (Some(sa), Some(sb)) => segment_contact(&md, sa, sb.map(|p| pose_b_in_a * p)),
+        _ => gjk_epa_contact(&md, cache, recorder)?,
+    };
+    Ok(local.to_world(pose_a))
+}
+
+/// GJK on the cores, EPA if they overlap; margins added analytically.
+fn gjk_epa_contact<A, B, R>(
+    md: &MinkowskiDifference<'_, A, B>,
+    cache: &mut GjkCache,
+    recorder: &mut R,
+) -> Result<Contact, QueryError>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+    R: Recorder + ?Sized,
+{
+    let g = gjk(md, cache.initial_dir(md.pose_b_in_a()), &GjkSettings::EXACT, recorder);
+    let core_distance = match g.outcome {
+        GjkOutcome::Separated { distance } | GjkOutcome::IterationLimit { distance } => distance,
+        GjkOutcome::NonFinite => return Err(QueryError::NonFiniteInput),
+        // Only the early exits, which EXACT disables, remain.
+        GjkOutcome::Overlapping | GjkOutcome::Beyond { .. } | GjkOutcome::Within { .. } => {
+            let e = epa(md, &g.simplex, recorder)?;
+            debug_assert!(e.depth >= 0.0);
+            if !e.depth.is_finite() {
+                return Err(QueryError::NonFiniteInput);
+            }
+            cache.store(-e.normal.into_inner());
+            let (ra, rb) = md.margins();
+            return Ok(Contact::Penetrating(Penetration {
+                depth: e.depth + ra + rb,
+                normal: e.normal,
+                point_a: e.point_a + e.normal.into_inner() * ra,
+                point_b: e.point_b - e.normal.into_inner() * rb,
+            }));
+        }
+    };
+    cache.store(g.direction);
+    let (core_a, core_b) = g.simplex.witnesses();
+    // v = a − b points from B's core to A's, so A→B is −v.
+    let normal = Unit::try_new(-g.direction, 0.0).ok_or(QueryError::NonFiniteInput)?;
+    Ok(cores_apart(md.margins(), core_distance, normal, core_a, core_b))
+}
+
+/// The contact of two cores a positive distance apart along `normal`
+/// (A→B), once the margins are added back.
+fn cores_apart(
+    (ra, rb): (f32, f32),
+    core_distance: f32,
+    normal: Unit<Vector3<f32>>,
+    core_a: Point3<f32>,
+    core_b: Point3<f32>,
+) -> Contact {
+    let point_a = core_a + normal.into_inner() * ra;
+    let point_b = core_b - normal.into_inner() * rb;
+    let distance = core_distance - ra - rb;
+    if distance > 0.0 {
+        Contact::Separated { distance, normal, point_a, point_b }
+    } else {
+        Contact::Penetrating(Penetration { depth: -distance, normal, point_a, point_b })
+    }
+}
+
+/// Exact contact of two point-or-segment cores (spheres and capsules).
+fn segment_contact<A, B>(
+    md: &MinkowskiDifference<'_, A, B>,
+    seg_a: [Point3<f32>; 2],
+    seg_b: [Point3<f32>; 2],
+) -> Contact
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let (core_a, core_b) = closest_points_segments(seg_a, seg_b);
+    let gap = core_b - core_a;
+    let d = gap.norm();
+    let scale = seg_a.iter().chain(seg_b.iter()).fold(0.0f32, |m, p| m.max(p.coords.norm()));
+    let normal = if d > SEGMENT_TOUCH_REL * scale.max(md.margin_sum()) {
+        Unit::new_unchecked(gap / d)
+    } else {
+        // The cores cross: the shortest way apart is perpendicular to both,
+        // oriented from A's centre towards B's.
+        crossing_normal(seg_a, seg_b)
+    };
+    cores_apart(md.margins(), d, normal, core_a, core_b)
+}
+
+/// The separating direction for crossing point/segment cores: the common
+/// perpendicular of two non-parallel segments, else the perpendicular to the
+/// segment (or any direction, for points) closest to the line of centres;
+/// oriented from A's centre to B's.
+fn crossing_normal(seg_a: [Point3<f32>; 2], seg_b: [Point3<f32>; 2]) -> Unit<Vector3<f32>> {
+    let da = seg_a[1] - seg_a[0];
+    let db = seg_b[1] - seg_b[0];
+    let centres = nalgebra::center(&seg_b[0], &seg_b[1]) - nalgebra::center(&seg_a[0], &seg_a[1]);
+    let cross = da.cross(&db);
+    let scale_sq = da.norm_squared() * db.norm_squared();
+    let candidate = if cross.norm_squared() > 1e-12 * scale_sq && scale_sq > 0.0 {
+        cross
+    } else {
+        let axis = if da.norm_squared() >= db.norm_squared() { da } else { db };
+        match axis.try_normalize(0.0) {
+            Some(u) => centres - u * u.dot(&centres),
+            None => centres,
+        }
+    };
+    let n = Unit::try_new(candidate, 0.0).unwrap_or_else(|| {
+        // Coincident centres on a common line: any perpendicular will do.
+        let axis = if da.norm_squared() >= db.norm_squared() { da } else { db };
+        let helper = if axis.x.abs() < 0.9 * axis.norm() { Vector3::x() } else { Vector3::z() };
+        Unit::try_new(axis.cross(&helper), 0.0).unwrap_or_else(Vector3::y_axis)
+    });
+    if n.dot(&centres) < 0.0 { -n } else { n }
+}
+
+impl Contact {
+    fn to_world(self, world_from_a: &Isometry3<f32>) -> Self {
+        let r = &world_from_a.rotation;
+        match self {
+            Contact::Separated { distance, normal, point_a, point_b } => Contact::Separated {
+                distance,
+                normal: r * normal,
+                point_a: world_from_a * point_a,
+                point_b: world_from_a * point_b,
+            },
+            Contact::Penetrating(p) => Contact::Penetrating(Penetration {
+                depth: p.depth,
+                normal: r * p.normal,
+                point_a: world_from_a * p.point_a,
+                point_b: world_from_a * p.point_b,
+            }),
+        }
+    }
 }

@@ -1,8 +1,24 @@
 //! GJK/EPA queries between two posed support maps.
+//!
+//! The functions re-exported at the crate root ([`intersects`],
+//! [`closest_points`], [`penetration`], [`contact`]) cover most uses. The
+//! building blocks are public too, for callers who want GJK's and EPA's own
+//! outcomes, their final simplex or polytope, or a log of every iteration:
+//! build a [`MinkowskiDifference`] in A's frame, run [`gjk::gjk`], and if it
+//! reports overlap, [`epa::epa`] on its simplex.
 
 mod api;
+pub mod epa;
+pub mod gjk;
+mod minkowski;
+mod record;
+mod segment;
+mod simplex;
 
 pub use api::{
-    Penetration, Proximity, closest_points, intersects, penetration, try_closest_points,
-    try_intersects, try_penetration,
+    Contact, GjkCache, Penetration, Proximity, closest_points, contact, contact_with, intersects,
+    penetration, try_closest_points, try_intersects, try_penetration,
 };
+pub use minkowski::{MinkowskiDifference, SupportPoint};
+pub use record::{EpaSnapshot, EpaStep, GjkStep, IterationLog, NoRecord, Recorder};
+pub use simplex::Simplex;

@@ -40,7 +40,8 @@ impl SupportMap for Capsule {
     #[inline]
     fn local_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
         let len = dir.norm();
-        let round = if len > 0.0 { dir * (self.radius / len) } else { Vector3::new(0.0, self.radius, 0.0) };
+        let round =
+            if len > 0.0 { dir * (self.radius / len) } else { Vector3::new(0.0, self.radius, 0.0) };
         self.local_core_support(dir) + round
     }
 
@@ -53,5 +54,10 @@ impl SupportMap for Capsule {
     fn local_core_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
         let y = if dir.y < 0.0 { -self.half_height } else { self.half_height };
         Point3::new(0.0, y, 0.0)
+    }
+
+    #[inline]
+    fn core_segment(&self) -> Option<[Point3<f32>; 2]> {
+        Some(self.segment())
     }
 }

@@ -51,6 +51,10 @@ impl SupportMap for Shape {
     fn local_core_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
         dispatch!(self, s => s.local_core_support(dir))
     }
+    #[inline]
+    fn core_segment(&self) -> Option<[Point3<f32>; 2]> {
+        dispatch!(self, s => s.core_segment())
+    }
 }
 
 impl From<Sphere> for Shape {

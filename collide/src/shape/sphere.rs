@@ -35,7 +35,11 @@ impl SupportMap for Sphere {
     fn local_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
         let len = dir.norm();
         // A zero direction has no farthest point; any surface point is valid.
-        if len > 0.0 { Point3::from(dir * (self.radius / len)) } else { Point3::new(0.0, self.radius, 0.0) }
+        if len > 0.0 {
+            Point3::from(dir * (self.radius / len))
+        } else {
+            Point3::new(0.0, self.radius, 0.0)
+        }
     }
 
     #[inline]
@@ -46,5 +50,10 @@ impl SupportMap for Sphere {
     #[inline]
     fn local_core_support(&self, _dir: &Vector3<f32>) -> Point3<f32> {
         Point3::origin()
+    }
+
+    #[inline]
+    fn core_segment(&self) -> Option<[Point3<f32>; 2]> {
+        Some([Point3::origin(); 2])
     }
 }

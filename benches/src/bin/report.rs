@@ -1,0 +1,273 @@
+//! `cargo run -p benches --release --bin report`: turns criterion's results
+//! into `benches/REPORT.md` (tables, ratios against parry3d, the issue's
+//! targets) and `benches/plots/*.svg` (nanoseconds per support call against
+//! vertex count, one line per strategy).
+//!
+//! Run the suites first: `cargo bench -p benches`. The report reads
+//! `target/criterion/**/new/{benchmark,estimates}.json` and labels itself
+//! with this machine's CPU.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use plotters::prelude::*;
+
+/// The report is a binary: a message and a non-zero exit are all an error needs.
+type Result<T> = std::result::Result<T, String>;
+
+/// One criterion measurement: mean time per iteration, in nanoseconds.
+#[derive(Clone, Debug)]
+struct Measurement {
+    group: String,
+    function: String,
+    parameter: Option<String>,
+    mean_ns: f64,
+}
+
+fn read_json(path: &Path) -> Result<serde_json::Value> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Every `new/benchmark.json` under `dir`, with its estimates.
+fn collect(dir: &Path, out: &mut Vec<Measurement>) -> Result<()> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if !path.is_dir() {
+            continue;
+        }
+        if path.file_name().is_some_and(|n| n == "new") {
+            let bench = path.join("benchmark.json");
+            let est = path.join("estimates.json");
+            if bench.exists() && est.exists() {
+                let b = read_json(&bench)?;
+                let e = read_json(&est)?;
+                let s = |k: &str| b.get(k).and_then(|v| v.as_str()).map(str::to_string);
+                let mean = e.pointer("/mean/point_estimate").and_then(|v| v.as_f64());
+                if let (Some(group), Some(function), Some(mean_ns)) = (s("group_id"), s("function_id"), mean) {
+                    out.push(Measurement { group, function, parameter: s("value_str"), mean_ns });
+                }
+            }
+        } else {
+            collect(&path, out)?;
+        }
+    }
+    Ok(())
+}
+
+fn cpu_name() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
+        .unwrap_or_else(|| "unknown CPU".into())
+}
+
+/// `support` results: group -> strategy -> size -> ns.
+type SupportTable = BTreeMap<String, BTreeMap<String, BTreeMap<usize, f64>>>;
+
+fn support_table(ms: &[Measurement]) -> SupportTable {
+    let mut t = SupportTable::new();
+    for m in ms.iter().filter(|m| m.group.starts_with("support/")) {
+        if let Some(size) = m.parameter.as_deref().and_then(|p| p.parse().ok()) {
+            t.entry(m.group.clone()).or_default().entry(m.function.clone()).or_default().insert(size, m.mean_ns);
+        }
+    }
+    t
+}
+
+/// `queries` results: group ("{query}/{pair}") -> engine -> ns.
+fn query_table(ms: &[Measurement]) -> BTreeMap<String, BTreeMap<String, f64>> {
+    let mut t: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
+    for m in ms.iter().filter(|m| !m.group.starts_with("support/")) {
+        let engine = m.parameter.clone().unwrap_or_else(|| m.function.clone());
+        t.entry(m.group.clone()).or_default().insert(engine, m.mean_ns);
+    }
+    t
+}
+
+const STRATEGY_ORDER: [&str; 6] = ["brute_force", "simd", "hill_climb", "warm_started", "cube_map", "auto"];
+
+fn plot(group: &str, rows: &BTreeMap<String, BTreeMap<usize, f64>>, path: &Path) -> Result<()> {
+    let (mut lo, mut hi) = (f64::MAX, 0.0f64);
+    let mut max_size = 8usize;
+    for row in rows.values() {
+        for (&n, &ns) in row {
+            lo = lo.min(ns);
+            hi = hi.max(ns);
+            max_size = max_size.max(n);
+        }
+    }
+    let root = SVGBackend::new(path, (900, 560)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(format!("{group}: ns per support call"), ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d((8f64..max_size as f64).log_scale(), (lo * 0.8..hi * 1.25).log_scale())
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .x_desc("hull vertices")
+        .y_desc("ns / call")
+        .draw()
+        .map_err(|e| e.to_string())?;
+    for (i, name) in STRATEGY_ORDER.iter().enumerate() {
+        let Some(row) = rows.get(*name) else { continue };
+        let colour = Palette99::pick(i).to_rgba();
+        let points: Vec<(f64, f64)> = row.iter().map(|(&n, &ns)| (n as f64, ns)).collect();
+        chart
+            .draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))
+            .map_err(|e| e.to_string())?
+            .label(*name)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2)));
+        chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled()))).map_err(|e| e.to_string())?;
+    }
+    chart
+        .configure_series_labels()
+        .border_style(BLACK)
+        .background_style(WHITE.mix(0.9))
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()
+        .map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+fn ratio(a: Option<f64>, b: Option<f64>) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) if b > 0.0 => format!("{:.2}", a / b),
+        _ => "–".into(),
+    }
+}
+
+fn run() -> Result<()> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("../target"));
+    let criterion = target.join("criterion");
+    if !criterion.exists() {
+        return Err(format!("no criterion results at {}: run `cargo bench -p benches` first", criterion.display()));
+    }
+    let mut ms = Vec::new();
+    collect(&criterion, &mut ms)?;
+    if ms.is_empty() {
+        return Err(format!("no results under {}", criterion.display()));
+    }
+    let plots = root.join("plots");
+    std::fs::create_dir_all(&plots).map_err(|e| e.to_string())?;
+
+    let mut md = String::new();
+    let cpu = cpu_name();
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    writeln!(md, "# Benchmark report\n").ok();
+    writeln!(
+        md,
+        "Machine: **{cpu}**, {cores} logical cores (shared, noisy: compare ratios from one run, not absolute numbers across runs).\n\
+         Generated by `cargo run -p benches --release --bin report` from `cargo bench -p benches`.\n\
+         Times are criterion's mean per call, in nanoseconds.\n"
+    )
+    .ok();
+
+    let support = support_table(&ms);
+    let queries = query_table(&ms);
+
+    // The issue's targets first.
+    writeln!(md, "## Targets\n\n| target | measured | goal |\n|---|---|---|").ok();
+    let s = |group: &str, strat: &str, n: usize| support.get(group).and_then(|g| g.get(strat)).and_then(|r| r.get(&n)).copied();
+    writeln!(
+        md,
+        "| warm-started climb vs scalar brute force, 4096 vertices, turning directions (sphere) | {}× faster | ≥ 20× |",
+        ratio(s("support/sphere-turning", "brute_force", 4096), s("support/sphere-turning", "warm_started", 4096))
+    )
+    .ok();
+    let mut simd_min: Option<(String, usize, f64)> = None;
+    for (g, rows) in &support {
+        if let (Some(scalar), Some(simd)) = (rows.get("brute_force"), rows.get("simd")) {
+            for (n, t) in scalar.range(64..) {
+                if let Some(v) = simd.get(n) {
+                    let r = t / v;
+                    if simd_min.as_ref().is_none_or(|m| r < m.2) {
+                        simd_min = Some((g.clone(), *n, r));
+                    }
+                }
+            }
+        }
+    }
+    if let Some((g, n, r)) = simd_min {
+        writeln!(md, "| SIMD vs scalar brute force, ≥ 64 vertices (worst case: {g}, {n}) | {r:.2}× faster | ≥ 3× |").ok();
+    }
+    let q = |group: &str, engine: &str| queries.get(group).and_then(|g| g.get(engine)).copied();
+    for placement in ["overlapping", "separated"] {
+        let g = format!("intersects/hull64-hull64-{placement}");
+        writeln!(md, "| GJK intersects hull(64)–hull(64), {placement}: collide / parry3d time | {} | ≤ 0.5 |", ratio(q(&g, "collide"), q(&g, "parry3d"))).ok();
+    }
+    for pair in ["cuboid-cuboid", "hull32-hull32", "hull64-hull64", "hull1024-hull1024"] {
+        let g = format!("penetration/{pair}-overlapping");
+        writeln!(md, "| penetration {pair}, overlapping: collide / parry3d time | {} | ≤ 1 |", ratio(q(&g, "collide"), q(&g, "parry3d"))).ok();
+    }
+
+    writeln!(md, "\n## Support strategies (ns per call)\n").ok();
+    for (group, rows) in &support {
+        let sizes: Vec<usize> = rows.values().flat_map(|r| r.keys().copied()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+        writeln!(md, "### {group}\n").ok();
+        write!(md, "| strategy |").ok();
+        for n in &sizes {
+            write!(md, " {n} |").ok();
+        }
+        write!(md, "\n|---|").ok();
+        for _ in &sizes {
+            write!(md, "---:|").ok();
+        }
+        writeln!(md).ok();
+        for name in STRATEGY_ORDER {
+            let Some(row) = rows.get(name) else { continue };
+            write!(md, "| {name} |").ok();
+            for n in &sizes {
+                match row.get(n) {
+                    Some(ns) => write!(md, " {ns:.1} |").ok(),
+                    None => write!(md, " – |").ok(),
+                };
+            }
+            writeln!(md).ok();
+        }
+        let file = format!("{}.svg", group.replace('/', "-"));
+        plot(group, rows, &plots.join(&file))?;
+        writeln!(md, "\n![{group}](plots/{file})\n").ok();
+    }
+
+    writeln!(md, "## Queries (ns per call; ratio = collide / parry3d, below 1 means collide is faster)\n").ok();
+    writeln!(md, "| query | pair | collide | parry3d | ratio | hull strategies (ns) |\n|---|---|---:|---:|---:|---|").ok();
+    for (group, engines) in &queries {
+        let (query, pair) = group.split_once('/').unwrap_or((group, ""));
+        let others: Vec<String> = engines
+            .iter()
+            .filter(|(e, _)| e.starts_with("collide-"))
+            .map(|(e, ns)| format!("{} {ns:.0}", e.trim_start_matches("collide-")))
+            .collect();
+        let c = engines.get("collide").copied();
+        let p = engines.get("parry3d").copied();
+        writeln!(
+            md,
+            "| {query} | {pair} | {} | {} | {} | {} |",
+            c.map_or("–".into(), |v| format!("{v:.1}")),
+            p.map_or("–".into(), |v| format!("{v:.1}")),
+            ratio(c, p),
+            others.join(", ")
+        )
+        .ok();
+    }
+
+    let out = root.join("REPORT.md");
+    std::fs::write(&out, md).map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("wrote {} and {} plots in {}", out.display(), support.len(), plots.display());
+    Ok(())
+}
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("report: {e}");
+        std::process::exit(1);
+    }
+}

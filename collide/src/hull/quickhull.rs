@@ -1,0 +1,458 @@
+//! Quickhull (Barber, Dobkin & Huhdanpaa, "The Quickhull Algorithm for Convex
+//! Hulls", ACM TOMS 1996): the triangulated convex hull of a point cloud.
+//!
+//! The method is the paper's: start from a tetrahedron of extreme points, give
+//! every remaining point to one face it lies outside ("outside sets"), then
+//! repeatedly take the farthest point of some outside set as the *eye*, delete
+//! the faces it sees, and close the hole with a cone of new triangles from the
+//! eye to the horizon. Points of the deleted faces' outside sets are handed to
+//! the new faces, or dropped when they are outside none of them.
+//!
+//! Departures from the paper, all for robustness in f32:
+//! * **Exact visibility.** The points are snapped (relative to their bounding
+//!   box centre) to an integer grid of `2^GRID_BITS` steps across the cloud,
+//!   finer than f32 resolution of the cloud's coordinates, and the "does the
+//!   eye see this face" decision is the exact sign of an `i128` orientation
+//!   determinant. The current hull is therefore always exactly convex, the
+//!   visible set is always a disk and the horizon a simple loop, whatever the
+//!   input. Barber et al. instead rely on floating point with merged facets.
+//! * **Thick outside test.** A point joins an outside set only if it is more
+//!   than the cloud's coplanarity tolerance ([`Cloud::tolerance`]) beyond a
+//!   face. Points within it are dropped, so near-coplanar and duplicate points
+//!   never become vertices. The paper keeps "coplanar points" for later; we do
+//!   not need them because faces are merged afterwards (see `face_merge`).
+//! * The output is a closed triangle mesh; merging coplanar triangles into
+//!   polygons is a separate pass (`face_merge`).
+
+use nalgebra::{Point3, Vector3};
+
+use crate::error::HullError;
+
+/// Tolerance relative to the cloud's size: points closer than
+/// `COPLANAR_RELATIVE_TOLERANCE * bounding_box_diagonal` to a face plane count
+/// as *on* it. At 1e-5 of the cloud's size the error is far below anything a
+/// collision query in f32 can resolve on an object of that size (f32 keeps
+/// about 1e-7 relative precision), yet large enough to absorb the f32 rounding
+/// of points that were meant to be coplanar (a grid on a rotated cube face).
+pub(crate) const COPLANAR_RELATIVE_TOLERANCE: f64 = 1e-5;
+
+/// Tolerance floor from f32 rounding, in units of `f32::EPSILON` times the
+/// largest absolute input coordinate. A cloud whose extent is only a few f32
+/// ulps of its distance from the origin carries no reliable shape (its
+/// coordinates were already rounded by that much), so such detail is treated
+/// as noise: a 1e-9 cube at the origin is a fine 3D cloud, the same cube
+/// translated to (1, 1, 1) is degenerate.
+pub(crate) const ROUNDING_TOLERANCE_ULPS: f64 = 16.0;
+
+/// Number of grid steps (as a power of two) across the largest half-extent of
+/// the cloud. 2^25 is four times finer than f32 resolution at the largest
+/// coordinate, and small enough that orientation determinants of grid
+/// coordinates (at most 2^27 per difference, so about 2^84 overall) fit
+/// comfortably in an `i128`.
+const GRID_BITS: i32 = 25;
+
+/// Marker for "no face / no vertex".
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// The input cloud, validated and prepared for exact and approximate geometry.
+#[derive(Debug)]
+pub(crate) struct Cloud {
+    /// Bounding-box centre; every other coordinate here is relative to it.
+    pub center: Vector3<f64>,
+    /// The input points minus `center`, in f64 (f32 -> f64 is exact).
+    pub local: Vec<Vector3<f64>>,
+    /// The points snapped to the integer grid (`local / grid_step`, rounded).
+    pub grid: Vec<[i64; 3]>,
+    /// Coplanarity tolerance in the cloud's units (see the constants above).
+    pub tolerance: f64,
+    /// Grid spacing in the cloud's units.
+    grid_step: f64,
+}
+
+impl Cloud {
+    /// Checks the input and builds the local, grid and tolerance data.
+    pub(crate) fn new(points: &[Point3<f32>]) -> Result<Self, HullError> {
+        if points.len() < 4 {
+            return Err(HullError::TooFewPoints { count: points.len() });
+        }
+        if let Some(index) = points.iter().position(|p| !p.coords.iter().all(|c| c.is_finite())) {
+            return Err(HullError::NonFinitePoint { index });
+        }
+        if u32::try_from(points.len()).is_err() || points.len() == NONE as usize {
+            return Err(HullError::TooManyPoints { count: points.len() });
+        }
+
+        let mut lo = Vector3::repeat(f64::INFINITY);
+        let mut hi = Vector3::repeat(f64::NEG_INFINITY);
+        let mut max_abs = 0.0f64;
+        for p in points {
+            let p = p.coords.cast::<f64>();
+            lo = lo.inf(&p);
+            hi = hi.sup(&p);
+            max_abs = max_abs.max(p.amax());
+        }
+        let center = (lo + hi) * 0.5;
+        let diagonal = (hi - lo).norm();
+        let tolerance = (COPLANAR_RELATIVE_TOLERANCE * diagonal)
+            .max(ROUNDING_TOLERANCE_ULPS * f64::from(f32::EPSILON) * max_abs);
+        // A cloud no larger than the tolerance is a point. Written so that a
+        // zero diagonal (all points equal) also lands here.
+        if !exceeds(diagonal, tolerance) {
+            return Err(HullError::Degenerate { dimension: 0 });
+        }
+
+        let local: Vec<Vector3<f64>> =
+            points.iter().map(|p| p.coords.cast::<f64>() - center).collect();
+        let half_extent = ((hi - lo) * 0.5).amax();
+        // Power of two so that snapping is a pure exponent shift plus rounding.
+        let grid_step = 2f64.powi(half_extent.log2().ceil() as i32 - GRID_BITS);
+        let grid = local
+            .iter()
+            .map(|p| {
+                let g = p / grid_step;
+                [g.x.round() as i64, g.y.round() as i64, g.z.round() as i64]
+            })
+            .collect();
+        Ok(Self { center, local, grid, tolerance, grid_step })
+    }
+
+    /// Exact orientation of `d` against the plane of triangle `(a, b, c)`:
+    /// `((b - a) × (c - a)) · (d - a)` on the grid. Positive when `d` is on the
+    /// side the counter-clockwise normal of `(a, b, c)` points to.
+    pub(crate) fn orient(&self, a: u32, b: u32, c: u32, d: u32) -> i128 {
+        let n = self.grid_normal(a, b, c);
+        let w = self.grid_diff(d, a);
+        n[0] * w[0] + n[1] * w[1] + n[2] * w[2]
+    }
+
+    /// Exact `(b - a) × (c - a)` on the grid.
+    fn grid_normal(&self, a: u32, b: u32, c: u32) -> [i128; 3] {
+        let u = self.grid_diff(b, a);
+        let v = self.grid_diff(c, a);
+        [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
+    }
+
+    fn grid_diff(&self, a: u32, b: u32) -> [i128; 3] {
+        let (a, b) = (self.grid[a as usize], self.grid[b as usize]);
+        [i128::from(a[0] - b[0]), i128::from(a[1] - b[1]), i128::from(a[2] - b[2])]
+    }
+
+    fn grid_point(&self, a: u32) -> Vector3<f64> {
+        let g = self.grid[a as usize];
+        Vector3::new(g[0] as f64, g[1] as f64, g[2] as f64)
+    }
+}
+
+/// A closed, exactly convex (on the grid) triangle mesh over input indices.
+#[derive(Debug)]
+pub(crate) struct TriangleMesh {
+    /// Input point indices, counter-clockwise seen from outside.
+    pub triangles: Vec<[u32; 3]>,
+    /// `neighbors[t][i]` shares the edge `triangles[t][i] -> triangles[t][i + 1]`.
+    pub neighbors: Vec<[u32; 3]>,
+}
+
+/// One triangle of the hull under construction.
+#[derive(Debug)]
+struct Face {
+    v: [u32; 3],
+    adj: [u32; 3],
+    /// Unit normal on the grid (from the exact cross product, then rounded).
+    normal: Vector3<f64>,
+    /// Grid point of `v[0]`, the plane's anchor.
+    anchor: Vector3<f64>,
+    outside: Vec<u32>,
+    alive: bool,
+}
+
+impl Face {
+    fn new(cloud: &Cloud, v: [u32; 3]) -> Self {
+        let n = cloud.grid_normal(v[0], v[1], v[2]);
+        let normal = Vector3::new(n[0] as f64, n[1] as f64, n[2] as f64);
+        // Exact arithmetic guarantees a non-degenerate triangle (n != 0), so
+        // the norm is positive; `normalize` of a zero vector would give NaN,
+        // which the callers' `>` comparisons treat as "not outside".
+        debug_assert!(n != [0, 0, 0], "degenerate hull triangle");
+        Self {
+            v,
+            adj: [NONE; 3],
+            normal: normal.normalize(),
+            anchor: cloud.grid_point(v[0]),
+            outside: Vec::new(),
+            alive: true,
+        }
+    }
+
+    /// Approximate signed distance of grid point `p` from the plane, in grid
+    /// units. `p - anchor` is exact (small integers), so the error is only
+    /// the rounding of the unit normal and of the dot product, ~1e-16 relative.
+    fn distance(&self, p: &Vector3<f64>) -> f64 {
+        self.normal.dot(&(p - self.anchor))
+    }
+}
+
+/// Builds the triangulated convex hull of the cloud.
+pub(crate) fn triangle_hull(cloud: &Cloud) -> Result<TriangleMesh, HullError> {
+    let n = cloud.grid.len();
+    let tol = cloud.tolerance / cloud.grid_step;
+    let gp: Vec<Vector3<f64>> = (0..n as u32).map(|i| cloud.grid_point(i)).collect();
+
+    let simplex = initial_simplex(cloud, &gp, tol)?;
+    let mut faces: Vec<Face> = Vec::with_capacity(4 * n.min(1 << 16));
+    let [a, b, c, d] = simplex;
+    // Orient so that `d` is behind face (a, b, c); then the four faces below
+    // are all counter-clockwise seen from outside.
+    let (b, c) = if cloud.orient(a, b, c, d) > 0 { (c, b) } else { (b, c) };
+    for v in [[a, b, c], [a, d, b], [b, d, c], [c, d, a]] {
+        faces.push(Face::new(cloud, v));
+    }
+    link_initial(&mut faces);
+
+    // Outside sets: each point goes to the first face it is clearly outside.
+    for i in 0..n as u32 {
+        if simplex.contains(&i) {
+            continue;
+        }
+        let p = &gp[i as usize];
+        if let Some(f) = faces.iter_mut().find(|f| f.distance(p) > tol) {
+            f.outside.push(i);
+        }
+    }
+
+    let mut pending: Vec<u32> = (0..4).collect();
+    let mut visible_stamp: Vec<u32> = Vec::new();
+    let mut horizon_slot: Vec<u32> = vec![NONE; n];
+    let mut visible: Vec<u32> = Vec::new();
+    let mut horizon: Vec<(u32, u32, u32)> = Vec::new();
+    let mut new_faces: Vec<u32> = Vec::new();
+
+    // Every eye is removed from all outside sets for good, so there are at
+    // most n - 4 of them; the cap only guards against a logic error.
+    let max_eyes = n;
+    let mut eyes = 0usize;
+    while let Some(fi) = pending.pop() {
+        let f = &faces[fi as usize];
+        if !f.alive || f.outside.is_empty() {
+            continue;
+        }
+        if eyes >= max_eyes {
+            return Err(HullError::Numerical);
+        }
+        eyes += 1;
+
+        // The eye: the outside point farthest from the face (a hull vertex of
+        // the final hull, being extreme along this normal).
+        let mut eye = f.outside[0];
+        let mut eye_dist = f64::NEG_INFINITY;
+        for &p in &f.outside {
+            let dist = f.distance(&gp[p as usize]);
+            if dist > eye_dist {
+                eye_dist = dist;
+                eye = p;
+            }
+        }
+        if cloud.orient(f.v[0], f.v[1], f.v[2], eye) <= 0 {
+            // Cannot happen: the eye is more than `tol` (hundreds of grid
+            // steps) beyond the face, far above the distance's rounding error.
+            return Err(HullError::Numerical);
+        }
+
+        // Visible set: faces whose plane has the eye strictly in front, found
+        // by flooding from `fi`. On an exactly convex mesh this is a disk.
+        let stamp = eyes as u32;
+        visible_stamp.resize(faces.len(), 0);
+        visible.clear();
+        visible.push(fi);
+        visible_stamp[fi as usize] = stamp;
+        let mut k = 0;
+        while k < visible.len() {
+            let vf = visible[k] as usize;
+            k += 1;
+            for &nb in &faces[vf].adj {
+                if visible_stamp[nb as usize] == stamp {
+                    continue;
+                }
+                let nf = &faces[nb as usize];
+                if cloud.orient(nf.v[0], nf.v[1], nf.v[2], eye) > 0 {
+                    visible_stamp[nb as usize] = stamp;
+                    visible.push(nb);
+                }
+            }
+        }
+
+        // Horizon: edges of visible faces whose neighbour is not visible,
+        // oriented as in the visible face. Each start vertex occurs once on a
+        // simple loop; chain them in order.
+        horizon.clear();
+        for &vf in &visible {
+            let face = &faces[vf as usize];
+            for i in 0..3 {
+                let nb = face.adj[i];
+                if visible_stamp[nb as usize] != stamp {
+                    let (from, to) = (face.v[i], face.v[(i + 1) % 3]);
+                    if horizon_slot[from as usize] != NONE {
+                        return Err(HullError::Numerical);
+                    }
+                    horizon_slot[from as usize] = horizon.len() as u32;
+                    horizon.push((from, to, nb));
+                }
+            }
+        }
+        let horizon_len = horizon.len();
+        let mut ordered = Vec::with_capacity(horizon_len);
+        let mut at = 0usize;
+        for _ in 0..horizon_len {
+            let edge = horizon[at];
+            ordered.push(edge);
+            let next = horizon_slot[edge.1 as usize];
+            if next == NONE {
+                break;
+            }
+            at = next as usize;
+        }
+        for &(from, _, _) in &horizon {
+            horizon_slot[from as usize] = NONE;
+        }
+        if ordered.len() != horizon_len || at != 0 {
+            return Err(HullError::Numerical);
+        }
+
+        // Cone of new faces from the eye over the horizon.
+        new_faces.clear();
+        let first = faces.len() as u32;
+        for (k, &(from, to, nb)) in ordered.iter().enumerate() {
+            let id = first + k as u32;
+            let mut face = Face::new(cloud, [from, to, eye]);
+            let next = first + ((k + 1) % horizon_len) as u32;
+            let prev = first + ((k + horizon_len - 1) % horizon_len) as u32;
+            face.adj = [nb, next, prev];
+            let other = &mut faces[nb as usize];
+            let slot = (0..3).find(|&j| other.v[j] == to && other.v[(j + 1) % 3] == from);
+            match slot {
+                Some(j) => other.adj[j] = id,
+                None => return Err(HullError::Numerical),
+            }
+            faces.push(face);
+            new_faces.push(id);
+        }
+
+        // Hand the deleted faces' outside points to the new faces.
+        for &vf in &visible {
+            let outside = std::mem::take(&mut faces[vf as usize].outside);
+            faces[vf as usize].alive = false;
+            for p in outside {
+                if p == eye {
+                    continue;
+                }
+                let q = &gp[p as usize];
+                if let Some(&nf) =
+                    new_faces.iter().find(|&&nf| faces[nf as usize].distance(q) > tol)
+                {
+                    faces[nf as usize].outside.push(p);
+                }
+            }
+        }
+        pending
+            .extend(new_faces.iter().copied().filter(|&nf| !faces[nf as usize].outside.is_empty()));
+    }
+
+    // Compact the live faces.
+    let mut remap = vec![NONE; faces.len()];
+    let mut count = 0u32;
+    for (i, f) in faces.iter().enumerate() {
+        if f.alive {
+            remap[i] = count;
+            count += 1;
+        }
+    }
+    let live = faces.iter().filter(|f| f.alive);
+    let triangles = live.clone().map(|f| f.v).collect();
+    let neighbors = live.map(|f| f.adj.map(|a| remap[a as usize])).collect::<Vec<_>>();
+    if neighbors.iter().flatten().any(|&a| a == NONE) {
+        return Err(HullError::Numerical);
+    }
+    Ok(TriangleMesh { triangles, neighbors })
+}
+
+/// Picks four affinely independent extreme points, or reports the dimension
+/// the cloud actually spans.
+fn initial_simplex(cloud: &Cloud, gp: &[Vector3<f64>], tol: f64) -> Result<[u32; 4], HullError> {
+    // The two most distant of the six axis-extreme points.
+    let mut extremes = [0u32; 6];
+    for axis in 0..3 {
+        let (mut lo, mut hi) = (0u32, 0u32);
+        for (i, p) in gp.iter().enumerate() {
+            if p[axis] < gp[lo as usize][axis] {
+                lo = i as u32;
+            }
+            if p[axis] > gp[hi as usize][axis] {
+                hi = i as u32;
+            }
+        }
+        extremes[2 * axis] = lo;
+        extremes[2 * axis + 1] = hi;
+    }
+    let (mut a, mut b, mut best) = (0u32, 0u32, -1.0f64);
+    for &i in &extremes {
+        for &j in &extremes {
+            let d = (gp[i as usize] - gp[j as usize]).norm();
+            if d > best {
+                (a, b, best) = (i, j, d);
+            }
+        }
+    }
+    if !exceeds(best, tol) {
+        return Err(HullError::Degenerate { dimension: 0 });
+    }
+
+    // The point farthest from the line ab.
+    let axis = (gp[b as usize] - gp[a as usize]) / best;
+    let (mut c, mut best) = (0u32, -1.0f64);
+    for (i, p) in gp.iter().enumerate() {
+        let w = p - gp[a as usize];
+        let d = (w - axis * axis.dot(&w)).norm();
+        if d > best {
+            (c, best) = (i as u32, d);
+        }
+    }
+    if !exceeds(best, tol) {
+        return Err(HullError::Degenerate { dimension: 1 });
+    }
+
+    // The point farthest from the plane abc.
+    let n = cloud.grid_normal(a, b, c);
+    let normal = Vector3::new(n[0] as f64, n[1] as f64, n[2] as f64).normalize();
+    let (mut d, mut best) = (0u32, -1.0f64);
+    for (i, p) in gp.iter().enumerate() {
+        let dist = normal.dot(&(p - gp[a as usize])).abs();
+        if dist > best {
+            (d, best) = (i as u32, dist);
+        }
+    }
+    if !exceeds(best, tol) || cloud.orient(a, b, c, d) == 0 {
+        return Err(HullError::Degenerate { dimension: 2 });
+    }
+    Ok([a, b, c, d])
+}
+
+/// `x > limit`, false for NaN, so that NaN takes the "degenerate" exit.
+fn exceeds(x: f64, limit: f64) -> bool {
+    x > limit
+}
+
+/// Links the neighbours of the initial tetrahedron's four faces.
+fn link_initial(faces: &mut [Face]) {
+    for f in 0..faces.len() {
+        for i in 0..3 {
+            let (from, to) = (faces[f].v[i], faces[f].v[(i + 1) % 3]);
+            for g in 0..faces.len() {
+                if g == f {
+                    continue;
+                }
+                if (0..3).any(|j| faces[g].v[j] == to && faces[g].v[(j + 1) % 3] == from) {
+                    faces[f].adj[i] = g as u32;
+                }
+            }
+        }
+    }
+}

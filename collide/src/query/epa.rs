@@ -1,0 +1,552 @@
+//! The Expanding Polytope Algorithm: penetration depth of overlapping cores.
+//!
+//! Follows van den Bergen, *Proximity Queries and Penetration Depth
+//! Computation on 3D Game Objects* (GDC 2001): starting from a polytope
+//! inside the Minkowski difference `D = A − B` that contains the origin,
+//! repeatedly take the face closest to the origin, find D's support point
+//! along its normal and, unless that point lies on the face's plane (within a
+//! tolerance relative to D's size), replace every face that sees it by a fan
+//! of faces around the new point. The closest face's distance is a lower
+//! bound on the depth and the support distance an upper bound.
+//!
+//! Departures and additions:
+//! * GJK may stop with 1 to 3 points (when the origin lies on a vertex, edge
+//!   or face of D). Those are grown into a tetrahedron with extra support
+//!   points, as Jolt does: a triangle gets the farther of its two normal
+//!   supports, a segment the best pair of three supports spread around it, a
+//!   point the supports along four tetrahedral directions. The origin may then
+//!   lie on the boundary or even marginally outside the tetrahedron; faces
+//!   keep *signed* distances, and expanding a face the origin lies beyond
+//!   pulls it back in, so these cases need no special code.
+//! * If D is flat (both shapes are flat plates in one plane, say) no
+//!   tetrahedron exists; the depth is then zero along the plane's normal and
+//!   the status says [`EpaStatus::Degenerate`].
+//! * Every exit that is not convergence — the iteration cap, the polytope's
+//!   capacity, an expansion that rounding made inconsistent — returns the
+//!   best face found with a status saying why. EPA never reports an overlap
+//!   as "no contact".
+//! * Storage is fixed-capacity ([`MAX_VERTICES`], [`MAX_FACES`]) on the
+//!   stack: no allocation per query.
+
+use arrayvec::ArrayVec;
+use nalgebra::{Point3, Unit, Vector3};
+
+use crate::error::QueryError;
+use crate::query::minkowski::{MinkowskiDifference, SupportPoint};
+use crate::query::record::{EpaStep, Recorder};
+use crate::query::simplex::Simplex;
+use crate::support_map::SupportMap;
+
+/// Most vertices the polytope holds. Cores are polytopes, on which EPA ends
+/// as soon as it reaches a true face of D; 128 is far more than the box–box
+/// or hull–hull cases need, and bounds the stack use to a few kilobytes.
+pub const MAX_VERTICES: usize = 128;
+
+/// Most faces the polytope holds: a closed triangulated polytope with V
+/// vertices has 2V − 4 faces.
+pub const MAX_FACES: usize = 2 * MAX_VERTICES;
+
+/// Iteration cap: each iteration adds one vertex to the starting tetrahedron
+/// (up to two more when a simplex is grown), so the vertex capacity bounds it.
+pub const MAX_ITERATIONS: u32 = (MAX_VERTICES - 6) as u32;
+
+/// Gap between the upper and lower depth bounds at which EPA has converged,
+/// relative to the size of D (its largest vertex norm). On polytopes the gap
+/// reaches rounding level once the true face is found; 2e-6 is about 16 ulps.
+const REL_TOLERANCE: f32 = 2e-6;
+
+/// Thickness, relative to the size of D, below which D counts as flat when
+/// growing a simplex into a tetrahedron.
+const FLAT_REL: f32 = 1e-6;
+
+/// A triangle of the polytope, wound counter-clockwise seen from outside.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpaFace {
+    /// Indices of the three vertices.
+    pub vertices: [u16; 3],
+    /// Outward unit normal, in A's frame.
+    pub normal: Vector3<f32>,
+    /// Signed distance of the face's plane from the origin along `normal`
+    /// (negative when the origin lies outside the face).
+    pub distance: f32,
+}
+
+/// How EPA ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EpaStatus {
+    /// The closest face lies on D's boundary within tolerance: exact.
+    Converged,
+    /// [`MAX_ITERATIONS`] reached; the best face is returned.
+    IterationLimit,
+    /// The polytope's fixed capacity is full; the best face is returned.
+    CapacityLimit,
+    /// Rounding made the next expansion inconsistent; the best face is returned.
+    NumericalLimit,
+    /// D is flat (no tetrahedron fits in it): the depth is zero along its
+    /// plane's normal, or along any direction if D is a segment or a point.
+    Degenerate,
+}
+
+/// EPA's answer, on the cores, in A's frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpaResult {
+    /// How the run ended.
+    pub status: EpaStatus,
+    /// Penetration depth of the cores, at least 0.
+    pub depth: f32,
+    /// Outward normal of D's closest face: the direction from A to B.
+    pub normal: Unit<Vector3<f32>>,
+    /// Point of A's core deepest inside B's core.
+    pub point_a: Point3<f32>,
+    /// Point of B's core deepest inside A's core.
+    pub point_b: Point3<f32>,
+    /// Number of support points evaluated after GJK.
+    pub iterations: u32,
+}
+
+struct Polytope {
+    vertices: ArrayVec<SupportPoint, MAX_VERTICES>,
+    faces: ArrayVec<EpaFace, MAX_FACES>,
+}
+
+/// Why an expansion step could not be carried out.
+enum Stop {
+    Capacity,
+    Numerical,
+}
+
+impl Polytope {
+    fn new() -> Self {
+        Self { vertices: ArrayVec::new(), faces: ArrayVec::new() }
+    }
+
+    fn w(&self, i: u16) -> Vector3<f32> {
+        self.vertices[i as usize].w
+    }
+
+    /// Adds the face `ijk` (counter-clockwise from outside).
+    fn push_face(&mut self, [i, j, k]: [u16; 3], min_area_sq: f32) -> Result<(), Stop> {
+        let (a, b, c) = (self.w(i), self.w(j), self.w(k));
+        let n = (b - a).cross(&(c - a));
+        let n_sq = n.norm_squared();
+        if !(n_sq > min_area_sq) {
+            return Err(Stop::Numerical);
+        }
+        let normal = n / n_sq.sqrt();
+        let face = EpaFace { vertices: [i, j, k], normal, distance: normal.dot(&a) };
+        self.faces.try_push(face).map_err(|_| Stop::Capacity)
+    }
+
+    /// Index of the live face closest to the origin.
+    fn closest_face(&self) -> Option<usize> {
+        let mut best = None;
+        let mut best_d = f32::INFINITY;
+        for (i, f) in self.faces.iter().enumerate() {
+            if f.distance < best_d {
+                best_d = f.distance;
+                best = Some(i);
+            }
+        }
+        best
+    }
+
+    /// Replaces every face that sees `w` by a fan around it.
+    fn expand(&mut self, w: SupportPoint, min_area_sq: f32) -> Result<(), Stop> {
+        let new = self.vertices.len() as u16;
+        self.vertices.try_push(w).map_err(|_| Stop::Capacity)?;
+        // The horizon is the set of directed edges of visible faces whose
+        // twin belongs to no visible face. It must be a single loop.
+        let mut horizon: ArrayVec<[u16; 2], MAX_FACES> = ArrayVec::new();
+        let mut kept = 0;
+        for f in 0..self.faces.len() {
+            let face = self.faces[f];
+            let sees = face.normal.dot(&(w.w - self.w(face.vertices[0]))) > 0.0;
+            if !sees {
+                self.faces[kept] = face;
+                kept += 1;
+                continue;
+            }
+            let [i, j, k] = face.vertices;
+            for edge in [[i, j], [j, k], [k, i]] {
+                if let Some(pos) = horizon.iter().position(|e| *e == [edge[1], edge[0]]) {
+                    horizon.swap_remove(pos);
+                } else {
+                    horizon.try_push(edge).map_err(|_| Stop::Capacity)?;
+                }
+            }
+        }
+        self.faces.truncate(kept);
+        if horizon.len() < 3 || !is_single_loop(&horizon) {
+            return Err(Stop::Numerical);
+        }
+        for [i, j] in horizon {
+            self.push_face([i, j, new], min_area_sq)?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether directed edges form one closed loop: every edge's start vertex
+/// starts no other edge, and walking from any edge returns to its start after
+/// exactly as many steps as there are edges.
+fn is_single_loop(edges: &[[u16; 2]]) -> bool {
+    let next = |v: u16| edges.iter().find(|e| e[0] == v).map(|e| e[1]);
+    if edges.iter().any(|e| edges.iter().filter(|f| f[0] == e[0]).count() != 1) {
+        return false;
+    }
+    let start = edges[0][0];
+    let mut v = start;
+    for step in 1..=edges.len() {
+        match next(v) {
+            Some(n) => v = n,
+            None => return false,
+        }
+        if v == start {
+            return step == edges.len();
+        }
+    }
+    false
+}
+
+/// Runs EPA on the cores of `md`, from the simplex GJK ended with (which must
+/// contain or touch the origin).
+///
+/// Returns an error only when a support point is non-finite.
+pub fn epa<A, B, R>(
+    md: &MinkowskiDifference<'_, A, B>,
+    simplex: &Simplex,
+    recorder: &mut R,
+) -> Result<EpaResult, QueryError>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+    R: Recorder + ?Sized,
+{
+    let mut poly = Polytope::new();
+    let mut iterations = 0;
+    match grow_to_tetrahedron(md, simplex, &mut poly, &mut iterations)? {
+        Grown::Tetrahedron => {}
+        Grown::Flat(normal) => return Ok(flat_result(md, simplex, normal, iterations)),
+    }
+    let mut scale = poly.vertices.iter().fold(0.0f32, |m, v| m.max(v.w.norm()));
+    // A face with a squared doubled area below this is a sliver that rounding
+    // could flip; refusing it stops expansion with the best face instead.
+    let min_area_sq = |scale: f32| (FLAT_REL * scale * scale).powi(2);
+
+    let mut best: Option<(EpaFace, [SupportPoint; 3])> = None;
+    let status = loop {
+        let Some(fi) = poly.closest_face() else { break EpaStatus::NumericalLimit };
+        let face = poly.faces[fi];
+        let corners = face.vertices.map(|i| poly.vertices[i as usize]);
+        // The closest face's distance never decreases in exact arithmetic.
+        // If rounding made it drop, the previous face is the better answer.
+        let tolerance = REL_TOLERANCE * scale;
+        if best.is_some_and(|(b, _)| face.distance < b.distance - tolerance) {
+            break EpaStatus::NumericalLimit;
+        }
+        best = Some((face, corners));
+
+        if iterations >= MAX_ITERATIONS {
+            break EpaStatus::IterationLimit;
+        }
+        iterations += 1;
+        let w = md.support(&face.normal);
+        if !w.w.iter().all(|x| x.is_finite()) {
+            return Err(QueryError::NonFiniteInput);
+        }
+        recorder.epa_step(&EpaStep {
+            vertices: &poly.vertices,
+            faces: &poly.faces,
+            closest_face: fi,
+            support: w,
+        });
+        // Converged: D has no point beyond the face's plane (within
+        // tolerance), so the face lies on D's boundary. `!(gap > tol)` also
+        // exits on NaN.
+        let gap = face.normal.dot(&w.w) - face.distance;
+        if !(gap > tolerance) {
+            break EpaStatus::Converged;
+        }
+        // A support point already in the polytope brings no new information.
+        if poly.vertices.iter().any(|v| v.w == w.w) {
+            break EpaStatus::NumericalLimit;
+        }
+        scale = scale.max(w.w.norm());
+        match poly.expand(w, min_area_sq(scale)) {
+            Ok(()) => {}
+            Err(Stop::Capacity) => break EpaStatus::CapacityLimit,
+            Err(Stop::Numerical) => break EpaStatus::NumericalLimit,
+        }
+    };
+    let Some((face, corners)) = best else {
+        // No face ever existed: the tetrahedron had none, which `grow` rules out.
+        debug_assert!(false, "EPA ended without a face");
+        return Ok(flat_result(md, simplex, Vector3::y(), iterations));
+    };
+    Ok(face_result(status, &face, &corners, iterations))
+}
+
+/// The result for the face `face`: the origin's projection onto it, and the
+/// witnesses interpolated with that projection's barycentric coordinates.
+fn face_result(
+    status: EpaStatus,
+    face: &EpaFace,
+    corners: &[SupportPoint; 3],
+    iterations: u32,
+) -> EpaResult {
+    let n = face.normal;
+    let p = n * face.distance;
+    let [a, b, c] = corners.map(|s| s.w);
+    // Barycentrics from signed sub-triangle areas; the projection can fall
+    // marginally outside the triangle through rounding, so negative weights
+    // are clamped and the rest renormalised.
+    let la = n.dot(&(b - p).cross(&(c - p))).max(0.0);
+    let lb = n.dot(&(c - p).cross(&(a - p))).max(0.0);
+    let lc = n.dot(&(a - p).cross(&(b - p))).max(0.0);
+    let sum = la + lb + lc;
+    let (la, lb, lc) =
+        if sum > 0.0 { (la / sum, lb / sum, lc / sum) } else { (1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0) };
+    let point_a = Point3::from(
+        corners[0].a.coords * la + corners[1].a.coords * lb + corners[2].a.coords * lc,
+    );
+    let point_b = Point3::from(
+        corners[0].b.coords * la + corners[1].b.coords * lb + corners[2].b.coords * lc,
+    );
+    EpaResult {
+        status,
+        depth: face.distance.max(0.0),
+        normal: Unit::new_unchecked(n),
+        point_a,
+        point_b,
+        iterations,
+    }
+}
+
+enum Grown {
+    Tetrahedron,
+    /// D is flat; the vector is its plane's normal, or a best guess if D is
+    /// lower-dimensional still.
+    Flat(Vector3<f32>),
+}
+
+/// Builds a tetrahedron inside D from GJK's 1 to 4 points.
+fn grow_to_tetrahedron<A, B>(
+    md: &MinkowskiDifference<'_, A, B>,
+    simplex: &Simplex,
+    poly: &mut Polytope,
+    iterations: &mut u32,
+) -> Result<Grown, QueryError>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let mut support = |d: &Vector3<f32>| {
+        *iterations += 1;
+        let s = md.support(d);
+        if s.w.iter().all(|x| x.is_finite()) { Ok(s) } else { Err(QueryError::NonFiniteInput) }
+    };
+    let pts = simplex.points();
+    let mut scale = pts.iter().fold(0.0f32, |m, p| m.max(p.w.norm()));
+
+    let mut tetra: [SupportPoint; 4] = match pts.len() {
+        4 => [pts[0], pts[1], pts[2], pts[3]],
+        _ => [SupportPoint::ZERO; 4],
+    };
+    let volume = |t: &[SupportPoint; 4]| {
+        (t[1].w - t[0].w).cross(&(t[2].w - t[0].w)).dot(&(t[3].w - t[0].w)).abs()
+    };
+    let is_solid = |t: &[SupportPoint; 4], scale: f32| volume(t) > FLAT_REL * scale.powi(3);
+
+    if pts.len() == 4 && is_solid(&tetra, scale) {
+        // GJK's enclosing tetrahedron.
+    } else {
+        // Reduce to the largest triangle (or segment, or point) GJK found,
+        // then add support points off its span.
+        let (tri, dim) = largest_feature(pts);
+        match dim {
+            2 => {
+                let n = (tri[1].w - tri[0].w).cross(&(tri[2].w - tri[0].w));
+                let p = support(&n)?;
+                let q = support(&-n)?;
+                scale = scale.max(p.w.norm()).max(q.w.norm());
+                let n_unit = n.normalize();
+                let hp = n_unit.dot(&(p.w - tri[0].w));
+                let hq = -n_unit.dot(&(q.w - tri[0].w));
+                if !(hp.max(hq) > FLAT_REL * scale) {
+                    return Ok(Grown::Flat(n_unit));
+                }
+                tetra = [tri[0], tri[1], tri[2], if hp >= hq { p } else { q }];
+            }
+            1 => {
+                let e = tri[1].w - tri[0].w;
+                let u = any_perpendicular(&e);
+                let v = e.normalize().cross(&u);
+                let (c, s) = (-0.5f32, 0.75f32.sqrt());
+                let dirs = [u, u * c + v * s, u * c - v * s];
+                let around = [support(&dirs[0])?, support(&dirs[1])?, support(&dirs[2])?];
+                for p in &around {
+                    scale = scale.max(p.w.norm());
+                }
+                let mut best_vol = 0.0;
+                for (i, j) in [(0, 1), (1, 2), (2, 0)] {
+                    let t = [tri[0], tri[1], around[i], around[j]];
+                    let vol = volume(&t);
+                    if vol > best_vol {
+                        best_vol = vol;
+                        tetra = t;
+                    }
+                }
+                if !is_solid(&tetra, scale) {
+                    return Ok(Grown::Flat(flat_normal(tri[0].w, e, &around, md)));
+                }
+            }
+            _ => {
+                // Four directions to the corners of a regular tetrahedron.
+                let dirs = [
+                    Vector3::new(1.0, 1.0, 1.0),
+                    Vector3::new(1.0, -1.0, -1.0),
+                    Vector3::new(-1.0, 1.0, -1.0),
+                    Vector3::new(-1.0, -1.0, 1.0),
+                ];
+                for (slot, d) in tetra.iter_mut().zip(dirs.iter()) {
+                    *slot = support(d)?;
+                    scale = scale.max(slot.w.norm());
+                }
+                if !is_solid(&tetra, scale) {
+                    let e = tetra[1].w - tetra[0].w;
+                    return Ok(Grown::Flat(flat_normal(tetra[0].w, e, &tetra[2..], md)));
+                }
+            }
+        }
+    }
+
+    // Wind each face counter-clockwise seen from outside: its normal must
+    // point away from the centroid.
+    let centroid = tetra.iter().fold(Vector3::zeros(), |c, p| c + p.w) / 4.0;
+    for p in tetra {
+        poly.vertices.push(p);
+    }
+    for [i, j, k] in [[0u16, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]] {
+        let (a, b, c) = (poly.w(i), poly.w(j), poly.w(k));
+        let outward = (b - a).cross(&(c - a)).dot(&(a - centroid)) >= 0.0;
+        let face = if outward { [i, j, k] } else { [i, k, j] };
+        if poly.push_face(face, 0.0).is_err() {
+            // Unreachable for a solid tetrahedron; treat as flat rather than panic.
+            return Ok(Grown::Flat(Vector3::y()));
+        }
+    }
+    Ok(Grown::Tetrahedron)
+}
+
+/// The largest-area triangle among `pts` (dimension 2), else the longest
+/// segment (dimension 1), else a point (dimension 0).
+fn largest_feature(pts: &[SupportPoint]) -> ([SupportPoint; 3], u8) {
+    let scale_sq = pts.iter().fold(0.0f32, |m, p| m.max(p.w.norm_squared()));
+    let mut best_tri = None;
+    let mut best_area = FLAT_REL * FLAT_REL * scale_sq * scale_sq;
+    for i in 0..pts.len() {
+        for j in i + 1..pts.len() {
+            for k in j + 1..pts.len() {
+                let area = (pts[j].w - pts[i].w).cross(&(pts[k].w - pts[i].w)).norm_squared();
+                if area > best_area {
+                    best_area = area;
+                    best_tri = Some([pts[i], pts[j], pts[k]]);
+                }
+            }
+        }
+    }
+    if let Some(t) = best_tri {
+        return (t, 2);
+    }
+    let mut best_seg = None;
+    let mut best_len = FLAT_REL * FLAT_REL * scale_sq;
+    for i in 0..pts.len() {
+        for j in i + 1..pts.len() {
+            let len = (pts[j].w - pts[i].w).norm_squared();
+            if len > best_len {
+                best_len = len;
+                best_seg = Some([pts[i], pts[j], pts[j]]);
+            }
+        }
+    }
+    match best_seg {
+        Some(s) => (s, 1),
+        None => ([pts.first().copied().unwrap_or(SupportPoint::ZERO); 3], 0),
+    }
+}
+
+/// A unit vector perpendicular to `v` (any, if `v` is zero).
+fn any_perpendicular(v: &Vector3<f32>) -> Vector3<f32> {
+    // Cross with the axis least aligned with v, so the result is well scaled.
+    let axis = if v.x.abs() <= v.y.abs() && v.x.abs() <= v.z.abs() {
+        Vector3::x()
+    } else if v.y.abs() <= v.z.abs() {
+        Vector3::y()
+    } else {
+        Vector3::z()
+    };
+    v.cross(&axis).try_normalize(0.0).unwrap_or_else(Vector3::y)
+}
+
+/// The normal of a flat D through `origin_pt` spanned by `e` and the points
+/// `others`; if they are all collinear with `e`, the perpendicular to `e`
+/// that points most towards B's centre.
+fn flat_normal<A, B>(
+    origin_pt: Vector3<f32>,
+    e: Vector3<f32>,
+    others: &[SupportPoint],
+    md: &MinkowskiDifference<'_, A, B>,
+) -> Vector3<f32>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let mut best = Vector3::zeros();
+    for p in others {
+        let n = e.cross(&(p.w - origin_pt));
+        if n.norm_squared() > best.norm_squared() {
+            best = n;
+        }
+    }
+    let scale_sq = others.iter().fold(e.norm_squared(), |m, p| m.max(p.w.norm_squared()));
+    if best.norm_squared() > (FLAT_REL * scale_sq).powi(2) {
+        return best.normalize();
+    }
+    let towards_b = md.pose_b_in_a().translation.vector;
+    let e_unit = e.try_normalize(0.0);
+    let off_axis = match e_unit {
+        Some(u) => towards_b - u * u.dot(&towards_b),
+        None => towards_b,
+    };
+    match off_axis.try_normalize(0.0) {
+        Some(n) => n,
+        None => any_perpendicular(&e),
+    }
+}
+
+/// The answer for a flat D: zero depth along `normal`, oriented from A to B
+/// where the centres tell, witnesses at GJK's closest point.
+fn flat_result<A, B>(
+    md: &MinkowskiDifference<'_, A, B>,
+    simplex: &Simplex,
+    normal: Vector3<f32>,
+    iterations: u32,
+) -> EpaResult
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let towards_b = md.pose_b_in_a().translation.vector;
+    let normal = if normal.dot(&towards_b) < 0.0 { -normal } else { normal };
+    let normal = Unit::try_new(normal, 0.0).unwrap_or_else(Vector3::y_axis);
+    let (point_a, point_b) = if simplex.len() < 4 {
+        simplex.witnesses()
+    } else {
+        let n = simplex.len() as f32;
+        let a = simplex.points().iter().fold(Vector3::zeros(), |s, p| s + p.a.coords) / n;
+        let b = simplex.points().iter().fold(Vector3::zeros(), |s, p| s + p.b.coords) / n;
+        (a.into(), b.into())
+    };
+    EpaResult { status: EpaStatus::Degenerate, depth: 0.0, normal, point_a, point_b, iterations }
+}

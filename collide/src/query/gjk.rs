@@ -1,0 +1,226 @@
+//! The Gilbert–Johnson–Keerthi distance algorithm on the cores of two shapes.
+//!
+//! Follows Gilbert, Johnson and Keerthi (1988) with the termination tests of
+//! van den Bergen, *Collision Detection in Interactive 3D Environments*
+//! (2003), §4.3: the distance estimate `‖v‖` is an upper bound and
+//! `v·w / ‖v‖` a lower bound, and the loop stops when they meet within a
+//! tolerance relative to the size of the Minkowski difference. Departures:
+//!
+//! * Two optional early exits ([`GjkSettings`]) turn the same loop into a
+//!   boolean test: stop as soon as the lower bound proves the shapes farther
+//!   apart than a threshold, or the upper bound proves them closer.
+//! * Every exit is written so that NaN leaves the loop, and a non-finite
+//!   support point is reported as [`GjkOutcome::NonFinite`], never as
+//!   separation.
+//! * A step that fails to shrink the estimate restores the previous simplex
+//!   (the best one seen) and stops, so the result never gets worse.
+
+use nalgebra::Vector3;
+
+use crate::query::minkowski::{MinkowskiDifference, SupportPoint};
+use crate::query::record::{GjkStep, Recorder};
+use crate::query::simplex::{Reduction, Simplex};
+use crate::support_map::SupportMap;
+
+/// Iteration cap. GJK on polytopes converges in a handful of iterations
+/// (typically under 10, rarely above 20 in f32); 64 only guards against a
+/// support function that breaks its contract.
+pub const MAX_ITERATIONS: u32 = 64;
+
+/// Relative gap between the upper and lower distance bounds at which GJK has
+/// converged: `‖v‖ − v·w/‖v‖ ≤ REL_GAP · ‖v‖`. 1e-6 is about ten f32 ulps.
+const REL_GAP: f32 = 1e-6;
+
+/// Absolute floor on that gap, relative to the size of the Minkowski
+/// difference: a dot product of vectors of length `L` carries a rounding
+/// error of a few `ε·L²`, so the gap cannot be resolved below
+/// `SCALE_GAP · L`. Without it, a tiny distance between large shapes would
+/// spin until the iteration cap.
+const SCALE_GAP: f32 = 16.0 * f32::EPSILON;
+
+/// Distance, relative to the size of the Minkowski difference, below which
+/// the cores count as touching: `‖v‖ ≤ TOUCH_REL · L`. Below ~1e-6 · L the
+/// position of the origin relative to the simplex is lost in f32 rounding.
+const TOUCH_REL: f32 = 1e-6;
+
+/// Optional early exits of [`gjk`], as distances between the *cores*.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GjkSettings {
+    /// Stop with [`GjkOutcome::Beyond`] once the cores are proven farther
+    /// apart than this. `f32::INFINITY` disables the exit.
+    pub stop_beyond: f32,
+    /// Stop with [`GjkOutcome::Within`] once the cores are proven at most
+    /// this far apart. A negative value disables the exit.
+    pub stop_within: f32,
+}
+
+impl GjkSettings {
+    /// Run to convergence: the exact distance, or overlap.
+    pub const EXACT: Self = Self { stop_beyond: f32::INFINITY, stop_within: -1.0 };
+}
+
+/// How GJK ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum GjkOutcome {
+    /// The cores overlap or touch (within a tolerance relative to their size).
+    Overlapping,
+    /// The cores are disjoint; the bounds met at `distance`.
+    Separated {
+        /// Distance between the cores.
+        distance: f32,
+    },
+    /// Early exit: the cores are farther apart than
+    /// [`GjkSettings::stop_beyond`].
+    Beyond {
+        /// A proven lower bound on the core distance.
+        lower_bound: f32,
+    },
+    /// Early exit: the cores are at most [`GjkSettings::stop_within`] apart.
+    Within {
+        /// A proven upper bound on the core distance.
+        upper_bound: f32,
+    },
+    /// The iteration cap was hit; the simplex holds the best estimate.
+    IterationLimit {
+        /// Best (upper-bound) estimate of the core distance.
+        distance: f32,
+    },
+    /// A support point or pose was NaN or infinite.
+    NonFinite,
+}
+
+/// GJK's answer with the state it ended in.
+#[derive(Clone, Copy, Debug)]
+pub struct GjkResult {
+    /// How the run ended.
+    pub outcome: GjkOutcome,
+    /// The final simplex, reduced to the feature closest to the origin
+    /// (unless the outcome is [`GjkOutcome::Overlapping`], when it may be a
+    /// tetrahedron enclosing the origin). In A's frame.
+    pub simplex: Simplex,
+    /// The last closest-point estimate `v`, in A's frame: for separated
+    /// shapes it points from B's closest point to A's. A good warm start.
+    pub direction: Vector3<f32>,
+    /// Number of support points evaluated.
+    pub iterations: u32,
+}
+
+/// Runs GJK on the cores of `md`, starting from `initial_dir` (any nonzero
+/// vector, ideally the previous result's `direction`; zero or non-finite
+/// falls back to +X).
+pub fn gjk<A, B, R>(
+    md: &MinkowskiDifference<'_, A, B>,
+    initial_dir: Vector3<f32>,
+    settings: &GjkSettings,
+    recorder: &mut R,
+) -> GjkResult
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+    R: Recorder + ?Sized,
+{
+    let mut v = initial_dir;
+    if !(v.norm_squared() > 0.0) || !v.iter().all(|x| x.is_finite()) {
+        v = Vector3::x();
+    }
+    let mut simplex = Simplex::new();
+    // Squared length of the current estimate; the first support point sets it.
+    let mut v_sq = f32::INFINITY;
+    let mut iterations = 0;
+    let end = |outcome, simplex, direction, iterations| GjkResult {
+        outcome,
+        simplex,
+        direction,
+        iterations,
+    };
+
+    while iterations < MAX_ITERATIONS {
+        iterations += 1;
+        let w: SupportPoint = md.support(&-v);
+        recorder.gjk_step(&GjkStep { simplex, direction: -v, support: w });
+        if !w.w.iter().all(|x| x.is_finite()) {
+            return end(GjkOutcome::NonFinite, simplex, v, iterations);
+        }
+
+        if !simplex.is_empty() {
+            let v_norm = v_sq.sqrt();
+            // v·w / ‖v‖ is the support plane's distance along −v: every point
+            // of the difference lies beyond it, so it bounds the distance below.
+            let vw = dot64(&v, &w.w);
+            if vw > settings.stop_beyond * v_norm {
+                return end(
+                    GjkOutcome::Beyond { lower_bound: vw / v_norm },
+                    simplex,
+                    v,
+                    iterations,
+                );
+            }
+            // Converged: the bounds have met. `vw > 0` is the certificate: the
+            // support plane along −v separates the origin from the whole
+            // difference, however v was computed.
+            let scale = simplex.max_norm_squared().max(w.w.norm_squared()).sqrt();
+            let gap_limit = REL_GAP * v_sq + SCALE_GAP * scale * v_norm;
+            if v_sq - vw <= gap_limit && vw > 0.0 {
+                return end(GjkOutcome::Separated { distance: v_norm }, simplex, v, iterations);
+            }
+            // A support point already in the simplex brings no new
+            // information: rounding has stalled the search (typically a huge
+            // shape against a small one). Trust only the certificate.
+            if simplex.contains(&w.w) {
+                return stalled(vw, simplex, simplex, v, iterations);
+            }
+        }
+
+        let previous = simplex;
+        simplex.push(w);
+        let closest = match simplex.reduce() {
+            Reduction::Enclosing => return end(GjkOutcome::Overlapping, simplex, v, iterations),
+            Reduction::Closest(c) => c,
+        };
+        let closest_sq = closest.norm_squared();
+        let scale_sq = simplex.max_norm_squared();
+        if closest_sq <= TOUCH_REL * TOUCH_REL * scale_sq {
+            return end(GjkOutcome::Overlapping, simplex, closest, iterations);
+        }
+        // Progress test: the estimate must shrink. When rounding stops it
+        // from doing so, the previous simplex was the best one; a NaN lands
+        // here too and is reported as such.
+        if !(closest_sq < v_sq) {
+            if !closest_sq.is_finite() {
+                return end(GjkOutcome::NonFinite, previous, v, iterations);
+            }
+            return stalled(dot64(&v, &w.w), previous, simplex, v, iterations);
+        }
+        v = closest;
+        v_sq = closest_sq;
+        debug_assert!(simplex.len() <= 3, "a separated simplex has at most 3 points");
+        if v_sq <= settings.stop_within * settings.stop_within && settings.stop_within >= 0.0 {
+            return end(GjkOutcome::Within { upper_bound: v_sq.sqrt() }, simplex, v, iterations);
+        }
+    }
+    end(GjkOutcome::IterationLimit { distance: v_sq.sqrt() }, simplex, v, iterations)
+}
+
+/// The answer when rounding stops GJK short of its tolerance. If the last
+/// support plane still separates (`v·w > 0`) the shapes are certainly
+/// disjoint and `‖v‖` is the best distance found, with the simplex that gave
+/// it; otherwise the origin may lie in the difference, and the simplex with
+/// the newest point goes to EPA, which copes with an origin on or near its
+/// boundary.
+fn stalled(vw: f32, best: Simplex, newest: Simplex, v: Vector3<f32>, iterations: u32) -> GjkResult {
+    if vw > 0.0 {
+        let outcome = GjkOutcome::Separated { distance: v.norm() };
+        GjkResult { outcome, simplex: best, direction: v, iterations }
+    } else {
+        GjkResult { outcome: GjkOutcome::Overlapping, simplex: newest, direction: v, iterations }
+    }
+}
+
+/// `a · b` summed in f64: the terms of `v · w` can be ~10⁴ times larger than
+/// the sum when a large shape meets a small one, and the certificate `v·w > 0`
+/// must survive that cancellation.
+#[inline]
+fn dot64(a: &Vector3<f32>, b: &Vector3<f32>) -> f32 {
+    a.cast::<f64>().dot(&b.cast::<f64>()) as f32
+}

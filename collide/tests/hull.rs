@@ -1,0 +1,434 @@
+//! Tests of `ConvexHull::new` (our quickhull plus face merging) against
+//! independent oracles: brute-force supporting planes, analytic cubes and
+//! tetrahedra, and the polytope invariants (containment, convex planar faces,
+//! Euler characteristic, adjacency equal to the face edges, outward normals).
+
+use std::collections::{BTreeSet, HashMap};
+
+use collide::nalgebra::{Point3, Rotation3, Vector3};
+use collide::{ConvexHull, HullError, SupportMap};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed};
+
+/// Rounding added to the hull's own tolerance when the test evaluates a plane
+/// equation `n·p - offset` from the f32 normal and offset: the normal's
+/// rounding to f32 moves the plane by about `f32::EPSILON * |p|` and the
+/// offset by the same, so a few ulps of the largest coordinate in play.
+const PLANE_ROUNDING_ULPS: f64 = 8.0;
+
+fn seeded(cases: u32) -> Config {
+    Config {
+        cases,
+        rng_seed: RngSeed::Fixed(0x005e_ed0f_4011),
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
+
+fn to64(p: &Point3<f32>) -> Vector3<f64> {
+    p.coords.cast::<f64>()
+}
+
+/// Allowed plane-equation slack for a hull built from `points`.
+fn slack(hull: &ConvexHull, points: &[Point3<f32>]) -> f64 {
+    let max_abs = points.iter().map(|p| p.coords.amax()).fold(0.0f32, f32::max);
+    f64::from(hull.tolerance()) + PLANE_ROUNDING_ULPS * f64::from(f32::EPSILON * max_abs)
+}
+
+/// Checks every structural and geometric invariant of `hull` against `points`.
+fn check_hull(points: &[Point3<f32>], hull: &ConvexHull) {
+    let slack = slack(hull, points);
+    let verts = hull.vertices();
+    let faces = hull.faces();
+    assert!(verts.len() >= 4 && faces.len() >= 4);
+
+    // Vertices are distinct input points.
+    for (i, v) in verts.iter().enumerate() {
+        assert!(points.contains(v), "vertex {i} {v:?} is not an input point");
+        assert!(!verts[..i].contains(v), "vertex {i} duplicated");
+    }
+
+    // Every input point is inside or on every face plane.
+    for f in faces {
+        let n = f.normal.into_inner().cast::<f64>();
+        for p in points {
+            let excess = n.dot(&to64(p)) - f64::from(f.offset);
+            assert!(excess <= slack, "point {p:?} is {excess} outside a face (slack {slack})");
+        }
+    }
+
+    // Faces: planar, convex, counter-clockwise from outside, normal outward.
+    let inside = verts.iter().map(to64).sum::<Vector3<f64>>() / verts.len() as f64;
+    let mut directed: HashMap<(u32, u32), usize> = HashMap::new();
+    let mut incident: Vec<Vec<usize>> = vec![Vec::new(); verts.len()];
+    for (fi, f) in faces.iter().enumerate() {
+        let n = f.normal.into_inner().cast::<f64>();
+        let k = f.vertices.len();
+        assert!(k >= 3);
+        assert!((n.norm() - 1.0).abs() < 1e-6);
+        let ring: Vec<Vector3<f64>> =
+            f.vertices.iter().map(|&v| to64(&verts[v as usize])).collect();
+        for q in &ring {
+            let d = n.dot(q) - f64::from(f.offset);
+            assert!(d.abs() <= slack, "face {fi} vertex off its plane by {d}");
+        }
+        // Newell normal of the polygon (independent of the stored normal).
+        let mut newell = Vector3::zeros();
+        for i in 0..k {
+            newell += ring[i].cross(&ring[(i + 1) % k]);
+        }
+        assert!(newell.dot(&n) > 0.0, "face {fi} is clockwise from outside");
+        assert!(n.dot(&inside) < f64::from(f.offset), "face {fi} normal points inward");
+        for i in 0..k {
+            let (a, b) = (ring[i], ring[(i + 1) % k]);
+            let inward = n.cross(&(b - a)).normalize();
+            for (j, c) in ring.iter().enumerate() {
+                let d = inward.dot(&(c - a));
+                assert!(d >= -slack, "face {fi} not convex at vertex {j}: {d}");
+            }
+        }
+        for i in 0..k {
+            let (a, b) = (f.vertices[i], f.vertices[(i + 1) % k]);
+            assert!(directed.insert((a, b), fi).is_none(), "directed edge {a}->{b} twice");
+            incident[a as usize].push(fi);
+        }
+    }
+
+    // Closed 2-manifold: every directed edge has its twin in another face.
+    for (&(a, b), &f) in &directed {
+        let g = directed.get(&(b, a)).copied();
+        assert!(g.is_some_and(|g| g != f), "edge {a}->{b} has no twin");
+    }
+    let e = directed.len() / 2;
+    assert_eq!(verts.len() as i64 - e as i64 + faces.len() as i64, 2, "Euler characteristic");
+
+    // Adjacency is symmetric and equals the face edges.
+    let mut from_faces: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); verts.len()];
+    for &(a, b) in directed.keys() {
+        from_faces[a as usize].insert(b);
+        from_faces[b as usize].insert(a);
+    }
+    for (v, expected) in from_faces.iter().enumerate() {
+        let listed: BTreeSet<u32> = hull.neighbors(v).iter().copied().collect();
+        assert_eq!(listed.len(), hull.neighbors(v).len(), "repeated neighbour of {v}");
+        assert_eq!(&listed, expected, "adjacency of vertex {v}");
+        for &w in &listed {
+            assert!(hull.neighbors(w as usize).contains(&(v as u32)), "asymmetric {v}-{w}");
+        }
+        assert!(listed.len() >= 3, "vertex {v} has {} neighbours", listed.len());
+    }
+
+    // Each vertex is a genuine corner: it is the support point of the whole
+    // input cloud (brute force) along the sum of its faces' normals.
+    for (v, faces_at) in incident.iter().enumerate() {
+        assert!(faces_at.len() >= 3);
+        let dir: Vector3<f64> =
+            faces_at.iter().map(|&f| faces[f].normal.into_inner().cast::<f64>()).sum();
+        let dir = dir.normalize();
+        let best = points.iter().map(|p| dir.dot(&to64(p))).fold(f64::NEG_INFINITY, f64::max);
+        assert!(dir.dot(&to64(&verts[v])) >= best - slack, "vertex {v} is not extreme");
+    }
+}
+
+/// Volume and vertex set of the hull of points in general position, by brute
+/// force: a triangle (i, j, k) is a hull facet when every other point is
+/// strictly behind its plane.
+fn brute_force_hull(points: &[Point3<f32>]) -> (f64, BTreeSet<[u32; 3]>) {
+    let p: Vec<Vector3<f64>> = points.iter().map(to64).collect();
+    let c = p.iter().sum::<Vector3<f64>>() / p.len() as f64;
+    let mut volume = 0.0;
+    let mut corners = BTreeSet::new();
+    for i in 0..p.len() {
+        for j in i + 1..p.len() {
+            for k in j + 1..p.len() {
+                let n = (p[j] - p[i]).cross(&(p[k] - p[i]));
+                let side: Vec<f64> = (0..p.len())
+                    .filter(|&m| m != i && m != j && m != k)
+                    .map(|m| n.dot(&(p[m] - p[i])))
+                    .collect();
+                if side.iter().all(|&s| s < 0.0) || side.iter().all(|&s| s > 0.0) {
+                    volume += (n.dot(&(p[i] - c)) / 6.0).abs();
+                    for m in [i, j, k] {
+                        corners.insert(points[m].coords.map(f32::to_bits).into());
+                    }
+                }
+            }
+        }
+    }
+    (volume, corners)
+}
+
+fn cube_corners(half: f32) -> Vec<Point3<f32>> {
+    (0..8)
+        .map(|i| {
+            let s = |b: i32| if i & b != 0 { half } else { -half };
+            Point3::new(s(1), s(2), s(4))
+        })
+        .collect()
+}
+
+fn transform(
+    points: &[Point3<f32>],
+    rot: &Rotation3<f32>,
+    shift: Vector3<f32>,
+) -> Vec<Point3<f32>> {
+    points.iter().map(|p| rot * p + shift).collect()
+}
+
+/// A grid of `m × m` points on each face of the cube [-h, h]^3.
+fn cube_face_grid(h: f32, m: usize) -> Vec<Point3<f32>> {
+    let mut out = Vec::new();
+    let t = |i: usize| -h + 2.0 * h * i as f32 / (m - 1) as f32;
+    for axis in 0..3 {
+        for side in [-h, h] {
+            for i in 0..m {
+                for j in 0..m {
+                    let mut q = [0.0f32; 3];
+                    q[axis] = side;
+                    q[(axis + 1) % 3] = t(i);
+                    q[(axis + 2) % 3] = t(j);
+                    out.push(Point3::from(q));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn assert_cube(points: &[Point3<f32>], half: f32) {
+    let hull = ConvexHull::new(points).expect("cube hull");
+    check_hull(points, &hull);
+    assert_eq!(hull.vertices().len(), 8);
+    assert_eq!(hull.faces().len(), 6);
+    assert!(hull.faces().iter().all(|f| f.vertices.len() == 4));
+    assert!((0..8).all(|v| hull.neighbors(v).len() == 3));
+    let exact = f64::from(2.0 * half).powi(3);
+    let rel = (f64::from(hull.volume()) - exact).abs() / exact;
+    assert!(rel < 1e-4, "cube volume off by {rel}");
+}
+
+#[test]
+fn tetrahedron() {
+    let points = [
+        Point3::new(0.0, 0.0, 0.0),
+        Point3::new(1.0, 0.0, 0.0),
+        Point3::new(0.0, 1.0, 0.0),
+        Point3::new(0.0, 0.0, 1.0),
+    ];
+    let hull = ConvexHull::new(&points).unwrap();
+    check_hull(&points, &hull);
+    assert_eq!(hull.vertices().len(), 4);
+    assert_eq!(hull.faces().len(), 4);
+    assert!((0..4).all(|v| hull.neighbors(v).len() == 3));
+    assert!((f64::from(hull.volume()) - 1.0 / 6.0).abs() < 1e-6);
+}
+
+#[test]
+fn cube_with_duplicates_and_interior_points() {
+    let mut points = cube_corners(1.0);
+    points.extend(cube_corners(1.0));
+    points.extend(cube_corners(0.5));
+    points.push(Point3::origin());
+    points.extend(cube_corners(1.0).iter().take(3));
+    assert_cube(&points, 1.0);
+}
+
+#[test]
+fn cube_face_grid_gives_six_faces() {
+    assert_cube(&cube_face_grid(1.0, 11), 1.0);
+}
+
+#[test]
+fn tiny_cube_at_origin_is_a_hull() {
+    let points = cube_corners(0.5e-9);
+    assert_cube(&points, 0.5e-9);
+}
+
+#[test]
+fn tiny_cube_far_from_origin_is_degenerate() {
+    let points: Vec<_> =
+        cube_corners(0.5e-9).iter().map(|p| p + Vector3::new(1.0, 1.0, 1.0)).collect();
+    assert!(matches!(ConvexHull::new(&points), Err(HullError::Degenerate { .. })));
+}
+
+#[test]
+fn too_few_points() {
+    for count in 0..4 {
+        let points = vec![Point3::new(1.0, 2.0, 3.0); count];
+        assert_eq!(ConvexHull::new(&points), Err(HullError::TooFewPoints { count }));
+    }
+}
+
+#[test]
+fn non_finite_points() {
+    for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+        for index in 0..6 {
+            let mut points = cube_corners(1.0);
+            points[index][index % 3] = bad;
+            assert_eq!(ConvexHull::new(&points), Err(HullError::NonFinitePoint { index }));
+        }
+    }
+}
+
+#[test]
+fn degenerate_clouds() {
+    let same = vec![Point3::new(3.0, -1.0, 2.0); 10];
+    assert_eq!(ConvexHull::new(&same), Err(HullError::Degenerate { dimension: 0 }));
+
+    let line: Vec<_> =
+        (0..10).map(|i| Point3::new(i as f32, 2.0 * i as f32, -(i as f32))).collect();
+    assert_eq!(ConvexHull::new(&line), Err(HullError::Degenerate { dimension: 1 }));
+
+    let rot = Rotation3::from_euler_angles(0.3, -1.1, 2.0);
+    let plane: Vec<_> =
+        (0..100).map(|i| rot * Point3::new((i % 10) as f32, (i / 10) as f32, 0.0)).collect();
+    assert_eq!(ConvexHull::new(&plane), Err(HullError::Degenerate { dimension: 2 }));
+
+    // Three distinct points, many duplicates: a plane.
+    let tri: Vec<_> = (0..12)
+        .map(|i| {
+            [Point3::new(0.0, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), Point3::new(0.0, 1.0, 0.0)]
+                [i % 3]
+        })
+        .collect();
+    assert_eq!(ConvexHull::new(&tri), Err(HullError::Degenerate { dimension: 2 }));
+
+    // A slab far thinner than the tolerance (1e-5 of the size) is a plane.
+    let mut slab = cube_face_grid(1.0, 5);
+    for p in &mut slab {
+        p.z *= 1e-7;
+    }
+    assert_eq!(ConvexHull::new(&slab), Err(HullError::Degenerate { dimension: 2 }));
+}
+
+/// Deterministic points on a sphere (splitmix64), independent of proptest.
+fn sphere_points(count: usize, radius: f32, seed: u64) -> Vec<Point3<f32>> {
+    let mut state = seed;
+    let mut next = move || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    };
+    (0..count)
+        .map(|_| {
+            let z = 2.0 * next() - 1.0;
+            let phi = std::f64::consts::TAU * next();
+            let r = (1.0 - z * z).sqrt();
+            let v = Vector3::new(r * phi.cos(), r * phi.sin(), z) * f64::from(radius);
+            Point3::from(v.cast::<f32>())
+        })
+        .collect()
+}
+
+#[test]
+fn ten_thousand_points_on_a_sphere() {
+    let points = sphere_points(10_000, 3.0, 7);
+    let hull = ConvexHull::new(&points).unwrap();
+    check_hull(&points, &hull);
+    // Every point of a sphere is extreme; only points closer than the
+    // tolerance to their neighbours' hull may be dropped.
+    assert!(hull.vertices().len() > 9_900, "{} vertices", hull.vertices().len());
+    let sphere = 4.0 / 3.0 * std::f64::consts::PI * 27.0;
+    let volume = f64::from(hull.volume());
+    assert!(volume < sphere && volume > 0.99 * sphere);
+    // The brute-force support agrees with every vertex being on the sphere.
+    let d = Vector3::new(0.3f32, -0.5, 0.8).normalize();
+    assert!((hull.local_support(&d).coords.dot(&d) - 3.0).abs() < 0.01);
+}
+
+fn point_in(scale: f32) -> impl Strategy<Value = Point3<f32>> {
+    (-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0)
+        .prop_map(move |(x, y, z)| Point3::new(x, y, z) * scale)
+}
+
+fn rotation() -> impl Strategy<Value = Rotation3<f32>> {
+    (-3.2f32..3.2, -1.6f32..1.6, -3.2f32..3.2)
+        .prop_map(|(r, p, y)| Rotation3::from_euler_angles(r, p, y))
+}
+
+fn scale() -> impl Strategy<Value = f32> {
+    (-3.0f32..3.0).prop_map(|e| 10f32.powf(e))
+}
+
+proptest! {
+    #![proptest_config(seeded(200))]
+
+    /// Random clouds: all invariants, plus vertex set and volume against the
+    /// brute-force facet enumeration (general position with probability 1).
+    #[test]
+    fn random_clouds_match_brute_force(
+        s in scale(),
+        raw in prop::collection::vec(point_in(1.0), 4..28),
+        offset in point_in(1.0),
+    ) {
+        let points: Vec<_> = raw.iter().map(|p| p * s + offset.coords * s).collect();
+        let hull = ConvexHull::new(&points).unwrap();
+        check_hull(&points, &hull);
+        let (volume, corners) = brute_force_hull(&points);
+        let ours: BTreeSet<[u32; 3]> =
+            hull.vertices().iter().map(|p| p.coords.map(f32::to_bits).into()).collect();
+        // Every vertex of ours is a brute-force corner. A corner may be
+        // missing only if it lies within the tolerance of our hull, which
+        // `check_hull` verified for every input point.
+        prop_assert!(ours.is_subset(&corners), "{:?} not all in {:?}", ours, corners);
+        let rel = (f64::from(hull.volume()) - volume).abs() / volume;
+        prop_assert!(rel < 1e-4, "volume {} vs brute force {}", hull.volume(), volume);
+    }
+
+    /// Rotated, scaled and translated cubes with duplicates, interior points
+    /// and grids on the faces always give exactly the cube.
+    #[test]
+    fn transformed_cubes(
+        rot in rotation(),
+        s in scale(),
+        shift in point_in(2.0),
+        grid in 2usize..7,
+        interior in prop::collection::vec(point_in(0.99), 0..20),
+    ) {
+        let mut local = cube_face_grid(1.0, grid);
+        local.extend(cube_corners(1.0));
+        local.extend(interior);
+        let points: Vec<_> = transform(&local, &rot, shift.coords)
+            .iter()
+            .map(|p| p * s)
+            .collect();
+        assert_cube(&points, s);
+    }
+
+    /// Clouds drawn from a few distinct values (many duplicates, collinear and
+    /// coplanar subsets) never panic; whatever hull they give is valid.
+    #[test]
+    fn duplicate_heavy_clouds_never_panic(
+        coords in prop::collection::vec((0u8..3, 0u8..3, 0u8..3), 0..30),
+    ) {
+        let points: Vec<_> = coords
+            .iter()
+            .map(|&(x, y, z)| Point3::new(f32::from(x), f32::from(y), f32::from(z)))
+            .collect();
+        if let Ok(hull) = ConvexHull::new(&points) {
+            check_hull(&points, &hull);
+        }
+    }
+
+    /// Arbitrary bit patterns (NaN, infinities, subnormals, huge values) never
+    /// panic; an accepted cloud gives a valid hull.
+    #[test]
+    fn arbitrary_floats_never_panic(
+        bits in prop::collection::vec(any::<u32>(), 0..60),
+    ) {
+        let points: Vec<_> = bits
+            .chunks_exact(3)
+            .map(|c| Point3::new(f32::from_bits(c[0]), f32::from_bits(c[1]), f32::from_bits(c[2])))
+            .collect();
+        let result = ConvexHull::new(&points);
+        if let Some(index) = points.iter().position(|p| p.iter().any(|c| !c.is_finite())) {
+            if points.len() >= 4 {
+                prop_assert_eq!(result, Err(HullError::NonFinitePoint { index }));
+            }
+        } else if let Ok(hull) = result {
+            check_hull(&points, &hull);
+        }
+    }
+}
