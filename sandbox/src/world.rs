@@ -529,9 +529,9 @@ impl World {
             return;
         }
         let t0 = Instant::now();
-        self.update_broad_phase();
+        self.update_broad_phase(dt);
         let t1 = Instant::now();
-        self.find_contacts();
+        self.find_contacts(dt);
         let t2 = Instant::now();
         self.solve(dt);
         let t3 = Instant::now();
@@ -550,17 +550,26 @@ impl World {
         st.steps += 1;
     }
 
-    fn update_broad_phase(&mut self) {
-        for (i, r) in self.records.iter().enumerate() {
+    /// How far any point of body `i` can move in `dt` at its current velocity.
+    fn reach(&self, i: usize, dt: f32) -> f32 {
+        let r = &self.records[i];
+        dt * (self.linear_velocities[i].norm() + self.angular_velocities[i].norm() * r.extent)
+    }
+
+    fn update_broad_phase(&mut self, dt: f32) {
+        for i in 0..self.records.len() {
             if self.active[i] {
-                let tight = Aabb::of_shape(&r.shape, &self.poses[i]);
-                self.broad_phase.update(i as u32, &tight, AABB_MARGIN);
+                // The box swept by this step's motion, so that pairs a fast
+                // body will reach are found (and get speculative contacts).
+                let swept = Aabb::of_shape(&self.records[i].shape, &self.poses[i])
+                    .expanded(self.reach(i, dt));
+                self.broad_phase.update(i as u32, &swept, AABB_MARGIN);
             }
         }
         self.broad_phase.find_pairs(&self.active);
     }
 
-    fn find_contacts(&mut self) {
+    fn find_contacts(&mut self, dt: f32) {
         let records = &self.records;
         let active = &self.active;
         merge(
@@ -591,12 +600,19 @@ impl World {
             if !(active[a] || active[b]) {
                 continue;
             }
+            // Contacts the bodies may reach within this step are kept as
+            // speculative points, so fast bodies stop at the surface.
+            let reach = |i: usize| {
+                dt * (self.linear_velocities[i].norm()
+                    + self.angular_velocities[i].norm() * records[i].extent)
+            };
+            let speculative = SPECULATIVE_DISTANCE + reach(a) + reach(b);
             collide_pair(
                 &records[a].shape,
                 &self.poses[a],
                 &records[b].shape,
                 &self.poses[b],
-                SPECULATIVE_DISTANCE,
+                speculative,
                 &mut manifold,
             );
             manifold.inherit_impulses(&c.manifold, &self.poses[a]);
