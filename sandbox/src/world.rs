@@ -42,6 +42,11 @@ use crate::tolerances::{AABB_MARGIN, SPECULATIVE_DISTANCE};
 /// too coarse (about 1 mm) to keep contacts meaningful.
 pub const WORLD_BOUND: f32 = 1.0e4;
 
+/// Largest speed (m/s) of a body's centre: faster bodies are slowed to it, so
+/// that a huge but finite velocity cannot overflow positions or impulses.
+/// At 60 Hz this is about 17 m per step, far beyond anything a scene needs.
+pub const MAX_LINEAR_SPEED: f32 = 1.0e3;
+
 /// Largest rotation (radians) a body may turn in one substep; faster spin is
 /// clamped so the quaternion integration stays accurate.
 const MAX_ROTATION_PER_SUBSTEP: f32 = 0.25 * std::f32::consts::PI;
@@ -529,6 +534,7 @@ impl World {
             return;
         }
         let t0 = Instant::now();
+        self.remove_invalid_bodies();
         self.update_broad_phase(dt);
         let t1 = Instant::now();
         self.find_contacts(dt);
@@ -706,7 +712,6 @@ impl World {
     }
 
     fn finish_bodies(&mut self) {
-        self.removals.clear();
         for (k, &slot) in self.awake_slots.iter().enumerate() {
             let i = slot as usize;
             let sb = &self.solver_bodies[k + 1];
@@ -720,27 +725,36 @@ impl World {
             self.poses[i] = Isometry3::from_parts(Translation3::from(translation), rotation);
             self.linear_velocities[i] = sb.linear_velocity;
             self.angular_velocities[i] = sb.angular_velocity;
-            let finite = translation.iter().chain(rotation.coords.iter()).all(|x| x.is_finite())
-                && sb
-                    .linear_velocity
-                    .iter()
-                    .chain(sb.angular_velocity.iter())
-                    .all(|x| x.is_finite());
+        }
+        self.remove_invalid_bodies();
+    }
+
+    /// Removes, with a warning, every awake body whose pose or velocity is
+    /// not finite or which has left [`WORLD_BOUND`], so it cannot poison the
+    /// solver. Runs before and after each step.
+    fn remove_invalid_bodies(&mut self) {
+        self.removals.clear();
+        for (i, r) in self.records.iter().enumerate() {
+            if !self.active[i] {
+                continue;
+            }
+            let p = &self.poses[i];
+            let finite =
+                p.translation.vector.iter().chain(p.rotation.coords.iter()).all(|x| x.is_finite())
+                    && self.linear_velocities[i]
+                        .iter()
+                        .chain(self.angular_velocities[i].iter())
+                        .all(|x| x.is_finite());
             // Written so that NaN counts as out of bounds.
-            let inside = translation.iter().all(|x| x.abs() <= WORLD_BOUND);
+            let inside = p.translation.vector.iter().all(|x| x.abs() <= WORLD_BOUND);
             if !(finite && inside) {
-                self.removals.push(BodyId { index: slot, generation: r.generation });
+                let reason = if finite { "left the world bound" } else { "has a non-finite state" };
+                log::warn!("removing body {}: it {reason}", i);
+                self.removals.push(BodyId { index: i as u32, generation: r.generation });
             }
         }
         let removals = std::mem::take(&mut self.removals);
         for &id in &removals {
-            let reason = if self.poses[id.index()].translation.vector.iter().all(|x| x.is_finite())
-            {
-                "left the world bound"
-            } else {
-                "has a non-finite state"
-            };
-            log::warn!("removing body {}: it {reason}", id.index);
             // The handle was read from a live record just above.
             let _ = self.remove_body(id);
         }
@@ -807,6 +821,12 @@ fn integrate_velocities(bodies: &mut [SolverBody], gravity: &Vector3<f32>, h: f3
     let max_w = MAX_ROTATION_PER_SUBSTEP / h;
     for b in bodies {
         b.linear_velocity += gravity * h;
+        if !(b.linear_velocity.norm() <= MAX_LINEAR_SPEED) {
+            // Rescale by the largest component first: the norm of a huge
+            // finite vector overflows to infinity.
+            let direction = b.linear_velocity / b.linear_velocity.amax();
+            b.linear_velocity = direction.normalize() * MAX_LINEAR_SPEED;
+        }
         let w = b.angular_velocity.norm();
         if w > max_w {
             b.angular_velocity *= max_w / w;
@@ -850,4 +870,46 @@ fn ray_meets_box(ray: &Ray, aabb: &Aabb, max_t: f32) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use collide::Cuboid;
+
+    fn cube_at(world: &mut World, y: f32) -> BodyId {
+        world
+            .add_body(
+                BodyDesc::dynamic(Cuboid::new(Vector3::repeat(0.5)).into())
+                    .with_position(Vector3::new(0.0, y, 0.0)),
+            )
+            .unwrap()
+    }
+
+    /// The public API refuses NaN, so corrupt the state directly, as a
+    /// numerical blow-up inside the step would.
+    #[test]
+    fn body_with_nan_state_is_removed_before_it_reaches_the_solver() {
+        let mut world = World::new();
+        crate::add_ground(&mut world).unwrap();
+        let healthy = cube_at(&mut world, 0.5);
+        let sick = cube_at(&mut world, 1.5);
+        world.linear_velocities[sick.index()] = Vector3::new(f32::NAN, 0.0, 0.0);
+        for _ in 0..60 {
+            world.step(1.0 / 60.0);
+        }
+        assert!(world.pose(sick).is_none());
+        let p = world.pose(healthy).unwrap().translation.vector;
+        assert!((p - Vector3::new(0.0, 0.5, 0.0)).norm() < 0.01, "healthy cube at {p:?}");
+    }
+
+    #[test]
+    fn body_with_nan_pose_is_removed() {
+        let mut world = World::new();
+        let sick = cube_at(&mut world, 1.5);
+        world.poses[sick.index()].translation.vector.y = f32::INFINITY;
+        world.step(1.0 / 60.0);
+        assert!(world.pose(sick).is_none());
+        assert_eq!(world.body_count(), 0);
+    }
 }
