@@ -247,3 +247,118 @@ fn edge_contact(
         ));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use collide::nalgebra::{Translation3, UnitQuaternion};
+
+    /// A 64-bit LCG so the test needs no crate.
+    struct Lcg(u64);
+    impl Lcg {
+        fn next(&mut self) -> f32 {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((self.0 >> 40) as f32) / ((1u64 << 24) as f32)
+        }
+        fn range(&mut self, lo: f32, hi: f32) -> f32 {
+            lo + (hi - lo) * self.next()
+        }
+    }
+
+    fn random_pose(rng: &mut Lcg, spread: f32) -> Isometry3<f32> {
+        let axis = Vector3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
+        Isometry3::from_parts(
+            Translation3::new(
+                rng.range(-spread, spread),
+                rng.range(-spread, spread),
+                rng.range(-spread, spread),
+            ),
+            UnitQuaternion::from_scaled_axis(axis * rng.range(0.0, 3.0)),
+        )
+    }
+
+    /// The deepest manifold point matches the penetration depth found by
+    /// collide's EPA (an independent algorithm), for random overlapping
+    /// boxes and with A and B swapped. The SAT prefers faces over edges by
+    /// `EDGE_TOLERANCE`, so depths may differ by that much.
+    #[test]
+    fn deepest_point_matches_epa_depth() {
+        let mut rng = Lcg(7);
+        let mut checked = 0;
+        for _ in 0..400 {
+            let a = Cuboid::new(Vector3::new(
+                rng.range(0.2, 1.0),
+                rng.range(0.2, 1.0),
+                rng.range(0.2, 1.0),
+            ));
+            let b = Cuboid::new(Vector3::new(
+                rng.range(0.2, 1.0),
+                rng.range(0.2, 1.0),
+                rng.range(0.2, 1.0),
+            ));
+            let (pa, pb) = (random_pose(&mut rng, 0.2), random_pose(&mut rng, 1.0));
+            let Some(epa) = collide::penetration(&a, &pa, &b, &pb) else { continue };
+            for (x, px, y, py) in [(&a, &pa, &b, &pb), (&b, &pb, &a, &pa)] {
+                let mut m = Manifold::default();
+                collide_cuboids(x, px, y, py, 0.0, &mut m);
+                assert!(!m.points.is_empty(), "overlapping boxes gave no contact");
+                let depth = m.penetration();
+                let tolerance = EDGE_TOLERANCE + 2e-3 * epa.depth.max(1.0);
+                assert!(
+                    (depth - epa.depth).abs() <= tolerance,
+                    "SAT depth {depth}, EPA depth {}",
+                    epa.depth
+                );
+                assert!((m.normal.norm() - 1.0).abs() < 1e-4);
+            }
+            checked += 1;
+        }
+        assert!(checked > 100, "only {checked} overlapping pairs");
+    }
+
+    #[test]
+    fn separated_boxes_give_no_points_beyond_the_speculative_distance() {
+        let a = Cuboid::new(Vector3::repeat(0.5));
+        let pb = Isometry3::translation(0.0, 1.05, 0.0);
+        let mut m = Manifold::default();
+        collide_cuboids(&a, &Isometry3::identity(), &a, &pb, 0.06, &mut m);
+        assert_eq!(m.points.len(), 4);
+        assert!(m.points.iter().all(|p| (p.separation - 0.05).abs() < 1e-5));
+        collide_cuboids(&a, &Isometry3::identity(), &a, &pb, 0.04, &mut m);
+        assert!(m.points.is_empty());
+        collide_cuboids(
+            &a,
+            &Isometry3::identity(),
+            &a,
+            &Isometry3::translation(0.0, 1.07, 0.0),
+            0.06,
+            &mut m,
+        );
+        assert!(m.points.is_empty());
+    }
+
+    /// A box resting on a bigger one keeps the same four feature ids when it
+    /// moves a little, which is what warm starting relies on.
+    #[test]
+    fn resting_contact_ids_persist_across_small_motions() {
+        let ground = Cuboid::new(Vector3::new(5.0, 0.5, 5.0));
+        let cube = Cuboid::new(Vector3::repeat(0.5));
+        let mut ids = Vec::new();
+        for (dx, angle) in [(0.0, 0.0), (0.01, 0.002), (-0.02, -0.004)] {
+            let pose = Isometry3::from_parts(
+                Translation3::new(dx, 0.999, 0.0),
+                UnitQuaternion::from_axis_angle(&Vector3::y_axis(), angle),
+            );
+            let mut m = Manifold::default();
+            collide_cuboids(&ground, &Isometry3::identity(), &cube, &pose, 0.02, &mut m);
+            let mut step_ids: Vec<u32> = m.points.iter().map(|p| p.id).collect();
+            step_ids.sort_unstable();
+            assert_eq!(step_ids.len(), 4);
+            ids.push(step_ids);
+        }
+        assert!(ids.windows(2).all(|w| w[0] == w[1]), "ids changed: {ids:?}");
+    }
+}
