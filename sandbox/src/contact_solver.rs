@@ -32,7 +32,7 @@ use collide::nalgebra::{Point3, Vector3};
 
 use crate::manifold::{MAX_MANIFOLD_POINTS, Manifold};
 use crate::pair_cache::Contact;
-use crate::solver_body::SolverBody;
+use crate::solver_body::{SolverBody, SolverMass};
 
 /// Spring coefficients of a soft constraint for one substep length.
 #[derive(Clone, Copy, Debug)]
@@ -71,8 +71,9 @@ pub(crate) struct SolverParams {
     pub inv_h: f32,
 }
 
-/// One normal constraint. The angular Jacobian terms `I⁻¹ (r × n)` are
-/// precomputed so a solve is a few dot products and no matrix product.
+/// One normal constraint. The angular Jacobian `r × n` and the angular
+/// response `I⁻¹ (r × n)` are precomputed, so a solve is a few dot products
+/// and never a matrix product.
 #[derive(Clone, Copy, Debug)]
 struct ConstraintPoint {
     /// Anchors from each centre of mass to the contact point, world axes.
@@ -99,6 +100,8 @@ struct ConstraintPoint {
 pub(crate) struct ContactConstraint {
     body_a: u32,
     body_b: u32,
+    inv_mass_a: f32,
+    inv_mass_b: f32,
     /// Index of the contact the impulses are stored back into.
     contact: u32,
     normal: Vector3<f32>,
@@ -107,9 +110,15 @@ pub(crate) struct ContactConstraint {
     restitution: f32,
     softness: Softness,
     points: ArrayVec<ConstraintPoint, MAX_MANIFOLD_POINTS>,
-    /// Friction anchors: the centre of the points, from each centre of mass.
-    center_a: Vector3<f32>,
-    center_b: Vector3<f32>,
+    /// `c × t_k` (with `c` the friction anchor: the centre of the points,
+    /// from each centre of mass) and `I⁻¹ (center × t_k)` for each tangent and body.
+    rt_a: [Vector3<f32>; 2],
+    rt_b: [Vector3<f32>; 2],
+    irt_a: [Vector3<f32>; 2],
+    irt_b: [Vector3<f32>; 2],
+    /// `I⁻¹ n` for each body (twist response).
+    in_a: Vector3<f32>,
+    in_b: Vector3<f32>,
     /// Inverse of the 2×2 effective mass of the two tangent directions
     /// (they couple through rotation), row-major.
     tangent_mass: [f32; 4],
@@ -130,21 +139,6 @@ fn tangent_basis(n: &Vector3<f32>) -> [Vector3<f32>; 2] {
     ]
 }
 
-#[inline]
-fn effective_mass(
-    ba: &SolverBody,
-    bb: &SolverBody,
-    ra: &Vector3<f32>,
-    rb: &Vector3<f32>,
-    dir: &Vector3<f32>,
-) -> f32 {
-    let ca = ra.cross(dir);
-    let cb = rb.cross(dir);
-    let k =
-        ba.inv_mass + bb.inv_mass + ca.dot(&(ba.inv_inertia * ca)) + cb.dot(&(bb.inv_inertia * cb));
-    if k > 0.0 { 1.0 / k } else { 0.0 }
-}
-
 /// Inputs to [`prepare`] for one manifold.
 pub(crate) struct ContactInput<'a> {
     pub manifold: &'a Manifold,
@@ -157,19 +151,21 @@ pub(crate) struct ContactInput<'a> {
     pub restitution: f32,
 }
 
-/// Builds the constraint of one manifold: anchors, effective masses and the
-/// stored impulses projected on this step's tangents.
+/// Builds the constraint of one manifold: anchors, effective masses, angular
+/// responses and the stored impulses projected on this step's tangents.
 pub(crate) fn prepare(
     input: &ContactInput<'_>,
     bodies: &[SolverBody],
+    masses: &[SolverMass],
     params: &SolverParams,
 ) -> ContactConstraint {
-    let ba = &bodies[input.body_a as usize];
-    let bb = &bodies[input.body_b as usize];
+    let (ia, ib) = (input.body_a as usize, input.body_b as usize);
+    let (ba, bb) = (&bodies[ia], &bodies[ib]);
+    let (ma, mb) = (&masses[ia], &masses[ib]);
     let m = input.manifold;
     let n = m.normal;
     let tangents = tangent_basis(&n);
-    let softness = if ba.inv_mass == 0.0 || bb.inv_mass == 0.0 {
+    let softness = if ma.inv_mass == 0.0 || mb.inv_mass == 0.0 {
         params.static_softness
     } else {
         params.dynamic_softness
@@ -182,6 +178,9 @@ pub(crate) fn prepare(
         let r_b = mp.point - input.center_b;
         let rn_a = r_a.cross(&n);
         let rn_b = r_b.cross(&n);
+        let irn_a = ma.inv_inertia * rn_a;
+        let irn_b = mb.inv_inertia * rn_b;
+        let k = ma.inv_mass + mb.inv_mass + rn_a.dot(&irn_a) + rn_b.dot(&irn_b);
         let dv = bb.linear_velocity + bb.angular_velocity.cross(&r_b)
             - ba.linear_velocity
             - ba.angular_velocity.cross(&r_a);
@@ -190,10 +189,10 @@ pub(crate) fn prepare(
             r_b,
             rn_a,
             rn_b,
-            irn_a: ba.inv_inertia * rn_a,
-            irn_b: bb.inv_inertia * rn_b,
+            irn_a,
+            irn_b,
             adjusted_separation: mp.separation - (r_b - r_a).dot(&n),
-            normal_mass: effective_mass(ba, bb, &r_a, &r_b, &n),
+            normal_mass: if k > 0.0 { 1.0 / k } else { 0.0 },
             normal_impulse: mp.normal_impulse,
             max_normal_impulse: 0.0,
             lever_arm: 0.0,
@@ -207,13 +206,17 @@ pub(crate) fn prepare(
     }
     let center_a = center - input.center_a;
     let center_b = center - input.center_b;
-    let k_twist = n.dot(&(ba.inv_inertia * n)) + n.dot(&(bb.inv_inertia * n));
+    let in_a = ma.inv_inertia * n;
+    let in_b = mb.inv_inertia * n;
+    let k_twist = n.dot(&in_a) + n.dot(&in_b);
     // K = J M⁻¹ Jᵀ for the two tangents at the centre, inverted in closed form.
     let rt_a = tangents.map(|t| center_a.cross(&t));
     let rt_b = tangents.map(|t| center_b.cross(&t));
+    let irt_a = rt_a.map(|r| ma.inv_inertia * r);
+    let irt_b = rt_b.map(|r| mb.inv_inertia * r);
     let k = |i: usize, j: usize| {
-        let lin = if i == j { ba.inv_mass + bb.inv_mass } else { 0.0 };
-        lin + rt_a[i].dot(&(ba.inv_inertia * rt_a[j])) + rt_b[i].dot(&(bb.inv_inertia * rt_b[j]))
+        let lin = if i == j { ma.inv_mass + mb.inv_mass } else { 0.0 };
+        lin + rt_a[i].dot(&irt_a[j]) + rt_b[i].dot(&irt_b[j])
     };
     let (k11, k12, k22) = (k(0, 0), k(0, 1), k(1, 1));
     let det = k11 * k22 - k12 * k12;
@@ -226,6 +229,8 @@ pub(crate) fn prepare(
     ContactConstraint {
         body_a: input.body_a,
         body_b: input.body_b,
+        inv_mass_a: ma.inv_mass,
+        inv_mass_b: mb.inv_mass,
         contact: input.contact,
         normal: n,
         tangents,
@@ -233,33 +238,17 @@ pub(crate) fn prepare(
         restitution: input.restitution,
         softness,
         points,
-        center_a,
-        center_b,
+        rt_a,
+        rt_b,
+        irt_a,
+        irt_b,
+        in_a,
+        in_b,
         tangent_mass,
         tangent_impulse: tangents.map(|t| m.friction_impulse.dot(&t)),
         twist_mass: if k_twist > 0.0 { 1.0 / k_twist } else { 0.0 },
         twist_impulse: m.twist_impulse,
     }
-}
-
-#[inline]
-fn apply(
-    ba: &mut SolverBody,
-    bb: &mut SolverBody,
-    r_a: &Vector3<f32>,
-    r_b: &Vector3<f32>,
-    p: &Vector3<f32>,
-) {
-    ba.linear_velocity -= p * ba.inv_mass;
-    ba.angular_velocity -= ba.inv_inertia * r_a.cross(p);
-    bb.linear_velocity += p * bb.inv_mass;
-    bb.angular_velocity += bb.inv_inertia * r_b.cross(p);
-}
-
-#[inline]
-fn apply_twist(ba: &mut SolverBody, bb: &mut SolverBody, n: &Vector3<f32>, impulse: f32) {
-    ba.angular_velocity -= ba.inv_inertia * n * impulse;
-    bb.angular_velocity += bb.inv_inertia * n * impulse;
 }
 
 /// Reads two bodies of the solver array by copy. Body 0 is the static dummy;
@@ -279,16 +268,35 @@ fn store(bodies: &mut [SolverBody], a: u32, b: u32, ba: SolverBody, bb: SolverBo
     }
 }
 
-#[inline]
-fn relative_velocity(
-    ba: &SolverBody,
-    bb: &SolverBody,
-    r_a: &Vector3<f32>,
-    r_b: &Vector3<f32>,
-) -> Vector3<f32> {
-    bb.linear_velocity + bb.angular_velocity.cross(r_b)
-        - ba.linear_velocity
-        - ba.angular_velocity.cross(r_a)
+impl ContactConstraint {
+    #[inline]
+    fn apply_normal(
+        &self,
+        cp: &ConstraintPoint,
+        ba: &mut SolverBody,
+        bb: &mut SolverBody,
+        impulse: f32,
+    ) {
+        ba.linear_velocity -= self.normal * (impulse * self.inv_mass_a);
+        ba.angular_velocity -= cp.irn_a * impulse;
+        bb.linear_velocity += self.normal * (impulse * self.inv_mass_b);
+        bb.angular_velocity += cp.irn_b * impulse;
+    }
+
+    #[inline]
+    fn apply_friction(&self, ba: &mut SolverBody, bb: &mut SolverBody, impulse: [f32; 2]) {
+        let p = self.tangents[0] * impulse[0] + self.tangents[1] * impulse[1];
+        ba.linear_velocity -= p * self.inv_mass_a;
+        ba.angular_velocity -= self.irt_a[0] * impulse[0] + self.irt_a[1] * impulse[1];
+        bb.linear_velocity += p * self.inv_mass_b;
+        bb.angular_velocity += self.irt_b[0] * impulse[0] + self.irt_b[1] * impulse[1];
+    }
+
+    #[inline]
+    fn apply_twist(&self, ba: &mut SolverBody, bb: &mut SolverBody, impulse: f32) {
+        ba.angular_velocity -= self.in_a * impulse;
+        bb.angular_velocity += self.in_b * impulse;
+    }
 }
 
 /// Applies last substep's impulses again, so the solver starts near the answer.
@@ -296,14 +304,10 @@ pub(crate) fn warm_start(constraints: &[ContactConstraint], bodies: &mut [Solver
     for c in constraints {
         let (mut ba, mut bb) = pair(bodies, c.body_a, c.body_b);
         for cp in &c.points {
-            ba.linear_velocity -= c.normal * (cp.normal_impulse * ba.inv_mass);
-            ba.angular_velocity -= cp.irn_a * cp.normal_impulse;
-            bb.linear_velocity += c.normal * (cp.normal_impulse * bb.inv_mass);
-            bb.angular_velocity += cp.irn_b * cp.normal_impulse;
+            c.apply_normal(cp, &mut ba, &mut bb, cp.normal_impulse);
         }
-        let p = c.tangents[0] * c.tangent_impulse[0] + c.tangents[1] * c.tangent_impulse[1];
-        apply(&mut ba, &mut bb, &c.center_a, &c.center_b, &p);
-        apply_twist(&mut ba, &mut bb, &c.normal, c.twist_impulse);
+        c.apply_friction(&mut ba, &mut bb, c.tangent_impulse);
+        c.apply_twist(&mut ba, &mut bb, c.twist_impulse);
         store(bodies, c.body_a, c.body_b, ba, bb);
     }
 }
@@ -346,13 +350,17 @@ pub(crate) fn relax(
         let max_twist = c.friction * twist_limit;
         let wn = (bb.angular_velocity - ba.angular_velocity).dot(&n);
         let twist = (c.twist_impulse - c.twist_mass * wn).clamp(-max_twist, max_twist);
-        apply_twist(&mut ba, &mut bb, &n, twist - c.twist_impulse);
+        c.apply_twist(&mut ba, &mut bb, twist - c.twist_impulse);
         c.twist_impulse = twist;
 
         // Friction at the centre: a 2×2 block solve, then the accumulated
         // impulse is projected onto the Coulomb disk of radius μ Σ λ_n.
-        let vr = relative_velocity(&ba, &bb, &c.center_a, &c.center_b);
-        let vt = [vr.dot(&c.tangents[0]), vr.dot(&c.tangents[1])];
+        // v_t,k = (v_B - v_A)·t_k + ω_B·(c_B × t_k) - ω_A·(c_A × t_k)
+        let dv = bb.linear_velocity - ba.linear_velocity;
+        let vt = [0, 1].map(|k| {
+            dv.dot(&c.tangents[k]) + bb.angular_velocity.dot(&c.rt_b[k])
+                - ba.angular_velocity.dot(&c.rt_a[k])
+        });
         let km = &c.tangent_mass;
         let old = c.tangent_impulse;
         let mut new =
@@ -364,8 +372,7 @@ pub(crate) fn relax(
             new = [new[0] * scale, new[1] * scale];
         }
         c.tangent_impulse = new;
-        let p = c.tangents[0] * (new[0] - old[0]) + c.tangents[1] * (new[1] - old[1]);
-        apply(&mut ba, &mut bb, &c.center_a, &c.center_b, &p);
+        c.apply_friction(&mut ba, &mut bb, [new[0] - old[0], new[1] - old[1]]);
 
         store(bodies, c.body_a, c.body_b, ba, bb);
     }
@@ -385,6 +392,8 @@ fn solve_normal(
     let n = c.normal;
     let dp = bb.delta_position - ba.delta_position;
     let (dq_a, dq_b) = (ba.delta_rotation, bb.delta_rotation);
+    let sf = c.softness;
+    let (inv_mass_a, inv_mass_b) = (c.inv_mass_a, c.inv_mass_b);
     for cp in &mut c.points {
         // Current separation from the pose change so far in this step.
         let d = dp + (dq_b * cp.r_b - dq_a * cp.r_a);
@@ -393,7 +402,6 @@ fn solve_normal(
             // Speculative: allow closing the gap within this substep.
             (s * params.inv_h, 1.0, 0.0)
         } else if use_bias {
-            let sf = c.softness;
             (
                 (sf.mass_scale * sf.bias_rate * s).max(-params.max_push_out),
                 sf.mass_scale,
@@ -412,9 +420,9 @@ fn solve_normal(
         let delta = new_impulse - cp.normal_impulse;
         cp.normal_impulse = new_impulse;
         cp.max_normal_impulse = cp.max_normal_impulse.max(new_impulse);
-        ba.linear_velocity -= n * (delta * ba.inv_mass);
+        ba.linear_velocity -= n * (delta * inv_mass_a);
         ba.angular_velocity -= cp.irn_a * delta;
-        bb.linear_velocity += n * (delta * bb.inv_mass);
+        bb.linear_velocity += n * (delta * inv_mass_b);
         bb.angular_velocity += cp.irn_b * delta;
     }
 }
@@ -432,17 +440,19 @@ pub(crate) fn apply_restitution(
             continue;
         }
         let (mut ba, mut bb) = pair(bodies, c.body_a, c.body_b);
-        for cp in &mut c.points {
+        for k in 0..c.points.len() {
+            let cp = c.points[k];
             if cp.relative_velocity > -params.restitution_threshold || cp.max_normal_impulse == 0.0
             {
                 continue;
             }
-            let vn = relative_velocity(&ba, &bb, &cp.r_a, &cp.r_b).dot(&c.normal);
+            let vn = (bb.linear_velocity - ba.linear_velocity).dot(&c.normal)
+                + bb.angular_velocity.dot(&cp.rn_b)
+                - ba.angular_velocity.dot(&cp.rn_a);
             let impulse = -cp.normal_mass * (vn + c.restitution * cp.relative_velocity);
             let new_impulse = (cp.normal_impulse + impulse).max(0.0);
-            let delta = new_impulse - cp.normal_impulse;
-            cp.normal_impulse = new_impulse;
-            apply(&mut ba, &mut bb, &cp.r_a, &cp.r_b, &(c.normal * delta));
+            c.apply_normal(&cp, &mut ba, &mut bb, new_impulse - cp.normal_impulse);
+            c.points[k].normal_impulse = new_impulse;
         }
         store(bodies, c.body_a, c.body_b, ba, bb);
     }

@@ -33,7 +33,7 @@ use crate::narrow_phase::collide_pair;
 use crate::pair_cache::{Contact, merge};
 use crate::ray_cast::{Ray, RayHit, cast_ray};
 use crate::settings::StepSettings;
-use crate::solver_body::SolverBody;
+use crate::solver_body::{SolverBody, SolverMass, SolverMotion};
 use crate::stage_times::StageTimes;
 use crate::tolerances::{AABB_MARGIN, SPECULATIVE_DISTANCE};
 
@@ -106,6 +106,8 @@ pub struct World {
     /// Per slot: index in `solver_bodies` (0, the static stand-in, if not awake).
     solver_index: Vec<u32>,
     solver_bodies: Vec<SolverBody>,
+    solver_masses: Vec<SolverMass>,
+    solver_motions: Vec<SolverMotion>,
     /// Slot of each solver body after the stand-in.
     awake_slots: Vec<u32>,
     constraints: Vec<ContactConstraint>,
@@ -643,6 +645,10 @@ impl World {
         // Copy the awake bodies into the compact solver array.
         self.solver_bodies.clear();
         self.solver_bodies.push(SolverBody::STATIC);
+        self.solver_masses.clear();
+        self.solver_masses.push(SolverMass::STATIC);
+        self.solver_motions.clear();
+        self.solver_motions.push(SolverMotion::IDENTITY);
         self.awake_slots.clear();
         for (i, r) in self.records.iter().enumerate() {
             if !self.active[i] {
@@ -656,7 +662,10 @@ impl World {
                 linear_velocity: self.linear_velocities[i],
                 angular_velocity: self.angular_velocities[i],
                 delta_position: Vector3::zeros(),
-                delta_rotation: UnitQuaternion::identity(),
+                delta_rotation: Matrix3::identity(),
+            });
+            self.solver_motions.push(SolverMotion::IDENTITY);
+            self.solver_masses.push(SolverMass {
                 inv_mass: r.inv_mass,
                 inv_inertia: rot.matrix() * r.inv_inertia_local * rot.matrix().transpose(),
             });
@@ -690,7 +699,12 @@ impl World {
                 friction: c.friction,
                 restitution: c.restitution,
             };
-            self.constraints.push(contact_solver::prepare(&input, &self.solver_bodies, &params));
+            self.constraints.push(contact_solver::prepare(
+                &input,
+                &self.solver_bodies,
+                &self.solver_masses,
+                &params,
+            ));
         }
 
         let gravity = self.settings.gravity;
@@ -702,7 +716,7 @@ impl World {
             contact_solver::warm_start(&self.constraints, &mut self.solver_bodies);
             contact_solver::push(&mut self.constraints, &mut self.solver_bodies, &params);
             let t = Instant::now();
-            integrate_positions(&mut self.solver_bodies[1..], h);
+            integrate_positions(&mut self.solver_bodies[1..], &mut self.solver_motions[1..], h);
             integrate_time += t.elapsed();
             contact_solver::relax(&mut self.constraints, &mut self.solver_bodies, &params);
         }
@@ -719,7 +733,7 @@ impl World {
             let pose = self.poses[i];
             let center = pose * r.mass.local_center + sb.delta_position;
             let rotation = UnitQuaternion::new_normalize(
-                sb.delta_rotation.into_inner() * pose.rotation.into_inner(),
+                self.solver_motions[k + 1].delta_rotation.into_inner() * pose.rotation.into_inner(),
             );
             let translation = center.coords - rotation * r.mass.local_center.coords;
             self.poses[i] = Isometry3::from_parts(Translation3::from(translation), rotation);
@@ -836,13 +850,14 @@ fn integrate_velocities(bodies: &mut [SolverBody], gravity: &Vector3<f32>, h: f3
 
 /// Semi-implicit Euler on the new velocities; the rotation follows
 /// `dq/dt = ½ ω q`, renormalised after each substep.
-fn integrate_positions(bodies: &mut [SolverBody], h: f32) {
-    for b in bodies {
+fn integrate_positions(bodies: &mut [SolverBody], motions: &mut [SolverMotion], h: f32) {
+    for (b, m) in bodies.iter_mut().zip(motions) {
         b.delta_position += b.linear_velocity * h;
-        let q = *b.delta_rotation.quaternion();
+        let q = *m.delta_rotation.quaternion();
         let w = b.angular_velocity * (0.5 * h);
         let dq = Quaternion::from_parts(0.0, w) * q;
-        b.delta_rotation = UnitQuaternion::new_normalize(q + dq);
+        m.delta_rotation = UnitQuaternion::new_normalize(q + dq);
+        b.delta_rotation = *m.delta_rotation.to_rotation_matrix().matrix();
     }
 }
 
