@@ -26,6 +26,17 @@ pub(crate) struct BroadPhase {
     axis: usize,
     /// Overlapping pairs `(a, b)`, `a < b`, sorted.
     pub pairs: Vec<(u32, u32)>,
+    /// The fat boxes in sorted order, copied so the sweep reads memory
+    /// linearly instead of jumping through `fat` by slot.
+    swept: Vec<SweepEntry>,
+}
+
+/// One body in sweep order: its fat box and whether it is awake.
+#[derive(Clone, Copy, Debug)]
+struct SweepEntry {
+    aabb: Aabb,
+    slot: u32,
+    active: bool,
 }
 
 impl BroadPhase {
@@ -63,23 +74,27 @@ impl BroadPhase {
         let fat = &self.fat;
         insertion_sort(&mut self.sorted, |s| fat[s as usize].min[axis]);
 
+        self.swept.clear();
+        self.swept.extend(self.sorted.iter().map(|&slot| SweepEntry {
+            aabb: fat[slot as usize],
+            slot,
+            active: active[slot as usize],
+        }));
         self.pairs.clear();
-        let n = self.sorted.len();
-        for i in 0..n {
-            let a = self.sorted[i];
-            let box_a = &fat[a as usize];
-            let end = box_a.max[axis];
-            let active_a = active[a as usize];
-            for &b in &self.sorted[i + 1..] {
-                let box_b = &fat[b as usize];
+        for (i, a) in self.swept.iter().enumerate() {
+            let end = a.aabb.max[axis];
+            for b in &self.swept[i + 1..] {
                 // Sorted by start: once a box starts past A's end, all do.
-                if !(box_b.min[axis] <= end) {
+                if !(b.aabb.min[axis] <= end) {
                     break;
                 }
-                if !(active_a || active[b as usize]) || !box_a.overlaps(box_b) {
-                    continue;
+                if (a.active || b.active) && a.aabb.overlaps(&b.aabb) {
+                    self.pairs.push(if a.slot < b.slot {
+                        (a.slot, b.slot)
+                    } else {
+                        (b.slot, a.slot)
+                    });
                 }
-                self.pairs.push(if a < b { (a, b) } else { (b, a) });
             }
         }
         self.pairs.sort_unstable();
