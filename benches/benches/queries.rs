@@ -53,8 +53,12 @@ fn parry_shape(s: QueryShape) -> SharedShape {
         }
         QueryShape::Capsule => SharedShape::capsule_y(CAPSULE.0, CAPSULE.1),
         QueryShape::Hull(_) => {
-            let points: Vec<Vector> =
-                s.hull_points().expect("hull shape").iter().map(|p| Vector::new(p.x, p.y, p.z)).collect();
+            let points: Vec<Vector> = s
+                .hull_points()
+                .expect("hull shape")
+                .iter()
+                .map(|p| Vector::new(p.x, p.y, p.z))
+                .collect();
             SharedShape::convex_hull(&points).expect("parry builds the same hull")
         }
     }
@@ -72,7 +76,8 @@ fn parry_pose(p: &Isometry3<f32>) -> Pose {
 fn queries(c: &mut Criterion) {
     for placement in [Placement::Overlapping, Placement::Separated] {
         let poses = pose_pairs(placement);
-        let parry_poses: Vec<(Pose, Pose)> = poses.iter().map(|(a, b)| (parry_pose(a), parry_pose(b))).collect();
+        let parry_poses: Vec<(Pose, Pose)> =
+            poses.iter().map(|(a, b)| (parry_pose(a), parry_pose(b))).collect();
         for (sa, sb) in QUERY_PAIRS {
             let pair = format!("{}-{}-{}", sa.name(), sb.name(), placement.name());
             let hulls = matches!(sa, QueryShape::Hull(_)) || matches!(sb, QueryShape::Hull(_));
@@ -92,13 +97,28 @@ fn queries(c: &mut Criterion) {
                             i += 1;
                             match query {
                                 "intersects" => {
-                                    black_box(intersects(&a, black_box(pose_a), &b, black_box(pose_b)));
+                                    black_box(intersects(
+                                        &a,
+                                        black_box(pose_a),
+                                        &b,
+                                        black_box(pose_b),
+                                    ));
                                 }
                                 "closest_points" => {
-                                    black_box(closest_points(&a, black_box(pose_a), &b, black_box(pose_b)));
+                                    black_box(closest_points(
+                                        &a,
+                                        black_box(pose_a),
+                                        &b,
+                                        black_box(pose_b),
+                                    ));
                                 }
                                 _ => {
-                                    black_box(penetration(&a, black_box(pose_a), &b, black_box(pose_b)));
+                                    black_box(penetration(
+                                        &a,
+                                        black_box(pose_a),
+                                        &b,
+                                        black_box(pose_b),
+                                    ));
                                 }
                             }
                         })
@@ -112,13 +132,27 @@ fn queries(c: &mut Criterion) {
                         let (pose_a, pose_b) = (black_box(pose_a), black_box(pose_b));
                         match query {
                             "intersects" => {
-                                black_box(parry3d::query::intersection_test(pose_a, &*pa, pose_b, &*pb).ok());
+                                black_box(
+                                    parry3d::query::intersection_test(pose_a, &*pa, pose_b, &*pb)
+                                        .ok(),
+                                );
                             }
                             "closest_points" => {
-                                black_box(parry3d::query::closest_points(pose_a, &*pa, pose_b, &*pb, f32::MAX).ok());
+                                black_box(
+                                    parry3d::query::closest_points(
+                                        pose_a,
+                                        &*pa,
+                                        pose_b,
+                                        &*pb,
+                                        f32::MAX,
+                                    )
+                                    .ok(),
+                                );
                             }
                             _ => {
-                                black_box(parry3d::query::contact(pose_a, &*pa, pose_b, &*pb, 0.0).ok());
+                                black_box(
+                                    parry3d::query::contact(pose_a, &*pa, pose_b, &*pb, 0.0).ok(),
+                                );
                             }
                         }
                     })

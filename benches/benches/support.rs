@@ -43,14 +43,18 @@ fn support(c: &mut Criterion) {
                         Some(s) => {
                             let h = hull.clone().with_strategy(s);
                             group.bench_function(id, |b| {
-                                b.iter(|| black_box(h.local_support(black_box(cycle(dirs, &mut i)))))
+                                b.iter(|| {
+                                    black_box(h.local_support(black_box(cycle(dirs, &mut i))))
+                                })
                             });
                         }
                         None => {
                             let cache = SupportCache::default();
                             let warm = hull.warm_started(&cache);
                             group.bench_function(id, |b| {
-                                b.iter(|| black_box(warm.local_support(black_box(cycle(dirs, &mut i)))))
+                                b.iter(|| {
+                                    black_box(warm.local_support(black_box(cycle(dirs, &mut i))))
+                                })
                             });
                         }
                     }

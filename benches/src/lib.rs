@@ -46,7 +46,11 @@ fn rng(stream: u64) -> StdRng {
 fn unit_vector(rng: &mut StdRng) -> Vector3<f32> {
     // Rejection sampling in the unit ball gives a uniform direction.
     loop {
-        let v = Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+        let v: Vector3<f32> = Vector3::new(
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+        );
         let n = v.norm();
         if n > 1e-3 && n <= 1.0 {
             return v / n;
@@ -110,8 +114,16 @@ pub fn pose_pairs(placement: Placement) -> Vec<(Isometry3<f32>, Isometry3<f32>)>
     };
     (0..STREAM_LEN)
         .map(|_| {
-            let rot = |r: &mut StdRng| UnitQuaternion::from_scaled_axis(unit_vector(r) * r.random_range(0.0..3.14));
-            let a_at = Vector3::new(r.random_range(-5.0..5.0), r.random_range(-5.0..5.0), r.random_range(-5.0..5.0));
+            let rot = |r: &mut StdRng| {
+                UnitQuaternion::from_scaled_axis(
+                    unit_vector(r) * r.random_range(0.0..std::f32::consts::PI),
+                )
+            };
+            let a_at = Vector3::new(
+                r.random_range(-5.0..5.0),
+                r.random_range(-5.0..5.0),
+                r.random_range(-5.0..5.0),
+            );
             let b_at = a_at + unit_vector(&mut r) * gap;
             let pose_a = Isometry3::from_parts(Translation3::from(a_at), rot(&mut r));
             let pose_b = Isometry3::from_parts(Translation3::from(b_at), rot(&mut r));
@@ -147,7 +159,9 @@ impl QueryShape {
     /// The hull's points, radius 0.5, for hull shapes.
     pub fn hull_points(self) -> Option<Vec<Point3<f32>>> {
         match self {
-            QueryShape::Hull(n) => Some(cloud(Cloud::Sphere, n).into_iter().map(|p| p * 0.5).collect()),
+            QueryShape::Hull(n) => {
+                Some(cloud(Cloud::Sphere, n).into_iter().map(|p| p * 0.5).collect())
+            }
             _ => None,
         }
     }

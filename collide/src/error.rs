@@ -27,6 +27,9 @@ pub enum HullError {
         /// How many points were given.
         count: usize,
     },
+    /// The points are so far from the origin that a face plane's offset
+    /// (`normal · x` on the face) does not fit in an f32.
+    OutOfRange,
     /// The construction failed an internal consistency check. This is a bug
     /// (the exact predicates should make it unreachable); please report the
     /// input.
@@ -52,6 +55,9 @@ impl fmt::Display for HullError {
             }
             Self::TooManyPoints { count } => {
                 write!(f, "a convex hull takes fewer than 2^32 - 1 points, got {count}")
+            }
+            Self::OutOfRange => {
+                f.write_str("the points are too far from the origin for f32 face planes")
             }
             Self::Numerical => {
                 f.write_str("the hull construction failed an internal consistency check")

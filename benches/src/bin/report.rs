@@ -46,7 +46,9 @@ fn collect(dir: &Path, out: &mut Vec<Measurement>) -> Result<()> {
                 let e = read_json(&est)?;
                 let s = |k: &str| b.get(k).and_then(|v| v.as_str()).map(str::to_string);
                 let mean = e.pointer("/mean/point_estimate").and_then(|v| v.as_f64());
-                if let (Some(group), Some(function), Some(mean_ns)) = (s("group_id"), s("function_id"), mean) {
+                if let (Some(group), Some(function), Some(mean_ns)) =
+                    (s("group_id"), s("function_id"), mean)
+                {
                     out.push(Measurement { group, function, parameter: s("value_str"), mean_ns });
                 }
             }
@@ -60,7 +62,11 @@ fn collect(dir: &Path, out: &mut Vec<Measurement>) -> Result<()> {
 fn cpu_name() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
         .unwrap_or_else(|| "unknown CPU".into())
 }
 
@@ -71,7 +77,11 @@ fn support_table(ms: &[Measurement]) -> SupportTable {
     let mut t = SupportTable::new();
     for m in ms.iter().filter(|m| m.group.starts_with("support/")) {
         if let Some(size) = m.parameter.as_deref().and_then(|p| p.parse().ok()) {
-            t.entry(m.group.clone()).or_default().entry(m.function.clone()).or_default().insert(size, m.mean_ns);
+            t.entry(m.group.clone())
+                .or_default()
+                .entry(m.function.clone())
+                .or_default()
+                .insert(size, m.mean_ns);
         }
     }
     t
@@ -87,7 +97,8 @@ fn query_table(ms: &[Measurement]) -> BTreeMap<String, BTreeMap<String, f64>> {
     t
 }
 
-const STRATEGY_ORDER: [&str; 6] = ["brute_force", "simd", "hill_climb", "warm_started", "cube_map", "auto"];
+const STRATEGY_ORDER: [&str; 6] =
+    ["brute_force", "simd", "hill_climb", "warm_started", "cube_map", "auto"];
 
 fn plot(group: &str, rows: &BTreeMap<String, BTreeMap<usize, f64>>, path: &Path) -> Result<()> {
     let (mut lo, mut hi) = (f64::MAX, 0.0f64);
@@ -122,8 +133,12 @@ fn plot(group: &str, rows: &BTreeMap<String, BTreeMap<usize, f64>>, path: &Path)
             .draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))
             .map_err(|e| e.to_string())?
             .label(*name)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2)));
-        chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled()))).map_err(|e| e.to_string())?;
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2))
+            });
+        chart
+            .draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))
+            .map_err(|e| e.to_string())?;
     }
     chart
         .configure_series_labels()
@@ -145,10 +160,15 @@ fn ratio(a: Option<f64>, b: Option<f64>) -> String {
 
 fn run() -> Result<()> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("../target"));
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("../target"));
     let criterion = target.join("criterion");
     if !criterion.exists() {
-        return Err(format!("no criterion results at {}: run `cargo bench -p benches` first", criterion.display()));
+        return Err(format!(
+            "no criterion results at {}: run `cargo bench -p benches` first",
+            criterion.display()
+        ));
     }
     let mut ms = Vec::new();
     collect(&criterion, &mut ms)?;
@@ -175,7 +195,9 @@ fn run() -> Result<()> {
 
     // The targets first.
     writeln!(md, "## Targets\n\n| target | measured | goal |\n|---|---|---|").ok();
-    let s = |group: &str, strat: &str, n: usize| support.get(group).and_then(|g| g.get(strat)).and_then(|r| r.get(&n)).copied();
+    let s = |group: &str, strat: &str, n: usize| {
+        support.get(group).and_then(|g| g.get(strat)).and_then(|r| r.get(&n)).copied()
+    };
     writeln!(
         md,
         "| warm-started climb vs scalar brute force, 4096 vertices, turning directions (sphere) | {}× faster | ≥ 20× |",
@@ -205,12 +227,22 @@ fn run() -> Result<()> {
     }
     for pair in ["cuboid-cuboid", "hull32-hull32", "hull64-hull64", "hull1024-hull1024"] {
         let g = format!("penetration/{pair}-overlapping");
-        writeln!(md, "| penetration {pair}, overlapping: collide / parry3d time | {} | ≤ 1 |", ratio(q(&g, "collide"), q(&g, "parry3d"))).ok();
+        writeln!(
+            md,
+            "| penetration {pair}, overlapping: collide / parry3d time | {} | ≤ 1 |",
+            ratio(q(&g, "collide"), q(&g, "parry3d"))
+        )
+        .ok();
     }
 
     writeln!(md, "\n## Support strategies (ns per call)\n").ok();
     for (group, rows) in &support {
-        let sizes: Vec<usize> = rows.values().flat_map(|r| r.keys().copied()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+        let sizes: Vec<usize> = rows
+            .values()
+            .flat_map(|r| r.keys().copied())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
         writeln!(md, "### {group}\n").ok();
         write!(md, "| strategy |").ok();
         for n in &sizes {
@@ -237,7 +269,11 @@ fn run() -> Result<()> {
         writeln!(md, "\n![{group}](plots/{file})\n").ok();
     }
 
-    writeln!(md, "## Queries (ns per call; ratio = collide / parry3d, below 1 means collide is faster)\n").ok();
+    writeln!(
+        md,
+        "## Queries (ns per call; ratio = collide / parry3d, below 1 means collide is faster)\n"
+    )
+    .ok();
     writeln!(md, "| query | pair | collide | parry3d | ratio | hull strategies (ns) |\n|---|---|---:|---:|---:|---|").ok();
     for (group, engines) in &queries {
         let (query, pair) = group.split_once('/').unwrap_or((group, ""));

@@ -6,5 +6,5 @@ mod face_merge;
 mod quickhull;
 pub(crate) mod support;
 
-pub(crate) use face_merge::{Coplanarity, merge_faces};
+pub(crate) use face_merge::merge_faces;
 pub(crate) use quickhull::{Cloud, triangle_hull};

@@ -11,16 +11,21 @@
 //! Departures from the paper, all for robustness in f32:
 //! * **Exact visibility.** The points are snapped (relative to their bounding
 //!   box centre) to an integer grid of `2^GRID_BITS` steps across the cloud,
-//!   finer than f32 resolution of the cloud's coordinates, and the "does the
+//!   finer than the f32 spacing of the input coordinates, and the "does the
 //!   eye see this face" decision is the exact sign of an `i128` orientation
 //!   determinant. The current hull is therefore always exactly convex, the
 //!   visible set is always a disk and the horizon a simple loop, whatever the
 //!   input. Barber et al. instead rely on floating point with merged facets.
-//! * **Thick outside test.** A point joins an outside set only if it is more
-//!   than the cloud's coplanarity tolerance ([`Cloud::tolerance`]) beyond a
-//!   face. Points within it are dropped, so near-coplanar and duplicate points
-//!   never become vertices. The paper keeps "coplanar points" for later; we do
-//!   not need them because faces are merged afterwards (see `face_merge`).
+//! * **Thick outside test.** A point joins an outside set (can become an
+//!   eye) only if it is more than the cloud's coplanarity tolerance
+//!   (`Cloud::tolerance`) beyond a face, so near-coplanar and duplicate points
+//!   never become vertices. Points strictly beyond a face but within the
+//!   tolerance are kept in the face's *near set* (the paper's "coplanar
+//!   points") and follow it when it is replaced; points behind every new face
+//!   are dropped, which is exact. At the end each near point is checked
+//!   against every face it sees; one more than the tolerance beyond some face
+//!   (possible at sharp edges of thin hulls, where later faces tilt past it)
+//!   goes back into an outside set and construction resumes.
 //! * The output is a closed triangle mesh; merging coplanar triangles into
 //!   polygons is a separate pass (`face_merge`).
 
@@ -44,11 +49,12 @@ pub(crate) const COPLANAR_RELATIVE_TOLERANCE: f64 = 1e-5;
 /// translated to (1, 1, 1) is degenerate.
 pub(crate) const ROUNDING_TOLERANCE_ULPS: f64 = 16.0;
 
-/// Number of grid steps (as a power of two) across the largest half-extent of
-/// the cloud. 2^25 is four times finer than f32 resolution at the largest
-/// coordinate, and small enough that orientation determinants of grid
-/// coordinates (at most 2^27 per difference, so about 2^84 overall) fit
-/// comfortably in an `i128`.
+/// Number of grid steps (as a power of two) across the largest half-extent
+/// `h` of the cloud: the step is `2^(ceil(log2 h) - GRID_BITS)`. Some input
+/// coordinate is at least `h` in magnitude, so the step is at most half the
+/// f32 spacing there, and snapping moves points by at most a quarter of it.
+/// Grid coordinates are at most 2^25, differences 2^26, so orientation
+/// determinants stay below 2^81 and are exact in an `i128`.
 const GRID_BITS: i32 = 25;
 
 /// Marker for "no face / no vertex".
@@ -59,9 +65,13 @@ pub(crate) const NONE: u32 = u32::MAX;
 pub(crate) struct Cloud {
     /// Bounding-box centre; every other coordinate here is relative to it.
     pub center: Vector3<f64>,
-    /// The input points minus `center`, in f64 (f32 -> f64 is exact).
-    pub local: Vec<Vector3<f64>>,
-    /// The points snapped to the integer grid (`local / grid_step`, rounded).
+    /// The input points minus `center`, snapped to the grid (`grid *
+    /// grid_step`). Within half a grid step (1/4 f32 ulp of the largest
+    /// coordinate) of the input, and consistent with the exact predicates:
+    /// every hull triangle has a non-zero area here.
+    pub snapped: Vec<Vector3<f64>>,
+    /// The points snapped to the integer grid: `(point - center) / grid_step`,
+    /// rounded.
     pub grid: Vec<[i64; 3]>,
     /// Coplanarity tolerance in the cloud's units (see the constants above).
     pub tolerance: f64,
@@ -70,7 +80,7 @@ pub(crate) struct Cloud {
 }
 
 impl Cloud {
-    /// Checks the input and builds the local, grid and tolerance data.
+    /// Checks the input and builds the grid and tolerance data.
     pub(crate) fn new(points: &[Point3<f32>]) -> Result<Self, HullError> {
         if points.len() < 4 {
             return Err(HullError::TooFewPoints { count: points.len() });
@@ -101,19 +111,21 @@ impl Cloud {
             return Err(HullError::Degenerate { dimension: 0 });
         }
 
-        let local: Vec<Vector3<f64>> =
-            points.iter().map(|p| p.coords.cast::<f64>() - center).collect();
         let half_extent = ((hi - lo) * 0.5).amax();
         // Power of two so that snapping is a pure exponent shift plus rounding.
         let grid_step = 2f64.powi(half_extent.log2().ceil() as i32 - GRID_BITS);
-        let grid = local
+        let grid: Vec<[i64; 3]> = points
             .iter()
             .map(|p| {
-                let g = p / grid_step;
+                let g = (p.coords.cast::<f64>() - center) / grid_step;
                 [g.x.round() as i64, g.y.round() as i64, g.z.round() as i64]
             })
             .collect();
-        Ok(Self { center, local, grid, tolerance, grid_step })
+        let snapped = grid
+            .iter()
+            .map(|g| Vector3::new(g[0] as f64, g[1] as f64, g[2] as f64) * grid_step)
+            .collect();
+        Ok(Self { center, snapped, grid, tolerance, grid_step })
     }
 
     /// Exact orientation of `d` against the plane of triangle `(a, b, c)`:
@@ -123,6 +135,14 @@ impl Cloud {
         let n = self.grid_normal(a, b, c);
         let w = self.grid_diff(d, a);
         n[0] * w[0] + n[1] * w[1] + n[2] * w[2]
+    }
+
+    /// The normal `(b - a) × (c - a)` of a triangle, computed exactly on the
+    /// grid and then rounded to f64 (so in grid units squared). Non-zero for
+    /// every triangle of the hull mesh.
+    pub(crate) fn triangle_normal(&self, t: [u32; 3]) -> Vector3<f64> {
+        let n = self.grid_normal(t[0], t[1], t[2]);
+        Vector3::new(n[0] as f64, n[1] as f64, n[2] as f64)
     }
 
     /// Exact `(b - a) × (c - a)` on the grid.
@@ -143,14 +163,18 @@ impl Cloud {
     }
 }
 
-/// A closed, exactly convex (on the grid) triangle mesh over input indices.
-#[derive(Debug)]
-pub(crate) struct TriangleMesh {
-    /// Input point indices, counter-clockwise seen from outside.
-    pub triangles: Vec<[u32; 3]>,
-    /// `neighbors[t][i]` shares the edge `triangles[t][i] -> triangles[t][i + 1]`.
-    pub neighbors: Vec<[u32; 3]>,
-}
+/// Rounds of "verify the near points, re-insert the violators as eyes". A
+/// round is needed only when a point dropped as near a face later ends up
+/// more than the tolerance beyond a newer face (sharp, nearly flat hulls);
+/// each extra round adds at least one vertex. 16 is far more than seen (1-2);
+/// if it were reached, the hull is returned as it stands and a few points may
+/// lie slightly more than the tolerance outside it.
+const MAX_CONTAINMENT_ROUNDS: usize = 16;
+
+/// Below this magnitude (in grid units) the approximate distance cannot be
+/// trusted for a sign and the exact orientation decides. Distance errors are
+/// ~1e-8 grid units (see `Face::distance`).
+const SIGN_UNCERTAINTY: f64 = 1e-6;
 
 /// One triangle of the hull under construction.
 #[derive(Debug)]
@@ -161,7 +185,13 @@ struct Face {
     normal: Vector3<f64>,
     /// Grid point of `v[0]`, the plane's anchor.
     anchor: Vector3<f64>,
+    /// Points more than the tolerance beyond this face: candidate eyes.
     outside: Vec<u32>,
+    /// Points strictly beyond this face but within the tolerance: not
+    /// vertices, but not yet proven inside either (Barber et al.'s
+    /// "coplanar points"). They follow their face when it is replaced, and
+    /// are checked against the final hull.
+    near: Vec<u32>,
     alive: bool,
 }
 
@@ -179,6 +209,7 @@ impl Face {
             normal: normal.normalize(),
             anchor: cloud.grid_point(v[0]),
             outside: Vec::new(),
+            near: Vec::new(),
             alive: true,
         }
     }
@@ -189,9 +220,265 @@ impl Face {
     fn distance(&self, p: &Vector3<f64>) -> f64 {
         self.normal.dot(&(p - self.anchor))
     }
+
+    /// Whether grid point `i` is strictly beyond the plane, exactly.
+    fn sees(&self, cloud: &Cloud, i: u32, distance: f64) -> bool {
+        distance > SIGN_UNCERTAINTY
+            || (distance > -SIGN_UNCERTAINTY
+                && cloud.orient(self.v[0], self.v[1], self.v[2], i) > 0)
+    }
 }
 
-/// Builds the triangulated convex hull of the cloud.
+/// The hull under construction and its scratch buffers.
+struct Builder<'a> {
+    cloud: &'a Cloud,
+    /// Grid points as f64 (exact: they are integers below 2^26).
+    gp: Vec<Vector3<f64>>,
+    /// Tolerance in grid units.
+    tol: f64,
+    faces: Vec<Face>,
+    /// Faces that may have a non-empty outside set.
+    pending: Vec<u32>,
+    eyes: usize,
+    stamp: u32,
+    face_stamp: Vec<u32>,
+    horizon_slot: Vec<u32>,
+}
+
+impl Builder<'_> {
+    /// Gives point `i` to the first of `candidates` it is more than the
+    /// tolerance beyond (outside set), else to the first it is strictly
+    /// beyond (near set), else drops it. Dropping is exact: either the
+    /// candidates are the initial tetrahedron, or the point was strictly
+    /// beyond a face that the new cone `candidates` replaced and is on or
+    /// behind all of them, so it lies in the cone from the eye over the old
+    /// hull, on the eye's side of the old face: inside the new hull.
+    fn place(&mut self, candidates: &[u32], i: u32) {
+        let q = self.gp[i as usize];
+        let mut beyond = NONE;
+        for &f in candidates {
+            let face = &self.faces[f as usize];
+            let d = face.distance(&q);
+            if d > self.tol {
+                self.faces[f as usize].outside.push(i);
+                return;
+            }
+            if beyond == NONE && face.sees(self.cloud, i, d) {
+                beyond = f;
+            }
+        }
+        if beyond != NONE {
+            self.faces[beyond as usize].near.push(i);
+        }
+    }
+
+    fn next_stamp(&mut self) -> u32 {
+        self.stamp += 1;
+        self.face_stamp.resize(self.faces.len(), 0);
+        self.stamp
+    }
+
+    /// The quickhull loop: add eyes until every outside set is empty.
+    fn expand(&mut self) -> Result<(), HullError> {
+        let n = self.gp.len();
+        // Every eye is removed from all outside sets for good, so there are
+        // at most n - 4 of them; the cap only guards against a logic error.
+        let max_eyes = n;
+        let mut visible: Vec<u32> = Vec::new();
+        let mut horizon: Vec<(u32, u32, u32)> = Vec::new();
+        let mut ordered: Vec<(u32, u32, u32)> = Vec::new();
+        let mut new_faces: Vec<u32> = Vec::new();
+        while let Some(fi) = self.pending.pop() {
+            let f = &self.faces[fi as usize];
+            if !f.alive || f.outside.is_empty() {
+                continue;
+            }
+            if self.eyes >= max_eyes {
+                return Err(HullError::Numerical);
+            }
+            self.eyes += 1;
+
+            // The eye: the outside point farthest from the face (a vertex of
+            // the final hull, being extreme along this normal).
+            let mut eye = f.outside[0];
+            let mut eye_dist = f64::NEG_INFINITY;
+            for &p in &f.outside {
+                let dist = f.distance(&self.gp[p as usize]);
+                if dist > eye_dist {
+                    eye_dist = dist;
+                    eye = p;
+                }
+            }
+            if self.cloud.orient(f.v[0], f.v[1], f.v[2], eye) <= 0 {
+                // Cannot happen: the eye is more than `tol` (hundreds of grid
+                // steps) beyond the face, far above the distance's error.
+                return Err(HullError::Numerical);
+            }
+
+            // Visible set: faces whose plane has the eye strictly in front,
+            // found by flooding from `fi`. On an exactly convex mesh this is
+            // a disk.
+            let stamp = self.next_stamp();
+            visible.clear();
+            visible.push(fi);
+            self.face_stamp[fi as usize] = stamp;
+            let mut k = 0;
+            while k < visible.len() {
+                let vf = visible[k] as usize;
+                k += 1;
+                for nb in self.faces[vf].adj {
+                    if self.face_stamp[nb as usize] == stamp {
+                        continue;
+                    }
+                    let nf = &self.faces[nb as usize];
+                    if self.cloud.orient(nf.v[0], nf.v[1], nf.v[2], eye) > 0 {
+                        self.face_stamp[nb as usize] = stamp;
+                        visible.push(nb);
+                    }
+                }
+            }
+
+            // Horizon: edges of visible faces whose neighbour is not visible,
+            // oriented as in the visible face. Each start vertex occurs once
+            // on a simple loop; chain them in order.
+            horizon.clear();
+            for &vf in &visible {
+                let face = &self.faces[vf as usize];
+                for i in 0..3 {
+                    let nb = face.adj[i];
+                    if self.face_stamp[nb as usize] != stamp {
+                        let (from, to) = (face.v[i], face.v[(i + 1) % 3]);
+                        if self.horizon_slot[from as usize] != NONE {
+                            return Err(HullError::Numerical);
+                        }
+                        self.horizon_slot[from as usize] = horizon.len() as u32;
+                        horizon.push((from, to, nb));
+                    }
+                }
+            }
+            let horizon_len = horizon.len();
+            ordered.clear();
+            let mut at = 0usize;
+            for _ in 0..horizon_len {
+                let edge = horizon[at];
+                ordered.push(edge);
+                let next = self.horizon_slot[edge.1 as usize];
+                if next == NONE {
+                    break;
+                }
+                at = next as usize;
+            }
+            for &(from, _, _) in &horizon {
+                self.horizon_slot[from as usize] = NONE;
+            }
+            if ordered.len() != horizon_len || at != 0 {
+                return Err(HullError::Numerical);
+            }
+
+            // Cone of new faces from the eye over the horizon.
+            new_faces.clear();
+            let first = self.faces.len() as u32;
+            for (k, &(from, to, nb)) in ordered.iter().enumerate() {
+                let id = first + k as u32;
+                let mut face = Face::new(self.cloud, [from, to, eye]);
+                let next = first + ((k + 1) % horizon_len) as u32;
+                let prev = first + ((k + horizon_len - 1) % horizon_len) as u32;
+                face.adj = [nb, next, prev];
+                let other = &mut self.faces[nb as usize];
+                let slot = (0..3).find(|&j| other.v[j] == to && other.v[(j + 1) % 3] == from);
+                match slot {
+                    Some(j) => other.adj[j] = id,
+                    None => return Err(HullError::Numerical),
+                }
+                self.faces.push(face);
+                new_faces.push(id);
+            }
+
+            // Hand the deleted faces' outside and near points to the new faces.
+            for &vf in &visible {
+                let face = &mut self.faces[vf as usize];
+                face.alive = false;
+                let outside = std::mem::take(&mut face.outside);
+                let near = std::mem::take(&mut face.near);
+                for p in outside.into_iter().chain(near) {
+                    if p != eye {
+                        self.place(&new_faces, p);
+                    }
+                }
+            }
+            for &nf in &new_faces {
+                if !self.faces[nf as usize].outside.is_empty() {
+                    self.pending.push(nf);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks every near point against all faces it sees (its visible region,
+    /// found by flooding from its face with exact orientation tests). Points
+    /// more than the tolerance beyond some face become outside points again.
+    /// Returns whether any did.
+    fn recheck_near_points(&mut self) -> bool {
+        let mut region: Vec<u32> = Vec::new();
+        let mut any = false;
+        for fi in 0..self.faces.len() {
+            if !self.faces[fi].alive || self.faces[fi].near.is_empty() {
+                continue;
+            }
+            let near = std::mem::take(&mut self.faces[fi].near);
+            let mut kept = Vec::with_capacity(near.len());
+            for p in near {
+                let q = self.gp[p as usize];
+                let stamp = self.next_stamp();
+                region.clear();
+                region.push(fi as u32);
+                self.face_stamp[fi] = stamp;
+                let (mut worst, mut worst_dist) = (fi as u32, self.faces[fi].distance(&q));
+                let mut k = 0;
+                while k < region.len() {
+                    let f = region[k] as usize;
+                    k += 1;
+                    for nb in self.faces[f].adj {
+                        if self.face_stamp[nb as usize] == stamp {
+                            continue;
+                        }
+                        self.face_stamp[nb as usize] = stamp;
+                        let face = &self.faces[nb as usize];
+                        let d = face.distance(&q);
+                        if face.sees(self.cloud, p, d) {
+                            region.push(nb);
+                            if d > worst_dist {
+                                (worst, worst_dist) = (nb, d);
+                            }
+                        }
+                    }
+                }
+                if worst_dist > self.tol {
+                    self.faces[worst as usize].outside.push(p);
+                    self.pending.push(worst);
+                    any = true;
+                } else {
+                    kept.push(p);
+                }
+            }
+            self.faces[fi].near = kept;
+        }
+        any
+    }
+}
+
+/// A closed, exactly convex (on the grid) triangle mesh over input indices.
+#[derive(Debug)]
+pub(crate) struct TriangleMesh {
+    /// Input point indices, counter-clockwise seen from outside.
+    pub triangles: Vec<[u32; 3]>,
+    /// `neighbors[t][i]` shares the edge `triangles[t][i] -> triangles[t][i + 1]`.
+    pub neighbors: Vec<[u32; 3]>,
+}
+
+/// Builds the triangulated convex hull of the cloud. Every input point is
+/// a vertex, exactly inside, or at most the tolerance beyond every face plane.
 pub(crate) fn triangle_hull(cloud: &Cloud) -> Result<TriangleMesh, HullError> {
     let n = cloud.grid.len();
     let tol = cloud.tolerance / cloud.grid_step;
@@ -208,155 +495,32 @@ pub(crate) fn triangle_hull(cloud: &Cloud) -> Result<TriangleMesh, HullError> {
     }
     link_initial(&mut faces);
 
-    // Outside sets: each point goes to the first face it is clearly outside.
+    let mut builder = Builder {
+        cloud,
+        gp,
+        tol,
+        faces,
+        pending: (0..4).collect(),
+        eyes: 0,
+        stamp: 0,
+        face_stamp: Vec::new(),
+        horizon_slot: vec![NONE; n],
+    };
     for i in 0..n as u32 {
-        if simplex.contains(&i) {
-            continue;
-        }
-        let p = &gp[i as usize];
-        if let Some(f) = faces.iter_mut().find(|f| f.distance(p) > tol) {
-            f.outside.push(i);
+        if !simplex.contains(&i) {
+            builder.place(&[0, 1, 2, 3], i);
         }
     }
-
-    let mut pending: Vec<u32> = (0..4).collect();
-    let mut visible_stamp: Vec<u32> = Vec::new();
-    let mut horizon_slot: Vec<u32> = vec![NONE; n];
-    let mut visible: Vec<u32> = Vec::new();
-    let mut horizon: Vec<(u32, u32, u32)> = Vec::new();
-    let mut new_faces: Vec<u32> = Vec::new();
-
-    // Every eye is removed from all outside sets for good, so there are at
-    // most n - 4 of them; the cap only guards against a logic error.
-    let max_eyes = n;
-    let mut eyes = 0usize;
-    while let Some(fi) = pending.pop() {
-        let f = &faces[fi as usize];
-        if !f.alive || f.outside.is_empty() {
-            continue;
+    builder.expand()?;
+    for _ in 0..MAX_CONTAINMENT_ROUNDS {
+        if !builder.recheck_near_points() {
+            break;
         }
-        if eyes >= max_eyes {
-            return Err(HullError::Numerical);
-        }
-        eyes += 1;
-
-        // The eye: the outside point farthest from the face (a hull vertex of
-        // the final hull, being extreme along this normal).
-        let mut eye = f.outside[0];
-        let mut eye_dist = f64::NEG_INFINITY;
-        for &p in &f.outside {
-            let dist = f.distance(&gp[p as usize]);
-            if dist > eye_dist {
-                eye_dist = dist;
-                eye = p;
-            }
-        }
-        if cloud.orient(f.v[0], f.v[1], f.v[2], eye) <= 0 {
-            // Cannot happen: the eye is more than `tol` (hundreds of grid
-            // steps) beyond the face, far above the distance's rounding error.
-            return Err(HullError::Numerical);
-        }
-
-        // Visible set: faces whose plane has the eye strictly in front, found
-        // by flooding from `fi`. On an exactly convex mesh this is a disk.
-        let stamp = eyes as u32;
-        visible_stamp.resize(faces.len(), 0);
-        visible.clear();
-        visible.push(fi);
-        visible_stamp[fi as usize] = stamp;
-        let mut k = 0;
-        while k < visible.len() {
-            let vf = visible[k] as usize;
-            k += 1;
-            for &nb in &faces[vf].adj {
-                if visible_stamp[nb as usize] == stamp {
-                    continue;
-                }
-                let nf = &faces[nb as usize];
-                if cloud.orient(nf.v[0], nf.v[1], nf.v[2], eye) > 0 {
-                    visible_stamp[nb as usize] = stamp;
-                    visible.push(nb);
-                }
-            }
-        }
-
-        // Horizon: edges of visible faces whose neighbour is not visible,
-        // oriented as in the visible face. Each start vertex occurs once on a
-        // simple loop; chain them in order.
-        horizon.clear();
-        for &vf in &visible {
-            let face = &faces[vf as usize];
-            for i in 0..3 {
-                let nb = face.adj[i];
-                if visible_stamp[nb as usize] != stamp {
-                    let (from, to) = (face.v[i], face.v[(i + 1) % 3]);
-                    if horizon_slot[from as usize] != NONE {
-                        return Err(HullError::Numerical);
-                    }
-                    horizon_slot[from as usize] = horizon.len() as u32;
-                    horizon.push((from, to, nb));
-                }
-            }
-        }
-        let horizon_len = horizon.len();
-        let mut ordered = Vec::with_capacity(horizon_len);
-        let mut at = 0usize;
-        for _ in 0..horizon_len {
-            let edge = horizon[at];
-            ordered.push(edge);
-            let next = horizon_slot[edge.1 as usize];
-            if next == NONE {
-                break;
-            }
-            at = next as usize;
-        }
-        for &(from, _, _) in &horizon {
-            horizon_slot[from as usize] = NONE;
-        }
-        if ordered.len() != horizon_len || at != 0 {
-            return Err(HullError::Numerical);
-        }
-
-        // Cone of new faces from the eye over the horizon.
-        new_faces.clear();
-        let first = faces.len() as u32;
-        for (k, &(from, to, nb)) in ordered.iter().enumerate() {
-            let id = first + k as u32;
-            let mut face = Face::new(cloud, [from, to, eye]);
-            let next = first + ((k + 1) % horizon_len) as u32;
-            let prev = first + ((k + horizon_len - 1) % horizon_len) as u32;
-            face.adj = [nb, next, prev];
-            let other = &mut faces[nb as usize];
-            let slot = (0..3).find(|&j| other.v[j] == to && other.v[(j + 1) % 3] == from);
-            match slot {
-                Some(j) => other.adj[j] = id,
-                None => return Err(HullError::Numerical),
-            }
-            faces.push(face);
-            new_faces.push(id);
-        }
-
-        // Hand the deleted faces' outside points to the new faces.
-        for &vf in &visible {
-            let outside = std::mem::take(&mut faces[vf as usize].outside);
-            faces[vf as usize].alive = false;
-            for p in outside {
-                if p == eye {
-                    continue;
-                }
-                let q = &gp[p as usize];
-                if let Some(&nf) =
-                    new_faces.iter().find(|&&nf| faces[nf as usize].distance(q) > tol)
-                {
-                    faces[nf as usize].outside.push(p);
-                }
-            }
-        }
-        pending
-            .extend(new_faces.iter().copied().filter(|&nf| !faces[nf as usize].outside.is_empty()));
+        builder.expand()?;
     }
 
     // Compact the live faces.
+    let faces = builder.faces;
     let mut remap = vec![NONE; faces.len()];
     let mut count = 0u32;
     for (i, f) in faces.iter().enumerate() {

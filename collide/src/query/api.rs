@@ -25,6 +25,11 @@ use crate::support_map::SupportMap;
 /// direction between closest points is then lost in f32 rounding.
 const SEGMENT_TOUCH_REL: f32 = 1e-6;
 
+/// Squared sine of the angle below which two core segments count as
+/// parallel, so that their cross product gives no reliable direction. 1e-12
+/// on the squared sine is ~1e-6 rad, the f32 rounding floor.
+const PARALLEL_REL_SQ: f32 = 1e-12;
+
 /// How far apart two shapes are.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Proximity {
@@ -120,6 +125,16 @@ fn check_input<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     Ok(pose_a.inv_mul(pose_b))
 }
 
+/// A core segment, if its ends are finite (GJK checks every support point
+/// it uses; the closed-form path checks the segment once).
+fn finite_segment(seg: [Point3<f32>; 2]) -> Result<[Point3<f32>; 2], QueryError> {
+    if seg.iter().all(|p| p.coords.iter().all(|x| x.is_finite())) {
+        Ok(seg)
+    } else {
+        Err(QueryError::NonFiniteInput)
+    }
+}
+
 /// Whether the shapes overlap or touch.
 ///
 /// Returns `false` for non-finite input; [`try_intersects`] reports it.
@@ -152,8 +167,9 @@ pub fn try_intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let md = MinkowskiDifference::new(a, b, pose_b_in_a);
     let sum = md.margin_sum();
     if let (Some(sa), Some(sb)) = (a.core_segment(), b.core_segment()) {
-        let (pa, pb) = closest_points_segments(sa, sb.map(|p| pose_b_in_a * p));
-        return Ok((pa - pb).norm() <= sum);
+        let (sa, sb) = (finite_segment(sa)?, finite_segment(sb)?);
+        let c = closest_points_segments(sa, sb.map(|p| pose_b_in_a * p));
+        return Ok((c.on_first - c.on_second).norm() <= sum);
     }
     let settings = GjkSettings { stop_beyond: sum, stop_within: sum };
     let r = gjk(&md, -pose_b_in_a.translation.vector, &settings, &mut NoRecord);
@@ -295,7 +311,10 @@ where
     recorder.begin(pose_a);
     let md = MinkowskiDifference::new(a, b, pose_b_in_a);
     let local = match (a.core_segment(), b.core_segment()) {
-        (Some(sa), Some(sb)) => segment_contact(&md, sa, sb.map(|p| pose_b_in_a * p)),
+        (Some(sa), Some(sb)) => {
+            let (sa, sb) = (finite_segment(sa)?, finite_segment(sb)?);
+            segment_contact(&md, sa, sb.map(|p| pose_b_in_a * p))
+        }
         _ => gjk_epa_contact(&md, cache, recorder)?,
     };
     Ok(local.to_world(pose_a))
@@ -369,11 +388,32 @@ where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
-    let (core_a, core_b) = closest_points_segments(seg_a, seg_b);
+    let closest = closest_points_segments(seg_a, seg_b);
+    let (core_a, core_b) = (closest.on_first, closest.on_second);
     let gap = core_b - core_a;
-    let d = gap.norm();
+    let mut d = gap.norm();
     let scale = seg_a.iter().chain(seg_b.iter()).fold(0.0f32, |m, p| m.max(p.coords.norm()));
-    let normal = if d > SEGMENT_TOUCH_REL * scale.max(md.margin_sum()) {
+    let touch = SEGMENT_TOUCH_REL * scale.max(md.margin_sum());
+    let da = seg_a[1] - seg_a[0];
+    let db = seg_b[1] - seg_b[0];
+    let cross = da.cross(&db);
+    // When the closest points are interior to two non-parallel segments,
+    // they lie on the lines' common perpendicular: the normal is the cross
+    // product and the distance the lines' separation along it. Taking them
+    // from there avoids dividing the tiny difference of two nearly-equal
+    // closest points by its own length, which for nearly-crossing cores
+    // tilts the normal.
+    let non_parallel =
+        cross.norm_squared() > PARALLEL_REL_SQ * da.norm_squared() * db.norm_squared();
+    let normal = if non_parallel && closest.interior() {
+        let line_gap = cross.normalize().dot(&(seg_b[0] - seg_a[0]));
+        d = line_gap.abs();
+        if d > touch {
+            Unit::new_normalize(cross * line_gap.signum())
+        } else {
+            crossing_normal(seg_a, seg_b)
+        }
+    } else if d > touch {
         Unit::new_unchecked(gap / d)
     } else {
         // The cores cross: the shortest way apart is perpendicular to both,
@@ -393,7 +433,7 @@ fn crossing_normal(seg_a: [Point3<f32>; 2], seg_b: [Point3<f32>; 2]) -> Unit<Vec
     let centres = nalgebra::center(&seg_b[0], &seg_b[1]) - nalgebra::center(&seg_a[0], &seg_a[1]);
     let cross = da.cross(&db);
     let scale_sq = da.norm_squared() * db.norm_squared();
-    let candidate = if cross.norm_squared() > 1e-12 * scale_sq && scale_sq > 0.0 {
+    let candidate = if cross.norm_squared() > PARALLEL_REL_SQ * scale_sq && scale_sq > 0.0 {
         cross
     } else {
         let axis = if da.norm_squared() >= db.norm_squared() { da } else { db };

@@ -151,32 +151,69 @@ impl Polytope {
         best
     }
 
-    /// Replaces every face that sees `w` by a fan around it.
-    fn expand(&mut self, w: SupportPoint, min_area_sq: f32) -> Result<(), Stop> {
+    /// Index of the face holding the directed edge `i → j`.
+    fn face_with_edge(&self, i: u16, j: u16) -> Option<usize> {
+        self.faces.iter().position(|f| {
+            let [a, b, c] = f.vertices;
+            (a, b) == (i, j) || (b, c) == (i, j) || (c, a) == (i, j)
+        })
+    }
+
+    /// Whether face `f` sees `w`: `w` lies in front of its plane, or on it
+    /// within `on_plane`. Counting points *on* the plane as seen matters on
+    /// boxes, whose supports along directions with a zero component land
+    /// mid-edge: re-triangulating the coplanar face around `w` drops the
+    /// mid-edge point from the hull instead of leaving it to form a
+    /// zero-area triangle with `w`.
+    fn sees(&self, f: usize, w: &Vector3<f32>, on_plane: f32) -> bool {
+        let face = &self.faces[f];
+        face.normal.dot(&(w - self.w(face.vertices[0]))) > -on_plane
+    }
+
+    /// Replaces the faces that see `w`, flood-filled from face `start` (which
+    /// must see it), by a fan of faces around `w`.
+    fn expand(
+        &mut self,
+        w: SupportPoint,
+        start: usize,
+        on_plane: f32,
+        min_area_sq: f32,
+    ) -> Result<(), Stop> {
         let new = self.vertices.len() as u16;
         self.vertices.try_push(w).map_err(|_| Stop::Capacity)?;
-        // The horizon is the set of directed edges of visible faces whose
-        // twin belongs to no visible face. It must be a single loop.
-        let mut horizon: ArrayVec<[u16; 2], MAX_FACES> = ArrayVec::new();
-        let mut kept = 0;
-        for f in 0..self.faces.len() {
-            let face = self.faces[f];
-            let sees = face.normal.dot(&(w.w - self.w(face.vertices[0]))) > 0.0;
-            if !sees {
-                self.faces[kept] = face;
-                kept += 1;
-                continue;
-            }
-            let [i, j, k] = face.vertices;
-            for edge in [[i, j], [j, k], [k, i]] {
-                if let Some(pos) = horizon.iter().position(|e| *e == [edge[1], edge[0]]) {
-                    horizon.swap_remove(pos);
-                } else {
-                    horizon.try_push(edge).map_err(|_| Stop::Capacity)?;
+        // Flood fill over edge-adjacent faces keeps the removed region
+        // connected, so its boundary (the horizon) is one loop.
+        let mut visible = [false; MAX_FACES];
+        let mut stack: ArrayVec<usize, MAX_FACES> = ArrayVec::new();
+        visible[start] = true;
+        stack.push(start);
+        while let Some(f) = stack.pop() {
+            let [i, j, k] = self.faces[f].vertices;
+            for [a, b] in [[i, j], [j, k], [k, i]] {
+                if let Some(g) = self.face_with_edge(b, a)
+                    && !visible[g]
+                    && self.sees(g, &w.w, on_plane)
+                {
+                    visible[g] = true;
+                    stack.push(g);
                 }
             }
         }
-        self.faces.truncate(kept);
+        // The horizon: directed edges of removed faces whose twin stays.
+        let mut horizon: ArrayVec<[u16; 2], MAX_FACES> = ArrayVec::new();
+        for f in (0..self.faces.len()).filter(|&f| visible[f]) {
+            let [i, j, k] = self.faces[f].vertices;
+            for [a, b] in [[i, j], [j, k], [k, i]] {
+                if self.face_with_edge(b, a).is_none_or(|g| !visible[g]) {
+                    horizon.try_push([a, b]).map_err(|_| Stop::Capacity)?;
+                }
+            }
+        }
+        let mut index = 0;
+        self.faces.retain(|_| {
+            index += 1;
+            !visible[index - 1]
+        });
         if horizon.len() < 3 || !is_single_loop(&horizon) {
             return Err(Stop::Numerical);
         }
@@ -185,6 +222,49 @@ impl Polytope {
         }
         Ok(())
     }
+
+    /// Among the faces coplanar with `best` (same plane within `tolerance`),
+    /// the one whose triangle best contains the origin's projection. A face
+    /// of D is often split into several triangles; the closest by distance
+    /// may not be the one the projection falls in, and clamped barycentrics
+    /// there would put the witnesses far from the contact.
+    fn containing_coplanar_face(&self, best: usize, tolerance: f32) -> usize {
+        let n = self.faces[best].normal;
+        let d = self.faces[best].distance;
+        let p = n * d;
+        let mut chosen = best;
+        let mut chosen_min = f32::NEG_INFINITY;
+        for (i, f) in self.faces.iter().enumerate() {
+            let coplanar = (f.distance - d).abs() <= tolerance
+                && f.normal.dot(&n) >= 1.0 - COPLANAR_NORMAL_DOT;
+            if !coplanar {
+                continue;
+            }
+            let corners = f.vertices.map(|v| self.w(v));
+            let min =
+                raw_barycentric(&corners, &f.normal, &p).into_iter().fold(f32::INFINITY, f32::min);
+            if min > chosen_min {
+                chosen_min = min;
+                chosen = i;
+            }
+        }
+        chosen
+    }
+}
+
+/// `1 − cos θ` below which two face normals count as one plane's: θ ≈ 1.4e-3
+/// rad, well above f32 noise in a cross product of edges and well below any
+/// real angle between the faces of a shape.
+const COPLANAR_NORMAL_DOT: f32 = 1e-6;
+
+/// Barycentric coordinates of `p` in triangle `[a, b, c]` with unit normal
+/// `n`, from signed sub-triangle areas, unclamped (negative outside).
+fn raw_barycentric([a, b, c]: &[Vector3<f32>; 3], n: &Vector3<f32>, p: &Vector3<f32>) -> [f32; 3] {
+    let la = n.dot(&(b - p).cross(&(c - p)));
+    let lb = n.dot(&(c - p).cross(&(a - p)));
+    let lc = n.dot(&(a - p).cross(&(b - p)));
+    let sum = la + lb + lc;
+    if sum.abs() > 0.0 { [la / sum, lb / sum, lc / sum] } else { [1.0 / 3.0; 3] }
 }
 
 /// Whether directed edges form one closed loop: every edge's start vertex
@@ -266,6 +346,9 @@ where
         // exits on NaN.
         let gap = face.normal.dot(&w.w) - face.distance;
         if !(gap > tolerance) {
+            let fi = poly.containing_coplanar_face(fi, tolerance);
+            best =
+                Some((poly.faces[fi], poly.faces[fi].vertices.map(|i| poly.vertices[i as usize])));
             break EpaStatus::Converged;
         }
         // A support point already in the polytope brings no new information.
@@ -273,7 +356,7 @@ where
             break EpaStatus::NumericalLimit;
         }
         scale = scale.max(w.w.norm());
-        match poly.expand(w, min_area_sq(scale)) {
+        match poly.expand(w, fi, FLAT_REL * scale, min_area_sq(scale)) {
             Ok(()) => {}
             Err(Stop::Capacity) => break EpaStatus::CapacityLimit,
             Err(Stop::Numerical) => break EpaStatus::NumericalLimit,
@@ -297,13 +380,9 @@ fn face_result(
 ) -> EpaResult {
     let n = face.normal;
     let p = n * face.distance;
-    let [a, b, c] = corners.map(|s| s.w);
-    // Barycentrics from signed sub-triangle areas; the projection can fall
-    // marginally outside the triangle through rounding, so negative weights
-    // are clamped and the rest renormalised.
-    let la = n.dot(&(b - p).cross(&(c - p))).max(0.0);
-    let lb = n.dot(&(c - p).cross(&(a - p))).max(0.0);
-    let lc = n.dot(&(a - p).cross(&(b - p))).max(0.0);
+    // The projection can fall marginally outside the triangle through
+    // rounding, so negative weights are clamped and the rest renormalised.
+    let [la, lb, lc] = raw_barycentric(&corners.map(|s| s.w), &n, &p).map(|l| l.max(0.0));
     let sum = la + lb + lc;
     let (la, lb, lc) =
         if sum > 0.0 { (la / sum, lb / sum, lc / sum) } else { (1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0) };
@@ -330,7 +409,11 @@ enum Grown {
     Flat(Vector3<f32>),
 }
 
-/// Builds a tetrahedron inside D from GJK's 1 to 4 points.
+/// Builds a tetrahedron inside D from GJK's 1 to 4 points. Starting from the
+/// largest feature GJK found (point, segment or triangle), it adds the
+/// support point farthest off that feature's span, along directions
+/// orthogonal to it, until the points span 3D. If no direction adds a point
+/// off the span, D itself is that flat.
 fn grow_to_tetrahedron<A, B>(
     md: &MinkowskiDifference<'_, A, B>,
     simplex: &Simplex,
@@ -348,78 +431,79 @@ where
     };
     let pts = simplex.points();
     let mut scale = pts.iter().fold(0.0f32, |m, p| m.max(p.w.norm()));
-
-    let mut tetra: [SupportPoint; 4] = match pts.len() {
-        4 => [pts[0], pts[1], pts[2], pts[3]],
-        _ => [SupportPoint::ZERO; 4],
-    };
     let volume = |t: &[SupportPoint; 4]| {
         (t[1].w - t[0].w).cross(&(t[2].w - t[0].w)).dot(&(t[3].w - t[0].w)).abs()
     };
-    let is_solid = |t: &[SupportPoint; 4], scale: f32| volume(t) > FLAT_REL * scale.powi(3);
 
-    if pts.len() == 4 && is_solid(&tetra, scale) {
-        // GJK's enclosing tetrahedron.
-    } else {
-        // Reduce to the largest triangle (or segment, or point) GJK found,
-        // then add support points off its span.
-        let (tri, dim) = largest_feature(pts);
-        match dim {
-            2 => {
-                let n = (tri[1].w - tri[0].w).cross(&(tri[2].w - tri[0].w));
-                let p = support(&n)?;
-                let q = support(&-n)?;
-                scale = scale.max(p.w.norm()).max(q.w.norm());
-                let n_unit = n.normalize();
-                let hp = n_unit.dot(&(p.w - tri[0].w));
-                let hq = -n_unit.dot(&(q.w - tri[0].w));
-                if !(hp.max(hq) > FLAT_REL * scale) {
-                    return Ok(Grown::Flat(n_unit));
+    let tetra =
+        if pts.len() == 4 && volume(&[pts[0], pts[1], pts[2], pts[3]]) > FLAT_REL * scale.powi(3) {
+            // GJK's enclosing tetrahedron.
+            [pts[0], pts[1], pts[2], pts[3]]
+        } else {
+            let (mut feature, mut dim) = largest_feature(pts);
+            if dim == 0 {
+                // Off a point: the farthest of the six axis supports.
+                let mut farthest = None;
+                let mut best = 0.0;
+                for axis in [Vector3::x(), Vector3::y(), Vector3::z()] {
+                    for d in [axis, -axis] {
+                        let s = support(&d)?;
+                        scale = scale.max(s.w.norm());
+                        let dist = (s.w - feature[0].w).norm();
+                        if dist > best {
+                            best = dist;
+                            farthest = Some(s);
+                        }
+                    }
                 }
-                tetra = [tri[0], tri[1], tri[2], if hp >= hq { p } else { q }];
+                match farthest {
+                    Some(s) if best > FLAT_REL * scale => {
+                        feature = [feature[0], s, s];
+                        dim = 1;
+                    }
+                    _ => return Ok(Grown::Flat(towards_b_off_axis(md, None))),
+                }
             }
-            1 => {
-                let e = tri[1].w - tri[0].w;
+            if dim == 1 {
+                // Off a segment: the farthest of three supports spread at 120°
+                // around it. Three directions summing to zero cannot all see
+                // points on one line through the segment unless D is that line.
+                let e = feature[1].w - feature[0].w;
                 let u = any_perpendicular(&e);
                 let v = e.normalize().cross(&u);
                 let (c, s) = (-0.5f32, 0.75f32.sqrt());
-                let dirs = [u, u * c + v * s, u * c - v * s];
-                let around = [support(&dirs[0])?, support(&dirs[1])?, support(&dirs[2])?];
-                for p in &around {
+                let mut farthest = None;
+                let mut best = 0.0;
+                for d in [u, u * c + v * s, u * c - v * s] {
+                    let p = support(&d)?;
                     scale = scale.max(p.w.norm());
-                }
-                let mut best_vol = 0.0;
-                for (i, j) in [(0, 1), (1, 2), (2, 0)] {
-                    let t = [tri[0], tri[1], around[i], around[j]];
-                    let vol = volume(&t);
-                    if vol > best_vol {
-                        best_vol = vol;
-                        tetra = t;
+                    let area = e.cross(&(p.w - feature[0].w)).norm();
+                    if area > best {
+                        best = area;
+                        farthest = Some(p);
                     }
                 }
-                if !is_solid(&tetra, scale) {
-                    return Ok(Grown::Flat(flat_normal(tri[0].w, e, &around, md)));
+                match farthest {
+                    Some(p) if best > FLAT_REL * scale * scale => {
+                        feature[2] = p;
+                        dim = 2;
+                    }
+                    _ => return Ok(Grown::Flat(towards_b_off_axis(md, Some(e)))),
                 }
             }
-            _ => {
-                // Four directions to the corners of a regular tetrahedron.
-                let dirs = [
-                    Vector3::new(1.0, 1.0, 1.0),
-                    Vector3::new(1.0, -1.0, -1.0),
-                    Vector3::new(-1.0, 1.0, -1.0),
-                    Vector3::new(-1.0, -1.0, 1.0),
-                ];
-                for (slot, d) in tetra.iter_mut().zip(dirs.iter()) {
-                    *slot = support(d)?;
-                    scale = scale.max(slot.w.norm());
-                }
-                if !is_solid(&tetra, scale) {
-                    let e = tetra[1].w - tetra[0].w;
-                    return Ok(Grown::Flat(flat_normal(tetra[0].w, e, &tetra[2..], md)));
-                }
+            debug_assert_eq!(dim, 2);
+            // Off a triangle: the farther of the supports along its two normals.
+            let n = (feature[1].w - feature[0].w).cross(&(feature[2].w - feature[0].w)).normalize();
+            let p = support(&n)?;
+            let q = support(&-n)?;
+            scale = scale.max(p.w.norm()).max(q.w.norm());
+            let hp = n.dot(&(p.w - feature[0].w));
+            let hq = -n.dot(&(q.w - feature[0].w));
+            if !(hp.max(hq) > FLAT_REL * scale) {
+                return Ok(Grown::Flat(n));
             }
-        }
-    }
+            [feature[0], feature[1], feature[2], if hp >= hq { p } else { q }]
+        };
 
     // Wind each face counter-clockwise seen from outside: its normal must
     // point away from the centroid.
@@ -489,39 +573,27 @@ fn any_perpendicular(v: &Vector3<f32>) -> Vector3<f32> {
     v.cross(&axis).try_normalize(0.0).unwrap_or_else(Vector3::y)
 }
 
-/// The normal of a flat D through `origin_pt` spanned by `e` and the points
-/// `others`; if they are all collinear with `e`, the perpendicular to `e`
-/// that points most towards B's centre.
-fn flat_normal<A, B>(
-    origin_pt: Vector3<f32>,
-    e: Vector3<f32>,
-    others: &[SupportPoint],
+/// For a D that is a segment along `axis` (or a point, `None`): the
+/// direction perpendicular to it that points most from A's centre towards
+/// B's. Any perpendicular separates by zero; this one is the natural choice.
+fn towards_b_off_axis<A, B>(
     md: &MinkowskiDifference<'_, A, B>,
+    axis: Option<Vector3<f32>>,
 ) -> Vector3<f32>
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
-    let mut best = Vector3::zeros();
-    for p in others {
-        let n = e.cross(&(p.w - origin_pt));
-        if n.norm_squared() > best.norm_squared() {
-            best = n;
-        }
-    }
-    let scale_sq = others.iter().fold(e.norm_squared(), |m, p| m.max(p.w.norm_squared()));
-    if best.norm_squared() > (FLAT_REL * scale_sq).powi(2) {
-        return best.normalize();
-    }
     let towards_b = md.pose_b_in_a().translation.vector;
-    let e_unit = e.try_normalize(0.0);
-    let off_axis = match e_unit {
+    let unit = axis.and_then(|e| e.try_normalize(0.0));
+    let off_axis = match unit {
         Some(u) => towards_b - u * u.dot(&towards_b),
         None => towards_b,
     };
-    match off_axis.try_normalize(0.0) {
-        Some(n) => n,
-        None => any_perpendicular(&e),
+    match (off_axis.try_normalize(0.0), unit) {
+        (Some(n), _) => n,
+        (None, Some(u)) => any_perpendicular(&u),
+        (None, None) => Vector3::y(),
     }
 }
 

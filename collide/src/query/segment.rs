@@ -14,12 +14,28 @@ use nalgebra::Point3;
 /// rounding floor.
 const PARALLEL_SIN_SQ: f32 = 1e-12;
 
-/// Closest points `(on_first, on_second)` between segments `[p1, q1]` and
-/// `[p2, q2]`.
+/// Closest points between segments `[p1, q1]` and `[p2, q2]`, with their
+/// parameters along each segment (0 at the start, 1 at the end).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct SegmentClosest {
+    pub(crate) on_first: Point3<f32>,
+    pub(crate) on_second: Point3<f32>,
+    pub(crate) s: f32,
+    pub(crate) t: f32,
+}
+
+impl SegmentClosest {
+    /// Whether both closest points lie strictly inside their segments.
+    pub(crate) fn interior(&self) -> bool {
+        self.s > 0.0 && self.s < 1.0 && self.t > 0.0 && self.t < 1.0
+    }
+}
+
+/// Closest points between segments `[p1, q1]` and `[p2, q2]`.
 pub(crate) fn closest_points_segments(
     [p1, q1]: [Point3<f32>; 2],
     [p2, q2]: [Point3<f32>; 2],
-) -> (Point3<f32>, Point3<f32>) {
+) -> SegmentClosest {
     let d1 = q1 - p1;
     let d2 = q2 - p2;
     let r = p1 - p2;
@@ -28,7 +44,7 @@ pub(crate) fn closest_points_segments(
     let f = d2.dot(&r);
     let (s, t);
     if !(a > 0.0) && !(e > 0.0) {
-        return (p1, p2);
+        return SegmentClosest { on_first: p1, on_second: p2, s: 0.0, t: 0.0 };
     }
     if !(a > 0.0) {
         s = 0.0;
@@ -60,7 +76,7 @@ pub(crate) fn closest_points_segments(
             t = t0;
         }
     }
-    (p1 + d1 * s, p2 + d2 * t)
+    SegmentClosest { on_first: p1 + d1 * s, on_second: p2 + d2 * t, s, t }
 }
 
 #[cfg(test)]
@@ -69,31 +85,33 @@ mod tests {
 
     #[test]
     fn crossing_segments_meet() {
-        let (a, b) = closest_points_segments(
+        let c = closest_points_segments(
             [Point3::new(-1.0, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0)],
             [Point3::new(0.0, -1.0, 1.0), Point3::new(0.0, 1.0, 1.0)],
         );
-        assert!((a - Point3::origin()).norm() < 1e-6);
-        assert!((b - Point3::new(0.0, 0.0, 1.0)).norm() < 1e-6);
+        assert!((c.on_first - Point3::origin()).norm() < 1e-6);
+        assert!((c.on_second - Point3::new(0.0, 0.0, 1.0)).norm() < 1e-6);
+        assert!(c.interior());
     }
 
     #[test]
     fn parallel_overlapping_segments_are_one_gap_apart() {
-        let (a, b) = closest_points_segments(
+        let c = closest_points_segments(
             [Point3::new(0.0, 0.0, 0.0), Point3::new(2.0, 0.0, 0.0)],
             [Point3::new(1.0, 0.5, 0.0), Point3::new(3.0, 0.5, 0.0)],
         );
-        assert!(((a - b).norm() - 0.5).abs() < 1e-6);
+        assert!(((c.on_first - c.on_second).norm() - 0.5).abs() < 1e-6);
     }
 
     #[test]
     fn point_to_segment_clamps_to_the_end() {
         let p = Point3::new(5.0, 1.0, 0.0);
-        let (a, b) = closest_points_segments(
+        let c = closest_points_segments(
             [p, p],
             [Point3::new(0.0, 0.0, 0.0), Point3::new(2.0, 0.0, 0.0)],
         );
-        assert_eq!(a, p);
-        assert!((b - Point3::new(2.0, 0.0, 0.0)).norm() < 1e-6);
+        assert_eq!(c.on_first, p);
+        assert!((c.on_second - Point3::new(2.0, 0.0, 0.0)).norm() < 1e-6);
+        assert!(!c.interior());
     }
 }

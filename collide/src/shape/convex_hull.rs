@@ -7,7 +7,12 @@
 use nalgebra::{Point3, Unit, Vector3};
 
 use crate::error::HullError;
-use crate::hull::{self, Coplanarity};
+use crate::hull;
+use crate::hull::support::brute_force::{SoaVertices, support_scalar};
+use crate::hull::support::cube_map::CubeMap;
+use crate::hull::support::hill_climb::{Adjacency, climb};
+use crate::hull::support::strategy::{SupportCache, SupportStrategy};
+use crate::hull::support::warm_started::WarmStarted;
 use crate::support_map::SupportMap;
 
 /// One planar face of a [`ConvexHull`].
@@ -28,6 +33,9 @@ pub struct HullFace {
 /// input point where at least three faces meet, every face is a convex
 /// polygon, and [`neighbors`](ConvexHull::neighbors) lists exactly the
 /// polytope's edges (no diagonals of merged faces).
+///
+/// Support queries use a [`SupportStrategy`], chosen by vertex count unless
+/// set with [`with_strategy`](ConvexHull::with_strategy).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConvexHull {
     vertices: Vec<Point3<f32>>,
@@ -37,6 +45,12 @@ pub struct ConvexHull {
     adjacency_start: Vec<u32>,
     neighbors: Vec<u32>,
     tolerance: f32,
+    /// The concrete strategy in use (never `Auto`).
+    strategy: SupportStrategy,
+    /// The vertices in SIMD lanes, for `BruteForceSimd`.
+    soa: Option<SoaVertices>,
+    /// The direction table, for `CubeMap`.
+    cube_map: Option<CubeMap>,
 }
 
 impl ConvexHull {
@@ -59,6 +73,8 @@ impl ConvexHull {
     /// * [`HullError::Degenerate`] when the points lie, within the tolerance,
     ///   on a point, a line or a plane;
     /// * [`HullError::TooManyPoints`] for `u32::MAX` points or more;
+    /// * [`HullError::OutOfRange`] when a face plane's offset overflows f32
+    ///   (coordinates near `f32::MAX`);
     /// * [`HullError::Numerical`] if an internal consistency check fails
     ///   (a bug, not expected for any input).
     ///
@@ -85,18 +101,105 @@ impl ConvexHull {
     pub fn new(points: &[Point3<f32>]) -> Result<Self, HullError> {
         let cloud = hull::Cloud::new(points)?;
         let mesh = hull::triangle_hull(&cloud)?;
-        // Merging within the tolerance is validated; in the rare case it
-        // fails, merging only exactly coplanar triangles is always valid.
-        let polytope = hull::merge_faces(points, &cloud, &mesh, Coplanarity::WithinTolerance)
-            .or_else(|| hull::merge_faces(points, &cloud, &mesh, Coplanarity::Exact))
-            .ok_or(HullError::Numerical)?;
-        Ok(Self {
+        let polytope = hull::merge_faces(points, &cloud, &mesh).ok_or(HullError::Numerical)?;
+        if !polytope.faces.iter().all(|f| f.offset.is_finite()) {
+            return Err(HullError::OutOfRange);
+        }
+        let hull = Self {
             vertices: polytope.vertices,
             faces: polytope.faces,
             adjacency_start: polytope.adjacency_start,
             neighbors: polytope.neighbors,
             tolerance: cloud.tolerance as f32,
-        })
+            strategy: SupportStrategy::BruteForce,
+            soa: None,
+            cube_map: None,
+        };
+        Ok(hull.with_strategy(SupportStrategy::Auto))
+    }
+
+    /// The same hull answering support queries with `strategy`, building the
+    /// data it needs (a SIMD copy of the vertices, or the cube map).
+    ///
+    /// ```
+    /// use collide::{ConvexHull, SupportMap, SupportStrategy};
+    /// use collide::nalgebra::{Point3, Vector3};
+    /// let points: Vec<_> = (0..200)
+    ///     .map(|i| {
+    ///         let (t, z) = (i as f32 * 2.4, 1.0 - 2.0 * (i as f32 + 0.5) / 200.0);
+    ///         let r = (1.0 - z * z).sqrt();
+    ///         Point3::new(r * t.cos(), r * t.sin(), z)
+    ///     })
+    ///     .collect();
+    /// let brute = ConvexHull::new(&points)?.with_strategy(SupportStrategy::BruteForce);
+    /// let climb = brute.clone().with_strategy(SupportStrategy::CubeMap);
+    /// let d = Vector3::new(0.3, -0.5, 0.8);
+    /// assert_eq!(brute.local_support(&d), climb.local_support(&d));
+    /// # Ok::<(), collide::HullError>(())
+    /// ```
+    pub fn with_strategy(mut self, strategy: SupportStrategy) -> Self {
+        self.strategy = strategy.resolve(self.vertices.len());
+        self.soa = match self.strategy {
+            SupportStrategy::BruteForceSimd => {
+                Some(self.soa.take().unwrap_or_else(|| SoaVertices::new(&self.vertices)))
+            }
+            _ => None,
+        };
+        self.cube_map = match self.strategy {
+            SupportStrategy::CubeMap => Some(
+                self.cube_map
+                    .take()
+                    .unwrap_or_else(|| CubeMap::new(&self.vertices, self.adjacency())),
+            ),
+            _ => None,
+        };
+        self
+    }
+
+    /// The strategy answering support queries (never
+    /// [`Auto`](SupportStrategy::Auto): that is resolved at construction).
+    #[inline]
+    pub fn strategy(&self) -> SupportStrategy {
+        self.strategy
+    }
+
+    /// A view of this hull that answers support queries by hill climbing
+    /// from the previous answer, stored in `cache`. When successive
+    /// directions turn slowly (a resting contact, frame after frame) each
+    /// query takes a step or two whatever the hull's size.
+    ///
+    /// ```
+    /// use collide::{ConvexHull, SupportCache, SupportMap};
+    /// use collide::nalgebra::{Point3, Vector3};
+    /// let cube: Vec<_> = (0..8).map(|i| Point3::new((i & 1) as f32, (i >> 1 & 1) as f32, (i >> 2) as f32)).collect();
+    /// let hull = ConvexHull::new(&cube)?;
+    /// let cache = SupportCache::default();
+    /// let warm = hull.warm_started(&cache);
+    /// assert_eq!(warm.local_support(&Vector3::new(1.0, 1.0, 1.0)), Point3::new(1.0, 1.0, 1.0));
+    /// assert_eq!(hull.vertices()[cache.vertex() as usize], Point3::new(1.0, 1.0, 1.0));
+    /// # Ok::<(), collide::HullError>(())
+    /// ```
+    #[inline]
+    pub fn warm_started<'h>(&'h self, cache: &'h SupportCache) -> WarmStarted<'h> {
+        WarmStarted::new(self, cache)
+    }
+
+    /// Index of a support vertex along `dir`, by the hull's strategy.
+    #[inline]
+    pub fn support_index(&self, dir: &Vector3<f32>) -> usize {
+        match (self.strategy, &self.soa, &self.cube_map) {
+            (SupportStrategy::BruteForceSimd, Some(soa), _) => soa.support(dir),
+            (SupportStrategy::HillClimb, _, _) => climb(&self.vertices, self.adjacency(), dir, 0),
+            (SupportStrategy::CubeMap, _, Some(map)) => {
+                climb(&self.vertices, self.adjacency(), dir, map.seed(dir))
+            }
+            _ => support_scalar(&self.vertices, dir),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn adjacency(&self) -> Adjacency<'_> {
+        Adjacency { start: &self.adjacency_start, neighbors: &self.neighbors }
     }
 
     /// The hull's vertices (extreme points only), in the hull's frame.
@@ -123,8 +226,11 @@ impl ConvexHull {
     }
 
     /// The coplanarity tolerance the hull was built with, in the hull's
-    /// units: every input point lies at most this far in front of any face
-    /// plane, and every face vertex at most this far behind its own plane.
+    /// units. Input points within this distance of the hull's surface are
+    /// not kept as vertices, so an input point may lie up to this far in
+    /// front of a face plane (checked against every face it is in front of
+    /// during construction). Every face vertex lies on or at most this far
+    /// behind its own face plane.
     #[inline]
     pub fn tolerance(&self) -> f32 {
         self.tolerance
@@ -132,6 +238,7 @@ impl ConvexHull {
 
     /// The enclosed volume, by the divergence theorem: the sum over faces of
     /// `offset * area / 3`, relative to the first vertex for accuracy.
+    /// Computed in f64; infinite if it exceeds the f32 range.
     pub fn volume(&self) -> f32 {
         let origin = self.vertices[0].coords.cast::<f64>();
         let mut six_volume = 0.0f64;
@@ -150,15 +257,6 @@ impl ConvexHull {
 impl SupportMap for ConvexHull {
     #[inline]
     fn local_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
-        let mut best = self.vertices[0];
-        let mut best_dot = best.coords.dot(dir);
-        for v in &self.vertices[1..] {
-            let d = v.coords.dot(dir);
-            if d > best_dot {
-                best_dot = d;
-                best = *v;
-            }
-        }
-        best
+        self.vertices[self.support_index(dir)]
     }
 }

@@ -30,53 +30,57 @@ pub(crate) fn support_scalar(vertices: &[nalgebra::Point3<f32>], dir: &Vector3<f
     best
 }
 
-/// Vertices as structure-of-arrays, padded to a whole number of SIMD blocks.
+/// Vertices in blocks of eight, each block holding its x, y and z lanes
+/// side by side (one memory stream), padded to an even number of blocks.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct SoaVertices {
-    xs: Vec<f32x8>,
-    ys: Vec<f32x8>,
-    zs: Vec<f32x8>,
+    blocks: Vec<[f32x8; 3]>,
 }
 
 impl SoaVertices {
     pub(crate) fn new(vertices: &[nalgebra::Point3<f32>]) -> Self {
-        let blocks = vertices.len().div_ceil(LANES);
+        let count = vertices.len().div_ceil(2 * LANES) * 2;
         let lane = |b: usize, l: usize, axis: usize| {
-            let i = b * LANES + l;
-            vertices.get(i).unwrap_or(&vertices[0])[axis]
+            vertices.get(b * LANES + l).unwrap_or(&vertices[0])[axis]
         };
-        let block = |b: usize, axis: usize| f32x8::new(core::array::from_fn(|l| lane(b, l, axis)));
-        Self {
-            xs: (0..blocks).map(|b| block(b, 0)).collect(),
-            ys: (0..blocks).map(|b| block(b, 1)).collect(),
-            zs: (0..blocks).map(|b| block(b, 2)).collect(),
-        }
+        let block = |b: usize| {
+            core::array::from_fn(|axis| f32x8::new(core::array::from_fn(|l| lane(b, l, axis))))
+        };
+        Self { blocks: (0..count).map(block).collect() }
     }
 
     /// Index of the vertex with the largest `v · dir` (ties: any of them).
+    ///
+    /// Two independent accumulators, each with its running maximum and the
+    /// index that produced it, halve the loop-carried dependency chain
+    /// (compare, then select), which otherwise bounds the loop by latency.
     #[inline]
     pub(crate) fn support(&self, dir: &Vector3<f32>) -> usize {
         let (dx, dy, dz) = (f32x8::splat(dir.x), f32x8::splat(dir.y), f32x8::splat(dir.z));
-        let mut best = f32x8::splat(f32::NEG_INFINITY);
-        let mut best_index = f32x8::splat(0.0);
+        let mut best = [f32x8::splat(f32::NEG_INFINITY); 2];
+        let mut best_index = [f32x8::splat(0.0); 2];
         // Vertex indices as f32 are exact below 2^24, far above any hull here.
-        let mut index = f32x8::new([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
-        let step = f32x8::splat(LANES as f32);
-        for ((x, y), z) in self.xs.iter().zip(&self.ys).zip(&self.zs) {
-            let d = *x * dx + *y * dy + *z * dz;
-            let better = d.simd_gt(best);
-            best = better.blend(d, best);
-            best_index = better.blend(index, best_index);
-            index += step;
-        }
-        let dots = best.to_array();
-        let indices = best_index.to_array();
-        let mut lane = 0;
-        for l in 1..LANES {
-            if dots[l] > dots[lane] {
-                lane = l;
+        let iota = f32x8::new([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
+        let mut index = [iota, iota + f32x8::splat(LANES as f32)];
+        let step = f32x8::splat(2.0 * LANES as f32);
+        for pair in self.blocks.chunks_exact(2) {
+            for k in 0..2 {
+                let [x, y, z] = pair[k];
+                let d = x * dx + y * dy + z * dz;
+                let better = d.simd_gt(best[k]);
+                best[k] = better.select(d, best[k]);
+                best_index[k] = better.select(index[k], best_index[k]);
+                index[k] += step;
             }
         }
-        indices[lane] as usize
+        // Merge the two accumulators, then find the best lane without
+        // branching: the lanes equal to the maximum, first one wins.
+        let second = best[1].simd_gt(best[0]);
+        let best_all = second.select(best[1], best[0]);
+        let index_all = second.select(best_index[1], best_index[0]);
+        let max = best_all.to_array().into_iter().fold(f32::NEG_INFINITY, f32::max);
+        let lane = best_all.simd_eq(f32x8::splat(max)).to_bitmask().trailing_zeros() as usize;
+        // A NaN direction leaves no lane equal to the maximum: answer vertex 0.
+        index_all.to_array().get(lane).map_or(0, |&i| i as usize)
     }
 }

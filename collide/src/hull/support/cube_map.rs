@@ -26,7 +26,8 @@ impl CubeMap {
     /// Builds the table for a hull; the resolution grows with the vertex
     /// count so each cell covers a handful of vertices.
     pub(crate) fn new(vertices: &[Point3<f32>], adjacency: Adjacency<'_>) -> Self {
-        let resolution = ((vertices.len() as f32 / 6.0).sqrt().ceil() as usize).clamp(2, MAX_RESOLUTION);
+        let resolution =
+            ((vertices.len() as f32 / 6.0).sqrt().ceil() as usize).clamp(2, MAX_RESOLUTION);
         let mut seeds = Vec::with_capacity(6 * resolution * resolution);
         let mut last = 0;
         for face in 0..6 {
@@ -67,7 +68,7 @@ impl CubeMap {
 /// The direction through the point `(u, v)` of cube face `face`, with the
 /// same face numbering and in-face axes as [`CubeMap::seed`].
 fn face_direction(face: usize, u: f32, v: f32) -> Vector3<f32> {
-    let s = if face % 2 == 0 { 1.0 } else { -1.0 };
+    let s = if face.is_multiple_of(2) { 1.0 } else { -1.0 };
     match face / 2 {
         0 => Vector3::new(s, u, v),
         1 => Vector3::new(v, s, u),

@@ -22,7 +22,12 @@ pub(crate) struct Adjacency<'h> {
 
 /// Climbs from vertex `from` to a support vertex along `dir`. Returns its index.
 #[inline]
-pub(crate) fn climb(vertices: &[Point3<f32>], adjacency: Adjacency<'_>, dir: &Vector3<f32>, from: usize) -> usize {
+pub(crate) fn climb(
+    vertices: &[Point3<f32>],
+    adjacency: Adjacency<'_>,
+    dir: &Vector3<f32>,
+    from: usize,
+) -> usize {
     // Each strict improvement visits a new vertex, so the vertex count bounds
     // the walk; the cap only matters if rounding breaks convexity.
     let max_steps = vertices.len();

@@ -4,3 +4,5 @@
 pub(crate) mod brute_force;
 pub(crate) mod cube_map;
 pub(crate) mod hill_climb;
+pub(crate) mod strategy;
+pub(crate) mod warm_started;

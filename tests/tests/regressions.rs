@@ -1,0 +1,142 @@
+//! Regression tests, each named after a failure the random tests found,
+//! with the exact inputs (f32 values printed with full precision) and the
+//! oracle as the judge.
+
+use tests::nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion, Vector3};
+use tests::{Pair, Params, TestShape, Tolerances, check_pair};
+
+fn pose(t: [f32; 3], q: [f32; 4]) -> Isometry3<f32> {
+    Isometry3::from_parts(
+        Translation3::new(t[0], t[1], t[2]),
+        UnitQuaternion::new_unchecked(Quaternion::new(q[0], q[1], q[2], q[3])),
+    )
+}
+
+fn cuboid(x: f32, y: f32, z: f32) -> TestShape {
+    TestShape::new(Params::Cuboid { half: Vector3::new(x, y, z) }).expect("valid")
+}
+
+fn capsule(half_height: f32, radius: f32) -> TestShape {
+    TestShape::new(Params::Capsule { half_height, radius }).expect("valid")
+}
+
+fn assert_matches_oracle(pair: &Pair) {
+    if let Err(e) = check_pair(pair, &Tolerances::METRES) {
+        panic!("{e}");
+    }
+}
+
+/// EPA's closest face ties with a coplanar neighbour; the projection of the
+/// origin lies in the neighbour, so the clamped barycentrics on the chosen
+/// face put the witnesses 0.08 m away from `point_b + depth * normal`.
+#[test]
+fn epa_witnesses_taken_from_the_wrong_one_of_two_coplanar_faces() {
+    assert_matches_oracle(&Pair {
+        a: cuboid(0.7899787, 0.06778072, 0.14484707),
+        pose_a: pose(
+            [4.797144, -4.6111712, 1.7623694],
+            [0.2571554, -0.14526194, 0.10043566, 0.9500962],
+        ),
+        b: cuboid(0.38297465, 0.24368893, 0.34127304),
+        pose_b: pose(
+            [5.112176, -4.852074, 1.7783225],
+            [-0.17246072, 0.80455494, 0.47587878, 0.31062517],
+        ),
+    });
+}
+
+/// The same tie on the ground slab puts `point_a` 3.4 m from the contact.
+#[test]
+fn slab_contact_witness_metres_away_from_the_contact() {
+    assert_matches_oracle(&Pair {
+        a: cuboid(50.0, 0.5, 50.0),
+        pose_a: Isometry3::translation(0.0, -0.5, 0.0),
+        b: cuboid(0.5, 0.5, 0.5),
+        pose_b: pose(
+            [16.013462, 0.51199174, -11.285634],
+            [0.99976236, -0.005840902, 0.019476067, -0.007861667],
+        ),
+    });
+}
+
+/// A box sunk 3.8 mm into the 100 m slab was reported separated by 6.4 mm
+/// (GJK tolerance relative to the slab). Fixed on main; kept as a guard.
+#[test]
+fn slab_overlap_of_millimetres_reported_as_separated() {
+    assert_matches_oracle(&Pair {
+        a: cuboid(50.0, 0.5, 50.0),
+        pose_a: Isometry3::translation(0.0, -0.5, 0.0),
+        b: cuboid(0.5, 0.5, 0.5),
+        pose_b: pose(
+            [-25.024912, 0.51955247, 42.94502],
+            [0.9997675, -0.0033768693, -0.0063084997, -0.020341666],
+        ),
+    });
+}
+
+/// Two identical boxes at the same pose: GJK ends on a segment through the
+/// origin, EPA stops with `NumericalLimit` at depth 0.910 along
+/// (0.58, 0, -0.81); the exact depth is 1.117 along ±Z.
+#[test]
+fn epa_underestimates_depth_of_identical_boxes_at_the_same_pose() {
+    let b = cuboid(0.7842119, 1.1086936, 0.55872065);
+    assert_matches_oracle(&Pair {
+        a: b.clone(),
+        pose_a: Isometry3::identity(),
+        b,
+        pose_b: Isometry3::identity(),
+    });
+}
+
+/// Capsule cores 0.17 mm apart and nearly crossing: the depth is right but
+/// the normal is ~1e-3 rad off, so B must move 1.7 mm more than the depth
+/// along it (bound 1.35 mm).
+#[test]
+fn nearly_crossing_capsule_cores_give_a_tilted_normal() {
+    assert_matches_oracle(&Pair {
+        a: capsule(1.6338614, 0.26609123),
+        pose_a: pose(
+            [-7.1387234, 2.357359, 4.790183],
+            [-0.15274645, -0.5752233, 0.3846807, 0.7055547],
+        ),
+        b: capsule(0.096534535, 0.08737198),
+        pose_b: pose(
+            [-7.141379, 2.3587685, 4.7904735],
+            [0.8803842, 0.08562688, -0.14051053, 0.44480157],
+        ),
+    });
+}
+
+/// Identical capsules crossing at a common centre: the cores intersect, so
+/// the depth (2r) is right, but the normal must be perpendicular to both
+/// axes; collide's is not, and B moved along it by the depth still overlaps.
+#[test]
+fn crossing_capsule_cores_need_a_normal_perpendicular_to_both() {
+    let c = capsule(1.3254713, 0.7445097);
+    assert_matches_oracle(&Pair {
+        a: c.clone(),
+        pose_a: pose(
+            [-5.9438725, -8.076315, -9.706595],
+            [-0.5167466, -0.78057384, 0.19858111, -0.29024637],
+        ),
+        b: c,
+        pose_b: pose(
+            [-5.9438725, -8.076315, -9.706595],
+            [-0.2499492, 0.40215775, 0.81001043, -0.34594458],
+        ),
+    });
+}
+
+/// A capsule centred in a box with the same pose (origin at the centre of a
+/// symmetric Minkowski difference): EPA stops 7 mm short with a wrong normal.
+#[test]
+fn capsule_centred_in_a_box_underestimates_depth() {
+    let q = [-0.4231463, -0.4953042, -0.556506, -0.5156764];
+    let t = [3.364854, 1.4660655, -5.6015244];
+    assert_matches_oracle(&Pair {
+        a: capsule(0.152765, 1.2470577),
+        pose_a: pose(t, q),
+        b: cuboid(1.6679404, 0.5076279, 1.3200513),
+        pose_b: pose(t, q),
+    });
+}
