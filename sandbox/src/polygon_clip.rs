@@ -5,11 +5,20 @@ use arrayvec::ArrayVec;
 use collide::nalgebra::{Point3, Vector3};
 
 use crate::manifold::MAX_POLYGON_VERTICES;
+use crate::tolerances::LINEAR_SLOP;
+
+/// Vertices up to this far outside a clip plane count as inside: a tenth of
+/// the linear slop (0.5 mm for metre-sized bodies). Without it, an edge lying
+/// on the plane (equal boxes stacked flush) has both ends a rounding error
+/// from it, and the crossing lands anywhere along the edge from step to
+/// step, moving the contact point and its warm-start id with it.
+const CLIP_TOLERANCE: f32 = 0.1 * LINEAR_SLOP;
 
 /// A convex polygon (or segment, or point) whose vertices carry feature ids.
 pub(crate) type Polygon = ArrayVec<(Point3<f32>, u32), MAX_POLYGON_VERTICES>;
 
-/// Keeps the part of `input` where `normal · p <= offset`, writing it to `out`.
+/// Keeps the part of `input` where `normal · p <= offset` (within
+/// [`CLIP_TOLERANCE`]), writing it to `out`.
 ///
 /// A vertex kept as is keeps its id. A vertex made where edge `a → b` crosses
 /// the plane gets an id built from the plane's id and the ids of `a` and `b`,
@@ -22,6 +31,8 @@ pub(crate) fn clip(
     out: &mut Polygon,
 ) {
     out.clear();
+    // `normal` need not be unit length: scale the tolerance with it.
+    let offset = offset + CLIP_TOLERANCE * normal.norm();
     let n = input.len();
     if n == 0 {
         return;
