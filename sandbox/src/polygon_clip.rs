@@ -73,3 +73,48 @@ pub(crate) fn clip(
         d_prev = d_cur;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square(half: f32, noise: f32) -> Polygon {
+        let mut p = Polygon::new();
+        for (id, (x, z)) in
+            [(half, half), (-half, half), (-half, -half), (half, -half)].into_iter().enumerate()
+        {
+            // Rounding-level noise on x, alternating in sign, as equal boxes
+            // give after their poses have been through a few steps.
+            let jitter = if id % 2 == 0 { noise } else { -noise };
+            p.push((Point3::new(x + jitter, 0.0, z), id as u32));
+        }
+        p
+    }
+
+    /// Regression: an edge lying on the clip plane (equal boxes stacked
+    /// flush) used to be cut at a point anywhere along it, chosen by
+    /// rounding, which moved contact points and swapped their ids between
+    /// steps so warm starting fed impulses to the wrong corners.
+    #[test]
+    fn edge_on_the_plane_keeps_its_corners_and_ids() {
+        for noise in [0.0, 1e-7, 3e-6] {
+            let mut out = Polygon::new();
+            clip(&square(0.5, noise), &Vector3::x(), 0.5, 0, &mut out);
+            let ids: Vec<u32> = out.iter().map(|v| v.1).collect();
+            assert_eq!(ids, vec![0, 1, 2, 3], "noise {noise}");
+        }
+    }
+
+    #[test]
+    fn crossing_edges_are_cut_at_the_plane() {
+        let mut out = Polygon::new();
+        clip(&square(0.5, 0.0), &Vector3::x(), 0.2, 3, &mut out);
+        assert_eq!(out.len(), 4);
+        for v in &out {
+            assert!(v.0.x <= 0.2 + CLIP_TOLERANCE + 1e-6);
+        }
+        let cut: Vec<_> = out.iter().filter(|v| v.1 & 0x8000 != 0).collect();
+        assert_eq!(cut.len(), 2);
+        assert!(cut.iter().all(|v| (v.0.x - (0.2 + CLIP_TOLERANCE)).abs() < 1e-6));
+    }
+}
