@@ -2,6 +2,8 @@
 //! body pair so that one step's manifolds (and their impulses) carry over to
 //! the next by a linear merge, with no hashing and a deterministic order.
 
+use collide::nalgebra::{Isometry3, Vector3};
+
 use crate::manifold::Manifold;
 
 /// A pair of bodies whose fattened boxes overlap, and their manifold.
@@ -17,6 +19,10 @@ pub struct Contact {
     pub restitution: f32,
     /// The contact points; empty when the boxes overlap but the shapes do not.
     pub manifold: Manifold,
+    /// B's pose in A's frame, and the normal in A's frame, when the manifold
+    /// was last computed: if the bodies have not moved relative to each other
+    /// since, the manifold is reused (Jolt's body-pair cache).
+    pub(crate) computed_at: Option<(Isometry3<f32>, Vector3<f32>)>,
 }
 
 impl Contact {
