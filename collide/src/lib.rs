@@ -65,7 +65,9 @@ mod shape;
 mod support_map;
 
 pub use error::{HullError, QueryError};
-pub use hull::support::strategy::{AUTO_CUBE_MAP_MIN, SupportCache, SupportStrategy};
+pub use hull::support::strategy::{
+    AUTO_CUBE_MAP_MIN, AUTO_SIMD_MIN, SupportCache, SupportStrategy,
+};
 pub use hull::support::warm_started::WarmStarted;
 pub use query::{
     Contact, GjkCache, Penetration, Proximity, closest_points, contact, intersects, penetration,

@@ -108,6 +108,7 @@ pub struct EpaResult {
 struct Polytope {
     vertices: ArrayVec<SupportPoint, MAX_VERTICES>,
     faces: ArrayVec<EpaFace, MAX_FACES>,
+    edges: EdgeMap,
 }
 
 /// Why an expansion step could not be carried out.
@@ -118,7 +119,7 @@ enum Stop {
 
 impl Polytope {
     fn new() -> Self {
-        Self { vertices: ArrayVec::new(), faces: ArrayVec::new() }
+        Self { vertices: ArrayVec::new(), faces: ArrayVec::new(), edges: EdgeMap::new() }
     }
 
     fn w(&self, i: u16) -> Vector3<f32> {
@@ -151,12 +152,16 @@ impl Polytope {
         best
     }
 
-    /// Index of the face holding the directed edge `i → j`.
-    fn face_with_edge(&self, i: u16, j: u16) -> Option<usize> {
-        self.faces.iter().position(|f| {
-            let [a, b, c] = f.vertices;
-            (a, b) == (i, j) || (b, c) == (i, j) || (c, a) == (i, j)
-        })
+    /// Records every face's three directed edges in `self.edges`, for
+    /// constant-time neighbour look-ups during one expansion.
+    fn rebuild_edge_map(&mut self) {
+        self.edges.clear();
+        for (f, face) in self.faces.iter().enumerate() {
+            let [i, j, k] = face.vertices;
+            for [a, b] in [[i, j], [j, k], [k, i]] {
+                self.edges.insert(a, b, f as u16);
+            }
+        }
     }
 
     /// Whether face `f` sees `w`: `w` lies in front of its plane, or on it
@@ -181,6 +186,8 @@ impl Polytope {
     ) -> Result<(), Stop> {
         let new = self.vertices.len() as u16;
         self.vertices.try_push(w).map_err(|_| Stop::Capacity)?;
+        self.rebuild_edge_map();
+        let edges = &self.edges;
         // Flood fill over edge-adjacent faces keeps the removed region
         // connected, so its boundary (the horizon) is one loop.
         let mut visible = [false; MAX_FACES];
@@ -190,7 +197,7 @@ impl Polytope {
         while let Some(f) = stack.pop() {
             let [i, j, k] = self.faces[f].vertices;
             for [a, b] in [[i, j], [j, k], [k, i]] {
-                if let Some(g) = self.face_with_edge(b, a)
+                if let Some(g) = edges.face(b, a)
                     && !visible[g]
                     && self.sees(g, &w.w, on_plane)
                 {
@@ -204,7 +211,7 @@ impl Polytope {
         for f in (0..self.faces.len()).filter(|&f| visible[f]) {
             let [i, j, k] = self.faces[f].vertices;
             for [a, b] in [[i, j], [j, k], [k, i]] {
-                if self.face_with_edge(b, a).is_none_or(|g| !visible[g]) {
+                if edges.face(b, a).is_none_or(|g| !visible[g]) {
                     horizon.try_push([a, b]).map_err(|_| Stop::Capacity)?;
                 }
             }
@@ -249,6 +256,66 @@ impl Polytope {
             }
         }
         chosen
+    }
+}
+
+/// Slots of [`EdgeMap`]'s open-addressing table: a power of two above the
+/// most directed edges a polytope can have (3 · [`MAX_FACES`]), so probes
+/// stay short.
+const EDGE_SLOTS: usize = 1024;
+
+/// Directed edge `i → j` to the face that holds it, as a linear-probing hash
+/// table in a fixed array: no allocation, and constant-time neighbour
+/// look-ups where a scan over the faces would make each expansion quadratic.
+struct EdgeMap {
+    keys: [u16; EDGE_SLOTS],
+    faces: [u16; EDGE_SLOTS],
+}
+
+impl EdgeMap {
+    const EMPTY: u16 = u16::MAX;
+
+    fn new() -> Self {
+        Self { keys: [Self::EMPTY; EDGE_SLOTS], faces: [0; EDGE_SLOTS] }
+    }
+
+    fn clear(&mut self) {
+        self.keys.fill(Self::EMPTY);
+    }
+
+    fn key(i: u16, j: u16) -> u16 {
+        // Vertex indices are below MAX_VERTICES = 128, so the key is below
+        // 2^14 and never collides with EMPTY.
+        i * MAX_VERTICES as u16 + j
+    }
+
+    fn slot(key: u16) -> usize {
+        // Fibonacci hashing spreads consecutive keys over the table.
+        ((u32::from(key).wrapping_mul(2_654_435_769)) >> 22) as usize % EDGE_SLOTS
+    }
+
+    fn insert(&mut self, i: u16, j: u16, face: u16) {
+        let key = Self::key(i, j);
+        let mut s = Self::slot(key);
+        // The table is never more than 3/4 full, so an empty slot exists.
+        while self.keys[s] != Self::EMPTY && self.keys[s] != key {
+            s = (s + 1) % EDGE_SLOTS;
+        }
+        self.keys[s] = key;
+        self.faces[s] = face;
+    }
+
+    fn face(&self, i: u16, j: u16) -> Option<usize> {
+        let key = Self::key(i, j);
+        let mut s = Self::slot(key);
+        for _ in 0..EDGE_SLOTS {
+            match self.keys[s] {
+                k if k == key => return Some(self.faces[s] as usize),
+                Self::EMPTY => return None,
+                _ => s = (s + 1) % EDGE_SLOTS,
+            }
+        }
+        None
     }
 }
 

@@ -19,8 +19,9 @@ use core::cell::Cell;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum SupportStrategy {
-    /// Chooses by vertex count: SIMD brute force for small hulls, the
-    /// cube-map-seeded climb for large ones (see [`AUTO_CUBE_MAP_MIN`]).
+    /// Chooses by vertex count: scalar brute force below
+    /// [`AUTO_SIMD_MIN`] vertices, SIMD brute force below
+    /// [`AUTO_CUBE_MAP_MIN`], the cube-map-seeded climb from there on.
     #[default]
     Auto,
     /// A dot product with every vertex, one at a time.
@@ -33,10 +34,18 @@ pub enum SupportStrategy {
     CubeMap,
 }
 
+/// Vertex count from which [`SupportStrategy::Auto`] uses SIMD instead of
+/// scalar brute force. Measured on the machine named in `benches/REPORT.md`:
+/// below 16 vertices one SIMD block is mostly padding and the lane reduction
+/// costs more than the scalar scan (8 vertices: ~9 ns scalar, ~18 ns SIMD;
+/// 16: even).
+pub const AUTO_SIMD_MIN: usize = 16;
+
 /// Vertex count from which [`SupportStrategy::Auto`] uses the cube map
 /// instead of SIMD brute force. Measured on the machine named in
-/// `benches/REPORT.md`: below this, scanning every vertex in SIMD lanes beats
-/// the branchy walk over the vertex graph.
+/// `benches/REPORT.md`: the SIMD scan grows linearly (~40 ns at 64 vertices,
+/// ~70 ns at 128) while the seeded climb stays near 50 ns from 64 vertices
+/// up, so the two cross between 64 and 128.
 pub const AUTO_CUBE_MAP_MIN: usize = 128;
 
 impl SupportStrategy {
@@ -45,7 +54,8 @@ impl SupportStrategy {
     pub fn resolve(self, vertex_count: usize) -> Self {
         match self {
             Self::Auto if vertex_count >= AUTO_CUBE_MAP_MIN => Self::CubeMap,
-            Self::Auto => Self::BruteForceSimd,
+            Self::Auto if vertex_count >= AUTO_SIMD_MIN => Self::BruteForceSimd,
+            Self::Auto => Self::BruteForce,
             s => s,
         }
     }
