@@ -251,20 +251,31 @@ pub(crate) fn prepare(
     }
 }
 
-/// Reads two bodies of the solver array by copy. Body 0 is the static dummy;
-/// it is never written back.
+/// Runs `f` on the two bodies of a constraint, in place. Index 0 is the
+/// static stand-in: it gets a scratch copy, so it is never written.
 #[inline]
-fn pair(bodies: &[SolverBody], a: u32, b: u32) -> (SolverBody, SolverBody) {
-    (bodies[a as usize], bodies[b as usize])
-}
-
-#[inline]
-fn store(bodies: &mut [SolverBody], a: u32, b: u32, ba: SolverBody, bb: SolverBody) {
-    if a != 0 {
-        bodies[a as usize] = ba;
+fn with_pair<R>(
+    bodies: &mut [SolverBody],
+    a: u32,
+    b: u32,
+    f: impl FnOnce(&mut SolverBody, &mut SolverBody) -> R,
+) -> R {
+    let (a, b) = (a as usize, b as usize);
+    if a == 0 {
+        let mut stand_in = SolverBody::STATIC;
+        return f(&mut stand_in, &mut bodies[b]);
     }
-    if b != 0 {
-        bodies[b as usize] = bb;
+    if b == 0 {
+        let mut stand_in = SolverBody::STATIC;
+        return f(&mut bodies[a], &mut stand_in);
+    }
+    debug_assert_ne!(a, b, "a body in contact with itself");
+    if a < b {
+        let (low, high) = bodies.split_at_mut(b);
+        f(&mut low[a], &mut high[0])
+    } else {
+        let (low, high) = bodies.split_at_mut(a);
+        f(&mut high[0], &mut low[b])
     }
 }
 
@@ -302,13 +313,13 @@ impl ContactConstraint {
 /// Applies last substep's impulses again, so the solver starts near the answer.
 pub(crate) fn warm_start(constraints: &[ContactConstraint], bodies: &mut [SolverBody]) {
     for c in constraints {
-        let (mut ba, mut bb) = pair(bodies, c.body_a, c.body_b);
-        for cp in &c.points {
-            c.apply_normal(cp, &mut ba, &mut bb, cp.normal_impulse);
-        }
-        c.apply_friction(&mut ba, &mut bb, c.tangent_impulse);
-        c.apply_twist(&mut ba, &mut bb, c.twist_impulse);
-        store(bodies, c.body_a, c.body_b, ba, bb);
+        with_pair(bodies, c.body_a, c.body_b, |ba, bb| {
+            for cp in &c.points {
+                c.apply_normal(cp, ba, bb, cp.normal_impulse);
+            }
+            c.apply_friction(ba, bb, c.tangent_impulse);
+            c.apply_twist(ba, bb, c.twist_impulse);
+        });
     }
 }
 
@@ -320,9 +331,8 @@ pub(crate) fn push(
     params: &SolverParams,
 ) {
     for c in constraints.iter_mut() {
-        let (mut ba, mut bb) = pair(bodies, c.body_a, c.body_b);
-        solve_normal(c, &mut ba, &mut bb, params, true);
-        store(bodies, c.body_a, c.body_b, ba, bb);
+        let (a, b) = (c.body_a, c.body_b);
+        with_pair(bodies, a, b, |ba, bb| solve_normal(c, ba, bb, params, true));
     }
 }
 
@@ -336,46 +346,55 @@ pub(crate) fn relax(
     params: &SolverParams,
 ) {
     for c in constraints.iter_mut() {
-        let (mut ba, mut bb) = pair(bodies, c.body_a, c.body_b);
-        solve_normal(c, &mut ba, &mut bb, params, false);
-        let n = c.normal;
-        let mut total_normal = 0.0;
-        let mut twist_limit = 0.0;
-        for cp in &c.points {
-            total_normal += cp.normal_impulse;
-            twist_limit += cp.lever_arm * cp.normal_impulse;
-        }
-
-        // Twist friction about the normal, limited by μ Σ λ_i r_i.
-        let max_twist = c.friction * twist_limit;
-        let wn = (bb.angular_velocity - ba.angular_velocity).dot(&n);
-        let twist = (c.twist_impulse - c.twist_mass * wn).clamp(-max_twist, max_twist);
-        c.apply_twist(&mut ba, &mut bb, twist - c.twist_impulse);
-        c.twist_impulse = twist;
-
-        // Friction at the centre: a 2×2 block solve, then the accumulated
-        // impulse is projected onto the Coulomb disk of radius μ Σ λ_n.
-        // v_t,k = (v_B - v_A)·t_k + ω_B·(c_B × t_k) - ω_A·(c_A × t_k)
-        let dv = bb.linear_velocity - ba.linear_velocity;
-        let vt = [0, 1].map(|k| {
-            dv.dot(&c.tangents[k]) + bb.angular_velocity.dot(&c.rt_b[k])
-                - ba.angular_velocity.dot(&c.rt_a[k])
-        });
-        let km = &c.tangent_mass;
-        let old = c.tangent_impulse;
-        let mut new =
-            [old[0] - (km[0] * vt[0] + km[1] * vt[1]), old[1] - (km[2] * vt[0] + km[3] * vt[1])];
-        let max_friction = c.friction * total_normal;
-        let len_sq = new[0] * new[0] + new[1] * new[1];
-        if len_sq > max_friction * max_friction {
-            let scale = max_friction / len_sq.sqrt();
-            new = [new[0] * scale, new[1] * scale];
-        }
-        c.tangent_impulse = new;
-        c.apply_friction(&mut ba, &mut bb, [new[0] - old[0], new[1] - old[1]]);
-
-        store(bodies, c.body_a, c.body_b, ba, bb);
+        let (a, b) = (c.body_a, c.body_b);
+        with_pair(bodies, a, b, |ba, bb| relax_one(c, ba, bb, params));
     }
+}
+
+/// The relax pass of one manifold.
+#[inline]
+fn relax_one(
+    c: &mut ContactConstraint,
+    ba: &mut SolverBody,
+    bb: &mut SolverBody,
+    params: &SolverParams,
+) {
+    solve_normal(c, ba, bb, params, false);
+    let n = c.normal;
+    let mut total_normal = 0.0;
+    let mut twist_limit = 0.0;
+    for cp in &c.points {
+        total_normal += cp.normal_impulse;
+        twist_limit += cp.lever_arm * cp.normal_impulse;
+    }
+
+    // Twist friction about the normal, limited by μ Σ λ_i r_i.
+    let max_twist = c.friction * twist_limit;
+    let wn = (bb.angular_velocity - ba.angular_velocity).dot(&n);
+    let twist = (c.twist_impulse - c.twist_mass * wn).clamp(-max_twist, max_twist);
+    c.apply_twist(ba, bb, twist - c.twist_impulse);
+    c.twist_impulse = twist;
+
+    // Friction at the centre: a 2×2 block solve, then the accumulated
+    // impulse is projected onto the Coulomb disk of radius μ Σ λ_n.
+    // v_t,k = (v_B - v_A)·t_k + ω_B·(c_B × t_k) - ω_A·(c_A × t_k)
+    let dv = bb.linear_velocity - ba.linear_velocity;
+    let vt = [0, 1].map(|k| {
+        dv.dot(&c.tangents[k]) + bb.angular_velocity.dot(&c.rt_b[k])
+            - ba.angular_velocity.dot(&c.rt_a[k])
+    });
+    let km = &c.tangent_mass;
+    let old = c.tangent_impulse;
+    let mut new =
+        [old[0] - (km[0] * vt[0] + km[1] * vt[1]), old[1] - (km[2] * vt[0] + km[3] * vt[1])];
+    let max_friction = c.friction * total_normal;
+    let len_sq = new[0] * new[0] + new[1] * new[1];
+    if len_sq > max_friction * max_friction {
+        let scale = max_friction / len_sq.sqrt();
+        new = [new[0] * scale, new[1] * scale];
+    }
+    c.tangent_impulse = new;
+    c.apply_friction(ba, bb, [new[0] - old[0], new[1] - old[1]]);
 }
 
 /// The normal constraints of one manifold. With `use_bias` overlap is pushed
@@ -439,22 +458,31 @@ pub(crate) fn apply_restitution(
         if c.restitution == 0.0 {
             continue;
         }
-        let (mut ba, mut bb) = pair(bodies, c.body_a, c.body_b);
-        for k in 0..c.points.len() {
-            let cp = c.points[k];
-            if cp.relative_velocity > -params.restitution_threshold || cp.max_normal_impulse == 0.0
-            {
-                continue;
-            }
-            let vn = (bb.linear_velocity - ba.linear_velocity).dot(&c.normal)
-                + bb.angular_velocity.dot(&cp.rn_b)
-                - ba.angular_velocity.dot(&cp.rn_a);
-            let impulse = -cp.normal_mass * (vn + c.restitution * cp.relative_velocity);
-            let new_impulse = (cp.normal_impulse + impulse).max(0.0);
-            c.apply_normal(&cp, &mut ba, &mut bb, new_impulse - cp.normal_impulse);
-            c.points[k].normal_impulse = new_impulse;
+        let (a, b) = (c.body_a, c.body_b);
+        with_pair(bodies, a, b, |ba, bb| restitute_one(c, ba, bb, params));
+    }
+}
+
+/// Restitution of one manifold.
+#[inline]
+fn restitute_one(
+    c: &mut ContactConstraint,
+    ba: &mut SolverBody,
+    bb: &mut SolverBody,
+    params: &SolverParams,
+) {
+    for k in 0..c.points.len() {
+        let cp = c.points[k];
+        if cp.relative_velocity > -params.restitution_threshold || cp.max_normal_impulse == 0.0 {
+            continue;
         }
-        store(bodies, c.body_a, c.body_b, ba, bb);
+        let vn = (bb.linear_velocity - ba.linear_velocity).dot(&c.normal)
+            + bb.angular_velocity.dot(&cp.rn_b)
+            - ba.angular_velocity.dot(&cp.rn_a);
+        let impulse = -cp.normal_mass * (vn + c.restitution * cp.relative_velocity);
+        let new_impulse = (cp.normal_impulse + impulse).max(0.0);
+        c.apply_normal(&cp, ba, bb, new_impulse - cp.normal_impulse);
+        c.points[k].normal_impulse = new_impulse;
     }
 }
 
