@@ -886,9 +886,11 @@ const REUSE_ANGLE: f32 = 1.0e-4;
 
 fn relative_pose_unchanged(before: &Isometry3<f32>, now: &Isometry3<f32>) -> bool {
     let moved = (now.translation.vector - before.translation.vector).norm_squared();
-    let turned = before.rotation.angle_to(&now.rotation);
+    // The vector part of the rotation between the two has length sin(θ/2),
+    // which stays precise for tiny θ where a cosine would round to 1.
+    let half_sine = (before.rotation.inverse() * now.rotation).imag().norm();
     // Written so that NaN counts as moved.
-    moved < REUSE_DISTANCE * REUSE_DISTANCE && turned < REUSE_ANGLE
+    moved < REUSE_DISTANCE * REUSE_DISTANCE && half_sine < 0.5 * REUSE_ANGLE
 }
 
 /// Whether `ray` meets `aabb` for some `t` in `[0, max_t]` (slab test).
