@@ -69,10 +69,13 @@ pub fn run(opts: &BenchOptions) -> Result<()> {
 
     if let Some(path) = &opts.dump_poses {
         let mut csv = String::from("id,x,y,z,qw,qx,qy,qz\n");
-        for (id, &b) in bodies.iter().enumerate() {
+        // `id` is the body's id in the world: creation order, counting the
+        // ground (id 0), so the first dynamic body is id 1.
+        for &b in &bodies {
             if let Some(p) = world.pose(b) {
                 let q = p.rotation.quaternion();
                 let t = p.translation.vector;
+                let id = b.index();
                 let _ =
                     writeln!(csv, "{id},{},{},{},{},{},{},{}", t.x, t.y, t.z, q.w, q.i, q.j, q.k);
             }
