@@ -1,0 +1,54 @@
+//! The `sandbox` command line: `sandbox bench ...` runs a scene headless and
+//! reports timing and stability. Subcommands are dispatched from here so that
+//! others (a renderer's `screenshot`, an interactive viewer) slot in beside
+//! `bench` without touching it.
+
+mod args;
+mod bench;
+mod logger;
+
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+
+const USAGE: &str = "\
+usage: sandbox <command> [options]
+
+commands:
+  bench    run a scene headless on one thread and report ms/step and stability
+  help     print this message
+
+run `sandbox bench --help` for the bench options";
+
+fn main() -> ExitCode {
+    logger::install();
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run() -> Result<()> {
+    let mut argv = std::env::args().skip(1);
+    let Some(command) = argv.next() else {
+        bail!("no command given\n\n{USAGE}");
+    };
+    let rest: Vec<String> = argv.collect();
+    match command.as_str() {
+        "bench" => {
+            let Some(options) = args::parse_bench(&rest)? else {
+                println!("{}", args::BENCH_USAGE);
+                return Ok(());
+            };
+            bench::run(&options).context("bench failed")
+        }
+        "help" | "--help" | "-h" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        other => bail!("unknown command `{other}`\n\n{USAGE}"),
+    }
+}

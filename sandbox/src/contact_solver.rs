@@ -1,0 +1,500 @@
+//! The contact solver: Box2D v3's soft step (Erin Catto, "Solver2D" and
+//! "Soft Step", 2024) carried to 3D.
+//!
+//! Each step is split into substeps. In a substep the solver integrates
+//! velocities, warm starts, solves every contact with a *soft* constraint
+//! (a spring-damper of fixed frequency that pushes overlap out at a bounded
+//! speed), integrates positions and then *relaxes*: solves again without the
+//! position bias so the push-out velocity does not become bounce. After the
+//! substeps, restitution is applied once and impulses are stored for the next
+//! step's warm start. Departures from Box2D: friction is not applied per
+//! point but once per manifold at the centre of its points, as two tangent
+//! directions clamped to the Coulomb disk `μ Σλ_n` plus a twist (torsional)
+//! friction about the normal clamped to `μ Σλ_n r̄` (`r̄` the mean distance of
+//! the points from the centre), the "friction patch" of PhysX and Bepu. With
+//! per-corner friction in 3D, the rocking of a soft 4-point contact fed the
+//! corners' friction and made tall stacks walk; at the centre it cannot.
+//! Constraints are solved in plain sequential order (no graph colouring:
+//! this solver is single-threaded and scalar).
+//!
+//! Soft constraint derivation (Catto, "Soft Constraints", GDC 2011): a
+//! spring of angular frequency `ω = 2π f` and damping ratio `ζ` on position
+//! error `C`, integrated implicitly over a substep `h`, turns the velocity
+//! constraint `J v + b = 0` into
+//!
+//! `λ = -m_eff · mass_scale · (J v + bias) - impulse_scale · λ_acc`
+//!
+//! with `bias = C · ω / (2ζ + hω)`, `mass_scale = hω(2ζ + hω) / (1 + hω(2ζ + hω))`
+//! and `impulse_scale = 1 / (1 + hω(2ζ + hω))`.
+
+use arrayvec::ArrayVec;
+use collide::nalgebra::{Point3, Vector3};
+
+use crate::manifold::{MAX_MANIFOLD_POINTS, Manifold};
+use crate::pair_cache::Contact;
+use crate::solver_body::{SolverBody, SolverMass};
+
+/// Spring coefficients of a soft constraint for one substep length.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Softness {
+    bias_rate: f32,
+    mass_scale: f32,
+    impulse_scale: f32,
+}
+
+impl Softness {
+    /// Coefficients for frequency `hertz`, damping ratio `zeta` and substep `h`.
+    pub fn new(hertz: f32, zeta: f32, h: f32) -> Self {
+        if !(hertz > 0.0) {
+            return Self { bias_rate: 0.0, mass_scale: 1.0, impulse_scale: 0.0 };
+        }
+        let omega = 2.0 * std::f32::consts::PI * hertz;
+        let a1 = 2.0 * zeta + h * omega;
+        let a2 = h * omega * a1;
+        let a3 = 1.0 / (1.0 + a2);
+        Self { bias_rate: omega / a1, mass_scale: a2 * a3, impulse_scale: a3 }
+    }
+}
+
+/// Parameters shared by every contact of a step.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SolverParams {
+    /// Softness of contacts between two dynamic bodies.
+    pub dynamic_softness: Softness,
+    /// Softness of contacts against static bodies (stiffer: nothing gives).
+    pub static_softness: Softness,
+    /// Largest speed (m/s) at which overlap is pushed out.
+    pub max_push_out: f32,
+    /// Approach speed (m/s) below which restitution is ignored.
+    pub restitution_threshold: f32,
+    /// `1 / h`, the inverse substep.
+    pub inv_h: f32,
+}
+
+/// One normal constraint. The angular Jacobian `r × n` and the angular
+/// response `I⁻¹ (r × n)` are precomputed, so a solve is a few dot products
+/// and never a matrix product.
+#[derive(Clone, Copy, Debug)]
+struct ConstraintPoint {
+    /// Anchors from each centre of mass to the contact point, world axes.
+    r_a: Vector3<f32>,
+    r_b: Vector3<f32>,
+    rn_a: Vector3<f32>,
+    rn_b: Vector3<f32>,
+    irn_a: Vector3<f32>,
+    irn_b: Vector3<f32>,
+    /// Separation minus the anchors' offset along the normal, so the current
+    /// separation is `(Δp_B + Δq_B r_B - Δp_A - Δq_A r_A) · n + this`.
+    adjusted_separation: f32,
+    normal_mass: f32,
+    normal_impulse: f32,
+    max_normal_impulse: f32,
+    /// Distance from the friction centre: this point's lever arm in twist.
+    lever_arm: f32,
+    /// Normal relative velocity at the start of the step, for restitution.
+    relative_velocity: f32,
+}
+
+/// One manifold prepared for solving.
+#[derive(Clone, Debug)]
+pub(crate) struct ContactConstraint {
+    body_a: u32,
+    body_b: u32,
+    inv_mass_a: f32,
+    inv_mass_b: f32,
+    /// Index of the contact the impulses are stored back into.
+    contact: u32,
+    normal: Vector3<f32>,
+    tangents: [Vector3<f32>; 2],
+    friction: f32,
+    restitution: f32,
+    softness: Softness,
+    points: ArrayVec<ConstraintPoint, MAX_MANIFOLD_POINTS>,
+    /// `c × t_k` (with `c` the friction anchor: the centre of the points,
+    /// from each centre of mass) and `I⁻¹ (center × t_k)` for each tangent and body.
+    rt_a: [Vector3<f32>; 2],
+    rt_b: [Vector3<f32>; 2],
+    irt_a: [Vector3<f32>; 2],
+    irt_b: [Vector3<f32>; 2],
+    /// `I⁻¹ n` for each body (twist response).
+    in_a: Vector3<f32>,
+    in_b: Vector3<f32>,
+    /// Inverse of the 2×2 effective mass of the two tangent directions
+    /// (they couple through rotation), row-major.
+    tangent_mass: [f32; 4],
+    tangent_impulse: [f32; 2],
+    twist_mass: f32,
+    twist_impulse: f32,
+}
+
+/// Two unit tangents completing `n` to an orthonormal basis (Duff et al.,
+/// "Building an Orthonormal Basis, Revisited", 2017).
+fn tangent_basis(n: &Vector3<f32>) -> [Vector3<f32>; 2] {
+    let sign = 1.0f32.copysign(n.z);
+    let a = -1.0 / (sign + n.z);
+    let b = n.x * n.y * a;
+    [
+        Vector3::new(1.0 + sign * n.x * n.x * a, sign * b, -sign * n.x),
+        Vector3::new(b, sign + n.y * n.y * a, -n.y),
+    ]
+}
+
+/// Inputs to [`prepare`] for one manifold.
+pub(crate) struct ContactInput<'a> {
+    pub manifold: &'a Manifold,
+    pub contact: u32,
+    pub body_a: u32,
+    pub body_b: u32,
+    pub center_a: Point3<f32>,
+    pub center_b: Point3<f32>,
+    pub friction: f32,
+    pub restitution: f32,
+}
+
+/// Builds the constraint of one manifold: anchors, effective masses, angular
+/// responses and the stored impulses projected on this step's tangents.
+pub(crate) fn prepare(
+    input: &ContactInput<'_>,
+    bodies: &[SolverBody],
+    masses: &[SolverMass],
+    params: &SolverParams,
+) -> ContactConstraint {
+    let (ia, ib) = (input.body_a as usize, input.body_b as usize);
+    let (ba, bb) = (&bodies[ia], &bodies[ib]);
+    let (ma, mb) = (&masses[ia], &masses[ib]);
+    let m = input.manifold;
+    let n = m.normal;
+    let tangents = tangent_basis(&n);
+    let softness = if ma.inv_mass == 0.0 || mb.inv_mass == 0.0 {
+        params.static_softness
+    } else {
+        params.dynamic_softness
+    };
+    let mut points = ArrayVec::new();
+    let mut center = Vector3::zeros();
+    for mp in &m.points {
+        center += mp.point.coords;
+        let r_a = mp.point - input.center_a;
+        let r_b = mp.point - input.center_b;
+        let rn_a = r_a.cross(&n);
+        let rn_b = r_b.cross(&n);
+        let irn_a = ma.inv_inertia * rn_a;
+        let irn_b = mb.inv_inertia * rn_b;
+        let k = ma.inv_mass + mb.inv_mass + rn_a.dot(&irn_a) + rn_b.dot(&irn_b);
+        let dv = bb.linear_velocity + bb.angular_velocity.cross(&r_b)
+            - ba.linear_velocity
+            - ba.angular_velocity.cross(&r_a);
+        points.push(ConstraintPoint {
+            r_a,
+            r_b,
+            rn_a,
+            rn_b,
+            irn_a,
+            irn_b,
+            adjusted_separation: mp.separation - (r_b - r_a).dot(&n),
+            normal_mass: if k > 0.0 { 1.0 / k } else { 0.0 },
+            normal_impulse: mp.normal_impulse,
+            max_normal_impulse: 0.0,
+            lever_arm: 0.0,
+            relative_velocity: dv.dot(&n),
+        });
+    }
+    let count = m.points.len().max(1) as f32;
+    let center = Point3::from(center / count);
+    for (cp, mp) in points.iter_mut().zip(&m.points) {
+        cp.lever_arm = (mp.point - center).norm();
+    }
+    let center_a = center - input.center_a;
+    let center_b = center - input.center_b;
+    let in_a = ma.inv_inertia * n;
+    let in_b = mb.inv_inertia * n;
+    let k_twist = n.dot(&in_a) + n.dot(&in_b);
+    // K = J M⁻¹ Jᵀ for the two tangents at the centre, inverted in closed form.
+    let rt_a = tangents.map(|t| center_a.cross(&t));
+    let rt_b = tangents.map(|t| center_b.cross(&t));
+    let irt_a = rt_a.map(|r| ma.inv_inertia * r);
+    let irt_b = rt_b.map(|r| mb.inv_inertia * r);
+    let k = |i: usize, j: usize| {
+        let lin = if i == j { ma.inv_mass + mb.inv_mass } else { 0.0 };
+        lin + rt_a[i].dot(&irt_a[j]) + rt_b[i].dot(&irt_b[j])
+    };
+    let (k11, k12, k22) = (k(0, 0), k(0, 1), k(1, 1));
+    let det = k11 * k22 - k12 * k12;
+    let tangent_mass = if det > 0.0 {
+        let inv = 1.0 / det;
+        [k22 * inv, -k12 * inv, -k12 * inv, k11 * inv]
+    } else {
+        [0.0; 4]
+    };
+    ContactConstraint {
+        body_a: input.body_a,
+        body_b: input.body_b,
+        inv_mass_a: ma.inv_mass,
+        inv_mass_b: mb.inv_mass,
+        contact: input.contact,
+        normal: n,
+        tangents,
+        friction: input.friction,
+        restitution: input.restitution,
+        softness,
+        points,
+        rt_a,
+        rt_b,
+        irt_a,
+        irt_b,
+        in_a,
+        in_b,
+        tangent_mass,
+        tangent_impulse: tangents.map(|t| m.friction_impulse.dot(&t)),
+        twist_mass: if k_twist > 0.0 { 1.0 / k_twist } else { 0.0 },
+        twist_impulse: m.twist_impulse,
+    }
+}
+
+/// Runs `f` on the two bodies of a constraint, in place. Index 0 is the
+/// static stand-in: it gets a scratch copy, so it is never written.
+#[inline]
+fn with_pair<R>(
+    bodies: &mut [SolverBody],
+    a: u32,
+    b: u32,
+    f: impl FnOnce(&mut SolverBody, &mut SolverBody) -> R,
+) -> R {
+    let (a, b) = (a as usize, b as usize);
+    if a == 0 {
+        let mut stand_in = SolverBody::STATIC;
+        return f(&mut stand_in, &mut bodies[b]);
+    }
+    if b == 0 {
+        let mut stand_in = SolverBody::STATIC;
+        return f(&mut bodies[a], &mut stand_in);
+    }
+    debug_assert_ne!(a, b, "a body in contact with itself");
+    if a < b {
+        let (low, high) = bodies.split_at_mut(b);
+        f(&mut low[a], &mut high[0])
+    } else {
+        let (low, high) = bodies.split_at_mut(a);
+        f(&mut high[0], &mut low[b])
+    }
+}
+
+impl ContactConstraint {
+    #[inline]
+    fn apply_normal(
+        &self,
+        cp: &ConstraintPoint,
+        ba: &mut SolverBody,
+        bb: &mut SolverBody,
+        impulse: f32,
+    ) {
+        ba.linear_velocity -= self.normal * (impulse * self.inv_mass_a);
+        ba.angular_velocity -= cp.irn_a * impulse;
+        bb.linear_velocity += self.normal * (impulse * self.inv_mass_b);
+        bb.angular_velocity += cp.irn_b * impulse;
+    }
+
+    #[inline]
+    fn apply_friction(&self, ba: &mut SolverBody, bb: &mut SolverBody, impulse: [f32; 2]) {
+        let p = self.tangents[0] * impulse[0] + self.tangents[1] * impulse[1];
+        ba.linear_velocity -= p * self.inv_mass_a;
+        ba.angular_velocity -= self.irt_a[0] * impulse[0] + self.irt_a[1] * impulse[1];
+        bb.linear_velocity += p * self.inv_mass_b;
+        bb.angular_velocity += self.irt_b[0] * impulse[0] + self.irt_b[1] * impulse[1];
+    }
+
+    #[inline]
+    fn apply_twist(&self, ba: &mut SolverBody, bb: &mut SolverBody, impulse: f32) {
+        ba.angular_velocity -= self.in_a * impulse;
+        bb.angular_velocity += self.in_b * impulse;
+    }
+}
+
+/// Applies last substep's impulses again, so the solver starts near the answer.
+pub(crate) fn warm_start(constraints: &[ContactConstraint], bodies: &mut [SolverBody]) {
+    for c in constraints {
+        with_pair(bodies, c.body_a, c.body_b, |ba, bb| {
+            for cp in &c.points {
+                c.apply_normal(cp, ba, bb, cp.normal_impulse);
+            }
+            c.apply_friction(ba, bb, c.tangent_impulse);
+            c.apply_twist(ba, bb, c.twist_impulse);
+        });
+    }
+}
+
+/// The soft pass of a substep (Box2D's "solve" with bias, box3d's "push"):
+/// normal constraints only, pushing overlap out through the soft spring.
+pub(crate) fn push(
+    constraints: &mut [ContactConstraint],
+    bodies: &mut [SolverBody],
+    params: &SolverParams,
+) {
+    for c in constraints.iter_mut() {
+        let (a, b) = (c.body_a, c.body_b);
+        with_pair(bodies, a, b, |ba, bb| solve_normal(c, ba, bb, params, true));
+    }
+}
+
+/// The rigid pass of a substep (relax): normal constraints without the
+/// position bias, then twist and friction at the manifold centre. Friction
+/// is solved only here, as box3d does: against rigid normals it cannot feed
+/// the rocking of a soft contact, which made tall stacks walk.
+pub(crate) fn relax(
+    constraints: &mut [ContactConstraint],
+    bodies: &mut [SolverBody],
+    params: &SolverParams,
+) {
+    for c in constraints.iter_mut() {
+        let (a, b) = (c.body_a, c.body_b);
+        with_pair(bodies, a, b, |ba, bb| relax_one(c, ba, bb, params));
+    }
+}
+
+/// The relax pass of one manifold.
+#[inline]
+fn relax_one(
+    c: &mut ContactConstraint,
+    ba: &mut SolverBody,
+    bb: &mut SolverBody,
+    params: &SolverParams,
+) {
+    solve_normal(c, ba, bb, params, false);
+    let n = c.normal;
+    let mut total_normal = 0.0;
+    let mut twist_limit = 0.0;
+    for cp in &c.points {
+        total_normal += cp.normal_impulse;
+        twist_limit += cp.lever_arm * cp.normal_impulse;
+    }
+
+    // Twist friction about the normal, limited by μ Σ λ_i r_i.
+    let max_twist = c.friction * twist_limit;
+    let wn = (bb.angular_velocity - ba.angular_velocity).dot(&n);
+    let twist = (c.twist_impulse - c.twist_mass * wn).clamp(-max_twist, max_twist);
+    c.apply_twist(ba, bb, twist - c.twist_impulse);
+    c.twist_impulse = twist;
+
+    // Friction at the centre: a 2×2 block solve, then the accumulated
+    // impulse is projected onto the Coulomb disk of radius μ Σ λ_n.
+    // v_t,k = (v_B - v_A)·t_k + ω_B·(c_B × t_k) - ω_A·(c_A × t_k)
+    let dv = bb.linear_velocity - ba.linear_velocity;
+    let vt = [0, 1].map(|k| {
+        dv.dot(&c.tangents[k]) + bb.angular_velocity.dot(&c.rt_b[k])
+            - ba.angular_velocity.dot(&c.rt_a[k])
+    });
+    let km = &c.tangent_mass;
+    let old = c.tangent_impulse;
+    let mut new =
+        [old[0] - (km[0] * vt[0] + km[1] * vt[1]), old[1] - (km[2] * vt[0] + km[3] * vt[1])];
+    let max_friction = c.friction * total_normal;
+    let len_sq = new[0] * new[0] + new[1] * new[1];
+    if len_sq > max_friction * max_friction {
+        let scale = max_friction / len_sq.sqrt();
+        new = [new[0] * scale, new[1] * scale];
+    }
+    c.tangent_impulse = new;
+    c.apply_friction(ba, bb, [new[0] - old[0], new[1] - old[1]]);
+}
+
+/// The normal constraints of one manifold. With `use_bias` overlap is pushed
+/// out softly; without it only the velocity error (and any speculative gap)
+/// is handled, rigidly.
+#[inline]
+fn solve_normal(
+    c: &mut ContactConstraint,
+    ba: &mut SolverBody,
+    bb: &mut SolverBody,
+    params: &SolverParams,
+    use_bias: bool,
+) {
+    let n = c.normal;
+    let dp = bb.delta_position - ba.delta_position;
+    let (dq_a, dq_b) = (ba.delta_rotation, bb.delta_rotation);
+    let sf = c.softness;
+    let (inv_mass_a, inv_mass_b) = (c.inv_mass_a, c.inv_mass_b);
+    for cp in &mut c.points {
+        // Current separation from the pose change so far in this step.
+        let d = dp + (dq_b * cp.r_b - dq_a * cp.r_a);
+        let s = d.dot(&n) + cp.adjusted_separation;
+        let (bias, mass_scale, impulse_scale) = if s > 0.0 {
+            // Speculative: allow closing the gap within this substep.
+            (s * params.inv_h, 1.0, 0.0)
+        } else if use_bias {
+            (
+                (sf.mass_scale * sf.bias_rate * s).max(-params.max_push_out),
+                sf.mass_scale,
+                sf.impulse_scale,
+            )
+        } else {
+            (0.0, 1.0, 0.0)
+        };
+        // vn = (v_B - v_A)·n + ω_B·(r_B × n) - ω_A·(r_A × n)
+        let vn = (bb.linear_velocity - ba.linear_velocity).dot(&n)
+            + bb.angular_velocity.dot(&cp.rn_b)
+            - ba.angular_velocity.dot(&cp.rn_a);
+        let impulse =
+            -cp.normal_mass * (mass_scale * vn + bias) - impulse_scale * cp.normal_impulse;
+        let new_impulse = (cp.normal_impulse + impulse).max(0.0);
+        let delta = new_impulse - cp.normal_impulse;
+        cp.normal_impulse = new_impulse;
+        cp.max_normal_impulse = cp.max_normal_impulse.max(new_impulse);
+        ba.linear_velocity -= n * (delta * inv_mass_a);
+        ba.angular_velocity -= cp.irn_a * delta;
+        bb.linear_velocity += n * (delta * inv_mass_b);
+        bb.angular_velocity += cp.irn_b * delta;
+    }
+}
+
+/// Restitution, once per step after the substeps: points that approached
+/// faster than the threshold and carried load get a normal velocity of
+/// `-e` times their approach speed.
+pub(crate) fn apply_restitution(
+    constraints: &mut [ContactConstraint],
+    bodies: &mut [SolverBody],
+    params: &SolverParams,
+) {
+    for c in constraints.iter_mut() {
+        if c.restitution == 0.0 {
+            continue;
+        }
+        let (a, b) = (c.body_a, c.body_b);
+        with_pair(bodies, a, b, |ba, bb| restitute_one(c, ba, bb, params));
+    }
+}
+
+/// Restitution of one manifold.
+#[inline]
+fn restitute_one(
+    c: &mut ContactConstraint,
+    ba: &mut SolverBody,
+    bb: &mut SolverBody,
+    params: &SolverParams,
+) {
+    for k in 0..c.points.len() {
+        let cp = c.points[k];
+        if cp.relative_velocity > -params.restitution_threshold || cp.max_normal_impulse == 0.0 {
+            continue;
+        }
+        let vn = (bb.linear_velocity - ba.linear_velocity).dot(&c.normal)
+            + bb.angular_velocity.dot(&cp.rn_b)
+            - ba.angular_velocity.dot(&cp.rn_a);
+        let impulse = -cp.normal_mass * (vn + c.restitution * cp.relative_velocity);
+        let new_impulse = (cp.normal_impulse + impulse).max(0.0);
+        c.apply_normal(&cp, ba, bb, new_impulse - cp.normal_impulse);
+        c.points[k].normal_impulse = new_impulse;
+    }
+}
+
+/// Writes the accumulated impulses back to the manifolds for warm starting.
+pub(crate) fn store_impulses(constraints: &[ContactConstraint], contacts: &mut [Contact]) {
+    for c in constraints {
+        let m = &mut contacts[c.contact as usize].manifold;
+        for (mp, cp) in m.points.iter_mut().zip(&c.points) {
+            mp.normal_impulse = cp.normal_impulse;
+        }
+        m.friction_impulse =
+            c.tangents[0] * c.tangent_impulse[0] + c.tangents[1] * c.tangent_impulse[1];
+        m.twist_impulse = c.twist_impulse;
+    }
+}

@@ -1,0 +1,144 @@
+//! Contact manifolds: up to four points sharing one normal, with feature ids
+//! that persist across steps so the solver can warm start.
+
+use arrayvec::ArrayVec;
+use collide::nalgebra::{Isometry3, Point3, Vector3};
+
+use crate::tolerances::LINEAR_SLOP;
+
+/// Old and new contact points closer than this in A's frame are the same
+/// contact for warm starting: twice the linear slop, well below the
+/// spacing of a manifold's points on metre-sized bodies.
+const WARM_START_DISTANCE: f32 = 2.0 * LINEAR_SLOP;
+
+/// Most points a manifold keeps: four span a face contact's area.
+pub const MAX_MANIFOLD_POINTS: usize = 4;
+
+/// Most vertices a clipped polygon may hold (a quad clipped by a quad gives 8;
+/// hull faces above this fall back to a single deepest point).
+pub(crate) const MAX_POLYGON_VERTICES: usize = 16;
+
+/// One contact point of a [`Manifold`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactPoint {
+    /// World point midway between the two surfaces.
+    pub point: Point3<f32>,
+    /// Signed distance between the surfaces along the normal: negative when
+    /// the shapes overlap, positive for a speculative contact.
+    pub separation: f32,
+    /// Feature id: the same pair of features gives the same id on every step.
+    pub id: u32,
+    /// The point in body A's frame, to match points across steps when the
+    /// clipped features change (equal faces lying flush swap between a
+    /// vertex and an edge crossing from step to step).
+    pub local_point_a: Point3<f32>,
+    /// Accumulated normal impulse of the last substep, N·s.
+    pub normal_impulse: f32,
+}
+
+impl ContactPoint {
+    pub(crate) fn new(point: Point3<f32>, separation: f32, id: u32) -> Self {
+        Self { point, separation, id, local_point_a: point, normal_impulse: 0.0 }
+    }
+}
+
+/// The contact between two bodies: a normal from body A to body B and up to
+/// [`MAX_MANIFOLD_POINTS`] points.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Manifold {
+    /// Unit normal from A to B, world frame.
+    pub normal: Vector3<f32>,
+    /// The contact points.
+    pub points: ArrayVec<ContactPoint, MAX_MANIFOLD_POINTS>,
+    /// Accumulated friction impulse at the manifold's centre in the last
+    /// substep, world frame, N·s.
+    pub friction_impulse: Vector3<f32>,
+    /// Accumulated twist (torsional friction) impulse about the normal, N·m·s.
+    pub twist_impulse: f32,
+}
+
+impl Manifold {
+    /// Removes every point and zeroes the stored impulses.
+    pub(crate) fn clear(&mut self) {
+        self.points.clear();
+        self.friction_impulse = Vector3::zeros();
+        self.twist_impulse = 0.0;
+    }
+
+    /// Copies the impulses of `old`'s points into the matching points of
+    /// `self` (warm starting): a point matches the old point with the same
+    /// feature id, or else the nearest old point in A's frame within
+    /// [`WARM_START_DISTANCE`]. Also records each point in A's frame.
+    pub(crate) fn inherit_impulses(&mut self, old: &Manifold, pose_a: &Isometry3<f32>) {
+        for p in &mut self.points {
+            p.local_point_a = pose_a.inverse_transform_point(&p.point);
+            let by_id = old.points.iter().find(|o| o.id == p.id);
+            let matched = by_id.or_else(|| {
+                let mut best = None;
+                let mut best_d = WARM_START_DISTANCE * WARM_START_DISTANCE;
+                for o in &old.points {
+                    let d = (o.local_point_a - p.local_point_a).norm_squared();
+                    if d < best_d {
+                        best_d = d;
+                        best = Some(o);
+                    }
+                }
+                best
+            });
+            if let Some(o) = matched {
+                p.normal_impulse = o.normal_impulse;
+            }
+        }
+        if !old.points.is_empty() {
+            self.friction_impulse = old.friction_impulse;
+            self.twist_impulse = old.twist_impulse;
+        }
+    }
+
+    /// Deepest penetration of the manifold (zero if none overlaps).
+    pub fn penetration(&self) -> f32 {
+        self.points.iter().fold(0.0f32, |d, p| d.max(-p.separation))
+    }
+}
+
+/// A candidate contact: world midpoint, separation and feature id.
+pub(crate) type Candidate = (Point3<f32>, f32, u32);
+
+/// Chooses at most four of `candidates` that keep the deepest point and span
+/// the largest area, as Box2D and Jolt reduce clipped polygons: the deepest
+/// point, the point farthest from it, then the points making the largest
+/// triangle on each side of the line through the first two.
+pub(crate) fn reduce(candidates: &[Candidate], normal: &Vector3<f32>, out: &mut Manifold) {
+    out.points.clear();
+    out.friction_impulse = Vector3::zeros();
+    out.twist_impulse = 0.0;
+    if candidates.len() <= MAX_MANIFOLD_POINTS {
+        out.points.extend(candidates.iter().map(|&(p, s, id)| ContactPoint::new(p, s, id)));
+        return;
+    }
+    let argbest = |score: &dyn Fn(&Candidate) -> f32| {
+        let mut best = 0;
+        let mut best_score = f32::NEG_INFINITY;
+        for (i, c) in candidates.iter().enumerate() {
+            let s = score(c);
+            if s > best_score {
+                best_score = s;
+                best = i;
+            }
+        }
+        best
+    };
+    let i0 = argbest(&|c| -c.1);
+    let p0 = candidates[i0].0;
+    let i1 = argbest(&|c| (c.0 - p0).norm_squared());
+    let p1 = candidates[i1].0;
+    let area = |c: &Candidate| (p1 - p0).cross(&(c.0 - p0)).dot(normal);
+    let i2 = argbest(&|c| area(c));
+    let i3 = argbest(&|c| -area(c));
+    for i in [i0, i1, i2, i3] {
+        if !out.points.iter().any(|p| p.id == candidates[i].2) {
+            let (p, s, id) = candidates[i];
+            out.points.push(ContactPoint::new(p, s, id));
+        }
+    }
+}

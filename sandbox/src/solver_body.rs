@@ -1,0 +1,61 @@
+//! The small, contiguous per-step state the solver reads and writes for each
+//! awake body, kept apart from the rarely-used body data (Box2D v3's
+//! `b2BodyState`), and the inverse mass the contact preparation reads.
+
+use collide::nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector3};
+
+/// Velocity and the pose change accumulated over the step's substeps of one
+/// awake body: all that the inner solver loops touch. Slot 0 of the
+/// solver's array is a static stand-in for every static or sleeping body;
+/// its inverse mass is zero, so impulses never move it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SolverBody {
+    pub linear_velocity: Vector3<f32>,
+    pub angular_velocity: Vector3<f32>,
+    /// Displacement of the centre of mass since the start of the step.
+    pub delta_position: Vector3<f32>,
+    /// Rotation since the start of the step, as a matrix: the contact
+    /// solver rotates every anchor by it, and a matrix product is half the
+    /// work of a quaternion rotation. The quaternion itself lives in
+    /// [`SolverMotion`], touched only by integration.
+    pub delta_rotation: Matrix3<f32>,
+}
+
+impl SolverBody {
+    /// The static stand-in.
+    pub const STATIC: Self = Self {
+        linear_velocity: Vector3::new(0.0, 0.0, 0.0),
+        angular_velocity: Vector3::new(0.0, 0.0, 0.0),
+        delta_position: Vector3::new(0.0, 0.0, 0.0),
+        delta_rotation: Matrix3::new(1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0),
+    };
+}
+
+/// The rotation accumulated over the step's substeps, as a unit quaternion
+/// (renormalised after every substep); parallel to the solver bodies.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SolverMotion {
+    pub delta_rotation: UnitQuaternion<f32>,
+}
+
+impl SolverMotion {
+    /// No rotation yet.
+    pub const IDENTITY: Self =
+        Self { delta_rotation: UnitQuaternion::new_unchecked(Quaternion::new(1.0, 0.0, 0.0, 0.0)) };
+}
+
+/// Inverse mass and world inverse inertia of a solver body, frozen at the
+/// start of the step. Read only when contacts are prepared.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SolverMass {
+    pub inv_mass: f32,
+    pub inv_inertia: Matrix3<f32>,
+}
+
+impl SolverMass {
+    /// The static stand-in's: infinite mass and inertia.
+    pub const STATIC: Self = Self {
+        inv_mass: 0.0,
+        inv_inertia: Matrix3::new(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+    };
+}

@@ -1,0 +1,68 @@
+//! Helpers shared by the acceptance tests: scene stepping and geometric
+//! oracles computed from poses alone (never from the world's manifolds).
+#![allow(dead_code)]
+
+use collide::nalgebra::{Isometry3, Point3, Vector3};
+use sandbox::{BodyId, StepSettings, World};
+
+/// One step of every scene.
+pub const DT: f32 = 1.0 / 60.0;
+
+/// A world with default settings, sleeping on or off.
+pub fn world(sleep: bool) -> World {
+    World::with_settings(StepSettings { sleep_enabled: sleep, ..StepSettings::default() })
+}
+
+/// The eight corners of a cube of half-extent `h` at `pose`.
+pub fn cube_corners(pose: &Isometry3<f32>, h: f32) -> [Point3<f32>; 8] {
+    core::array::from_fn(|i| {
+        let s = |bit: usize| if i >> bit & 1 == 1 { h } else { -h };
+        pose * Point3::new(s(0), s(1), s(2))
+    })
+}
+
+/// How deep the ground (top face at y = 0) is penetrated by a cube: the
+/// depth of its lowest corner below y = 0, or zero.
+pub fn ground_depth(pose: &Isometry3<f32>, h: f32) -> f32 {
+    cube_corners(pose, h).iter().fold(0.0f32, |d, c| d.max(-c.y))
+}
+
+/// Deepest corner of either cube inside the other, by brute force over the
+/// 16 corners (an independent oracle for face and vertex contacts; edge–edge
+/// crossings without a corner inside are not seen, which only under-reports).
+pub fn cube_pair_depth(a: &Isometry3<f32>, b: &Isometry3<f32>, h: f32) -> f32 {
+    let mut depth = 0.0f32;
+    for (x, y) in [(a, b), (b, a)] {
+        for c in cube_corners(y, h) {
+            let local = x.inverse_transform_point(&c);
+            let gap = Vector3::repeat(h) - local.coords.abs();
+            if gap.min() > 0.0 {
+                depth = depth.max(gap.min());
+            }
+        }
+    }
+    depth
+}
+
+/// The deepest overlap among unit cubes (`h` = 0.5) and against the ground,
+/// checking only pairs whose centres are close enough to touch.
+pub fn max_cube_penetration(world: &World, ids: &[BodyId]) -> f32 {
+    let poses: Vec<Isometry3<f32>> = ids.iter().filter_map(|&b| world.pose(b).copied()).collect();
+    let mut depth = 0.0f32;
+    for (i, a) in poses.iter().enumerate() {
+        depth = depth.max(ground_depth(a, 0.5));
+        for b in &poses[i + 1..] {
+            if (a.translation.vector - b.translation.vector).norm_squared() < 3.0 {
+                depth = depth.max(cube_pair_depth(a, b, 0.5));
+            }
+        }
+    }
+    depth
+}
+
+/// Steps `world` `n` times.
+pub fn run(world: &mut World, n: usize) {
+    for _ in 0..n {
+        world.step(DT);
+    }
+}
