@@ -187,6 +187,11 @@ pub fn try_intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let sum = ra + rb;
     if let (Some(sa), Some(sb)) = (a.core_segment(), b.core_segment()) {
         let (sa, sb) = (finite_segment(sa)?, finite_segment(sb)?);
+        if is_origin(&sa) && is_origin(&sb) {
+            // Two spheres: compare centres in the world, no relative pose.
+            let gap = pose_b.translation.vector - pose_a.translation.vector;
+            return Ok(gap.norm_squared() <= sum * sum);
+        }
         let pose_b_in_a = pose_a.inv_mul(pose_b);
         let c = closest_points_segments(sa, sb.map(|p| pose_b_in_a * p));
         return Ok((c.on_first - c.on_second).norm() <= sum);
