@@ -4,7 +4,7 @@
 use arrayvec::ArrayVec;
 use collide::nalgebra::{Isometry3, Point3, Vector3};
 
-use crate::tolerances::LINEAR_SLOP;
+use crate::tolerances::{ANCHOR_RESET_DISTANCE, LINEAR_SLOP};
 
 /// Old and new contact points closer than this in A's frame are the same
 /// contact for warm starting: twice the linear slop, well below the
@@ -55,6 +55,21 @@ pub struct Manifold {
     pub friction_impulse: Vector3<f32>,
     /// Accumulated twist (torsional friction) impulse about the normal, N·m·s.
     pub twist_impulse: f32,
+    /// Static-friction anchor: the manifold centre where the bodies started
+    /// sticking, in A's frame and in B's frame. `None` while sliding or
+    /// before the first step.
+    pub friction_anchor: Option<FrictionAnchor>,
+}
+
+/// Where two bodies started sticking: the contact centre then, fixed in
+/// each body. Static friction pulls the two points back together, so a
+/// resting contact cannot creep away.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FrictionAnchor {
+    /// The contact centre in A's frame.
+    pub local_a: Point3<f32>,
+    /// The same point in B's frame.
+    pub local_b: Point3<f32>,
 }
 
 impl Manifold {
@@ -63,6 +78,7 @@ impl Manifold {
         self.points.clear();
         self.friction_impulse = Vector3::zeros();
         self.twist_impulse = 0.0;
+        self.friction_anchor = None;
     }
 
     /// Copies the impulses of `old`'s points into the matching points of
@@ -92,7 +108,35 @@ impl Manifold {
         if !old.points.is_empty() {
             self.friction_impulse = old.friction_impulse;
             self.twist_impulse = old.twist_impulse;
+            self.friction_anchor = old.friction_anchor;
         }
+    }
+
+    /// The static-friction anchor for this step and the gap between its two
+    /// points (B's minus A's, world frame). The kept anchor is used unless
+    /// the bodies have moved more than [`ANCHOR_RESET_DISTANCE`] apart along
+    /// the surface, as a rolling ball does without slipping; otherwise (or
+    /// with none kept) a new anchor is set at the manifold's centre, with no gap.
+    pub(crate) fn friction_anchor_gap(
+        &self,
+        pose_a: &Isometry3<f32>,
+        pose_b: &Isometry3<f32>,
+    ) -> (FrictionAnchor, Vector3<f32>) {
+        if let Some(anchor) = self.friction_anchor {
+            let gap = pose_b * anchor.local_b - pose_a * anchor.local_a;
+            let tangential = gap - self.normal * gap.dot(&self.normal);
+            if tangential.norm_squared() <= ANCHOR_RESET_DISTANCE * ANCHOR_RESET_DISTANCE {
+                return (anchor, tangential);
+            }
+        }
+        let count = self.points.len().max(1) as f32;
+        let center =
+            Point3::from(self.points.iter().map(|p| p.point.coords).sum::<Vector3<f32>>() / count);
+        let anchor = FrictionAnchor {
+            local_a: pose_a.inverse_transform_point(&center),
+            local_b: pose_b.inverse_transform_point(&center),
+        };
+        (anchor, Vector3::zeros())
     }
 
     /// Deepest penetration of the manifold (zero if none overlaps).
@@ -109,9 +153,7 @@ pub(crate) type Candidate = (Point3<f32>, f32, u32);
 /// point, the point farthest from it, then the points making the largest
 /// triangle on each side of the line through the first two.
 pub(crate) fn reduce(candidates: &[Candidate], normal: &Vector3<f32>, out: &mut Manifold) {
-    out.points.clear();
-    out.friction_impulse = Vector3::zeros();
-    out.twist_impulse = 0.0;
+    out.clear();
     if candidates.len() <= MAX_MANIFOLD_POINTS {
         out.points.extend(candidates.iter().map(|&(p, s, id)| ContactPoint::new(p, s, id)));
         return;

@@ -2,8 +2,10 @@
 
 use collide::nalgebra::Vector3;
 
-/// Parameters of [`World::step`](crate::World::step). The defaults are Box2D
-/// v3's, which suit metre-sized bodies at 60 Hz.
+/// Parameters of [`World::step`](crate::World::step). The defaults follow
+/// Box2D v3 (4 substeps, over-damped contact springs, 3 m/s push-out) with
+/// stiffer contacts and two sweeps of each pass, which a 3D stack of 1 m,
+/// 1 t cubes needs (see `contact_hertz`); they suit metre-sized bodies at 60 Hz.
 ///
 /// ```
 /// use sandbox::StepSettings;
@@ -16,8 +18,19 @@ pub struct StepSettings {
     pub gravity: Vector3<f32>,
     /// Substeps per step: more is stiffer and more accurate, and costs more.
     pub substeps: u32,
-    /// Stiffness of contacts, as a spring frequency in Hz. Capped at a quarter
-    /// of the substep rate, above which the soft step loses stability.
+    /// Soft (position-correcting) solver sweeps over the contacts per
+    /// substep. Two let 60 Hz contacts converge on 4-point box faces; one
+    /// leaves the sequential solve's order bias, which rocks stiff stacks.
+    pub push_iterations: u32,
+    /// Rigid (relax) sweeps per substep, which also solve friction.
+    pub relax_iterations: u32,
+    /// Stiffness of contacts, as a spring frequency in Hz (contacts against
+    /// static bodies use twice this). Capped at a quarter of the substep
+    /// rate, above which the soft step loses stability. A soft contact holds
+    /// a load by compressing, and a column of cubes on such springs buckles
+    /// once the springs' rotational stiffness falls below the weight times
+    /// height above them: at 30 Hz a free-standing column of 1 m cubes
+    /// topples at about 15 cubes, at 60 Hz it holds 20 with margin.
     pub contact_hertz: f32,
     /// Damping ratio of the contact spring (10: heavily over-damped, no bounce).
     pub contact_damping_ratio: f32,
@@ -38,7 +51,9 @@ impl Default for StepSettings {
         Self {
             gravity: Vector3::new(0.0, -9.81, 0.0),
             substeps: 4,
-            contact_hertz: 30.0,
+            push_iterations: 2,
+            relax_iterations: 2,
+            contact_hertz: 50.0,
             contact_damping_ratio: 10.0,
             max_push_out_velocity: 3.0,
             restitution_threshold: 1.0,

@@ -13,3 +13,10 @@ pub const SPECULATIVE_DISTANCE: f32 = 4.0 * LINEAR_SLOP;
 /// How far a body's broad-phase box is fattened beyond its tight box, so most
 /// steps need no broad-phase update: 10 cm, a tenth of a cube.
 pub const AABB_MARGIN: f32 = 0.1;
+
+/// A static-friction anchor whose two points have drifted farther apart than
+/// this along the surface is replaced: 1 mm, a fifth of the linear slop. A
+/// resting contact's anchor gap stays far below it (tenths of a millimetre),
+/// while a rolling body's contact point leaves its anchor at once, so rolling
+/// is never pulled back by more than the anchor rate times 1 mm (~1 cm/s).
+pub const ANCHOR_RESET_DISTANCE: f32 = 0.2 * LINEAR_SLOP;

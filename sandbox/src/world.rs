@@ -28,7 +28,7 @@ use crate::broad_phase::BroadPhase;
 use crate::contact_solver::{self, ContactConstraint, ContactInput, Softness, SolverParams};
 use crate::error::WorldError;
 use crate::island::UnionFind;
-use crate::manifold::Manifold;
+use crate::manifold::{FrictionAnchor, Manifold};
 use crate::mass_properties::MassProperties;
 use crate::narrow_phase::collide_pair;
 use crate::pair_cache::{Contact, merge};
@@ -112,6 +112,9 @@ pub struct World {
     /// Slot of each solver body after the stand-in.
     awake_slots: Vec<u32>,
     constraints: Vec<ContactConstraint>,
+    /// Per constraint: the friction anchor it keeps if it sticks, in the
+    /// bodies' frames.
+    anchors: Vec<FrictionAnchor>,
     union_find: UnionFind,
     island_min_sleep: Vec<f32>,
     islands_to_wake: Vec<u32>,
@@ -700,12 +703,17 @@ impl World {
         };
 
         self.constraints.clear();
+        self.anchors.clear();
         for (ci, c) in self.contacts.iter().enumerate() {
             let (a, b) = (c.body_a as usize, c.body_b as usize);
             if c.manifold.points.is_empty() || !(self.active[a] || self.active[b]) {
                 continue;
             }
+            let (pose_a, pose_b) = (&self.poses[a], &self.poses[b]);
+            let (anchor, anchor_gap) = c.manifold.friction_anchor_gap(pose_a, pose_b);
+            self.anchors.push(anchor);
             let input = ContactInput {
+                anchor_gap,
                 manifold: &c.manifold,
                 contact: ci as u32,
                 body_a: self.solver_index[a],
@@ -724,20 +732,26 @@ impl World {
         }
 
         let gravity = self.settings.gravity;
+        let push_iterations = self.settings.push_iterations.max(1);
+        let relax_iterations = self.settings.relax_iterations.max(1);
         let mut integrate_time = std::time::Duration::ZERO;
         for _ in 0..substeps {
             let t = Instant::now();
             integrate_velocities(&mut self.solver_bodies[1..], &gravity, h);
             integrate_time += t.elapsed();
             contact_solver::warm_start(&self.constraints, &mut self.solver_bodies);
-            contact_solver::push(&mut self.constraints, &mut self.solver_bodies, &params);
+            for _ in 0..push_iterations {
+                contact_solver::push(&mut self.constraints, &mut self.solver_bodies, &params);
+            }
             let t = Instant::now();
             integrate_positions(&mut self.solver_bodies[1..], &mut self.solver_motions[1..], h);
             integrate_time += t.elapsed();
-            contact_solver::relax(&mut self.constraints, &mut self.solver_bodies, &params);
+            for _ in 0..relax_iterations {
+                contact_solver::relax(&mut self.constraints, &mut self.solver_bodies, &params);
+            }
         }
         contact_solver::apply_restitution(&mut self.constraints, &mut self.solver_bodies, &params);
-        contact_solver::store_impulses(&self.constraints, &mut self.contacts);
+        contact_solver::store_impulses(&self.constraints, &self.anchors, &mut self.contacts);
         self.substep_integrate_time = integrate_time;
     }
 
