@@ -5,6 +5,7 @@
 //! cache, box–box SAT manifolds and GJK/EPA manifolds for other shapes,
 //! a Box2D-v3-style soft-step solver with substeps, relax and warm starting,
 //! islands and sleeping, plus the benchmark [`Scene`]s.
+//! Custom scenes are read from TOML files by [`SceneFile`].
 //!
 //! Conventions: metres, kilograms, seconds; Y is up. A contact normal points
 //! from body A to body B, and a negative separation is a penetration. Poses

@@ -219,7 +219,7 @@ struct Number(f64);
 impl fmt::Display for Number {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let a = self.0.abs();
-        if a != 0.0 && (a >= 1e9 || a < 1e-4) {
+        if a != 0.0 && !(1e-4..1e9).contains(&a) {
             write!(f, "{:e}", self.0)
         } else {
             write!(f, "{}", self.0)
