@@ -381,6 +381,34 @@ impl<'a> Locator<'a> {
         Location { line: line + 1, column: column + 1 }
     }
 
+    /// For the rare parser error that carries no span (toml's "recursion
+    /// limit" on an over-long dotted key): the first line whose inclusion
+    /// makes a plain TOML parse fail without a span, found by bisecting on
+    /// whole-line prefixes (assuming, as for that error, that once a prefix
+    /// fails so, every longer one does). `None` if bisection finds no such
+    /// line, rather than a guess.
+    fn first_spanless_line(&self) -> Option<Location> {
+        let prefix_fails = |lines: usize| {
+            let end = self.line_starts.get(lines).map_or(self.text.len(), |&s| s);
+            matches!(self.text[..end].parse::<toml::Table>(), Err(e) if e.span().is_none())
+        };
+        // Invariant: prefixes of `lo` lines pass, of `hi` lines fail.
+        let (mut lo, mut hi) = (0, self.line_starts.len());
+        if !prefix_fails(hi) {
+            return None;
+        }
+        // Halves `hi - lo` each pass, so it ends within log2(lines) + 1 passes.
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if prefix_fails(mid) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        Some(Location { line: hi, column: 1 })
+    }
+
     fn span(&self, span: Range<usize>) -> Location {
         self.at(span.start)
     }
@@ -758,10 +786,18 @@ impl SceneFile {
     /// non-finite or out-of-range number, a shape parameter that is missing
     /// or does not apply, a bad rotation, a hull that encloses no volume, or
     /// more than [`MAX_SCENE_FILE_BODIES`] bodies.
+    ///
+    /// ```
+    /// use sandbox::SceneFile;
+    /// let text = "[[body]]\nshape = { type = \"sphere\", radius = 0.5 }\nmass = 3\n";
+    /// let err = SceneFile::parse(text).unwrap_err();
+    /// assert_eq!(err.location().map(|l| (l.line, l.column)), Some((3, 1)));
+    /// assert!(err.to_string().starts_with("line 3, column 1: unknown field `mass`"));
+    /// ```
     pub fn parse(text: &str) -> Result<Self, SceneFileError> {
         let locator = Locator::new(text);
         let raw: RawFile = toml::from_str(text).map_err(|e| SceneFileError::Syntax {
-            location: e.span().map(|s| locator.span(s)),
+            location: e.span().map(|s| locator.span(s)).or_else(|| locator.first_spanless_line()),
             message: e.message().trim_end().to_owned(),
         })?;
         let settings =
@@ -797,6 +833,14 @@ impl SceneFile {
 
     /// `base` with the file's `[settings]` (gravity, substeps, sleep) laid
     /// over it.
+    ///
+    /// ```
+    /// use sandbox::{SceneFile, StepSettings};
+    /// let scene = SceneFile::parse("[settings]\nsubsteps = 8\n").unwrap();
+    /// let settings = scene.step_settings(StepSettings::default());
+    /// assert_eq!(settings.substeps, 8);
+    /// assert!(settings.sleep_enabled); // not named in the file: kept
+    /// ```
     pub fn step_settings(&self, base: StepSettings) -> StepSettings {
         let o = &self.settings;
         StepSettings {
@@ -810,6 +854,17 @@ impl SceneFile {
     /// The description of every body, in creation order, repeats expanded
     /// (`x` fastest, then `z`, then `y`, so a grid fills layer by layer from
     /// the bottom, as the falling-boxes scene does).
+    ///
+    /// ```
+    /// use sandbox::SceneFile;
+    /// let scene = SceneFile::parse(r#"
+    /// [[body]]
+    /// shape = { type = "sphere", radius = 0.25 }
+    /// repeat = { count = [2, 2, 1], step = [1.0, 1.0, 0.0] }
+    /// "#).unwrap();
+    /// let xy: Vec<_> = scene.bodies().map(|b| (b.pose.translation.x, b.pose.translation.y)).collect();
+    /// assert_eq!(xy, [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)]);
+    /// ```
     pub fn bodies(&self) -> impl Iterator<Item = BodyDesc> + '_ {
         self.entries.iter().flat_map(|e| expand(e).map(|(_, d)| d))
     }
@@ -825,6 +880,8 @@ impl SceneFile {
     /// Bodies added before the refusal stay in the world.
     pub fn build(&self, world: &mut World) -> Result<Vec<BodyId>, SceneFileError> {
         if self.ground {
+            // The ground is a fixed static box, which the world accepts; were
+            // it refused, the file's start is the best place to point at.
             add_ground(world).map_err(|source| SceneFileError::World {
                 location: Location { line: 1, column: 1 },
                 source,

@@ -489,3 +489,22 @@ fn truncated_and_mangled_examples_never_panic_and_always_locate() {
         }
     }
 }
+
+#[test]
+fn deeply_nested_arrays_are_refused_without_overflowing_the_stack() {
+    let depth = 100_000;
+    let text = format!("x = {}{}\n", "[".repeat(depth), "]".repeat(depth));
+    let e = parse_err(&text);
+    assert_at(&e, 1, None);
+}
+
+#[test]
+fn an_over_long_dotted_key_is_located_although_the_parser_gives_no_span() {
+    // toml refuses keys deeper than its recursion limit without a span; the
+    // scene file still names the line.
+    let key = vec!["a"; 200].join(".");
+    let text = format!("ground = true\n\n{key} = 1\n[[body]]\nshape = {{ type = \"sphere\" }}\n");
+    let e = parse_err(&text);
+    assert!(matches!(e, SceneFileError::Syntax { .. }), "{e:?}");
+    assert_at(&e, 3, Some(1));
+}
