@@ -125,7 +125,7 @@ pub enum SceneFileError {
         /// The value as written.
         value: f64,
         /// The allowed range, e.g. `positive`.
-        expected: &'static str,
+        expected: String,
     },
     /// A shape lacks a parameter its type needs, or has one that does not
     /// apply to it.
@@ -421,6 +421,10 @@ impl<'a> Locator<'a> {
 // ---------------------------------------------------------------------------
 // Validation helpers.
 
+fn within_world_bound() -> String {
+    format!("within the world bound (|x| <= {WORLD_BOUND} m)")
+}
+
 impl Locator<'_> {
     /// A finite number that fits an f32.
     fn number(&self, n: &RawNumber, what: &str) -> Result<f32, SceneFileError> {
@@ -442,7 +446,7 @@ impl Locator<'_> {
         n: &RawNumber,
         what: &str,
         ok: impl Fn(f32) -> bool,
-        expected: &'static str,
+        expected: &str,
     ) -> Result<f32, SceneFileError> {
         let v = self.number(n, what)?;
         if ok(v) {
@@ -452,7 +456,7 @@ impl Locator<'_> {
                 location: self.of(n),
                 what: what.to_owned(),
                 value: *n.get_ref(),
-                expected,
+                expected: expected.to_owned(),
             })
         }
     }
@@ -484,7 +488,7 @@ impl Locator<'_> {
                 n,
                 &format!("{what}[{i}]"),
                 |v| v.abs() <= WORLD_BOUND,
-                "within the world bound (|x| <= 10000 m)",
+                &within_world_bound(),
             )?;
         }
         Ok(out)
@@ -503,7 +507,7 @@ impl Locator<'_> {
                             location: self.of(s),
                             what: "substeps".to_owned(),
                             value: v as f64,
-                            expected: "a whole number from 1 to 64",
+                            expected: format!("a whole number from 1 to {MAX_SUBSTEPS}"),
                         });
                     }
                 }
@@ -645,7 +649,7 @@ impl Locator<'_> {
                         location: self.of(c),
                         what: format!("repeat count[{i}]"),
                         value: v as f64,
-                        expected: "a whole number of at least 1",
+                        expected: "a whole number of at least 1".to_owned(),
                     });
                 }
             };
@@ -660,7 +664,7 @@ impl Locator<'_> {
                     location: self.of(&r.step.get_ref()[i]),
                     what: format!("the last repeated position[{i}]"),
                     value: f64::from(last),
-                    expected: "within the world bound (|x| <= 10000 m)",
+                    expected: within_world_bound(),
                 });
             }
         }
