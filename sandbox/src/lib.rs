@@ -5,6 +5,7 @@
 //! cache, box–box SAT manifolds and GJK/EPA manifolds for other shapes,
 //! a Box2D-v3-style soft-step solver with substeps, relax and warm starting,
 //! islands and sleeping, plus the benchmark [`Scene`]s.
+//! Custom scenes are read from TOML files by [`SceneFile`].
 //!
 //! Conventions: metres, kilograms, seconds; Y is up. A contact normal points
 //! from body A to body B, and a negative separation is a penetration. Poses
@@ -37,6 +38,7 @@ mod narrow_phase;
 mod pair_cache;
 mod polygon_clip;
 mod ray_cast;
+pub mod scene_file;
 mod scenes;
 mod settings;
 mod solver_body;
@@ -51,6 +53,7 @@ pub use manifold::{ContactPoint, FrictionAnchor, MAX_MANIFOLD_POINTS, Manifold};
 pub use mass_properties::{MassProperties, polyhedron as polyhedron_mass_properties};
 pub use pair_cache::Contact;
 pub use ray_cast::{Ray, RayHit, cast_ray};
+pub use scene_file::{Location, MAX_SCENE_FILE_BODIES, MAX_SUBSTEPS, SceneFile, SceneFileError};
 pub use scenes::{Scene, SceneError, UnknownScene, add_ground, build_scene, icosahedron};
 pub use settings::StepSettings;
 pub use stage_times::StageTimes;

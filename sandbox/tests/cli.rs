@@ -93,3 +93,101 @@ fn dump_to_an_unwritable_path_fails_cleanly() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("error:"));
 }
+
+fn scene_path(name: &str) -> String {
+    format!("{}/scenes/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn json_line(out: &std::process::Output) -> String {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout.clone()).unwrap();
+    stdout.lines().last().unwrap().to_owned()
+}
+
+fn json_value<'a>(line: &'a str, key: &str) -> &'a str {
+    let start = line.find(&format!("\"{key}\":")).unwrap_or_else(|| panic!("no {key}: {line}"))
+        + key.len()
+        + 3;
+    let rest = &line[start..];
+    let end = rest.find([',', '}']).unwrap();
+    &rest[..end]
+}
+
+#[test]
+fn scene_file_gives_the_same_hash_as_the_named_scene_it_copies() {
+    let path = scene_path("stack5.toml");
+    let from_file =
+        json_line(&sandbox(&["bench", "--scene-file", &path, "--steps", "90", "--json"]));
+    let named = json_line(&sandbox(&[
+        "bench", "--scene", "stack", "--size", "5", "--steps", "90", "--json",
+    ]));
+    assert_eq!(json_value(&from_file, "scene"), format!("\"{path}\""));
+    assert_eq!(json_value(&from_file, "bodies"), "5");
+    assert_eq!(json_value(&from_file, "steps"), "90");
+    assert_eq!(json_value(&from_file, "hash"), json_value(&named, "hash"));
+    assert_eq!(json_value(&from_file, "sleep"), "true");
+
+    let no_sleep = json_line(&sandbox(&[
+        "bench",
+        "--scene-file",
+        &path,
+        "--steps",
+        "90",
+        "--no-sleep",
+        "--json",
+    ]));
+    assert_eq!(json_value(&no_sleep, "sleep"), "false");
+}
+
+#[test]
+fn scene_file_bodies_count_only_dynamic_bodies_and_dump_follows() {
+    // mixed_small.toml: a static ramp and five dynamic bodies.
+    let dump = std::env::temp_dir().join("sandbox-cli-test-scene-file.csv");
+    let out = sandbox(&[
+        "bench",
+        "--scene-file",
+        &scene_path("mixed_small.toml"),
+        "--steps",
+        "10",
+        "--json",
+        "--dump-poses",
+        dump.to_str().unwrap(),
+    ]);
+    let line = json_line(&out);
+    assert_eq!(json_value(&line, "bodies"), "5");
+    let csv = std::fs::read_to_string(&dump).unwrap();
+    let ids: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    // Ground 0, ramp 1, then the dynamic bodies 2..=6.
+    assert_eq!(ids, ["2", "3", "4", "5", "6"]);
+    let _ = std::fs::remove_file(&dump);
+}
+
+#[test]
+fn bad_scene_file_arguments_fail_cleanly() {
+    let dir = std::env::temp_dir();
+    let bad = dir.join("sandbox-cli-test-bad-scene.toml");
+    std::fs::write(&bad, "[[body]]\nshape = { type = \"sphere\", radius = 1 }\n\n[[body]]\nshape = { type = \"sphere\", radius = -2 }\n").unwrap();
+    let broken = dir.join("sandbox-cli-test-broken-scene.toml");
+    std::fs::write(&broken, "[[body]]\nshape = { type = \"sphere\", radius = 1 \n").unwrap();
+    let bad = bad.to_str().unwrap();
+    let broken = broken.to_str().unwrap();
+    let stack5 = scene_path("stack5.toml");
+    for (args, needle) in [
+        (vec!["bench", "--scene-file"], "needs a value".to_owned()),
+        (vec!["bench", "--scene", "stack", "--scene-file", &stack5], "not both".to_owned()),
+        (vec!["bench", "--scene-file", &stack5, "--size", "3"], "--size".to_owned()),
+        (vec!["bench", "--steps", "3"], "--scene-file".to_owned()),
+        (vec!["bench", "--scene-file", "/nonexistent-dir/s.toml"], "reading scene file".to_owned()),
+        (vec!["bench", "--scene-file", bad], format!("{bad}:5:37: sphere radius must be positive")),
+        (vec!["bench", "--scene-file", broken], format!("{broken}:2:")),
+    ] {
+        let out = sandbox(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error:"), "{args:?}: {stderr}");
+        assert!(stderr.contains(&needle), "{args:?}: expected `{needle}` in {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    }
+    let _ = std::fs::remove_file(bad);
+    let _ = std::fs::remove_file(broken);
+}

@@ -8,19 +8,27 @@ use sandbox::Scene;
 
 pub const BENCH_USAGE: &str = "\
 usage: sandbox bench --scene NAME [--size N] [--steps S] [--no-sleep] [--json] [--dump-poses FILE]
+       sandbox bench --scene-file PATH [--steps S] [--no-sleep] [--json] [--dump-poses FILE]
 
   --scene NAME         pyramid | falling-boxes | stack | wall | mixed
   --size N             scene size (default: the scene's own)
+  --scene-file PATH    a TOML scene file instead of a named scene (see sandbox/README.md)
   --steps S            steps of 1/60 s to run (default 600)
   --no-sleep           keep every body awake
   --json               print a JSON summary as the last line of stdout
   --dump-poses FILE    write the final poses of the dynamic bodies as CSV";
 
+/// Where the bodies come from: a named scene or a scene file.
+#[derive(Debug)]
+pub enum SceneSource {
+    Named { scene: Scene, size: usize },
+    File(PathBuf),
+}
+
 /// Options of `sandbox bench`.
 #[derive(Debug)]
 pub struct BenchOptions {
-    pub scene: Scene,
-    pub size: usize,
+    pub source: SceneSource,
     pub steps: u64,
     pub sleep: bool,
     pub json: bool,
@@ -34,6 +42,7 @@ const MAX_SIZE: usize = 1_000_000;
 /// Parses the arguments after `bench`. `Ok(None)` means help was asked for.
 pub fn parse_bench(args: &[String]) -> Result<Option<BenchOptions>> {
     let mut scene = None;
+    let mut scene_file = None;
     let mut size = None;
     let mut steps = 600u64;
     let mut sleep = true;
@@ -56,6 +65,7 @@ pub fn parse_bench(args: &[String]) -> Result<Option<BenchOptions>> {
                 let v = value("--scene")?;
                 scene = Some(v.parse::<Scene>().with_context(|| format!("bad --scene `{v}`"))?);
             }
+            "--scene-file" => scene_file = Some(PathBuf::from(value("--scene-file")?)),
             "--size" => {
                 let v = value("--size")?;
                 let n: usize = v
@@ -82,15 +92,20 @@ pub fn parse_bench(args: &[String]) -> Result<Option<BenchOptions>> {
             bail!("`{flag}` takes no value");
         }
     }
-    let Some(scene) = scene else {
-        bail!("`--scene` is required\n\n{BENCH_USAGE}");
+    let source = match (scene, scene_file) {
+        (Some(_), Some(_)) => {
+            bail!("give either `--scene` or `--scene-file`, not both\n\n{BENCH_USAGE}")
+        }
+        (None, None) => bail!("`--scene` or `--scene-file` is required\n\n{BENCH_USAGE}"),
+        (Some(scene), None) => {
+            SceneSource::Named { scene, size: size.unwrap_or(scene.default_size()) }
+        }
+        (None, Some(path)) => {
+            if size.is_some() {
+                bail!("`--size` applies only to `--scene`, not to `--scene-file`");
+            }
+            SceneSource::File(path)
+        }
     };
-    Ok(Some(BenchOptions {
-        scene,
-        size: size.unwrap_or(scene.default_size()),
-        steps,
-        sleep,
-        json,
-        dump_poses,
-    }))
+    Ok(Some(BenchOptions { source, steps, sleep, json, dump_poses }))
 }

@@ -7,18 +7,69 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
-use sandbox::{StepSettings, World, build_scene};
+use anyhow::{Context, Result, anyhow};
+use sandbox::{BodyId, BodyKind, SceneFile, StepSettings, World, build_scene};
 
-use crate::args::BenchOptions;
+use crate::args::{BenchOptions, SceneSource};
 
 /// One step of every scene, seconds.
 const DT: f32 = 1.0 / 60.0;
 
+/// A built world, its dynamic bodies in creation order, the scene's name
+/// for the report (a file's path) and its size (for a file, its body count).
+struct Built {
+    world: World,
+    bodies: Vec<BodyId>,
+    name: String,
+    size: usize,
+}
+
+fn build(opts: &BenchOptions) -> Result<Built> {
+    match &opts.source {
+        SceneSource::Named { scene, size } => {
+            let settings = StepSettings { sleep_enabled: opts.sleep, ..StepSettings::default() };
+            let mut world = World::with_settings(settings);
+            let bodies = build_scene(&mut world, *scene, *size).context("building the scene")?;
+            Ok(Built { world, bodies, name: scene.to_string(), size: *size })
+        }
+        SceneSource::File(path) => {
+            let name = path.display().to_string();
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading scene file {name}"))?;
+            let file = SceneFile::parse(&text).map_err(|e| anyhow!("{}", e.in_file(&name)))?;
+            // The file's settings, with `--no-sleep` overriding its `sleep`.
+            let mut settings = file.step_settings(StepSettings::default());
+            settings.sleep_enabled &= opts.sleep;
+            let mut world = World::with_settings(settings);
+            let all = file.build(&mut world).map_err(|e| anyhow!("{}", e.in_file(&name)))?;
+            let bodies =
+                all.into_iter().filter(|&b| world.kind(b) == Some(BodyKind::Dynamic)).collect();
+            Ok(Built { world, bodies, name, size: file.body_count() })
+        }
+    }
+}
+
+/// `s` as a JSON string literal.
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if u32::from(c) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 pub fn run(opts: &BenchOptions) -> Result<()> {
-    let settings = StepSettings { sleep_enabled: opts.sleep, ..StepSettings::default() };
-    let mut world = World::with_settings(settings);
-    let bodies = build_scene(&mut world, opts.scene, opts.size).context("building the scene")?;
+    let Built { mut world, bodies, name, size } = build(opts)?;
+    let sleep = world.settings().sleep_enabled;
     let start: Vec<_> =
         bodies.iter().map(|&b| world.pose(b).map(|p| p.translation.vector)).collect();
 
@@ -49,12 +100,12 @@ pub fn run(opts: &BenchOptions) -> Result<()> {
     let hash = format!("{:016x}", world.pose_hash());
     let contacts = world.contact_point_count();
 
-    println!("scene            {} (size {})", opts.scene, opts.size);
+    println!("scene            {name} (size {size})");
     println!("bodies           {} dynamic ({} left, {} awake)", bodies.len(), alive, awake);
     println!(
         "steps            {} of 1/60 s, sleep {}",
         opts.steps,
-        if opts.sleep { "on" } else { "off" }
+        if sleep { "on" } else { "off" }
     );
     println!("ms/step          {:.3}", ms(wall));
     println!("  broad phase    {:.3}", ms(st.broad_phase));
@@ -85,14 +136,14 @@ pub fn run(opts: &BenchOptions) -> Result<()> {
 
     if opts.json {
         println!(
-            "{{\"scene\":\"{}\",\"size\":{},\"bodies\":{},\"steps\":{},\"sleep\":{},\"ms_per_step\":{:.4},\
+            "{{\"scene\":{},\"size\":{},\"bodies\":{},\"steps\":{},\"sleep\":{},\"ms_per_step\":{:.4},\
 \"broad_phase_ms\":{:.4},\"narrow_phase_ms\":{:.4},\"solve_ms\":{:.4},\"integrate_ms\":{:.4},\"sleep_ms\":{:.4},\
 \"contacts\":{},\"max_penetration\":{:.6},\"max_drift\":{:.6},\"awake\":{},\"removed\":{},\"hash\":\"{}\"}}",
-            opts.scene,
-            opts.size,
+            json_string(&name),
+            size,
             bodies.len(),
             opts.steps,
-            opts.sleep,
+            sleep,
             ms(wall),
             ms(st.broad_phase),
             ms(st.narrow_phase),
