@@ -85,16 +85,15 @@ pub(crate) struct SolverParams {
 /// and never a matrix product.
 #[derive(Clone, Copy, Debug)]
 struct ConstraintPoint {
-    /// Anchors from each centre of mass to the contact point, world axes.
-    r_a: Vector3<f32>,
-    r_b: Vector3<f32>,
+    /// `r × n` for each body, `r` the anchor from its centre of mass to the
+    /// contact point (world axes), and their angular responses `I⁻¹ (r × n)`.
     rn_a: Vector3<f32>,
     rn_b: Vector3<f32>,
     irn_a: Vector3<f32>,
     irn_b: Vector3<f32>,
-    /// Separation minus the anchors' offset along the normal, so the current
-    /// separation is `(Δp_B + Δq_B r_B - Δp_A - Δq_A r_A) · n + this`.
-    adjusted_separation: f32,
+    /// Separation at the start of the step; the current one is this plus
+    /// `(Δp_B - Δp_A)·n + Δθ_B·(r_B × n) - Δθ_A·(r_A × n)`.
+    separation: f32,
     normal_mass: f32,
     normal_impulse: f32,
     max_normal_impulse: f32,
@@ -206,13 +205,11 @@ pub(crate) fn prepare(
             - ba.linear_velocity
             - ba.angular_velocity.cross(&r_a);
         points.push(ConstraintPoint {
-            r_a,
-            r_b,
             rn_a,
             rn_b,
             irn_a,
             irn_b,
-            adjusted_separation: mp.separation - (r_b - r_a).dot(&n),
+            separation: mp.separation,
             normal_mass: if k > 0.0 { 1.0 / k } else { 0.0 },
             normal_impulse: mp.normal_impulse,
             max_normal_impulse: 0.0,
@@ -407,10 +404,9 @@ fn relax_one(
     // anchor, so sticking contacts cannot creep: each substep's velocity
     // error leaves a small tangential offset, and without the anchor those
     // offsets add up (a stack walks off by centimetres per minute).
-    let gap = c.anchor_gap
-        + (bb.delta_position - ba.delta_position)
-        + (bb.delta_rotation * c.center_b - c.center_b)
-        - (ba.delta_rotation * c.center_a - c.center_a);
+    let gap =
+        c.anchor_gap + (bb.delta_position - ba.delta_position) + bb.delta_angle.cross(&c.center_b)
+            - ba.delta_angle.cross(&c.center_a);
     let dv = bb.linear_velocity - ba.linear_velocity;
     let vt = [0, 1].map(|k| {
         dv.dot(&c.tangents[k]) + bb.angular_velocity.dot(&c.rt_b[k])
@@ -443,14 +439,15 @@ fn solve_normal(
     use_bias: bool,
 ) {
     let n = c.normal;
-    let dp = bb.delta_position - ba.delta_position;
-    let (dq_a, dq_b) = (ba.delta_rotation, bb.delta_rotation);
+    // Normal motion of the centres so far this step, and the rotations.
+    let dp_n = (bb.delta_position - ba.delta_position).dot(&n);
+    let (turn_a, turn_b) = (ba.delta_angle, bb.delta_angle);
     let sf = c.softness;
     let (inv_mass_a, inv_mass_b) = (c.inv_mass_a, c.inv_mass_b);
     for cp in &mut c.points {
-        // Current separation from the pose change so far in this step.
-        let d = dp + (dq_b * cp.r_b - dq_a * cp.r_a);
-        let s = d.dot(&n) + cp.adjusted_separation;
+        // Current separation from the pose change so far in this step, to
+        // first order in the rotation: (Δθ × r)·n = Δθ·(r × n).
+        let s = dp_n + turn_b.dot(&cp.rn_b) - turn_a.dot(&cp.rn_a) + cp.separation;
         let (bias, mass_scale, impulse_scale) = if s > 0.0 {
             // Speculative: allow closing the gap within this substep.
             (s * params.inv_h, 1.0, 0.0)

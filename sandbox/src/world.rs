@@ -681,7 +681,7 @@ impl World {
                 linear_velocity: self.linear_velocities[i],
                 angular_velocity: self.angular_velocities[i],
                 delta_position: Vector3::zeros(),
-                delta_rotation: Matrix3::identity(),
+                delta_angle: Vector3::zeros(),
             });
             self.solver_motions.push(SolverMotion::IDENTITY);
             self.solver_masses.push(SolverMass {
@@ -887,7 +887,7 @@ fn integrate_positions(bodies: &mut [SolverBody], motions: &mut [SolverMotion], 
         let w = b.angular_velocity * (0.5 * h);
         let dq = Quaternion::from_parts(0.0, w) * q;
         m.delta_rotation = UnitQuaternion::new_normalize(q + dq);
-        b.delta_rotation = *m.delta_rotation.to_rotation_matrix().matrix();
+        b.delta_angle += b.angular_velocity * h;
     }
 }
 
