@@ -37,9 +37,10 @@
 //!   recycles the manifolds of a pair whose relative pose moved less than
 //!   5 cm since its last update, and then leaves `dist` stale.
 //! - *max pen, exact*: the engine-neutral [`exact_penetration`] oracle
-//!   (parry3d's exact contact query on every pair whose bounding spheres
-//!   overlap, and on bodies against the ground) on the poses at the end of
-//!   the step, maximised over the run. It is sampled every step for scenes of
+//!   (analytic depth against the ground slab; parry3d's exact contact query,
+//!   clamped by the bounding-sphere overlap, on every pair whose bounding
+//!   spheres overlap) on the poses at the end of the step, maximised over
+//!   the run. It is sampled every step for scenes of
 //!   at most [`EXACT_EVERY_STEP_LIMIT`] bodies and every
 //!   [`EXACT_SPARSE_INTERVAL`] steps above that (pyramid 100), and on the
 //!   last step; `VS_RAPIER_EXACT_EVERY` overrides the interval.
@@ -48,6 +49,9 @@
 //!   This is the stability figure for pyramid, stack and wall; in the
 //!   falling scenes bodies are meant to move, so read *lowest y* there: the
 //!   lowest body centre at the end (a cube resting on the ground has 0.5).
+//! - *moved > 5 cm*: bodies farther than 5 cm from their start at the end
+//!   (the pyramid tolerance), which tells one fallen brick from a
+//!   collapse.
 //! - *awake*: dynamic bodies not asleep at the end; *lost*: bodies removed
 //!   or disabled by the engine, or whose pose is not finite (NaN).
 //!
