@@ -21,13 +21,18 @@
 //! and CCD; the sandbox has its defaults. Both take 600 steps unless
 //! `VS_RAPIER_STEPS` says otherwise.
 //!
-//! **Same noise.** For each scene the engines alternate in blocks of
-//! [`BLOCK_STEPS`] steps (who goes first alternates too), so a burst of load
-//! from other processes hits both rather than one.
+//! **Same noise, clean timing.** For each scene the engines alternate in
+//! blocks of [`BLOCK_STEPS`] steps (who goes first alternates too), so a
+//! burst of load from other processes hits both rather than one. This timed
+//! pass makes nothing but step calls. The penetrations come from a second,
+//! untimed pass: both engines are built afresh and replayed step by step
+//! with the measurements below after every step; the run fails unless each
+//! engine ends the replay at bitwise the same poses as the timed pass, so
+//! the replay describes the very run that was timed.
 //!
 //! **Metrics**, for each engine:
-//! - *ms/step*: wall time inside the engine's step call over all steps,
-//!   divided by the steps (measurement code is outside the timed region).
+//! - *ms/step*: wall time of the timed pass's step calls, divided by the
+//!   steps.
 //! - *max pen, own contacts*: the deepest penetration the engine's own
 //!   contact points report after each step, maximised over the run. For the
 //!   sandbox this is `World::max_penetration()`, as `sandbox bench` reports;
@@ -39,11 +44,9 @@
 //! - *max pen, exact*: the engine-neutral [`exact_penetration`] oracle
 //!   (analytic depth against the ground slab; parry3d's exact contact query,
 //!   clamped by the bounding-sphere overlap, on every pair whose bounding
-//!   spheres overlap) on the poses at the end of the step, maximised over
-//!   the run. It is sampled every step for scenes of
-//!   at most [`EXACT_EVERY_STEP_LIMIT`] bodies and every
-//!   [`EXACT_SPARSE_INTERVAL`] steps above that (pyramid 100), and on the
-//!   last step; `VS_RAPIER_EXACT_EVERY` overrides the interval.
+//!   spheres overlap) on the poses at the end of every step of the replay,
+//!   maximised over the run (`VS_RAPIER_EXACT_EVERY=N` samples every N
+//!   steps instead, for quick runs).
 //! - *max horiz drift* / *max drift*: the largest distance in the xz plane /
 //!   in 3D of any dynamic body from its start position after the last step.
 //!   This is the stability figure for pyramid, stack and wall; in the
@@ -56,8 +59,9 @@
 //!   or disabled by the engine, or whose pose is not finite (NaN).
 //!
 //! Environment: `VS_RAPIER_SCENES=pyramid20,stack20` runs only those rows
-//! (labels as in the table), `VS_RAPIER_STEPS=N` changes the step count; a
-//! run with either prints its table but does not write `VS_RAPIER.md`.
+//! (labels as in the table), `VS_RAPIER_STEPS=N` changes the step count and
+//! `VS_RAPIER_EXACT_EVERY=N` thins the exact samples; a run with any of them
+//! prints its table but does not write `VS_RAPIER.md`.
 //! Criterion's `--bench` argument is accepted and every argument is ignored;
 //! run without `--bench` (as `cargo test --benches` does) it only takes a
 //! few steps of one small scene as a smoke test.
@@ -77,6 +81,7 @@ use sandbox::Scene;
 
 use engine::Engine;
 use exact_penetration::PenetrationOracle;
+use layout::BodySpec;
 use rapier_side::RapierSide;
 use report::{Measured, Row};
 use sandbox_side::SandboxSide;
@@ -94,10 +99,8 @@ const CASES: [(&str, Scene, usize); 6] = [
 const DEFAULT_STEPS: usize = 600;
 /// Steps one engine takes before the other takes its turn.
 const BLOCK_STEPS: usize = 30;
-/// Scenes up to this many bodies get the exact penetration every step.
-const EXACT_EVERY_STEP_LIMIT: usize = 1000;
-/// Sampling interval, in steps, of the exact penetration above that size.
-const EXACT_SPARSE_INTERVAL: usize = 10;
+/// Sampling interval, in steps, of the exact penetration in the replay.
+const DEFAULT_EXACT_EVERY: usize = 1;
 /// Steps of the smoke test run when the bench is not invoked with `--bench`.
 const SMOKE_STEPS: usize = 3;
 /// Largest relative difference allowed between the engines' body masses.
@@ -144,7 +147,7 @@ fn run() -> Result<(), Box<dyn Error>> {
         cases.truncate(1);
         steps = SMOKE_STEPS;
     }
-    let full = bench_mode && filter.is_none() && steps == DEFAULT_STEPS;
+    let full = bench_mode && filter.is_none() && exact_env.is_none() && steps == DEFAULT_STEPS;
 
     let load_before = report::load_average();
     let mut rows = Vec::new();
@@ -166,12 +169,62 @@ fn run() -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// What is accumulated for one engine during a run.
-struct Tally {
-    wall: Duration,
+/// What the untimed replay of one engine measures.
+struct Replay {
     own_penetration: f32,
     exact_penetration: f32,
     friction_range: (f32, f32),
+    final_poses: Vec<Option<Pose>>,
+}
+
+/// Builds both engines for `specs`, after checking the sandbox's build, the
+/// time step and the masses.
+fn build_pair(
+    label: &str,
+    scene: Scene,
+    size: usize,
+    specs: &[BodySpec],
+) -> Result<(SandboxSide, RapierSide), Box<dyn Error>> {
+    let ours = SandboxSide::build(scene, size, specs)?;
+    let theirs = RapierSide::build(specs)?;
+    if theirs.dt() != 1.0 / 60.0 {
+        return Err(format!("rapier's default dt is {}, not 1/60 s", theirs.dt()).into());
+    }
+    for (k, (a, b)) in ours.masses().into_iter().zip(theirs.masses()).enumerate() {
+        if !((a - b).abs() <= MASS_TOLERANCE * a.abs().max(b.abs())) {
+            return Err(format!("{label}: body {k} weighs {a} kg here, {b} kg in rapier").into());
+        }
+    }
+    Ok((ours, theirs))
+}
+
+/// Steps `engine` again from the start, untimed, measuring after every step
+/// what the timed pass must not pay for.
+fn replay(
+    engine: &mut dyn Engine,
+    steps: usize,
+    exact_every: usize,
+    oracle: &mut PenetrationOracle,
+) -> Result<Replay, Box<dyn Error>> {
+    let mut r = Replay {
+        own_penetration: 0.0,
+        exact_penetration: 0.0,
+        friction_range: engine::EMPTY_RANGE,
+        final_poses: Vec::new(),
+    };
+    let mut poses = Vec::new();
+    for step in 0..steps {
+        engine.step();
+        let contacts = engine.contacts();
+        r.own_penetration = r.own_penetration.max(contacts.max_penetration);
+        r.friction_range = engine::union(r.friction_range, contacts.friction_range);
+        if (step + 1) % exact_every == 0 || step + 1 == steps {
+            engine.poses(&mut poses);
+            r.exact_penetration = r.exact_penetration.max(oracle.max_penetration(&poses)?);
+        }
+    }
+    engine.poses(&mut r.final_poses);
+    Ok(r)
 }
 
 fn run_case(
@@ -182,64 +235,41 @@ fn run_case(
     exact_every: Option<usize>,
 ) -> Result<Row, Box<dyn Error>> {
     let specs = layout::dynamic_bodies(scene, size)?;
-    let mut ours = SandboxSide::build(scene, size, &specs)?;
-    let mut theirs = RapierSide::build(&specs)?;
-    if theirs.dt() != 1.0 / 60.0 {
-        return Err(format!("rapier's default dt is {}, not 1/60 s", theirs.dt()).into());
-    }
-    for (k, (a, b)) in ours.masses().into_iter().zip(theirs.masses()).enumerate() {
-        if !((a - b).abs() <= MASS_TOLERANCE * a.abs().max(b.abs())) {
-            return Err(format!("{label}: body {k} weighs {a} kg here, {b} kg in rapier").into());
-        }
-    }
-    let exact_every = exact_every.unwrap_or(if specs.len() <= EXACT_EVERY_STEP_LIMIT {
-        1
-    } else {
-        EXACT_SPARSE_INTERVAL
-    });
-    let exact_every = exact_every.max(1);
-    let mut oracle = PenetrationOracle::new(&specs)?;
-    let mut poses: Vec<Option<Pose>> = Vec::with_capacity(specs.len());
 
-    let fresh = || Tally {
-        wall: Duration::ZERO,
-        own_penetration: 0.0,
-        exact_penetration: 0.0,
-        friction_range: engine::EMPTY_RANGE,
-    };
-    let mut tallies = [fresh(), fresh()];
+    // Timed pass: nothing but the step calls, the engines taking turns.
+    let (mut ours, mut theirs) = build_pair(label, scene, size, &specs)?;
+    let mut wall = [Duration::ZERO; 2];
     let mut block_start = 0;
     let mut block = 0usize;
     while block_start < steps {
         let block_end = (block_start + BLOCK_STEPS).min(steps);
         for turn in 0..2 {
             let side = (turn + block) % 2;
-            let (engine, tally): (&mut dyn Engine, _) = if side == 0 {
-                (&mut ours, &mut tallies[0])
-            } else {
-                (&mut theirs, &mut tallies[1])
-            };
-            for step in block_start..block_end {
-                let t = Instant::now();
+            let engine: &mut dyn Engine = if side == 0 { &mut ours } else { &mut theirs };
+            let t = Instant::now();
+            for _ in block_start..block_end {
                 engine.step();
-                tally.wall += t.elapsed();
-                let contacts = engine.contacts();
-                tally.own_penetration = tally.own_penetration.max(contacts.max_penetration);
-                tally.friction_range = engine::union(tally.friction_range, contacts.friction_range);
-                if (step + 1) % exact_every == 0 || step + 1 == steps {
-                    engine.poses(&mut poses);
-                    tally.exact_penetration =
-                        tally.exact_penetration.max(oracle.max_penetration(&poses)?);
-                }
             }
+            wall[side] += t.elapsed();
         }
         block_start = block_end;
         block += 1;
     }
 
+    // Untimed replay from a fresh build: penetrations every sampled step.
+    let exact_every = exact_every.unwrap_or(DEFAULT_EXACT_EVERY).max(1);
+    let mut oracle = PenetrationOracle::new(&specs)?;
+    let (mut ours_again, mut theirs_again) = build_pair(label, scene, size, &specs)?;
+    let replays = [
+        replay(&mut ours_again, steps, exact_every, &mut oracle)?,
+        replay(&mut theirs_again, steps, exact_every, &mut oracle)?,
+    ];
+
     let mut results = Vec::with_capacity(2);
-    for (engine, tally) in [(&ours as &dyn Engine, &tallies[0]), (&theirs, &tallies[1])] {
-        let (lo, hi) = tally.friction_range;
+    let mut poses = Vec::new();
+    let timed: [&dyn Engine; 2] = [&ours, &theirs];
+    for ((engine, r), wall) in timed.into_iter().zip(&replays).zip(wall) {
+        let (lo, hi) = r.friction_range;
         // An empty range (no touching pair ever) has lo = +inf and passes.
         if lo <= hi
             && !((lo - layout::FRICTION).abs() <= FRICTION_TOLERANCE
@@ -253,11 +283,19 @@ fn run_case(
             .into());
         }
         engine.poses(&mut poses);
+        if poses != r.final_poses {
+            return Err(format!(
+                "{label}: {} ended elsewhere when replayed, so the replay's penetrations \
+would not describe the timed run",
+                engine.name()
+            )
+            .into());
+        }
         results.push(Measured::at_end(
             engine.name(),
-            tally.wall.as_secs_f64() * 1e3 / steps as f64,
-            tally.own_penetration,
-            tally.exact_penetration,
+            wall.as_secs_f64() * 1e3 / steps as f64,
+            r.own_penetration,
+            r.exact_penetration,
             &specs,
             &poses,
             engine.awake(),
