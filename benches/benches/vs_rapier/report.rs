@@ -231,7 +231,9 @@ pair's manifold while its relative pose moves less than 5 cm and leaves `dist` s
 so its figure can read low.",
         "*exact*: one oracle for both engines on the poses at the end of each sampled step: \
 analytic depth against the ground slab, parry3d's exact contact query between bodies (clamped \
-by the bounding-sphere overlap).",
+by the bounding-sphere overlap). Both penetration columns come from an untimed replay of each \
+engine, checked to end at bitwise the same poses as the timed run; the timed run makes only \
+step calls.",
         "*drift* (from the start position, after the last step) and *moved > 5 cm* measure \
 stability in pyramid, stack and wall. In wall, the last brick of every odd row overhangs by \
 half (its centre sits exactly above the edge of the brick below, as SCENES.md lays it); the \
