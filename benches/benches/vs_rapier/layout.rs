@@ -1,0 +1,121 @@
+//! The benchmark scenes transcribed from `shared/SCENES.md` a second time,
+//! independently of `sandbox::build_scene`, as a list of body specifications
+//! that the rapier side is built from. `sandbox_side` checks this list body
+//! by body against the world `sandbox::build_scene` made, so a difference
+//! between the two builds stops the run instead of skewing the comparison.
+
+use nalgebra::{Point3, UnitQuaternion, Vector3};
+use sandbox::Scene;
+
+/// Half-extents of every scene cube, metres (SCENES.md).
+pub const CUBE_HALF: f32 = 0.5;
+/// Half-extents of the ground cuboid, metres (SCENES.md).
+pub const GROUND_HALF: [f32; 3] = [50.0, 0.5, 50.0];
+/// Centre height of the ground cuboid, so its top face is at y = 0.
+pub const GROUND_Y: f32 = -0.5;
+/// Density of every dynamic body, kg/m³.
+pub const DENSITY: f32 = 1000.0;
+/// Friction coefficient of every body, ground included.
+pub const FRICTION: f32 = 0.6;
+/// Restitution coefficient of every body, ground included.
+pub const RESTITUTION: f32 = 0.0;
+/// Radius of the mixed scene's spheres, metres.
+pub const SPHERE_RADIUS: f32 = 0.5;
+/// Half-height of the core segment of the mixed scene's capsules, metres.
+pub const CAPSULE_HALF_HEIGHT: f32 = 0.5;
+/// Radius of the mixed scene's capsules, metres.
+pub const CAPSULE_RADIUS: f32 = 0.3;
+/// Circumradius of the mixed scene's icosahedron hulls, metres.
+pub const ICOSAHEDRON_CIRCUMRADIUS: f32 = 0.6;
+
+/// The shape of one dynamic body.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ShapeSpec {
+    /// A cube of half-extent [`CUBE_HALF`].
+    Cube,
+    /// A sphere of radius [`SPHERE_RADIUS`].
+    Sphere,
+    /// A capsule along local Y.
+    Capsule,
+    /// The convex hull of these vertices (the icosahedron's, from
+    /// `sandbox::icosahedron`, so both engines get the very same points).
+    Hull(Vec<Point3<f32>>),
+}
+
+impl ShapeSpec {
+    /// Radius of a sphere about the body origin that contains the shape.
+    pub fn bounding_radius(&self) -> f32 {
+        match self {
+            ShapeSpec::Cube => CUBE_HALF * 3.0f32.sqrt(),
+            ShapeSpec::Sphere => SPHERE_RADIUS,
+            ShapeSpec::Capsule => CAPSULE_HALF_HEIGHT + CAPSULE_RADIUS,
+            ShapeSpec::Hull(v) => v.iter().map(|p| p.coords.norm()).fold(0.0, f32::max),
+        }
+    }
+}
+
+/// One dynamic body in creation order.
+#[derive(Clone, Debug)]
+pub struct BodySpec {
+    /// Its shape.
+    pub shape: ShapeSpec,
+    /// Start position of the shape frame, metres.
+    pub position: Vector3<f32>,
+    /// Start orientation of the shape frame.
+    pub rotation: UnitQuaternion<f32>,
+}
+
+/// The dynamic bodies of `scene` at `size`, in SCENES.md's creation order
+/// (the ground, created first, is implied).
+pub fn dynamic_bodies(scene: Scene, size: usize) -> Result<Vec<BodySpec>, collide::HullError> {
+    let cube = |x: f32, y: f32| BodySpec {
+        shape: ShapeSpec::Cube,
+        position: Vector3::new(x, y, 0.0),
+        rotation: UnitQuaternion::identity(),
+    };
+    let mut out = Vec::new();
+    match scene {
+        Scene::Pyramid => {
+            for r in 0..size {
+                let c = size - r;
+                for j in 0..c {
+                    out.push(cube(j as f32 - (c as f32 - 1.0) / 2.0, 0.5 + r as f32));
+                }
+            }
+        }
+        Scene::Stack => {
+            for i in 0..size {
+                out.push(cube(0.0, 0.5 + i as f32));
+            }
+        }
+        Scene::Wall => {
+            for r in 0..size {
+                let shift = if r % 2 == 1 { 0.5 } else { 0.0 };
+                for j in 0..20 {
+                    out.push(cube(j as f32 - 9.5 + shift, 0.5 + r as f32));
+                }
+            }
+        }
+        Scene::FallingBoxes | Scene::Mixed => {
+            let hull = sandbox::icosahedron(ICOSAHEDRON_CIRCUMRADIUS)?.vertices().to_vec();
+            for k in 0..size {
+                let shape = match (scene, k % 4) {
+                    (Scene::FallingBoxes, _) | (_, 0) => ShapeSpec::Cube,
+                    (_, 1) => ShapeSpec::Sphere,
+                    (_, 2) => ShapeSpec::Capsule,
+                    _ => ShapeSpec::Hull(hull.clone()),
+                };
+                let (layer, row, col) =
+                    ((k / 100) as f32, ((k % 100) / 10) as f32, (k % 10) as f32);
+                let (roll, pitch, yaw) =
+                    (0.1 * (k % 7) as f32, 0.1 * (k % 5) as f32, 0.1 * (k % 3) as f32);
+                out.push(BodySpec {
+                    shape,
+                    position: Vector3::new((col - 4.5) * 1.5, 2.0 + layer * 1.5, (row - 4.5) * 1.5),
+                    rotation: UnitQuaternion::from_euler_angles(roll, pitch, yaw),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
