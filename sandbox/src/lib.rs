@@ -53,7 +53,10 @@ pub use manifold::{ContactPoint, FrictionAnchor, MAX_MANIFOLD_POINTS, Manifold};
 pub use mass_properties::{MassProperties, polyhedron as polyhedron_mass_properties};
 pub use pair_cache::Contact;
 pub use ray_cast::{Ray, RayHit, cast_ray};
-pub use scene_file::{Location, MAX_SCENE_FILE_BODIES, MAX_SUBSTEPS, SceneFile, SceneFileError};
+pub use scene_file::{
+    Location, MAX_CONTACT_HERTZ, MAX_ITERATIONS, MAX_SCENE_FILE_BODIES, MAX_SUBSTEPS, SceneFile,
+    SceneFileError,
+};
 pub use scenes::{Scene, SceneError, UnknownScene, add_ground, build_scene, icosahedron};
 pub use settings::StepSettings;
 pub use stage_times::StageTimes;

@@ -18,6 +18,9 @@
 //! [settings]                    # every key optional; defaults: StepSettings::default()
 //! gravity = [0.0, -9.81, 0.0]
 //! substeps = 4                  # 1 to 64
+//! push_iterations = 2           # soft sweeps per substep, 1 to 16
+//! relax_iterations = 2          # rigid sweeps per substep, 1 to 16
+//! contact_hertz = 50.0          # contact spring frequency, (0, 1000]
 //! sleep = true
 //!
 //! [[body]]
@@ -59,6 +62,15 @@ pub const MAX_SCENE_FILE_BODIES: usize = 1_000_000;
 /// Most substeps a scene file may ask for. Box2D uses 4; 64 already costs
 /// sixteen times as much, and more only hides a badly scaled scene.
 pub const MAX_SUBSTEPS: u32 = 64;
+
+/// Most push or relax sweeps per substep a scene file may ask for: the
+/// default is 2, and past 16 a scene wants more substeps instead.
+pub const MAX_ITERATIONS: u32 = 16;
+
+/// Highest contact frequency a scene file may ask for (Hz). The solver caps
+/// it at a quarter of the substep rate anyway (60 Hz at 4 substeps, 960 Hz
+/// at 64); this only rejects values no substep count could honour.
+pub const MAX_CONTACT_HERTZ: f32 = 1000.0;
 
 /// A quaternion shorter than this cannot be normalised reliably in f32 (its
 /// direction is lost to rounding), so it names no rotation. The written
@@ -281,6 +293,9 @@ struct RawFile {
 struct RawSettings {
     gravity: Option<RawVec3>,
     substeps: Option<Spanned<i64>>,
+    push_iterations: Option<Spanned<i64>>,
+    relax_iterations: Option<Spanned<i64>>,
+    contact_hertz: Option<RawNumber>,
     sleep: Option<bool>,
 }
 
@@ -496,24 +511,46 @@ impl Locator<'_> {
 
     fn settings(&self, raw: &RawSettings) -> Result<SettingsOverrides, SceneFileError> {
         let gravity = raw.gravity.as_ref().map(|g| self.vector(g, "gravity")).transpose()?;
-        let substeps = match &raw.substeps {
-            None => None,
-            Some(s) => {
-                let v = *s.get_ref();
-                match u32::try_from(v) {
-                    Ok(n) if (1..=MAX_SUBSTEPS).contains(&n) => Some(n),
-                    _ => {
-                        return Err(SceneFileError::OutOfRange {
-                            location: self.of(s),
-                            what: "substeps".to_owned(),
-                            value: v as f64,
-                            expected: format!("a whole number from 1 to {MAX_SUBSTEPS}"),
-                        });
-                    }
-                }
-            }
+        let count = |raw: &Option<Spanned<i64>>, what: &str, max: u32| {
+            raw.as_ref().map(|s| self.whole_number(s, what, max)).transpose()
         };
-        Ok(SettingsOverrides { gravity, substeps, sleep: raw.sleep })
+        let substeps = count(&raw.substeps, "substeps", MAX_SUBSTEPS)?;
+        let push_iterations = count(&raw.push_iterations, "push_iterations", MAX_ITERATIONS)?;
+        let relax_iterations = count(&raw.relax_iterations, "relax_iterations", MAX_ITERATIONS)?;
+        let contact_hertz = raw
+            .contact_hertz
+            .as_ref()
+            .map(|n| {
+                self.number_in(
+                    n,
+                    "contact_hertz",
+                    |v| v > 0.0 && v <= MAX_CONTACT_HERTZ,
+                    &format!("a frequency above 0 and at most {MAX_CONTACT_HERTZ} Hz"),
+                )
+            })
+            .transpose()?;
+        Ok(SettingsOverrides {
+            gravity,
+            substeps,
+            push_iterations,
+            relax_iterations,
+            contact_hertz,
+            sleep: raw.sleep,
+        })
+    }
+
+    /// A whole number from 1 to `max`.
+    fn whole_number(&self, s: &Spanned<i64>, what: &str, max: u32) -> Result<u32, SceneFileError> {
+        let v = *s.get_ref();
+        match u32::try_from(v) {
+            Ok(n) if (1..=max).contains(&n) => Ok(n),
+            _ => Err(SceneFileError::OutOfRange {
+                location: self.of(s),
+                what: what.to_owned(),
+                value: v as f64,
+                expected: format!("a whole number from 1 to {max}"),
+            }),
+        }
     }
 
     fn shape(&self, raw: &Spanned<RawShape>) -> Result<Shape, SceneFileError> {
@@ -714,6 +751,9 @@ impl Locator<'_> {
 struct SettingsOverrides {
     gravity: Option<Vector3<f32>>,
     substeps: Option<u32>,
+    push_iterations: Option<u32>,
+    relax_iterations: Option<u32>,
+    contact_hertz: Option<f32>,
     sleep: Option<bool>,
 }
 
@@ -835,8 +875,8 @@ impl SceneFile {
         self.entries.iter().map(Entry::len).sum::<u64>() as usize
     }
 
-    /// `base` with the file's `[settings]` (gravity, substeps, sleep) laid
-    /// over it.
+    /// `base` with the file's `[settings]` (gravity, substeps, solver
+    /// sweeps, contact frequency, sleep) laid over it.
     ///
     /// ```
     /// use sandbox::{SceneFile, StepSettings};
@@ -850,6 +890,9 @@ impl SceneFile {
         StepSettings {
             gravity: o.gravity.unwrap_or(base.gravity),
             substeps: o.substeps.unwrap_or(base.substeps),
+            push_iterations: o.push_iterations.unwrap_or(base.push_iterations),
+            relax_iterations: o.relax_iterations.unwrap_or(base.relax_iterations),
+            contact_hertz: o.contact_hertz.unwrap_or(base.contact_hertz),
             sleep_enabled: o.sleep.unwrap_or(base.sleep_enabled),
             ..base
         }

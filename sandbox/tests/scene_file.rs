@@ -399,6 +399,25 @@ fn out_of_range_values_name_their_line() {
     assert_at(&e, 3, Some(12));
     let e = parse_err("[settings]\nsubsteps = 65\n");
     assert_at(&e, 2, Some(12));
+    let e = parse_err("[settings]\npush_iterations = 0\n");
+    assert_at(&e, 2, Some(19));
+    let e = parse_err("[settings]\n\nrelax_iterations = 17\n");
+    assert_at(&e, 3, Some(20));
+    for bad in ["0.0", "-5.0", "1001.0", "nan", "inf"] {
+        let e = parse_err(&format!("[settings]\ncontact_hertz = {bad}\n"));
+        assert_at(&e, 2, Some(17));
+    }
+}
+
+#[test]
+fn solver_settings_are_laid_over_the_base() {
+    let file = SceneFile::parse(
+        "[settings]\npush_iterations = 3\nrelax_iterations = 1\ncontact_hertz = 30.0\n",
+    )
+    .unwrap();
+    let s = file.step_settings(StepSettings::default());
+    assert_eq!((s.push_iterations, s.relax_iterations, s.contact_hertz), (3, 1, 30.0));
+    assert_eq!(s.substeps, StepSettings::default().substeps, "unnamed settings are kept");
 }
 
 #[test]
