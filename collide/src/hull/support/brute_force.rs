@@ -3,10 +3,27 @@
 //!
 //! The SIMD version keeps the vertices as structure-of-arrays and runs a
 //! lane-parallel kernel compiled for several instruction sets and chosen at
-//! run time (AVX-512, AVX2, AVX, SSE4.1, NEON, or the baseline). Each lane
-//! keeps its own running maximum and the index that produced it; the lanes
-//! are reduced once at the end. Padding repeats vertex 0, so it can tie with
-//! it but never beat the true maximum.
+//! run time (AVX-512, AVX2, AVX, SSE4.1, NEON, or the baseline). It is plain
+//! safe Rust over fixed-size lane arrays, shaped so that the compiler maps
+//! every step onto vector instructions:
+//!
+//! 1. The scan keeps, per lane, the largest dot product seen and the number
+//!    of the *block* it came from (one broadcast and one masked move per
+//!    block), not the vertex index: building a vector of per-lane indices
+//!    every block cost more than the dot products themselves.
+//! 2. The lane maxima are folded to one maximum by halving (a shuffle and a
+//!    `max` per step), with no index riding along, so the fold stays in
+//!    vector registers.
+//! 3. A compare of the lanes against that maximum gives a bit mask; its
+//!    lowest set bit is the winning lane, and block × lane width + lane is the
+//!    vertex.
+//!
+//! At 64 vertices the whole scan is four AVX-512 blocks, so the fixed cost of
+//! the reduction decides the speed-up over the scalar scan; the version that
+//! carried indices through a scalarised fold was ~1.4× slower there.
+//! Padding repeats vertex 0, so it can tie with it but never beat the true
+//! maximum, and a padded lane never wins: lane 0 then holds the same maximum
+//! and the lowest lane wins ties.
 
 use nalgebra::Vector3;
 
@@ -35,7 +52,8 @@ pub(crate) struct SoaVertices {
     zs: Vec<f32>,
 }
 
-/// Vertices per loop iteration: two 8-lane AVX registers, four SSE ones.
+/// Vertices per loop iteration: one AVX-512 register, two AVX ones, four SSE
+/// or NEON ones.
 /// Sixteen independent running maxima also break the loop-carried
 /// dependency (compare, then select) that would otherwise bound the loop by
 /// latency rather than throughput.
@@ -58,10 +76,14 @@ impl SoaVertices {
 
 /// The SIMD kernel. Written as plain loops over fixed-size lane arrays,
 /// which the compiler vectorises; `multiversion` compiles it once per listed
-/// instruction set and picks the best the running CPU supports, falling back
-/// to the baseline (SSE2 on x86-64) elsewhere. Products are summed in the same
-/// order in every version (no fused multiply-add contraction), so all
-/// versions return the same vertex.
+/// instruction set and picks the best the running CPU supports (detected once,
+/// then an indirect call), falling back to the baseline (SSE2 on x86-64)
+/// elsewhere. Products are summed in the same order in every version (no
+/// fused multiply-add contraction), so all versions return the same vertex.
+///
+/// Comparisons are written `a > b` with selects rather than `f32::max`: a NaN
+/// dot product (from a NaN direction) then never replaces a maximum, and the
+/// select is one vector instruction where `max`'s NaN rule needs three.
 #[multiversion::multiversion(targets(
     "x86_64+avx512f+avx512vl",
     "x86_64+avx2+fma",
@@ -70,35 +92,39 @@ impl SoaVertices {
     "aarch64+neon"
 ))]
 fn support_soa(xs: &[f32], ys: &[f32], zs: &[f32], d: [f32; 3]) -> usize {
+    // Per lane: the largest dot product so far and the block it came from.
     let mut best = [f32::NEG_INFINITY; BLOCK];
-    let mut best_index = [0u32; BLOCK];
+    let mut best_block = [0u32; BLOCK];
     let blocks = xs.chunks_exact(BLOCK).zip(ys.chunks_exact(BLOCK)).zip(zs.chunks_exact(BLOCK));
     for (b, ((x, y), z)) in blocks.enumerate() {
-        let base = (b * BLOCK) as u32;
         let mut dots = [0.0f32; BLOCK];
         for l in 0..BLOCK {
             dots[l] = x[l] * d[0] + y[l] * d[1] + z[l] * d[2];
         }
         for l in 0..BLOCK {
             let better = dots[l] > best[l];
-            best_index[l] = if better { base + l as u32 } else { best_index[l] };
-            // `max` rather than a conditional assignment: the compiler keeps
-            // the maxima in registers instead of a masked store to memory.
-            best[l] = best[l].max(dots[l]);
+            best_block[l] = if better { b as u32 } else { best_block[l] };
+            best[l] = if better { dots[l] } else { best[l] };
         }
     }
-    // Fold the lanes in halves with selects rather than a scan with
-    // branches: which lane wins is as unpredictable as the direction, and a
-    // mispredicted branch per lane would cost more than the whole scan of a
-    // small hull.
+    // The maximum over the lanes, folding halves onto each other: values
+    // only, so the fold stays in vector registers.
+    let mut folded = best;
     let mut width = BLOCK / 2;
     while width > 0 {
         for l in 0..width {
-            let better = best[l + width] > best[l];
-            best[l] = if better { best[l + width] } else { best[l] };
-            best_index[l] = if better { best_index[l + width] } else { best_index[l] };
+            let upper = folded[l + width];
+            folded[l] = if upper > folded[l] { upper } else { folded[l] };
         }
         width /= 2;
     }
-    best_index[0] as usize
+    let max = folded[0];
+    // The lanes holding it; the fold returns one of the lane values, so at
+    // least one bit is set (`min` keeps the lookup in bounds regardless).
+    let mut lanes = 0u32;
+    for (l, &v) in best.iter().enumerate() {
+        lanes |= u32::from(v == max) << l;
+    }
+    let lane = (lanes.trailing_zeros() as usize).min(BLOCK - 1);
+    best_block[lane] as usize * BLOCK + lane
 }
