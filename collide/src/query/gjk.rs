@@ -109,6 +109,9 @@ pub struct GjkResult {
 /// Runs GJK on the cores of `md`, starting from `initial_dir` (any nonzero
 /// vector, ideally the previous result's `direction`; zero or non-finite
 /// falls back to +X).
+// Inlined into each query, so that `intersects`, which reads only the
+// outcome, lets the compiler drop the result's simplex and direction.
+#[inline]
 pub fn gjk<A, B, R>(
     md: &MinkowskiDifference<'_, A, B>,
     initial_dir: Vector3<f32>,

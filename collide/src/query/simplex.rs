@@ -15,6 +15,13 @@
 //! into noise. Only this sub-algorithm needs the extra precision. The simplex is reduced
 //! to the smallest sub-simplex that contains the closest point, as in
 //! Gilbert, Johnson and Keerthi (1988).
+//!
+//! The reduction is decided before it is applied: `Simplex::reduction`
+//! returns which points stay, with their barycentrics, and `apply` then
+//! gathers them. The tetrahedron's candidate faces are compared without
+//! copying the simplex, and GJK keeps the simplex it had before the newest
+//! point (for its stall exit) by popping that point rather than by copying
+//! the whole simplex every iteration.
 
 use nalgebra::{Point3, Vector3};
 
