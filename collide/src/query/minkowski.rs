@@ -68,10 +68,12 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> MinkowskiDifference<'s,
     /// Support point of the core difference along `dir_in_a` (A's frame).
     #[inline]
     pub fn support(&self, dir_in_a: &Vector3<f32>) -> SupportPoint {
-        let a = self.a.local_core_support(dir_in_a);
-        // The inverse rotation is the transpose.
+        // B first: its chain (rotate, support, rotate back) is the longer
+        // one, and A's support can overlap its tail. The inverse rotation is
+        // the transpose.
         let dir_in_b = self.rotation_b_in_a.tr_mul(&-dir_in_a);
         let b_in_b = self.b.local_core_support(&dir_in_b);
+        let a = self.a.local_core_support(dir_in_a);
         let b = Point3::from(
             self.rotation_b_in_a * b_in_b.coords + self.pose_b_in_a.translation.vector,
         );
