@@ -21,6 +21,10 @@
 //! At 64 vertices the whole scan is four AVX-512 blocks, so the fixed cost of
 //! the reduction decides the speed-up over the scalar scan; the version that
 //! carried indices through a scalarised fold was ~1.4× slower there.
+//! Measured slower on the benchmark machine, and so not used: a second pass
+//! that recomputes the dot products to find the maximum, 32-lane or 4-block
+//! chunks, a butterfly fold that leaves the maximum in every lane, and
+//! order-preserving integer keys reduced with integer max and min.
 //! Padding repeats vertex 0, so it can tie with it but never beat the true
 //! maximum, and a padded lane never wins: lane 0 then holds the same maximum
 //! and the lowest lane wins ties.
@@ -46,7 +50,7 @@ pub(crate) fn support_scalar(vertices: &[nalgebra::Point3<f32>], dir: &Vector3<f
 /// Vertices as structure-of-arrays, padded to a whole number of
 /// [`BLOCK`]-vertex blocks with copies of vertex 0. Each axis is stored as
 /// whole blocks (`[f32; BLOCK]`), so the kernel's loop needs no bounds or
-/// remainder logic: at 64 vertices that alone saved ~10% per call.
+/// remainder logic: at 64 vertices that alone saved 10-25% per call.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct SoaVertices {
     xs: Vec<[f32; BLOCK]>,
