@@ -109,6 +109,9 @@ pub struct GjkResult {
 /// Runs GJK on the cores of `md`, starting from `initial_dir` (any nonzero
 /// vector, ideally the previous result's `direction`; zero or non-finite
 /// falls back to +X).
+// Inlined into each query, so that `intersects`, which reads only the
+// outcome, lets the compiler drop the result's simplex and direction.
+#[inline]
 pub fn gjk<A, B, R>(
     md: &MinkowskiDifference<'_, A, B>,
     initial_dir: Vector3<f32>,
@@ -169,26 +172,34 @@ where
             }
         }
 
-        let previous = simplex;
+        // Decide the reduction before applying it: until then `simplex`
+        // minus its newest point is still the previous simplex, which the
+        // stall exits return, so no copy of it is made on the way.
         simplex.push(w);
-        let closest = match simplex.reduce() {
+        let sub = match simplex.reduction() {
             Reduction::Enclosing => return end(GjkOutcome::Overlapping, simplex, v, iterations),
-            Reduction::Closest(c) => c,
+            Reduction::Closest(sub) => sub,
         };
+        let closest = sub.closest();
         let closest_sq = closest.norm_squared();
-        let scale_sq = simplex.max_norm_squared();
+        let scale_sq = simplex.max_norm_squared_of(&sub);
         if closest_sq <= TOUCH_REL * TOUCH_REL * scale_sq {
+            simplex.apply(&sub);
             return end(GjkOutcome::Overlapping, simplex, closest, iterations);
         }
         // Progress test: the estimate must shrink. When rounding stops it
         // from doing so, the previous simplex was the best one; a NaN lands
         // here too and is reported as such.
         if !(closest_sq < v_sq) {
+            let mut newest = simplex;
+            newest.apply(&sub);
+            simplex.pop();
             if !closest_sq.is_finite() {
-                return end(GjkOutcome::NonFinite, previous, v, iterations);
+                return end(GjkOutcome::NonFinite, simplex, v, iterations);
             }
-            return stalled(dot64(&v, &w.w), previous, simplex, v, iterations);
+            return stalled(dot64(&v, &w.w), simplex, newest, v, iterations);
         }
+        simplex.apply(&sub);
         v = closest;
         v_sq = closest_sq;
         debug_assert!(simplex.len() <= 3, "a separated simplex has at most 3 points");

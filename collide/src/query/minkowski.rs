@@ -5,8 +5,14 @@
 //! and B's support turns the direction into B's frame and only the resulting
 //! point back. No vertex is ever transformed wholesale. Results are taken to
 //! the world frame once, at the end of a query.
+//!
+//! Those two rotations per support call use B's orientation as a 3×3 matrix,
+//! converted from the quaternion once per query: a matrix-vector product
+//! (9 multiplies, short dependency chains) costs about half the latency of a
+//! quaternion rotation (two chained cross products), and it sits on GJK's
+//! critical path between the direction and the next support point.
 
-use nalgebra::{Isometry3, Point3, Vector3};
+use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
 
 use crate::support_map::SupportMap;
 
@@ -41,13 +47,16 @@ pub struct MinkowskiDifference<'s, A: ?Sized, B: ?Sized> {
     a: &'s A,
     b: &'s B,
     pose_b_in_a: Isometry3<f32>,
+    /// `pose_b_in_a.rotation` as a matrix: B's axes in A's frame.
+    rotation_b_in_a: Matrix3<f32>,
 }
 
 impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> MinkowskiDifference<'s, A, B> {
     /// The difference of `a` and `b` placed at `pose_b_in_a` relative to A.
     #[inline]
     pub fn new(a: &'s A, b: &'s B, pose_b_in_a: Isometry3<f32>) -> Self {
-        Self { a, b, pose_b_in_a }
+        let rotation_b_in_a = pose_b_in_a.rotation.to_rotation_matrix().into_inner();
+        Self { a, b, pose_b_in_a, rotation_b_in_a }
     }
 
     /// B's pose in A's frame.
@@ -59,9 +68,15 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> MinkowskiDifference<'s,
     /// Support point of the core difference along `dir_in_a` (A's frame).
     #[inline]
     pub fn support(&self, dir_in_a: &Vector3<f32>) -> SupportPoint {
+        // B first: its chain (rotate, support, rotate back) is the longer
+        // one, and A's support can overlap its tail. The inverse rotation is
+        // the transpose.
+        let dir_in_b = self.rotation_b_in_a.tr_mul(&-dir_in_a);
+        let b_in_b = self.b.local_core_support(&dir_in_b);
         let a = self.a.local_core_support(dir_in_a);
-        let dir_in_b = self.pose_b_in_a.rotation.inverse_transform_vector(&-dir_in_a);
-        let b = self.pose_b_in_a * self.b.local_core_support(&dir_in_b);
+        let b = Point3::from(
+            self.rotation_b_in_a * b_in_b.coords + self.pose_b_in_a.translation.vector,
+        );
         SupportPoint { w: a - b, a, b }
     }
 

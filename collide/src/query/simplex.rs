@@ -15,6 +15,13 @@
 //! into noise. Only this sub-algorithm needs the extra precision. The simplex is reduced
 //! to the smallest sub-simplex that contains the closest point, as in
 //! Gilbert, Johnson and Keerthi (1988).
+//!
+//! The reduction is decided before it is applied: `Simplex::reduction`
+//! returns which points stay, with their barycentrics, and `apply` then
+//! gathers them. The tetrahedron's candidate faces are compared without
+//! copying the simplex, and GJK keeps the simplex it had before the newest
+//! point (for its stall exit) by popping that point rather than by copying
+//! the whole simplex every iteration.
 
 use nalgebra::{Point3, Vector3};
 
@@ -39,12 +46,44 @@ pub struct Simplex {
 }
 
 /// What reducing the simplex found.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) enum Reduction {
     /// The tetrahedron encloses the origin.
     Enclosing,
-    /// The closest point of the simplex to the origin.
-    Closest(Vector3<f32>),
+    /// The sub-simplex holding the point closest to the origin.
+    Closest(SubSimplex),
+}
+
+/// A sub-simplex chosen by the reduction, not yet applied: which points it
+/// keeps (indices into the simplex, in their new order), their barycentric
+/// coordinates, and the closest point `Σ λᵢ wᵢ` they give. Deciding first and
+/// applying once means no candidate ever copies the whole simplex, and the
+/// simplex before the reduction stays at hand for GJK's stall exit.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SubSimplex {
+    keep: [usize; 3],
+    bary: [f64; 3],
+    len: usize,
+    closest: V64,
+}
+
+impl SubSimplex {
+    /// The sub-simplex of `w[keep]` with barycentrics `bary`.
+    fn new<const N: usize>(w: &[V64; 4], keep: [usize; N], bary: [f64; N]) -> Self {
+        let mut sub = Self { keep: [0; 3], bary: [0.0; 3], len: N, closest: V64::zeros() };
+        for (slot, (&i, &l)) in keep.iter().zip(bary.iter()).enumerate() {
+            sub.keep[slot] = i;
+            sub.bary[slot] = l;
+            sub.closest += w[i] * l;
+        }
+        sub
+    }
+
+    /// The point closest to the origin, in f32.
+    #[inline]
+    pub(crate) fn closest(&self) -> Vector3<f32> {
+        self.closest.cast()
+    }
 }
 
 impl Default for Simplex {
@@ -103,6 +142,14 @@ impl Simplex {
         self.len += 1;
     }
 
+    /// Drops the newest point: undoes [`push`](Simplex::push) when no
+    /// [`apply`](Simplex::apply) came in between.
+    #[inline]
+    pub(crate) fn pop(&mut self) {
+        debug_assert!(self.len > 0, "GJK popped an empty simplex");
+        self.len -= 1;
+    }
+
     /// The closest point `Σ λᵢ wᵢ` to the origin.
     pub fn closest_point(&self) -> Vector3<f32> {
         self.points()
@@ -122,154 +169,151 @@ impl Simplex {
         (a.into(), b.into())
     }
 
-    /// Keeps only the points listed in `keep` with the given barycentrics.
-    fn retain<const N: usize>(&mut self, keep: [usize; N], bary: [f64; N]) -> V64 {
-        let old = self.points;
-        let mut v = V64::zeros();
-        for (slot, (&i, &l)) in keep.iter().zip(bary.iter()).enumerate() {
-            self.points[slot] = old[i];
-            self.bary[slot] = l as f32;
-            v += w64(&old[i]) * l;
-        }
-        self.len = N;
-        v
+    /// Largest squared norm of the points `sub` keeps: the size scale of the
+    /// simplex it leaves.
+    #[inline]
+    pub(crate) fn max_norm_squared_of(&self, sub: &SubSimplex) -> f32 {
+        sub.keep[..sub.len].iter().fold(0.0, |m, &i| m.max(self.points[i].w.norm_squared()))
     }
 
-    /// Reduces the simplex to the smallest sub-simplex containing its point
-    /// closest to the origin, and returns that point (or that the tetrahedron
-    /// encloses the origin).
-    pub(crate) fn reduce(&mut self) -> Reduction {
+    /// Keeps only the points `sub` keeps, with its barycentrics.
+    #[inline]
+    pub(crate) fn apply(&mut self, sub: &SubSimplex) {
+        let old = self.points;
+        for slot in 0..sub.len {
+            self.points[slot] = old[sub.keep[slot]];
+            self.bary[slot] = sub.bary[slot] as f32;
+        }
+        self.len = sub.len;
+    }
+
+    /// Finds the smallest sub-simplex containing the point closest to the
+    /// origin (or that the tetrahedron encloses the origin), without changing
+    /// the simplex: [`apply`](Simplex::apply) the answer to reduce it.
+    pub(crate) fn reduction(&self) -> Reduction {
+        let w = self.points.map(|p| w64(&p));
         match self.len {
+            // A single point is its own closest point, taken as it is (an
+            // f64 sum would turn a -0.0 coordinate into +0.0).
             1 => {
-                self.bary[0] = 1.0;
-                Reduction::Closest(self.points[0].w)
+                Reduction::Closest(SubSimplex { closest: w[0], ..SubSimplex::new(&w, [0], [1.0]) })
             }
-            2 => Reduction::Closest(self.reduce_segment(0, 1).cast()),
-            3 => Reduction::Closest(self.reduce_triangle(0, 1, 2).cast()),
-            4 => self.reduce_tetrahedron(),
+            2 => Reduction::Closest(segment(&w, 0, 1)),
+            3 => Reduction::Closest(triangle(&w, 0, 1, 2)),
+            4 => tetrahedron(&w, f64::from(self.max_norm_squared())),
             _ => {
                 debug_assert!(false, "reducing an empty simplex");
-                Reduction::Closest(Vector3::zeros())
+                Reduction::Closest(SubSimplex::new(&w, [], []))
             }
         }
     }
+}
 
-    /// Closest point of segment `ij` (Ericson §5.1.2 with P at the origin).
-    fn reduce_segment(&mut self, i: usize, j: usize) -> V64 {
-        let (a, b) = (w64(&self.points[i]), w64(&self.points[j]));
-        let ab = b - a;
-        let t = -a.dot(&ab);
-        let len_sq = ab.norm_squared();
-        // `!(t > 0)` also catches NaN, which then keeps a single point.
-        if !(t > 0.0) {
-            self.retain([i], [1.0])
-        } else if t >= len_sq {
-            self.retain([j], [1.0])
-        } else {
-            let s = t / len_sq;
-            self.retain([i, j], [1.0 - s, s])
-        }
+/// Closest point of segment `ij` (Ericson §5.1.2 with P at the origin).
+fn segment(w: &[V64; 4], i: usize, j: usize) -> SubSimplex {
+    let (a, b) = (w[i], w[j]);
+    let ab = b - a;
+    let t = -a.dot(&ab);
+    let len_sq = ab.norm_squared();
+    // `!(t > 0)` also catches NaN, which then keeps a single point.
+    if !(t > 0.0) {
+        SubSimplex::new(w, [i], [1.0])
+    } else if t >= len_sq {
+        SubSimplex::new(w, [j], [1.0])
+    } else {
+        let s = t / len_sq;
+        SubSimplex::new(w, [i, j], [1.0 - s, s])
+    }
+}
+
+/// Closest point of triangle `ijk` (Ericson §5.1.5 with P at the origin).
+fn triangle(w: &[V64; 4], i: usize, j: usize, k: usize) -> SubSimplex {
+    let (a, b, c) = (w[i], w[j], w[k]);
+    let ab = b - a;
+    let ac = c - a;
+    let n = ab.cross(&ac);
+    let n_sq = n.norm_squared();
+    let edge_sq = ab.norm_squared().max(ac.norm_squared());
+    if !(n_sq > DEGENERATE_REL_SQ * edge_sq * edge_sq) {
+        return degenerate_triangle(w, i, j, k);
     }
 
-    /// Closest point of triangle `ijk` (Ericson §5.1.5 with P at the origin).
-    fn reduce_triangle(&mut self, i: usize, j: usize, k: usize) -> V64 {
-        let (a, b, c) = (w64(&self.points[i]), w64(&self.points[j]), w64(&self.points[k]));
-        let ab = b - a;
-        let ac = c - a;
-        let n = ab.cross(&ac);
-        let n_sq = n.norm_squared();
-        let edge_sq = ab.norm_squared().max(ac.norm_squared());
-        if !(n_sq > DEGENERATE_REL_SQ * edge_sq * edge_sq) {
-            return self.reduce_degenerate_triangle(i, j, k);
-        }
-
-        // Vertex region A.
-        let d1 = -ab.dot(&a);
-        let d2 = -ac.dot(&a);
-        if d1 <= 0.0 && d2 <= 0.0 {
-            return self.retain([i], [1.0]);
-        }
-        // Vertex region B.
-        let d3 = -ab.dot(&b);
-        let d4 = -ac.dot(&b);
-        if d3 >= 0.0 && d4 <= d3 {
-            return self.retain([j], [1.0]);
-        }
-        // Vertex region C.
-        let d5 = -ab.dot(&c);
-        let d6 = -ac.dot(&c);
-        if d6 >= 0.0 && d5 <= d6 {
-            return self.retain([k], [1.0]);
-        }
-        // Signed areas of the sub-triangles opposite each vertex, scaled by
-        // |n|: their sum is |n|², and a negative one puts the origin's
-        // projection outside the opposite edge.
-        let va = n.dot(&b.cross(&c));
-        let vb = n.dot(&c.cross(&a));
-        let vc = n.dot(&a.cross(&b));
-        if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-            let s = d1 / (d1 - d3);
-            return self.retain([i, j], [1.0 - s, s]);
-        }
-        if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-            let s = d2 / (d2 - d6);
-            return self.retain([i, k], [1.0 - s, s]);
-        }
-        if va <= 0.0 && d4 >= d3 && d5 >= d6 {
-            let s = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-            return self.retain([j, k], [1.0 - s, s]);
-        }
-        let sum = va + vb + vc;
-        self.retain([i, j, k], [va / sum, vb / sum, vc / sum])
+    // Vertex region A.
+    let d1 = -ab.dot(&a);
+    let d2 = -ac.dot(&a);
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return SubSimplex::new(w, [i], [1.0]);
     }
-
-    /// A zero-area triangle: the closest point lies on its longest edge.
-    fn reduce_degenerate_triangle(&mut self, i: usize, j: usize, k: usize) -> V64 {
-        let mut best = *self;
-        let mut best_v = best.reduce_segment(i, j);
-        for (p, q) in [(j, k), (i, k)] {
-            let mut s = *self;
-            let v = s.reduce_segment(p, q);
-            if v.norm_squared() < best_v.norm_squared() {
-                best = s;
-                best_v = v;
-            }
-        }
-        *self = best;
-        best_v
+    // Vertex region B.
+    let d3 = -ab.dot(&b);
+    let d4 = -ac.dot(&b);
+    if d3 >= 0.0 && d4 <= d3 {
+        return SubSimplex::new(w, [j], [1.0]);
     }
+    // Vertex region C.
+    let d5 = -ab.dot(&c);
+    let d6 = -ac.dot(&c);
+    if d6 >= 0.0 && d5 <= d6 {
+        return SubSimplex::new(w, [k], [1.0]);
+    }
+    // Signed areas of the sub-triangles opposite each vertex, scaled by
+    // |n|: their sum is |n|², and a negative one puts the origin's
+    // projection outside the opposite edge.
+    let va = n.dot(&b.cross(&c));
+    let vb = n.dot(&c.cross(&a));
+    let vc = n.dot(&a.cross(&b));
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        let s = d1 / (d1 - d3);
+        return SubSimplex::new(w, [i, j], [1.0 - s, s]);
+    }
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        let s = d2 / (d2 - d6);
+        return SubSimplex::new(w, [i, k], [1.0 - s, s]);
+    }
+    if va <= 0.0 && d4 >= d3 && d5 >= d6 {
+        let s = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        return SubSimplex::new(w, [j, k], [1.0 - s, s]);
+    }
+    let sum = va + vb + vc;
+    SubSimplex::new(w, [i, j, k], [va / sum, vb / sum, vc / sum])
+}
 
-    /// Closest point of the tetrahedron (Ericson §5.1.6): the best of the
-    /// faces whose plane separates the origin from the opposite vertex, or
-    /// [`Reduction::Enclosing`] when no face does.
-    fn reduce_tetrahedron(&mut self) -> Reduction {
-        const FACES: [([usize; 3], usize); 4] =
-            [([0, 1, 2], 3), ([0, 3, 1], 2), ([0, 2, 3], 1), ([1, 3, 2], 0)];
-        let scale_sq = f64::from(self.max_norm_squared());
-        let mut best: Option<(Simplex, V64)> = None;
-        for ([i, j, k], l) in FACES {
-            let p = self.points.map(|p| w64(&p));
-            let n = (p[j] - p[i]).cross(&(p[k] - p[i]));
-            let side_origin = -n.dot(&p[i]);
-            let side_opposite = n.dot(&(p[l] - p[i]));
-            // A flat tetrahedron has no inside: every face is a candidate.
-            let flat =
-                !(side_opposite.abs() > DEGENERATE_REL_SQ.sqrt() * scale_sq * scale_sq.sqrt());
-            if flat || side_origin * side_opposite < 0.0 {
-                let mut s = *self;
-                let v = s.reduce_triangle(i, j, k);
-                if best.is_none_or(|(_, bv)| v.norm_squared() < bv.norm_squared()) {
-                    best = Some((s, v));
-                }
+/// A zero-area triangle: the closest point lies on its longest edge.
+fn degenerate_triangle(w: &[V64; 4], i: usize, j: usize, k: usize) -> SubSimplex {
+    let mut best = segment(w, i, j);
+    for (p, q) in [(j, k), (i, k)] {
+        let s = segment(w, p, q);
+        if s.closest.norm_squared() < best.closest.norm_squared() {
+            best = s;
+        }
+    }
+    best
+}
+
+/// Closest point of the tetrahedron (Ericson §5.1.6): the best of the faces
+/// whose plane separates the origin from the opposite vertex, or
+/// [`Reduction::Enclosing`] when no face does. `scale_sq` is the largest
+/// squared norm of the points.
+fn tetrahedron(w: &[V64; 4], scale_sq: f64) -> Reduction {
+    const FACES: [([usize; 3], usize); 4] =
+        [([0, 1, 2], 3), ([0, 3, 1], 2), ([0, 2, 3], 1), ([1, 3, 2], 0)];
+    let mut best: Option<SubSimplex> = None;
+    for ([i, j, k], l) in FACES {
+        let n = (w[j] - w[i]).cross(&(w[k] - w[i]));
+        let side_origin = -n.dot(&w[i]);
+        let side_opposite = n.dot(&(w[l] - w[i]));
+        // A flat tetrahedron has no inside: every face is a candidate.
+        let flat = !(side_opposite.abs() > DEGENERATE_REL_SQ.sqrt() * scale_sq * scale_sq.sqrt());
+        if flat || side_origin * side_opposite < 0.0 {
+            let s = triangle(w, i, j, k);
+            if best.is_none_or(|b| s.closest.norm_squared() < b.closest.norm_squared()) {
+                best = Some(s);
             }
         }
-        match best {
-            Some((s, v)) => {
-                *self = s;
-                Reduction::Closest(v.cast())
-            }
-            None => Reduction::Enclosing,
-        }
+    }
+    match best {
+        Some(s) => Reduction::Closest(s),
+        None => Reduction::Enclosing,
     }
 }
 

@@ -5,7 +5,7 @@
 //! | strategy | per query | extra memory |
 //! |---|---|---|
 //! | [`BruteForce`](SupportStrategy::BruteForce) | one dot product per vertex | none |
-//! | [`BruteForceSimd`](SupportStrategy::BruteForceSimd) | the same, eight lanes at a time | a structure-of-arrays copy |
+//! | [`BruteForceSimd`](SupportStrategy::BruteForceSimd) | the same, sixteen lanes at a time | a structure-of-arrays copy |
 //! | [`HillClimb`](SupportStrategy::HillClimb) | a walk from vertex 0 over the vertex graph | none |
 //! | [`CubeMap`](SupportStrategy::CubeMap) | a table lookup, then a short walk | ≤ 24 KiB |
 //! | warm-started climb ([`ConvexHull::warm_started`](crate::ConvexHull::warm_started)) | a walk from the previous answer | one `u32` the caller owns |
