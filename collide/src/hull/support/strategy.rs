@@ -43,10 +43,10 @@ pub const AUTO_SIMD_MIN: usize = 16;
 
 /// Vertex count from which [`SupportStrategy::Auto`] uses the cube map
 /// instead of SIMD brute force. Measured on the machine named in
-/// `benches/REPORT.md`: the SIMD scan grows linearly (~40 ns at 64 vertices,
-/// ~70 ns at 128) while the seeded climb stays near 50 ns from 64 vertices
-/// up, so the two cross between 64 and 128.
-pub const AUTO_CUBE_MAP_MIN: usize = 128;
+/// `benches/REPORT.md`: the SIMD scan grows linearly (~20 ns at 64 vertices,
+/// 25–37 ns at 128, 37–48 ns at 256) while the seeded climb stays near
+/// 40–55 ns from 64 vertices up, so the two cross at about 256.
+pub const AUTO_CUBE_MAP_MIN: usize = 256;
 
 impl SupportStrategy {
     /// The concrete strategy this one stands for on a hull of `vertex_count`
