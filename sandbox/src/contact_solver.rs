@@ -82,7 +82,8 @@ pub(crate) struct SolverParams {
 
 /// One normal constraint. The angular Jacobian `r × n` and the angular
 /// response `I⁻¹ (r × n)` are precomputed, so a solve is a few dot products
-/// and never a matrix product.
+/// and never a matrix product, and so are the point's couplings to the
+/// manifold's other rows (see [`ContactConstraint`]).
 #[derive(Clone, Copy, Debug)]
 struct ConstraintPoint {
     /// `r × n` for each body, `r` the anchor from its centre of mass to the
@@ -97,6 +98,15 @@ struct ConstraintPoint {
     normal_mass: f32,
     normal_impulse: f32,
     max_normal_impulse: f32,
+    /// Change of each point's normal velocity per unit normal impulse at
+    /// this point: a column of `K = J M⁻¹ Jᵀ` (zero past the last point).
+    coupling: [f32; MAX_MANIFOLD_POINTS],
+    /// Change of the twist velocity `(ω_B - ω_A)·n` per unit normal impulse
+    /// at this point.
+    twist_coupling: f32,
+    /// Change of the two tangent velocities at the friction centre per unit
+    /// normal impulse at this point.
+    tangent_coupling: [f32; 2],
     /// Distance from the friction centre: this point's lever arm in twist.
     lever_arm: f32,
     /// Normal relative velocity at the start of the step, for restitution.
@@ -104,6 +114,20 @@ struct ConstraintPoint {
 }
 
 /// One manifold prepared for solving.
+///
+/// A manifold is solved in constraint space. A sequential (Gauss-Seidel)
+/// sweep over its rows (the normal points, then twist, then the tangent
+/// pair) applies each row's impulse to the two bodies before the next row
+/// reads their velocities. An impulse `Δλ_j` on row `j` changes row `i`'s
+/// velocity by `K_ij Δλ_j`, `K = J M⁻¹ Jᵀ`, so the sweep can read every
+/// row's velocity from the bodies once, carry the updates as the scalars
+/// `v_i += K_ij Δλ_j`, and apply the summed impulses to the bodies once at
+/// the end. The iterates are the row-by-row sweep's up to rounding (the one
+/// term dropped, a normal impulse's linear effect on a tangent velocity
+/// `(m_A⁻¹ + m_B⁻¹) n·t_k`, is zero in real arithmetic), but the dependency
+/// from one row to the next is one multiply-add instead of two body updates
+/// and three dot products, and the bodies are read and written once per
+/// manifold instead of once per row.
 #[derive(Clone, Debug)]
 pub(crate) struct ContactConstraint {
     body_a: u32,
@@ -127,6 +151,8 @@ pub(crate) struct ContactConstraint {
     /// `I⁻¹ n` for each body (twist response).
     in_a: Vector3<f32>,
     in_b: Vector3<f32>,
+    /// Change of the two tangent velocities per unit twist impulse.
+    twist_tangent_coupling: [f32; 2],
     /// Inverse of the 2×2 effective mass of the two tangent directions
     /// (they couple through rotation), row-major.
     tangent_mass: [f32; 4],
@@ -172,7 +198,8 @@ pub(crate) struct ContactInput<'a> {
 }
 
 /// Builds the constraint of one manifold: anchors, effective masses, angular
-/// responses and the stored impulses projected on this step's tangents.
+/// responses, row couplings and the stored impulses projected on this
+/// step's tangents.
 pub(crate) fn prepare(
     input: &ContactInput<'_>,
     bodies: &[SolverBody],
@@ -190,7 +217,9 @@ pub(crate) fn prepare(
     } else {
         params.dynamic_softness
     };
-    let mut points = ArrayVec::new();
+    let inv_mass_sum = ma.inv_mass + mb.inv_mass;
+    let dv = bb.linear_velocity - ba.linear_velocity;
+    let mut points = ArrayVec::<ConstraintPoint, MAX_MANIFOLD_POINTS>::new();
     let mut center = Vector3::zeros();
     for mp in &m.points {
         center += mp.point.coords;
@@ -200,10 +229,9 @@ pub(crate) fn prepare(
         let rn_b = r_b.cross(&n);
         let irn_a = ma.inv_inertia * rn_a;
         let irn_b = mb.inv_inertia * rn_b;
-        let k = ma.inv_mass + mb.inv_mass + rn_a.dot(&irn_a) + rn_b.dot(&irn_b);
-        let dv = bb.linear_velocity + bb.angular_velocity.cross(&r_b)
-            - ba.linear_velocity
-            - ba.angular_velocity.cross(&r_a);
+        let k = inv_mass_sum + rn_a.dot(&irn_a) + rn_b.dot(&irn_b);
+        let relative_velocity =
+            dv.dot(&n) + bb.angular_velocity.dot(&rn_b) - ba.angular_velocity.dot(&rn_a);
         points.push(ConstraintPoint {
             rn_a,
             rn_b,
@@ -213,15 +241,15 @@ pub(crate) fn prepare(
             normal_mass: if k > 0.0 { 1.0 / k } else { 0.0 },
             normal_impulse: mp.normal_impulse,
             max_normal_impulse: 0.0,
+            coupling: [0.0; MAX_MANIFOLD_POINTS],
+            twist_coupling: n.dot(&(irn_a + irn_b)),
+            tangent_coupling: [0.0; 2],
             lever_arm: 0.0,
-            relative_velocity: dv.dot(&n),
+            relative_velocity,
         });
     }
     let count = m.points.len().max(1) as f32;
     let center = Point3::from(center / count);
-    for (cp, mp) in points.iter_mut().zip(&m.points) {
-        cp.lever_arm = (mp.point - center).norm();
-    }
     let center_a = center - input.center_a;
     let center_b = center - input.center_b;
     let in_a = ma.inv_inertia * n;
@@ -233,7 +261,7 @@ pub(crate) fn prepare(
     let irt_a = rt_a.map(|r| ma.inv_inertia * r);
     let irt_b = rt_b.map(|r| mb.inv_inertia * r);
     let k = |i: usize, j: usize| {
-        let lin = if i == j { ma.inv_mass + mb.inv_mass } else { 0.0 };
+        let lin = if i == j { inv_mass_sum } else { 0.0 };
         lin + rt_a[i].dot(&irt_a[j]) + rt_b[i].dot(&irt_b[j])
     };
     let (k11, k12, k22) = (k(0, 0), k(0, 1), k(1, 1));
@@ -244,6 +272,23 @@ pub(crate) fn prepare(
     } else {
         [0.0; 4]
     };
+
+    // Row couplings, the off-diagonal entries of K used by the sweep in
+    // constraint space: a normal impulse at point j moves point i's normal
+    // velocity by (m_A⁻¹ + m_B⁻¹) + (r_A,i × n)·I_A⁻¹(r_A,j × n)
+    // + (r_B,i × n)·I_B⁻¹(r_B,j × n), the tangent velocities by
+    // (c_B × t_k)·I_B⁻¹(r_B,j × n) + (c_A × t_k)·I_A⁻¹(r_A,j × n), and a
+    // twist impulse moves them by (c_B × t_k)·I_B⁻¹n + (c_A × t_k)·I_A⁻¹n.
+    let rows: ArrayVec<(Vector3<f32>, Vector3<f32>), MAX_MANIFOLD_POINTS> =
+        points.iter().map(|p| (p.rn_a, p.rn_b)).collect();
+    for (cp, mp) in points.iter_mut().zip(&m.points) {
+        cp.lever_arm = (mp.point - center).norm();
+        for (k, (rn_a, rn_b)) in cp.coupling.iter_mut().zip(&rows) {
+            *k = inv_mass_sum + rn_a.dot(&cp.irn_a) + rn_b.dot(&cp.irn_b);
+        }
+        cp.tangent_coupling = [0, 1].map(|k| rt_b[k].dot(&cp.irn_b) + rt_a[k].dot(&cp.irn_a));
+    }
+    let twist_tangent_coupling = [0, 1].map(|k| rt_b[k].dot(&in_b) + rt_a[k].dot(&in_a));
     ContactConstraint {
         body_a: input.body_a,
         body_b: input.body_b,
@@ -262,6 +307,7 @@ pub(crate) fn prepare(
         irt_b,
         in_a,
         in_b,
+        twist_tangent_coupling,
         tangent_mass,
         tangent_impulse: tangents.map(|t| m.friction_impulse.dot(&t)),
         twist_mass: if k_twist > 0.0 { 1.0 / k_twist } else { 0.0 },
@@ -273,75 +319,98 @@ pub(crate) fn prepare(
     }
 }
 
-/// Runs `f` on the two bodies of a constraint, in place. Index 0 is the
-/// static stand-in: it gets a scratch copy, so it is never written.
+/// Copies of a constraint's two bodies, read once per manifold. Index 0 is
+/// the static stand-in: it reads as at rest and [`store`] never writes it.
 #[inline]
-fn with_pair<R>(
-    bodies: &mut [SolverBody],
-    a: u32,
-    b: u32,
-    f: impl FnOnce(&mut SolverBody, &mut SolverBody) -> R,
-) -> R {
-    let (a, b) = (a as usize, b as usize);
-    if a == 0 {
-        let mut stand_in = SolverBody::STATIC;
-        return f(&mut stand_in, &mut bodies[b]);
-    }
-    if b == 0 {
-        let mut stand_in = SolverBody::STATIC;
-        return f(&mut bodies[a], &mut stand_in);
-    }
-    debug_assert_ne!(a, b, "a body in contact with itself");
-    if a < b {
-        let (low, high) = bodies.split_at_mut(b);
-        f(&mut low[a], &mut high[0])
-    } else {
-        let (low, high) = bodies.split_at_mut(a);
-        f(&mut high[0], &mut low[b])
+fn load(bodies: &[SolverBody], a: u32, b: u32) -> (SolverBody, SolverBody) {
+    (bodies[a as usize], bodies[b as usize])
+}
+
+/// Writes a body's velocities back, unless it is the static stand-in.
+#[inline]
+fn store(bodies: &mut [SolverBody], index: u32, body: &SolverBody) {
+    if index != 0 {
+        let slot = &mut bodies[index as usize];
+        slot.linear_velocity = body.linear_velocity;
+        slot.angular_velocity = body.angular_velocity;
     }
 }
 
+/// Impulses per point, padded with zeros past the manifold's last point.
+type PointImpulses = [f32; MAX_MANIFOLD_POINTS];
+
 impl ContactConstraint {
+    /// Applies normal impulses at the points, friction along the tangents at
+    /// the centre and a twist about the normal, summed into one update per body.
     #[inline]
-    fn apply_normal(
+    fn apply(
         &self,
-        cp: &ConstraintPoint,
         ba: &mut SolverBody,
         bb: &mut SolverBody,
-        impulse: f32,
+        normal: &PointImpulses,
+        friction: [f32; 2],
+        twist: f32,
     ) {
-        ba.linear_velocity -= self.normal * (impulse * self.inv_mass_a);
-        ba.angular_velocity -= cp.irn_a * impulse;
-        bb.linear_velocity += self.normal * (impulse * self.inv_mass_b);
-        bb.angular_velocity += cp.irn_b * impulse;
-    }
-
-    #[inline]
-    fn apply_friction(&self, ba: &mut SolverBody, bb: &mut SolverBody, impulse: [f32; 2]) {
-        let p = self.tangents[0] * impulse[0] + self.tangents[1] * impulse[1];
+        let mut total = 0.0;
+        let mut turn_a =
+            self.in_a * twist + self.irt_a[0] * friction[0] + self.irt_a[1] * friction[1];
+        let mut turn_b =
+            self.in_b * twist + self.irt_b[0] * friction[0] + self.irt_b[1] * friction[1];
+        for (cp, &impulse) in self.points.iter().zip(normal) {
+            total += impulse;
+            turn_a += cp.irn_a * impulse;
+            turn_b += cp.irn_b * impulse;
+        }
+        let p =
+            self.normal * total + self.tangents[0] * friction[0] + self.tangents[1] * friction[1];
         ba.linear_velocity -= p * self.inv_mass_a;
-        ba.angular_velocity -= self.irt_a[0] * impulse[0] + self.irt_a[1] * impulse[1];
+        ba.angular_velocity -= turn_a;
         bb.linear_velocity += p * self.inv_mass_b;
-        bb.angular_velocity += self.irt_b[0] * impulse[0] + self.irt_b[1] * impulse[1];
+        bb.angular_velocity += turn_b;
     }
 
+    /// Applies normal impulses at the points only.
     #[inline]
-    fn apply_twist(&self, ba: &mut SolverBody, bb: &mut SolverBody, impulse: f32) {
-        ba.angular_velocity -= self.in_a * impulse;
-        bb.angular_velocity += self.in_b * impulse;
+    fn apply_normals(&self, ba: &mut SolverBody, bb: &mut SolverBody, normal: &PointImpulses) {
+        let mut total = 0.0;
+        let mut turn_a = Vector3::zeros();
+        let mut turn_b = Vector3::zeros();
+        for (cp, &impulse) in self.points.iter().zip(normal) {
+            total += impulse;
+            turn_a += cp.irn_a * impulse;
+            turn_b += cp.irn_b * impulse;
+        }
+        let p = self.normal * total;
+        ba.linear_velocity -= p * self.inv_mass_a;
+        ba.angular_velocity -= turn_a;
+        bb.linear_velocity += p * self.inv_mass_b;
+        bb.angular_velocity += turn_b;
+    }
+
+    /// Normal relative velocity of each point,
+    /// `(v_B - v_A)·n + ω_B·(r_B × n) - ω_A·(r_A × n)`.
+    #[inline]
+    fn normal_velocities(&self, ba: &SolverBody, bb: &SolverBody) -> PointImpulses {
+        let dv_n = (bb.linear_velocity - ba.linear_velocity).dot(&self.normal);
+        let mut vn = [0.0; MAX_MANIFOLD_POINTS];
+        for (v, cp) in vn.iter_mut().zip(&self.points) {
+            *v = dv_n + bb.angular_velocity.dot(&cp.rn_b) - ba.angular_velocity.dot(&cp.rn_a);
+        }
+        vn
     }
 }
 
 /// Applies last substep's impulses again, so the solver starts near the answer.
 pub(crate) fn warm_start(constraints: &[ContactConstraint], bodies: &mut [SolverBody]) {
     for c in constraints {
-        with_pair(bodies, c.body_a, c.body_b, |ba, bb| {
-            for cp in &c.points {
-                c.apply_normal(cp, ba, bb, cp.normal_impulse);
-            }
-            c.apply_friction(ba, bb, c.tangent_impulse);
-            c.apply_twist(ba, bb, c.twist_impulse);
-        });
+        let (mut ba, mut bb) = load(bodies, c.body_a, c.body_b);
+        let mut normal = [0.0; MAX_MANIFOLD_POINTS];
+        for (impulse, cp) in normal.iter_mut().zip(&c.points) {
+            *impulse = cp.normal_impulse;
+        }
+        c.apply(&mut ba, &mut bb, &normal, c.tangent_impulse, c.twist_impulse);
+        store(bodies, c.body_a, &ba);
+        store(bodies, c.body_b, &bb);
     }
 }
 
@@ -353,8 +422,11 @@ pub(crate) fn push(
     params: &SolverParams,
 ) {
     for c in constraints.iter_mut() {
-        let (a, b) = (c.body_a, c.body_b);
-        with_pair(bodies, a, b, |ba, bb| solve_normal(c, ba, bb, params, true));
+        let (mut ba, mut bb) = load(bodies, c.body_a, c.body_b);
+        let deltas = solve_normal(c, &ba, &bb, params, true);
+        c.apply_normals(&mut ba, &mut bb, &deltas);
+        store(bodies, c.body_a, &ba);
+        store(bodies, c.body_b, &bb);
     }
 }
 
@@ -368,8 +440,10 @@ pub(crate) fn relax(
     params: &SolverParams,
 ) {
     for c in constraints.iter_mut() {
-        let (a, b) = (c.body_a, c.body_b);
-        with_pair(bodies, a, b, |ba, bb| relax_one(c, ba, bb, params));
+        let (mut ba, mut bb) = load(bodies, c.body_a, c.body_b);
+        relax_one(c, &mut ba, &mut bb, params);
+        store(bodies, c.body_a, &ba);
+        store(bodies, c.body_b, &bb);
     }
 }
 
@@ -381,24 +455,11 @@ fn relax_one(
     bb: &mut SolverBody,
     params: &SolverParams,
 ) {
-    solve_normal(c, ba, bb, params, false);
+    let deltas = solve_normal(c, ba, bb, params, false);
     let n = c.normal;
-    let mut total_normal = 0.0;
-    let mut twist_limit = 0.0;
-    for cp in &c.points {
-        total_normal += cp.normal_impulse;
-        twist_limit += cp.lever_arm * cp.normal_impulse;
-    }
 
-    // Twist friction about the normal, limited by μ Σ λ_i r_i.
-    let max_twist = c.friction * twist_limit;
-    let wn = (bb.angular_velocity - ba.angular_velocity).dot(&n);
-    let twist = (c.twist_impulse - c.twist_mass * wn).clamp(-max_twist, max_twist);
-    c.apply_twist(ba, bb, twist - c.twist_impulse);
-    c.twist_impulse = twist;
-
-    // Friction at the centre: a 2×2 block solve, then the accumulated
-    // impulse is projected onto the Coulomb disk of radius μ Σ λ_n.
+    // Twist and tangent velocities after the normal impulses: read from the
+    // bodies as they were, plus the normal impulses' couplings.
     // v_t,k = (v_B - v_A)·t_k + ω_B·(c_B × t_k) - ω_A·(c_A × t_k)
     // The target is not zero slip but closing the gap to the static-friction
     // anchor, so sticking contacts cannot creep: each substep's velocity
@@ -408,11 +469,32 @@ fn relax_one(
         c.anchor_gap + (bb.delta_position - ba.delta_position) + bb.delta_angle.cross(&c.center_b)
             - ba.delta_angle.cross(&c.center_a);
     let dv = bb.linear_velocity - ba.linear_velocity;
-    let vt = [0, 1].map(|k| {
-        dv.dot(&c.tangents[k]) + bb.angular_velocity.dot(&c.rt_b[k])
+    let tangent_velocity = |k: usize| {
+        (dv + gap * c.anchor_rate).dot(&c.tangents[k]) + bb.angular_velocity.dot(&c.rt_b[k])
             - ba.angular_velocity.dot(&c.rt_a[k])
-            + c.anchor_rate * gap.dot(&c.tangents[k])
-    });
+    };
+    let mut vt = [tangent_velocity(0), tangent_velocity(1)];
+    let mut wn = (bb.angular_velocity - ba.angular_velocity).dot(&n);
+    let mut total_normal = 0.0;
+    let mut twist_limit = 0.0;
+    for (cp, &delta) in c.points.iter().zip(&deltas) {
+        total_normal += cp.normal_impulse;
+        twist_limit += cp.lever_arm * cp.normal_impulse;
+        wn += cp.twist_coupling * delta;
+        vt[0] += cp.tangent_coupling[0] * delta;
+        vt[1] += cp.tangent_coupling[1] * delta;
+    }
+
+    // Twist friction about the normal, limited by μ Σ λ_i r_i.
+    let max_twist = c.friction * twist_limit;
+    let twist = (c.twist_impulse - c.twist_mass * wn).clamp(-max_twist, max_twist);
+    let twist_delta = twist - c.twist_impulse;
+    c.twist_impulse = twist;
+    vt[0] += c.twist_tangent_coupling[0] * twist_delta;
+    vt[1] += c.twist_tangent_coupling[1] * twist_delta;
+
+    // Friction at the centre: a 2×2 block solve, then the accumulated
+    // impulse is projected onto the Coulomb disk of radius μ Σ λ_n.
     let km = &c.tangent_mass;
     let old = c.tangent_impulse;
     let mut new =
@@ -424,27 +506,30 @@ fn relax_one(
         new = [new[0] * scale, new[1] * scale];
     }
     c.tangent_impulse = new;
-    c.apply_friction(ba, bb, [new[0] - old[0], new[1] - old[1]]);
+    c.apply(ba, bb, &deltas, [new[0] - old[0], new[1] - old[1]], twist_delta);
 }
 
-/// The normal constraints of one manifold. With `use_bias` overlap is pushed
-/// out softly; without it only the velocity error (and any speculative gap)
-/// is handled, rigidly.
+/// The normal constraints of one manifold, swept in constraint space (see
+/// [`ContactConstraint`]); returns the impulse change at each point, which
+/// the caller applies to the bodies. With `use_bias` overlap is pushed out
+/// softly; without it only the velocity error (and any speculative gap) is
+/// handled, rigidly.
 #[inline]
 fn solve_normal(
     c: &mut ContactConstraint,
-    ba: &mut SolverBody,
-    bb: &mut SolverBody,
+    ba: &SolverBody,
+    bb: &SolverBody,
     params: &SolverParams,
     use_bias: bool,
-) {
+) -> PointImpulses {
     let n = c.normal;
     // Normal motion of the centres so far this step, and the rotations.
     let dp_n = (bb.delta_position - ba.delta_position).dot(&n);
     let (turn_a, turn_b) = (ba.delta_angle, bb.delta_angle);
     let sf = c.softness;
-    let (inv_mass_a, inv_mass_b) = (c.inv_mass_a, c.inv_mass_b);
-    for cp in &mut c.points {
+    let mut vn = c.normal_velocities(ba, bb);
+    let mut deltas = [0.0; MAX_MANIFOLD_POINTS];
+    for (i, cp) in c.points.iter_mut().enumerate() {
         // Current separation from the pose change so far in this step, to
         // first order in the rotation: (Δθ × r)·n = Δθ·(r × n).
         let s = dp_n + turn_b.dot(&cp.rn_b) - turn_a.dot(&cp.rn_a) + cp.separation;
@@ -460,21 +545,18 @@ fn solve_normal(
         } else {
             (0.0, 1.0, 0.0)
         };
-        // vn = (v_B - v_A)·n + ω_B·(r_B × n) - ω_A·(r_A × n)
-        let vn = (bb.linear_velocity - ba.linear_velocity).dot(&n)
-            + bb.angular_velocity.dot(&cp.rn_b)
-            - ba.angular_velocity.dot(&cp.rn_a);
         let impulse =
-            -cp.normal_mass * (mass_scale * vn + bias) - impulse_scale * cp.normal_impulse;
+            -cp.normal_mass * (mass_scale * vn[i] + bias) - impulse_scale * cp.normal_impulse;
         let new_impulse = (cp.normal_impulse + impulse).max(0.0);
         let delta = new_impulse - cp.normal_impulse;
         cp.normal_impulse = new_impulse;
         cp.max_normal_impulse = cp.max_normal_impulse.max(new_impulse);
-        ba.linear_velocity -= n * (delta * inv_mass_a);
-        ba.angular_velocity -= cp.irn_a * delta;
-        bb.linear_velocity += n * (delta * inv_mass_b);
-        bb.angular_velocity += cp.irn_b * delta;
+        deltas[i] = delta;
+        for (v, k) in vn.iter_mut().zip(&cp.coupling) {
+            *v += k * delta;
+        }
     }
+    deltas
 }
 
 /// Restitution, once per step after the substeps: points that approached
@@ -489,12 +571,14 @@ pub(crate) fn apply_restitution(
         if c.restitution == 0.0 {
             continue;
         }
-        let (a, b) = (c.body_a, c.body_b);
-        with_pair(bodies, a, b, |ba, bb| restitute_one(c, ba, bb, params));
+        let (mut ba, mut bb) = load(bodies, c.body_a, c.body_b);
+        restitute_one(c, &mut ba, &mut bb, params);
+        store(bodies, c.body_a, &ba);
+        store(bodies, c.body_b, &bb);
     }
 }
 
-/// Restitution of one manifold.
+/// Restitution of one manifold, point by point.
 #[inline]
 fn restitute_one(
     c: &mut ContactConstraint,
@@ -512,7 +596,9 @@ fn restitute_one(
             - ba.angular_velocity.dot(&cp.rn_a);
         let impulse = -cp.normal_mass * (vn + c.restitution * cp.relative_velocity);
         let new_impulse = (cp.normal_impulse + impulse).max(0.0);
-        c.apply_normal(&cp, ba, bb, new_impulse - cp.normal_impulse);
+        let mut deltas = [0.0; MAX_MANIFOLD_POINTS];
+        deltas[k] = new_impulse - cp.normal_impulse;
+        c.apply_normals(ba, bb, &deltas);
         c.points[k].normal_impulse = new_impulse;
     }
 }
