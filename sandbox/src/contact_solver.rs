@@ -36,8 +36,8 @@
 //! with `bias = C · ω / (2ζ + hω)`, `mass_scale = hω(2ζ + hω) / (1 + hω(2ζ + hω))`
 //! and `impulse_scale = 1 / (1 + hω(2ζ + hω))`.
 
-use arrayvec::ArrayVec;
 use collide::nalgebra::{Point3, Vector3};
+use wide::f32x4;
 
 use crate::manifold::{FrictionAnchor, MAX_MANIFOLD_POINTS, Manifold};
 use crate::pair_cache::Contact;
@@ -80,37 +80,84 @@ pub(crate) struct SolverParams {
     pub inv_h: f32,
 }
 
-/// One normal constraint. The angular Jacobian `r × n` and the angular
-/// response `I⁻¹ (r × n)` are precomputed, so a solve is a few dot products
-/// and never a matrix product, and so are the point's couplings to the
-/// manifold's other rows (see [`ContactConstraint`]).
-#[derive(Clone, Copy, Debug)]
-struct ConstraintPoint {
+/// One value per contact point of a manifold, a SIMD vector of four lanes
+/// (`wide` picks SSE, NEON or a scalar fallback). Lanes past the manifold's
+/// last point hold zeros: with a zero effective mass their impulse never
+/// moves, so the per-point arithmetic runs on all lanes without a count.
+type Lanes = f32x4;
+
+/// One vector per contact point, stored by component (structure of arrays)
+/// so that a dot product with one body vector is a few lane-wise
+/// multiply-adds over all points at once.
+#[derive(Clone, Copy, Debug, Default)]
+struct VectorLanes {
+    x: Lanes,
+    y: Lanes,
+    z: Lanes,
+}
+
+impl VectorLanes {
+    /// `v_i · u` for every lane.
+    #[inline]
+    fn dot(&self, u: &Vector3<f32>) -> Lanes {
+        self.x * u.x + self.y * u.y + self.z * u.z
+    }
+
+    /// `Σ_i w_i v_i`.
+    #[inline]
+    fn weighted_sum(&self, w: &Lanes) -> Vector3<f32> {
+        Vector3::new(lane_dot(&self.x, w), lane_dot(&self.y, w), lane_dot(&self.z, w))
+    }
+
+    fn get(&self, i: usize) -> Vector3<f32> {
+        Vector3::new(self.x.as_array()[i], self.y.as_array()[i], self.z.as_array()[i])
+    }
+
+    fn set(&mut self, i: usize, v: &Vector3<f32>) {
+        self.x.as_mut_array()[i] = v.x;
+        self.y.as_mut_array()[i] = v.y;
+        self.z.as_mut_array()[i] = v.z;
+    }
+}
+
+/// `Σ_i a_i b_i` over the lanes.
+#[inline]
+fn lane_dot(a: &Lanes, b: &Lanes) -> f32 {
+    (*a * *b).reduce_add()
+}
+
+/// The normal rows of one manifold, one lane per contact point. The angular
+/// Jacobian `r × n` and the angular response `I⁻¹ (r × n)` are precomputed,
+/// so a solve is a few dot products and never a matrix product, and so are
+/// the points' couplings to the manifold's other rows (see
+/// [`ContactConstraint`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct NormalRows {
     /// `r × n` for each body, `r` the anchor from its centre of mass to the
     /// contact point (world axes), and their angular responses `I⁻¹ (r × n)`.
-    rn_a: Vector3<f32>,
-    rn_b: Vector3<f32>,
-    irn_a: Vector3<f32>,
-    irn_b: Vector3<f32>,
+    rn_a: VectorLanes,
+    rn_b: VectorLanes,
+    irn_a: VectorLanes,
+    irn_b: VectorLanes,
     /// Separation at the start of the step; the current one is this plus
     /// `(Δp_B - Δp_A)·n + Δθ_B·(r_B × n) - Δθ_A·(r_A × n)`.
-    separation: f32,
-    normal_mass: f32,
-    normal_impulse: f32,
-    max_normal_impulse: f32,
-    /// Change of each point's normal velocity per unit normal impulse at
-    /// this point: a column of `K = J M⁻¹ Jᵀ` (zero past the last point).
-    coupling: [f32; MAX_MANIFOLD_POINTS],
+    separation: Lanes,
+    normal_mass: Lanes,
+    normal_impulse: Lanes,
+    max_normal_impulse: Lanes,
+    /// `coupling[j][i]`: change of point `i`'s normal velocity per unit
+    /// normal impulse at point `j`, the entry `K_ij` of `K = J M⁻¹ Jᵀ`.
+    coupling: [Lanes; MAX_MANIFOLD_POINTS],
     /// Change of the twist velocity `(ω_B - ω_A)·n` per unit normal impulse
-    /// at this point.
-    twist_coupling: f32,
-    /// Change of the two tangent velocities at the friction centre per unit
-    /// normal impulse at this point.
-    tangent_coupling: [f32; 2],
-    /// Distance from the friction centre: this point's lever arm in twist.
-    lever_arm: f32,
+    /// at each point.
+    twist_coupling: Lanes,
+    /// Change of each tangent velocity at the friction centre per unit
+    /// normal impulse at each point.
+    tangent_coupling: [Lanes; 2],
+    /// Distance from the friction centre: each point's lever arm in twist.
+    lever_arm: Lanes,
     /// Normal relative velocity at the start of the step, for restitution.
-    relative_velocity: f32,
+    relative_velocity: Lanes,
 }
 
 /// One manifold prepared for solving.
@@ -134,14 +181,13 @@ pub(crate) struct ContactConstraint {
     body_b: u32,
     inv_mass_a: f32,
     inv_mass_b: f32,
-    /// Index of the contact the impulses are stored back into.
-    contact: u32,
     normal: Vector3<f32>,
+    softness: Softness,
+    /// Number of contact points (used lanes of `rows`).
+    count: usize,
+    rows: NormalRows,
     tangents: [Vector3<f32>; 2],
     friction: f32,
-    restitution: f32,
-    softness: Softness,
-    points: ArrayVec<ConstraintPoint, MAX_MANIFOLD_POINTS>,
     /// `c × t_k` (with `c` the friction anchor: the centre of the points,
     /// from each centre of mass) and `I⁻¹ (center × t_k)` for each tangent and body.
     rt_a: [Vector3<f32>; 2],
@@ -167,6 +213,9 @@ pub(crate) struct ContactConstraint {
     anchor_gap: Vector3<f32>,
     /// Rate (1/s) at which the anchor gap is closed.
     anchor_rate: f32,
+    restitution: f32,
+    /// Index of the contact the impulses are stored back into.
+    contact: u32,
 }
 
 /// Two unit tangents completing `n` to an orthonormal basis (Duff et al.,
@@ -218,10 +267,10 @@ pub(crate) fn prepare(
         params.dynamic_softness
     };
     let inv_mass_sum = ma.inv_mass + mb.inv_mass;
-    let dv = bb.linear_velocity - ba.linear_velocity;
-    let mut points = ArrayVec::<ConstraintPoint, MAX_MANIFOLD_POINTS>::new();
+    let dv_n = (bb.linear_velocity - ba.linear_velocity).dot(&n);
+    let mut rows = NormalRows::default();
     let mut center = Vector3::zeros();
-    for mp in &m.points {
+    for (i, mp) in m.points.iter().enumerate() {
         center += mp.point.coords;
         let r_a = mp.point - input.center_a;
         let r_b = mp.point - input.center_b;
@@ -230,26 +279,19 @@ pub(crate) fn prepare(
         let irn_a = ma.inv_inertia * rn_a;
         let irn_b = mb.inv_inertia * rn_b;
         let k = inv_mass_sum + rn_a.dot(&irn_a) + rn_b.dot(&irn_b);
-        let relative_velocity =
-            dv.dot(&n) + bb.angular_velocity.dot(&rn_b) - ba.angular_velocity.dot(&rn_a);
-        points.push(ConstraintPoint {
-            rn_a,
-            rn_b,
-            irn_a,
-            irn_b,
-            separation: mp.separation,
-            normal_mass: if k > 0.0 { 1.0 / k } else { 0.0 },
-            normal_impulse: mp.normal_impulse,
-            max_normal_impulse: 0.0,
-            coupling: [0.0; MAX_MANIFOLD_POINTS],
-            twist_coupling: n.dot(&(irn_a + irn_b)),
-            tangent_coupling: [0.0; 2],
-            lever_arm: 0.0,
-            relative_velocity,
-        });
+        rows.rn_a.set(i, &rn_a);
+        rows.rn_b.set(i, &rn_b);
+        rows.irn_a.set(i, &irn_a);
+        rows.irn_b.set(i, &irn_b);
+        rows.separation.as_mut_array()[i] = mp.separation;
+        rows.normal_mass.as_mut_array()[i] = if k > 0.0 { 1.0 / k } else { 0.0 };
+        rows.normal_impulse.as_mut_array()[i] = mp.normal_impulse;
+        rows.twist_coupling.as_mut_array()[i] = n.dot(&(irn_a + irn_b));
+        rows.relative_velocity.as_mut_array()[i] =
+            dv_n + bb.angular_velocity.dot(&rn_b) - ba.angular_velocity.dot(&rn_a);
     }
-    let count = m.points.len().max(1) as f32;
-    let center = Point3::from(center / count);
+    let count = m.points.len();
+    let center = Point3::from(center / count.max(1) as f32);
     let center_a = center - input.center_a;
     let center_b = center - input.center_b;
     let in_a = ma.inv_inertia * n;
@@ -279,14 +321,17 @@ pub(crate) fn prepare(
     // + (r_B,i × n)·I_B⁻¹(r_B,j × n), the tangent velocities by
     // (c_B × t_k)·I_B⁻¹(r_B,j × n) + (c_A × t_k)·I_A⁻¹(r_A,j × n), and a
     // twist impulse moves them by (c_B × t_k)·I_B⁻¹n + (c_A × t_k)·I_A⁻¹n.
-    let rows: ArrayVec<(Vector3<f32>, Vector3<f32>), MAX_MANIFOLD_POINTS> =
-        points.iter().map(|p| (p.rn_a, p.rn_b)).collect();
-    for (cp, mp) in points.iter_mut().zip(&m.points) {
-        cp.lever_arm = (mp.point - center).norm();
-        for (k, (rn_a, rn_b)) in cp.coupling.iter_mut().zip(&rows) {
-            *k = inv_mass_sum + rn_a.dot(&cp.irn_a) + rn_b.dot(&cp.irn_b);
+    for (j, mp) in m.points.iter().enumerate() {
+        rows.lever_arm.as_mut_array()[j] = (mp.point - center).norm();
+        let (irn_a, irn_b) = (rows.irn_a.get(j), rows.irn_b.get(j));
+        let (along_a, along_b) = (rows.rn_a.dot(&irn_a), rows.rn_b.dot(&irn_b));
+        for i in 0..count {
+            rows.coupling[j].as_mut_array()[i] =
+                inv_mass_sum + along_a.as_array()[i] + along_b.as_array()[i];
         }
-        cp.tangent_coupling = [0, 1].map(|k| rt_b[k].dot(&cp.irn_b) + rt_a[k].dot(&cp.irn_a));
+        for k in 0..2 {
+            rows.tangent_coupling[k].as_mut_array()[j] = rt_b[k].dot(&irn_b) + rt_a[k].dot(&irn_a);
+        }
     }
     let twist_tangent_coupling = [0, 1].map(|k| rt_b[k].dot(&in_b) + rt_a[k].dot(&in_a));
     ContactConstraint {
@@ -294,13 +339,12 @@ pub(crate) fn prepare(
         body_b: input.body_b,
         inv_mass_a: ma.inv_mass,
         inv_mass_b: mb.inv_mass,
-        contact: input.contact,
         normal: n,
+        softness,
+        count,
+        rows,
         tangents,
         friction: input.friction,
-        restitution: input.restitution,
-        softness,
-        points,
         rt_a,
         rt_b,
         irt_a,
@@ -316,6 +360,8 @@ pub(crate) fn prepare(
         center_b,
         anchor_gap: input.anchor_gap,
         anchor_rate: ANCHOR_RATE_FRACTION * softness.bias_rate,
+        restitution: input.restitution,
+        contact: input.contact,
     }
 }
 
@@ -336,9 +382,6 @@ fn store(bodies: &mut [SolverBody], index: u32, body: &SolverBody) {
     }
 }
 
-/// Impulses per point, padded with zeros past the manifold's last point.
-type PointImpulses = [f32; MAX_MANIFOLD_POINTS];
-
 impl ContactConstraint {
     /// Applies normal impulses at the points, friction along the tangents at
     /// the centre and a twist about the normal, summed into one update per body.
@@ -347,20 +390,19 @@ impl ContactConstraint {
         &self,
         ba: &mut SolverBody,
         bb: &mut SolverBody,
-        normal: &PointImpulses,
+        normal: &Lanes,
         friction: [f32; 2],
         twist: f32,
     ) {
-        let mut total = 0.0;
-        let mut turn_a =
-            self.in_a * twist + self.irt_a[0] * friction[0] + self.irt_a[1] * friction[1];
-        let mut turn_b =
-            self.in_b * twist + self.irt_b[0] * friction[0] + self.irt_b[1] * friction[1];
-        for (cp, &impulse) in self.points.iter().zip(normal) {
-            total += impulse;
-            turn_a += cp.irn_a * impulse;
-            turn_b += cp.irn_b * impulse;
-        }
+        let total = normal.reduce_add();
+        let turn_a = self.rows.irn_a.weighted_sum(normal)
+            + self.in_a * twist
+            + self.irt_a[0] * friction[0]
+            + self.irt_a[1] * friction[1];
+        let turn_b = self.rows.irn_b.weighted_sum(normal)
+            + self.in_b * twist
+            + self.irt_b[0] * friction[0]
+            + self.irt_b[1] * friction[1];
         let p =
             self.normal * total + self.tangents[0] * friction[0] + self.tangents[1] * friction[1];
         ba.linear_velocity -= p * self.inv_mass_a;
@@ -371,32 +413,13 @@ impl ContactConstraint {
 
     /// Applies normal impulses at the points only.
     #[inline]
-    fn apply_normals(&self, ba: &mut SolverBody, bb: &mut SolverBody, normal: &PointImpulses) {
-        let mut total = 0.0;
-        let mut turn_a = Vector3::zeros();
-        let mut turn_b = Vector3::zeros();
-        for (cp, &impulse) in self.points.iter().zip(normal) {
-            total += impulse;
-            turn_a += cp.irn_a * impulse;
-            turn_b += cp.irn_b * impulse;
-        }
+    fn apply_normals(&self, ba: &mut SolverBody, bb: &mut SolverBody, normal: &Lanes) {
+        let total = normal.reduce_add();
         let p = self.normal * total;
         ba.linear_velocity -= p * self.inv_mass_a;
-        ba.angular_velocity -= turn_a;
+        ba.angular_velocity -= self.rows.irn_a.weighted_sum(normal);
         bb.linear_velocity += p * self.inv_mass_b;
-        bb.angular_velocity += turn_b;
-    }
-
-    /// Normal relative velocity of each point,
-    /// `(v_B - v_A)·n + ω_B·(r_B × n) - ω_A·(r_A × n)`.
-    #[inline]
-    fn normal_velocities(&self, ba: &SolverBody, bb: &SolverBody) -> PointImpulses {
-        let dv_n = (bb.linear_velocity - ba.linear_velocity).dot(&self.normal);
-        let mut vn = [0.0; MAX_MANIFOLD_POINTS];
-        for (v, cp) in vn.iter_mut().zip(&self.points) {
-            *v = dv_n + bb.angular_velocity.dot(&cp.rn_b) - ba.angular_velocity.dot(&cp.rn_a);
-        }
-        vn
+        bb.angular_velocity += self.rows.irn_b.weighted_sum(normal);
     }
 }
 
@@ -404,11 +427,7 @@ impl ContactConstraint {
 pub(crate) fn warm_start(constraints: &[ContactConstraint], bodies: &mut [SolverBody]) {
     for c in constraints {
         let (mut ba, mut bb) = load(bodies, c.body_a, c.body_b);
-        let mut normal = [0.0; MAX_MANIFOLD_POINTS];
-        for (impulse, cp) in normal.iter_mut().zip(&c.points) {
-            *impulse = cp.normal_impulse;
-        }
-        c.apply(&mut ba, &mut bb, &normal, c.tangent_impulse, c.twist_impulse);
+        c.apply(&mut ba, &mut bb, &c.rows.normal_impulse, c.tangent_impulse, c.twist_impulse);
         store(bodies, c.body_a, &ba);
         store(bodies, c.body_b, &bb);
     }
@@ -457,6 +476,7 @@ fn relax_one(
 ) {
     let deltas = solve_normal(c, ba, bb, params, false);
     let n = c.normal;
+    let rows = &c.rows;
 
     // Twist and tangent velocities after the normal impulses: read from the
     // bodies as they were, plus the normal impulses' couplings.
@@ -468,22 +488,18 @@ fn relax_one(
     let gap =
         c.anchor_gap + (bb.delta_position - ba.delta_position) + bb.delta_angle.cross(&c.center_b)
             - ba.delta_angle.cross(&c.center_a);
-    let dv = bb.linear_velocity - ba.linear_velocity;
+    let drift = bb.linear_velocity - ba.linear_velocity + gap * c.anchor_rate;
     let tangent_velocity = |k: usize| {
-        (dv + gap * c.anchor_rate).dot(&c.tangents[k]) + bb.angular_velocity.dot(&c.rt_b[k])
+        drift.dot(&c.tangents[k]) + bb.angular_velocity.dot(&c.rt_b[k])
             - ba.angular_velocity.dot(&c.rt_a[k])
+            + lane_dot(&rows.tangent_coupling[k], &deltas)
     };
     let mut vt = [tangent_velocity(0), tangent_velocity(1)];
-    let mut wn = (bb.angular_velocity - ba.angular_velocity).dot(&n);
-    let mut total_normal = 0.0;
-    let mut twist_limit = 0.0;
-    for (cp, &delta) in c.points.iter().zip(&deltas) {
-        total_normal += cp.normal_impulse;
-        twist_limit += cp.lever_arm * cp.normal_impulse;
-        wn += cp.twist_coupling * delta;
-        vt[0] += cp.tangent_coupling[0] * delta;
-        vt[1] += cp.tangent_coupling[1] * delta;
-    }
+    let wn = (bb.angular_velocity - ba.angular_velocity).dot(&n)
+        + lane_dot(&rows.twist_coupling, &deltas);
+    let impulses = &rows.normal_impulse;
+    let total_normal = impulses.reduce_add();
+    let twist_limit = lane_dot(&rows.lever_arm, impulses);
 
     // Twist friction about the normal, limited by μ Σ λ_i r_i.
     let max_twist = c.friction * twist_limit;
@@ -521,42 +537,53 @@ fn solve_normal(
     bb: &SolverBody,
     params: &SolverParams,
     use_bias: bool,
-) -> PointImpulses {
+) -> Lanes {
     let n = c.normal;
-    // Normal motion of the centres so far this step, and the rotations.
+    let rows = &mut c.rows;
+    // Current separation from the pose change so far in this step, to
+    // first order in the rotation: (Δθ × r)·n = Δθ·(r × n).
     let dp_n = (bb.delta_position - ba.delta_position).dot(&n);
-    let (turn_a, turn_b) = (ba.delta_angle, bb.delta_angle);
+    let turn_b = rows.rn_b.dot(&bb.delta_angle);
+    let turn_a = rows.rn_a.dot(&ba.delta_angle);
+    // vn = (v_B - v_A)·n + ω_B·(r_B × n) - ω_A·(r_A × n)
+    let dv_n = (bb.linear_velocity - ba.linear_velocity).dot(&n);
+    let spin_b = rows.rn_b.dot(&bb.angular_velocity);
+    let spin_a = rows.rn_a.dot(&ba.angular_velocity);
+    // Soft pass: the spring's scales, and a bias capped at the push-out
+    // speed. Rigid pass: no bias (0·s = 0, so the same formula serves).
     let sf = c.softness;
-    let mut vn = c.normal_velocities(ba, bb);
-    let mut deltas = [0.0; MAX_MANIFOLD_POINTS];
-    for (i, cp) in c.points.iter_mut().enumerate() {
-        // Current separation from the pose change so far in this step, to
-        // first order in the rotation: (Δθ × r)·n = Δθ·(r × n).
-        let s = dp_n + turn_b.dot(&cp.rn_b) - turn_a.dot(&cp.rn_a) + cp.separation;
-        let (bias, mass_scale, impulse_scale) = if s > 0.0 {
-            // Speculative: allow closing the gap within this substep.
-            (s * params.inv_h, 1.0, 0.0)
-        } else if use_bias {
-            (
-                (sf.mass_scale * sf.bias_rate * s).max(-params.max_push_out),
-                sf.mass_scale,
-                sf.impulse_scale,
-            )
-        } else {
-            (0.0, 1.0, 0.0)
-        };
-        let impulse =
-            -cp.normal_mass * (mass_scale * vn[i] + bias) - impulse_scale * cp.normal_impulse;
-        let new_impulse = (cp.normal_impulse + impulse).max(0.0);
-        let delta = new_impulse - cp.normal_impulse;
-        cp.normal_impulse = new_impulse;
-        cp.max_normal_impulse = cp.max_normal_impulse.max(new_impulse);
-        deltas[i] = delta;
-        for (v, k) in vn.iter_mut().zip(&cp.coupling) {
-            *v += k * delta;
-        }
+    let (soft_mass_scale, soft_bias_rate, soft_impulse_scale) = if use_bias {
+        (sf.mass_scale, sf.mass_scale * sf.bias_rate, sf.impulse_scale)
+    } else {
+        (1.0, 0.0, 0.0)
+    };
+    let vn = (spin_b - spin_a) + dv_n;
+    let s = (turn_b - turn_a) + (rows.separation + dp_n);
+    // Speculative (s > 0): allow closing the gap within this substep.
+    let speculative = s.simd_gt(f32x4::ZERO);
+    let soft_bias = (s * soft_bias_rate).max(f32x4::splat(-params.max_push_out));
+    let bias = speculative.select(s * params.inv_h, soft_bias);
+    let mass_scale = speculative.select(f32x4::ONE, f32x4::splat(soft_mass_scale));
+    let impulse_scale = speculative.select(f32x4::ZERO, f32x4::splat(soft_impulse_scale));
+    // λ_new = max(λ - m (s_m vn + b) - s_i λ, 0) = max(slope vn + offset, 0),
+    // with everything but vn known before the sweep.
+    let old = rows.normal_impulse;
+    let slope = -(rows.normal_mass * mass_scale);
+    let offset = old - rows.normal_mass * bias - impulse_scale * old;
+
+    // The sequential part: each point sees the impulses of the points
+    // before it through the couplings.
+    let (slope, offset, old) = (slope.to_array(), offset.to_array(), old.to_array());
+    let mut vn = vn;
+    let mut new = [0.0; MAX_MANIFOLD_POINTS];
+    for i in 0..c.count.min(MAX_MANIFOLD_POINTS) {
+        new[i] = (slope[i] * vn.as_array()[i] + offset[i]).max(0.0);
+        vn += rows.coupling[i] * (new[i] - old[i]);
     }
-    deltas
+    let new = f32x4::new(new);
+    rows.normal_impulse = new;
+    rows.max_normal_impulse = rows.max_normal_impulse.max(new);
+    new - f32x4::new(old)
 }
 
 /// Restitution, once per step after the substeps: points that approached
@@ -586,20 +613,23 @@ fn restitute_one(
     bb: &mut SolverBody,
     params: &SolverParams,
 ) {
-    for k in 0..c.points.len() {
-        let cp = c.points[k];
-        if cp.relative_velocity > -params.restitution_threshold || cp.max_normal_impulse == 0.0 {
+    for i in 0..c.count.min(MAX_MANIFOLD_POINTS) {
+        let rows = &c.rows;
+        let approach = rows.relative_velocity.as_array()[i];
+        if approach > -params.restitution_threshold || rows.max_normal_impulse.as_array()[i] == 0.0
+        {
             continue;
         }
         let vn = (bb.linear_velocity - ba.linear_velocity).dot(&c.normal)
-            + bb.angular_velocity.dot(&cp.rn_b)
-            - ba.angular_velocity.dot(&cp.rn_a);
-        let impulse = -cp.normal_mass * (vn + c.restitution * cp.relative_velocity);
-        let new_impulse = (cp.normal_impulse + impulse).max(0.0);
+            + bb.angular_velocity.dot(&rows.rn_b.get(i))
+            - ba.angular_velocity.dot(&rows.rn_a.get(i));
+        let old = rows.normal_impulse.as_array()[i];
+        let impulse = -rows.normal_mass.as_array()[i] * (vn + c.restitution * approach);
+        let new = (old + impulse).max(0.0);
         let mut deltas = [0.0; MAX_MANIFOLD_POINTS];
-        deltas[k] = new_impulse - cp.normal_impulse;
-        c.apply_normals(ba, bb, &deltas);
-        c.points[k].normal_impulse = new_impulse;
+        deltas[i] = new - old;
+        c.apply_normals(ba, bb, &f32x4::new(deltas));
+        c.rows.normal_impulse.as_mut_array()[i] = new;
     }
 }
 
@@ -626,13 +656,13 @@ pub(crate) fn store_impulses(
 ) {
     for (c, anchor) in constraints.iter().zip(anchors) {
         let m = &mut contacts[c.contact as usize].manifold;
-        let total_normal: f32 = c.points.iter().map(|p| p.normal_impulse).sum();
+        let total_normal = c.rows.normal_impulse.reduce_add();
         let limit = c.friction * total_normal;
         let friction = (c.tangent_impulse[0].powi(2) + c.tangent_impulse[1].powi(2)).sqrt();
         m.friction_anchor =
             (total_normal > 0.0 && friction < STICKING_FRACTION * limit).then_some(*anchor);
-        for (mp, cp) in m.points.iter_mut().zip(&c.points) {
-            mp.normal_impulse = cp.normal_impulse;
+        for (mp, &impulse) in m.points.iter_mut().zip(c.rows.normal_impulse.as_array()) {
+            mp.normal_impulse = impulse;
         }
         m.friction_impulse =
             c.tangents[0] * c.tangent_impulse[0] + c.tangents[1] * c.tangent_impulse[1];
