@@ -110,7 +110,7 @@ mod tests {
                 out.push((c.body_a, c.body_b, c.friction));
             }
         }
-        out.sort_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)));
+        out.sort_by_key(|x| (x.0, x.1));
         out
     }
 
@@ -118,7 +118,7 @@ mod tests {
     fn merge_matches_brute_force_with_and_without_new_pairs() {
         let old_keys = [(0, 1), (0, 2), (1, 3), (2, 3), (4, 5)];
         // Stale contacts with an even body A are kept.
-        let keep = |c: &Contact| c.body_a % 2 == 0;
+        let keep = |c: &Contact| c.body_a.is_multiple_of(2);
         let cases: [&[(u32, u32)]; 5] = [
             &[(0, 1), (0, 2), (1, 3), (2, 3), (4, 5)], // unchanged
             &[(0, 2), (2, 3)],                         // some gone
