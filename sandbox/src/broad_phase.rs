@@ -88,7 +88,8 @@ impl BroadPhase {
                 if !(b.aabb.min[axis] <= end) {
                     break;
                 }
-                if (a.active || b.active) && a.aabb.overlaps(&b.aabb) {
+                // `|` and `&`, not `||` and `&&`: one branch per candidate.
+                if (a.active | b.active) & a.aabb.overlaps(&b.aabb) {
                     self.pairs.push(if a.slot < b.slot {
                         (a.slot, b.slot)
                     } else {
