@@ -146,7 +146,9 @@ struct NormalRows {
     normal_impulse: Lanes,
     max_normal_impulse: Lanes,
     /// `coupling[j][i]`: change of point `i`'s normal velocity per unit
-    /// normal impulse at point `j`, the entry `K_ij` of `K = J M⁻¹ Jᵀ`.
+    /// normal impulse at point `j`, the entry `K_ij` of `K = J M⁻¹ Jᵀ`, for
+    /// the points after `j` only (`i > j`; zero otherwise): the sweep solves
+    /// point `j` before `i`, so only those see its impulse.
     coupling: [Lanes; MAX_MANIFOLD_POINTS],
     /// Change of the twist velocity `(ω_B - ω_A)·n` per unit normal impulse
     /// at each point.
@@ -325,7 +327,7 @@ pub(crate) fn prepare(
         rows.lever_arm.as_mut_array()[j] = (mp.point - center).norm();
         let (irn_a, irn_b) = (rows.irn_a.get(j), rows.irn_b.get(j));
         let (along_a, along_b) = (rows.rn_a.dot(&irn_a), rows.rn_b.dot(&irn_b));
-        for i in 0..count {
+        for i in j + 1..count {
             rows.coupling[j].as_mut_array()[i] =
                 inv_mass_sum + along_a.as_array()[i] + along_b.as_array()[i];
         }
@@ -503,7 +505,8 @@ fn relax_one(
 
     // Twist friction about the normal, limited by μ Σ λ_i r_i.
     let max_twist = c.friction * twist_limit;
-    let twist = (c.twist_impulse - c.twist_mass * wn).clamp(-max_twist, max_twist);
+    // max/min rather than clamp: NaN-safe, where clamp panics on a NaN bound.
+    let twist = (c.twist_impulse - c.twist_mass * wn).max(-max_twist).min(max_twist);
     let twist_delta = twist - c.twist_impulse;
     c.twist_impulse = twist;
     vt[0] += c.twist_tangent_coupling[0] * twist_delta;
@@ -571,19 +574,25 @@ fn solve_normal(
     let slope = -(rows.normal_mass * mass_scale);
     let offset = old - rows.normal_mass * bias - impulse_scale * old;
 
-    // The sequential part: each point sees the impulses of the points
-    // before it through the couplings.
-    let (slope, offset, old) = (slope.to_array(), offset.to_array(), old.to_array());
-    let mut vn = vn;
+    // The sequential part. Point i sees vn_i + Σ_{j<i} K_ij (λ_j,new - λ_j,old),
+    // so λ_i,new = max(w_i + Σ_{j<i} G_ij λ_j,new, 0) with G_ij = slope_i K_ij
+    // and w_i = slope_i vn_i + offset_i - Σ_{j<i} G_ij λ_j,old, all known
+    // before the sweep: the chain from one point to the next is one
+    // multiply-add and a max.
+    let gain = rows.coupling.map(|k| slope * k);
+    let mut w = slope * vn + offset;
+    for (g, &o) in gain.iter().zip(old.as_array()) {
+        w -= *g * o;
+    }
     let mut new = [0.0; MAX_MANIFOLD_POINTS];
     for i in 0..c.count.min(MAX_MANIFOLD_POINTS) {
-        new[i] = (slope[i] * vn.as_array()[i] + offset[i]).max(0.0);
-        vn += rows.coupling[i] * (new[i] - old[i]);
+        new[i] = w.as_array()[i].max(0.0);
+        w += gain[i] * new[i];
     }
     let new = f32x4::new(new);
     rows.normal_impulse = new;
     rows.max_normal_impulse = rows.max_normal_impulse.max(new);
-    new - f32x4::new(old)
+    new - old
 }
 
 /// Restitution, once per step after the substeps: points that approached
