@@ -23,8 +23,12 @@
 //! Each pass runs [`StepSettings::push_iterations`](crate::StepSettings) and
 //! `relax_iterations` sweeps (Box2D runs one): with one sweep, the order in
 //! which a 4-point face is solved biases its impulses and stiff contacts rock.
-//! Constraints are solved in plain sequential order (no graph colouring:
-//! this solver is single-threaded and scalar).
+//! Manifolds are solved in plain sequential order (no graph colouring: the
+//! solver is single-threaded; a colouring test reordered the sweep and made
+//! the pyramid lean 1.5 mm instead of under 1 mm). Within a manifold the
+//! sweep runs in constraint space (see [`ContactConstraint`]) with the
+//! points as the four lanes of a SIMD vector, so only the Gauss-Seidel
+//! chain from point to point stays scalar.
 //!
 //! Soft constraint derivation (Catto, "Soft Constraints", GDC 2011): a
 //! spring of angular frequency `ω = 2π f` and damping ratio `ζ` on position
