@@ -10,7 +10,8 @@
 //! "Real-Time Collision Detection", §7.5.2). Departures: the whole list is
 //! swept each step rather than tracking interval swaps incrementally, and
 //! pairs where neither body is awake are skipped, because the pair cache
-//! keeps their manifolds unchanged.
+//! keeps their manifolds unchanged. The sweep reads the boxes as structure
+//! of arrays and tests four candidates at once with SIMD compares.
 //!
 //! [`AABB_MARGIN`]: crate::tolerances::AABB_MARGIN
 
