@@ -79,23 +79,35 @@ pub(crate) fn collide_cuboids(
             best_b = (s, j);
         }
     }
+    // Edge axes n = e_i × r_j (A's edge i, B's edge j), unnormalised: |n| is
+    // the sine of the angle between the edges. Their projections follow
+    // Gottschalk's closed forms: n has the components -R[i2][j] and R[i1][j]
+    // (i1, i2 the other two indices), so A's half-width along n is
+    // ha[i1] |R[i2][j]| + ha[i2] |R[i1][j]|; and r_k · n = e_i · (r_j × r_k)
+    // = ±R[i][l] (l the third column), so B's is
+    // hb[j1] |R[i][j2]| + hb[j2] |R[i][j1]|. The separation is divided by
+    // |n| once, at the end.
+    let abs_r_exact = r.map(f32::abs);
     let mut best_edge = (f32::NEG_INFINITY, 0usize, 0usize, Vector3::zeros());
     for i in 0..3 {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         for j in 0..3 {
-            let n = Vector3::ith(i, 1.0).cross(&r.column(j));
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            let mut n = Vector3::zeros();
+            n[i1] = -r[(i2, j)];
+            n[i2] = r[(i1, j)];
             let len = n.norm();
             if !(len > MIN_EDGE_CROSS) {
                 continue;
             }
-            let n = n / len;
-            let proj_a = ha.dot(&n.abs());
-            let proj_b = hb.dot(&(r.transpose() * n).abs());
-            let s = t.dot(&n).abs() - (proj_a + proj_b);
+            let proj_a = ha[i1] * abs_r_exact[(i2, j)] + ha[i2] * abs_r_exact[(i1, j)];
+            let proj_b = hb[j1] * abs_r_exact[(i, j2)] + hb[j2] * abs_r_exact[(i, j1)];
+            let s = (t.dot(&n).abs() - (proj_a + proj_b)) / len;
             if !(s <= speculative) {
                 return;
             }
             if s > best_edge.0 {
-                best_edge = (s, i, j, n);
+                best_edge = (s, i, j, n / len);
             }
         }
     }

@@ -45,22 +45,102 @@ pub(crate) fn merge(
     make: impl Fn(u32, u32) -> Contact,
 ) {
     out.clear();
-    let mut old_iter = old.drain(..).peekable();
-    for &pair in pairs {
-        // Old contacts sorting before this pair: keep the stale ones.
-        while let Some(c) = old_iter.next_if(|c| c.key() < pair) {
-            if keep_stale(&c) {
-                out.push(c);
-            }
+    if pairs_all_cached(pairs, old) {
+        // The usual step: no new pair. The result is `old` less the contacts
+        // neither paired nor kept, filtered in place, so the contacts (a few
+        // hundred bytes each) are not moved one by one into `out`.
+        let mut next_pair = pairs.iter().peekable();
+        old.retain(|c| next_pair.next_if(|&&p| p == c.key()).is_some() || keep_stale(c));
+        std::mem::swap(old, out);
+        return;
+    }
+    // Walk the old contacts once, each moved at most once; the cursor peeks
+    // into the (small) pairs, never into the contacts.
+    let mut next_pair = pairs.iter().peekable();
+    for c in old.drain(..) {
+        let key = c.key();
+        while let Some(&(a, b)) = next_pair.next_if(|&&p| p < key) {
+            out.push(make(a, b));
         }
-        match old_iter.next_if(|c| c.key() == pair) {
-            Some(c) => out.push(c),
-            None => out.push(make(pair.0, pair.1)),
+        if next_pair.next_if(|&&p| p == key).is_some() || keep_stale(&c) {
+            out.push(c);
         }
     }
-    for c in old_iter {
-        if keep_stale(&c) {
-            out.push(c);
+    for &(a, b) in next_pair {
+        out.push(make(a, b));
+    }
+}
+
+/// Whether every pair of the sorted `pairs` already has a contact in the
+/// sorted `old` (a linear walk over both).
+fn pairs_all_cached(pairs: &[(u32, u32)], old: &[Contact]) -> bool {
+    let mut keys = old.iter().map(Contact::key).peekable();
+    pairs.iter().all(|&pair| {
+        while keys.next_if(|&k| k < pair).is_some() {}
+        keys.next_if(|&k| k == pair).is_some()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A contact tagged through its friction, so the test can tell a carried
+    /// contact (tag = its old index + 1) from a new one (tag 0).
+    fn contact(a: u32, b: u32, tag: f32) -> Contact {
+        Contact { body_a: a, body_b: b, friction: tag, ..Contact::default() }
+    }
+
+    /// Brute-force oracle: each pair carries its old contact or starts new,
+    /// and unpaired old contacts stay only if `keep` says so; sorted by key.
+    fn expected(
+        pairs: &[(u32, u32)],
+        old: &[Contact],
+        keep: &dyn Fn(&Contact) -> bool,
+    ) -> Vec<(u32, u32, f32)> {
+        let mut out: Vec<(u32, u32, f32)> = pairs
+            .iter()
+            .map(|&(a, b)| {
+                let tag = old.iter().find(|c| c.key() == (a, b)).map_or(0.0, |c| c.friction);
+                (a, b, tag)
+            })
+            .collect();
+        for c in old {
+            if !pairs.contains(&c.key()) && keep(c) {
+                out.push((c.body_a, c.body_b, c.friction));
+            }
+        }
+        out.sort_by_key(|x| (x.0, x.1));
+        out
+    }
+
+    #[test]
+    fn merge_matches_brute_force_with_and_without_new_pairs() {
+        let old_keys = [(0, 1), (0, 2), (1, 3), (2, 3), (4, 5)];
+        // Stale contacts with an even body A are kept.
+        let keep = |c: &Contact| c.body_a.is_multiple_of(2);
+        let cases: [&[(u32, u32)]; 5] = [
+            &[(0, 1), (0, 2), (1, 3), (2, 3), (4, 5)], // unchanged
+            &[(0, 2), (2, 3)],                         // some gone
+            &[],                                       // all gone
+            &[(0, 1), (0, 3), (4, 5), (6, 7)],         // new pairs
+            &[(0, 0), (9, 9)],                         // only new pairs
+        ];
+        for pairs in cases {
+            let make_old = || -> Vec<Contact> {
+                old_keys
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(a, b))| contact(a, b, i as f32 + 1.0))
+                    .collect()
+            };
+            let want = expected(pairs, &make_old(), &keep);
+            let mut old = make_old();
+            let mut out = vec![contact(42, 43, -1.0)];
+            merge(pairs, &mut old, &mut out, keep, |a, b| contact(a, b, 0.0));
+            let got: Vec<_> = out.iter().map(|c| (c.body_a, c.body_b, c.friction)).collect();
+            assert_eq!(got, want, "pairs {pairs:?}");
+            assert!(old.is_empty(), "old contacts left behind for pairs {pairs:?}");
         }
     }
 }
