@@ -191,3 +191,22 @@ fn bad_scene_file_arguments_fail_cleanly() {
     let _ = std::fs::remove_file(bad);
     let _ = std::fs::remove_file(broken);
 }
+
+/// A reader that closes the pipe before the report is written (as
+/// `sandbox bench | head -0` does) ends the output quietly: exit 0, no panic.
+#[test]
+fn closed_stdout_ends_quietly() {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sandbox"))
+        .args(["bench", "--scene", "pyramid", "--size", "10", "--steps", "60", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs the binary");
+    // Close our end of stdout before the child, still stepping, writes.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("waits for the binary");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "panicked: {stderr}");
+    assert!(out.status.success(), "exit {:?}: {stderr}", out.status.code());
+}

@@ -4,7 +4,6 @@
 //! final poses.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow};
@@ -100,23 +99,29 @@ pub fn run(opts: &BenchOptions) -> Result<()> {
     let hash = format!("{:016x}", world.pose_hash());
     let contacts = world.contact_point_count();
 
-    println!("scene            {name} (size {size})");
-    println!("bodies           {} dynamic ({} left, {} awake)", bodies.len(), alive, awake);
-    println!(
+    // Written to a buffer and printed at once, so a closed pipe (`| head`)
+    // ends the output quietly instead of panicking half-way.
+    let mut out = String::new();
+    writeln!(out, "scene            {name} (size {size})").ok();
+    writeln!(out, "bodies           {} dynamic ({} left, {} awake)", bodies.len(), alive, awake)
+        .ok();
+    writeln!(
+        out,
         "steps            {} of 1/60 s, sleep {}",
         opts.steps,
         if sleep { "on" } else { "off" }
-    );
-    println!("ms/step          {:.3}", ms(wall));
-    println!("  broad phase    {:.3}", ms(st.broad_phase));
-    println!("  narrow phase   {:.3}", ms(st.narrow_phase));
-    println!("  solve          {:.3}", ms(st.solve));
-    println!("  integrate      {:.3}", ms(st.integrate));
-    println!("  sleep          {:.3}", ms(st.sleep));
-    println!("contact points   {contacts}");
-    println!("max penetration  {:.5} m", max_penetration);
-    println!("max drift        {:.5} m", max_drift);
-    println!("hash             {hash}");
+    )
+    .ok();
+    writeln!(out, "ms/step          {:.3}", ms(wall)).ok();
+    writeln!(out, "  broad phase    {:.3}", ms(st.broad_phase)).ok();
+    writeln!(out, "  narrow phase   {:.3}", ms(st.narrow_phase)).ok();
+    writeln!(out, "  solve          {:.3}", ms(st.solve)).ok();
+    writeln!(out, "  integrate      {:.3}", ms(st.integrate)).ok();
+    writeln!(out, "  sleep          {:.3}", ms(st.sleep)).ok();
+    writeln!(out, "contact points   {contacts}").ok();
+    writeln!(out, "max penetration  {:.5} m", max_penetration).ok();
+    writeln!(out, "max drift        {:.5} m", max_drift).ok();
+    writeln!(out, "hash             {hash}").ok();
 
     if let Some(path) = &opts.dump_poses {
         let mut csv = String::from("id,x,y,z,qw,qx,qy,qz\n");
@@ -135,7 +140,8 @@ pub fn run(opts: &BenchOptions) -> Result<()> {
     }
 
     if opts.json {
-        println!(
+        writeln!(
+            out,
             "{{\"scene\":{},\"size\":{},\"bodies\":{},\"steps\":{},\"sleep\":{},\"ms_per_step\":{:.4},\
 \"broad_phase_ms\":{:.4},\"narrow_phase_ms\":{:.4},\"solve_ms\":{:.4},\"integrate_ms\":{:.4},\"sleep_ms\":{:.4},\
 \"contacts\":{},\"max_penetration\":{:.6},\"max_drift\":{:.6},\"awake\":{},\"removed\":{},\"hash\":\"{}\"}}",
@@ -156,8 +162,8 @@ pub fn run(opts: &BenchOptions) -> Result<()> {
             awake,
             bodies.len() - alive,
             hash
-        );
+        )
+        .ok();
     }
-    std::io::stdout().flush().context("writing stdout")?;
-    Ok(())
+    crate::print_stdout(&out)
 }

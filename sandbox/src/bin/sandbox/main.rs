@@ -40,15 +40,25 @@ fn run() -> Result<()> {
     match command.as_str() {
         "bench" => {
             let Some(options) = args::parse_bench(&rest)? else {
-                println!("{}", args::BENCH_USAGE);
-                return Ok(());
+                return print_stdout(&format!("{}\n", args::BENCH_USAGE));
             };
             bench::run(&options).context("bench failed")
         }
-        "help" | "--help" | "-h" => {
-            println!("{USAGE}");
-            Ok(())
-        }
+        "help" | "--help" | "-h" => print_stdout(&format!("{USAGE}\n")),
         other => bail!("unknown command `{other}`\n\n{USAGE}"),
+    }
+}
+
+/// Writes `text` to standard output. A reader that closed the pipe early
+/// (`sandbox bench | head`) ends the output quietly, as Unix tools do; any
+/// other write error is reported.
+fn print_stdout(text: &str) -> Result<()> {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(e).context("writing to standard output")
+        }
+        _ => Ok(()),
     }
 }
