@@ -11,8 +11,7 @@ fn sandbox(args: &[&str]) -> std::process::Output {
 #[test]
 fn bad_arguments_fail_cleanly() {
     for args in [
-        &[][..],
-        &["frobnicate"],
+        &["frobnicate"][..],
         &["bench"],
         &["bench", "--scene"],
         &["bench", "--scene", "tower"],
@@ -28,6 +27,18 @@ fn bad_arguments_fail_cleanly() {
         assert!(stderr.starts_with("error:"), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
     }
+}
+
+/// With no command the binary runs the default scene headless (there is no
+/// window yet) and says so on stderr.
+#[test]
+fn no_command_runs_the_default_scene_headless() {
+    let out = sandbox(&[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("headless"), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("scene            falling-boxes (size 1000)"), "{stdout}");
 }
 
 #[test]

@@ -12,7 +12,9 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 
 const USAGE: &str = "\
-usage: sandbox <command> [options]
+usage: sandbox [<command> [options]]
+
+With no command, runs the default scene (falling-boxes 1000) headless.
 
 commands:
   bench    run a scene headless on one thread and report ms/step and stability
@@ -34,7 +36,17 @@ fn main() -> ExitCode {
 fn run() -> Result<()> {
     let mut argv = std::env::args().skip(1);
     let Some(command) = argv.next() else {
-        bail!("no command given\n\n{USAGE}");
+        // No command: run the app's default scene. There is no window in
+        // this build yet, so it runs headless, as it would on a machine
+        // without a display or GPU, and says so.
+        eprintln!(
+            "sandbox: no window in this build; running the default scene headless \
+             (`sandbox bench --scene falling-boxes`). `sandbox help` lists the commands."
+        );
+        let default: Vec<String> = ["--scene", "falling-boxes"].map(String::from).to_vec();
+        let options =
+            args::parse_bench(&default)?.context("the default scene's arguments are valid")?;
+        return bench::run(&options).context("bench failed");
     };
     let rest: Vec<String> = argv.collect();
     match command.as_str() {
