@@ -83,6 +83,17 @@ pub trait SupportMap {
     fn core_segment(&self) -> Option<[Point3<f32>; 2]> {
         None
     }
+
+    /// The core as a box centred on the local origin and aligned with the
+    /// local axes, given by its half extents.
+    ///
+    /// Cuboids return `Some`, which lets queries against a sphere take an
+    /// exact closed-form path instead of GJK/EPA, and lets queries reject
+    /// negative or non-finite extents. The default `None` is always correct.
+    #[inline]
+    fn core_box(&self) -> Option<Vector3<f32>> {
+        None
+    }
 }
 
 impl<T: SupportMap + ?Sized> SupportMap for &T {
@@ -102,6 +113,10 @@ impl<T: SupportMap + ?Sized> SupportMap for &T {
     fn core_segment(&self) -> Option<[Point3<f32>; 2]> {
         (**self).core_segment()
     }
+    #[inline]
+    fn core_box(&self) -> Option<Vector3<f32>> {
+        (**self).core_box()
+    }
 }
 
 impl<T: SupportMap + ?Sized> SupportMap for Box<T> {
@@ -120,5 +135,9 @@ impl<T: SupportMap + ?Sized> SupportMap for Box<T> {
     #[inline]
     fn core_segment(&self) -> Option<[Point3<f32>; 2]> {
         (**self).core_segment()
+    }
+    #[inline]
+    fn core_box(&self) -> Option<Vector3<f32>> {
+        (**self).core_box()
     }
 }
