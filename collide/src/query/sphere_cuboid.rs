@@ -244,6 +244,38 @@ mod tests {
         assert!(compared[0] > 1000 && compared[1] > 1000, "coverage {compared:?}");
     }
 
+    /// Counts GJK and EPA iterations, to tell which path a query took.
+    #[derive(Default)]
+    struct Steps(usize);
+    impl crate::query::Recorder for Steps {
+        fn gjk_step(&mut self, _: &crate::query::GjkStep) {
+            self.0 += 1;
+        }
+        fn epa_step(&mut self, _: &crate::query::EpaStep<'_>) {
+            self.0 += 1;
+        }
+    }
+
+    #[test]
+    fn both_orders_skip_gjk_and_the_opaque_box_does_not() {
+        let (cube, ball) = (Cuboid::new(Vector3::new(1.0, 0.5, 2.0)), Sphere::new(0.3));
+        let pose_box = Isometry3::rotation(Vector3::new(0.3, -0.2, 0.9));
+        for x in [0.2, 1.1, 3.0] {
+            let pose_ball = Isometry3::translation(x, 0.1, -0.2);
+            let cache = &mut GjkCache::default();
+            let mut steps = Steps::default();
+            crate::query::contact_with(&cube, &pose_box, &ball, &pose_ball, cache, &mut steps)
+                .unwrap();
+            crate::query::contact_with(&ball, &pose_ball, &cube, &pose_box, cache, &mut steps)
+                .unwrap();
+            assert_eq!(steps.0, 0, "a closed-form pair ran GJK/EPA");
+            let opaque = OpaqueBox(cube);
+            crate::query::contact_with(&opaque, &pose_box, &ball, &pose_ball, cache, &mut steps)
+                .unwrap();
+            assert!(steps.0 > 0, "the opaque box must go through GJK");
+        }
+    }
+
     #[test]
     fn centre_at_box_centre_leaves_through_first_axis_positive_face() {
         // A 1×2×3 half-extent box: x has the least slack, 1.
