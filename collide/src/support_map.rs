@@ -90,6 +90,14 @@ pub trait SupportMap {
     /// Cuboids return `Some`, which lets queries against a sphere take an
     /// exact closed-form path instead of GJK/EPA, and lets queries reject
     /// negative or non-finite extents. The default `None` is always correct.
+    ///
+    /// ```
+    /// use collide::{Cuboid, Sphere, SupportMap};
+    /// use collide::nalgebra::Vector3;
+    /// let half = Vector3::new(1.0, 2.0, 3.0);
+    /// assert_eq!(Cuboid::new(half).core_box(), Some(half));
+    /// assert_eq!(Sphere::new(1.0).core_box(), None);
+    /// ```
     #[inline]
     fn core_box(&self) -> Option<Vector3<f32>> {
         None
