@@ -440,3 +440,32 @@ fn bad_input_is_a_typed_error() {
         let _ = collide::closest_points(&ball, &pose, &cube, &id);
     }
 }
+
+/// At exact contact (the oracle's gap 0, then f32 rounding either way) the
+/// closed form's queries must still agree with each other: one separation
+/// test serves all of them, with no band of disagreement.
+#[test]
+fn queries_classify_alike_at_exact_contact() {
+    let mut rng = SplitMix64::new(SEED ^ 13);
+    let mut seen = [0usize; 2];
+    for i in 0..1000 {
+        let (s, b) = sphere_box(rng.log_range(0.05, 2.0), half_extents(&mut rng, 0.05, 2.0));
+        let mut start =
+            Pair { a: s, pose_a: isometry(&mut rng, 5.0), b, pose_b: isometry(&mut rng, 0.0) };
+        start.pose_b.translation = start.pose_a.translation;
+        let pair = place_at_gap(&start, &rng.unit_vector(), 0.0);
+        for p in [pair.clone(), pair.swapped()] {
+            let (a, pa, b, pb) = (&p.a.shape, &p.pose_a, &p.b.shape, &p.pose_b);
+            let hit = try_intersects(a, pa, b, pb).unwrap();
+            let pen = try_penetration(a, pa, b, pb).unwrap();
+            let near = try_closest_points(a, pa, b, pb).unwrap();
+            let c = contact(a, pa, b, pb, &mut GjkCache::default()).unwrap();
+            assert_eq!(pen.is_some(), hit, "case {i}: penetration {pen:?}\n{p}");
+            assert_eq!(matches!(near, collide::Proximity::Intersecting), hit, "case {i}\n{p}");
+            assert_eq!(matches!(c, Contact::Penetrating(_)), hit, "case {i}: {c:?}\n{p}");
+            seen[usize::from(hit)] += 1;
+        }
+    }
+    // Rounding sends exact contacts both ways; both must have been tested.
+    assert!(seen[0] > 50 && seen[1] > 50, "coverage {seen:?}");
+}

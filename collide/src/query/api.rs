@@ -503,6 +503,13 @@ where
     let margins = check_input(a, pose_a, b, pose_b)?;
     recorder.begin(pose_a);
     if let Some(sb) = sphere_box(a, pose_a, b, pose_b, margins)? {
+        // Like GJK's early stops: a penetration query on a separated pair and
+        // a distance query on an overlapping one need no witnesses.
+        match (want, point_box_intersects(&sb.half, &sb.centre_in_box, sb.margins)) {
+            (Want::Penetration, false) => return Ok(Local::Apart),
+            (Want::Distance, true) => return Ok(Local::Overlapping),
+            _ => {}
+        }
         // Solved in the box's frame (where the box is exact), taken to the
         // world by the box's pose, then given A's point of view.
         let in_box = point_box_contact(&sb.half, &sb.centre_in_box, sb.margins);

@@ -43,8 +43,9 @@ pub(crate) fn point_box_intersects(
     c: &Point3<f32>,
     (r_box, r_point): (f32, f32),
 ) -> bool {
-    let sum = r_box + r_point;
-    (c - clamp_to_box(half, c)).norm_squared() <= sum * sum
+    // The same expression, in the same order, as `point_box_contact`'s
+    // separation test, so the two never classify a pair differently.
+    (c - clamp_to_box(half, c)).norm() - r_box - r_point <= 0.0
 }
 
 /// Exact contact of a box core (shape A, half extents `half`, margin
