@@ -503,16 +503,17 @@ where
     let margins = check_input(a, pose_a, b, pose_b)?;
     recorder.begin(pose_a);
     if let Some(sb) = sphere_box(a, pose_a, b, pose_b, margins)? {
-        // Like GJK's early stops: a penetration query on a separated pair and
-        // a distance query on an overlapping one need no witnesses.
-        match (want, point_box_intersects(&sb.half, &sb.centre_in_box, sb.margins)) {
-            (Want::Penetration, false) => return Ok(Local::Apart),
-            (Want::Distance, true) => return Ok(Local::Overlapping),
-            _ => {}
-        }
         // Solved in the box's frame (where the box is exact), taken to the
         // world by the box's pose, then given A's point of view.
         let in_box = point_box_contact(&sb.half, &sb.centre_in_box, sb.margins);
+        // Like GJK's early stops: a penetration query on a separated pair and
+        // a distance query on an overlapping one need nothing taken to the
+        // world.
+        match (want, &in_box) {
+            (Want::Penetration, Contact::Separated { .. }) => return Ok(Local::Apart),
+            (Want::Distance, Contact::Penetrating(_)) => return Ok(Local::Overlapping),
+            _ => {}
+        }
         let world = in_box.to_world(if sb.box_is_a { pose_a } else { pose_b });
         return Ok(Local::Contact(if sb.box_is_a { world } else { swapped(world) }));
     }
