@@ -77,6 +77,8 @@ pub enum QueryError {
     /// A shape reports a negative margin (for example a sphere with a
     /// negative radius).
     NegativeMargin,
+    /// A box reports a negative half extent.
+    NegativeExtent,
 }
 
 impl fmt::Display for QueryError {
@@ -86,6 +88,7 @@ impl fmt::Display for QueryError {
                 f.write_str("a pose, shape parameter or support point is NaN or infinite")
             }
             Self::NegativeMargin => f.write_str("a shape has a negative radius or margin"),
+            Self::NegativeExtent => f.write_str("a box has a negative half extent"),
         }
     }
 }

@@ -46,7 +46,9 @@
 //!   `point_a - point_b = depth * normal`. For separated shapes they are the
 //!   closest points, on each surface.
 //! * **Margins.** Spheres and capsules are a core (point, segment) plus a
-//!   radius. GJK and EPA run on the cores; radii are added exactly.
+//!   radius. GJK and EPA run on the cores; radii are added exactly. Pairs of
+//!   spheres and capsules, and sphere–cuboid pairs in either order, skip
+//!   GJK/EPA for exact closed forms.
 //! * **Tolerances** are relative to the size of the shapes (see each
 //!   algorithm's constants), so results scale with the shapes.
 //! * **Failure.** Non-finite input is a [`QueryError`] from the `try_*`

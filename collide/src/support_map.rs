@@ -83,6 +83,25 @@ pub trait SupportMap {
     fn core_segment(&self) -> Option<[Point3<f32>; 2]> {
         None
     }
+
+    /// The core as a box centred on the local origin and aligned with the
+    /// local axes, given by its half extents.
+    ///
+    /// Cuboids return `Some`, which lets queries against a sphere take an
+    /// exact closed-form path instead of GJK/EPA, and lets queries reject
+    /// negative or non-finite extents. The default `None` is always correct.
+    ///
+    /// ```
+    /// use collide::{Cuboid, Sphere, SupportMap};
+    /// use collide::nalgebra::Vector3;
+    /// let half = Vector3::new(1.0, 2.0, 3.0);
+    /// assert_eq!(Cuboid::new(half).core_box(), Some(half));
+    /// assert_eq!(Sphere::new(1.0).core_box(), None);
+    /// ```
+    #[inline]
+    fn core_box(&self) -> Option<Vector3<f32>> {
+        None
+    }
 }
 
 impl<T: SupportMap + ?Sized> SupportMap for &T {
@@ -102,6 +121,10 @@ impl<T: SupportMap + ?Sized> SupportMap for &T {
     fn core_segment(&self) -> Option<[Point3<f32>; 2]> {
         (**self).core_segment()
     }
+    #[inline]
+    fn core_box(&self) -> Option<Vector3<f32>> {
+        (**self).core_box()
+    }
 }
 
 impl<T: SupportMap + ?Sized> SupportMap for Box<T> {
@@ -120,5 +143,9 @@ impl<T: SupportMap + ?Sized> SupportMap for Box<T> {
     #[inline]
     fn core_segment(&self) -> Option<[Point3<f32>; 2]> {
         (**self).core_segment()
+    }
+    #[inline]
+    fn core_box(&self) -> Option<Vector3<f32>> {
+        (**self).core_box()
     }
 }

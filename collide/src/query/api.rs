@@ -4,7 +4,8 @@
 //! Every function moves B into A's frame once, runs GJK (and EPA when the
 //! cores overlap) on the cores there, adds the margins analytically, and
 //! takes the answer to the world frame. Pairs whose cores are both points or
-//! segments (sphere and capsule pairs) take an exact closed-form path.
+//! segments (sphere and capsule pairs) take an exact closed-form path, and so
+//! do sphere–box pairs, in either order (see `sphere_cuboid`).
 //!
 //! Non-finite input (a NaN or infinite pose, margin or support point) is an
 //! error in the `try_*` functions. The plain functions document what they
@@ -18,6 +19,7 @@ use crate::query::gjk::{GjkOutcome, GjkSettings, gjk};
 use crate::query::minkowski::MinkowskiDifference;
 use crate::query::record::{NoRecord, Recorder};
 use crate::query::segment::closest_points_segments;
+use crate::query::sphere_cuboid::{in_box_frame, point_box_contact, point_box_intersects, swapped};
 use crate::support_map::SupportMap;
 
 /// Core distance, relative to the size of the cores, below which the
@@ -113,8 +115,8 @@ impl GjkCache {
     }
 }
 
-/// Rejects non-finite poses and margins and negative margins; returns the
-/// margins `(a, b)`.
+/// Rejects non-finite poses, margins and box extents, and negative margins
+/// and extents; returns the margins `(a, b)`.
 fn check_input<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     pose_a: &Isometry3<f32>,
@@ -131,7 +133,57 @@ fn check_input<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     if ra < 0.0 || rb < 0.0 {
         return Err(QueryError::NegativeMargin);
     }
+    for half in [a.core_box(), b.core_box()].into_iter().flatten() {
+        if !half.iter().all(|x| x.is_finite()) {
+            return Err(QueryError::NonFiniteInput);
+        }
+        if half.iter().any(|&x| x < 0.0) {
+            return Err(QueryError::NegativeExtent);
+        }
+    }
     Ok((ra, rb))
+}
+
+/// A sphere–box pair, in either order, as the closed form wants it.
+struct SphereBox {
+    /// The box core's half extents.
+    half: Vector3<f32>,
+    /// The sphere's centre (its point core) in the box's frame.
+    centre_in_box: Point3<f32>,
+    /// The margins, box's first.
+    margins: (f32, f32),
+    /// Whether the box is shape A.
+    box_is_a: bool,
+}
+
+/// The pair as a sphere–box pair if one shape has a point core and the other
+/// a box core; `None` otherwise. `margins` are `(a, b)` from [`check_input`].
+fn sphere_box<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    pose_a: &Isometry3<f32>,
+    b: &B,
+    pose_b: &Isometry3<f32>,
+    (ra, rb): (f32, f32),
+) -> Result<Option<SphereBox>, QueryError> {
+    let point_core = |s: Option<[Point3<f32>; 2]>| s.filter(|s| s[0] == s[1]);
+    let (half, point, pose_point, pose_box, margins, box_is_a) = match (a.core_box(), b.core_box())
+    {
+        (Some(half), None) => match point_core(b.core_segment()) {
+            Some(p) => (half, p, pose_b, pose_a, (ra, rb), true),
+            None => return Ok(None),
+        },
+        (None, Some(half)) => match point_core(a.core_segment()) {
+            Some(p) => (half, p, pose_a, pose_b, (rb, ra), false),
+            None => return Ok(None),
+        },
+        _ => return Ok(None),
+    };
+    let centre_world = place(pose_point, finite_segment(point)?)[0];
+    let centre_in_box = in_box_frame(pose_box, &centre_world);
+    if !centre_in_box.coords.iter().all(|x| x.is_finite()) {
+        return Err(QueryError::NonFiniteInput);
+    }
+    Ok(Some(SphereBox { half, centre_in_box, margins, box_is_a }))
 }
 
 /// Whether a core segment is the local origin (a sphere's core).
@@ -184,6 +236,9 @@ pub fn try_intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     pose_b: &Isometry3<f32>,
 ) -> Result<bool, QueryError> {
     let (ra, rb) = check_input(a, pose_a, b, pose_b)?;
+    if let Some(sb) = sphere_box(a, pose_a, b, pose_b, (ra, rb))? {
+        return Ok(point_box_intersects(&sb.half, &sb.centre_in_box, sb.margins));
+    }
     let sum = ra + rb;
     if let (Some(sa), Some(sb)) = (a.core_segment(), b.core_segment()) {
         let (sa, sb) = (finite_segment(sa)?, finite_segment(sb)?);
@@ -447,6 +502,21 @@ where
 {
     let margins = check_input(a, pose_a, b, pose_b)?;
     recorder.begin(pose_a);
+    if let Some(sb) = sphere_box(a, pose_a, b, pose_b, margins)? {
+        // Solved in the box's frame (where the box is exact), taken to the
+        // world by the box's pose, then given A's point of view.
+        let in_box = point_box_contact(&sb.half, &sb.centre_in_box, sb.margins);
+        // Like GJK's early stops: a penetration query on a separated pair and
+        // a distance query on an overlapping one need nothing taken to the
+        // world.
+        match (want, &in_box) {
+            (Want::Penetration, Contact::Separated { .. }) => return Ok(Local::Apart),
+            (Want::Distance, Contact::Penetrating(_)) => return Ok(Local::Overlapping),
+            _ => {}
+        }
+        let world = in_box.to_world(if sb.box_is_a { pose_a } else { pose_b });
+        return Ok(Local::Contact(if sb.box_is_a { world } else { swapped(world) }));
+    }
     let local = match (a.core_segment(), b.core_segment()) {
         // Point and segment cores have a closed form. Two points (spheres)
         // are compared in the world frame directly; segments in A's frame,

@@ -14,6 +14,7 @@ mod minkowski;
 mod record;
 mod segment;
 mod simplex;
+mod sphere_cuboid;
 
 pub use api::{
     Contact, GjkCache, Penetration, Proximity, closest_points, contact, contact_with, intersects,

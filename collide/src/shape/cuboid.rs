@@ -48,4 +48,9 @@ impl SupportMap for Cuboid {
         let pick = |d: f32, e: f32| if d < 0.0 { -e } else { e };
         Point3::new(pick(dir.x, h.x), pick(dir.y, h.y), pick(dir.z, h.z))
     }
+
+    #[inline]
+    fn core_box(&self) -> Option<Vector3<f32>> {
+        Some(self.half_extents)
+    }
 }

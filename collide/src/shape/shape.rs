@@ -55,6 +55,10 @@ impl SupportMap for Shape {
     fn core_segment(&self) -> Option<[Point3<f32>; 2]> {
         dispatch!(self, s => s.core_segment())
     }
+    #[inline]
+    fn core_box(&self) -> Option<Vector3<f32>> {
+        dispatch!(self, s => s.core_box())
+    }
 }
 
 impl From<Sphere> for Shape {
