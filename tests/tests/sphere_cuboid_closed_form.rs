@@ -261,7 +261,20 @@ fn inside_near_face(rng: &mut SplitMix64, scale: f64, axis: usize, sign: f64) ->
         let room = h[k] - 1.5 * slack;
         c[k] = if room > 0.0 { rng.range(-room, room) } else { 0.0 };
     }
-    let (s, b) = sphere_box(rng.log_range(0.05, 2.0) * scale, half);
+    let r = rng.log_range(0.05, 2.0) * scale;
+    sphere_at_box_point(rng, scale, r, half, &c)
+}
+
+/// A sphere of radius `r` (A) centred at `c` in the frame of a box with
+/// half extents `half` (B), the box placed by a random pose at `scale`.
+fn sphere_at_box_point(
+    rng: &mut SplitMix64,
+    scale: f64,
+    r: f64,
+    half: Vector3<f32>,
+    c: &Vector3<f64>,
+) -> Pair {
+    let (s, b) = sphere_box(r, half);
     let pose_b = isometry(rng, scale);
     let centre = pose_b * Point3::from(c.cast::<f32>());
     Pair {
@@ -342,15 +355,7 @@ fn centre_in_edge_and_corner_regions() {
                     rng.range(-h, h)
                 };
             }
-            let (s, b) = sphere_box(r, half);
-            let pose_b = isometry(rng, scale);
-            let centre = pose_b * Point3::from(c.cast::<f32>());
-            Pair {
-                a: s,
-                pose_a: Isometry3::from_parts(Translation3::from(centre.coords), rng.rotation()),
-                b,
-                pose_b,
-            }
+            sphere_at_box_point(rng, scale, r, half, &c)
         });
     }
 }
