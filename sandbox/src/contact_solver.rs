@@ -23,12 +23,13 @@
 //! Each pass runs [`StepSettings::push_iterations`](crate::StepSettings) and
 //! `relax_iterations` sweeps (Box2D runs one): with one sweep, the order in
 //! which a 4-point face is solved biases its impulses and stiff contacts rock.
-//! Manifolds are solved in plain sequential order (no graph colouring: the
-//! solver is single-threaded; a colouring test reordered the sweep and made
-//! the pyramid lean 1.5 mm instead of under 1 mm). Within a manifold the
-//! sweep runs in constraint space (see [`ContactConstraint`]) with the
-//! points as the four lanes of a SIMD vector, so only the Gauss-Seidel
-//! chain from point to point stays scalar.
+//! This module prepares each manifold (see [`ContactConstraint`]: the sweep
+//! runs in constraint space), applies restitution and stores impulses; the
+//! substep passes (warm start, push, relax) run in [`simd_batch`], four
+//! manifolds that share no awake body at a time, one per SIMD lane, in
+//! batches that keep close to the manifolds' own order (see
+//! [`crate::constraint_batches`]: graph colouring reordered the sweep and
+//! the 100-row pyramid collapsed sooner).
 //!
 //! Soft constraint derivation (Catto, "Soft Constraints", GDC 2011): a
 //! spring of angular frequency `ω = 2π f` and damping ratio `ζ` on position
@@ -39,6 +40,8 @@
 //!
 //! with `bias = C · ω / (2ζ + hω)`, `mass_scale = hω(2ζ + hω) / (1 + hω(2ζ + hω))`
 //! and `impulse_scale = 1 / (1 + hω(2ζ + hω))`.
+
+pub(crate) mod simd_batch;
 
 use collide::nalgebra::{Point3, Vector3};
 use wide::f32x4;
@@ -224,6 +227,18 @@ pub(crate) struct ContactConstraint {
     contact: u32,
 }
 
+impl ContactConstraint {
+    /// Solver index of body A.
+    pub fn body_a(&self) -> u32 {
+        self.body_a
+    }
+
+    /// Solver index of body B.
+    pub fn body_b(&self) -> u32 {
+        self.body_b
+    }
+}
+
 /// Two unit tangents completing `n` to an orthonormal basis (Duff et al.,
 /// "Building an Orthonormal Basis, Revisited", 2017).
 fn tangent_basis(n: &Vector3<f32>) -> [Vector3<f32>; 2] {
@@ -389,34 +404,6 @@ fn store(bodies: &mut [SolverBody], index: u32, body: &SolverBody) {
 }
 
 impl ContactConstraint {
-    /// Applies normal impulses at the points, friction along the tangents at
-    /// the centre and a twist about the normal, summed into one update per body.
-    #[inline]
-    fn apply(
-        &self,
-        ba: &mut SolverBody,
-        bb: &mut SolverBody,
-        normal: &Lanes,
-        friction: [f32; 2],
-        twist: f32,
-    ) {
-        let total = normal.reduce_add();
-        let turn_a = self.rows.irn_a.weighted_sum(normal)
-            + self.in_a * twist
-            + self.irt_a[0] * friction[0]
-            + self.irt_a[1] * friction[1];
-        let turn_b = self.rows.irn_b.weighted_sum(normal)
-            + self.in_b * twist
-            + self.irt_b[0] * friction[0]
-            + self.irt_b[1] * friction[1];
-        let p =
-            self.normal * total + self.tangents[0] * friction[0] + self.tangents[1] * friction[1];
-        ba.linear_velocity -= p * self.inv_mass_a;
-        ba.angular_velocity -= turn_a;
-        bb.linear_velocity += p * self.inv_mass_b;
-        bb.angular_velocity += turn_b;
-    }
-
     /// Applies normal impulses at the points only.
     #[inline]
     fn apply_normals(&self, ba: &mut SolverBody, bb: &mut SolverBody, normal: &Lanes) {
@@ -427,176 +414,6 @@ impl ContactConstraint {
         bb.linear_velocity += p * self.inv_mass_b;
         bb.angular_velocity += self.rows.irn_b.weighted_sum(normal);
     }
-}
-
-/// Applies last substep's impulses again, so the solver starts near the answer.
-pub(crate) fn warm_start(constraints: &[ContactConstraint], bodies: &mut [SolverBody]) {
-    for c in constraints {
-        let (mut ba, mut bb) = load(bodies, c.body_a, c.body_b);
-        c.apply(&mut ba, &mut bb, &c.rows.normal_impulse, c.tangent_impulse, c.twist_impulse);
-        store(bodies, c.body_a, &ba);
-        store(bodies, c.body_b, &bb);
-    }
-}
-
-/// The soft pass of a substep (Box2D's "solve" with bias, box3d's "push"):
-/// normal constraints only, pushing overlap out through the soft spring.
-pub(crate) fn push(
-    constraints: &mut [ContactConstraint],
-    bodies: &mut [SolverBody],
-    params: &SolverParams,
-) {
-    for c in constraints.iter_mut() {
-        let (mut ba, mut bb) = load(bodies, c.body_a, c.body_b);
-        let deltas = solve_normal(c, &ba, &bb, params, true);
-        c.apply_normals(&mut ba, &mut bb, &deltas);
-        store(bodies, c.body_a, &ba);
-        store(bodies, c.body_b, &bb);
-    }
-}
-
-/// The rigid pass of a substep (relax): normal constraints without the
-/// position bias, then twist and friction at the manifold centre. Friction
-/// is solved only here, as box3d does: against rigid normals it cannot feed
-/// the rocking of a soft contact, which made tall stacks walk.
-pub(crate) fn relax(
-    constraints: &mut [ContactConstraint],
-    bodies: &mut [SolverBody],
-    params: &SolverParams,
-) {
-    for c in constraints.iter_mut() {
-        let (mut ba, mut bb) = load(bodies, c.body_a, c.body_b);
-        relax_one(c, &mut ba, &mut bb, params);
-        store(bodies, c.body_a, &ba);
-        store(bodies, c.body_b, &bb);
-    }
-}
-
-/// The relax pass of one manifold.
-#[inline]
-fn relax_one(
-    c: &mut ContactConstraint,
-    ba: &mut SolverBody,
-    bb: &mut SolverBody,
-    params: &SolverParams,
-) {
-    let deltas = solve_normal(c, ba, bb, params, false);
-    let n = c.normal;
-    let rows = &c.rows;
-
-    // Twist and tangent velocities after the normal impulses: read from the
-    // bodies as they were, plus the normal impulses' couplings.
-    // v_t,k = (v_B - v_A)·t_k + ω_B·(c_B × t_k) - ω_A·(c_A × t_k)
-    // The target is not zero slip but closing the gap to the static-friction
-    // anchor, so sticking contacts cannot creep: each substep's velocity
-    // error leaves a small tangential offset, and without the anchor those
-    // offsets add up (a stack walks off by centimetres per minute).
-    let gap =
-        c.anchor_gap + (bb.delta_position - ba.delta_position) + bb.delta_angle.cross(&c.center_b)
-            - ba.delta_angle.cross(&c.center_a);
-    let drift = bb.linear_velocity - ba.linear_velocity + gap * c.anchor_rate;
-    let tangent_velocity = |k: usize| {
-        drift.dot(&c.tangents[k]) + bb.angular_velocity.dot(&c.rt_b[k])
-            - ba.angular_velocity.dot(&c.rt_a[k])
-            + lane_dot(&rows.tangent_coupling[k], &deltas)
-    };
-    let mut vt = [tangent_velocity(0), tangent_velocity(1)];
-    let wn = (bb.angular_velocity - ba.angular_velocity).dot(&n)
-        + lane_dot(&rows.twist_coupling, &deltas);
-    let impulses = &rows.normal_impulse;
-    let total_normal = impulses.reduce_add();
-    let twist_limit = lane_dot(&rows.lever_arm, impulses);
-
-    // Twist friction about the normal, limited by μ Σ λ_i r_i.
-    let max_twist = c.friction * twist_limit;
-    // max/min rather than clamp: NaN-safe, where clamp panics on a NaN bound.
-    let twist = (c.twist_impulse - c.twist_mass * wn).max(-max_twist).min(max_twist);
-    let twist_delta = twist - c.twist_impulse;
-    c.twist_impulse = twist;
-    vt[0] += c.twist_tangent_coupling[0] * twist_delta;
-    vt[1] += c.twist_tangent_coupling[1] * twist_delta;
-
-    // Friction at the centre: a 2×2 block solve, then the accumulated
-    // impulse is projected onto the Coulomb disk of radius μ Σ λ_n.
-    let km = &c.tangent_mass;
-    let old = c.tangent_impulse;
-    let mut new =
-        [old[0] - (km[0] * vt[0] + km[1] * vt[1]), old[1] - (km[2] * vt[0] + km[3] * vt[1])];
-    let max_friction = c.friction * total_normal;
-    let len_sq = new[0] * new[0] + new[1] * new[1];
-    if len_sq > max_friction * max_friction {
-        let scale = max_friction / len_sq.sqrt();
-        new = [new[0] * scale, new[1] * scale];
-    }
-    c.tangent_impulse = new;
-    c.apply(ba, bb, &deltas, [new[0] - old[0], new[1] - old[1]], twist_delta);
-}
-
-/// The normal constraints of one manifold, swept in constraint space (see
-/// [`ContactConstraint`]); returns the impulse change at each point, which
-/// the caller applies to the bodies. With `use_bias` overlap is pushed out
-/// softly; without it only the velocity error (and any speculative gap) is
-/// handled, rigidly.
-#[inline]
-fn solve_normal(
-    c: &mut ContactConstraint,
-    ba: &SolverBody,
-    bb: &SolverBody,
-    params: &SolverParams,
-    use_bias: bool,
-) -> Lanes {
-    let n = c.normal;
-    let rows = &mut c.rows;
-    // Current separation from the pose change so far in this step, to
-    // first order in the rotation: (Δθ × r)·n = Δθ·(r × n).
-    let dp_n = (bb.delta_position - ba.delta_position).dot(&n);
-    let turn_b = rows.rn_b.dot(&bb.delta_angle);
-    let turn_a = rows.rn_a.dot(&ba.delta_angle);
-    // vn = (v_B - v_A)·n + ω_B·(r_B × n) - ω_A·(r_A × n)
-    let dv_n = (bb.linear_velocity - ba.linear_velocity).dot(&n);
-    let spin_b = rows.rn_b.dot(&bb.angular_velocity);
-    let spin_a = rows.rn_a.dot(&ba.angular_velocity);
-    // Soft pass: the spring's scales, and a bias capped at the push-out
-    // speed. Rigid pass: no bias (0·s = 0, so the same formula serves).
-    let sf = c.softness;
-    let (soft_mass_scale, soft_bias_rate, soft_impulse_scale) = if use_bias {
-        (sf.mass_scale, sf.mass_scale * sf.bias_rate, sf.impulse_scale)
-    } else {
-        (1.0, 0.0, 0.0)
-    };
-    let vn = (spin_b - spin_a) + dv_n;
-    let s = (turn_b - turn_a) + (rows.separation + dp_n);
-    // Speculative (s > 0): allow closing the gap within this substep.
-    let speculative = s.simd_gt(f32x4::ZERO);
-    let soft_bias = (s * soft_bias_rate).max(f32x4::splat(-params.max_push_out));
-    let bias = speculative.select(s * params.inv_h, soft_bias);
-    let mass_scale = speculative.select(f32x4::ONE, f32x4::splat(soft_mass_scale));
-    let impulse_scale = speculative.select(f32x4::ZERO, f32x4::splat(soft_impulse_scale));
-    // λ_new = max(λ - m (s_m vn + b) - s_i λ, 0) = max(slope vn + offset, 0),
-    // with everything but vn known before the sweep.
-    let old = rows.normal_impulse;
-    let slope = -(rows.normal_mass * mass_scale);
-    let offset = old - rows.normal_mass * bias - impulse_scale * old;
-
-    // The sequential part. Point i sees vn_i + Σ_{j<i} K_ij (λ_j,new - λ_j,old),
-    // so λ_i,new = max(w_i + Σ_{j<i} G_ij λ_j,new, 0) with G_ij = slope_i K_ij
-    // and w_i = slope_i vn_i + offset_i - Σ_{j<i} G_ij λ_j,old, all known
-    // before the sweep: the chain from one point to the next is one
-    // multiply-add and a max.
-    let gain = rows.coupling.map(|k| slope * k);
-    let mut w = slope * vn + offset;
-    for (g, &o) in gain.iter().zip(old.as_array()) {
-        w -= *g * o;
-    }
-    let mut new = [0.0; MAX_MANIFOLD_POINTS];
-    for i in 0..c.count.min(MAX_MANIFOLD_POINTS) {
-        new[i] = w.as_array()[i].max(0.0);
-        w += gain[i] * new[i];
-    }
-    let new = f32x4::new(new);
-    rows.normal_impulse = new;
-    rows.max_normal_impulse = rows.max_normal_impulse.max(new);
-    new - old
 }
 
 /// Restitution, once per step after the substeps: points that approached

@@ -28,6 +28,7 @@ mod aabb;
 mod body;
 mod box_box;
 mod broad_phase;
+mod constraint_batches;
 mod contact_solver;
 mod convex_manifold;
 mod error;

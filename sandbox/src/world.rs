@@ -25,6 +25,8 @@ use collide::nalgebra::{
 use crate::aabb::Aabb;
 use crate::body::{BodyDesc, BodyId, BodyKind};
 use crate::broad_phase::BroadPhase;
+use crate::constraint_batches::ConstraintBatches;
+use crate::contact_solver::simd_batch::{self, ConstraintBatch};
 use crate::contact_solver::{self, ContactConstraint, ContactInput, Softness, SolverParams};
 use crate::error::WorldError;
 use crate::island::UnionFind;
@@ -115,6 +117,12 @@ pub struct World {
     /// Per constraint: the friction anchor it keeps if it sticks, in the
     /// bodies' frames.
     anchors: Vec<FrictionAnchor>,
+    /// The constraints' SIMD batches; `constraints` is reordered batch by batch.
+    batching: ConstraintBatches,
+    constraints_scratch: Vec<ContactConstraint>,
+    anchors_scratch: Vec<FrictionAnchor>,
+    /// The constraints packed in SIMD batches.
+    batches: Vec<ConstraintBatch>,
     union_find: UnionFind,
     island_min_sleep: Vec<f32>,
     islands_to_wake: Vec<u32>,
@@ -731,6 +739,7 @@ impl World {
             ));
         }
 
+        self.batch_constraints();
         let gravity = self.settings.gravity;
         let push_iterations = self.settings.push_iterations.max(1);
         let relax_iterations = self.settings.relax_iterations.max(1);
@@ -739,20 +748,54 @@ impl World {
             let t = Instant::now();
             integrate_velocities(&mut self.solver_bodies[1..], &gravity, h);
             integrate_time += t.elapsed();
-            contact_solver::warm_start(&self.constraints, &mut self.solver_bodies);
+            simd_batch::warm_start(&self.batches, &mut self.solver_bodies);
             for _ in 0..push_iterations {
-                contact_solver::push(&mut self.constraints, &mut self.solver_bodies, &params);
+                simd_batch::push(&mut self.batches, &mut self.solver_bodies, &params);
             }
             let t = Instant::now();
             integrate_positions(&mut self.solver_bodies[1..], &mut self.solver_motions[1..], h);
             integrate_time += t.elapsed();
             for _ in 0..relax_iterations {
-                contact_solver::relax(&mut self.constraints, &mut self.solver_bodies, &params);
+                simd_batch::relax(&mut self.batches, &mut self.solver_bodies, &params);
             }
         }
+        self.unpack_batches();
         contact_solver::apply_restitution(&mut self.constraints, &mut self.solver_bodies, &params);
         contact_solver::store_impulses(&self.constraints, &self.anchors, &mut self.contacts);
         self.substep_integrate_time = integrate_time;
+    }
+
+    /// Groups the prepared constraints into SIMD batches (see
+    /// [`crate::constraint_batches`]), reorders them and their anchors batch
+    /// by batch, and packs the batches.
+    fn batch_constraints(&mut self) {
+        self.batching.build(self.constraints.iter().map(|c| (c.body_a(), c.body_b())));
+        self.constraints_scratch.clear();
+        self.anchors_scratch.clear();
+        for &i in &self.batching.order {
+            self.constraints_scratch.push(self.constraints[i as usize].clone());
+            self.anchors_scratch.push(self.anchors[i as usize]);
+        }
+        std::mem::swap(&mut self.constraints, &mut self.constraints_scratch);
+        std::mem::swap(&mut self.anchors, &mut self.anchors_scratch);
+        self.batches.clear();
+        let mut start = 0;
+        for &len in &self.batching.lens {
+            let end = start + len as usize;
+            self.batches.push(ConstraintBatch::pack(&self.constraints[start..end]));
+            start = end;
+        }
+    }
+
+    /// Copies the batches' impulses back into the constraints they were
+    /// packed from (the inverse of the packing in `batch_constraints`).
+    fn unpack_batches(&mut self) {
+        let mut start = 0;
+        for (batch, &len) in self.batches.iter().zip(&self.batching.lens) {
+            let end = start + len as usize;
+            batch.unpack(&mut self.constraints[start..end]);
+            start = end;
+        }
     }
 
     fn finish_bodies(&mut self) {

@@ -1,0 +1,482 @@
+//! The contact solver's hot passes (warm start, push, relax) run on batches
+//! of four manifolds at once, one manifold per SIMD lane, as Box2D v3's
+//! `contact_solver.c` does with its wide contact constraints. The manifolds
+//! of a batch come from one graph colour (see [`crate::graph_color`]), so
+//! no awake body is in two lanes: each lane gathers its two bodies'
+//! velocities and pose changes, the batch is solved, and the lanes scatter
+//! the bodies back. The equations are those of the parent module's
+//! derivation and of [`ContactConstraint`]'s constraint-space sweep; the
+//! manifolds are the lanes and each manifold's points are walked in order,
+//! each step of the Gauss-Seidel chain from point to point one vector
+//! multiply-add. (Before, the points were the lanes and the chain was
+//! scalar, one manifold at a time.) Departure from Box2D: its points are
+//! solved one row at a time against the bodies, ours in constraint space
+//! with the coupling matrix. Unused lanes (a batch's last, partial
+//! group, and the points past a manifold's count) hold zero masses and
+//! impulses and body 0, the static stand-in, so they compute zero impulses
+//! and are never written back.
+
+// The per-point fields are parallel arrays walked by point index, which
+// reads as the equations do.
+#![allow(clippy::needless_range_loop)]
+
+use std::ops::{Add, Mul, Sub};
+
+use wide::f32x4;
+
+use super::{ContactConstraint, SolverParams};
+use crate::manifold::MAX_MANIFOLD_POINTS;
+use crate::solver_body::SolverBody;
+
+/// Manifolds solved side by side, one per lane.
+pub(crate) const LANES: usize = 4;
+
+/// One scalar per manifold of a batch.
+type W = f32x4;
+
+/// One vector per manifold of a batch, by component.
+#[derive(Clone, Copy, Debug, Default)]
+struct WideVec {
+    x: W,
+    y: W,
+    z: W,
+}
+
+impl Add for WideVec {
+    type Output = Self;
+    #[inline]
+    fn add(self, o: Self) -> Self {
+        Self { x: self.x + o.x, y: self.y + o.y, z: self.z + o.z }
+    }
+}
+
+impl Sub for WideVec {
+    type Output = Self;
+    #[inline]
+    fn sub(self, o: Self) -> Self {
+        Self { x: self.x - o.x, y: self.y - o.y, z: self.z - o.z }
+    }
+}
+
+impl Mul<W> for WideVec {
+    type Output = Self;
+    #[inline]
+    fn mul(self, s: W) -> Self {
+        Self { x: self.x * s, y: self.y * s, z: self.z * s }
+    }
+}
+
+impl WideVec {
+    #[inline]
+    fn dot(&self, o: &Self) -> W {
+        self.x * o.x + self.y * o.y + self.z * o.z
+    }
+
+    #[inline]
+    fn cross(&self, o: &Self) -> Self {
+        Self {
+            x: self.y * o.z - self.z * o.y,
+            y: self.z * o.x - self.x * o.z,
+            z: self.x * o.y - self.y * o.x,
+        }
+    }
+
+    fn set(&mut self, lane: usize, v: &collide::nalgebra::Vector3<f32>) {
+        self.x.as_mut_array()[lane] = v.x;
+        self.y.as_mut_array()[lane] = v.y;
+        self.z.as_mut_array()[lane] = v.z;
+    }
+}
+
+/// Sets lane `lane` of `w` to `v`.
+#[inline]
+fn set(w: &mut W, lane: usize, v: f32) {
+    w.as_mut_array()[lane] = v;
+}
+
+/// The two bodies' state of every lane, gathered from the solver array.
+#[derive(Clone, Copy, Debug, Default)]
+struct WideBody {
+    linear_velocity: WideVec,
+    angular_velocity: WideVec,
+    delta_position: WideVec,
+    delta_angle: WideVec,
+}
+
+impl WideBody {
+    #[inline]
+    fn gather(bodies: &[SolverBody], index: &[u32; LANES]) -> Self {
+        let mut w = Self::default();
+        for (lane, &i) in index.iter().enumerate() {
+            let b = &bodies[i as usize];
+            w.linear_velocity.set(lane, &b.linear_velocity);
+            w.angular_velocity.set(lane, &b.angular_velocity);
+            w.delta_position.set(lane, &b.delta_position);
+            w.delta_angle.set(lane, &b.delta_angle);
+        }
+        w
+    }
+
+    /// Writes the velocities back (the pose changes are only read by the
+    /// solver), skipping the static stand-in.
+    #[inline]
+    fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; LANES]) {
+        let (v, w) = (&self.linear_velocity, &self.angular_velocity);
+        for (lane, &i) in index.iter().enumerate() {
+            if i == 0 {
+                continue;
+            }
+            let b = &mut bodies[i as usize];
+            b.linear_velocity.x = v.x.as_array()[lane];
+            b.linear_velocity.y = v.y.as_array()[lane];
+            b.linear_velocity.z = v.z.as_array()[lane];
+            b.angular_velocity.x = w.x.as_array()[lane];
+            b.angular_velocity.y = w.y.as_array()[lane];
+            b.angular_velocity.z = w.z.as_array()[lane];
+        }
+    }
+}
+
+/// Up to [`LANES`] manifolds of one colour, field by field with one lane per
+/// manifold (see [`ContactConstraint`] for the meaning of each field; here
+/// each per-point field is an array over the points).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ConstraintBatch {
+    body_a: [u32; LANES],
+    body_b: [u32; LANES],
+    inv_mass_a: W,
+    inv_mass_b: W,
+    normal: WideVec,
+    mass_scale: W,
+    bias_rate: W,
+    impulse_scale: W,
+    rn_a: [WideVec; MAX_MANIFOLD_POINTS],
+    rn_b: [WideVec; MAX_MANIFOLD_POINTS],
+    irn_a: [WideVec; MAX_MANIFOLD_POINTS],
+    irn_b: [WideVec; MAX_MANIFOLD_POINTS],
+    separation: [W; MAX_MANIFOLD_POINTS],
+    normal_mass: [W; MAX_MANIFOLD_POINTS],
+    normal_impulse: [W; MAX_MANIFOLD_POINTS],
+    max_normal_impulse: [W; MAX_MANIFOLD_POINTS],
+    /// `coupling[j][i]`, zero unless `i > j`.
+    coupling: [[W; MAX_MANIFOLD_POINTS]; MAX_MANIFOLD_POINTS],
+    twist_coupling: [W; MAX_MANIFOLD_POINTS],
+    tangent_coupling: [[W; MAX_MANIFOLD_POINTS]; 2],
+    lever_arm: [W; MAX_MANIFOLD_POINTS],
+    tangents: [WideVec; 2],
+    friction: W,
+    rt_a: [WideVec; 2],
+    rt_b: [WideVec; 2],
+    irt_a: [WideVec; 2],
+    irt_b: [WideVec; 2],
+    in_a: WideVec,
+    in_b: WideVec,
+    twist_tangent_coupling: [W; 2],
+    tangent_mass: [W; 4],
+    tangent_impulse: [W; 2],
+    twist_mass: W,
+    twist_impulse: W,
+    center_a: WideVec,
+    center_b: WideVec,
+    anchor_gap: WideVec,
+    anchor_rate: W,
+}
+
+impl ConstraintBatch {
+    /// Packs up to [`LANES`] constraints that share no awake body.
+    pub fn pack(constraints: &[ContactConstraint]) -> Self {
+        debug_assert!(constraints.len() <= LANES);
+        let mut b = Self::default();
+        for (l, c) in constraints.iter().enumerate() {
+            b.body_a[l] = c.body_a;
+            b.body_b[l] = c.body_b;
+            set(&mut b.inv_mass_a, l, c.inv_mass_a);
+            set(&mut b.inv_mass_b, l, c.inv_mass_b);
+            b.normal.set(l, &c.normal);
+            set(&mut b.mass_scale, l, c.softness.mass_scale);
+            set(&mut b.bias_rate, l, c.softness.bias_rate);
+            set(&mut b.impulse_scale, l, c.softness.impulse_scale);
+            let r = &c.rows;
+            for i in 0..c.count.min(MAX_MANIFOLD_POINTS) {
+                b.rn_a[i].set(l, &r.rn_a.get(i));
+                b.rn_b[i].set(l, &r.rn_b.get(i));
+                b.irn_a[i].set(l, &r.irn_a.get(i));
+                b.irn_b[i].set(l, &r.irn_b.get(i));
+                set(&mut b.separation[i], l, r.separation.as_array()[i]);
+                set(&mut b.normal_mass[i], l, r.normal_mass.as_array()[i]);
+                set(&mut b.normal_impulse[i], l, r.normal_impulse.as_array()[i]);
+                set(&mut b.max_normal_impulse[i], l, r.max_normal_impulse.as_array()[i]);
+                for j in 0..MAX_MANIFOLD_POINTS {
+                    set(&mut b.coupling[j][i], l, r.coupling[j].as_array()[i]);
+                }
+                set(&mut b.twist_coupling[i], l, r.twist_coupling.as_array()[i]);
+                for k in 0..2 {
+                    set(&mut b.tangent_coupling[k][i], l, r.tangent_coupling[k].as_array()[i]);
+                }
+                set(&mut b.lever_arm[i], l, r.lever_arm.as_array()[i]);
+            }
+            for k in 0..2 {
+                b.tangents[k].set(l, &c.tangents[k]);
+                b.rt_a[k].set(l, &c.rt_a[k]);
+                b.rt_b[k].set(l, &c.rt_b[k]);
+                b.irt_a[k].set(l, &c.irt_a[k]);
+                b.irt_b[k].set(l, &c.irt_b[k]);
+                set(&mut b.twist_tangent_coupling[k], l, c.twist_tangent_coupling[k]);
+                set(&mut b.tangent_impulse[k], l, c.tangent_impulse[k]);
+            }
+            for k in 0..4 {
+                set(&mut b.tangent_mass[k], l, c.tangent_mass[k]);
+            }
+            set(&mut b.friction, l, c.friction);
+            b.in_a.set(l, &c.in_a);
+            b.in_b.set(l, &c.in_b);
+            set(&mut b.twist_mass, l, c.twist_mass);
+            set(&mut b.twist_impulse, l, c.twist_impulse);
+            b.center_a.set(l, &c.center_a);
+            b.center_b.set(l, &c.center_b);
+            b.anchor_gap.set(l, &c.anchor_gap);
+            set(&mut b.anchor_rate, l, c.anchor_rate);
+        }
+        b
+    }
+
+    /// Copies the accumulated impulses back into the constraints the batch
+    /// was packed from, for restitution and storing.
+    pub fn unpack(&self, constraints: &mut [ContactConstraint]) {
+        for (l, c) in constraints.iter_mut().enumerate() {
+            for i in 0..c.count.min(MAX_MANIFOLD_POINTS) {
+                c.rows.normal_impulse.as_mut_array()[i] = self.normal_impulse[i].as_array()[l];
+                c.rows.max_normal_impulse.as_mut_array()[i] =
+                    self.max_normal_impulse[i].as_array()[l];
+            }
+            c.tangent_impulse = [0, 1].map(|k| self.tangent_impulse[k].as_array()[l]);
+            c.twist_impulse = self.twist_impulse.as_array()[l];
+        }
+    }
+
+    /// Applies normal impulses at the points, friction along the tangents at
+    /// the centre and a twist about the normal, summed into one update per body.
+    #[inline]
+    fn apply(
+        &self,
+        ba: &mut WideBody,
+        bb: &mut WideBody,
+        normal: &[W; MAX_MANIFOLD_POINTS],
+        friction: [W; 2],
+        twist: W,
+    ) {
+        let mut total = normal[0];
+        let mut turn_a = self.irn_a[0] * normal[0];
+        let mut turn_b = self.irn_b[0] * normal[0];
+        for i in 1..MAX_MANIFOLD_POINTS {
+            total += normal[i];
+            turn_a = turn_a + self.irn_a[i] * normal[i];
+            turn_b = turn_b + self.irn_b[i] * normal[i];
+        }
+        let turn_a =
+            turn_a + self.in_a * twist + self.irt_a[0] * friction[0] + self.irt_a[1] * friction[1];
+        let turn_b =
+            turn_b + self.in_b * twist + self.irt_b[0] * friction[0] + self.irt_b[1] * friction[1];
+        let p =
+            self.normal * total + self.tangents[0] * friction[0] + self.tangents[1] * friction[1];
+        ba.linear_velocity = ba.linear_velocity - p * self.inv_mass_a;
+        ba.angular_velocity = ba.angular_velocity - turn_a;
+        bb.linear_velocity = bb.linear_velocity + p * self.inv_mass_b;
+        bb.angular_velocity = bb.angular_velocity + turn_b;
+    }
+
+    /// Applies normal impulses at the points only.
+    #[inline]
+    fn apply_normals(
+        &self,
+        ba: &mut WideBody,
+        bb: &mut WideBody,
+        normal: &[W; MAX_MANIFOLD_POINTS],
+    ) {
+        let mut total = normal[0];
+        let mut turn_a = self.irn_a[0] * normal[0];
+        let mut turn_b = self.irn_b[0] * normal[0];
+        for i in 1..MAX_MANIFOLD_POINTS {
+            total += normal[i];
+            turn_a = turn_a + self.irn_a[i] * normal[i];
+            turn_b = turn_b + self.irn_b[i] * normal[i];
+        }
+        let p = self.normal * total;
+        ba.linear_velocity = ba.linear_velocity - p * self.inv_mass_a;
+        ba.angular_velocity = ba.angular_velocity - turn_a;
+        bb.linear_velocity = bb.linear_velocity + p * self.inv_mass_b;
+        bb.angular_velocity = bb.angular_velocity + turn_b;
+    }
+
+    /// The normal constraints of every lane, swept in constraint space (see
+    /// [`ContactConstraint`]); returns each point's impulse change, which the
+    /// caller applies to the bodies. With `use_bias` overlap is pushed out
+    /// softly; without it only the velocity error (and any speculative gap)
+    /// is handled, rigidly.
+    #[inline]
+    fn solve_normal(
+        &mut self,
+        ba: &WideBody,
+        bb: &WideBody,
+        params: &SolverParams,
+        use_bias: bool,
+    ) -> [W; MAX_MANIFOLD_POINTS] {
+        // Current separation from the pose change so far in this step, to
+        // first order in the rotation: (Δθ × r)·n = Δθ·(r × n); normal
+        // velocity vn = (v_B - v_A)·n + ω_B·(r_B × n) - ω_A·(r_A × n).
+        let n = &self.normal;
+        let dp_n = (bb.delta_position - ba.delta_position).dot(n);
+        let dv_n = (bb.linear_velocity - ba.linear_velocity).dot(n);
+        let (soft_mass_scale, soft_bias_rate, soft_impulse_scale) = if use_bias {
+            (self.mass_scale, self.mass_scale * self.bias_rate, self.impulse_scale)
+        } else {
+            (W::ONE, W::ZERO, W::ZERO)
+        };
+        // Soft pass: the spring's scales and a bias capped at the push-out
+        // speed; rigid pass: no bias. Speculative points (s > 0) may close
+        // the gap within this substep.
+        let max_push_out = W::splat(-params.max_push_out);
+        let inv_h = W::splat(params.inv_h);
+        let mut slope = [W::ZERO; MAX_MANIFOLD_POINTS];
+        let mut w = [W::ZERO; MAX_MANIFOLD_POINTS];
+        let old = self.normal_impulse;
+        for i in 0..MAX_MANIFOLD_POINTS {
+            let turn_b = self.rn_b[i].dot(&bb.delta_angle);
+            let turn_a = self.rn_a[i].dot(&ba.delta_angle);
+            let spin_b = self.rn_b[i].dot(&bb.angular_velocity);
+            let spin_a = self.rn_a[i].dot(&ba.angular_velocity);
+            let vn = (spin_b - spin_a) + dv_n;
+            let s = (turn_b - turn_a) + (self.separation[i] + dp_n);
+            let speculative = s.simd_gt(W::ZERO);
+            let soft_bias = (s * soft_bias_rate).max(max_push_out);
+            let bias = speculative.select(s * inv_h, soft_bias);
+            let mass_scale = speculative.select(W::ONE, soft_mass_scale);
+            let impulse_scale = speculative.select(W::ZERO, soft_impulse_scale);
+            let m = self.normal_mass[i];
+            slope[i] = -(m * mass_scale);
+            w[i] = slope[i] * vn + (old[i] - m * bias - impulse_scale * old[i]);
+        }
+        // λ_new = max(λ - m (s_m vn + b) - s_i λ, 0) = max(slope vn + offset, 0).
+        // Point i sees vn_i + Σ_{j<i} K_ij (λ_j,new - λ_j,old), so
+        // λ_i,new = max(w_i + Σ_{j<i} G_ij λ_j,new, 0) with G_ij = slope_i K_ij
+        // and w_i = slope_i vn_i + offset_i - Σ_{j<i} G_ij λ_j,old, all known
+        // before the sequential part.
+        for j in 0..MAX_MANIFOLD_POINTS {
+            for i in j + 1..MAX_MANIFOLD_POINTS {
+                w[i] -= slope[i] * self.coupling[j][i] * old[j];
+            }
+        }
+        let mut new = [W::ZERO; MAX_MANIFOLD_POINTS];
+        for j in 0..MAX_MANIFOLD_POINTS {
+            new[j] = w[j].max(W::ZERO);
+            for i in j + 1..MAX_MANIFOLD_POINTS {
+                w[i] += slope[i] * self.coupling[j][i] * new[j];
+            }
+        }
+        let mut deltas = [W::ZERO; MAX_MANIFOLD_POINTS];
+        for i in 0..MAX_MANIFOLD_POINTS {
+            self.max_normal_impulse[i] = self.max_normal_impulse[i].max(new[i]);
+            deltas[i] = new[i] - old[i];
+        }
+        self.normal_impulse = new;
+        deltas
+    }
+
+    /// The relax pass of every lane: normals without bias, then twist and
+    /// friction at the manifold centre (solved only here, as box3d does:
+    /// against rigid normals friction cannot feed the rocking of a soft
+    /// contact, which made tall stacks walk).
+    #[inline]
+    fn relax(&mut self, ba: &mut WideBody, bb: &mut WideBody, params: &SolverParams) {
+        let deltas = self.solve_normal(ba, bb, params, false);
+        // Twist and tangent velocities after the normal impulses, read from
+        // the bodies plus the normal impulses' couplings:
+        // v_t,k = (v_B - v_A)·t_k + ω_B·(c_B × t_k) - ω_A·(c_A × t_k), plus
+        // the rate that closes the gap to the static-friction anchor, so
+        // sticking contacts cannot creep.
+        let gap = self.anchor_gap
+            + (bb.delta_position - ba.delta_position)
+            + bb.delta_angle.cross(&self.center_b)
+            - ba.delta_angle.cross(&self.center_a);
+        let drift = bb.linear_velocity - ba.linear_velocity + gap * self.anchor_rate;
+        let mut vt = [0, 1].map(|k| {
+            drift.dot(&self.tangents[k]) + bb.angular_velocity.dot(&self.rt_b[k])
+                - ba.angular_velocity.dot(&self.rt_a[k])
+        });
+        let mut wn = (bb.angular_velocity - ba.angular_velocity).dot(&self.normal);
+        let mut total_normal = W::ZERO;
+        let mut twist_limit = W::ZERO;
+        for i in 0..MAX_MANIFOLD_POINTS {
+            vt[0] += self.tangent_coupling[0][i] * deltas[i];
+            vt[1] += self.tangent_coupling[1][i] * deltas[i];
+            wn += self.twist_coupling[i] * deltas[i];
+            total_normal += self.normal_impulse[i];
+            twist_limit += self.lever_arm[i] * self.normal_impulse[i];
+        }
+
+        // Twist friction about the normal, limited by μ Σ λ_i r_i (max/min:
+        // NaN-safe).
+        let max_twist = self.friction * twist_limit;
+        let twist = (self.twist_impulse - self.twist_mass * wn).max(-max_twist).min(max_twist);
+        let twist_delta = twist - self.twist_impulse;
+        self.twist_impulse = twist;
+        vt[0] += self.twist_tangent_coupling[0] * twist_delta;
+        vt[1] += self.twist_tangent_coupling[1] * twist_delta;
+
+        // Friction at the centre: 2×2 block solve, projected on the Coulomb disk.
+        let km = &self.tangent_mass;
+        let old = self.tangent_impulse;
+        let new0 = old[0] - (km[0] * vt[0] + km[1] * vt[1]);
+        let new1 = old[1] - (km[2] * vt[0] + km[3] * vt[1]);
+        let max_friction = self.friction * total_normal;
+        let len_sq = new0 * new0 + new1 * new1;
+        let outside = len_sq.simd_gt(max_friction * max_friction);
+        let scale = outside.select(max_friction / len_sq.sqrt(), W::ONE);
+        let new = [new0 * scale, new1 * scale];
+        self.tangent_impulse = new;
+        self.apply(ba, bb, &deltas, [new[0] - old[0], new[1] - old[1]], twist_delta);
+    }
+}
+
+/// Applies last substep's impulses again, so the solver starts near the answer.
+pub(crate) fn warm_start(batches: &[ConstraintBatch], bodies: &mut [SolverBody]) {
+    for c in batches {
+        let mut ba = WideBody::gather(bodies, &c.body_a);
+        let mut bb = WideBody::gather(bodies, &c.body_b);
+        c.apply(&mut ba, &mut bb, &c.normal_impulse, c.tangent_impulse, c.twist_impulse);
+        ba.scatter(bodies, &c.body_a);
+        bb.scatter(bodies, &c.body_b);
+    }
+}
+
+/// The soft pass of a substep (Box2D's "solve" with bias, box3d's "push"):
+/// normal constraints only, pushing overlap out through the soft spring.
+pub(crate) fn push(
+    batches: &mut [ConstraintBatch],
+    bodies: &mut [SolverBody],
+    params: &SolverParams,
+) {
+    for c in batches.iter_mut() {
+        let mut ba = WideBody::gather(bodies, &c.body_a);
+        let mut bb = WideBody::gather(bodies, &c.body_b);
+        let deltas = c.solve_normal(&ba, &bb, params, true);
+        c.apply_normals(&mut ba, &mut bb, &deltas);
+        ba.scatter(bodies, &c.body_a);
+        bb.scatter(bodies, &c.body_b);
+    }
+}
+
+/// The rigid pass of a substep (relax) over the batches.
+pub(crate) fn relax(
+    batches: &mut [ConstraintBatch],
+    bodies: &mut [SolverBody],
+    params: &SolverParams,
+) {
+    for c in batches.iter_mut() {
+        let mut ba = WideBody::gather(bodies, &c.body_a);
+        let mut bb = WideBody::gather(bodies, &c.body_b);
+        c.relax(&mut ba, &mut bb, params);
+        ba.scatter(bodies, &c.body_a);
+        bb.scatter(bodies, &c.body_b);
+    }
+}
