@@ -117,10 +117,8 @@ pub struct World {
     /// Per constraint: the friction anchor it keeps if it sticks, in the
     /// bodies' frames.
     anchors: Vec<FrictionAnchor>,
-    /// The constraints' SIMD batches; `constraints` is reordered batch by batch.
+    /// Which constraints each SIMD batch holds.
     batching: ConstraintBatches,
-    constraints_scratch: Vec<ContactConstraint>,
-    anchors_scratch: Vec<FrictionAnchor>,
     /// The constraints packed in SIMD batches.
     batches: Vec<ConstraintBatch>,
     union_find: UnionFind,
@@ -766,34 +764,27 @@ impl World {
     }
 
     /// Groups the prepared constraints into SIMD batches (see
-    /// [`crate::constraint_batches`]), reorders them and their anchors batch
-    /// by batch, and packs the batches.
+    /// [`crate::constraint_batches`]) and packs them; the constraints keep
+    /// their order, the batches hold their indices.
     fn batch_constraints(&mut self) {
         self.batching.build(self.constraints.iter().map(|c| (c.body_a(), c.body_b())));
-        self.constraints_scratch.clear();
-        self.anchors_scratch.clear();
-        for &i in &self.batching.order {
-            self.constraints_scratch.push(self.constraints[i as usize].clone());
-            self.anchors_scratch.push(self.anchors[i as usize]);
-        }
-        std::mem::swap(&mut self.constraints, &mut self.constraints_scratch);
-        std::mem::swap(&mut self.anchors, &mut self.anchors_scratch);
-        self.batches.clear();
+        let count = self.batching.lens.len();
+        self.batches.resize_with(count, ConstraintBatch::default);
         let mut start = 0;
-        for &len in &self.batching.lens {
+        for (batch, &len) in self.batches.iter_mut().zip(&self.batching.lens) {
             let end = start + len as usize;
-            self.batches.push(ConstraintBatch::pack(&self.constraints[start..end]));
+            batch.pack(&self.constraints, &self.batching.order[start..end]);
             start = end;
         }
     }
 
     /// Copies the batches' impulses back into the constraints they were
-    /// packed from (the inverse of the packing in `batch_constraints`).
+    /// packed from.
     fn unpack_batches(&mut self) {
         let mut start = 0;
         for (batch, &len) in self.batches.iter().zip(&self.batching.lens) {
             let end = start + len as usize;
-            batch.unpack(&mut self.constraints[start..end]);
+            batch.unpack(&mut self.constraints, &self.batching.order[start..end]);
             start = end;
         }
     }

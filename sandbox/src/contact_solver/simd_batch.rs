@@ -183,11 +183,14 @@ pub(crate) struct ConstraintBatch {
 }
 
 impl ConstraintBatch {
-    /// Packs up to [`LANES`] constraints that share no awake body.
-    pub fn pack(constraints: &[ContactConstraint]) -> Self {
-        debug_assert!(constraints.len() <= LANES);
-        let mut b = Self::default();
-        for (l, c) in constraints.iter().enumerate() {
+    /// Packs `constraints[members[l]]` into lane `l`, for up to [`LANES`]
+    /// constraints that share no awake body; the other lanes are cleared.
+    pub fn pack(&mut self, constraints: &[ContactConstraint], members: &[u32]) {
+        debug_assert!(members.len() <= LANES);
+        *self = Self::default();
+        let b = self;
+        for (l, &m) in members.iter().enumerate() {
+            let c = &constraints[m as usize];
             b.body_a[l] = c.body_a;
             b.body_b[l] = c.body_b;
             set(&mut b.inv_mass_a, l, c.inv_mass_a);
@@ -237,13 +240,14 @@ impl ConstraintBatch {
             b.anchor_gap.set(l, &c.anchor_gap);
             set(&mut b.anchor_rate, l, c.anchor_rate);
         }
-        b
     }
 
     /// Copies the accumulated impulses back into the constraints the batch
-    /// was packed from, for restitution and storing.
-    pub fn unpack(&self, constraints: &mut [ContactConstraint]) {
-        for (l, c) in constraints.iter_mut().enumerate() {
+    /// was packed from (`members` as given to [`Self::pack`]), for
+    /// restitution and storing.
+    pub fn unpack(&self, constraints: &mut [ContactConstraint], members: &[u32]) {
+        for (l, &m) in members.iter().enumerate() {
+            let c = &mut constraints[m as usize];
             for i in 0..c.count.min(MAX_MANIFOLD_POINTS) {
                 c.rows.normal_impulse.as_mut_array()[i] = self.normal_impulse[i].as_array()[l];
                 c.rows.max_normal_impulse.as_mut_array()[i] =
