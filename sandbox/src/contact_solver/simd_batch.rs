@@ -24,7 +24,7 @@ use std::ops::{Add, Mul, Sub};
 
 use wide::f32x4;
 
-use super::{ContactConstraint, SolverParams};
+use super::{ContactConstraint, SolverParams, VectorLanes};
 use crate::manifold::MAX_MANIFOLD_POINTS;
 use crate::solver_body::SolverBody;
 
@@ -188,6 +188,39 @@ impl ConstraintBatch {
     pub fn pack(&mut self, constraints: &[ContactConstraint], members: &[u32]) {
         debug_assert!(members.len() <= LANES);
         *self = Self::default();
+        // The per-point fields: manifold l's vector over its points is
+        // column l of a 4×4 block whose rows, point by point, are the
+        // batch's vectors over manifolds, so one transpose packs them.
+        // Points past a manifold's count, and missing manifolds, are zero.
+        let lanes = |field: &dyn Fn(&ContactConstraint) -> f32x4| -> [W; MAX_MANIFOLD_POINTS] {
+            let mut columns = [f32x4::ZERO; LANES];
+            for (column, &m) in columns.iter_mut().zip(members) {
+                *column = field(&constraints[m as usize]);
+            }
+            f32x4::transpose(columns)
+        };
+        let vectors = |field: &dyn Fn(&ContactConstraint) -> &VectorLanes| {
+            let x = lanes(&|c| field(c).x);
+            let y = lanes(&|c| field(c).y);
+            let z = lanes(&|c| field(c).z);
+            [0, 1, 2, 3].map(|i| WideVec { x: x[i], y: y[i], z: z[i] })
+        };
+        self.rn_a = vectors(&|c| &c.rows.rn_a);
+        self.rn_b = vectors(&|c| &c.rows.rn_b);
+        self.irn_a = vectors(&|c| &c.rows.irn_a);
+        self.irn_b = vectors(&|c| &c.rows.irn_b);
+        self.separation = lanes(&|c| c.rows.separation);
+        self.normal_mass = lanes(&|c| c.rows.normal_mass);
+        self.normal_impulse = lanes(&|c| c.rows.normal_impulse);
+        self.max_normal_impulse = lanes(&|c| c.rows.max_normal_impulse);
+        for j in 0..MAX_MANIFOLD_POINTS {
+            self.coupling[j] = lanes(&|c| c.rows.coupling[j]);
+        }
+        self.twist_coupling = lanes(&|c| c.rows.twist_coupling);
+        for k in 0..2 {
+            self.tangent_coupling[k] = lanes(&|c| c.rows.tangent_coupling[k]);
+        }
+        self.lever_arm = lanes(&|c| c.rows.lever_arm);
         let b = self;
         for (l, &m) in members.iter().enumerate() {
             let c = &constraints[m as usize];
@@ -199,25 +232,6 @@ impl ConstraintBatch {
             set(&mut b.mass_scale, l, c.softness.mass_scale);
             set(&mut b.bias_rate, l, c.softness.bias_rate);
             set(&mut b.impulse_scale, l, c.softness.impulse_scale);
-            let r = &c.rows;
-            for i in 0..c.count.min(MAX_MANIFOLD_POINTS) {
-                b.rn_a[i].set(l, &r.rn_a.get(i));
-                b.rn_b[i].set(l, &r.rn_b.get(i));
-                b.irn_a[i].set(l, &r.irn_a.get(i));
-                b.irn_b[i].set(l, &r.irn_b.get(i));
-                set(&mut b.separation[i], l, r.separation.as_array()[i]);
-                set(&mut b.normal_mass[i], l, r.normal_mass.as_array()[i]);
-                set(&mut b.normal_impulse[i], l, r.normal_impulse.as_array()[i]);
-                set(&mut b.max_normal_impulse[i], l, r.max_normal_impulse.as_array()[i]);
-                for j in 0..MAX_MANIFOLD_POINTS {
-                    set(&mut b.coupling[j][i], l, r.coupling[j].as_array()[i]);
-                }
-                set(&mut b.twist_coupling[i], l, r.twist_coupling.as_array()[i]);
-                for k in 0..2 {
-                    set(&mut b.tangent_coupling[k][i], l, r.tangent_coupling[k].as_array()[i]);
-                }
-                set(&mut b.lever_arm[i], l, r.lever_arm.as_array()[i]);
-            }
             for k in 0..2 {
                 b.tangents[k].set(l, &c.tangents[k]);
                 b.rt_a[k].set(l, &c.rt_a[k]);
