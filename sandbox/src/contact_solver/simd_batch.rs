@@ -1,8 +1,8 @@
 //! The contact solver's hot passes (warm start, push, relax) run on batches
 //! of four manifolds at once, one manifold per SIMD lane, as Box2D v3's
 //! `contact_solver.c` does with its wide contact constraints. The manifolds
-//! of a batch come from one graph colour (see [`crate::graph_color`]), so
-//! no awake body is in two lanes: each lane gathers its two bodies'
+//! of a batch share no awake body (see `constraint_batches.rs`), so no
+//! body is in two lanes: each lane gathers its two bodies'
 //! velocities and pose changes, the batch is solved, and the lanes scatter
 //! the bodies back. The equations are those of the parent module's
 //! derivation and of [`ContactConstraint`]'s constraint-space sweep; the
