@@ -456,14 +456,28 @@ impl ConstraintBatch {
     }
 }
 
+/// Gathers the bodies of lanes `a` and `b`, lets `solve` change them, and
+/// scatters them back.
+#[inline]
+fn with_bodies(
+    bodies: &mut [SolverBody],
+    a: [u32; LANES],
+    b: [u32; LANES],
+    solve: impl FnOnce(&mut WideBody, &mut WideBody),
+) {
+    let mut ba = WideBody::gather(bodies, &a);
+    let mut bb = WideBody::gather(bodies, &b);
+    solve(&mut ba, &mut bb);
+    ba.scatter(bodies, &a);
+    bb.scatter(bodies, &b);
+}
+
 /// Applies last substep's impulses again, so the solver starts near the answer.
 pub(crate) fn warm_start(batches: &[ConstraintBatch], bodies: &mut [SolverBody]) {
     for c in batches {
-        let mut ba = WideBody::gather(bodies, &c.body_a);
-        let mut bb = WideBody::gather(bodies, &c.body_b);
-        c.apply(&mut ba, &mut bb, &c.normal_impulse, c.tangent_impulse, c.twist_impulse);
-        ba.scatter(bodies, &c.body_a);
-        bb.scatter(bodies, &c.body_b);
+        with_bodies(bodies, c.body_a, c.body_b, |ba, bb| {
+            c.apply(ba, bb, &c.normal_impulse, c.tangent_impulse, c.twist_impulse)
+        });
     }
 }
 
@@ -475,12 +489,10 @@ pub(crate) fn push(
     params: &SolverParams,
 ) {
     for c in batches.iter_mut() {
-        let mut ba = WideBody::gather(bodies, &c.body_a);
-        let mut bb = WideBody::gather(bodies, &c.body_b);
-        let deltas = c.solve_normal(&ba, &bb, params, true);
-        c.apply_normals(&mut ba, &mut bb, &deltas);
-        ba.scatter(bodies, &c.body_a);
-        bb.scatter(bodies, &c.body_b);
+        with_bodies(bodies, c.body_a, c.body_b, |ba, bb| {
+            let deltas = c.solve_normal(ba, bb, params, true);
+            c.apply_normals(ba, bb, &deltas);
+        });
     }
 }
 
@@ -491,10 +503,6 @@ pub(crate) fn relax(
     params: &SolverParams,
 ) {
     for c in batches.iter_mut() {
-        let mut ba = WideBody::gather(bodies, &c.body_a);
-        let mut bb = WideBody::gather(bodies, &c.body_b);
-        c.relax(&mut ba, &mut bb, params);
-        ba.scatter(bodies, &c.body_a);
-        bb.scatter(bodies, &c.body_b);
+        with_bodies(bodies, c.body_a, c.body_b, |ba, bb| c.relax(ba, bb, params));
     }
 }
