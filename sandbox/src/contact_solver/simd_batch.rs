@@ -283,24 +283,14 @@ impl ConstraintBatch {
         friction: [W; 2],
         twist: W,
     ) {
-        let mut total = normal[0];
-        let mut turn_a = self.irn_a[0] * normal[0];
-        let mut turn_b = self.irn_b[0] * normal[0];
-        for i in 1..MAX_MANIFOLD_POINTS {
-            total += normal[i];
-            turn_a = turn_a + self.irn_a[i] * normal[i];
-            turn_b = turn_b + self.irn_b[i] * normal[i];
-        }
+        let (total, turn_a, turn_b) = self.normal_sums(normal);
         let turn_a =
             turn_a + self.in_a * twist + self.irt_a[0] * friction[0] + self.irt_a[1] * friction[1];
         let turn_b =
             turn_b + self.in_b * twist + self.irt_b[0] * friction[0] + self.irt_b[1] * friction[1];
         let p =
             self.normal * total + self.tangents[0] * friction[0] + self.tangents[1] * friction[1];
-        ba.linear_velocity = ba.linear_velocity - p * self.inv_mass_a;
-        ba.angular_velocity = ba.angular_velocity - turn_a;
-        bb.linear_velocity = bb.linear_velocity + p * self.inv_mass_b;
-        bb.angular_velocity = bb.angular_velocity + turn_b;
+        Self::kick(ba, bb, p, turn_a, turn_b, self.inv_mass_a, self.inv_mass_b);
     }
 
     /// Applies normal impulses at the points only.
@@ -311,6 +301,14 @@ impl ConstraintBatch {
         bb: &mut WideBody,
         normal: &[W; MAX_MANIFOLD_POINTS],
     ) {
+        let (total, turn_a, turn_b) = self.normal_sums(normal);
+        Self::kick(ba, bb, self.normal * total, turn_a, turn_b, self.inv_mass_a, self.inv_mass_b);
+    }
+
+    /// The points' normal impulses summed, and their angular responses
+    /// `Σ I⁻¹ (r × n) λ` for each body.
+    #[inline]
+    fn normal_sums(&self, normal: &[W; MAX_MANIFOLD_POINTS]) -> (W, WideVec, WideVec) {
         let mut total = normal[0];
         let mut turn_a = self.irn_a[0] * normal[0];
         let mut turn_b = self.irn_b[0] * normal[0];
@@ -319,10 +317,24 @@ impl ConstraintBatch {
             turn_a = turn_a + self.irn_a[i] * normal[i];
             turn_b = turn_b + self.irn_b[i] * normal[i];
         }
-        let p = self.normal * total;
-        ba.linear_velocity = ba.linear_velocity - p * self.inv_mass_a;
+        (total, turn_a, turn_b)
+    }
+
+    /// Applies linear impulse `p` (from A to B) and the angular velocity
+    /// changes `turn_a`, `turn_b` to both bodies.
+    #[inline]
+    fn kick(
+        ba: &mut WideBody,
+        bb: &mut WideBody,
+        p: WideVec,
+        turn_a: WideVec,
+        turn_b: WideVec,
+        inv_mass_a: W,
+        inv_mass_b: W,
+    ) {
+        ba.linear_velocity = ba.linear_velocity - p * inv_mass_a;
         ba.angular_velocity = ba.angular_velocity - turn_a;
-        bb.linear_velocity = bb.linear_velocity + p * self.inv_mass_b;
+        bb.linear_velocity = bb.linear_velocity + p * inv_mass_b;
         bb.angular_velocity = bb.angular_velocity + turn_b;
     }
 
