@@ -17,9 +17,9 @@
 //!
 //! [settings]                    # every key optional; defaults: StepSettings::default()
 //! gravity = [0.0, -9.81, 0.0]
-//! substeps = 4                  # 1 to 64
-//! push_iterations = 2           # soft sweeps per substep, 1 to 16
-//! relax_iterations = 2          # rigid sweeps per substep, 1 to 16
+//! substeps = 8                  # 1 to 64
+//! push_iterations = 1           # soft sweeps per substep, 1 to 16
+//! relax_iterations = 1          # rigid sweeps per substep, 1 to 16
 //! contact_hertz = 50.0          # contact spring frequency, (0, 1000]
 //! sleep = true
 //!
