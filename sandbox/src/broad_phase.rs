@@ -7,9 +7,12 @@
 //! order of consecutive steps) and swept: a body is paired with the bodies
 //! that start before it ends on that axis and overlap it on the other two.
 //! The sweep axis is the one along which box centres spread most (Ericson,
-//! "Real-Time Collision Detection", §7.5.2). Departures: the whole list is
-//! swept each step rather than tracking interval swaps incrementally, and
-//! pairs where neither body is awake are skipped, because the pair cache
+//! "Real-Time Collision Detection", §7.5.2). Departures: rather than
+//! tracking interval swaps, a step where no fat box moved and no body woke
+//! or slept keeps the last pairs as they are; a step where few did drops
+//! their pairs and tests only them against every box (as a dynamic tree's
+//! move buffer does in Box2D); otherwise the whole list is swept again.
+//! Pairs where neither body is awake are skipped, because the pair cache
 //! keeps their manifolds unchanged. The sweep reads the boxes as structure
 //! of arrays and tests four candidates at once with SIMD compares.
 //!
@@ -33,7 +36,25 @@ pub(crate) struct BroadPhase {
     /// The fat boxes in sorted order, copied so the sweep reads memory
     /// linearly instead of jumping through `fat` by slot.
     swept: SweepLanes,
+    /// Slots whose fat box changed since the last [`Self::find_pairs`].
+    moved: Vec<u32>,
+    /// Per slot: whether it is in `moved` (or woke or slept) this step.
+    is_moved: Vec<bool>,
+    /// Bodies were added or removed since the last [`Self::find_pairs`], so
+    /// the next one sweeps everything.
+    structure_changed: bool,
+    /// The `active` flags the current `pairs` were found with.
+    last_active: Vec<bool>,
+    /// Scratch: pairs of the unmoved bodies, and the moved bodies' new pairs.
+    kept: Vec<(u32, u32)>,
+    found: Vec<(u32, u32)>,
 }
+
+/// A step where at most this fraction of the bodies moved their fat box (or
+/// woke or slept) tests only those against all boxes: each costs a pass over
+/// all boxes, four at a time, so a few of them are cheaper than a full sweep
+/// and the sort of every pair, while many are not.
+const INCREMENTAL_MAX_FRACTION: f32 = 0.125;
 
 /// The fat boxes in sweep order, by component (structure of arrays), so
 /// that one box is tested against four candidates at once. Bounds on the
@@ -108,11 +129,13 @@ impl BroadPhase {
         }
         self.fat[i] = tight.expanded(margin);
         self.sorted.push(slot);
+        self.structure_changed = true;
     }
 
     /// Removes a body slot.
     pub fn remove(&mut self, slot: u32) {
         self.sorted.retain(|&s| s != slot);
+        self.structure_changed = true;
     }
 
     /// Re-fattens the box of `slot` if `tight` left it. Returns whether it moved.
@@ -123,23 +146,116 @@ impl BroadPhase {
             return false;
         }
         *fat = tight.expanded(margin);
+        self.moved.push(slot);
         true
     }
 
-    /// Sorts and sweeps. `active[slot]` says whether a body is awake and
-    /// dynamic; pairs of two inactive bodies are not reported.
+    /// Updates `pairs`: every pair of overlapping fat boxes with at least one
+    /// body awake. `active[slot]` says whether a body is awake and dynamic;
+    /// pairs of two inactive bodies are not reported.
     pub fn find_pairs(&mut self, active: &[bool]) {
+        let full = self.structure_changed || self.last_active.len() != active.len();
+        if !full {
+            // A body that woke or fell asleep gains or loses pairs with
+            // sleeping neighbours: it is tested again like a moved one.
+            for (slot, (&now, &before)) in active.iter().zip(&self.last_active).enumerate() {
+                if now != before {
+                    self.moved.push(slot as u32);
+                }
+            }
+            if self.moved.is_empty() {
+                return;
+            }
+        }
+        let few = (self.moved.len() as f32) <= INCREMENTAL_MAX_FRACTION * self.sorted.len() as f32;
+        if full || !few {
+            self.sweep_all(active);
+        } else {
+            self.test_moved(active);
+        }
+        self.moved.clear();
+        self.structure_changed = false;
+        self.last_active.clear();
+        self.last_active.extend_from_slice(active);
+    }
+
+    /// Copies the fat boxes into the sweep lanes, in the current order of
+    /// `sorted`, with `active` as the awake flags.
+    fn fill_lanes(&mut self, active: &[bool]) {
+        let sw = &mut self.swept;
+        sw.clear();
+        for &slot in &self.sorted {
+            sw.push(&self.fat[slot as usize], self.axis, slot, active[slot as usize]);
+        }
+        sw.push_padding();
+    }
+
+    /// Drops the pairs of the moved bodies and tests each moved body against
+    /// every box. The order of `sorted` is left for the next full sweep to
+    /// repair (the test here does not rely on it).
+    fn test_moved(&mut self, active: &[bool]) {
+        self.fill_lanes(active);
+        self.is_moved.clear();
+        self.is_moved.resize(self.fat.len(), false);
+        for &m in &self.moved {
+            self.is_moved[m as usize] = true;
+        }
+        let is_moved = &self.is_moved;
+        self.kept.clear();
+        self.kept.extend(
+            self.pairs.iter().filter(|&&(a, b)| !is_moved[a as usize] && !is_moved[b as usize]),
+        );
+        self.found.clear();
+        let sw = &self.swept;
+        let n = self.sorted.len();
+        let axis = self.axis;
+        let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
+        self.moved.sort_unstable();
+        self.moved.dedup();
+        for &m in &self.moved {
+            let fat = &self.fat[m as usize];
+            let (start, end) = (f32x4::splat(fat.min[axis]), f32x4::splat(fat.max[axis]));
+            let (min_u, max_u) = (f32x4::splat(fat.min[u]), f32x4::splat(fat.max[u]));
+            let (min_v, max_v) = (f32x4::splat(fat.min[v]), f32x4::splat(fat.max[v]));
+            let awake = f32x4::splat(if active[m as usize] { 1.0 } else { 0.0 });
+            let mut j = 0;
+            while j < n {
+                let b = |lane: &[f32]| f32x4::from(&lane[j..j + LANES]);
+                // The six interval tests of `Aabb::overlaps` and at least
+                // one of the two awake; the padding never overlaps.
+                let hits = b(&sw.start).simd_le(end)
+                    & start.simd_le(b(&sw.end))
+                    & min_u.simd_le(b(&sw.max_u))
+                    & b(&sw.min_u).simd_le(max_u)
+                    & min_v.simd_le(b(&sw.max_v))
+                    & b(&sw.min_v).simd_le(max_v)
+                    & (awake + b(&sw.awake)).simd_gt(f32x4::ZERO);
+                let mut bits = hits.to_bitmask();
+                while bits != 0 {
+                    let k = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let other = sw.slot[j + k];
+                    // A pair of two moved bodies is found from both: keep
+                    // it from the smaller slot.
+                    if other != m && (!is_moved[other as usize] || m < other) {
+                        self.found.push(if m < other { (m, other) } else { (other, m) });
+                    }
+                }
+                j += LANES;
+            }
+        }
+        self.found.sort_unstable();
+        merge_sorted(&self.kept, &self.found, &mut self.pairs);
+    }
+
+    /// Sorts and sweeps the whole list.
+    fn sweep_all(&mut self, active: &[bool]) {
         self.choose_axis();
         let axis = self.axis;
         let fat = &self.fat;
         insertion_sort(&mut self.sorted, |s| fat[s as usize].min[axis]);
-
-        let sw = &mut self.swept;
-        sw.clear();
-        for &slot in &self.sorted {
-            sw.push(&fat[slot as usize], axis, slot, active[slot as usize]);
-        }
-        sw.push_padding();
+        self.fill_lanes(active);
+        let sw = &self.swept;
         self.pairs.clear();
         for i in 0..self.sorted.len() {
             let (start, end) = (f32x4::splat(sw.start[i]), f32x4::splat(sw.end[i]));
@@ -218,6 +334,24 @@ impl BroadPhase {
     }
 }
 
+/// Merges two sorted pair lists into `out` (a pair is in at most one).
+fn merge_sorted(a: &[(u32, u32)], b: &[(u32, u32)], out: &mut Vec<(u32, u32)>) {
+    out.clear();
+    out.reserve(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] <= b[j] {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+}
+
 /// Stable insertion sort by `key`: linear on nearly sorted input.
 fn insertion_sort(items: &mut [u32], key: impl Fn(u32) -> f32) {
     for i in 1..items.len() {
@@ -252,10 +386,15 @@ mod tests {
 
     /// Brute force over all pairs: the oracle for the sweep.
     fn brute_force(boxes: &[Aabb], active: &[bool]) -> Vec<(u32, u32)> {
+        brute_force_live(boxes, active, &vec![true; boxes.len()])
+    }
+
+    /// Brute force over the pairs of live slots.
+    fn brute_force_live(boxes: &[Aabb], active: &[bool], live: &[bool]) -> Vec<(u32, u32)> {
         let mut pairs = Vec::new();
         for a in 0..boxes.len() {
             for b in a + 1..boxes.len() {
-                if (active[a] || active[b]) && boxes[a].overlaps(&boxes[b]) {
+                if live[a] && live[b] && (active[a] || active[b]) && boxes[a].overlaps(&boxes[b]) {
                     pairs.push((a as u32, b as u32));
                 }
             }
@@ -289,5 +428,69 @@ mod tests {
             bp.find_pairs(&active);
             assert_eq!(bp.pairs, brute_force(&bp.fat, &active), "{count} boxes");
         }
+    }
+
+    /// Steps where no box moves, a few move (the incremental path), many
+    /// move (the full sweep), bodies wake and sleep, and bodies come and go:
+    /// after every step the pairs must be the brute-force pairs.
+    #[test]
+    fn kept_and_incremental_pairs_match_brute_force() {
+        let mut rng = Xorshift(0x1234_5678);
+        let count = 160;
+        let random_box = |rng: &mut Xorshift| {
+            let c = Point3::new(8.0 * rng.unit(), 8.0 * rng.unit(), 4.0 * rng.unit());
+            let h = 0.2 + 0.8 * rng.unit();
+            Aabb::new(c - Vector3::repeat(h), c + Vector3::repeat(h))
+        };
+        let mut bp = BroadPhase::default();
+        let mut live = vec![true; count];
+        let mut active = vec![false; count];
+        bp.insert(0, Aabb::new(Point3::new(-50.0, -1.0, -50.0), Point3::new(50.0, 0.0, 50.0)), 0.0);
+        for (slot, awake) in active.iter_mut().enumerate().skip(1) {
+            bp.insert(slot as u32, random_box(&mut rng), 0.05);
+            *awake = slot % 4 != 0;
+        }
+        let mut incremental_steps = 0;
+        for step in 0..120 {
+            // How many boxes move this step: none, a few, or many.
+            let movers = match step % 4 {
+                0 => 0,
+                1 | 2 => 1 + (rng.unit() * 8.0) as usize,
+                _ => 30 + (rng.unit() * 60.0) as usize,
+            };
+            for _ in 0..movers {
+                let slot = 1 + (rng.unit() * (count - 1) as f32) as usize % (count - 1);
+                if live[slot] {
+                    bp.update(slot as u32, &random_box(&mut rng), 0.05);
+                }
+            }
+            if step % 3 == 1 {
+                // A body wakes or falls asleep.
+                let slot = 1 + (rng.unit() * (count - 1) as f32) as usize % (count - 1);
+                active[slot] = !active[slot] && live[slot];
+            }
+            if step % 10 == 5 {
+                // A body is removed, another comes back.
+                let slot = 1 + (rng.unit() * (count - 1) as f32) as usize % (count - 1);
+                if live[slot] {
+                    bp.remove(slot as u32);
+                    live[slot] = false;
+                    active[slot] = false;
+                } else {
+                    bp.insert(slot as u32, random_box(&mut rng), 0.05);
+                    live[slot] = true;
+                    active[slot] = true;
+                }
+            }
+            let few = movers > 0 && movers <= 8 && step % 10 != 5;
+            incremental_steps += usize::from(few);
+            bp.find_pairs(&active);
+            assert_eq!(
+                bp.pairs,
+                brute_force_live(&bp.fat, &active, &live),
+                "step {step}, {movers} moved"
+            );
+        }
+        assert!(incremental_steps > 40, "the incremental path ran {incremental_steps} times");
     }
 }
