@@ -14,7 +14,7 @@
 
 use arrayvec::ArrayVec;
 use collide::nalgebra::{Isometry3, Point3, Vector3};
-use collide::{Proximity, Shape, Sphere, closest_points, penetration};
+use collide::{Contact, GjkCache, Shape, Sphere, contact, penetration};
 
 use crate::manifold::{Candidate, ContactPoint, MAX_POLYGON_VERTICES, Manifold, reduce};
 use crate::polygon_clip::{Polygon, clip};
@@ -102,22 +102,27 @@ pub(crate) fn collide_convex(
     out: &mut Manifold,
 ) {
     out.clear();
-    let overlap = || {
-        penetration(a, pose_a, b, pose_b)
-            .map(|p| (p.normal.into_inner(), -p.depth, p.point_a, p.point_b))
-    };
-    let query = match closest_points(a, pose_a, b, pose_b) {
-        Proximity::Separated { distance, point_a, point_b } => {
+    // One GJK run answers both cases: EPA continues from its simplex when
+    // the cores overlap.
+    let mut cache = GjkCache::default();
+    let query = match contact(a, pose_a, b, pose_b, &mut cache) {
+        Ok(Contact::Separated { distance, normal, point_a, point_b }) => {
             if !(distance <= speculative) {
                 return;
             }
             if distance > MIN_NORMAL_DISTANCE {
-                Some(((point_b - point_a) / distance, distance, point_a, point_b))
+                Some((normal.into_inner(), distance, point_a, point_b))
             } else {
-                overlap()
+                penetration(a, pose_a, b, pose_b)
+                    .map(|p| (p.normal.into_inner(), -p.depth, p.point_a, p.point_b))
             }
         }
-        Proximity::Intersecting => overlap(),
+        Ok(Contact::Penetrating(p)) => {
+            Some((p.normal.into_inner(), -p.depth, p.point_a, p.point_b))
+        }
+        // Non-finite poses: the world removes such bodies before they are
+        // stepped again.
+        Err(_) => None,
     };
     let Some((n, separation, point_a, point_b)) = query else { return };
     if !n.iter().all(|x| x.is_finite()) {
