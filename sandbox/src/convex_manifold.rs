@@ -14,7 +14,7 @@
 
 use arrayvec::ArrayVec;
 use collide::nalgebra::{Isometry3, Point3, Vector3};
-use collide::{Contact, GjkCache, Shape, Sphere, contact, penetration};
+use collide::{Contact, GjkCache, QueryError, Shape, Sphere, contact, penetration};
 
 use crate::manifold::{Candidate, ContactPoint, MAX_POLYGON_VERTICES, Manifold, reduce};
 use crate::polygon_clip::{Polygon, clip};
@@ -105,7 +105,7 @@ pub(crate) fn collide_convex(
     // One GJK run answers both cases: EPA continues from its simplex when
     // the cores overlap.
     let mut cache = GjkCache::default();
-    let query = match contact(a, pose_a, b, pose_b, &mut cache) {
+    let query = match contact_of_shapes(a, pose_a, b, pose_b, &mut cache) {
         Ok(Contact::Separated { distance, normal, point_a, point_b }) => {
             if !(distance <= speculative) {
                 return;
@@ -162,6 +162,34 @@ pub(crate) fn collide_convex(
         candidates.push((mid, separation, key | 0xFFFF));
     }
     reduce(&candidates, &n, out);
+}
+
+/// collide's [`contact`] on the concrete shapes, so that GJK and EPA are
+/// compiled for each pair of shape kinds and call their support functions
+/// directly instead of matching on [`Shape`] at every support point.
+fn contact_of_shapes(
+    a: &Shape,
+    pose_a: &Isometry3<f32>,
+    b: &Shape,
+    pose_b: &Isometry3<f32>,
+    cache: &mut GjkCache,
+) -> Result<Contact, QueryError> {
+    macro_rules! with_b {
+        ($sa:expr) => {
+            match b {
+                Shape::Sphere(sb) => contact($sa, pose_a, sb, pose_b, cache),
+                Shape::Cuboid(sb) => contact($sa, pose_a, sb, pose_b, cache),
+                Shape::Capsule(sb) => contact($sa, pose_a, sb, pose_b, cache),
+                Shape::ConvexHull(sb) => contact($sa, pose_a, sb, pose_b, cache),
+            }
+        };
+    }
+    match a {
+        Shape::Sphere(sa) => with_b!(sa),
+        Shape::Cuboid(sa) => with_b!(sa),
+        Shape::Capsule(sa) => with_b!(sa),
+        Shape::ConvexHull(sa) => with_b!(sa),
+    }
 }
 
 /// Clips `incident` by the side planes of `reference`: the planes through
