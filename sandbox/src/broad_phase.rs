@@ -33,6 +33,10 @@ pub(crate) struct BroadPhase {
     axis: usize,
     /// Overlapping pairs `(a, b)`, `a < b`, sorted.
     pub pairs: Vec<(u32, u32)>,
+    /// Whether the last [`Self::find_pairs`] may have changed `pairs` or the
+    /// awake flags they were found with; `false` means both are exactly as
+    /// the step before.
+    pub pairs_changed: bool,
     /// The fat boxes in sorted order, copied so the sweep reads memory
     /// linearly instead of jumping through `fat` by slot.
     swept: SweepLanes,
@@ -164,6 +168,7 @@ impl BroadPhase {
                 }
             }
             if self.moved.is_empty() {
+                self.pairs_changed = false;
                 return;
             }
         }
@@ -173,6 +178,7 @@ impl BroadPhase {
         } else {
             self.test_moved(active);
         }
+        self.pairs_changed = true;
         self.moved.clear();
         self.structure_changed = false;
         self.last_active.clear();
@@ -464,6 +470,7 @@ mod tests {
                     bp.update(slot as u32, &random_box(&mut rng), 0.05);
                 }
             }
+            let before = active.clone();
             if step % 3 == 1 {
                 // A body wakes or falls asleep.
                 let slot = 1 + (rng.unit() * (count - 1) as f32) as usize % (count - 1);
@@ -484,12 +491,16 @@ mod tests {
             }
             let few = movers > 0 && movers <= 8 && step % 10 != 5;
             incremental_steps += usize::from(few);
+            let untouched = step > 0 && movers == 0 && active == before && step % 10 != 5;
             bp.find_pairs(&active);
             assert_eq!(
                 bp.pairs,
                 brute_force_live(&bp.fat, &active, &live),
                 "step {step}, {movers} moved"
             );
+            if untouched {
+                assert!(!bp.pairs_changed, "step {step}: nothing moved, yet pairs_changed");
+            }
         }
         assert!(incremental_steps > 40, "the incremental path ran {incremental_steps} times");
     }
