@@ -26,11 +26,12 @@ use crate::aabb::Aabb;
 use crate::body::{BodyDesc, BodyId, BodyKind};
 use crate::broad_phase::BroadPhase;
 use crate::constraint_batches::ConstraintBatches;
-use crate::contact_solver::simd_batch::{self, ConstraintBatch};
-use crate::contact_solver::{self, ContactConstraint, ContactInput, Softness, SolverParams};
+use crate::contact_solver::prepare::{ContactInput, prepare};
+use crate::contact_solver::simd_batch::{self, ConstraintBatch, LANES};
+use crate::contact_solver::{self, ConstraintSlot, Softness, SolverParams};
 use crate::error::WorldError;
 use crate::island::UnionFind;
-use crate::manifold::{FrictionAnchor, Manifold};
+use crate::manifold::Manifold;
 use crate::mass_properties::MassProperties;
 use crate::narrow_phase::collide_pair;
 use crate::pair_cache::{Contact, merge};
@@ -113,13 +114,13 @@ pub struct World {
     solver_motions: Vec<SolverMotion>,
     /// Slot of each solver body after the stand-in.
     awake_slots: Vec<u32>,
-    constraints: Vec<ContactConstraint>,
-    /// Per constraint: the friction anchor it keeps if it sticks, in the
-    /// bodies' frames.
-    anchors: Vec<FrictionAnchor>,
-    /// Which constraints each SIMD batch holds.
+    /// Per manifold the solver sees (touching, with an awake body), in
+    /// contact order: its contact, its batch lane and what restitution and
+    /// storing need.
+    slots: Vec<ConstraintSlot>,
+    /// Which manifolds each SIMD batch holds.
     batching: ConstraintBatches,
-    /// The constraints packed in SIMD batches.
+    /// The manifolds prepared in SIMD batches.
     batches: Vec<ConstraintBatch>,
     union_find: UnionFind,
     island_min_sleep: Vec<f32>,
@@ -708,36 +709,16 @@ impl World {
             inv_h: 1.0 / h,
         };
 
-        self.constraints.clear();
-        self.anchors.clear();
+        self.slots.clear();
         for (ci, c) in self.contacts.iter().enumerate() {
             let (a, b) = (c.body_a as usize, c.body_b as usize);
             if c.manifold.points.is_empty() || !(self.active[a] || self.active[b]) {
                 continue;
             }
-            let (pose_a, pose_b) = (&self.poses[a], &self.poses[b]);
-            let (anchor, anchor_gap) = c.manifold.friction_anchor_gap(pose_a, pose_b);
-            self.anchors.push(anchor);
-            let input = ContactInput {
-                anchor_gap,
-                manifold: &c.manifold,
-                contact: ci as u32,
-                body_a: self.solver_index[a],
-                body_b: self.solver_index[b],
-                center_a: self.poses[a] * self.records[a].mass.local_center,
-                center_b: self.poses[b] * self.records[b].mass.local_center,
-                friction: c.friction,
-                restitution: c.restitution,
-            };
-            self.constraints.push(contact_solver::prepare(
-                &input,
-                &self.solver_bodies,
-                &self.solver_masses,
-                &params,
-            ));
+            self.slots.push(ConstraintSlot { contact: ci as u32, ..ConstraintSlot::EMPTY });
         }
+        self.batch_constraints(&params);
 
-        self.batch_constraints();
         let gravity = self.settings.gravity;
         let push_iterations = self.settings.push_iterations.max(1);
         let relax_iterations = self.settings.relax_iterations.max(1);
@@ -757,34 +738,63 @@ impl World {
                 simd_batch::relax(&mut self.batches, &mut self.solver_bodies, &params);
             }
         }
-        self.unpack_batches();
-        contact_solver::apply_restitution(&mut self.constraints, &mut self.solver_bodies, &params);
-        contact_solver::store_impulses(&self.constraints, &self.anchors, &mut self.contacts);
+        contact_solver::apply_restitution(
+            &self.slots,
+            &mut self.batches,
+            &mut self.solver_bodies,
+            &params,
+        );
+        contact_solver::store_impulses(&self.slots, &self.batches, &mut self.contacts);
         self.substep_integrate_time = integrate_time;
     }
 
-    /// Groups the prepared constraints into SIMD batches (see
-    /// [`crate::constraint_batches`]) and packs them; the constraints keep
-    /// their order, the batches hold their indices.
-    fn batch_constraints(&mut self) {
-        self.batching.build(self.constraints.iter().map(|c| (c.body_a(), c.body_b())));
+    /// Groups the manifolds of `slots` into SIMD batches from their body
+    /// pairs alone (see [`crate::constraint_batches`]), then prepares each
+    /// manifold straight into its batch lane and records the lane in its slot.
+    fn batch_constraints(&mut self, params: &SolverParams) {
+        let (contacts, solver_index) = (&self.contacts, &self.solver_index);
+        self.batching.build(self.slots.iter().map(|s| {
+            let c = &contacts[s.contact as usize];
+            (solver_index[c.body_a as usize], solver_index[c.body_b as usize])
+        }));
         let count = self.batching.lens.len();
         self.batches.resize_with(count, ConstraintBatch::default);
         let mut start = 0;
-        for (batch, &len) in self.batches.iter_mut().zip(&self.batching.lens) {
-            let end = start + len as usize;
-            batch.pack(&self.constraints, &self.batching.order[start..end]);
-            start = end;
-        }
-    }
-
-    /// Copies the batches' impulses back into the constraints they were
-    /// packed from.
-    fn unpack_batches(&mut self) {
-        let mut start = 0;
-        for (batch, &len) in self.batches.iter().zip(&self.batching.lens) {
-            let end = start + len as usize;
-            batch.unpack(&mut self.constraints, &self.batching.order[start..end]);
+        for (index, (batch, &len)) in self.batches.iter_mut().zip(&self.batching.lens).enumerate() {
+            // A full batch has every lane overwritten; a partial one must
+            // leave its empty lanes as zeros on the static stand-in.
+            if usize::from(len) < LANES {
+                *batch = ConstraintBatch::default();
+            }
+            let end = start + usize::from(len);
+            for (lane, &m) in self.batching.order[start..end].iter().enumerate() {
+                let slot = &mut self.slots[m as usize];
+                let c = &self.contacts[slot.contact as usize];
+                let (a, b) = (c.body_a as usize, c.body_b as usize);
+                let (pose_a, pose_b) = (&self.poses[a], &self.poses[b]);
+                let (anchor, anchor_gap) = c.manifold.friction_anchor_gap(pose_a, pose_b);
+                let input = ContactInput {
+                    anchor_gap,
+                    manifold: &c.manifold,
+                    body_a: self.solver_index[a],
+                    body_b: self.solver_index[b],
+                    center_a: pose_a * self.records[a].mass.local_center,
+                    center_b: pose_b * self.records[b].mass.local_center,
+                    friction: c.friction,
+                    restitution: c.restitution,
+                };
+                let relative_velocity =
+                    prepare(&input, &self.solver_bodies, &self.solver_masses, params, batch, lane);
+                *slot = ConstraintSlot {
+                    contact: slot.contact,
+                    batch: index as u32,
+                    lane: lane as u32,
+                    count: c.manifold.points.len() as u32,
+                    restitution: c.restitution,
+                    relative_velocity,
+                    anchor,
+                };
+            }
             start = end;
         }
     }

@@ -5,7 +5,7 @@
 //! body is in two lanes: each lane gathers its two bodies'
 //! velocities and pose changes, the batch is solved, and the lanes scatter
 //! the bodies back. The equations are those of the parent module's
-//! derivation and of [`ContactConstraint`]'s constraint-space sweep; the
+//! derivation and of [`ConstraintBatch`]'s constraint-space sweep; the
 //! manifolds are the lanes and each manifold's points are walked in order,
 //! each step of the Gauss-Seidel chain from point to point one vector
 //! multiply-add. (Before, the points were the lanes and the chain was
@@ -24,7 +24,9 @@ use std::ops::{Add, Mul, Sub};
 
 use wide::f32x4;
 
-use super::{ContactConstraint, SolverParams, VectorLanes};
+use collide::nalgebra::Vector3;
+
+use super::SolverParams;
 use crate::manifold::MAX_MANIFOLD_POINTS;
 use crate::solver_body::SolverBody;
 
@@ -35,11 +37,11 @@ pub(crate) const LANES: usize = 4;
 type W = f32x4;
 
 /// One vector per manifold of a batch, by component.
-#[derive(Clone, Copy, Debug, Default)]
-struct WideVec {
-    x: W,
-    y: W,
-    z: W,
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct WideVec {
+    pub x: W,
+    pub y: W,
+    pub z: W,
 }
 
 impl Add for WideVec {
@@ -81,17 +83,19 @@ impl WideVec {
         }
     }
 
-    fn set(&mut self, lane: usize, v: &collide::nalgebra::Vector3<f32>) {
+    /// Sets lane `lane` to `v`.
+    #[inline]
+    pub(super) fn set(&mut self, lane: usize, v: &Vector3<f32>) {
         self.x.as_mut_array()[lane] = v.x;
         self.y.as_mut_array()[lane] = v.y;
         self.z.as_mut_array()[lane] = v.z;
     }
-}
 
-/// Sets lane `lane` of `w` to `v`.
-#[inline]
-fn set(w: &mut W, lane: usize, v: f32) {
-    w.as_mut_array()[lane] = v;
+    /// Lane `lane`.
+    #[inline]
+    pub(super) fn get(&self, lane: usize) -> Vector3<f32> {
+        Vector3::new(self.x.as_array()[lane], self.y.as_array()[lane], self.z.as_array()[lane])
+    }
 }
 
 /// The two bodies' state of every lane, gathered from the solver array.
@@ -137,141 +141,93 @@ impl WideBody {
     }
 }
 
-/// Up to [`LANES`] manifolds of one colour, field by field with one lane per
-/// manifold (see [`ContactConstraint`] for the meaning of each field; here
-/// each per-point field is an array over the points).
-#[derive(Clone, Debug, Default)]
+/// Up to [`LANES`] manifolds that share no awake body, field by field with
+/// one lane per manifold; each per-point field is an array over the points.
+/// [`prepare`](super::prepare::prepare) writes a manifold straight into its
+/// lane.
+///
+/// A manifold is solved in constraint space. A sequential (Gauss-Seidel)
+/// sweep over its rows (the normal points, then twist, then the tangent
+/// pair) applies each row's impulse to the two bodies before the next row
+/// reads their velocities. An impulse `Δλ_j` on row `j` changes row `i`'s
+/// velocity by `K_ij Δλ_j`, `K = J M⁻¹ Jᵀ`, so the sweep can read every
+/// row's velocity from the bodies once, carry the updates as the scalars
+/// `v_i += K_ij Δλ_j`, and apply the summed impulses to the bodies once at
+/// the end. The iterates are the row-by-row sweep's up to rounding (the one
+/// term dropped, a normal impulse's linear effect on a tangent velocity
+/// `(m_A⁻¹ + m_B⁻¹) n·t_k`, is zero in real arithmetic), but the dependency
+/// from one row to the next is one multiply-add instead of two body updates
+/// and three dot products, and the bodies are read and written once per
+/// manifold instead of once per row.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct ConstraintBatch {
-    body_a: [u32; LANES],
-    body_b: [u32; LANES],
-    inv_mass_a: W,
-    inv_mass_b: W,
-    normal: WideVec,
-    mass_scale: W,
-    bias_rate: W,
-    impulse_scale: W,
-    rn_a: [WideVec; MAX_MANIFOLD_POINTS],
-    rn_b: [WideVec; MAX_MANIFOLD_POINTS],
-    irn_a: [WideVec; MAX_MANIFOLD_POINTS],
-    irn_b: [WideVec; MAX_MANIFOLD_POINTS],
-    separation: [W; MAX_MANIFOLD_POINTS],
-    normal_mass: [W; MAX_MANIFOLD_POINTS],
-    normal_impulse: [W; MAX_MANIFOLD_POINTS],
-    max_normal_impulse: [W; MAX_MANIFOLD_POINTS],
-    /// `coupling[j][i]`, zero unless `i > j`.
-    coupling: [[W; MAX_MANIFOLD_POINTS]; MAX_MANIFOLD_POINTS],
-    twist_coupling: [W; MAX_MANIFOLD_POINTS],
-    tangent_coupling: [[W; MAX_MANIFOLD_POINTS]; 2],
-    lever_arm: [W; MAX_MANIFOLD_POINTS],
-    tangents: [WideVec; 2],
-    friction: W,
-    rt_a: [WideVec; 2],
-    rt_b: [WideVec; 2],
-    irt_a: [WideVec; 2],
-    irt_b: [WideVec; 2],
-    in_a: WideVec,
-    in_b: WideVec,
-    twist_tangent_coupling: [W; 2],
-    tangent_mass: [W; 4],
-    tangent_impulse: [W; 2],
-    twist_mass: W,
-    twist_impulse: W,
-    center_a: WideVec,
-    center_b: WideVec,
-    anchor_gap: WideVec,
-    anchor_rate: W,
+    /// Solver indices of the two bodies (0, the static stand-in, in unused lanes).
+    pub(super) body_a: [u32; LANES],
+    pub(super) body_b: [u32; LANES],
+    pub(super) inv_mass_a: W,
+    pub(super) inv_mass_b: W,
+    /// Unit normal from A to B.
+    pub(super) normal: WideVec,
+    /// The soft spring's coefficients (see the parent module).
+    pub(super) mass_scale: W,
+    pub(super) bias_rate: W,
+    pub(super) impulse_scale: W,
+    /// `r × n` for each body, `r` the anchor from its centre of mass to the
+    /// contact point (world axes), and their angular responses `I⁻¹ (r × n)`.
+    pub(super) rn_a: [WideVec; MAX_MANIFOLD_POINTS],
+    pub(super) rn_b: [WideVec; MAX_MANIFOLD_POINTS],
+    pub(super) irn_a: [WideVec; MAX_MANIFOLD_POINTS],
+    pub(super) irn_b: [WideVec; MAX_MANIFOLD_POINTS],
+    /// Separation at the start of the step; the current one is this plus
+    /// `(Δp_B - Δp_A)·n + Δθ_B·(r_B × n) - Δθ_A·(r_A × n)`.
+    pub(super) separation: [W; MAX_MANIFOLD_POINTS],
+    pub(super) normal_mass: [W; MAX_MANIFOLD_POINTS],
+    pub(super) normal_impulse: [W; MAX_MANIFOLD_POINTS],
+    /// Largest normal impulse of the step, for restitution.
+    pub(super) max_normal_impulse: [W; MAX_MANIFOLD_POINTS],
+    /// `coupling[j][i]`: change of point `i`'s normal velocity per unit
+    /// normal impulse at point `j`, the entry `K_ij` of `K = J M⁻¹ Jᵀ`, for
+    /// the points after `j` only (`i > j`; zero otherwise): the sweep solves
+    /// point `j` before `i`, so only those see its impulse.
+    pub(super) coupling: [[W; MAX_MANIFOLD_POINTS]; MAX_MANIFOLD_POINTS],
+    /// Change of the twist velocity `(ω_B - ω_A)·n` per unit normal impulse
+    /// at each point.
+    pub(super) twist_coupling: [W; MAX_MANIFOLD_POINTS],
+    /// Change of each tangent velocity at the friction centre per unit
+    /// normal impulse at each point.
+    pub(super) tangent_coupling: [[W; MAX_MANIFOLD_POINTS]; 2],
+    /// Distance from the friction centre: each point's lever arm in twist.
+    pub(super) lever_arm: [W; MAX_MANIFOLD_POINTS],
+    pub(super) tangents: [WideVec; 2],
+    pub(super) friction: W,
+    /// `c × t_k` (with `c` the friction centre, from each centre of mass)
+    /// and `I⁻¹ (c × t_k)` for each tangent and body.
+    pub(super) rt_a: [WideVec; 2],
+    pub(super) rt_b: [WideVec; 2],
+    pub(super) irt_a: [WideVec; 2],
+    pub(super) irt_b: [WideVec; 2],
+    /// `I⁻¹ n` for each body (twist response).
+    pub(super) in_a: WideVec,
+    pub(super) in_b: WideVec,
+    /// Change of the two tangent velocities per unit twist impulse.
+    pub(super) twist_tangent_coupling: [W; 2],
+    /// Inverse of the 2×2 effective mass of the two tangent directions
+    /// (they couple through rotation), row-major.
+    pub(super) tangent_mass: [W; 4],
+    pub(super) tangent_impulse: [W; 2],
+    pub(super) twist_mass: W,
+    pub(super) twist_impulse: W,
+    /// Friction centre from each centre of mass, world axes.
+    pub(super) center_a: WideVec,
+    pub(super) center_b: WideVec,
+    /// Tangential gap between the anchor points at the start of the step
+    /// (B's minus A's, world frame; zero without an anchor).
+    pub(super) anchor_gap: WideVec,
+    /// Rate (1/s) at which the anchor gap is closed.
+    pub(super) anchor_rate: W,
 }
 
 impl ConstraintBatch {
-    /// Packs `constraints[members[l]]` into lane `l`, for up to [`LANES`]
-    /// constraints that share no awake body; the other lanes are cleared.
-    pub fn pack(&mut self, constraints: &[ContactConstraint], members: &[u32]) {
-        debug_assert!(members.len() <= LANES);
-        *self = Self::default();
-        // The per-point fields: manifold l's vector over its points is
-        // column l of a 4×4 block whose rows, point by point, are the
-        // batch's vectors over manifolds, so one transpose packs them.
-        // Points past a manifold's count, and missing manifolds, are zero.
-        let lanes = |field: &dyn Fn(&ContactConstraint) -> f32x4| -> [W; MAX_MANIFOLD_POINTS] {
-            let mut columns = [f32x4::ZERO; LANES];
-            for (column, &m) in columns.iter_mut().zip(members) {
-                *column = field(&constraints[m as usize]);
-            }
-            f32x4::transpose(columns)
-        };
-        let vectors = |field: &dyn Fn(&ContactConstraint) -> &VectorLanes| {
-            let x = lanes(&|c| field(c).x);
-            let y = lanes(&|c| field(c).y);
-            let z = lanes(&|c| field(c).z);
-            [0, 1, 2, 3].map(|i| WideVec { x: x[i], y: y[i], z: z[i] })
-        };
-        self.rn_a = vectors(&|c| &c.rows.rn_a);
-        self.rn_b = vectors(&|c| &c.rows.rn_b);
-        self.irn_a = vectors(&|c| &c.rows.irn_a);
-        self.irn_b = vectors(&|c| &c.rows.irn_b);
-        self.separation = lanes(&|c| c.rows.separation);
-        self.normal_mass = lanes(&|c| c.rows.normal_mass);
-        self.normal_impulse = lanes(&|c| c.rows.normal_impulse);
-        self.max_normal_impulse = lanes(&|c| c.rows.max_normal_impulse);
-        for j in 0..MAX_MANIFOLD_POINTS {
-            self.coupling[j] = lanes(&|c| c.rows.coupling[j]);
-        }
-        self.twist_coupling = lanes(&|c| c.rows.twist_coupling);
-        for k in 0..2 {
-            self.tangent_coupling[k] = lanes(&|c| c.rows.tangent_coupling[k]);
-        }
-        self.lever_arm = lanes(&|c| c.rows.lever_arm);
-        let b = self;
-        for (l, &m) in members.iter().enumerate() {
-            let c = &constraints[m as usize];
-            b.body_a[l] = c.body_a;
-            b.body_b[l] = c.body_b;
-            set(&mut b.inv_mass_a, l, c.inv_mass_a);
-            set(&mut b.inv_mass_b, l, c.inv_mass_b);
-            b.normal.set(l, &c.normal);
-            set(&mut b.mass_scale, l, c.softness.mass_scale);
-            set(&mut b.bias_rate, l, c.softness.bias_rate);
-            set(&mut b.impulse_scale, l, c.softness.impulse_scale);
-            for k in 0..2 {
-                b.tangents[k].set(l, &c.tangents[k]);
-                b.rt_a[k].set(l, &c.rt_a[k]);
-                b.rt_b[k].set(l, &c.rt_b[k]);
-                b.irt_a[k].set(l, &c.irt_a[k]);
-                b.irt_b[k].set(l, &c.irt_b[k]);
-                set(&mut b.twist_tangent_coupling[k], l, c.twist_tangent_coupling[k]);
-                set(&mut b.tangent_impulse[k], l, c.tangent_impulse[k]);
-            }
-            for k in 0..4 {
-                set(&mut b.tangent_mass[k], l, c.tangent_mass[k]);
-            }
-            set(&mut b.friction, l, c.friction);
-            b.in_a.set(l, &c.in_a);
-            b.in_b.set(l, &c.in_b);
-            set(&mut b.twist_mass, l, c.twist_mass);
-            set(&mut b.twist_impulse, l, c.twist_impulse);
-            b.center_a.set(l, &c.center_a);
-            b.center_b.set(l, &c.center_b);
-            b.anchor_gap.set(l, &c.anchor_gap);
-            set(&mut b.anchor_rate, l, c.anchor_rate);
-        }
-    }
-
-    /// Copies the accumulated impulses back into the constraints the batch
-    /// was packed from (`members` as given to [`Self::pack`]), for
-    /// restitution and storing.
-    pub fn unpack(&self, constraints: &mut [ContactConstraint], members: &[u32]) {
-        for (l, &m) in members.iter().enumerate() {
-            let c = &mut constraints[m as usize];
-            for i in 0..c.count.min(MAX_MANIFOLD_POINTS) {
-                c.rows.normal_impulse.as_mut_array()[i] = self.normal_impulse[i].as_array()[l];
-                c.rows.max_normal_impulse.as_mut_array()[i] =
-                    self.max_normal_impulse[i].as_array()[l];
-            }
-            c.tangent_impulse = [0, 1].map(|k| self.tangent_impulse[k].as_array()[l]);
-            c.twist_impulse = self.twist_impulse.as_array()[l];
-        }
-    }
-
     /// Applies normal impulses at the points, friction along the tangents at
     /// the centre and a twist about the normal, summed into one update per body.
     #[inline]
@@ -339,7 +295,7 @@ impl ConstraintBatch {
     }
 
     /// The normal constraints of every lane, swept in constraint space (see
-    /// [`ContactConstraint`]); returns each point's impulse change, which the
+    /// [`ConstraintBatch`]); returns each point's impulse change, which the
     /// caller applies to the bodies. With `use_bias` overlap is pushed out
     /// softly; without it only the velocity error (and any speculative gap)
     /// is handled, rigidly.
