@@ -14,7 +14,7 @@
 
 use collide::nalgebra::{Point3, Vector3};
 
-use super::simd_batch::ConstraintBatch;
+use super::simd_batch::{ConstraintBatch, pair_index};
 use super::{ANCHOR_RATE_FRACTION, SolverParams, VectorLanes};
 use crate::manifold::{MAX_MANIFOLD_POINTS, Manifold};
 use crate::solver_body::{SolverBody, SolverMass};
@@ -135,9 +135,9 @@ pub(crate) fn prepare(
     let det = k11 * k22 - k12 * k12;
     let tangent_mass = if det > 0.0 {
         let inv = 1.0 / det;
-        [k22 * inv, -k12 * inv, -k12 * inv, k11 * inv]
+        [k22 * inv, -k12 * inv, k11 * inv]
     } else {
-        [0.0; 4]
+        [0.0; 3]
     };
 
     // Row couplings, the off-diagonal entries of K used by the sweep in
@@ -173,8 +173,8 @@ pub(crate) fn prepare(
         set(&mut b.normal_mass[i], l, rows.normal_mass[i]);
         set(&mut b.normal_impulse[i], l, rows.normal_impulse[i]);
         set(&mut b.max_normal_impulse[i], l, 0.0);
-        for j in 0..MAX_MANIFOLD_POINTS {
-            set(&mut b.coupling[j][i], l, rows.coupling[j][i]);
+        for j in 0..i {
+            set(&mut b.coupling[pair_index(j, i)], l, rows.coupling[j][i]);
         }
         set(&mut b.twist_coupling[i], l, rows.twist_coupling[i]);
         for k in 0..2 {
@@ -197,7 +197,7 @@ pub(crate) fn prepare(
         set(&mut b.twist_tangent_coupling[k], l, twist_tangent_coupling[k]);
         set(&mut b.tangent_impulse[k], l, m.friction_impulse.dot(&tangents[k]));
     }
-    for k in 0..4 {
+    for k in 0..3 {
         set(&mut b.tangent_mass[k], l, tangent_mass[k]);
     }
     set(&mut b.friction, l, input.friction);

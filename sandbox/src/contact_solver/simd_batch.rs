@@ -36,6 +36,18 @@ pub(crate) const LANES: usize = 4;
 /// One scalar per manifold of a batch.
 type W = f32x4;
 
+/// Number of point pairs `j < i` of a manifold: the entries of the strict
+/// upper triangle of its normal rows' coupling matrix.
+pub(super) const COUPLING_PAIRS: usize = MAX_MANIFOLD_POINTS * (MAX_MANIFOLD_POINTS - 1) / 2;
+
+/// Index of the pair `j < i` in [`ConstraintBatch::coupling`]: the pairs
+/// row by row, `(0,1), (0,2), (0,3), (1,2), (1,3), (2,3)`.
+#[inline]
+pub(super) const fn pair_index(j: usize, i: usize) -> usize {
+    debug_assert!(j < i && i < MAX_MANIFOLD_POINTS);
+    j * (2 * MAX_MANIFOLD_POINTS - j - 1) / 2 + (i - j - 1)
+}
+
 /// One vector per manifold of a batch, by component.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(super) struct WideVec {
@@ -185,11 +197,12 @@ pub(crate) struct ConstraintBatch {
     pub(super) normal_impulse: [W; MAX_MANIFOLD_POINTS],
     /// Largest normal impulse of the step, for restitution.
     pub(super) max_normal_impulse: [W; MAX_MANIFOLD_POINTS],
-    /// `coupling[j][i]`: change of point `i`'s normal velocity per unit
-    /// normal impulse at point `j`, the entry `K_ij` of `K = J M⁻¹ Jᵀ`, for
-    /// the points after `j` only (`i > j`; zero otherwise): the sweep solves
-    /// point `j` before `i`, so only those see its impulse.
-    pub(super) coupling: [[W; MAX_MANIFOLD_POINTS]; MAX_MANIFOLD_POINTS],
+    /// `coupling[pair_index(j, i)]`: change of point `i`'s normal velocity
+    /// per unit normal impulse at point `j`, the entry `K_ij` of
+    /// `K = J M⁻¹ Jᵀ`, for the points after `j` only (`i > j`): the sweep
+    /// solves point `j` before `i`, so only those see its impulse. Zero for
+    /// points past the manifold's count.
+    pub(super) coupling: [W; COUPLING_PAIRS],
     /// Change of the twist velocity `(ω_B - ω_A)·n` per unit normal impulse
     /// at each point.
     pub(super) twist_coupling: [W; MAX_MANIFOLD_POINTS],
@@ -212,8 +225,9 @@ pub(crate) struct ConstraintBatch {
     /// Change of the two tangent velocities per unit twist impulse.
     pub(super) twist_tangent_coupling: [W; 2],
     /// Inverse of the 2×2 effective mass of the two tangent directions
-    /// (they couple through rotation), row-major.
-    pub(super) tangent_mass: [W; 4],
+    /// (they couple through rotation), a symmetric matrix stored as its
+    /// entries `[00, 01, 11]`.
+    pub(super) tangent_mass: [W; 3],
     pub(super) tangent_impulse: [W; 2],
     pub(super) twist_mass: W,
     pub(super) twist_impulse: W,
@@ -349,14 +363,14 @@ impl ConstraintBatch {
         // before the sequential part.
         for j in 0..MAX_MANIFOLD_POINTS {
             for i in j + 1..MAX_MANIFOLD_POINTS {
-                w[i] -= slope[i] * self.coupling[j][i] * old[j];
+                w[i] -= slope[i] * self.coupling[pair_index(j, i)] * old[j];
             }
         }
         let mut new = [W::ZERO; MAX_MANIFOLD_POINTS];
         for j in 0..MAX_MANIFOLD_POINTS {
             new[j] = w[j].max(W::ZERO);
             for i in j + 1..MAX_MANIFOLD_POINTS {
-                w[i] += slope[i] * self.coupling[j][i] * new[j];
+                w[i] += slope[i] * self.coupling[pair_index(j, i)] * new[j];
             }
         }
         let mut deltas = [W::ZERO; MAX_MANIFOLD_POINTS];
@@ -413,7 +427,7 @@ impl ConstraintBatch {
         let km = &self.tangent_mass;
         let old = self.tangent_impulse;
         let new0 = old[0] - (km[0] * vt[0] + km[1] * vt[1]);
-        let new1 = old[1] - (km[2] * vt[0] + km[3] * vt[1]);
+        let new1 = old[1] - (km[1] * vt[0] + km[2] * vt[1]);
         let max_friction = self.friction * total_normal;
         let len_sq = new0 * new0 + new1 * new1;
         let outside = len_sq.simd_gt(max_friction * max_friction);
