@@ -120,35 +120,43 @@ struct WideBody {
 }
 
 impl WideBody {
-    #[inline]
+    /// Loads each lane's body as three rows of four (its twelve floats in
+    /// [`SolverBody`]'s field order) and transposes the rows into lanes:
+    /// row 0 holds `v.x v.y v.z ω.x`, row 1 `ω.y ω.z Δp.x Δp.y`, row 2
+    /// `Δp.z Δθ.x Δθ.y Δθ.z`.
+    #[inline(always)]
     fn gather(bodies: &[SolverBody], index: &[u32; LANES]) -> Self {
-        let mut w = Self::default();
-        for (lane, &i) in index.iter().enumerate() {
-            let b = &bodies[i as usize];
-            w.linear_velocity.set(lane, &b.linear_velocity);
-            w.angular_velocity.set(lane, &b.angular_velocity);
-            w.delta_position.set(lane, &b.delta_position);
-            w.delta_angle.set(lane, &b.delta_angle);
+        // Written out: `index.map` is not always inlined.
+        let row = |lane: usize| bodies[index[lane] as usize].rows();
+        let rows = [row(0), row(1), row(2), row(3)];
+        let column = |r: usize| W::transpose([rows[0][r], rows[1][r], rows[2][r], rows[3][r]]);
+        let [vx, vy, vz, wx] = column(0);
+        let [wy, wz, px, py] = column(1);
+        let [pz, ax, ay, az] = column(2);
+        Self {
+            linear_velocity: WideVec { x: vx, y: vy, z: vz },
+            angular_velocity: WideVec { x: wx, y: wy, z: wz },
+            delta_position: WideVec { x: px, y: py, z: pz },
+            delta_angle: WideVec { x: ax, y: ay, z: az },
         }
-        w
     }
 
     /// Writes the velocities back (the pose changes are only read by the
-    /// solver), skipping the static stand-in.
-    #[inline]
+    /// solver), skipping the static stand-in: the inverse of
+    /// [`Self::gather`]'s transposes for rows 0 and 1.
+    #[inline(always)]
     fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; LANES]) {
-        let (v, w) = (&self.linear_velocity, &self.angular_velocity);
+        let (v, w, p) = (&self.linear_velocity, &self.angular_velocity, &self.delta_position);
+        let row0 = W::transpose([v.x, v.y, v.z, w.x]);
+        let row1 = W::transpose([w.y, w.z, p.x, p.y]);
         for (lane, &i) in index.iter().enumerate() {
             if i == 0 {
                 continue;
             }
+            let (r0, r1) = (row0[lane].as_array(), row1[lane].as_array());
             let b = &mut bodies[i as usize];
-            b.linear_velocity.x = v.x.as_array()[lane];
-            b.linear_velocity.y = v.y.as_array()[lane];
-            b.linear_velocity.z = v.z.as_array()[lane];
-            b.angular_velocity.x = w.x.as_array()[lane];
-            b.angular_velocity.y = w.y.as_array()[lane];
-            b.angular_velocity.z = w.z.as_array()[lane];
+            b.linear_velocity = Vector3::new(r0[0], r0[1], r0[2]);
+            b.angular_velocity = Vector3::new(r0[3], r1[0], r1[1]);
         }
     }
 }
