@@ -123,10 +123,11 @@ pub(crate) fn prepare(
     let in_b = mb.inv_inertia * n;
     let k_twist = n.dot(&in_a) + n.dot(&in_b);
     // K = J M⁻¹ Jᵀ for the two tangents at the centre, inverted in closed form.
-    let rt_a = tangents.map(|t| center_a.cross(&t));
-    let rt_b = tangents.map(|t| center_b.cross(&t));
-    let irt_a = rt_a.map(|r| ma.inv_inertia * r);
-    let irt_b = rt_b.map(|r| mb.inv_inertia * r);
+    // (Written out: `array::map` is not always inlined.)
+    let rt_a = [center_a.cross(&tangents[0]), center_a.cross(&tangents[1])];
+    let rt_b = [center_b.cross(&tangents[0]), center_b.cross(&tangents[1])];
+    let irt_a = [ma.inv_inertia * rt_a[0], ma.inv_inertia * rt_a[1]];
+    let irt_b = [mb.inv_inertia * rt_b[0], mb.inv_inertia * rt_b[1]];
     let k = |i: usize, j: usize| {
         let lin = if i == j { inv_mass_sum } else { 0.0 };
         lin + rt_a[i].dot(&irt_a[j]) + rt_b[i].dot(&irt_b[j])
@@ -157,7 +158,8 @@ pub(crate) fn prepare(
             rows.tangent_coupling[k][j] = rt_b[k].dot(&irn_b) + rt_a[k].dot(&irn_a);
         }
     }
-    let twist_tangent_coupling = [0, 1].map(|k| rt_b[k].dot(&in_b) + rt_a[k].dot(&in_a));
+    let twist_tangent = |k: usize| rt_b[k].dot(&in_b) + rt_a[k].dot(&in_a);
+    let twist_tangent_coupling = [twist_tangent(0), twist_tangent(1)];
 
     // Spread the manifold over its lane: point i's values go to lane `lane`
     // of the batch's point-i vectors.

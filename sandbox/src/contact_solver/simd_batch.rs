@@ -407,10 +407,12 @@ impl ConstraintBatch {
             + bb.delta_angle.cross(&self.center_b)
             - ba.delta_angle.cross(&self.center_a);
         let drift = bb.linear_velocity - ba.linear_velocity + gap * self.anchor_rate;
-        let mut vt = [0, 1].map(|k| {
+        // (Two calls, not `[0, 1].map`, which is not always inlined.)
+        let tangent_velocity = |k: usize| {
             drift.dot(&self.tangents[k]) + bb.angular_velocity.dot(&self.rt_b[k])
                 - ba.angular_velocity.dot(&self.rt_a[k])
-        });
+        };
+        let mut vt = [tangent_velocity(0), tangent_velocity(1)];
         let mut wn = (bb.angular_velocity - ba.angular_velocity).dot(&self.normal);
         let mut total_normal = W::ZERO;
         let mut twist_limit = W::ZERO;
