@@ -112,12 +112,16 @@ pub struct World {
     solver_bodies: Vec<SolverBody>,
     solver_masses: Vec<SolverMass>,
     solver_motions: Vec<SolverMotion>,
+    /// World centre of mass of each solver body at the start of the step.
+    solver_centers: Vec<Point3<f32>>,
     /// Slot of each solver body after the stand-in.
     awake_slots: Vec<u32>,
     /// Per manifold the solver sees (touching, with an awake body), in
     /// contact order: its contact, its batch lane and what restitution and
     /// storing need.
     slots: Vec<ConstraintSlot>,
+    /// Per slot: the solver indices of its two bodies, what the batcher reads.
+    solver_pairs: Vec<(u32, u32)>,
     /// Which manifolds each SIMD batch holds.
     batching: ConstraintBatches,
     /// The manifolds prepared in SIMD batches.
@@ -675,6 +679,8 @@ impl World {
         self.solver_masses.push(SolverMass::STATIC);
         self.solver_motions.clear();
         self.solver_motions.push(SolverMotion::IDENTITY);
+        self.solver_centers.clear();
+        self.solver_centers.push(Point3::origin());
         self.awake_slots.clear();
         for (i, r) in self.records.iter().enumerate() {
             if !self.active[i] {
@@ -691,6 +697,7 @@ impl World {
                 delta_angle: Vector3::zeros(),
             });
             self.solver_motions.push(SolverMotion::IDENTITY);
+            self.solver_centers.push(self.poses[i] * r.mass.local_center);
             self.solver_masses.push(SolverMass {
                 inv_mass: r.inv_mass,
                 inv_inertia: rot.matrix() * r.inv_inertia_local * rot.matrix().transpose(),
@@ -710,12 +717,14 @@ impl World {
         };
 
         self.slots.clear();
+        self.solver_pairs.clear();
         for (ci, c) in self.contacts.iter().enumerate() {
             let (a, b) = (c.body_a as usize, c.body_b as usize);
             if c.manifold.points.is_empty() || !(self.active[a] || self.active[b]) {
                 continue;
             }
             self.slots.push(ConstraintSlot { contact: ci as u32, ..ConstraintSlot::EMPTY });
+            self.solver_pairs.push((self.solver_index[a], self.solver_index[b]));
         }
         self.batch_constraints(&params);
 
@@ -752,11 +761,7 @@ impl World {
     /// pairs alone (see [`crate::constraint_batches`]), then prepares each
     /// manifold straight into its batch lane and records the lane in its slot.
     fn batch_constraints(&mut self, params: &SolverParams) {
-        let (contacts, solver_index) = (&self.contacts, &self.solver_index);
-        self.batching.build(self.slots.iter().map(|s| {
-            let c = &contacts[s.contact as usize];
-            (solver_index[c.body_a as usize], solver_index[c.body_b as usize])
-        }));
+        self.batching.build(self.solver_pairs.iter().copied());
         let count = self.batching.lens.len();
         self.batches.resize_with(count, ConstraintBatch::default);
         let mut start = 0;
@@ -773,13 +778,23 @@ impl World {
                 let (a, b) = (c.body_a as usize, c.body_b as usize);
                 let (pose_a, pose_b) = (&self.poses[a], &self.poses[b]);
                 let (anchor, anchor_gap) = c.manifold.friction_anchor_gap(pose_a, pose_b);
+                let (input_a, input_b) = self.solver_pairs[m as usize];
+                // Awake bodies' centres were computed with the solver
+                // bodies; static and sleeping ones share index 0.
+                let center = |slot: usize, index: u32| {
+                    if index != 0 {
+                        self.solver_centers[index as usize]
+                    } else {
+                        self.poses[slot] * self.records[slot].mass.local_center
+                    }
+                };
                 let input = ContactInput {
                     anchor_gap,
                     manifold: &c.manifold,
-                    body_a: self.solver_index[a],
-                    body_b: self.solver_index[b],
-                    center_a: pose_a * self.records[a].mass.local_center,
-                    center_b: pose_b * self.records[b].mass.local_center,
+                    body_a: input_a,
+                    body_b: input_b,
+                    center_a: center(a, input_a),
+                    center_b: center(b, input_b),
                     friction: c.friction,
                     restitution: c.restitution,
                 };
