@@ -98,9 +98,9 @@ pub(crate) struct SolverParams {
 /// moves, so the per-point arithmetic runs on all lanes without a count.
 type Lanes = f32x4;
 
-/// One vector per contact point, stored by component (structure of arrays)
-/// so that a dot product with one body vector is a few lane-wise
-/// multiply-adds over all points at once.
+/// One vector per contact point of a manifold, stored by component
+/// (structure of arrays), as restitution reads a manifold back from its
+/// batch lane.
 #[derive(Clone, Copy, Debug, Default)]
 struct VectorLanes {
     x: Lanes,
@@ -109,12 +109,6 @@ struct VectorLanes {
 }
 
 impl VectorLanes {
-    /// `v_i · u` for every lane.
-    #[inline]
-    fn dot(&self, u: &Vector3<f32>) -> Lanes {
-        self.x * u.x + self.y * u.y + self.z * u.z
-    }
-
     /// `Σ_i w_i v_i`.
     #[inline]
     fn weighted_sum(&self, w: &Lanes) -> Vector3<f32> {
@@ -123,12 +117,6 @@ impl VectorLanes {
 
     fn get(&self, i: usize) -> Vector3<f32> {
         Vector3::new(self.x.as_array()[i], self.y.as_array()[i], self.z.as_array()[i])
-    }
-
-    fn set(&mut self, i: usize, v: &Vector3<f32>) {
-        self.x.as_mut_array()[i] = v.x;
-        self.y.as_mut_array()[i] = v.y;
-        self.z.as_mut_array()[i] = v.z;
     }
 }
 

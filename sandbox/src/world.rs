@@ -17,6 +17,8 @@
 
 use std::time::Instant;
 
+use arrayvec::ArrayVec;
+
 use collide::Shape;
 use collide::nalgebra::{
     Isometry3, Matrix3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3,
@@ -31,7 +33,7 @@ use crate::contact_solver::simd_batch::{self, ConstraintBatch, LANES};
 use crate::contact_solver::{self, ConstraintSlot, Softness, SolverParams};
 use crate::error::WorldError;
 use crate::island::UnionFind;
-use crate::manifold::Manifold;
+use crate::manifold::{MAX_MANIFOLD_POINTS, Manifold};
 use crate::mass_properties::MassProperties;
 use crate::narrow_phase::collide_pair;
 use crate::pair_cache::{Contact, merge};
@@ -766,19 +768,15 @@ impl World {
         self.batches.resize_with(count, ConstraintBatch::default);
         let mut start = 0;
         for (index, (batch, &len)) in self.batches.iter_mut().zip(&self.batching.lens).enumerate() {
-            // A full batch has every lane overwritten; a partial one must
-            // leave its empty lanes as zeros on the static stand-in.
-            if usize::from(len) < LANES {
-                *batch = ConstraintBatch::default();
-            }
             let end = start + usize::from(len);
+            let mut inputs = ArrayVec::<ContactInput<'_>, LANES>::new();
             for (lane, &m) in self.batching.order[start..end].iter().enumerate() {
                 let slot = &mut self.slots[m as usize];
                 let c = &self.contacts[slot.contact as usize];
                 let (a, b) = (c.body_a as usize, c.body_b as usize);
                 let (pose_a, pose_b) = (&self.poses[a], &self.poses[b]);
                 let (anchor, anchor_gap) = c.manifold.friction_anchor_gap(pose_a, pose_b);
-                let (input_a, input_b) = self.solver_pairs[m as usize];
+                let (index_a, index_b) = self.solver_pairs[m as usize];
                 // Awake bodies' centres were computed with the solver
                 // bodies; static and sleeping ones share index 0.
                 let center = |slot: usize, index: u32| {
@@ -788,27 +786,33 @@ impl World {
                         self.poses[slot] * self.records[slot].mass.local_center
                     }
                 };
-                let input = ContactInput {
+                inputs.push(ContactInput {
                     anchor_gap,
                     manifold: &c.manifold,
-                    body_a: input_a,
-                    body_b: input_b,
-                    center_a: center(a, input_a),
-                    center_b: center(b, input_b),
+                    body_a: index_a,
+                    body_b: index_b,
+                    center_a: center(a, index_a),
+                    center_b: center(b, index_b),
                     friction: c.friction,
                     restitution: c.restitution,
-                };
-                let relative_velocity =
-                    prepare(&input, &self.solver_bodies, &self.solver_masses, params, batch, lane);
+                });
                 *slot = ConstraintSlot {
                     contact: slot.contact,
                     batch: index as u32,
                     lane: lane as u32,
                     count: c.manifold.points.len() as u32,
                     restitution: c.restitution,
-                    relative_velocity,
+                    relative_velocity: [0.0; MAX_MANIFOLD_POINTS],
                     anchor,
                 };
+            }
+            let relative_velocity =
+                prepare(&inputs, &self.solver_bodies, &self.solver_masses, params, batch);
+            for (lane, &m) in self.batching.order[start..end].iter().enumerate() {
+                let slot = &mut self.slots[m as usize];
+                if slot.restitution != 0.0 {
+                    slot.relative_velocity = relative_velocity[lane];
+                }
             }
             start = end;
         }

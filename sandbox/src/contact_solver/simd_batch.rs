@@ -34,7 +34,7 @@ use crate::solver_body::SolverBody;
 pub(crate) const LANES: usize = 4;
 
 /// One scalar per manifold of a batch.
-type W = f32x4;
+pub(super) type W = f32x4;
 
 /// Number of point pairs `j < i` of a manifold: the entries of the strict
 /// upper triangle of its normal rows' coupling matrix.
@@ -82,12 +82,12 @@ impl Mul<W> for WideVec {
 
 impl WideVec {
     #[inline]
-    fn dot(&self, o: &Self) -> W {
+    pub(super) fn dot(&self, o: &Self) -> W {
         self.x * o.x + self.y * o.y + self.z * o.z
     }
 
     #[inline]
-    fn cross(&self, o: &Self) -> Self {
+    pub(super) fn cross(&self, o: &Self) -> Self {
         Self {
             x: self.y * o.z - self.z * o.y,
             y: self.z * o.x - self.x * o.z,
