@@ -318,16 +318,15 @@ impl ConstraintBatch {
 
     /// The normal constraints of every lane, swept in constraint space (see
     /// [`ConstraintBatch`]); returns each point's impulse change, which the
-    /// caller applies to the bodies. With `use_bias` overlap is pushed out
+    /// caller applies to the bodies. With `USE_BIAS` overlap is pushed out
     /// softly; without it only the velocity error (and any speculative gap)
     /// is handled, rigidly.
-    #[inline]
-    fn solve_normal(
+    #[inline(always)]
+    fn solve_normal<const USE_BIAS: bool>(
         &mut self,
         ba: &WideBody,
         bb: &WideBody,
         params: &SolverParams,
-        use_bias: bool,
     ) -> [W; MAX_MANIFOLD_POINTS] {
         // Current separation from the pose change so far in this step, to
         // first order in the rotation: (Δθ × r)·n = Δθ·(r × n); normal
@@ -335,7 +334,7 @@ impl ConstraintBatch {
         let n = &self.normal;
         let dp_n = (bb.delta_position - ba.delta_position).dot(n);
         let dv_n = (bb.linear_velocity - ba.linear_velocity).dot(n);
-        let (soft_mass_scale, soft_bias_rate, soft_impulse_scale) = if use_bias {
+        let (soft_mass_scale, soft_bias_rate, soft_impulse_scale) = if USE_BIAS {
             (self.mass_scale, self.mass_scale * self.bias_rate, self.impulse_scale)
         } else {
             (W::ONE, W::ZERO, W::ZERO)
@@ -396,7 +395,7 @@ impl ConstraintBatch {
     /// contact, which made tall stacks walk).
     #[inline]
     fn relax(&mut self, ba: &mut WideBody, bb: &mut WideBody, params: &SolverParams) {
-        let deltas = self.solve_normal(ba, bb, params, false);
+        let deltas = self.solve_normal::<false>(ba, bb, params);
         // Twist and tangent velocities after the normal impulses, read from
         // the bodies plus the normal impulses' couplings:
         // v_t,k = (v_B - v_A)·t_k + ω_B·(c_B × t_k) - ω_A·(c_A × t_k), plus
@@ -482,7 +481,7 @@ pub(crate) fn push(
 ) {
     for c in batches.iter_mut() {
         with_bodies(bodies, c.body_a, c.body_b, |ba, bb| {
-            let deltas = c.solve_normal(ba, bb, params, true);
+            let deltas = c.solve_normal::<true>(ba, bb, params);
             c.apply_normals(ba, bb, &deltas);
         });
     }
