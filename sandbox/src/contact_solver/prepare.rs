@@ -260,6 +260,7 @@ pub(crate) fn prepare(
         normal_mass,
         normal_impulse,
         max_normal_impulse: [W::ZERO; MAX_MANIFOLD_POINTS],
+        has_restitution: any_restitution,
         coupling,
         twist_coupling,
         tangent_coupling,

@@ -203,8 +203,11 @@ pub(crate) struct ConstraintBatch {
     pub(super) separation: [W; MAX_MANIFOLD_POINTS],
     pub(super) normal_mass: [W; MAX_MANIFOLD_POINTS],
     pub(super) normal_impulse: [W; MAX_MANIFOLD_POINTS],
-    /// Largest normal impulse of the step, for restitution.
+    /// Largest normal impulse of the step, for restitution: kept only when
+    /// `has_restitution` (it is read for lanes with restitution only).
     pub(super) max_normal_impulse: [W; MAX_MANIFOLD_POINTS],
+    /// Whether any lane has restitution.
+    pub(super) has_restitution: bool,
     /// `coupling[pair_index(j, i)]`: change of point `i`'s normal velocity
     /// per unit normal impulse at point `j`, the entry `K_ij` of
     /// `K = J M⁻¹ Jᵀ`, for the points after `j` only (`i > j`): the sweep
@@ -380,9 +383,13 @@ impl ConstraintBatch {
                 w[i] += slope[i] * self.coupling[pair_index(j, i)] * new[j];
             }
         }
+        if self.has_restitution {
+            for i in 0..MAX_MANIFOLD_POINTS {
+                self.max_normal_impulse[i] = self.max_normal_impulse[i].max(new[i]);
+            }
+        }
         let mut deltas = [W::ZERO; MAX_MANIFOLD_POINTS];
         for i in 0..MAX_MANIFOLD_POINTS {
-            self.max_normal_impulse[i] = self.max_normal_impulse[i].max(new[i]);
             deltas[i] = new[i] - old[i];
         }
         self.normal_impulse = new;
