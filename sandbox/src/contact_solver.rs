@@ -299,8 +299,8 @@ pub(crate) fn store_impulses(
         let (batch, lane) = (&batches[s.batch as usize], s.lane as usize);
         let count = (s.count as usize).min(MAX_MANIFOLD_POINTS);
         let mut normal_impulse = [0.0; MAX_MANIFOLD_POINTS];
-        for i in 0..count {
-            normal_impulse[i] = batch.normal_impulse[i].as_array()[lane];
+        for (impulse, lanes) in normal_impulse.iter_mut().zip(&batch.normal_impulse).take(count) {
+            *impulse = lanes.as_array()[lane];
         }
         let tangent_impulse = [0, 1].map(|k| batch.tangent_impulse[k].as_array()[lane]);
         let tangents = [0, 1].map(|k| batch.tangents[k].get(lane));
