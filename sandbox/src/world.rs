@@ -739,14 +739,16 @@ impl World {
             integrate_velocities(&mut self.solver_bodies[1..], &gravity, h);
             integrate_time += t.elapsed();
             simd_batch::warm_start(&self.batches, &mut self.solver_bodies);
-            for _ in 0..push_iterations {
-                simd_batch::push(&mut self.batches, &mut self.solver_bodies, &params);
+            for iteration in 0..push_iterations {
+                let first = iteration == 0;
+                simd_batch::push(&mut self.batches, &mut self.solver_bodies, &params, first);
             }
             let t = Instant::now();
             integrate_positions(&mut self.solver_bodies[1..], &mut self.solver_motions[1..], h);
             integrate_time += t.elapsed();
-            for _ in 0..relax_iterations {
-                simd_batch::relax(&mut self.batches, &mut self.solver_bodies, &params);
+            for iteration in 0..relax_iterations {
+                let first = iteration == 0;
+                simd_batch::relax(&mut self.batches, &mut self.solver_bodies, &params, first);
             }
         }
         contact_solver::apply_restitution(

@@ -282,6 +282,8 @@ pub(crate) fn prepare(
         center_b,
         anchor_gap,
         anchor_rate: W::splat(ANCHOR_RATE_FRACTION) * bias_rate,
+        current_separation: [W::ZERO; MAX_MANIFOLD_POINTS],
+        anchor_velocity: WideVec::default(),
     };
     relative_velocity
 }

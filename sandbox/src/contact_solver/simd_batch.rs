@@ -250,6 +250,12 @@ pub(crate) struct ConstraintBatch {
     pub(super) anchor_gap: WideVec,
     /// Rate (1/s) at which the anchor gap is closed.
     pub(super) anchor_rate: W,
+    /// Scratch of the substep's iterations: the current separation of each
+    /// point, valid through one push or relax phase (the pose changes move
+    /// only between them).
+    pub(super) current_separation: [W; MAX_MANIFOLD_POINTS],
+    /// Scratch of the relax phase: the anchor gap times `anchor_rate`.
+    pub(super) anchor_velocity: WideVec,
 }
 
 impl ConstraintBatch {
@@ -325,7 +331,7 @@ impl ConstraintBatch {
     /// softly; without it only the velocity error (and any speculative gap)
     /// is handled, rigidly.
     #[inline(always)]
-    fn solve_normal<const USE_BIAS: bool>(
+    fn solve_normal<const USE_BIAS: bool, const FRESH: bool>(
         &mut self,
         ba: &WideBody,
         bb: &WideBody,
@@ -334,8 +340,11 @@ impl ConstraintBatch {
         // Current separation from the pose change so far in this step, to
         // first order in the rotation: (Δθ × r)·n = Δθ·(r × n); normal
         // velocity vn = (v_B - v_A)·n + ω_B·(r_B × n) - ω_A·(r_A × n).
+        // The pose changes only move between the push and the relax
+        // iterations, so the separation is computed by the first iteration
+        // of each (`FRESH`) and read back by the others.
         let n = &self.normal;
-        let dp_n = (bb.delta_position - ba.delta_position).dot(n);
+        let dp_n = if FRESH { (bb.delta_position - ba.delta_position).dot(n) } else { W::ZERO };
         let dv_n = (bb.linear_velocity - ba.linear_velocity).dot(n);
         let (soft_mass_scale, soft_bias_rate, soft_impulse_scale) = if USE_BIAS {
             (self.mass_scale, self.mass_scale * self.bias_rate, self.impulse_scale)
@@ -351,12 +360,18 @@ impl ConstraintBatch {
         let mut w = [W::ZERO; MAX_MANIFOLD_POINTS];
         let old = self.normal_impulse;
         for i in 0..MAX_MANIFOLD_POINTS {
-            let turn_b = self.rn_b[i].dot(&bb.delta_angle);
-            let turn_a = self.rn_a[i].dot(&ba.delta_angle);
             let spin_b = self.rn_b[i].dot(&bb.angular_velocity);
             let spin_a = self.rn_a[i].dot(&ba.angular_velocity);
             let vn = (spin_b - spin_a) + dv_n;
-            let s = (turn_b - turn_a) + (self.separation[i] + dp_n);
+            let s = if FRESH {
+                let turn_b = self.rn_b[i].dot(&bb.delta_angle);
+                let turn_a = self.rn_a[i].dot(&ba.delta_angle);
+                let s = (turn_b - turn_a) + (self.separation[i] + dp_n);
+                self.current_separation[i] = s;
+                s
+            } else {
+                self.current_separation[i]
+            };
             let speculative = s.simd_gt(W::ZERO);
             let soft_bias = (s * soft_bias_rate).max(max_push_out);
             let bias = speculative.select(s * inv_h, soft_bias);
@@ -401,18 +416,31 @@ impl ConstraintBatch {
     /// against rigid normals friction cannot feed the rocking of a soft
     /// contact, which made tall stacks walk).
     #[inline]
-    fn relax(&mut self, ba: &mut WideBody, bb: &mut WideBody, params: &SolverParams) {
-        let deltas = self.solve_normal::<false>(ba, bb, params);
+    fn relax<const FRESH: bool>(
+        &mut self,
+        ba: &mut WideBody,
+        bb: &mut WideBody,
+        params: &SolverParams,
+    ) {
+        let deltas = self.solve_normal::<false, FRESH>(ba, bb, params);
         // Twist and tangent velocities after the normal impulses, read from
         // the bodies plus the normal impulses' couplings:
         // v_t,k = (v_B - v_A)·t_k + ω_B·(c_B × t_k) - ω_A·(c_A × t_k), plus
         // the rate that closes the gap to the static-friction anchor, so
         // sticking contacts cannot creep.
-        let gap = self.anchor_gap
-            + (bb.delta_position - ba.delta_position)
-            + bb.delta_angle.cross(&self.center_b)
-            - ba.delta_angle.cross(&self.center_a);
-        let drift = bb.linear_velocity - ba.linear_velocity + gap * self.anchor_rate;
+        // The gap only moves with the pose changes: computed by the first
+        // relax iteration of a substep, read back by the others.
+        let anchor_velocity = if FRESH {
+            let gap = self.anchor_gap
+                + (bb.delta_position - ba.delta_position)
+                + bb.delta_angle.cross(&self.center_b)
+                - ba.delta_angle.cross(&self.center_a);
+            self.anchor_velocity = gap * self.anchor_rate;
+            self.anchor_velocity
+        } else {
+            self.anchor_velocity
+        };
+        let drift = bb.linear_velocity - ba.linear_velocity + anchor_velocity;
         // (Two calls, not `[0, 1].map`, which is not always inlined.)
         let tangent_velocity = |k: usize| {
             drift.dot(&self.tangents[k]) + bb.angular_velocity.dot(&self.rt_b[k])
@@ -485,22 +513,54 @@ pub(crate) fn push(
     batches: &mut [ConstraintBatch],
     bodies: &mut [SolverBody],
     params: &SolverParams,
+    first_iteration: bool,
 ) {
-    for c in batches.iter_mut() {
-        with_bodies(bodies, c.body_a, c.body_b, |ba, bb| {
-            let deltas = c.solve_normal::<true>(ba, bb, params);
-            c.apply_normals(ba, bb, &deltas);
-        });
+    if first_iteration {
+        push_pass::<true>(batches, bodies, params);
+    } else {
+        push_pass::<false>(batches, bodies, params);
     }
 }
 
-/// The rigid pass of a substep (relax) over the batches.
-pub(crate) fn relax(
+/// [`push`], computing the current separations when `FRESH`, else reading
+/// the ones the substep's first push iteration stored.
+fn push_pass<const FRESH: bool>(
     batches: &mut [ConstraintBatch],
     bodies: &mut [SolverBody],
     params: &SolverParams,
 ) {
     for c in batches.iter_mut() {
-        with_bodies(bodies, c.body_a, c.body_b, |ba, bb| c.relax(ba, bb, params));
+        with_bodies(bodies, c.body_a, c.body_b, |ba, bb| {
+            let deltas = c.solve_normal::<true, FRESH>(ba, bb, params);
+            c.apply_normals(ba, bb, &deltas);
+        });
+    }
+}
+
+/// The rigid pass of a substep (relax) over the batches. The first
+/// iteration after the positions were integrated must say so
+/// (`first_iteration`): it computes the separations and anchor gaps the
+/// later ones reuse.
+pub(crate) fn relax(
+    batches: &mut [ConstraintBatch],
+    bodies: &mut [SolverBody],
+    params: &SolverParams,
+    first_iteration: bool,
+) {
+    if first_iteration {
+        relax_pass::<true>(batches, bodies, params);
+    } else {
+        relax_pass::<false>(batches, bodies, params);
+    }
+}
+
+/// [`relax`] with the separations and anchor gaps computed when `FRESH`.
+fn relax_pass<const FRESH: bool>(
+    batches: &mut [ConstraintBatch],
+    bodies: &mut [SolverBody],
+    params: &SolverParams,
+) {
+    for c in batches.iter_mut() {
+        with_bodies(bodies, c.body_a, c.body_b, |ba, bb| c.relax::<FRESH>(ba, bb, params));
     }
 }
