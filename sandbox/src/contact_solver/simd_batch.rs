@@ -179,7 +179,11 @@ impl WideBody {
 /// from one row to the next is one multiply-add instead of two body updates
 /// and three dot products, and the bodies are read and written once per
 /// manifold instead of once per row.
+///
+/// The layout is fixed (`repr(C)`), cache-line aligned, with the fields the
+/// push pass reads first, so that pass streams only the front of each batch.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[repr(C, align(64))]
 pub(crate) struct ConstraintBatch {
     /// Solver indices of the two bodies (0, the static stand-in, in unused lanes).
     pub(super) body_a: [u32; LANES],
@@ -192,6 +196,18 @@ pub(crate) struct ConstraintBatch {
     pub(super) mass_scale: W,
     pub(super) bias_rate: W,
     pub(super) impulse_scale: W,
+    pub(super) normal_mass: [W; MAX_MANIFOLD_POINTS],
+    pub(super) normal_impulse: [W; MAX_MANIFOLD_POINTS],
+    /// Scratch of the substep's iterations: the current separation of each
+    /// point, valid through one push or relax phase (the pose changes move
+    /// only between them).
+    pub(super) current_separation: [W; MAX_MANIFOLD_POINTS],
+    /// `coupling[pair_index(j, i)]`: change of point `i`'s normal velocity
+    /// per unit normal impulse at point `j`, the entry `K_ij` of
+    /// `K = J M⁻¹ Jᵀ`, for the points after `j` only (`i > j`): the sweep
+    /// solves point `j` before `i`, so only those see its impulse. Zero for
+    /// points past the manifold's count.
+    pub(super) coupling: [W; COUPLING_PAIRS],
     /// `r × n` for each body, `r` the anchor from its centre of mass to the
     /// contact point (world axes), and their angular responses `I⁻¹ (r × n)`.
     pub(super) rn_a: [WideVec; MAX_MANIFOLD_POINTS],
@@ -201,19 +217,9 @@ pub(crate) struct ConstraintBatch {
     /// Separation at the start of the step; the current one is this plus
     /// `(Δp_B - Δp_A)·n + Δθ_B·(r_B × n) - Δθ_A·(r_A × n)`.
     pub(super) separation: [W; MAX_MANIFOLD_POINTS],
-    pub(super) normal_mass: [W; MAX_MANIFOLD_POINTS],
-    pub(super) normal_impulse: [W; MAX_MANIFOLD_POINTS],
     /// Largest normal impulse of the step, for restitution: kept only when
     /// `has_restitution` (it is read for lanes with restitution only).
     pub(super) max_normal_impulse: [W; MAX_MANIFOLD_POINTS],
-    /// Whether any lane has restitution.
-    pub(super) has_restitution: bool,
-    /// `coupling[pair_index(j, i)]`: change of point `i`'s normal velocity
-    /// per unit normal impulse at point `j`, the entry `K_ij` of
-    /// `K = J M⁻¹ Jᵀ`, for the points after `j` only (`i > j`): the sweep
-    /// solves point `j` before `i`, so only those see its impulse. Zero for
-    /// points past the manifold's count.
-    pub(super) coupling: [W; COUPLING_PAIRS],
     /// Change of the twist velocity `(ω_B - ω_A)·n` per unit normal impulse
     /// at each point.
     pub(super) twist_coupling: [W; MAX_MANIFOLD_POINTS],
@@ -250,12 +256,10 @@ pub(crate) struct ConstraintBatch {
     pub(super) anchor_gap: WideVec,
     /// Rate (1/s) at which the anchor gap is closed.
     pub(super) anchor_rate: W,
-    /// Scratch of the substep's iterations: the current separation of each
-    /// point, valid through one push or relax phase (the pose changes move
-    /// only between them).
-    pub(super) current_separation: [W; MAX_MANIFOLD_POINTS],
     /// Scratch of the relax phase: the anchor gap times `anchor_rate`.
     pub(super) anchor_velocity: WideVec,
+    /// Whether any lane has restitution.
+    pub(super) has_restitution: bool,
 }
 
 impl ConstraintBatch {
