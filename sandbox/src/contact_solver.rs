@@ -24,13 +24,15 @@
 //! Each pass runs [`StepSettings::push_iterations`](crate::StepSettings) and
 //! `relax_iterations` sweeps (Box2D runs one): with one sweep, the order in
 //! which a 4-point face is solved biases its impulses and stiff contacts rock.
-//! This module prepares each manifold (see [`ContactConstraint`]: the sweep
-//! runs in constraint space), applies restitution and stores impulses; the
-//! substep passes (warm start, push, relax) run in [`simd_batch`], four
-//! manifolds that share no awake body at a time, one per SIMD lane, in
-//! batches that keep close to the manifolds' own order (see
-//! [`crate::constraint_batches`]: graph colouring reordered the sweep and
-//! the 100-row pyramid collapsed sooner).
+//! The manifolds are first grouped into batches of four that share no
+//! awake body, from their body pairs alone, in batches that keep close to
+//! the manifolds' own order (see [`crate::constraint_batches`]: graph
+//! colouring reordered the sweep and the 100-row pyramid collapsed sooner).
+//! [`prepare`] then writes each manifold straight into its batch lane (see
+//! [`simd_batch::ConstraintBatch`]: the sweep runs in constraint space), the
+//! substep passes (warm start, push, relax) run in [`simd_batch`], one
+//! manifold per SIMD lane, and this module applies restitution and stores
+//! impulses straight from the lanes.
 //!
 //! Soft constraint derivation (Catto, "Soft Constraints", GDC 2011): a
 //! spring of angular frequency `ω = 2π f` and damping ratio `ζ` on position
@@ -42,14 +44,16 @@
 //! with `bias = C · ω / (2ζ + hω)`, `mass_scale = hω(2ζ + hω) / (1 + hω(2ζ + hω))`
 //! and `impulse_scale = 1 / (1 + hω(2ζ + hω))`.
 
+pub(crate) mod prepare;
 pub(crate) mod simd_batch;
 
 use collide::nalgebra::{Point3, Vector3};
 use wide::f32x4;
 
-use crate::manifold::{FrictionAnchor, MAX_MANIFOLD_POINTS, Manifold};
+use crate::manifold::{FrictionAnchor, MAX_MANIFOLD_POINTS};
 use crate::pair_cache::Contact;
-use crate::solver_body::{SolverBody, SolverMass};
+use crate::solver_body::SolverBody;
+use simd_batch::ConstraintBatch;
 
 /// Spring coefficients of a soft constraint for one substep length.
 #[derive(Clone, Copy, Debug)]
@@ -94,9 +98,9 @@ pub(crate) struct SolverParams {
 /// moves, so the per-point arithmetic runs on all lanes without a count.
 type Lanes = f32x4;
 
-/// One vector per contact point, stored by component (structure of arrays)
-/// so that a dot product with one body vector is a few lane-wise
-/// multiply-adds over all points at once.
+/// One vector per contact point of a manifold, stored by component
+/// (structure of arrays), as restitution reads a manifold back from its
+/// batch lane.
 #[derive(Clone, Copy, Debug, Default)]
 struct VectorLanes {
     x: Lanes,
@@ -105,12 +109,6 @@ struct VectorLanes {
 }
 
 impl VectorLanes {
-    /// `v_i · u` for every lane.
-    #[inline]
-    fn dot(&self, u: &Vector3<f32>) -> Lanes {
-        self.x * u.x + self.y * u.y + self.z * u.z
-    }
-
     /// `Σ_i w_i v_i`.
     #[inline]
     fn weighted_sum(&self, w: &Lanes) -> Vector3<f32> {
@@ -120,12 +118,6 @@ impl VectorLanes {
     fn get(&self, i: usize) -> Vector3<f32> {
         Vector3::new(self.x.as_array()[i], self.y.as_array()[i], self.z.as_array()[i])
     }
-
-    fn set(&mut self, i: usize, v: &Vector3<f32>) {
-        self.x.as_mut_array()[i] = v.x;
-        self.y.as_mut_array()[i] = v.y;
-        self.z.as_mut_array()[i] = v.z;
-    }
 }
 
 /// `Σ_i a_i b_i` over the lanes.
@@ -134,257 +126,41 @@ fn lane_dot(a: &Lanes, b: &Lanes) -> f32 {
     (*a * *b).reduce_add()
 }
 
-/// The normal rows of one manifold, one lane per contact point. The angular
-/// Jacobian `r × n` and the angular response `I⁻¹ (r × n)` are precomputed,
-/// so a solve is a few dot products and never a matrix product, and so are
-/// the points' couplings to the manifold's other rows (see
-/// [`ContactConstraint`]).
-#[derive(Clone, Copy, Debug, Default)]
-struct NormalRows {
-    /// `r × n` for each body, `r` the anchor from its centre of mass to the
-    /// contact point (world axes), and their angular responses `I⁻¹ (r × n)`.
-    rn_a: VectorLanes,
-    rn_b: VectorLanes,
-    irn_a: VectorLanes,
-    irn_b: VectorLanes,
-    /// Separation at the start of the step; the current one is this plus
-    /// `(Δp_B - Δp_A)·n + Δθ_B·(r_B × n) - Δθ_A·(r_A × n)`.
-    separation: Lanes,
-    normal_mass: Lanes,
-    normal_impulse: Lanes,
-    max_normal_impulse: Lanes,
-    /// `coupling[j][i]`: change of point `i`'s normal velocity per unit
-    /// normal impulse at point `j`, the entry `K_ij` of `K = J M⁻¹ Jᵀ`, for
-    /// the points after `j` only (`i > j`; zero otherwise): the sweep solves
-    /// point `j` before `i`, so only those see its impulse.
-    coupling: [Lanes; MAX_MANIFOLD_POINTS],
-    /// Change of the twist velocity `(ω_B - ω_A)·n` per unit normal impulse
-    /// at each point.
-    twist_coupling: Lanes,
-    /// Change of each tangent velocity at the friction centre per unit
-    /// normal impulse at each point.
-    tangent_coupling: [Lanes; 2],
-    /// Distance from the friction centre: each point's lever arm in twist.
-    lever_arm: Lanes,
-    /// Normal relative velocity at the start of the step, for restitution.
-    relative_velocity: Lanes,
-}
-
-/// One manifold prepared for solving.
-///
-/// A manifold is solved in constraint space. A sequential (Gauss-Seidel)
-/// sweep over its rows (the normal points, then twist, then the tangent
-/// pair) applies each row's impulse to the two bodies before the next row
-/// reads their velocities. An impulse `Δλ_j` on row `j` changes row `i`'s
-/// velocity by `K_ij Δλ_j`, `K = J M⁻¹ Jᵀ`, so the sweep can read every
-/// row's velocity from the bodies once, carry the updates as the scalars
-/// `v_i += K_ij Δλ_j`, and apply the summed impulses to the bodies once at
-/// the end. The iterates are the row-by-row sweep's up to rounding (the one
-/// term dropped, a normal impulse's linear effect on a tangent velocity
-/// `(m_A⁻¹ + m_B⁻¹) n·t_k`, is zero in real arithmetic), but the dependency
-/// from one row to the next is one multiply-add instead of two body updates
-/// and three dot products, and the bodies are read and written once per
-/// manifold instead of once per row.
-#[derive(Clone, Debug)]
-pub(crate) struct ContactConstraint {
-    body_a: u32,
-    body_b: u32,
-    inv_mass_a: f32,
-    inv_mass_b: f32,
-    normal: Vector3<f32>,
-    softness: Softness,
-    /// Number of contact points (used lanes of `rows`).
-    count: usize,
-    rows: NormalRows,
-    tangents: [Vector3<f32>; 2],
-    friction: f32,
-    /// `c × t_k` (with `c` the friction anchor: the centre of the points,
-    /// from each centre of mass) and `I⁻¹ (center × t_k)` for each tangent and body.
-    rt_a: [Vector3<f32>; 2],
-    rt_b: [Vector3<f32>; 2],
-    irt_a: [Vector3<f32>; 2],
-    irt_b: [Vector3<f32>; 2],
-    /// `I⁻¹ n` for each body (twist response).
-    in_a: Vector3<f32>,
-    in_b: Vector3<f32>,
-    /// Change of the two tangent velocities per unit twist impulse.
-    twist_tangent_coupling: [f32; 2],
-    /// Inverse of the 2×2 effective mass of the two tangent directions
-    /// (they couple through rotation), row-major.
-    tangent_mass: [f32; 4],
-    tangent_impulse: [f32; 2],
-    twist_mass: f32,
-    twist_impulse: f32,
-    /// Friction centre from each centre of mass, world axes.
-    center_a: Vector3<f32>,
-    center_b: Vector3<f32>,
-    /// Tangential gap between the anchor points at the start of the step
-    /// (B's minus A's, world frame; zero without an anchor).
-    anchor_gap: Vector3<f32>,
-    /// Rate (1/s) at which the anchor gap is closed.
-    anchor_rate: f32,
-    restitution: f32,
+/// Where a manifold's constraint is solved, and what restitution and
+/// storing need of it beyond the batch lanes. Indexed like the manifolds
+/// handed to the batcher (their order in the contact list).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ConstraintSlot {
     /// Index of the contact the impulses are stored back into.
-    contact: u32,
-}
-
-impl ContactConstraint {
-    /// Solver index of body A.
-    pub fn body_a(&self) -> u32 {
-        self.body_a
-    }
-
-    /// Solver index of body B.
-    pub fn body_b(&self) -> u32 {
-        self.body_b
-    }
-}
-
-/// Two unit tangents completing `n` to an orthonormal basis (Duff et al.,
-/// "Building an Orthonormal Basis, Revisited", 2017).
-fn tangent_basis(n: &Vector3<f32>) -> [Vector3<f32>; 2] {
-    let sign = 1.0f32.copysign(n.z);
-    let a = -1.0 / (sign + n.z);
-    let b = n.x * n.y * a;
-    [
-        Vector3::new(1.0 + sign * n.x * n.x * a, sign * b, -sign * n.x),
-        Vector3::new(b, sign + n.y * n.y * a, -n.y),
-    ]
-}
-
-/// Inputs to [`prepare`] for one manifold.
-pub(crate) struct ContactInput<'a> {
-    pub manifold: &'a Manifold,
     pub contact: u32,
-    pub body_a: u32,
-    pub body_b: u32,
-    pub center_a: Point3<f32>,
-    pub center_b: Point3<f32>,
-    pub friction: f32,
+    /// Batch and lane the manifold is solved in.
+    pub batch: u32,
+    pub lane: u32,
+    /// Number of contact points.
+    pub count: u32,
     pub restitution: f32,
-    /// Static-friction anchor gap at the start of the step, along the
-    /// surface: from A's anchor point to B's, world frame (zero for a new
-    /// anchor).
-    pub anchor_gap: Vector3<f32>,
+    /// Normal relative velocity of each point at the start of the step, for
+    /// restitution (zero when `restitution` is).
+    pub relative_velocity: [f32; MAX_MANIFOLD_POINTS],
+    /// The friction anchor the manifold keeps if it sticks, in the bodies'
+    /// frames.
+    pub anchor: FrictionAnchor,
 }
 
-/// Builds the constraint of one manifold: anchors, effective masses, angular
-/// responses, row couplings and the stored impulses projected on this
-/// step's tangents.
-pub(crate) fn prepare(
-    input: &ContactInput<'_>,
-    bodies: &[SolverBody],
-    masses: &[SolverMass],
-    params: &SolverParams,
-) -> ContactConstraint {
-    let (ia, ib) = (input.body_a as usize, input.body_b as usize);
-    let (ba, bb) = (&bodies[ia], &bodies[ib]);
-    let (ma, mb) = (&masses[ia], &masses[ib]);
-    let m = input.manifold;
-    let n = m.normal;
-    let tangents = tangent_basis(&n);
-    let softness = if ma.inv_mass == 0.0 || mb.inv_mass == 0.0 {
-        params.static_softness
-    } else {
-        params.dynamic_softness
+impl ConstraintSlot {
+    /// A placeholder, overwritten when the manifold is prepared.
+    pub const EMPTY: Self = Self {
+        contact: 0,
+        batch: 0,
+        lane: 0,
+        count: 0,
+        restitution: 0.0,
+        relative_velocity: [0.0; MAX_MANIFOLD_POINTS],
+        anchor: FrictionAnchor {
+            local_a: Point3::new(0.0, 0.0, 0.0),
+            local_b: Point3::new(0.0, 0.0, 0.0),
+        },
     };
-    let inv_mass_sum = ma.inv_mass + mb.inv_mass;
-    let dv_n = (bb.linear_velocity - ba.linear_velocity).dot(&n);
-    let mut rows = NormalRows::default();
-    let mut center = Vector3::zeros();
-    for (i, mp) in m.points.iter().enumerate() {
-        center += mp.point.coords;
-        let r_a = mp.point - input.center_a;
-        let r_b = mp.point - input.center_b;
-        let rn_a = r_a.cross(&n);
-        let rn_b = r_b.cross(&n);
-        let irn_a = ma.inv_inertia * rn_a;
-        let irn_b = mb.inv_inertia * rn_b;
-        let k = inv_mass_sum + rn_a.dot(&irn_a) + rn_b.dot(&irn_b);
-        rows.rn_a.set(i, &rn_a);
-        rows.rn_b.set(i, &rn_b);
-        rows.irn_a.set(i, &irn_a);
-        rows.irn_b.set(i, &irn_b);
-        rows.separation.as_mut_array()[i] = mp.separation;
-        rows.normal_mass.as_mut_array()[i] = if k > 0.0 { 1.0 / k } else { 0.0 };
-        rows.normal_impulse.as_mut_array()[i] = mp.normal_impulse;
-        rows.twist_coupling.as_mut_array()[i] = n.dot(&(irn_a + irn_b));
-        rows.relative_velocity.as_mut_array()[i] =
-            dv_n + bb.angular_velocity.dot(&rn_b) - ba.angular_velocity.dot(&rn_a);
-    }
-    let count = m.points.len();
-    let center = Point3::from(center / count.max(1) as f32);
-    let center_a = center - input.center_a;
-    let center_b = center - input.center_b;
-    let in_a = ma.inv_inertia * n;
-    let in_b = mb.inv_inertia * n;
-    let k_twist = n.dot(&in_a) + n.dot(&in_b);
-    // K = J M⁻¹ Jᵀ for the two tangents at the centre, inverted in closed form.
-    let rt_a = tangents.map(|t| center_a.cross(&t));
-    let rt_b = tangents.map(|t| center_b.cross(&t));
-    let irt_a = rt_a.map(|r| ma.inv_inertia * r);
-    let irt_b = rt_b.map(|r| mb.inv_inertia * r);
-    let k = |i: usize, j: usize| {
-        let lin = if i == j { inv_mass_sum } else { 0.0 };
-        lin + rt_a[i].dot(&irt_a[j]) + rt_b[i].dot(&irt_b[j])
-    };
-    let (k11, k12, k22) = (k(0, 0), k(0, 1), k(1, 1));
-    let det = k11 * k22 - k12 * k12;
-    let tangent_mass = if det > 0.0 {
-        let inv = 1.0 / det;
-        [k22 * inv, -k12 * inv, -k12 * inv, k11 * inv]
-    } else {
-        [0.0; 4]
-    };
-
-    // Row couplings, the off-diagonal entries of K used by the sweep in
-    // constraint space: a normal impulse at point j moves point i's normal
-    // velocity by (m_A⁻¹ + m_B⁻¹) + (r_A,i × n)·I_A⁻¹(r_A,j × n)
-    // + (r_B,i × n)·I_B⁻¹(r_B,j × n), the tangent velocities by
-    // (c_B × t_k)·I_B⁻¹(r_B,j × n) + (c_A × t_k)·I_A⁻¹(r_A,j × n), and a
-    // twist impulse moves them by (c_B × t_k)·I_B⁻¹n + (c_A × t_k)·I_A⁻¹n.
-    for (j, mp) in m.points.iter().enumerate() {
-        rows.lever_arm.as_mut_array()[j] = (mp.point - center).norm();
-        let (irn_a, irn_b) = (rows.irn_a.get(j), rows.irn_b.get(j));
-        let (along_a, along_b) = (rows.rn_a.dot(&irn_a), rows.rn_b.dot(&irn_b));
-        for i in j + 1..count {
-            rows.coupling[j].as_mut_array()[i] =
-                inv_mass_sum + along_a.as_array()[i] + along_b.as_array()[i];
-        }
-        for k in 0..2 {
-            rows.tangent_coupling[k].as_mut_array()[j] = rt_b[k].dot(&irn_b) + rt_a[k].dot(&irn_a);
-        }
-    }
-    let twist_tangent_coupling = [0, 1].map(|k| rt_b[k].dot(&in_b) + rt_a[k].dot(&in_a));
-    ContactConstraint {
-        body_a: input.body_a,
-        body_b: input.body_b,
-        inv_mass_a: ma.inv_mass,
-        inv_mass_b: mb.inv_mass,
-        normal: n,
-        softness,
-        count,
-        rows,
-        tangents,
-        friction: input.friction,
-        rt_a,
-        rt_b,
-        irt_a,
-        irt_b,
-        in_a,
-        in_b,
-        twist_tangent_coupling,
-        tangent_mass,
-        tangent_impulse: tangents.map(|t| m.friction_impulse.dot(&t)),
-        twist_mass: if k_twist > 0.0 { 1.0 / k_twist } else { 0.0 },
-        twist_impulse: m.twist_impulse,
-        center_a,
-        center_b,
-        anchor_gap: input.anchor_gap,
-        anchor_rate: ANCHOR_RATE_FRACTION * softness.bias_rate,
-        restitution: input.restitution,
-        contact: input.contact,
-    }
 }
 
 /// Copies of a constraint's two bodies, read once per manifold. Index 0 is
@@ -404,63 +180,98 @@ fn store(bodies: &mut [SolverBody], index: u32, body: &SolverBody) {
     }
 }
 
-impl ContactConstraint {
+/// One manifold's normal rows read back from its batch lane, one SIMD lane
+/// per point, for the scalar passes that run once per step.
+struct LaneRows {
+    normal: Vector3<f32>,
+    inv_mass_a: f32,
+    inv_mass_b: f32,
+    rn_a: VectorLanes,
+    rn_b: VectorLanes,
+    irn_a: VectorLanes,
+    irn_b: VectorLanes,
+}
+
+impl LaneRows {
+    fn read(batch: &ConstraintBatch, lane: usize) -> Self {
+        let vectors = |v: &[simd_batch::WideVec; MAX_MANIFOLD_POINTS]| VectorLanes {
+            x: f32x4::new(v.map(|p| p.x.as_array()[lane])),
+            y: f32x4::new(v.map(|p| p.y.as_array()[lane])),
+            z: f32x4::new(v.map(|p| p.z.as_array()[lane])),
+        };
+        Self {
+            normal: batch.normal.get(lane),
+            inv_mass_a: batch.inv_mass_a.as_array()[lane],
+            inv_mass_b: batch.inv_mass_b.as_array()[lane],
+            rn_a: vectors(&batch.rn_a),
+            rn_b: vectors(&batch.rn_b),
+            irn_a: vectors(&batch.irn_a),
+            irn_b: vectors(&batch.irn_b),
+        }
+    }
+
     /// Applies normal impulses at the points only.
     #[inline]
     fn apply_normals(&self, ba: &mut SolverBody, bb: &mut SolverBody, normal: &Lanes) {
         let total = normal.reduce_add();
         let p = self.normal * total;
         ba.linear_velocity -= p * self.inv_mass_a;
-        ba.angular_velocity -= self.rows.irn_a.weighted_sum(normal);
+        ba.angular_velocity -= self.irn_a.weighted_sum(normal);
         bb.linear_velocity += p * self.inv_mass_b;
-        bb.angular_velocity += self.rows.irn_b.weighted_sum(normal);
+        bb.angular_velocity += self.irn_b.weighted_sum(normal);
     }
 }
 
-/// Restitution, once per step after the substeps: points that approached
-/// faster than the threshold and carried load get a normal velocity of
-/// `-e` times their approach speed.
+/// Restitution, once per step after the substeps, manifold by manifold in
+/// the slots' order: points that approached faster than the threshold and
+/// carried load get a normal velocity of `-e` times their approach speed.
 pub(crate) fn apply_restitution(
-    constraints: &mut [ContactConstraint],
+    slots: &[ConstraintSlot],
+    batches: &mut [ConstraintBatch],
     bodies: &mut [SolverBody],
     params: &SolverParams,
 ) {
-    for c in constraints.iter_mut() {
-        if c.restitution == 0.0 {
+    for s in slots {
+        if s.restitution == 0.0 {
             continue;
         }
-        let (mut ba, mut bb) = load(bodies, c.body_a, c.body_b);
-        restitute_one(c, &mut ba, &mut bb, params);
-        store(bodies, c.body_a, &ba);
-        store(bodies, c.body_b, &bb);
+        let (batch, lane) = (&mut batches[s.batch as usize], s.lane as usize);
+        let (a, b) = (batch.body_a[lane], batch.body_b[lane]);
+        let (mut ba, mut bb) = load(bodies, a, b);
+        restitute_one(s, batch, lane, &mut ba, &mut bb, params);
+        store(bodies, a, &ba);
+        store(bodies, b, &bb);
     }
 }
 
 /// Restitution of one manifold, point by point.
 #[inline]
 fn restitute_one(
-    c: &mut ContactConstraint,
+    s: &ConstraintSlot,
+    batch: &mut ConstraintBatch,
+    lane: usize,
     ba: &mut SolverBody,
     bb: &mut SolverBody,
     params: &SolverParams,
 ) {
-    for i in 0..c.count.min(MAX_MANIFOLD_POINTS) {
-        let rows = &c.rows;
-        let approach = rows.relative_velocity.as_array()[i];
-        if approach > -params.restitution_threshold || rows.max_normal_impulse.as_array()[i] == 0.0
+    let rows = LaneRows::read(batch, lane);
+    for i in 0..(s.count as usize).min(MAX_MANIFOLD_POINTS) {
+        let approach = s.relative_velocity[i];
+        if approach > -params.restitution_threshold
+            || batch.max_normal_impulse[i].as_array()[lane] == 0.0
         {
             continue;
         }
-        let vn = (bb.linear_velocity - ba.linear_velocity).dot(&c.normal)
+        let vn = (bb.linear_velocity - ba.linear_velocity).dot(&rows.normal)
             + bb.angular_velocity.dot(&rows.rn_b.get(i))
             - ba.angular_velocity.dot(&rows.rn_a.get(i));
-        let old = rows.normal_impulse.as_array()[i];
-        let impulse = -rows.normal_mass.as_array()[i] * (vn + c.restitution * approach);
+        let old = batch.normal_impulse[i].as_array()[lane];
+        let impulse = -batch.normal_mass[i].as_array()[lane] * (vn + s.restitution * approach);
         let new = (old + impulse).max(0.0);
         let mut deltas = [0.0; MAX_MANIFOLD_POINTS];
         deltas[i] = new - old;
-        c.apply_normals(ba, bb, &f32x4::new(deltas));
-        c.rows.normal_impulse.as_mut_array()[i] = new;
+        rows.apply_normals(ba, bb, &f32x4::new(deltas));
+        batch.normal_impulse[i].as_mut_array()[lane] = new;
     }
 }
 
@@ -476,27 +287,33 @@ const ANCHOR_RATE_FRACTION: f32 = 0.25;
 /// anchor is dropped.
 const STICKING_FRACTION: f32 = 0.99;
 
-/// Writes the accumulated impulses back to the manifolds for warm starting,
-/// and keeps the friction anchor of sticking contacts (`anchors[i]` is the
-/// anchor constraint `i` would set, in the bodies' frames) and drops it for
-/// sliding ones.
+/// Writes the accumulated impulses back from the batch lanes to the
+/// manifolds for warm starting, and keeps the friction anchor of sticking
+/// contacts and drops it for sliding ones.
 pub(crate) fn store_impulses(
-    constraints: &[ContactConstraint],
-    anchors: &[FrictionAnchor],
+    slots: &[ConstraintSlot],
+    batches: &[ConstraintBatch],
     contacts: &mut [Contact],
 ) {
-    for (c, anchor) in constraints.iter().zip(anchors) {
-        let m = &mut contacts[c.contact as usize].manifold;
-        let total_normal = c.rows.normal_impulse.reduce_add();
-        let limit = c.friction * total_normal;
-        let friction = (c.tangent_impulse[0].powi(2) + c.tangent_impulse[1].powi(2)).sqrt();
+    for s in slots {
+        let (batch, lane) = (&batches[s.batch as usize], s.lane as usize);
+        let count = (s.count as usize).min(MAX_MANIFOLD_POINTS);
+        let mut normal_impulse = [0.0; MAX_MANIFOLD_POINTS];
+        for (impulse, lanes) in normal_impulse.iter_mut().zip(&batch.normal_impulse).take(count) {
+            *impulse = lanes.as_array()[lane];
+        }
+        let tangent_impulse = [0, 1].map(|k| batch.tangent_impulse[k].as_array()[lane]);
+        let tangents = [0, 1].map(|k| batch.tangents[k].get(lane));
+        let m = &mut contacts[s.contact as usize].manifold;
+        let total_normal = f32x4::new(normal_impulse).reduce_add();
+        let limit = batch.friction.as_array()[lane] * total_normal;
+        let friction = (tangent_impulse[0].powi(2) + tangent_impulse[1].powi(2)).sqrt();
         m.friction_anchor =
-            (total_normal > 0.0 && friction < STICKING_FRACTION * limit).then_some(*anchor);
-        for (mp, &impulse) in m.points.iter_mut().zip(c.rows.normal_impulse.as_array()) {
+            (total_normal > 0.0 && friction < STICKING_FRACTION * limit).then_some(s.anchor);
+        for (mp, &impulse) in m.points.iter_mut().zip(&normal_impulse) {
             mp.normal_impulse = impulse;
         }
-        m.friction_impulse =
-            c.tangents[0] * c.tangent_impulse[0] + c.tangents[1] * c.tangent_impulse[1];
-        m.twist_impulse = c.twist_impulse;
+        m.friction_impulse = tangents[0] * tangent_impulse[0] + tangents[1] * tangent_impulse[1];
+        m.twist_impulse = batch.twist_impulse.as_array()[lane];
     }
 }

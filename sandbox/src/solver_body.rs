@@ -3,12 +3,14 @@
 //! `b2BodyState`), and the inverse mass the contact preparation reads.
 
 use collide::nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector3};
+use wide::f32x4;
 
 /// Velocity and the pose change accumulated over the step's substeps of one
 /// awake body: all that the inner solver loops touch. Slot 0 of the
 /// solver's array is a static stand-in for every static or sleeping body;
 /// its inverse mass is zero, so impulses never move it.
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 pub(crate) struct SolverBody {
     pub linear_velocity: Vector3<f32>,
     pub angular_velocity: Vector3<f32>,
@@ -32,6 +34,19 @@ impl SolverBody {
         delta_position: Vector3::new(0.0, 0.0, 0.0),
         delta_angle: Vector3::new(0.0, 0.0, 0.0),
     };
+
+    /// The twelve floats in field order as three rows of four, for the
+    /// SIMD batches to transpose into lanes.
+    #[inline]
+    pub fn rows(&self) -> [f32x4; 3] {
+        let (v, w) = (&self.linear_velocity, &self.angular_velocity);
+        let (p, a) = (&self.delta_position, &self.delta_angle);
+        [
+            f32x4::new([v.x, v.y, v.z, w.x]),
+            f32x4::new([w.y, w.z, p.x, p.y]),
+            f32x4::new([p.z, a.x, a.y, a.z]),
+        ]
+    }
 }
 
 /// The rotation accumulated over the step's substeps, as a unit quaternion

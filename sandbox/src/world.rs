@@ -17,6 +17,8 @@
 
 use std::time::Instant;
 
+use arrayvec::ArrayVec;
+
 use collide::Shape;
 use collide::nalgebra::{
     Isometry3, Matrix3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3,
@@ -26,11 +28,12 @@ use crate::aabb::Aabb;
 use crate::body::{BodyDesc, BodyId, BodyKind};
 use crate::broad_phase::BroadPhase;
 use crate::constraint_batches::ConstraintBatches;
-use crate::contact_solver::simd_batch::{self, ConstraintBatch};
-use crate::contact_solver::{self, ContactConstraint, ContactInput, Softness, SolverParams};
+use crate::contact_solver::prepare::{ContactInput, prepare};
+use crate::contact_solver::simd_batch::{self, ConstraintBatch, LANES};
+use crate::contact_solver::{self, ConstraintSlot, Softness, SolverParams};
 use crate::error::WorldError;
 use crate::island::UnionFind;
-use crate::manifold::{FrictionAnchor, Manifold};
+use crate::manifold::{MAX_MANIFOLD_POINTS, Manifold};
 use crate::mass_properties::MassProperties;
 use crate::narrow_phase::collide_pair;
 use crate::pair_cache::{Contact, merge};
@@ -111,15 +114,19 @@ pub struct World {
     solver_bodies: Vec<SolverBody>,
     solver_masses: Vec<SolverMass>,
     solver_motions: Vec<SolverMotion>,
+    /// World centre of mass of each solver body at the start of the step.
+    solver_centers: Vec<Point3<f32>>,
     /// Slot of each solver body after the stand-in.
     awake_slots: Vec<u32>,
-    constraints: Vec<ContactConstraint>,
-    /// Per constraint: the friction anchor it keeps if it sticks, in the
-    /// bodies' frames.
-    anchors: Vec<FrictionAnchor>,
-    /// Which constraints each SIMD batch holds.
+    /// Per manifold the solver sees (touching, with an awake body), in
+    /// contact order: its contact, its batch lane and what restitution and
+    /// storing need.
+    slots: Vec<ConstraintSlot>,
+    /// Per slot: the solver indices of its two bodies, what the batcher reads.
+    solver_pairs: Vec<(u32, u32)>,
+    /// Which manifolds each SIMD batch holds.
     batching: ConstraintBatches,
-    /// The constraints packed in SIMD batches.
+    /// The manifolds prepared in SIMD batches.
     batches: Vec<ConstraintBatch>,
     union_find: UnionFind,
     island_min_sleep: Vec<f32>,
@@ -674,6 +681,8 @@ impl World {
         self.solver_masses.push(SolverMass::STATIC);
         self.solver_motions.clear();
         self.solver_motions.push(SolverMotion::IDENTITY);
+        self.solver_centers.clear();
+        self.solver_centers.push(Point3::origin());
         self.awake_slots.clear();
         for (i, r) in self.records.iter().enumerate() {
             if !self.active[i] {
@@ -690,6 +699,7 @@ impl World {
                 delta_angle: Vector3::zeros(),
             });
             self.solver_motions.push(SolverMotion::IDENTITY);
+            self.solver_centers.push(self.poses[i] * r.mass.local_center);
             self.solver_masses.push(SolverMass {
                 inv_mass: r.inv_mass,
                 inv_inertia: rot.matrix() * r.inv_inertia_local * rot.matrix().transpose(),
@@ -708,36 +718,18 @@ impl World {
             inv_h: 1.0 / h,
         };
 
-        self.constraints.clear();
-        self.anchors.clear();
+        self.slots.clear();
+        self.solver_pairs.clear();
         for (ci, c) in self.contacts.iter().enumerate() {
             let (a, b) = (c.body_a as usize, c.body_b as usize);
             if c.manifold.points.is_empty() || !(self.active[a] || self.active[b]) {
                 continue;
             }
-            let (pose_a, pose_b) = (&self.poses[a], &self.poses[b]);
-            let (anchor, anchor_gap) = c.manifold.friction_anchor_gap(pose_a, pose_b);
-            self.anchors.push(anchor);
-            let input = ContactInput {
-                anchor_gap,
-                manifold: &c.manifold,
-                contact: ci as u32,
-                body_a: self.solver_index[a],
-                body_b: self.solver_index[b],
-                center_a: self.poses[a] * self.records[a].mass.local_center,
-                center_b: self.poses[b] * self.records[b].mass.local_center,
-                friction: c.friction,
-                restitution: c.restitution,
-            };
-            self.constraints.push(contact_solver::prepare(
-                &input,
-                &self.solver_bodies,
-                &self.solver_masses,
-                &params,
-            ));
+            self.slots.push(ConstraintSlot { contact: ci as u32, ..ConstraintSlot::EMPTY });
+            self.solver_pairs.push((self.solver_index[a], self.solver_index[b]));
         }
+        self.batch_constraints(&params);
 
-        self.batch_constraints();
         let gravity = self.settings.gravity;
         let push_iterations = self.settings.push_iterations.max(1);
         let relax_iterations = self.settings.relax_iterations.max(1);
@@ -747,44 +739,83 @@ impl World {
             integrate_velocities(&mut self.solver_bodies[1..], &gravity, h);
             integrate_time += t.elapsed();
             simd_batch::warm_start(&self.batches, &mut self.solver_bodies);
-            for _ in 0..push_iterations {
-                simd_batch::push(&mut self.batches, &mut self.solver_bodies, &params);
+            for iteration in 0..push_iterations {
+                let first = iteration == 0;
+                simd_batch::push(&mut self.batches, &mut self.solver_bodies, &params, first);
             }
             let t = Instant::now();
             integrate_positions(&mut self.solver_bodies[1..], &mut self.solver_motions[1..], h);
             integrate_time += t.elapsed();
-            for _ in 0..relax_iterations {
-                simd_batch::relax(&mut self.batches, &mut self.solver_bodies, &params);
+            for iteration in 0..relax_iterations {
+                let first = iteration == 0;
+                simd_batch::relax(&mut self.batches, &mut self.solver_bodies, &params, first);
             }
         }
-        self.unpack_batches();
-        contact_solver::apply_restitution(&mut self.constraints, &mut self.solver_bodies, &params);
-        contact_solver::store_impulses(&self.constraints, &self.anchors, &mut self.contacts);
+        contact_solver::apply_restitution(
+            &self.slots,
+            &mut self.batches,
+            &mut self.solver_bodies,
+            &params,
+        );
+        contact_solver::store_impulses(&self.slots, &self.batches, &mut self.contacts);
         self.substep_integrate_time = integrate_time;
     }
 
-    /// Groups the prepared constraints into SIMD batches (see
-    /// [`crate::constraint_batches`]) and packs them; the constraints keep
-    /// their order, the batches hold their indices.
-    fn batch_constraints(&mut self) {
-        self.batching.build(self.constraints.iter().map(|c| (c.body_a(), c.body_b())));
+    /// Groups the manifolds of `slots` into SIMD batches from their body
+    /// pairs alone (see [`crate::constraint_batches`]), then prepares each
+    /// manifold straight into its batch lane and records the lane in its slot.
+    fn batch_constraints(&mut self, params: &SolverParams) {
+        self.batching.build(self.solver_pairs.iter().copied());
         let count = self.batching.lens.len();
         self.batches.resize_with(count, ConstraintBatch::default);
         let mut start = 0;
-        for (batch, &len) in self.batches.iter_mut().zip(&self.batching.lens) {
-            let end = start + len as usize;
-            batch.pack(&self.constraints, &self.batching.order[start..end]);
-            start = end;
-        }
-    }
-
-    /// Copies the batches' impulses back into the constraints they were
-    /// packed from.
-    fn unpack_batches(&mut self) {
-        let mut start = 0;
-        for (batch, &len) in self.batches.iter().zip(&self.batching.lens) {
-            let end = start + len as usize;
-            batch.unpack(&mut self.constraints, &self.batching.order[start..end]);
+        for (index, (batch, &len)) in self.batches.iter_mut().zip(&self.batching.lens).enumerate() {
+            let end = start + usize::from(len);
+            let mut inputs = ArrayVec::<ContactInput<'_>, LANES>::new();
+            for (lane, &m) in self.batching.order[start..end].iter().enumerate() {
+                let slot = &mut self.slots[m as usize];
+                let c = &self.contacts[slot.contact as usize];
+                let (a, b) = (c.body_a as usize, c.body_b as usize);
+                let (pose_a, pose_b) = (&self.poses[a], &self.poses[b]);
+                let (anchor, anchor_gap) = c.manifold.friction_anchor_gap(pose_a, pose_b);
+                let (index_a, index_b) = self.solver_pairs[m as usize];
+                // Awake bodies' centres were computed with the solver
+                // bodies; static and sleeping ones share index 0.
+                let center = |slot: usize, index: u32| {
+                    if index != 0 {
+                        self.solver_centers[index as usize]
+                    } else {
+                        self.poses[slot] * self.records[slot].mass.local_center
+                    }
+                };
+                inputs.push(ContactInput {
+                    anchor_gap,
+                    manifold: &c.manifold,
+                    body_a: index_a,
+                    body_b: index_b,
+                    center_a: center(a, index_a),
+                    center_b: center(b, index_b),
+                    friction: c.friction,
+                    restitution: c.restitution,
+                });
+                *slot = ConstraintSlot {
+                    contact: slot.contact,
+                    batch: index as u32,
+                    lane: lane as u32,
+                    count: c.manifold.points.len() as u32,
+                    restitution: c.restitution,
+                    relative_velocity: [0.0; MAX_MANIFOLD_POINTS],
+                    anchor,
+                };
+            }
+            let relative_velocity =
+                prepare(&inputs, &self.solver_bodies, &self.solver_masses, params, batch);
+            for (lane, &m) in self.batching.order[start..end].iter().enumerate() {
+                let slot = &mut self.slots[m as usize];
+                if slot.restitution != 0.0 {
+                    slot.relative_velocity = relative_velocity[lane];
+                }
+            }
             start = end;
         }
     }

@@ -5,7 +5,7 @@
 //! body is in two lanes: each lane gathers its two bodies'
 //! velocities and pose changes, the batch is solved, and the lanes scatter
 //! the bodies back. The equations are those of the parent module's
-//! derivation and of [`ContactConstraint`]'s constraint-space sweep; the
+//! derivation and of [`ConstraintBatch`]'s constraint-space sweep; the
 //! manifolds are the lanes and each manifold's points are walked in order,
 //! each step of the Gauss-Seidel chain from point to point one vector
 //! multiply-add. (Before, the points were the lanes and the chain was
@@ -24,7 +24,9 @@ use std::ops::{Add, Mul, Sub};
 
 use wide::f32x4;
 
-use super::{ContactConstraint, SolverParams, VectorLanes};
+use collide::nalgebra::Vector3;
+
+use super::SolverParams;
 use crate::manifold::MAX_MANIFOLD_POINTS;
 use crate::solver_body::SolverBody;
 
@@ -32,14 +34,26 @@ use crate::solver_body::SolverBody;
 pub(crate) const LANES: usize = 4;
 
 /// One scalar per manifold of a batch.
-type W = f32x4;
+pub(super) type W = f32x4;
+
+/// Number of point pairs `j < i` of a manifold: the entries of the strict
+/// upper triangle of its normal rows' coupling matrix.
+pub(super) const COUPLING_PAIRS: usize = MAX_MANIFOLD_POINTS * (MAX_MANIFOLD_POINTS - 1) / 2;
+
+/// Index of the pair `j < i` in [`ConstraintBatch::coupling`]: the pairs
+/// row by row, `(0,1), (0,2), (0,3), (1,2), (1,3), (2,3)`.
+#[inline]
+pub(super) const fn pair_index(j: usize, i: usize) -> usize {
+    debug_assert!(j < i && i < MAX_MANIFOLD_POINTS);
+    j * (2 * MAX_MANIFOLD_POINTS - j - 1) / 2 + (i - j - 1)
+}
 
 /// One vector per manifold of a batch, by component.
-#[derive(Clone, Copy, Debug, Default)]
-struct WideVec {
-    x: W,
-    y: W,
-    z: W,
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct WideVec {
+    pub x: W,
+    pub y: W,
+    pub z: W,
 }
 
 impl Add for WideVec {
@@ -68,12 +82,12 @@ impl Mul<W> for WideVec {
 
 impl WideVec {
     #[inline]
-    fn dot(&self, o: &Self) -> W {
+    pub(super) fn dot(&self, o: &Self) -> W {
         self.x * o.x + self.y * o.y + self.z * o.z
     }
 
     #[inline]
-    fn cross(&self, o: &Self) -> Self {
+    pub(super) fn cross(&self, o: &Self) -> Self {
         Self {
             x: self.y * o.z - self.z * o.y,
             y: self.z * o.x - self.x * o.z,
@@ -81,17 +95,19 @@ impl WideVec {
         }
     }
 
-    fn set(&mut self, lane: usize, v: &collide::nalgebra::Vector3<f32>) {
+    /// Sets lane `lane` to `v`.
+    #[inline]
+    pub(super) fn set(&mut self, lane: usize, v: &Vector3<f32>) {
         self.x.as_mut_array()[lane] = v.x;
         self.y.as_mut_array()[lane] = v.y;
         self.z.as_mut_array()[lane] = v.z;
     }
-}
 
-/// Sets lane `lane` of `w` to `v`.
-#[inline]
-fn set(w: &mut W, lane: usize, v: f32) {
-    w.as_mut_array()[lane] = v;
+    /// Lane `lane`.
+    #[inline]
+    pub(super) fn get(&self, lane: usize) -> Vector3<f32> {
+        Vector3::new(self.x.as_array()[lane], self.y.as_array()[lane], self.z.as_array()[lane])
+    }
 }
 
 /// The two bodies' state of every lane, gathered from the solver array.
@@ -104,174 +120,149 @@ struct WideBody {
 }
 
 impl WideBody {
-    #[inline]
+    /// Loads each lane's body as three rows of four (its twelve floats in
+    /// [`SolverBody`]'s field order) and transposes the rows into lanes:
+    /// row 0 holds `v.x v.y v.z ω.x`, row 1 `ω.y ω.z Δp.x Δp.y`, row 2
+    /// `Δp.z Δθ.x Δθ.y Δθ.z`.
+    #[inline(always)]
     fn gather(bodies: &[SolverBody], index: &[u32; LANES]) -> Self {
-        let mut w = Self::default();
-        for (lane, &i) in index.iter().enumerate() {
-            let b = &bodies[i as usize];
-            w.linear_velocity.set(lane, &b.linear_velocity);
-            w.angular_velocity.set(lane, &b.angular_velocity);
-            w.delta_position.set(lane, &b.delta_position);
-            w.delta_angle.set(lane, &b.delta_angle);
+        // Written out: `index.map` is not always inlined.
+        let row = |lane: usize| bodies[index[lane] as usize].rows();
+        let rows = [row(0), row(1), row(2), row(3)];
+        let column = |r: usize| W::transpose([rows[0][r], rows[1][r], rows[2][r], rows[3][r]]);
+        let [vx, vy, vz, wx] = column(0);
+        let [wy, wz, px, py] = column(1);
+        let [pz, ax, ay, az] = column(2);
+        Self {
+            linear_velocity: WideVec { x: vx, y: vy, z: vz },
+            angular_velocity: WideVec { x: wx, y: wy, z: wz },
+            delta_position: WideVec { x: px, y: py, z: pz },
+            delta_angle: WideVec { x: ax, y: ay, z: az },
         }
-        w
     }
 
     /// Writes the velocities back (the pose changes are only read by the
-    /// solver), skipping the static stand-in.
-    #[inline]
+    /// solver), skipping the static stand-in: the inverse of
+    /// [`Self::gather`]'s transposes for rows 0 and 1.
+    #[inline(always)]
     fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; LANES]) {
-        let (v, w) = (&self.linear_velocity, &self.angular_velocity);
+        let (v, w, p) = (&self.linear_velocity, &self.angular_velocity, &self.delta_position);
+        let row0 = W::transpose([v.x, v.y, v.z, w.x]);
+        let row1 = W::transpose([w.y, w.z, p.x, p.y]);
         for (lane, &i) in index.iter().enumerate() {
             if i == 0 {
                 continue;
             }
+            let (r0, r1) = (row0[lane].as_array(), row1[lane].as_array());
             let b = &mut bodies[i as usize];
-            b.linear_velocity.x = v.x.as_array()[lane];
-            b.linear_velocity.y = v.y.as_array()[lane];
-            b.linear_velocity.z = v.z.as_array()[lane];
-            b.angular_velocity.x = w.x.as_array()[lane];
-            b.angular_velocity.y = w.y.as_array()[lane];
-            b.angular_velocity.z = w.z.as_array()[lane];
+            b.linear_velocity = Vector3::new(r0[0], r0[1], r0[2]);
+            b.angular_velocity = Vector3::new(r0[3], r1[0], r1[1]);
         }
     }
 }
 
-/// Up to [`LANES`] manifolds of one colour, field by field with one lane per
-/// manifold (see [`ContactConstraint`] for the meaning of each field; here
-/// each per-point field is an array over the points).
-#[derive(Clone, Debug, Default)]
+/// Up to [`LANES`] manifolds that share no awake body, field by field with
+/// one lane per manifold; each per-point field is an array over the points.
+/// [`prepare`](super::prepare::prepare) writes a manifold straight into its
+/// lane.
+///
+/// A manifold is solved in constraint space. A sequential (Gauss-Seidel)
+/// sweep over its rows (the normal points, then twist, then the tangent
+/// pair) applies each row's impulse to the two bodies before the next row
+/// reads their velocities. An impulse `Δλ_j` on row `j` changes row `i`'s
+/// velocity by `K_ij Δλ_j`, `K = J M⁻¹ Jᵀ`, so the sweep can read every
+/// row's velocity from the bodies once, carry the updates as the scalars
+/// `v_i += K_ij Δλ_j`, and apply the summed impulses to the bodies once at
+/// the end. The iterates are the row-by-row sweep's up to rounding (the one
+/// term dropped, a normal impulse's linear effect on a tangent velocity
+/// `(m_A⁻¹ + m_B⁻¹) n·t_k`, is zero in real arithmetic), but the dependency
+/// from one row to the next is one multiply-add instead of two body updates
+/// and three dot products, and the bodies are read and written once per
+/// manifold instead of once per row.
+///
+/// The layout is fixed (`repr(C)`), cache-line aligned, with the fields the
+/// push pass reads first, so that pass streams only the front of each batch.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[repr(C, align(64))]
 pub(crate) struct ConstraintBatch {
-    body_a: [u32; LANES],
-    body_b: [u32; LANES],
-    inv_mass_a: W,
-    inv_mass_b: W,
-    normal: WideVec,
-    mass_scale: W,
-    bias_rate: W,
-    impulse_scale: W,
-    rn_a: [WideVec; MAX_MANIFOLD_POINTS],
-    rn_b: [WideVec; MAX_MANIFOLD_POINTS],
-    irn_a: [WideVec; MAX_MANIFOLD_POINTS],
-    irn_b: [WideVec; MAX_MANIFOLD_POINTS],
-    separation: [W; MAX_MANIFOLD_POINTS],
-    normal_mass: [W; MAX_MANIFOLD_POINTS],
-    normal_impulse: [W; MAX_MANIFOLD_POINTS],
-    max_normal_impulse: [W; MAX_MANIFOLD_POINTS],
-    /// `coupling[j][i]`, zero unless `i > j`.
-    coupling: [[W; MAX_MANIFOLD_POINTS]; MAX_MANIFOLD_POINTS],
-    twist_coupling: [W; MAX_MANIFOLD_POINTS],
-    tangent_coupling: [[W; MAX_MANIFOLD_POINTS]; 2],
-    lever_arm: [W; MAX_MANIFOLD_POINTS],
-    tangents: [WideVec; 2],
-    friction: W,
-    rt_a: [WideVec; 2],
-    rt_b: [WideVec; 2],
-    irt_a: [WideVec; 2],
-    irt_b: [WideVec; 2],
-    in_a: WideVec,
-    in_b: WideVec,
-    twist_tangent_coupling: [W; 2],
-    tangent_mass: [W; 4],
-    tangent_impulse: [W; 2],
-    twist_mass: W,
-    twist_impulse: W,
-    center_a: WideVec,
-    center_b: WideVec,
-    anchor_gap: WideVec,
-    anchor_rate: W,
+    /// Solver indices of the two bodies (0, the static stand-in, in unused lanes).
+    pub(super) body_a: [u32; LANES],
+    pub(super) body_b: [u32; LANES],
+    pub(super) inv_mass_a: W,
+    pub(super) inv_mass_b: W,
+    /// Unit normal from A to B.
+    pub(super) normal: WideVec,
+    /// The soft spring's coefficients (see the parent module).
+    pub(super) mass_scale: W,
+    pub(super) bias_rate: W,
+    pub(super) impulse_scale: W,
+    pub(super) normal_mass: [W; MAX_MANIFOLD_POINTS],
+    pub(super) normal_impulse: [W; MAX_MANIFOLD_POINTS],
+    /// Scratch of the substep's iterations: the current separation of each
+    /// point, valid through one push or relax phase (the pose changes move
+    /// only between them).
+    pub(super) current_separation: [W; MAX_MANIFOLD_POINTS],
+    /// `coupling[pair_index(j, i)]`: change of point `i`'s normal velocity
+    /// per unit normal impulse at point `j`, the entry `K_ij` of
+    /// `K = J M⁻¹ Jᵀ`, for the points after `j` only (`i > j`): the sweep
+    /// solves point `j` before `i`, so only those see its impulse. Zero for
+    /// points past the manifold's count.
+    pub(super) coupling: [W; COUPLING_PAIRS],
+    /// `r × n` for each body, `r` the anchor from its centre of mass to the
+    /// contact point (world axes), and their angular responses `I⁻¹ (r × n)`.
+    pub(super) rn_a: [WideVec; MAX_MANIFOLD_POINTS],
+    pub(super) rn_b: [WideVec; MAX_MANIFOLD_POINTS],
+    pub(super) irn_a: [WideVec; MAX_MANIFOLD_POINTS],
+    pub(super) irn_b: [WideVec; MAX_MANIFOLD_POINTS],
+    /// Separation at the start of the step; the current one is this plus
+    /// `(Δp_B - Δp_A)·n + Δθ_B·(r_B × n) - Δθ_A·(r_A × n)`.
+    pub(super) separation: [W; MAX_MANIFOLD_POINTS],
+    /// Largest normal impulse of the step, for restitution: kept only when
+    /// `has_restitution` (it is read for lanes with restitution only).
+    pub(super) max_normal_impulse: [W; MAX_MANIFOLD_POINTS],
+    /// Change of the twist velocity `(ω_B - ω_A)·n` per unit normal impulse
+    /// at each point.
+    pub(super) twist_coupling: [W; MAX_MANIFOLD_POINTS],
+    /// Change of each tangent velocity at the friction centre per unit
+    /// normal impulse at each point.
+    pub(super) tangent_coupling: [[W; MAX_MANIFOLD_POINTS]; 2],
+    /// Distance from the friction centre: each point's lever arm in twist.
+    pub(super) lever_arm: [W; MAX_MANIFOLD_POINTS],
+    pub(super) tangents: [WideVec; 2],
+    pub(super) friction: W,
+    /// `c × t_k` (with `c` the friction centre, from each centre of mass)
+    /// and `I⁻¹ (c × t_k)` for each tangent and body.
+    pub(super) rt_a: [WideVec; 2],
+    pub(super) rt_b: [WideVec; 2],
+    pub(super) irt_a: [WideVec; 2],
+    pub(super) irt_b: [WideVec; 2],
+    /// `I⁻¹ n` for each body (twist response).
+    pub(super) in_a: WideVec,
+    pub(super) in_b: WideVec,
+    /// Change of the two tangent velocities per unit twist impulse.
+    pub(super) twist_tangent_coupling: [W; 2],
+    /// Inverse of the 2×2 effective mass of the two tangent directions
+    /// (they couple through rotation), a symmetric matrix stored as its
+    /// entries `[00, 01, 11]`.
+    pub(super) tangent_mass: [W; 3],
+    pub(super) tangent_impulse: [W; 2],
+    pub(super) twist_mass: W,
+    pub(super) twist_impulse: W,
+    /// Friction centre from each centre of mass, world axes.
+    pub(super) center_a: WideVec,
+    pub(super) center_b: WideVec,
+    /// Tangential gap between the anchor points at the start of the step
+    /// (B's minus A's, world frame; zero without an anchor).
+    pub(super) anchor_gap: WideVec,
+    /// Rate (1/s) at which the anchor gap is closed.
+    pub(super) anchor_rate: W,
+    /// Scratch of the relax phase: the anchor gap times `anchor_rate`.
+    pub(super) anchor_velocity: WideVec,
+    /// Whether any lane has restitution.
+    pub(super) has_restitution: bool,
 }
 
 impl ConstraintBatch {
-    /// Packs `constraints[members[l]]` into lane `l`, for up to [`LANES`]
-    /// constraints that share no awake body; the other lanes are cleared.
-    pub fn pack(&mut self, constraints: &[ContactConstraint], members: &[u32]) {
-        debug_assert!(members.len() <= LANES);
-        *self = Self::default();
-        // The per-point fields: manifold l's vector over its points is
-        // column l of a 4×4 block whose rows, point by point, are the
-        // batch's vectors over manifolds, so one transpose packs them.
-        // Points past a manifold's count, and missing manifolds, are zero.
-        let lanes = |field: &dyn Fn(&ContactConstraint) -> f32x4| -> [W; MAX_MANIFOLD_POINTS] {
-            let mut columns = [f32x4::ZERO; LANES];
-            for (column, &m) in columns.iter_mut().zip(members) {
-                *column = field(&constraints[m as usize]);
-            }
-            f32x4::transpose(columns)
-        };
-        let vectors = |field: &dyn Fn(&ContactConstraint) -> &VectorLanes| {
-            let x = lanes(&|c| field(c).x);
-            let y = lanes(&|c| field(c).y);
-            let z = lanes(&|c| field(c).z);
-            [0, 1, 2, 3].map(|i| WideVec { x: x[i], y: y[i], z: z[i] })
-        };
-        self.rn_a = vectors(&|c| &c.rows.rn_a);
-        self.rn_b = vectors(&|c| &c.rows.rn_b);
-        self.irn_a = vectors(&|c| &c.rows.irn_a);
-        self.irn_b = vectors(&|c| &c.rows.irn_b);
-        self.separation = lanes(&|c| c.rows.separation);
-        self.normal_mass = lanes(&|c| c.rows.normal_mass);
-        self.normal_impulse = lanes(&|c| c.rows.normal_impulse);
-        self.max_normal_impulse = lanes(&|c| c.rows.max_normal_impulse);
-        for j in 0..MAX_MANIFOLD_POINTS {
-            self.coupling[j] = lanes(&|c| c.rows.coupling[j]);
-        }
-        self.twist_coupling = lanes(&|c| c.rows.twist_coupling);
-        for k in 0..2 {
-            self.tangent_coupling[k] = lanes(&|c| c.rows.tangent_coupling[k]);
-        }
-        self.lever_arm = lanes(&|c| c.rows.lever_arm);
-        let b = self;
-        for (l, &m) in members.iter().enumerate() {
-            let c = &constraints[m as usize];
-            b.body_a[l] = c.body_a;
-            b.body_b[l] = c.body_b;
-            set(&mut b.inv_mass_a, l, c.inv_mass_a);
-            set(&mut b.inv_mass_b, l, c.inv_mass_b);
-            b.normal.set(l, &c.normal);
-            set(&mut b.mass_scale, l, c.softness.mass_scale);
-            set(&mut b.bias_rate, l, c.softness.bias_rate);
-            set(&mut b.impulse_scale, l, c.softness.impulse_scale);
-            for k in 0..2 {
-                b.tangents[k].set(l, &c.tangents[k]);
-                b.rt_a[k].set(l, &c.rt_a[k]);
-                b.rt_b[k].set(l, &c.rt_b[k]);
-                b.irt_a[k].set(l, &c.irt_a[k]);
-                b.irt_b[k].set(l, &c.irt_b[k]);
-                set(&mut b.twist_tangent_coupling[k], l, c.twist_tangent_coupling[k]);
-                set(&mut b.tangent_impulse[k], l, c.tangent_impulse[k]);
-            }
-            for k in 0..4 {
-                set(&mut b.tangent_mass[k], l, c.tangent_mass[k]);
-            }
-            set(&mut b.friction, l, c.friction);
-            b.in_a.set(l, &c.in_a);
-            b.in_b.set(l, &c.in_b);
-            set(&mut b.twist_mass, l, c.twist_mass);
-            set(&mut b.twist_impulse, l, c.twist_impulse);
-            b.center_a.set(l, &c.center_a);
-            b.center_b.set(l, &c.center_b);
-            b.anchor_gap.set(l, &c.anchor_gap);
-            set(&mut b.anchor_rate, l, c.anchor_rate);
-        }
-    }
-
-    /// Copies the accumulated impulses back into the constraints the batch
-    /// was packed from (`members` as given to [`Self::pack`]), for
-    /// restitution and storing.
-    pub fn unpack(&self, constraints: &mut [ContactConstraint], members: &[u32]) {
-        for (l, &m) in members.iter().enumerate() {
-            let c = &mut constraints[m as usize];
-            for i in 0..c.count.min(MAX_MANIFOLD_POINTS) {
-                c.rows.normal_impulse.as_mut_array()[i] = self.normal_impulse[i].as_array()[l];
-                c.rows.max_normal_impulse.as_mut_array()[i] =
-                    self.max_normal_impulse[i].as_array()[l];
-            }
-            c.tangent_impulse = [0, 1].map(|k| self.tangent_impulse[k].as_array()[l]);
-            c.twist_impulse = self.twist_impulse.as_array()[l];
-        }
-    }
-
     /// Applies normal impulses at the points, friction along the tangents at
     /// the centre and a twist about the normal, summed into one update per body.
     #[inline]
@@ -339,25 +330,27 @@ impl ConstraintBatch {
     }
 
     /// The normal constraints of every lane, swept in constraint space (see
-    /// [`ContactConstraint`]); returns each point's impulse change, which the
-    /// caller applies to the bodies. With `use_bias` overlap is pushed out
+    /// [`ConstraintBatch`]); returns each point's impulse change, which the
+    /// caller applies to the bodies. With `USE_BIAS` overlap is pushed out
     /// softly; without it only the velocity error (and any speculative gap)
     /// is handled, rigidly.
-    #[inline]
-    fn solve_normal(
+    #[inline(always)]
+    fn solve_normal<const USE_BIAS: bool, const FRESH: bool>(
         &mut self,
         ba: &WideBody,
         bb: &WideBody,
         params: &SolverParams,
-        use_bias: bool,
     ) -> [W; MAX_MANIFOLD_POINTS] {
         // Current separation from the pose change so far in this step, to
         // first order in the rotation: (Δθ × r)·n = Δθ·(r × n); normal
         // velocity vn = (v_B - v_A)·n + ω_B·(r_B × n) - ω_A·(r_A × n).
+        // The pose changes only move between the push and the relax
+        // iterations, so the separation is computed by the first iteration
+        // of each (`FRESH`) and read back by the others.
         let n = &self.normal;
-        let dp_n = (bb.delta_position - ba.delta_position).dot(n);
+        let dp_n = if FRESH { (bb.delta_position - ba.delta_position).dot(n) } else { W::ZERO };
         let dv_n = (bb.linear_velocity - ba.linear_velocity).dot(n);
-        let (soft_mass_scale, soft_bias_rate, soft_impulse_scale) = if use_bias {
+        let (soft_mass_scale, soft_bias_rate, soft_impulse_scale) = if USE_BIAS {
             (self.mass_scale, self.mass_scale * self.bias_rate, self.impulse_scale)
         } else {
             (W::ONE, W::ZERO, W::ZERO)
@@ -371,12 +364,18 @@ impl ConstraintBatch {
         let mut w = [W::ZERO; MAX_MANIFOLD_POINTS];
         let old = self.normal_impulse;
         for i in 0..MAX_MANIFOLD_POINTS {
-            let turn_b = self.rn_b[i].dot(&bb.delta_angle);
-            let turn_a = self.rn_a[i].dot(&ba.delta_angle);
             let spin_b = self.rn_b[i].dot(&bb.angular_velocity);
             let spin_a = self.rn_a[i].dot(&ba.angular_velocity);
             let vn = (spin_b - spin_a) + dv_n;
-            let s = (turn_b - turn_a) + (self.separation[i] + dp_n);
+            let s = if FRESH {
+                let turn_b = self.rn_b[i].dot(&bb.delta_angle);
+                let turn_a = self.rn_a[i].dot(&ba.delta_angle);
+                let s = (turn_b - turn_a) + (self.separation[i] + dp_n);
+                self.current_separation[i] = s;
+                s
+            } else {
+                self.current_separation[i]
+            };
             let speculative = s.simd_gt(W::ZERO);
             let soft_bias = (s * soft_bias_rate).max(max_push_out);
             let bias = speculative.select(s * inv_h, soft_bias);
@@ -393,19 +392,23 @@ impl ConstraintBatch {
         // before the sequential part.
         for j in 0..MAX_MANIFOLD_POINTS {
             for i in j + 1..MAX_MANIFOLD_POINTS {
-                w[i] -= slope[i] * self.coupling[j][i] * old[j];
+                w[i] -= slope[i] * self.coupling[pair_index(j, i)] * old[j];
             }
         }
         let mut new = [W::ZERO; MAX_MANIFOLD_POINTS];
         for j in 0..MAX_MANIFOLD_POINTS {
             new[j] = w[j].max(W::ZERO);
             for i in j + 1..MAX_MANIFOLD_POINTS {
-                w[i] += slope[i] * self.coupling[j][i] * new[j];
+                w[i] += slope[i] * self.coupling[pair_index(j, i)] * new[j];
+            }
+        }
+        if self.has_restitution {
+            for i in 0..MAX_MANIFOLD_POINTS {
+                self.max_normal_impulse[i] = self.max_normal_impulse[i].max(new[i]);
             }
         }
         let mut deltas = [W::ZERO; MAX_MANIFOLD_POINTS];
         for i in 0..MAX_MANIFOLD_POINTS {
-            self.max_normal_impulse[i] = self.max_normal_impulse[i].max(new[i]);
             deltas[i] = new[i] - old[i];
         }
         self.normal_impulse = new;
@@ -417,22 +420,37 @@ impl ConstraintBatch {
     /// against rigid normals friction cannot feed the rocking of a soft
     /// contact, which made tall stacks walk).
     #[inline]
-    fn relax(&mut self, ba: &mut WideBody, bb: &mut WideBody, params: &SolverParams) {
-        let deltas = self.solve_normal(ba, bb, params, false);
+    fn relax<const FRESH: bool>(
+        &mut self,
+        ba: &mut WideBody,
+        bb: &mut WideBody,
+        params: &SolverParams,
+    ) {
+        let deltas = self.solve_normal::<false, FRESH>(ba, bb, params);
         // Twist and tangent velocities after the normal impulses, read from
         // the bodies plus the normal impulses' couplings:
         // v_t,k = (v_B - v_A)·t_k + ω_B·(c_B × t_k) - ω_A·(c_A × t_k), plus
         // the rate that closes the gap to the static-friction anchor, so
         // sticking contacts cannot creep.
-        let gap = self.anchor_gap
-            + (bb.delta_position - ba.delta_position)
-            + bb.delta_angle.cross(&self.center_b)
-            - ba.delta_angle.cross(&self.center_a);
-        let drift = bb.linear_velocity - ba.linear_velocity + gap * self.anchor_rate;
-        let mut vt = [0, 1].map(|k| {
+        // The gap only moves with the pose changes: computed by the first
+        // relax iteration of a substep, read back by the others.
+        let anchor_velocity = if FRESH {
+            let gap = self.anchor_gap
+                + (bb.delta_position - ba.delta_position)
+                + bb.delta_angle.cross(&self.center_b)
+                - ba.delta_angle.cross(&self.center_a);
+            self.anchor_velocity = gap * self.anchor_rate;
+            self.anchor_velocity
+        } else {
+            self.anchor_velocity
+        };
+        let drift = bb.linear_velocity - ba.linear_velocity + anchor_velocity;
+        // (Two calls, not `[0, 1].map`, which is not always inlined.)
+        let tangent_velocity = |k: usize| {
             drift.dot(&self.tangents[k]) + bb.angular_velocity.dot(&self.rt_b[k])
                 - ba.angular_velocity.dot(&self.rt_a[k])
-        });
+        };
+        let mut vt = [tangent_velocity(0), tangent_velocity(1)];
         let mut wn = (bb.angular_velocity - ba.angular_velocity).dot(&self.normal);
         let mut total_normal = W::ZERO;
         let mut twist_limit = W::ZERO;
@@ -457,7 +475,7 @@ impl ConstraintBatch {
         let km = &self.tangent_mass;
         let old = self.tangent_impulse;
         let new0 = old[0] - (km[0] * vt[0] + km[1] * vt[1]);
-        let new1 = old[1] - (km[2] * vt[0] + km[3] * vt[1]);
+        let new1 = old[1] - (km[1] * vt[0] + km[2] * vt[1]);
         let max_friction = self.friction * total_normal;
         let len_sq = new0 * new0 + new1 * new1;
         let outside = len_sq.simd_gt(max_friction * max_friction);
@@ -499,22 +517,54 @@ pub(crate) fn push(
     batches: &mut [ConstraintBatch],
     bodies: &mut [SolverBody],
     params: &SolverParams,
+    first_iteration: bool,
 ) {
-    for c in batches.iter_mut() {
-        with_bodies(bodies, c.body_a, c.body_b, |ba, bb| {
-            let deltas = c.solve_normal(ba, bb, params, true);
-            c.apply_normals(ba, bb, &deltas);
-        });
+    if first_iteration {
+        push_pass::<true>(batches, bodies, params);
+    } else {
+        push_pass::<false>(batches, bodies, params);
     }
 }
 
-/// The rigid pass of a substep (relax) over the batches.
-pub(crate) fn relax(
+/// [`push`], computing the current separations when `FRESH`, else reading
+/// the ones the substep's first push iteration stored.
+fn push_pass<const FRESH: bool>(
     batches: &mut [ConstraintBatch],
     bodies: &mut [SolverBody],
     params: &SolverParams,
 ) {
     for c in batches.iter_mut() {
-        with_bodies(bodies, c.body_a, c.body_b, |ba, bb| c.relax(ba, bb, params));
+        with_bodies(bodies, c.body_a, c.body_b, |ba, bb| {
+            let deltas = c.solve_normal::<true, FRESH>(ba, bb, params);
+            c.apply_normals(ba, bb, &deltas);
+        });
+    }
+}
+
+/// The rigid pass of a substep (relax) over the batches. The first
+/// iteration after the positions were integrated must say so
+/// (`first_iteration`): it computes the separations and anchor gaps the
+/// later ones reuse.
+pub(crate) fn relax(
+    batches: &mut [ConstraintBatch],
+    bodies: &mut [SolverBody],
+    params: &SolverParams,
+    first_iteration: bool,
+) {
+    if first_iteration {
+        relax_pass::<true>(batches, bodies, params);
+    } else {
+        relax_pass::<false>(batches, bodies, params);
+    }
+}
+
+/// [`relax`] with the separations and anchor gaps computed when `FRESH`.
+fn relax_pass<const FRESH: bool>(
+    batches: &mut [ConstraintBatch],
+    bodies: &mut [SolverBody],
+    params: &SolverParams,
+) {
+    for c in batches.iter_mut() {
+        with_bodies(bodies, c.body_a, c.body_b, |ba, bb| c.relax::<FRESH>(ba, bb, params));
     }
 }
