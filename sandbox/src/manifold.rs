@@ -34,11 +34,27 @@ pub struct ContactPoint {
     pub local_point_a: Point3<f32>,
     /// Accumulated normal impulse of the last substep, N·s.
     pub normal_impulse: f32,
+    /// The point on A's surface (the midpoint less half the separation along
+    /// the normal), in A's frame, as last computed by the narrow phase.
+    /// Contact recycling keeps it fixed in A.
+    pub surface_point_a: Point3<f32>,
+    /// The point on B's surface (the midpoint plus half the separation along
+    /// the normal), in B's frame, as last computed by the narrow phase.
+    /// Contact recycling keeps it fixed in B.
+    pub surface_point_b: Point3<f32>,
 }
 
 impl ContactPoint {
     pub(crate) fn new(point: Point3<f32>, separation: f32, id: u32) -> Self {
-        Self { point, separation, id, local_point_a: point, normal_impulse: 0.0 }
+        Self {
+            point,
+            separation,
+            id,
+            local_point_a: point,
+            normal_impulse: 0.0,
+            surface_point_a: point,
+            surface_point_b: point,
+        }
     }
 }
 
