@@ -5,21 +5,26 @@
 //! clipping).
 //!
 //! The idea is parry's `ContactManifold::try_update_contacts` and rapier's
-//! `contact_recycling`: each point remembers where it lies on A's surface (in
-//! A's frame) and on B's surface (in B's frame); after a small relative move
-//! the separation is the gap between those two material points along the
-//! normal, which stays fixed in A. Departures: the refusal tests are written
-//! against the pose the manifold was *computed* at (not the last step's), as
-//! one bound on the motion of B's surface in A's frame (translation plus the
-//! rotation's arc at B's extent) together with parry's per-point tests (the
-//! normal's turn, each point's tangential slip, a point changing between
+//! `contact_recycling`: each point is a pair of material points, one on A's
+//! surface and one on B's; after a small relative move the separation is
+//! the gap between them along the normal, which stays fixed in A. The two
+//! points are not stored apart: the midpoint in A's frame and the
+//! separation when computed (both kept on [`ContactPoint`](crate::ContactPoint))
+//! give A's point, and B's point follows B through the relative pose the
+//! manifold was computed at, so a contact point stays small for the pair
+//! cache, which moves contacts every step. Departures: the refusal tests are
+//! written against the pose the manifold was *computed* at (not the last
+//! step's), as one bound on the motion of B's surface in A's frame
+//! (translation plus the rotation's arc at B's extent) together with parry's
+//! per-point tests (the normal's turn, each point's tangential slip, a point
+//! changing between
 //! penetrating and separated); a point that drifts beyond the speculative
 //! distance (which a fresh computation would drop) also refuses; an empty
 //! manifold is never recycled (a new feature may come within the
 //! speculative distance); and a manifold is recomputed after
 //! [`MAX_RECYCLED_STEPS`] recycled steps in any case.
 
-use collide::nalgebra::{Isometry3, Vector3};
+use collide::nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::manifold::{MAX_MANIFOLD_POINTS, Manifold};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
@@ -46,22 +51,6 @@ pub(crate) const MAX_RECYCLED_STEPS: u32 = 8;
 // distance; while recycling it can have come at most `RECYCLE_DISTANCE`
 // closer, so it still has a gap when the manifold is next computed.
 const _: () = assert!(RECYCLE_DISTANCE < 0.5 * SPECULATIVE_DISTANCE);
-
-/// Records, for each point of a freshly computed `manifold` of A at `pose_a`
-/// and B at `pose_b`, its points on A's and B's surfaces in their bodies'
-/// frames: the midpoint less and plus half the separation along the normal.
-pub(crate) fn record_surface_points(
-    manifold: &mut Manifold,
-    pose_a: &Isometry3<f32>,
-    pose_b: &Isometry3<f32>,
-) {
-    let n = manifold.normal;
-    for p in &mut manifold.points {
-        let half_gap = n * (0.5 * p.separation);
-        p.surface_point_a = pose_a.inverse_transform_point(&(p.point - half_gap));
-        p.surface_point_b = pose_b.inverse_transform_point(&(p.point + half_gap));
-    }
-}
 
 /// Tries to recycle `manifold`, computed when B's pose in A's frame was
 /// `computed_at` and its normal in A's frame `normal_in_a`, for B's pose in
@@ -98,13 +87,18 @@ pub(crate) fn try_recycle(
         stat(5);
         return false;
     }
+    // Maps a point fixed on B from where it was in A's frame when the
+    // manifold was computed to where it is now.
+    let b_moved = relative * computed_at.inverse();
     let mut separations = [0.0f32; MAX_MANIFOLD_POINTS];
-    let mut midpoints_in_a = [collide::nalgebra::Point3::origin(); MAX_MANIFOLD_POINTS];
+    let mut midpoints_in_a = [Point3::origin(); MAX_MANIFOLD_POINTS];
     for (i, p) in manifold.points.iter().enumerate() {
-        // When computed, B's point minus A's point was the separation along
-        // the normal, with no tangential part.
-        let b_in_a = relative * p.surface_point_b;
-        let gap = b_in_a - p.surface_point_a;
+        // When computed, the point's material points on A and B lay half
+        // the separation below and above the midpoint along the normal.
+        let half_gap = normal_in_a * (0.5 * p.computed_separation);
+        let on_a = p.local_point_a - half_gap;
+        let on_b = b_moved * (p.local_point_a + half_gap);
+        let gap = on_b - on_a;
         let separation = gap.dot(normal_in_a);
         let slip = gap - normal_in_a * separation;
         let same_side = (separation > 0.0) == (p.separation > 0.0);
@@ -116,7 +110,7 @@ pub(crate) fn try_recycle(
             return false;
         }
         separations[i] = separation;
-        midpoints_in_a[i] = p.surface_point_a + gap * 0.5;
+        midpoints_in_a[i] = on_a + gap * 0.5;
     }
     manifold.normal = pose_a.rotation * normal_in_a;
     for (i, p) in manifold.points.iter_mut().enumerate() {
@@ -150,7 +144,7 @@ pub(crate) fn tune_steps() -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use collide::nalgebra::{Point3, Translation3, UnitQuaternion};
+    use collide::nalgebra::{Translation3, UnitQuaternion};
     use collide::{Cuboid, Shape, Sphere};
 
     use super::*;
@@ -203,7 +197,9 @@ mod tests {
         let pose_b = frame * cube_local;
         let mut m = Manifold::default();
         collide_pair(&ground(), &pose_a, &cube(), &pose_b, SPECULATIVE_DISTANCE, &mut m);
-        record_surface_points(&mut m, &pose_a, &pose_b);
+        // As the world does after every computation: record the points in
+        // A's frame (no old manifold to warm start from).
+        m.inherit_impulses(&Manifold::default(), &pose_a);
         (pose_a, pose_b, m)
     }
 

@@ -25,7 +25,7 @@ use collide::nalgebra::{
 use crate::aabb::Aabb;
 use crate::body::{BodyDesc, BodyId, BodyKind};
 use crate::broad_phase::BroadPhase;
-use crate::contact_recycling::{MAX_RECYCLED_STEPS, record_surface_points, try_recycle};
+use crate::contact_recycling::{MAX_RECYCLED_STEPS, try_recycle};
 use crate::constraint_batches::ConstraintBatches;
 use crate::contact_solver::simd_batch::{self, ConstraintBatch};
 use crate::contact_solver::{self, ContactConstraint, ContactInput, Softness, SolverParams};
@@ -677,9 +677,6 @@ impl World {
             let normal_in_a = self.poses[a].rotation.inverse_transform_vector(&c.manifold.normal);
             c.computed_at = Some((relative, normal_in_a));
             c.recycled_steps = 0;
-            if recycling {
-                record_surface_points(&mut c.manifold, &self.poses[a], &self.poses[b]);
-            }
             crate::contact_recycling::stat(if c.manifold.points.is_empty() { 2 } else { 3 });
             if !c.manifold.points.is_empty() {
                 wake_touched(records, active, a, b, &mut self.islands_to_wake);
