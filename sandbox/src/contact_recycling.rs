@@ -71,7 +71,6 @@ pub(crate) fn try_recycle(
     speculative: f32,
 ) -> bool {
     if manifold.points.is_empty() {
-        stat(4);
         return false;
     }
     // A point r of B lies at R·r + t in A's frame. Between the two poses it
@@ -82,9 +81,7 @@ pub(crate) fn try_recycle(
     let shift = (relative.translation.vector - computed_at.translation.vector).norm();
     let drift = shift + 2.0 * half_sine * radius_b;
     // Written so that NaN refuses.
-    let (rd, rs) = tune();
-    if !(drift <= rd && half_sine <= RECYCLE_HALF_SINE) {
-        stat(5);
+    if !(drift <= RECYCLE_DISTANCE && half_sine <= RECYCLE_HALF_SINE) {
         return false;
     }
     // Maps a point fixed on B from where it was in A's frame when the
@@ -102,11 +99,10 @@ pub(crate) fn try_recycle(
         let separation = gap.dot(normal_in_a);
         let slip = gap - normal_in_a * separation;
         let same_side = (separation > 0.0) == (p.separation > 0.0);
-        if !(slip.norm_squared() <= rs * rs
+        if !(slip.norm_squared() <= RECYCLE_SLIP * RECYCLE_SLIP
             && same_side
             && separation <= speculative)
         {
-            stat(6);
             return false;
         }
         separations[i] = separation;
@@ -118,28 +114,6 @@ pub(crate) fn try_recycle(
         p.point = pose_a * midpoints_in_a[i];
     }
     true
-}
-
-// TEMPORARY tuning hook, removed before commit.
-pub(crate) static STATS: [std::sync::atomic::AtomicU64; 8] = [const { std::sync::atomic::AtomicU64::new(0) }; 8];
-pub(crate) fn stat(i: usize) { STATS[i].fetch_add(1, std::sync::atomic::Ordering::Relaxed); }
-pub(crate) fn dump() {
-    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    if CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 600 == 599 && std::env::var("RSTAT").is_ok() {
-        let v: Vec<u64> = STATS.iter().map(|s| s.load(std::sync::atomic::Ordering::Relaxed)).collect();
-        eprintln!("reused {} recycled {} empty {} computed_nonempty {} | refuse: empty {} drift {} point {} maxsteps {}", v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
-    }
-}
-pub(crate) fn tune() -> (f32, f32) {
-    static T: std::sync::OnceLock<(f32, f32)> = std::sync::OnceLock::new();
-    *T.get_or_init(|| {
-        let g = |k: &str, d: f32| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
-        (g("RD", RECYCLE_DISTANCE), g("RS", RECYCLE_SLIP))
-    })
-}
-pub(crate) fn tune_steps() -> u32 {
-    static T: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *T.get_or_init(|| std::env::var("RM").ok().and_then(|v| v.parse().ok()).unwrap_or(MAX_RECYCLED_STEPS))
 }
 
 #[cfg(test)]
@@ -399,3 +373,4 @@ mod tests {
         assert!(!run(true), "recycling on: no manifold was recycled");
     }
 }
+

@@ -640,14 +640,13 @@ impl World {
                         p.point = pose_a * p.local_point_a;
                     }
                     c.manifold.normal = pose_a.rotation * normal_in_a;
-                    crate::contact_recycling::stat(0);
                     continue;
                 }
                 // A small drift: the same points, fixed on each body, with
                 // their separations refreshed.
                 let radius_b = records[b].extent + records[b].mass.local_center.coords.norm();
                 if recycling
-                    && c.recycled_steps < crate::contact_recycling::tune_steps()
+                    && c.recycled_steps < MAX_RECYCLED_STEPS
                     && try_recycle(
                         &mut c.manifold,
                         before,
@@ -659,7 +658,6 @@ impl World {
                     )
                 {
                     c.recycled_steps += 1;
-                    crate::contact_recycling::stat(1);
                     wake_touched(records, active, a, b, &mut self.islands_to_wake);
                     continue;
                 }
@@ -677,12 +675,10 @@ impl World {
             let normal_in_a = self.poses[a].rotation.inverse_transform_vector(&c.manifold.normal);
             c.computed_at = Some((relative, normal_in_a));
             c.recycled_steps = 0;
-            crate::contact_recycling::stat(if c.manifold.points.is_empty() { 2 } else { 3 });
             if !c.manifold.points.is_empty() {
                 wake_touched(records, active, a, b, &mut self.islands_to_wake);
             }
         }
-        crate::contact_recycling::dump();
         let to_wake = std::mem::take(&mut self.islands_to_wake);
         for &slot in &to_wake {
             self.wake_slot(slot as usize);
