@@ -265,6 +265,22 @@ mod tests {
                 assert!(across <= 0.5 * RECYCLE_DISTANCE, "{across} m across");
                 assert!((p_local.y - 0.5 * corner.y).abs() < SEPARATION_TOLERANCE);
             }
+            // Both bodies carried by one rigid motion: the recycled points
+            // follow it and keep their separations.
+            let carry = Isometry3::from_parts(
+                Translation3::new(1.0, -2.0, 3.0),
+                UnitQuaternion::from_scaled_axis(Vector3::new(0.3, -0.2, 0.1)),
+            );
+            let mut carried = m.clone();
+            let then = pose_a.inv_mul(&pose_b);
+            let now = pose_a.inv_mul(&moved);
+            let normal_in_a = pose_a.rotation.inverse_transform_vector(&m.normal);
+            follow(&mut carried, &then, &normal_in_a, &now, &(carry * pose_a));
+            for (c, p) in carried.points.iter().zip(&m.points) {
+                assert!((c.point - carry * p.point).norm() < SEPARATION_TOLERANCE);
+                assert_eq!(c.separation, p.separation);
+            }
+            assert!((carried.normal - carry.rotation * m.normal).norm() < SEPARATION_TOLERANCE);
             // Second oracle: the narrow phase on the new poses.
             let mut fresh = Manifold::default();
             collide_pair(&ground(), &pose_a, &cube(), &moved, SPECULATIVE_DISTANCE, &mut fresh);
