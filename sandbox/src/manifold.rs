@@ -73,10 +73,6 @@ pub struct Manifold {
     /// sticking, in A's frame and in B's frame. `None` while sliding or
     /// before the first step.
     pub friction_anchor: Option<FrictionAnchor>,
-    /// Whether the points were chosen from more candidates than a manifold
-    /// holds (see `reduce`): which candidates are best changes as the
-    /// bodies move, so such a manifold is not recycled.
-    pub(crate) reduced: bool,
 }
 
 /// Where two bodies started sticking: the contact centre then, fixed in
@@ -97,7 +93,6 @@ impl Manifold {
         self.friction_impulse = Vector3::zeros();
         self.twist_impulse = 0.0;
         self.friction_anchor = None;
-        self.reduced = false;
     }
 
     /// Copies the impulses of `old`'s points into the matching points of
@@ -173,7 +168,6 @@ pub(crate) type Candidate = (Point3<f32>, f32, u32);
 /// triangle on each side of the line through the first two.
 pub(crate) fn reduce(candidates: &[Candidate], normal: &Vector3<f32>, out: &mut Manifold) {
     out.clear();
-    out.reduced = candidates.len() > MAX_MANIFOLD_POINTS;
     if candidates.len() <= MAX_MANIFOLD_POINTS {
         out.points.extend(candidates.iter().map(|&(p, s, id)| ContactPoint::new(p, s, id)));
         return;
