@@ -116,28 +116,6 @@ pub(crate) fn try_recycle(
     true
 }
 
-/// Moves the points of a recycled `manifold` with A, at A's world pose
-/// `pose_a`, where they were when it was last recycled, with B at
-/// `refreshed_at` in A's frame, keeping the separations then: the manifold
-/// of a pair that has not moved since (see [`try_recycle`] for the rest).
-pub(crate) fn follow(
-    manifold: &mut Manifold,
-    computed_at: &Isometry3<f32>,
-    normal_in_a: &Vector3<f32>,
-    refreshed_at: &Isometry3<f32>,
-    pose_a: &Isometry3<f32>,
-) {
-    let b_moved = refreshed_at * computed_at.inverse();
-    for p in &mut manifold.points {
-        let half_gap = normal_in_a * (0.5 * p.computed_separation);
-        let on_a = p.local_point_a - half_gap;
-        let on_b = b_moved * (p.local_point_a + half_gap);
-        // As `try_recycle` writes it, so a still pair's points do not move.
-        p.point = pose_a * (on_a + (on_b - on_a) * 0.5);
-    }
-    manifold.normal = pose_a.rotation * normal_in_a;
-}
-
 #[cfg(test)]
 mod tests {
     use collide::nalgebra::{Translation3, UnitQuaternion};

@@ -25,7 +25,7 @@ use collide::nalgebra::{
 use crate::aabb::Aabb;
 use crate::body::{BodyDesc, BodyId, BodyKind};
 use crate::broad_phase::BroadPhase;
-use crate::contact_recycling::{MAX_RECYCLED_STEPS, follow, try_recycle};
+use crate::contact_recycling::{MAX_RECYCLED_STEPS, try_recycle};
 use crate::constraint_batches::ConstraintBatches;
 use crate::contact_solver::simd_batch::{self, ConstraintBatch};
 use crate::contact_solver::{self, ContactConstraint, ContactInput, Softness, SolverParams};
@@ -609,7 +609,6 @@ impl World {
                     manifold: Manifold::default(),
                     computed_at: None,
                     recycled_steps: 0,
-                    refreshed_at: Isometry3::identity(),
                 }
             },
         );
@@ -633,18 +632,14 @@ impl World {
             let (pose_a, pose_b) = (&self.poses[a], &self.poses[b]);
             let relative = pose_a.inv_mul(pose_b);
             if let Some((before, normal_in_a)) = &c.computed_at {
-                // Same relative pose as when the separations were last found
-                // (computed, or recycled since): same manifold, moved with A.
-                let refreshed = if c.recycled_steps == 0 { *before } else { c.refreshed_at };
-                if relative_pose_unchanged(&refreshed, &relative) {
-                    if c.recycled_steps == 0 {
-                        for p in &mut c.manifold.points {
-                            p.point = pose_a * p.local_point_a;
-                        }
-                        c.manifold.normal = pose_a.rotation * normal_in_a;
-                    } else {
-                        follow(&mut c.manifold, before, normal_in_a, &refreshed, pose_a);
+                // Same relative pose as computed (and not recycled since, so
+                // the separations are still those computed): same manifold,
+                // moved with A.
+                if c.recycled_steps == 0 && relative_pose_unchanged(before, &relative) {
+                    for p in &mut c.manifold.points {
+                        p.point = pose_a * p.local_point_a;
                     }
+                    c.manifold.normal = pose_a.rotation * normal_in_a;
                     continue;
                 }
                 // A small drift: the same points, fixed on each body, with
@@ -662,7 +657,6 @@ impl World {
                         speculative,
                     )
                 {
-                    c.refreshed_at = relative;
                     c.recycled_steps += 1;
                     wake_touched(records, active, a, b, &mut self.islands_to_wake);
                     continue;
