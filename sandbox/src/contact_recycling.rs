@@ -275,7 +275,8 @@ mod tests {
             for shift in [Vector3::x(), Vector3::y(), Vector3::z()] {
                 let (pose_a, pose_b, mut m) = computed(&frame, &cube_local);
                 let before = m.clone();
-                let moved = frame * Isometry3::translation(0.0, 0.498, 0.0)
+                let moved = frame
+                    * Isometry3::translation(0.0, 0.498, 0.0)
                     * Isometry3::from_parts(
                         Translation3::from(shift * (1.1 * RECYCLE_DISTANCE)),
                         UnitQuaternion::identity(),
@@ -385,4 +386,3 @@ mod tests {
         assert!(!run(true), "recycling on: no manifold was recycled");
     }
 }
-

@@ -25,8 +25,8 @@ use collide::nalgebra::{
 use crate::aabb::Aabb;
 use crate::body::{BodyDesc, BodyId, BodyKind};
 use crate::broad_phase::BroadPhase;
-use crate::contact_recycling::{MAX_RECYCLED_STEPS, try_recycle};
 use crate::constraint_batches::ConstraintBatches;
+use crate::contact_recycling::{MAX_RECYCLED_STEPS, try_recycle};
 use crate::contact_solver::simd_batch::{self, ConstraintBatch};
 use crate::contact_solver::{self, ContactConstraint, ContactInput, Softness, SolverParams};
 use crate::error::WorldError;
