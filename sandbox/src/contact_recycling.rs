@@ -354,34 +354,54 @@ mod tests {
         }
     }
 
-    #[test]
-    fn without_recycling_every_moving_manifold_is_computed_afresh() {
-        // A frictionless cube sliding at 3 cm/s moves 0.5 mm a step: more
-        // than the unchanged-pose reuse allows, less than recycling allows.
-        let run = |contact_recycling: bool| {
-            let sliding = BodyDesc::dynamic(cube())
-                .with_position(Vector3::new(0.0, 0.5, 0.0))
-                .with_linear_velocity(Vector3::new(0.03, 0.0, 0.0))
-                .with_friction(0.0);
-            let mut world = world_with(sliding, contact_recycling);
-            let ids: Vec<_> = world.bodies().collect();
-            let mut all_fresh = true;
-            for _ in 0..60 {
+    /// Steps a frictionless cube sliding on the ground at `speed` for 60
+    /// steps and returns, per step, whether its manifold is exactly the one
+    /// the narrow phase computes at the poses the step started from.
+    fn fresh_each_step(speed: f32, contact_recycling: bool) -> Vec<bool> {
+        let sliding = BodyDesc::dynamic(cube())
+            .with_position(Vector3::new(0.0, 0.5, 0.0))
+            .with_linear_velocity(Vector3::new(speed, 0.0, 0.0))
+            .with_friction(0.0);
+        let mut world = world_with(sliding, contact_recycling);
+        let ids: Vec<_> = world.bodies().collect();
+        (0..60)
+            .map(|_| {
                 let pose_a = *world.pose(ids[0]).unwrap();
                 let pose_b = *world.pose(ids[1]).unwrap();
                 world.step(1.0 / 60.0);
                 let mut fresh = Manifold::default();
                 collide_pair(&ground(), &pose_a, &cube(), &pose_b, 1.0, &mut fresh);
                 let got = &world.contacts()[0].manifold;
-                let same = got.normal == fresh.normal
+                got.normal == fresh.normal
                     && got.points.len() == fresh.points.len()
                     && got.points.iter().zip(&fresh.points).all(|(g, f)| {
                         (g.point, g.separation, g.id) == (f.point, f.separation, f.id)
-                    });
-                all_fresh &= same;
-            }
-            all_fresh
-        };
+                    })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_slow_slide_is_recomputed_after_the_most_recycled_steps() {
+        // 9 mm/s: 0.15 mm a step, past the unchanged-pose reuse, and only
+        // 0.6 mm (under the recycle distance) after four steps, so only the
+        // step cap forces the recomputations.
+        let fresh = fresh_each_step(0.009, true);
+        let mut run = 0;
+        let mut longest = 0;
+        for &f in &fresh[1..] {
+            run = if f { 0 } else { run + 1 };
+            longest = longest.max(run);
+        }
+        assert_eq!(longest as u32, MAX_RECYCLED_STEPS, "{fresh:?}");
+    }
+
+    #[test]
+    fn without_recycling_every_moving_manifold_is_computed_afresh() {
+        // A frictionless cube sliding at 3 cm/s moves 0.5 mm a step: more
+        // than the unchanged-pose reuse allows, less than recycling allows.
+        let run =
+            |contact_recycling: bool| fresh_each_step(0.03, contact_recycling).iter().all(|&f| f);
         assert!(run(false), "recycling off: a manifold was not computed afresh");
         assert!(!run(true), "recycling on: no manifold was recycled");
     }
