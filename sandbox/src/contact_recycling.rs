@@ -17,11 +17,10 @@
 //! step's), as one bound on the motion of B's surface in A's frame
 //! (translation plus the rotation's arc at B's extent) together with parry's
 //! per-point tests (the normal's turn, each point's tangential slip, a point
-//! changing between
-//! penetrating and separated); a point that drifts beyond the speculative
-//! distance (which a fresh computation would drop) also refuses; an empty
-//! manifold is never recycled (a new feature may come within the
-//! speculative distance); and a manifold is recomputed after
+//! changing between penetrating and separated); a point that drifts beyond
+//! the speculative distance (which a fresh computation would drop) also
+//! refuses; an empty manifold is never recycled (a new feature may come
+//! within the speculative distance); and a manifold is recomputed after
 //! [`MAX_RECYCLED_STEPS`] recycled steps in any case.
 
 use collide::nalgebra::{Isometry3, Point3, Vector3};
@@ -53,9 +52,9 @@ const RECYCLE_HALF_SINE: f32 = 0.008_726_535; // sin(0.5°)
 
 /// Most consecutive recycled steps before a manifold is computed afresh: 3.
 /// Measured on five pyramid-20 starts perturbed by 0.1 mm (`--no-sleep`,
-/// 20 s): with 1, 2 or 3 the top drifts 0.98–0.99 cm as without recycling,
-/// with 4 up to 1.1 cm and with 8 1.1–1.8 cm (the one-cube-thick pyramid
-/// leans out of plane). Fresh manifolds pick the deepest points and the
+/// 20 s): with 3 the top drifts 0.98–0.99 cm as without recycling (1 and 2
+/// alike), with 4 up to 1.1 cm and with 8 up to 1.8 cm (the one-cube-thick
+/// pyramid leans out of plane). Fresh manifolds pick the deepest points and the
 /// reference face anew, which a long run of recycled steps does not.
 pub(crate) const MAX_RECYCLED_STEPS: u32 = 3;
 
