@@ -29,6 +29,7 @@ mod body;
 mod box_box;
 mod broad_phase;
 mod constraint_batches;
+mod contact_recycling;
 mod contact_solver;
 mod convex_manifold;
 mod error;

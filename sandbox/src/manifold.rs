@@ -28,17 +28,31 @@ pub struct ContactPoint {
     pub separation: f32,
     /// Feature id: the same pair of features gives the same id on every step.
     pub id: u32,
-    /// The point in body A's frame, to match points across steps when the
-    /// clipped features change (equal faces lying flush swap between a
-    /// vertex and an edge crossing from step to step).
+    /// The point in body A's frame when the narrow phase computed it, to
+    /// match points across steps when the clipped features change (equal
+    /// faces lying flush swap between a vertex and an edge crossing from
+    /// step to step).
     pub local_point_a: Point3<f32>,
     /// Accumulated normal impulse of the last substep, N·s.
     pub normal_impulse: f32,
+    /// The separation when the narrow phase computed the point. With
+    /// `local_point_a` and the normal it fixes the point's two material
+    /// points: on A's surface `local_point_a` less half of it along the
+    /// normal, on B's surface plus half of it, so contact recycling can
+    /// follow them as the bodies move.
+    pub computed_separation: f32,
 }
 
 impl ContactPoint {
     pub(crate) fn new(point: Point3<f32>, separation: f32, id: u32) -> Self {
-        Self { point, separation, id, local_point_a: point, normal_impulse: 0.0 }
+        Self {
+            point,
+            separation,
+            id,
+            local_point_a: point,
+            normal_impulse: 0.0,
+            computed_separation: separation,
+        }
     }
 }
 

@@ -23,6 +23,10 @@ pub struct Contact {
     /// was last computed: if the bodies have not moved relative to each other
     /// since, the manifold is reused (Jolt's body-pair cache).
     pub(crate) computed_at: Option<(Isometry3<f32>, Vector3<f32>)>,
+    /// Steps in a row the manifold has been recycled (moved with the bodies
+    /// instead of computed) since `computed_at`; zero when it is exactly as
+    /// computed there.
+    pub(crate) recycled_steps: u32,
 }
 
 impl Contact {

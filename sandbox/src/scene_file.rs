@@ -21,6 +21,7 @@
 //! push_iterations = 1           # soft sweeps per substep, 1 to 16
 //! relax_iterations = 1          # rigid sweeps per substep, 1 to 16
 //! contact_hertz = 50.0          # contact spring frequency, (0, 1000]
+//! contact_recycling = true      # move touching manifolds instead of recomputing
 //! sleep = true
 //!
 //! [[body]]
@@ -296,6 +297,7 @@ struct RawSettings {
     push_iterations: Option<Spanned<i64>>,
     relax_iterations: Option<Spanned<i64>>,
     contact_hertz: Option<RawNumber>,
+    contact_recycling: Option<bool>,
     sleep: Option<bool>,
 }
 
@@ -535,6 +537,7 @@ impl Locator<'_> {
             push_iterations,
             relax_iterations,
             contact_hertz,
+            contact_recycling: raw.contact_recycling,
             sleep: raw.sleep,
         })
     }
@@ -754,6 +757,7 @@ struct SettingsOverrides {
     push_iterations: Option<u32>,
     relax_iterations: Option<u32>,
     contact_hertz: Option<f32>,
+    contact_recycling: Option<bool>,
     sleep: Option<bool>,
 }
 
@@ -893,6 +897,7 @@ impl SceneFile {
             push_iterations: o.push_iterations.unwrap_or(base.push_iterations),
             relax_iterations: o.relax_iterations.unwrap_or(base.relax_iterations),
             contact_hertz: o.contact_hertz.unwrap_or(base.contact_hertz),
+            contact_recycling: o.contact_recycling.unwrap_or(base.contact_recycling),
             sleep_enabled: o.sleep.unwrap_or(base.sleep_enabled),
             ..base
         }

@@ -50,6 +50,15 @@ pub struct StepSettings {
     pub sleep_velocity: f32,
     /// Time (s) an island must stay still before it sleeps.
     pub time_to_sleep: f32,
+    /// Whether contact manifolds are recycled: a touching pair whose
+    /// relative pose has drifted less than 1 mm (a fifth of the linear slop)
+    /// since its manifold was computed keeps its contact points fixed on
+    /// each body and only refreshes their separations, instead of running
+    /// contact determination again (at most 3 steps in a row; see the
+    /// sandbox README). Off, a manifold is reused only while the relative
+    /// pose is unchanged to 0.1 mm / 1e-4 rad, and the step is exactly the
+    /// one before recycling existed.
+    pub contact_recycling: bool,
 }
 
 impl Default for StepSettings {
@@ -66,6 +75,7 @@ impl Default for StepSettings {
             sleep_enabled: true,
             sleep_velocity: 0.05,
             time_to_sleep: 0.5,
+            contact_recycling: true,
         }
     }
 }

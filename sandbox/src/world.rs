@@ -28,6 +28,7 @@ use crate::aabb::Aabb;
 use crate::body::{BodyDesc, BodyId, BodyKind};
 use crate::broad_phase::BroadPhase;
 use crate::constraint_batches::ConstraintBatches;
+use crate::contact_recycling::{MAX_RECYCLED_STEPS, try_recycle};
 use crate::contact_solver::prepare::{ContactInput, prepare};
 use crate::contact_solver::simd_batch::{self, ConstraintBatch, LANES};
 use crate::contact_solver::{self, ConstraintSlot, Softness, SolverParams};
@@ -614,12 +615,14 @@ impl World {
                     restitution: ra.restitution.max(rb.restitution),
                     manifold: Manifold::default(),
                     computed_at: None,
+                    recycled_steps: 0,
                 }
             },
         );
         std::mem::swap(&mut self.contacts, &mut self.contacts_scratch);
 
         let mut manifold = Manifold::default();
+        let recycling = self.settings.contact_recycling;
         self.islands_to_wake.clear();
         for c in &mut self.contacts {
             let (a, b) = (c.body_a as usize, c.body_b as usize);
@@ -635,15 +638,36 @@ impl World {
             let speculative = SPECULATIVE_DISTANCE + reach(a) + reach(b);
             let (pose_a, pose_b) = (&self.poses[a], &self.poses[b]);
             let relative = pose_a.inv_mul(pose_b);
-            if let Some((before, normal_in_a)) = &c.computed_at
-                && relative_pose_unchanged(before, &relative)
-            {
-                // Same relative pose: same manifold, moved with A.
-                for p in &mut c.manifold.points {
-                    p.point = pose_a * p.local_point_a;
+            if let Some((before, normal_in_a)) = &c.computed_at {
+                // Same relative pose as computed (and not recycled since, so
+                // the separations are still those computed): same manifold,
+                // moved with A.
+                if c.recycled_steps == 0 && relative_pose_unchanged(before, &relative) {
+                    for p in &mut c.manifold.points {
+                        p.point = pose_a * p.local_point_a;
+                    }
+                    c.manifold.normal = pose_a.rotation * normal_in_a;
+                    continue;
                 }
-                c.manifold.normal = pose_a.rotation * normal_in_a;
-                continue;
+                // A small drift: the same points, fixed on each body, with
+                // their separations refreshed.
+                let radius_b = records[b].extent + records[b].mass.local_center.coords.norm();
+                if recycling
+                    && c.recycled_steps < MAX_RECYCLED_STEPS
+                    && try_recycle(
+                        &mut c.manifold,
+                        before,
+                        normal_in_a,
+                        &relative,
+                        pose_a,
+                        radius_b,
+                        speculative,
+                    )
+                {
+                    c.recycled_steps += 1;
+                    wake_touched(records, active, a, b, &mut self.islands_to_wake);
+                    continue;
+                }
             }
             collide_pair(
                 &records[a].shape,
@@ -657,13 +681,9 @@ impl World {
             std::mem::swap(&mut c.manifold, &mut manifold);
             let normal_in_a = self.poses[a].rotation.inverse_transform_vector(&c.manifold.normal);
             c.computed_at = Some((relative, normal_in_a));
+            c.recycled_steps = 0;
             if !c.manifold.points.is_empty() {
-                for (me, other) in [(a, b), (b, a)] {
-                    let r = &records[me];
-                    if active[other] && r.kind == BodyKind::Dynamic && !r.awake {
-                        self.islands_to_wake.push(me as u32);
-                    }
-                }
+                wake_touched(records, active, a, b, &mut self.islands_to_wake);
             }
         }
         let to_wake = std::mem::take(&mut self.islands_to_wake);
@@ -953,6 +973,17 @@ fn integrate_positions(bodies: &mut [SolverBody], motions: &mut [SolverMotion], 
         let dq = Quaternion::from_parts(0.0, w) * q;
         m.delta_rotation = UnitQuaternion::new_normalize(q + dq);
         b.delta_angle += b.angular_velocity * h;
+    }
+}
+
+/// Queues the island of whichever of the touching bodies `a` and `b` is a
+/// sleeping dynamic body while the other is active.
+fn wake_touched(records: &[BodyRecord], active: &[bool], a: usize, b: usize, out: &mut Vec<u32>) {
+    for (me, other) in [(a, b), (b, a)] {
+        let r = &records[me];
+        if active[other] && r.kind == BodyKind::Dynamic && !r.awake {
+            out.push(me as u32);
+        }
     }
 }
 

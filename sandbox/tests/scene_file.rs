@@ -421,6 +421,19 @@ fn solver_settings_are_laid_over_the_base() {
 }
 
 #[test]
+fn contact_recycling_is_read_and_otherwise_kept() {
+    for on in [false, true] {
+        let file = SceneFile::parse(&format!("[settings]\ncontact_recycling = {on}\n")).unwrap();
+        let base = StepSettings { contact_recycling: !on, ..StepSettings::default() };
+        assert_eq!(file.step_settings(base).contact_recycling, on);
+        let unnamed = SceneFile::parse("[settings]\nsubsteps = 4\n").unwrap();
+        assert_eq!(unnamed.step_settings(base).contact_recycling, !on, "unnamed: kept");
+    }
+    let e = parse_err("[settings]\ncontact_recycling = 1\n");
+    assert_at(&e, 2, None);
+}
+
+#[test]
 fn shape_parameters_must_belong_to_the_type() {
     let e = parse_err("[[body]]\nshape = { type = \"sphere\", radius = 1, half_height = 2 }\n");
     assert!(matches!(e, SceneFileError::Shape { .. }), "{e:?}");

@@ -1,0 +1,407 @@
+//! Contact recycling: a pair whose relative pose has drifted only a little
+//! since its manifold was last computed keeps the manifold's contact points,
+//! fixed in each body, and only refreshes their separations, world points
+//! and the world normal, skipping contact determination (SAT or GJK/EPA and
+//! clipping).
+//!
+//! The idea is parry's `ContactManifold::try_update_contacts` and rapier's
+//! `contact_recycling`: each point is a pair of material points, one on A's
+//! surface and one on B's; after a small relative move the separation is
+//! the gap between them along the normal, which stays fixed in A. The two
+//! points are not stored apart: the midpoint in A's frame and the
+//! separation when computed (both kept on [`ContactPoint`](crate::ContactPoint))
+//! give A's point, and B's point follows B through the relative pose the
+//! manifold was computed at, so a contact point stays small for the pair
+//! cache, which moves contacts every step. Departures: the refusal tests are
+//! written against the pose the manifold was *computed* at (not the last
+//! step's), as one bound on the motion of B's surface in A's frame
+//! (translation plus the rotation's arc at B's extent) together with parry's
+//! per-point tests (the normal's turn, each point's tangential slip, a point
+//! changing between penetrating and separated); a point that drifts beyond
+//! the speculative distance (which a fresh computation would drop) also
+//! refuses; an empty manifold is never recycled (a new feature may come
+//! within the speculative distance); and a manifold is recomputed after
+//! [`MAX_RECYCLED_STEPS`] recycled steps in any case.
+
+use collide::nalgebra::{Isometry3, Point3, Vector3};
+
+use crate::manifold::{MAX_MANIFOLD_POINTS, Manifold};
+use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
+
+/// Largest drift of B's surface in A's frame (metres) since the manifold was
+/// computed for which it is recycled: 1 mm, a fifth of the linear slop, for
+/// metre-sized bodies. It bounds how much closer a feature left out of the
+/// manifold (farther than the speculative distance, 2 cm) can have come, and
+/// how far the kept points can have slid from where a fresh manifold would
+/// put them. Measured with [`MAX_RECYCLED_STEPS`] = 3: 2 mm computes no
+/// fewer manifolds in pyramid 100 (1.61 against 1.62 million over 600
+/// steps, 3.87 million without recycling), so the smaller error is kept.
+pub(crate) const RECYCLE_DISTANCE: f32 = 0.2 * LINEAR_SLOP;
+
+/// Largest tangential slip of one contact point (its material point on B
+/// against its material point on A, across the normal) for which the
+/// manifold is recycled: 1 mm, parry's value. The drift bound above already
+/// implies it for B's whole surface; it stays as a per-point guard, so that
+/// a larger `RECYCLE_DISTANCE` cannot let points slide farther.
+pub(crate) const RECYCLE_SLIP: f32 = 0.2 * LINEAR_SLOP;
+
+/// Sine of half the largest relative rotation (which is also the largest
+/// turn of the normal as seen from B) for which the manifold is recycled:
+/// 1°, parry's value. A larger turn changes which features face each other.
+const RECYCLE_HALF_SINE: f32 = 0.008_726_535; // sin(0.5°)
+
+/// Most consecutive recycled steps before a manifold is computed afresh: 3.
+/// Measured on five pyramid-20 starts perturbed by 0.1 mm (`--no-sleep`,
+/// 20 s): with 3 the top drifts 0.98–0.99 cm as without recycling (1 and 2
+/// alike), with 4 up to 1.1 cm and with 8 up to 1.8 cm (the one-cube-thick
+/// pyramid leans out of plane). Fresh manifolds pick the deepest points and the
+/// reference face anew, which a long run of recycled steps does not.
+pub(crate) const MAX_RECYCLED_STEPS: u32 = 3;
+
+// A feature left out of a manifold was farther than the speculative
+// distance; while recycling it can have come at most `RECYCLE_DISTANCE`
+// closer, so it still has a gap when the manifold is next computed.
+const _: () = assert!(RECYCLE_DISTANCE < 0.5 * SPECULATIVE_DISTANCE);
+
+/// Tries to recycle `manifold`, computed when B's pose in A's frame was
+/// `computed_at` and its normal in A's frame `normal_in_a`, for B's pose in
+/// A's frame now, `relative`, and A's world pose `pose_a`. `radius_b` bounds
+/// the distance from B's origin to any point of B, and `speculative` is the
+/// distance within which this step keeps speculative points.
+///
+/// On success refreshes every point's world midpoint and separation and the
+/// world normal and returns `true`; otherwise leaves the manifold untouched
+/// and returns `false`, and the manifold must be computed afresh.
+pub(crate) fn try_recycle(
+    manifold: &mut Manifold,
+    computed_at: &Isometry3<f32>,
+    normal_in_a: &Vector3<f32>,
+    relative: &Isometry3<f32>,
+    pose_a: &Isometry3<f32>,
+    radius_b: f32,
+    speculative: f32,
+) -> bool {
+    if manifold.points.is_empty() {
+        return false;
+    }
+    // A point r of B lies at R·r + t in A's frame. Between the two poses it
+    // moves by Δt + (R_now − R_then)·r, and |(R_now − R_then)·r| is at most
+    // 2·sin(θ/2)·|r| for the rotation θ between them: a bound on how far
+    // any point of B's surface has moved relative to A.
+    let half_sine = (computed_at.rotation.inverse() * relative.rotation).imag().norm();
+    let shift = (relative.translation.vector - computed_at.translation.vector).norm();
+    let drift = shift + 2.0 * half_sine * radius_b;
+    // Written so that NaN refuses.
+    if !(drift <= RECYCLE_DISTANCE && half_sine <= RECYCLE_HALF_SINE) {
+        return false;
+    }
+    // Maps a point fixed on B from where it was in A's frame when the
+    // manifold was computed to where it is now.
+    let b_moved = relative * computed_at.inverse();
+    let mut separations = [0.0f32; MAX_MANIFOLD_POINTS];
+    let mut midpoints_in_a = [Point3::origin(); MAX_MANIFOLD_POINTS];
+    for (i, p) in manifold.points.iter().enumerate() {
+        // When computed, the point's material points on A and B lay half
+        // the separation below and above the midpoint along the normal.
+        let half_gap = normal_in_a * (0.5 * p.computed_separation);
+        let on_a = p.local_point_a - half_gap;
+        let on_b = b_moved * (p.local_point_a + half_gap);
+        let gap = on_b - on_a;
+        let separation = gap.dot(normal_in_a);
+        let slip = gap - normal_in_a * separation;
+        let same_side = (separation > 0.0) == (p.separation > 0.0);
+        if !(slip.norm_squared() <= RECYCLE_SLIP * RECYCLE_SLIP
+            && same_side
+            && separation <= speculative)
+        {
+            return false;
+        }
+        separations[i] = separation;
+        midpoints_in_a[i] = on_a + gap * 0.5;
+    }
+    manifold.normal = pose_a.rotation * normal_in_a;
+    for (i, p) in manifold.points.iter_mut().enumerate() {
+        p.separation = separations[i];
+        p.point = pose_a * midpoints_in_a[i];
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use collide::nalgebra::{Translation3, UnitQuaternion};
+    use collide::{Cuboid, Shape, Sphere};
+
+    use super::*;
+    use crate::narrow_phase::collide_pair;
+    use crate::{BodyDesc, StepSettings, World};
+
+    /// Separations of a recycled manifold agree with the analytic answer to
+    /// this (metres): float rounding of metre-sized poses, far below the
+    /// millimetre motions tested.
+    const SEPARATION_TOLERANCE: f32 = 1.0e-5;
+
+    fn ground() -> Shape {
+        Cuboid::new(Vector3::new(5.0, 0.5, 5.0)).into()
+    }
+
+    fn cube() -> Shape {
+        Cuboid::new(Vector3::new(0.5, 0.5, 0.5)).into()
+    }
+
+    /// A few rigid transforms (seeded xorshift) under which every case runs,
+    /// and the identity.
+    fn frames() -> Vec<Isometry3<f32>> {
+        let mut state = 0x9E37_79B9_u32;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state as f32 / u32::MAX as f32 * 2.0 - 1.0
+        };
+        let mut out = vec![Isometry3::identity()];
+        for _ in 0..4 {
+            let t = Vector3::new(next(), next(), next()) * 20.0;
+            let axis = Vector3::new(next(), next(), next());
+            out.push(Isometry3::from_parts(
+                Translation3::from(t),
+                UnitQuaternion::from_scaled_axis(axis * 3.0),
+            ));
+        }
+        out
+    }
+
+    /// The ground (A, top face at y = 0 in its frame's parent `frame`) and
+    /// a cube (B) whose pose relative to the ground's top is `cube_local`:
+    /// a freshly computed manifold with its surface points recorded.
+    fn computed(
+        frame: &Isometry3<f32>,
+        cube_local: &Isometry3<f32>,
+    ) -> (Isometry3<f32>, Isometry3<f32>, Manifold) {
+        let pose_a = frame * Isometry3::translation(0.0, -0.5, 0.0);
+        let pose_b = frame * cube_local;
+        let mut m = Manifold::default();
+        collide_pair(&ground(), &pose_a, &cube(), &pose_b, SPECULATIVE_DISTANCE, &mut m);
+        // As the world does after every computation: record the points in
+        // A's frame (no old manifold to warm start from).
+        m.inherit_impulses(&Manifold::default(), &pose_a);
+        (pose_a, pose_b, m)
+    }
+
+    fn recycle(
+        m: &mut Manifold,
+        pose_a: &Isometry3<f32>,
+        pose_b_then: &Isometry3<f32>,
+        pose_b_now: &Isometry3<f32>,
+    ) -> bool {
+        let then = pose_a.inv_mul(pose_b_then);
+        let now = pose_a.inv_mul(pose_b_now);
+        let normal_in_a = pose_a.rotation.inverse_transform_vector(&m.normal);
+        let radius_b = 0.5 * 3f32.sqrt();
+        try_recycle(m, &then, &normal_in_a, &now, pose_a, radius_b, SPECULATIVE_DISTANCE)
+    }
+
+    /// A motion of the cube, in the ground's top frame, about the cube's
+    /// centre: `scale` times a move whose drift bound is 0.63 of it.
+    fn nudge(cube_local: &Isometry3<f32>, scale: f32) -> Isometry3<f32> {
+        let shift = Vector3::new(0.3, -0.2, 0.1) * scale;
+        let turn = UnitQuaternion::from_scaled_axis(Vector3::z() * 0.3 * scale);
+        Isometry3::from_parts(
+            Translation3::from(cube_local.translation.vector + shift),
+            turn * cube_local.rotation,
+        )
+    }
+
+    #[test]
+    fn recycled_box_on_ground_separations_are_the_corner_heights() {
+        // Tilted by 2 mrad, 2 mm deep: the four bottom corners sit between
+        // 1 and 3 mm below the ground's top.
+        let cube_local = Isometry3::from_parts(
+            Translation3::new(0.3, 0.498, -0.2),
+            UnitQuaternion::from_scaled_axis(Vector3::x() * 0.002),
+        );
+        for frame in frames() {
+            let (pose_a, pose_b, mut m) = computed(&frame, &cube_local);
+            assert_eq!(m.points.len(), 4);
+            let moved_local = nudge(&cube_local, RECYCLE_DISTANCE);
+            let moved = frame * moved_local;
+            assert!(recycle(&mut m, &pose_a, &pose_b, &moved), "small move refused");
+            let up = frame.rotation * Vector3::y();
+            assert!((m.normal - up).norm() < 1.0e-5, "normal {:?}", m.normal);
+            // Oracle: each bottom corner's height over the ground's top.
+            let corners: Vec<Point3<f32>> = [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)]
+                .iter()
+                .map(|&(x, z)| moved_local * Point3::new(0.5 * x, -0.5, 0.5 * z))
+                .collect();
+            for p in &m.points {
+                let p_local = frame.inverse_transform_point(&p.point);
+                let corner = corners
+                    .iter()
+                    .min_by(|c, d| {
+                        let h = |q: &&Point3<f32>| (q.xz() - p_local.xz()).norm();
+                        h(c).total_cmp(&h(d))
+                    })
+                    .unwrap();
+                assert!(
+                    (p.separation - corner.y).abs() < SEPARATION_TOLERANCE,
+                    "separation {} vs corner height {}",
+                    p.separation,
+                    corner.y
+                );
+                // The world point is midway between the corner and its point
+                // on the ground, which stayed put: half the slip away across.
+                let across = (p_local.xz() - corner.xz()).norm();
+                assert!(across <= 0.5 * RECYCLE_DISTANCE, "{across} m across");
+                assert!((p_local.y - 0.5 * corner.y).abs() < SEPARATION_TOLERANCE);
+            }
+            // Second oracle: the narrow phase on the new poses.
+            let mut fresh = Manifold::default();
+            collide_pair(&ground(), &pose_a, &cube(), &moved, SPECULATIVE_DISTANCE, &mut fresh);
+            let mut got: Vec<f32> = m.points.iter().map(|p| p.separation).collect();
+            let mut want: Vec<f32> = fresh.points.iter().map(|p| p.separation).collect();
+            got.sort_by(f32::total_cmp);
+            want.sort_by(f32::total_cmp);
+            for (g, w) in got.iter().zip(&want) {
+                assert!((g - w).abs() < SEPARATION_TOLERANCE, "{got:?} vs {want:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_move_past_the_recycle_distance_is_refused() {
+        let cube_local = Isometry3::translation(0.0, 0.498, 0.0);
+        for frame in frames() {
+            for shift in [Vector3::x(), Vector3::y(), Vector3::z()] {
+                let (pose_a, pose_b, mut m) = computed(&frame, &cube_local);
+                let before = m.clone();
+                let moved = frame
+                    * Isometry3::translation(0.0, 0.498, 0.0)
+                    * Isometry3::from_parts(
+                        Translation3::from(shift * (1.1 * RECYCLE_DISTANCE)),
+                        UnitQuaternion::identity(),
+                    );
+                assert!(!recycle(&mut m, &pose_a, &pose_b, &moved), "shift {shift:?}");
+                assert_eq!(m, before, "a refused manifold is left as it was");
+            }
+            // A turn whose arc at the cube's corners passes the distance.
+            let (pose_a, pose_b, mut m) = computed(&frame, &cube_local);
+            let turned = frame
+                * cube_local
+                * UnitQuaternion::from_scaled_axis(Vector3::y() * (1.5 * RECYCLE_DISTANCE));
+            assert!(!recycle(&mut m, &pose_a, &pose_b, &turned));
+        }
+    }
+
+    #[test]
+    fn a_point_changing_from_separated_to_penetrating_is_refused() {
+        // 0.1 of the recycle distance above the ground, then 0.3 of it down.
+        let gap = 0.1 * RECYCLE_DISTANCE;
+        let cube_local = Isometry3::translation(0.0, 0.5 + gap, 0.0);
+        for frame in frames() {
+            let (pose_a, pose_b, mut m) = computed(&frame, &cube_local);
+            assert!(m.points.iter().all(|p| p.separation > 0.0));
+            let lowered = frame * Isometry3::translation(0.0, 0.5 - 2.0 * gap, 0.0);
+            assert!(!recycle(&mut m, &pose_a, &pose_b, &lowered), "sign change recycled");
+            // The same distance upwards keeps the sign and is recycled.
+            let raised = frame * Isometry3::translation(0.0, 0.5 + 4.0 * gap, 0.0);
+            assert!(recycle(&mut m, &pose_a, &pose_b, &raised), "same-sign move refused");
+        }
+    }
+
+    #[test]
+    fn an_empty_manifold_is_never_recycled() {
+        let cube_local = Isometry3::translation(0.0, 0.5 + 2.0 * SPECULATIVE_DISTANCE, 0.0);
+        let (pose_a, pose_b, mut m) = computed(&Isometry3::identity(), &cube_local);
+        assert!(m.points.is_empty());
+        assert!(!recycle(&mut m, &pose_a, &pose_b, &pose_b));
+    }
+
+    /// A world of the ground and one body, with recycling on or off.
+    fn world_with(body: BodyDesc, contact_recycling: bool) -> World {
+        let settings =
+            StepSettings { contact_recycling, sleep_enabled: false, ..StepSettings::default() };
+        let mut world = World::with_settings(settings);
+        world
+            .add_body(BodyDesc::fixed(ground()).with_position(Vector3::new(0.0, -0.5, 0.0)))
+            .unwrap();
+        world.add_body(body).unwrap();
+        world
+    }
+
+    #[test]
+    fn a_rolling_ball_gets_its_contact_recomputed_under_it() {
+        // Rolling at 20 cm/s, the ball moves 3.3 mm a step, past the
+        // recycle distance, and turns so slowly that the contact point
+        // kept on its surface would rise only 11 µm in a step: the drift
+        // test, not the sign test, must refuse.
+        let ball = BodyDesc::dynamic(Sphere::new(0.5).into())
+            .with_position(Vector3::new(-2.0, 0.5, 0.0))
+            .with_linear_velocity(Vector3::new(0.2, 0.0, 0.0))
+            .with_angular_velocity(Vector3::new(0.0, 0.0, -0.4));
+        let mut world = world_with(ball, true);
+        let id = world.bodies().nth(1).unwrap();
+        for step in 0..90 {
+            let centre = world.pose(id).unwrap().translation.vector;
+            world.step(1.0 / 60.0);
+            let contact = &world.contacts()[0];
+            assert_eq!(contact.manifold.points.len(), 1, "step {step}");
+            let p = contact.manifold.points[0].point;
+            // The manifold is found at the poses the step starts from; a
+            // recycled one lags the ball by at most the recycle distance.
+            let off = (p.coords.xz() - centre.xz()).norm();
+            assert!(off <= RECYCLE_DISTANCE + 1.0e-5, "step {step}: {off} m off");
+        }
+    }
+
+    /// Steps a frictionless cube sliding on the ground at `speed` for 60
+    /// steps and returns, per step, whether its manifold is exactly the one
+    /// the narrow phase computes at the poses the step started from.
+    fn fresh_each_step(speed: f32, contact_recycling: bool) -> Vec<bool> {
+        let sliding = BodyDesc::dynamic(cube())
+            .with_position(Vector3::new(0.0, 0.5, 0.0))
+            .with_linear_velocity(Vector3::new(speed, 0.0, 0.0))
+            .with_friction(0.0);
+        let mut world = world_with(sliding, contact_recycling);
+        let ids: Vec<_> = world.bodies().collect();
+        (0..60)
+            .map(|_| {
+                let pose_a = *world.pose(ids[0]).unwrap();
+                let pose_b = *world.pose(ids[1]).unwrap();
+                world.step(1.0 / 60.0);
+                let mut fresh = Manifold::default();
+                collide_pair(&ground(), &pose_a, &cube(), &pose_b, 1.0, &mut fresh);
+                let got = &world.contacts()[0].manifold;
+                got.normal == fresh.normal
+                    && got.points.len() == fresh.points.len()
+                    && got.points.iter().zip(&fresh.points).all(|(g, f)| {
+                        (g.point, g.separation, g.id) == (f.point, f.separation, f.id)
+                    })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_slow_slide_is_recomputed_after_the_most_recycled_steps() {
+        // 9 mm/s: 0.15 mm a step, past the unchanged-pose reuse, and only
+        // 0.6 mm (under the recycle distance) after four steps, so only the
+        // step cap forces the recomputations.
+        let fresh = fresh_each_step(0.009, true);
+        let mut run = 0;
+        let mut longest = 0;
+        for &f in &fresh[1..] {
+            run = if f { 0 } else { run + 1 };
+            longest = longest.max(run);
+        }
+        assert_eq!(longest as u32, MAX_RECYCLED_STEPS, "{fresh:?}");
+    }
+
+    #[test]
+    fn without_recycling_every_moving_manifold_is_computed_afresh() {
+        // A frictionless cube sliding at 3 cm/s moves 0.5 mm a step: more
+        // than the unchanged-pose reuse allows, less than recycling allows.
+        let run =
+            |contact_recycling: bool| fresh_each_step(0.03, contact_recycling).iter().all(|&f| f);
+        assert!(run(false), "recycling off: a manifold was not computed afresh");
+        assert!(!run(true), "recycling on: no manifold was recycled");
+    }
+}
