@@ -40,6 +40,8 @@ const EDGE_TOLERANCE: f32 = 0.5 * LINEAR_SLOP;
 
 /// Writes into `out` the manifold of boxes `a` and `b`: points whose
 /// separation is at most `speculative` (metres), normal from A to B.
+/// Returns the separating axis's gap when one exceeds `speculative` (a lower
+/// bound on the boxes' distance; `out` is then empty), else 0.
 pub(crate) fn collide_cuboids(
     a: &Cuboid,
     pose_a: &Isometry3<f32>,
@@ -47,7 +49,7 @@ pub(crate) fn collide_cuboids(
     pose_b: &Isometry3<f32>,
     speculative: f32,
     out: &mut Manifold,
-) {
+) -> f32 {
     out.clear();
     let rot_a = *pose_a.rotation.to_rotation_matrix().matrix();
     let rot_b = *pose_b.rotation.to_rotation_matrix().matrix();
@@ -62,7 +64,7 @@ pub(crate) fn collide_cuboids(
         let s = t[i].abs() - (ha[i] + abs_r.row(i).transpose().dot(&hb));
         // Written so a NaN separation is reported as separated.
         if !(s <= speculative) {
-            return;
+            return s;
         }
         if s > best_a.0 {
             best_a = (s, i);
@@ -73,7 +75,7 @@ pub(crate) fn collide_cuboids(
     for j in 0..3 {
         let s = t_in_b[j].abs() - (hb[j] + abs_r.column(j).dot(&ha));
         if !(s <= speculative) {
-            return;
+            return s;
         }
         if s > best_b.0 {
             best_b = (s, j);
@@ -104,7 +106,7 @@ pub(crate) fn collide_cuboids(
             let proj_b = hb[j1] * abs_r_exact[(i, j2)] + hb[j2] * abs_r_exact[(i, j1)];
             let s = (t.dot(&n).abs() - (proj_a + proj_b)) / len;
             if !(s <= speculative) {
-                return;
+                return s;
             }
             if s > best_edge.0 {
                 best_edge = (s, i, j, n / len);
@@ -124,7 +126,7 @@ pub(crate) fn collide_cuboids(
         for p in &mut out.points {
             p.point = pose_a * p.point;
         }
-        return;
+        return 0.0;
     }
 
     let mut candidates: ArrayVec<Candidate, MAX_POLYGON_VERTICES> = ArrayVec::new();
@@ -153,6 +155,7 @@ pub(crate) fn collide_cuboids(
     };
     out.normal = normal_ref;
     reduce(&candidates, &normal_ref, out);
+    0.0
 }
 
 /// Clips the incident box's most anti-parallel face against the side planes

@@ -22,6 +22,12 @@
 //! refuses; an empty manifold is never recycled (a new feature may come
 //! within the speculative distance); and a manifold is recomputed after
 //! [`MAX_RECYCLED_STEPS`] recycled steps in any case.
+//!
+//! The same bound culls pairs that were apart: a pair whose shapes were
+//! found at least a distance d apart cannot have come closer than d minus
+//! that drift, so while that stays beyond the speculative distance its
+//! manifold stays empty without being computed ([`still_apart`]), as
+//! conservative advancement bounds approach by motion.
 
 use collide::nalgebra::{Isometry3, Point3, Vector3};
 
@@ -63,6 +69,39 @@ pub(crate) const MAX_RECYCLED_STEPS: u32 = 3;
 // closer, so it still has a gap when the manifold is next computed.
 const _: () = assert!(RECYCLE_DISTANCE < 0.5 * SPECULATIVE_DISTANCE);
 
+/// How far any point of B can have moved relative to A between B's pose in
+/// A's frame `computed_at` and `relative` (B's points within `radius_b` of
+/// its origin), and the sine of half the rotation between the two.
+fn surface_drift(
+    computed_at: &Isometry3<f32>,
+    relative: &Isometry3<f32>,
+    radius_b: f32,
+) -> (f32, f32) {
+    // A point r of B lies at R·r + t in A's frame. Between the two poses it
+    // moves by Δt + (R_now − R_then)·r, and |(R_now − R_then)·r| is at most
+    // 2·sin(θ/2)·|r| for the rotation θ between them: a bound on how far
+    // any point of B's surface has moved relative to A.
+    let half_sine = (computed_at.rotation.inverse() * relative.rotation).imag().norm();
+    let shift = (relative.translation.vector - computed_at.translation.vector).norm();
+    (shift + 2.0 * half_sine * radius_b, half_sine)
+}
+
+/// Whether a pair found at least `clearance` apart when B's pose in A's frame
+/// was `computed_at` is still farther apart than `speculative` at `relative`
+/// (B's points within `radius_b` of its origin): the gap can have shrunk by
+/// at most the drift of B's surface. Such a pair's manifold stays empty
+/// without running contact determination; a NaN anywhere answers `false`.
+pub(crate) fn still_apart(
+    clearance: f32,
+    computed_at: &Isometry3<f32>,
+    relative: &Isometry3<f32>,
+    radius_b: f32,
+    speculative: f32,
+) -> bool {
+    let (drift, _) = surface_drift(computed_at, relative, radius_b);
+    clearance - drift > speculative
+}
+
 /// Tries to recycle `manifold`, computed when B's pose in A's frame was
 /// `computed_at` and its normal in A's frame `normal_in_a`, for B's pose in
 /// A's frame now, `relative`, and A's world pose `pose_a`. `radius_b` bounds
@@ -84,13 +123,7 @@ pub(crate) fn try_recycle(
     if manifold.points.is_empty() {
         return false;
     }
-    // A point r of B lies at R·r + t in A's frame. Between the two poses it
-    // moves by Δt + (R_now − R_then)·r, and |(R_now − R_then)·r| is at most
-    // 2·sin(θ/2)·|r| for the rotation θ between them: a bound on how far
-    // any point of B's surface has moved relative to A.
-    let half_sine = (computed_at.rotation.inverse() * relative.rotation).imag().norm();
-    let shift = (relative.translation.vector - computed_at.translation.vector).norm();
-    let drift = shift + 2.0 * half_sine * radius_b;
+    let (drift, half_sine) = surface_drift(computed_at, relative, radius_b);
     // Written so that NaN refuses.
     if !(drift <= RECYCLE_DISTANCE && half_sine <= RECYCLE_HALF_SINE) {
         return false;
@@ -403,5 +436,99 @@ mod tests {
             |contact_recycling: bool| fresh_each_step(0.03, contact_recycling).iter().all(|&f| f);
         assert!(run(false), "recycling off: a manifold was not computed afresh");
         assert!(!run(true), "recycling on: no manifold was recycled");
+    }
+
+    /// Culling by clearance is safe: whenever [`still_apart`] keeps a pair
+    /// empty, the shapes' true distance at the new pose (collide's GJK
+    /// distance, an independent code path from the SAT and clipping that
+    /// produced the clearance) is beyond the speculative distance. Random
+    /// pairs of every shape kind of the scenes, random gaps, random small
+    /// moves and turns; enough of them must be culled for the test to mean
+    /// something.
+    #[test]
+    fn a_pair_kept_apart_is_apart() {
+        use collide::Capsule;
+        let mut state = 0x2545_F491_u32;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state as f32 / u32::MAX as f32
+        };
+        let shapes: Vec<Shape> = vec![
+            cube(),
+            Sphere::new(0.5).into(),
+            Capsule::new(0.5, 0.3).into(),
+            crate::icosahedron(0.6).unwrap().into(),
+            ground(),
+        ];
+        let speculative = SPECULATIVE_DISTANCE;
+        let (mut culled, mut checked) = (0, 0);
+        for trial in 0..4000 {
+            let a = &shapes[trial % shapes.len()];
+            let b = &shapes[(trial / shapes.len()) % 4];
+            let random_turn = |next: &mut dyn FnMut() -> f32, scale: f32| {
+                let axis = Vector3::new(next() - 0.5, next() - 0.5, next() - 0.5);
+                UnitQuaternion::from_scaled_axis(axis * scale)
+            };
+            let pose_a = Isometry3::from_parts(
+                Translation3::new(next() * 4.0 - 2.0, next() * 4.0 - 2.0, 0.0),
+                random_turn(&mut next, 6.0),
+            );
+            // B in a random direction from A, then slid towards A along the
+            // closest-points direction until the gap is between the
+            // speculative distance and 8 cm more, where culling is decided.
+            let dir = Vector3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize();
+            let far = Isometry3::from_parts(
+                Translation3::from(pose_a.translation.vector + dir * 4.0),
+                random_turn(&mut next, 6.0),
+            );
+            let collide::Proximity::Separated { distance, point_a, point_b } =
+                collide::closest_points(a, &pose_a, b, &far)
+            else {
+                continue;
+            };
+            let target = speculative + next() * 0.08;
+            let towards_a = (point_a - point_b) / distance;
+            let pose_b = Isometry3::from_parts(
+                Translation3::from(far.translation.vector + towards_a * (distance - target)),
+                far.rotation,
+            );
+            let mut m = Manifold::default();
+            let clearance = collide_pair(a, &pose_a, b, &pose_b, speculative, &mut m);
+            if clearance <= 0.0 {
+                continue;
+            }
+            assert!(m.points.is_empty(), "a clearance comes with an empty manifold");
+            // A small relative motion of B: up to 3 cm and 3°.
+            let step = Isometry3::from_parts(
+                Translation3::from(Vector3::new(next() - 0.5, next() - 0.5, next() - 0.5) * 0.06),
+                random_turn(&mut next, 0.1),
+            );
+            let moved_b = Isometry3::from_parts(
+                Translation3::from(pose_b.translation.vector),
+                pose_b.rotation,
+            ) * step;
+            let radius_b = match b {
+                Shape::Cuboid(c) => c.half_extents.norm(),
+                Shape::Sphere(s) => s.radius,
+                Shape::Capsule(c) => c.half_height + c.radius,
+                _ => 0.6,
+            };
+            let (before, now) = (pose_a.inv_mul(&pose_b), pose_a.inv_mul(&moved_b));
+            checked += 1;
+            if still_apart(clearance, &before, &now, radius_b, speculative) {
+                culled += 1;
+                let distance = match collide::closest_points(a, &pose_a, b, &moved_b) {
+                    collide::Proximity::Separated { distance, .. } => distance,
+                    collide::Proximity::Intersecting => 0.0,
+                };
+                assert!(
+                    distance > speculative - SEPARATION_TOLERANCE,
+                    "trial {trial}: kept apart, yet {distance} m apart after the move"
+                );
+            }
+        }
+        assert!(culled > 300 && culled < checked, "{culled} of {checked} pairs culled");
     }
 }

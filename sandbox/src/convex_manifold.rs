@@ -32,7 +32,8 @@ const CAPSULE_SIDE_COSINE: f32 = 0.05;
 /// is used directly.
 const MIN_FACE_COSINE: f32 = 0.1;
 
-/// Sphere against sphere, exactly.
+/// Sphere against sphere, exactly. Returns the distance when the spheres
+/// are farther apart than `speculative` (`out` is then empty), else 0.
 pub(crate) fn collide_spheres(
     a: &Sphere,
     pose_a: &Isometry3<f32>,
@@ -40,23 +41,26 @@ pub(crate) fn collide_spheres(
     pose_b: &Isometry3<f32>,
     speculative: f32,
     out: &mut Manifold,
-) {
+) -> f32 {
     out.clear();
     let d = pose_b.translation.vector - pose_a.translation.vector;
     let dist = d.norm();
     let separation = dist - a.radius - b.radius;
     if !(separation <= speculative) {
-        return;
+        return separation;
     }
     let n = if dist > MIN_NORMAL_DISTANCE { d / dist } else { Vector3::y() };
     let on_a = pose_a.translation.vector + n * a.radius;
     let on_b = pose_b.translation.vector - n * b.radius;
     out.normal = n;
     out.points.push(ContactPoint::new(Point3::from((on_a + on_b) * 0.5), separation, 0));
+    0.0
 }
 
 /// A box (A) against a sphere (B), exactly: the closest point of the box to
 /// the sphere's centre, or the nearest face when the centre is inside.
+/// Returns the distance when they are farther apart than `speculative`
+/// (`out` is then empty), else 0.
 pub(crate) fn collide_cuboid_sphere(
     a: &collide::Cuboid,
     pose_a: &Isometry3<f32>,
@@ -64,7 +68,7 @@ pub(crate) fn collide_cuboid_sphere(
     pose_b: &Isometry3<f32>,
     speculative: f32,
     out: &mut Manifold,
-) {
+) -> f32 {
     out.clear();
     let c = pose_a.inverse_transform_point(&Point3::from(pose_b.translation.vector));
     let h = a.half_extents;
@@ -84,15 +88,18 @@ pub(crate) fn collide_cuboid_sphere(
     };
     let separation = depth_to_surface - b.radius;
     if !(separation <= speculative) {
-        return;
+        return separation;
     }
     let on_sphere = c - n_local * b.radius;
     out.normal = pose_a.rotation * n_local;
     let mid = pose_a * Point3::from((on_box.coords + on_sphere.coords) * 0.5);
     out.points.push(ContactPoint::new(mid, separation, 0));
+    0.0
 }
 
-/// Any other pair, through collide's queries and face clipping.
+/// Any other pair, through collide's queries and face clipping. Returns the
+/// distance when the shapes are farther apart than `speculative` (`out` is
+/// then empty), else 0.
 pub(crate) fn collide_convex(
     a: &Shape,
     pose_a: &Isometry3<f32>,
@@ -100,7 +107,7 @@ pub(crate) fn collide_convex(
     pose_b: &Isometry3<f32>,
     speculative: f32,
     out: &mut Manifold,
-) {
+) -> f32 {
     out.clear();
     // One GJK run answers both cases: EPA continues from its simplex when
     // the cores overlap.
@@ -108,7 +115,7 @@ pub(crate) fn collide_convex(
     let query = match contact_of_shapes(a, pose_a, b, pose_b, &mut cache) {
         Ok(Contact::Separated { distance, normal, point_a, point_b }) => {
             if !(distance <= speculative) {
-                return;
+                return distance;
             }
             if distance > MIN_NORMAL_DISTANCE {
                 Some((normal.into_inner(), distance, point_a, point_b))
@@ -124,9 +131,9 @@ pub(crate) fn collide_convex(
         // stepped again.
         Err(_) => None,
     };
-    let Some((n, separation, point_a, point_b)) = query else { return };
+    let Some((n, separation, point_a, point_b)) = query else { return 0.0 };
     if !n.iter().all(|x| x.is_finite()) {
-        return;
+        return 0.0;
     }
     out.normal = n;
 
@@ -162,6 +169,7 @@ pub(crate) fn collide_convex(
         candidates.push((mid, separation, key | 0xFFFF));
     }
     reduce(&candidates, &n, out);
+    0.0
 }
 
 /// collide's [`contact`] on the concrete shapes, so that GJK and EPA are

@@ -14,6 +14,8 @@ use crate::manifold::Manifold;
 
 /// Writes into `out` the contact manifold of `a` at `pose_a` and `b` at
 /// `pose_b`, keeping points whose separation is at most `speculative`.
+/// Returns a lower bound on the shapes' distance when they are proven
+/// farther apart than `speculative` (`out` is then empty), and 0 otherwise.
 pub(crate) fn collide_pair(
     a: &Shape,
     pose_a: &Isometry3<f32>,
@@ -21,7 +23,7 @@ pub(crate) fn collide_pair(
     pose_b: &Isometry3<f32>,
     speculative: f32,
     out: &mut Manifold,
-) {
+) -> f32 {
     match (a, b) {
         (Shape::Cuboid(ca), Shape::Cuboid(cb)) => {
             collide_cuboids(ca, pose_a, cb, pose_b, speculative, out)
@@ -33,8 +35,9 @@ pub(crate) fn collide_pair(
             collide_cuboid_sphere(ca, pose_a, sb, pose_b, speculative, out)
         }
         (Shape::Sphere(sa), Shape::Cuboid(cb)) => {
-            collide_cuboid_sphere(cb, pose_b, sa, pose_a, speculative, out);
+            let clearance = collide_cuboid_sphere(cb, pose_b, sa, pose_a, speculative, out);
             out.normal = -out.normal;
+            clearance
         }
         _ => collide_convex(a, pose_a, b, pose_b, speculative, out),
     }

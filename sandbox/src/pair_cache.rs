@@ -27,6 +27,10 @@ pub struct Contact {
     /// instead of computed) since `computed_at`; zero when it is exactly as
     /// computed there.
     pub(crate) recycled_steps: u32,
+    /// When the manifold is empty because the shapes were proven farther
+    /// apart than the speculative distance at `computed_at`: a lower bound on
+    /// their distance then. Zero otherwise.
+    pub(crate) clearance: f32,
 }
 
 impl Contact {

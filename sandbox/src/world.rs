@@ -28,7 +28,7 @@ use crate::aabb::Aabb;
 use crate::body::{BodyDesc, BodyId, BodyKind};
 use crate::broad_phase::BroadPhase;
 use crate::constraint_batches::ConstraintBatches;
-use crate::contact_recycling::{MAX_RECYCLED_STEPS, try_recycle};
+use crate::contact_recycling::{MAX_RECYCLED_STEPS, still_apart, try_recycle};
 use crate::contact_solver::prepare::{ContactInput, prepare};
 use crate::contact_solver::simd_batch::{self, ConstraintBatch, LANES};
 use crate::contact_solver::{self, ConstraintSlot, Softness, SolverParams};
@@ -616,6 +616,7 @@ impl World {
                     manifold: Manifold::default(),
                     computed_at: None,
                     recycled_steps: 0,
+                    clearance: 0.0,
                 }
             },
         );
@@ -638,7 +639,15 @@ impl World {
             let speculative = SPECULATIVE_DISTANCE + reach(a) + reach(b);
             let (pose_a, pose_b) = (&self.poses[a], &self.poses[b]);
             let relative = pose_a.inv_mul(pose_b);
+            let radius_b = records[b].extent + records[b].mass.local_center.coords.norm();
             if let Some((before, normal_in_a)) = &c.computed_at {
+                // Proven apart when computed, and the bodies have not moved
+                // enough since to come within the speculative distance.
+                if c.clearance > 0.0
+                    && still_apart(c.clearance, before, &relative, radius_b, speculative)
+                {
+                    continue;
+                }
                 // Same relative pose as computed (and not recycled since, so
                 // the separations are still those computed): same manifold,
                 // moved with A.
@@ -651,7 +660,6 @@ impl World {
                 }
                 // A small drift: the same points, fixed on each body, with
                 // their separations refreshed.
-                let radius_b = records[b].extent + records[b].mass.local_center.coords.norm();
                 if recycling
                     && c.recycled_steps < MAX_RECYCLED_STEPS
                     && try_recycle(
@@ -669,7 +677,7 @@ impl World {
                     continue;
                 }
             }
-            collide_pair(
+            let clearance = collide_pair(
                 &records[a].shape,
                 &self.poses[a],
                 &records[b].shape,
@@ -682,6 +690,7 @@ impl World {
             let normal_in_a = self.poses[a].rotation.inverse_transform_vector(&c.manifold.normal);
             c.computed_at = Some((relative, normal_in_a));
             c.recycled_steps = 0;
+            c.clearance = clearance;
             if !c.manifold.points.is_empty() {
                 wake_touched(records, active, a, b, &mut self.islands_to_wake);
             }
