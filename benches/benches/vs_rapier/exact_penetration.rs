@@ -6,42 +6,33 @@
 //!   `min(-y_min, y_max + 1)` (the shorter way out, up or down); the extreme
 //!   points come from each shape's support along ±y.
 //! - **body against body**: a sort-and-sweep along x finds every pair whose
-//!   bounding spheres overlap, and parry3d's exact `contact` query (SAT for
-//!   box pairs, GJK/EPA otherwise) gives the depth, clamped to
-//!   `r_a + r_b - |c_a - c_b|`, the translation that separates the bounding
-//!   spheres and so the shapes: an upper bound that catches an EPA answer
-//!   gone wrong.
+//!   bounding spheres overlap, and the `tests` crate's exact f64 oracle gives
+//!   the depth: the separating-axis minimum over face normals and edge
+//!   cross products for boxes and hulls, plus the core distance for rounded
+//!   shapes (`tests::expected_separation`). It shares no code with either
+//!   engine. The depth is clamped to `r_a + r_b - |c_a - c_b|`, the
+//!   translation that separates the bounding spheres and so the shapes.
 //!
 //! The deepest overlap is the run's "exact" penetration for both engines
 //! alike, independent of either engine's contact caching (rapier recycles
 //! the manifolds of a pair whose relative pose moved less than 5 cm, leaving
-//! their `dist` stale). The ground is analytic because parry3d 0.31 returned
-//! a 1.6 m depth for a capsule lying at rest on the 100 m ground cuboid.
+//! their `dist` stale). parry3d's `contact` query is not used: it returned a
+//! 1.6 m depth for a capsule lying at rest on the 100 m ground cuboid, and
+//! 0.5 m for two pyramid cubes tilted by under 5e-4 rad that overlap by
+//! 0.29 mm (checked by the f64 separating-axis test).
 
 use std::error::Error;
 
+use collide::nalgebra::{Isometry3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
 use rapier3d::math::Pose;
-use rapier3d::parry::query;
-use rapier3d::parry::shape::SharedShape;
 use rapier3d::prelude::Vector;
+use tests::sat::sat_penetration;
+use tests::{OracleShape, expected_separation};
 
 use crate::layout::{
     BodySpec, CAPSULE_HALF_HEIGHT, CAPSULE_RADIUS, CUBE_HALF, GROUND_HALF, GROUND_Y, SPHERE_RADIUS,
     ShapeSpec,
 };
-
-/// The parry3d shape of a body specification.
-pub fn parry_shape(shape: &ShapeSpec) -> Result<SharedShape, Box<dyn Error>> {
-    Ok(match shape {
-        ShapeSpec::Cube => SharedShape::cuboid(CUBE_HALF, CUBE_HALF, CUBE_HALF),
-        ShapeSpec::Sphere => SharedShape::ball(SPHERE_RADIUS),
-        ShapeSpec::Capsule => SharedShape::capsule_y(CAPSULE_HALF_HEIGHT, CAPSULE_RADIUS),
-        ShapeSpec::Hull(vertices) => {
-            let points: Vec<Vector> = vertices.iter().map(|p| Vector::new(p.x, p.y, p.z)).collect();
-            SharedShape::convex_hull(&points).ok_or("parry3d could not hull the icosahedron")?
-        }
-    })
-}
 
 /// The lowest and highest y of `shape` at `pose`, from its support along ±y.
 fn vertical_extent(shape: &ShapeSpec, pose: &Pose) -> (f32, f32) {
@@ -62,23 +53,47 @@ fn vertical_extent(shape: &ShapeSpec, pose: &Pose) -> (f32, f32) {
     (y - half, y + half)
 }
 
-/// How deep (metres, 0 when apart or touching) two posed shapes overlap,
-/// by parry3d's exact contact query.
-fn overlap(
-    pose1: &Pose,
-    shape1: &SharedShape,
-    pose2: &Pose,
-    shape2: &SharedShape,
-) -> Result<f32, Box<dyn Error>> {
-    let contact = query::contact(pose1, shape1.as_ref(), pose2, shape2.as_ref(), 0.0)
-        .map_err(|_| "parry3d does not support a shape pair of the scene")?;
-    Ok(contact.map_or(0.0, |c| (-c.dist).max(0.0)))
+/// The oracle's shape of a body specification, in its own frame.
+fn oracle_shape(shape: &ShapeSpec) -> Result<OracleShape, Box<dyn Error>> {
+    let f = f64::from;
+    Ok(match shape {
+        ShapeSpec::Cube => OracleShape::cuboid(Vector3::repeat(f(CUBE_HALF))),
+        ShapeSpec::Sphere => OracleShape::sphere(f(SPHERE_RADIUS)),
+        ShapeSpec::Capsule => OracleShape::capsule(f(CAPSULE_HALF_HEIGHT), f(CAPSULE_RADIUS)),
+        ShapeSpec::Hull(vertices) => {
+            let points: Vec<Point3<f64>> = vertices.iter().map(|p| p.cast()).collect();
+            OracleShape::hull(&points).ok_or("the oracle could not hull the icosahedron")?
+        }
+    })
+}
+
+/// An engine pose as the oracle's (nalgebra) isometry.
+fn isometry(pose: &Pose) -> Isometry3<f32> {
+    let (t, q) = (pose.translation, pose.rotation);
+    Isometry3::from_parts(
+        Translation3::new(t.x, t.y, t.z),
+        UnitQuaternion::new_normalize(Quaternion::new(q.w, q.x, q.y, q.z)),
+    )
+}
+
+/// How deep (metres, 0 when apart or touching) two posed shapes overlap.
+fn overlap(a: &OracleShape, b: &OracleShape) -> f32 {
+    let depth = if a.radius == 0.0 && b.radius == 0.0 {
+        // Two polytopes: the separating-axis minimum is the depth, and a
+        // value of at most zero means apart (no distance needed).
+        sat_penetration(&a.core, &b.core).map_or(0.0, |r| r.depth)
+    } else {
+        -expected_separation(a, b).signed()
+    };
+    depth.max(0.0) as f32
 }
 
 /// The oracle for one scene: its shapes and bounding radii, and scratch space.
 pub struct PenetrationOracle {
     specs: Vec<ShapeSpec>,
-    shapes: Vec<SharedShape>,
+    shapes: Vec<OracleShape>,
+    /// Each body's shape at the poses being checked (`None` if not checked).
+    posed: Vec<Option<OracleShape>>,
     radii: Vec<f32>,
     order: Vec<u32>,
 }
@@ -88,7 +103,8 @@ impl PenetrationOracle {
     pub fn new(specs: &[BodySpec]) -> Result<Self, Box<dyn Error>> {
         Ok(Self {
             specs: specs.iter().map(|s| s.shape.clone()).collect(),
-            shapes: specs.iter().map(|s| parry_shape(&s.shape)).collect::<Result<_, _>>()?,
+            shapes: specs.iter().map(|s| oracle_shape(&s.shape)).collect::<Result<_, _>>()?,
+            posed: vec![None; specs.len()],
             radii: specs.iter().map(|s| s.shape.bounding_radius()).collect(),
             order: Vec::with_capacity(specs.len()),
         })
@@ -106,6 +122,7 @@ impl PenetrationOracle {
 
         self.order.clear();
         for (i, pose) in poses.iter().enumerate() {
+            self.posed[i] = None;
             let Some(pose) = pose.filter(finite) else { continue };
             self.order.push(i as u32);
             let t = pose.translation;
@@ -130,9 +147,16 @@ impl PenetrationOracle {
                 }
                 let bound = ra + rb - pa.translation.distance(pb.translation);
                 if bound > 0.0 {
-                    let depth =
-                        overlap(&pa, &self.shapes[a as usize], &pb, &self.shapes[b as usize])?;
-                    deepest = deepest.max(depth.min(bound));
+                    for (k, p) in [(a, &pa), (b, &pb)] {
+                        let k = k as usize;
+                        if self.posed[k].is_none() {
+                            self.posed[k] = Some(self.shapes[k].posed(&isometry(p)));
+                        }
+                    }
+                    if let (Some(sa), Some(sb)) = (&self.posed[a as usize], &self.posed[b as usize])
+                    {
+                        deepest = deepest.max(overlap(sa, sb).min(bound));
+                    }
                 }
             }
         }
