@@ -42,8 +42,9 @@
 //!   recycles the manifolds of a pair whose relative pose moved less than
 //!   5 cm since its last update, and then leaves `dist` stale.
 //! - *max pen, exact*: the engine-neutral [`exact_penetration`] oracle
-//!   (analytic depth against the ground slab; parry3d's exact contact query,
-//!   clamped by the bounding-sphere overlap, on every pair whose bounding
+//!   (analytic depth against the ground slab; the `tests` crate's exact f64
+//!   separating-axis and core-distance oracle, clamped by the
+//!   bounding-sphere overlap, on every pair whose bounding
 //!   spheres overlap) on the poses at the end of every step of the replay,
 //!   maximised over the run (`VS_RAPIER_EXACT_EVERY=N` samples every N
 //!   steps instead, for quick runs).

@@ -230,8 +230,9 @@ each step (their narrow phase, i.e. the poses before that step's solve). rapier 
 pair's manifold while its relative pose moves less than 5 cm and leaves `dist` stale then, \
 so its figure can read low.",
         "*exact*: one oracle for both engines on the poses at the end of each sampled step: \
-analytic depth against the ground slab, parry3d's exact contact query between bodies (clamped \
-by the bounding-sphere overlap). Both penetration columns come from an untimed replay of each \
+analytic depth against the ground slab, and between bodies the exact f64 separating-axis and \
+core-distance oracle of the `tests` crate (shared with neither engine; clamped by the \
+bounding-sphere overlap). Both penetration columns come from an untimed replay of each \
 engine, checked to end at bitwise the same poses as the timed run; the timed run makes only \
 step calls.",
         "*drift* (from the start position, after the last step) and *moved > 5 cm* measure \
