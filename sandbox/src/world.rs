@@ -595,7 +595,10 @@ impl World {
         self.broad_phase.find_pairs(&self.active);
     }
 
-    fn find_contacts(&mut self, dt: f32) {
+    /// Merges the broad phase's pairs into the contact list (see
+    /// [`merge`]): existing pairs keep their manifolds, new ones start
+    /// empty, and pairs of two sleeping bodies are kept as they are.
+    fn merge_pairs(&mut self) {
         let records = &self.records;
         let active = &self.active;
         merge(
@@ -621,6 +624,16 @@ impl World {
             },
         );
         std::mem::swap(&mut self.contacts, &mut self.contacts_scratch);
+    }
+
+    fn find_contacts(&mut self, dt: f32) {
+        // Same pairs and awake flags as last step: the contact list would
+        // merge into itself.
+        if self.broad_phase.pairs_changed {
+            self.merge_pairs();
+        }
+        let records = &self.records;
+        let active = &self.active;
 
         let mut manifold = Manifold::default();
         let recycling = self.settings.contact_recycling;
