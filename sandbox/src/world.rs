@@ -747,6 +747,12 @@ impl World {
                 inv_inertia: rot.matrix() * r.inv_inertia_local * rot.matrix().transpose(),
             });
         }
+        if self.awake_slots.is_empty() {
+            // Everything asleep or static: no contact can change.
+            self.slots.clear();
+            self.substep_integrate_time = std::time::Duration::ZERO;
+            return;
+        }
 
         let substeps = self.settings.substeps.max(1);
         let h = dt / substeps as f32;
