@@ -31,6 +31,9 @@ pub struct Contact {
     /// apart than the speculative distance at `computed_at`: a lower bound on
     /// their distance then. Zero otherwise.
     pub(crate) clearance: f32,
+    /// The two bodies' summed travel (see `World`) when `clearance` was
+    /// found: the gap can since have closed by at most their travel beyond it.
+    pub(crate) travel_at: f64,
 }
 
 impl Contact {

@@ -103,6 +103,10 @@ pub struct World {
     records: Vec<BodyRecord>,
     poses: Vec<Isometry3<f32>>,
     linear_velocities: Vec<Vector3<f32>>,
+    /// Per slot: a bound on how far any point of the body has moved since it
+    /// was added (m), summed step by step (f64, so that differences of large
+    /// sums stay exact to well under a micrometre).
+    travel: Vec<f64>,
     angular_velocities: Vec<Vector3<f32>>,
     /// Awake and dynamic, per slot: what the broad phase and solver move.
     active: Vec<bool>,
@@ -243,6 +247,7 @@ impl World {
                 self.poses.push(desc.pose);
                 self.linear_velocities.push(v);
                 self.angular_velocities.push(w);
+                self.travel.push(0.0);
                 self.active.push(dynamic);
                 self.solver_index.push(0);
                 (self.records.len() - 1) as u32
@@ -366,6 +371,15 @@ impl World {
         {
             return Err(WorldError::NonFinite);
         }
+        let r = &self.records[i];
+        let reach_from_origin = r.extent + r.mass.local_center.coords.norm();
+        let moved = (pose.translation.vector - self.poses[i].translation.vector).norm()
+            + 2.0
+                * (self.poses[i].rotation.inverse() * pose.rotation).imag().norm()
+                * reach_from_origin;
+        // A non-finite bound (never expected for finite poses) makes every
+        // clearance of this body unusable, which is the safe side.
+        self.travel[i] += if moved.is_finite() { f64::from(moved) } else { f64::INFINITY };
         self.poses[i] = pose;
         let tight = Aabb::of_shape(&self.records[i].shape, &pose);
         self.broad_phase.update(i as u32, &tight, AABB_MARGIN);
@@ -620,6 +634,7 @@ impl World {
                     computed_at: None,
                     recycled_steps: 0,
                     clearance: 0.0,
+                    travel_at: 0.0,
                 }
             },
         );
@@ -650,6 +665,15 @@ impl World {
                     + self.angular_velocities[i].norm() * records[i].extent)
             };
             let speculative = SPECULATIVE_DISTANCE + reach(a) + reach(b);
+            // Proven apart when computed, and the two bodies together have
+            // not travelled enough since to close the gap: a cheaper, looser
+            // form of the relative-motion test below (NaN fails it).
+            if c.clearance > 0.0 {
+                let travelled = (self.travel[a] + self.travel[b] - c.travel_at) as f32;
+                if c.clearance - travelled > speculative {
+                    continue;
+                }
+            }
             let (pose_a, pose_b) = (&self.poses[a], &self.poses[b]);
             let relative = pose_a.inv_mul(pose_b);
             let radius_b = records[b].extent + records[b].mass.local_center.coords.norm();
@@ -704,6 +728,7 @@ impl World {
             c.computed_at = Some((relative, normal_in_a));
             c.recycled_steps = 0;
             c.clearance = clearance;
+            c.travel_at = self.travel[a] + self.travel[b];
             if !c.manifold.points.is_empty() {
                 wake_touched(records, active, a, b, &mut self.islands_to_wake);
             }
@@ -880,6 +905,10 @@ impl World {
             );
             let translation = center.coords - rotation * r.mass.local_center.coords;
             self.poses[i] = Isometry3::from_parts(Translation3::from(translation), rotation);
+            // Any point moved by at most the centre's displacement plus the
+            // rotation's arc at the body's extent (2 sin(θ/2) r).
+            let turn = self.solver_motions[k + 1].delta_rotation.imag().norm();
+            self.travel[i] += f64::from(sb.delta_position.norm() + 2.0 * turn * r.extent);
             self.linear_velocities[i] = sb.linear_velocity;
             self.angular_velocities[i] = sb.angular_velocity;
         }
@@ -1096,5 +1125,62 @@ mod tests {
         world.step(1.0 / 60.0);
         assert!(world.pose(sick).is_none());
         assert_eq!(world.body_count(), 0);
+    }
+
+    /// The travel bound holds: between any two steps (and across a
+    /// teleport by `set_pose`) no corner of a body moves farther than its
+    /// travel grew. Cubes thrown and spun onto the ground and into each
+    /// other, one of them off-centre (a hull-like offset centre of mass is
+    /// not needed: a cube's extent covers every point).
+    #[test]
+    fn no_point_moves_farther_than_the_body_travel() {
+        use collide::nalgebra::Point3;
+        let mut world = World::new();
+        world
+            .add_body(
+                BodyDesc::fixed(Cuboid::new(Vector3::new(20.0, 0.5, 20.0)).into())
+                    .with_position(Vector3::new(0.0, -0.5, 0.0)),
+            )
+            .unwrap();
+        let ids: Vec<BodyId> = (0..6).map(|k| cube_at(&mut world, 0.6 + 1.2 * k as f32)).collect();
+        for (k, &id) in ids.iter().enumerate() {
+            let s = k as f32;
+            world.set_linear_velocity(id, Vector3::new(3.0 - s, 1.0, s - 2.0)).unwrap();
+            world.set_angular_velocity(id, Vector3::new(8.0 - s, 2.0 * s, -5.0)).unwrap();
+        }
+        let corners = |world: &World, id: BodyId| -> Vec<Point3<f32>> {
+            let pose = world.pose(id).unwrap();
+            (0..8)
+                .map(|c| {
+                    let s = |bit: usize| if c >> bit & 1 == 1 { 0.5 } else { -0.5 };
+                    pose * Point3::new(s(0), s(1), s(2))
+                })
+                .collect()
+        };
+        let mut grew_total = 0.0f64;
+        for step in 0..240 {
+            let before: Vec<_> = ids.iter().map(|&id| corners(&world, id)).collect();
+            let travel_before: Vec<f64> =
+                ids.iter().map(|id| world.travel[id.index as usize]).collect();
+            if step == 100 {
+                let pose = Isometry3::translation(4.0, 3.0, -2.0);
+                world.set_pose(ids[2], pose).unwrap();
+            } else {
+                world.step(1.0 / 60.0);
+            }
+            for (k, &id) in ids.iter().enumerate() {
+                let grew = world.travel[id.index as usize] - travel_before[k];
+                grew_total += grew;
+                let after = corners(&world, id);
+                for (p, q) in before[k].iter().zip(&after) {
+                    let moved = f64::from((q - p).norm());
+                    assert!(
+                        moved <= grew + 1e-5,
+                        "step {step}, cube {k}: a corner moved {moved} m, travel grew {grew} m"
+                    );
+                }
+            }
+        }
+        assert!(grew_total > 10.0, "the cubes hardly moved ({grew_total} m)");
     }
 }
