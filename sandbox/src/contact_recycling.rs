@@ -69,21 +69,17 @@ pub(crate) const MAX_RECYCLED_STEPS: u32 = 3;
 // closer, so it still has a gap when the manifold is next computed.
 const _: () = assert!(RECYCLE_DISTANCE < 0.5 * SPECULATIVE_DISTANCE);
 
-/// How far any point of B can have moved relative to A between B's pose in
-/// A's frame `computed_at` and `relative` (B's points within `radius_b` of
-/// its origin), and the sine of half the rotation between the two.
-fn surface_drift(
-    computed_at: &Isometry3<f32>,
-    relative: &Isometry3<f32>,
-    radius_b: f32,
-) -> (f32, f32) {
-    // A point r of B lies at R·r + t in A's frame. Between the two poses it
-    // moves by Δt + (R_now − R_then)·r, and |(R_now − R_then)·r| is at most
-    // 2·sin(θ/2)·|r| for the rotation θ between them: a bound on how far
-    // any point of B's surface has moved relative to A.
-    let half_sine = (computed_at.rotation.inverse() * relative.rotation).imag().norm();
-    let shift = (relative.translation.vector - computed_at.translation.vector).norm();
-    (shift + 2.0 * half_sine * radius_b, half_sine)
+/// How far any point within `radius` of a frame's origin can have moved
+/// between the frame's poses `then` and `now`, and the sine of half the
+/// rotation between the two. Used for B's frame seen from A (the relative
+/// pose), and for a body in the world.
+pub(crate) fn motion_bound(then: &Isometry3<f32>, now: &Isometry3<f32>, radius: f32) -> (f32, f32) {
+    // A point r lies at R·r + t. Between the two poses it moves by
+    // Δt + (R_now − R_then)·r, and |(R_now − R_then)·r| is at most
+    // 2·sin(θ/2)·|r| for the rotation θ between them.
+    let half_sine = (then.rotation.inverse() * now.rotation).imag().norm();
+    let shift = (now.translation.vector - then.translation.vector).norm();
+    (shift + 2.0 * half_sine * radius, half_sine)
 }
 
 /// Whether a pair found at least `clearance` apart when B's pose in A's frame
@@ -98,7 +94,7 @@ pub(crate) fn still_apart(
     radius_b: f32,
     speculative: f32,
 ) -> bool {
-    let (drift, _) = surface_drift(computed_at, relative, radius_b);
+    let (drift, _) = motion_bound(computed_at, relative, radius_b);
     clearance - drift > speculative
 }
 
@@ -123,7 +119,7 @@ pub(crate) fn try_recycle(
     if manifold.points.is_empty() {
         return false;
     }
-    let (drift, half_sine) = surface_drift(computed_at, relative, radius_b);
+    let (drift, half_sine) = motion_bound(computed_at, relative, radius_b);
     // Written so that NaN refuses.
     if !(drift <= RECYCLE_DISTANCE && half_sine <= RECYCLE_HALF_SINE) {
         return false;

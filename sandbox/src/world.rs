@@ -28,7 +28,7 @@ use crate::aabb::Aabb;
 use crate::body::{BodyDesc, BodyId, BodyKind};
 use crate::broad_phase::BroadPhase;
 use crate::constraint_batches::ConstraintBatches;
-use crate::contact_recycling::{MAX_RECYCLED_STEPS, still_apart, try_recycle};
+use crate::contact_recycling::{MAX_RECYCLED_STEPS, motion_bound, still_apart, try_recycle};
 use crate::contact_solver::prepare::{ContactInput, prepare};
 use crate::contact_solver::simd_batch::{self, ConstraintBatch, LANES};
 use crate::contact_solver::{self, ConstraintSlot, Softness, SolverParams};
@@ -79,6 +79,14 @@ struct BodyRecord {
     extent: f32,
 }
 
+impl BodyRecord {
+    /// Distance from the shape frame's origin to the farthest point of the
+    /// body (its extent from the centre of mass plus the centre's offset).
+    fn radius_from_origin(&self) -> f32 {
+        self.extent + self.mass.local_center.coords.norm()
+    }
+}
+
 /// A rigid-body world.
 ///
 /// ```
@@ -107,6 +115,10 @@ pub struct World {
     /// was added (m), summed step by step (f64, so that differences of large
     /// sums stay exact to well under a micrometre).
     travel: Vec<f64>,
+    /// Per slot, this step: how far any point of the body can move at its
+    /// current velocity ([`World::reach`]), found once by the broad phase
+    /// and read for every pair by the narrow phase.
+    reach: Vec<f32>,
     angular_velocities: Vec<Vector3<f32>>,
     /// Awake and dynamic, per slot: what the broad phase and solver move.
     active: Vec<bool>,
@@ -371,12 +383,7 @@ impl World {
         {
             return Err(WorldError::NonFinite);
         }
-        let r = &self.records[i];
-        let reach_from_origin = r.extent + r.mass.local_center.coords.norm();
-        let moved = (pose.translation.vector - self.poses[i].translation.vector).norm()
-            + 2.0
-                * (self.poses[i].rotation.inverse() * pose.rotation).imag().norm()
-                * reach_from_origin;
+        let (moved, _) = motion_bound(&self.poses[i], &pose, self.records[i].radius_from_origin());
         // A non-finite bound (never expected for finite poses) makes every
         // clearance of this body unusable, which is the safe side.
         self.travel[i] += if moved.is_finite() { f64::from(moved) } else { f64::INFINITY };
@@ -571,7 +578,7 @@ impl World {
         self.remove_invalid_bodies();
         self.update_broad_phase(dt);
         let t1 = Instant::now();
-        self.find_contacts(dt);
+        self.find_contacts();
         let t2 = Instant::now();
         self.solve(dt);
         let t3 = Instant::now();
@@ -597,12 +604,14 @@ impl World {
     }
 
     fn update_broad_phase(&mut self, dt: f32) {
+        self.reach.clear();
         for i in 0..self.records.len() {
+            let reach = self.reach(i, dt);
+            self.reach.push(reach);
             if self.active[i] {
                 // The box swept by this step's motion, so that pairs a fast
                 // body will reach are found (and get speculative contacts).
-                let swept = Aabb::of_shape(&self.records[i].shape, &self.poses[i])
-                    .expanded(self.reach(i, dt));
+                let swept = Aabb::of_shape(&self.records[i].shape, &self.poses[i]).expanded(reach);
                 self.broad_phase.update(i as u32, &swept, AABB_MARGIN);
             }
         }
@@ -641,7 +650,7 @@ impl World {
         std::mem::swap(&mut self.contacts, &mut self.contacts_scratch);
     }
 
-    fn find_contacts(&mut self, dt: f32) {
+    fn find_contacts(&mut self) {
         // Same pairs and awake flags as last step: the contact list would
         // merge into itself.
         if self.broad_phase.pairs_changed {
@@ -660,11 +669,7 @@ impl World {
             }
             // Contacts the bodies may reach within this step are kept as
             // speculative points, so fast bodies stop at the surface.
-            let reach = |i: usize| {
-                dt * (self.linear_velocities[i].norm()
-                    + self.angular_velocities[i].norm() * records[i].extent)
-            };
-            let speculative = SPECULATIVE_DISTANCE + reach(a) + reach(b);
+            let speculative = SPECULATIVE_DISTANCE + self.reach[a] + self.reach[b];
             // Proven apart when computed, and the two bodies together have
             // not travelled enough since to close the gap: a cheaper, looser
             // form of the relative-motion test below (NaN fails it).
@@ -676,7 +681,7 @@ impl World {
             }
             let (pose_a, pose_b) = (&self.poses[a], &self.poses[b]);
             let relative = pose_a.inv_mul(pose_b);
-            let radius_b = records[b].extent + records[b].mass.local_center.coords.norm();
+            let radius_b = records[b].radius_from_origin();
             if let Some((before, normal_in_a)) = &c.computed_at {
                 // Proven apart when computed, and the bodies have not moved
                 // enough since to come within the speculative distance.
