@@ -51,7 +51,7 @@ use collide::nalgebra::{Point3, Vector3};
 use wide::f32x4;
 
 use crate::manifold::{FrictionAnchor, MAX_MANIFOLD_POINTS};
-use crate::pair_cache::Contact;
+use crate::pair_cache::PairCache;
 use crate::solver_body::SolverBody;
 use simd_batch::ConstraintBatch;
 
@@ -293,7 +293,7 @@ const STICKING_FRACTION: f32 = 0.99;
 pub(crate) fn store_impulses(
     slots: &[ConstraintSlot],
     batches: &[ConstraintBatch],
-    contacts: &mut [Contact],
+    contacts: &mut PairCache,
 ) {
     for s in slots {
         let (batch, lane) = (&batches[s.batch as usize], s.lane as usize);
@@ -304,7 +304,8 @@ pub(crate) fn store_impulses(
         }
         let tangent_impulse = [0, 1].map(|k| batch.tangent_impulse[k].as_array()[lane]);
         let tangents = [0, 1].map(|k| batch.tangents[k].get(lane));
-        let m = &mut contacts[s.contact as usize].manifold;
+        let slab_slot = contacts.pairs[s.contact as usize].manifold;
+        let m = &mut contacts.manifolds[slab_slot as usize].manifold;
         let total_normal = f32x4::new(normal_impulse).reduce_add();
         let limit = batch.friction.as_array()[lane] * total_normal;
         let friction = (tangent_impulse[0].powi(2) + tangent_impulse[1].powi(2)).sqrt();

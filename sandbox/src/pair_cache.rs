@@ -1,14 +1,24 @@
 //! The pair cache: every overlapping pair's contact manifold, kept sorted by
 //! body pair so that one step's manifolds (and their impulses) carry over to
 //! the next by a linear merge, with no hashing and a deterministic order.
+//!
+//! Hot and cold parts are stored apart. The sorted list holds small
+//! [`CachedPair`] records (bodies, material, the clearance proof, about 70
+//! bytes), which every step reads for every pair; the manifolds (about 220
+//! bytes each) sit in a slab the records index. A merge that inserts new
+//! pairs then moves only the small records, and the pairs proven apart, most
+//! of the list while bodies fall, are skipped without touching their
+//! manifolds. Freed slab slots are reused last-in first-out, so the layout,
+//! like everything else here, is the same on every run.
 
 use collide::nalgebra::{Isometry3, Vector3};
 
 use crate::manifold::Manifold;
 
-/// A pair of bodies whose fattened boxes overlap, and their manifold.
-#[derive(Clone, Debug, Default)]
-pub struct Contact {
+/// A pair of bodies whose fattened boxes overlap, and their manifold, as
+/// [`World::contacts`](crate::World::contacts) lists them.
+#[derive(Clone, Copy, Debug)]
+pub struct Contact<'a> {
     /// Slot of body A (the smaller slot).
     pub body_a: u32,
     /// Slot of body B.
@@ -18,74 +28,184 @@ pub struct Contact {
     /// Combined restitution coefficient.
     pub restitution: f32,
     /// The contact points; empty when the boxes overlap but the shapes do not.
-    pub manifold: Manifold,
-    /// B's pose in A's frame, and the normal in A's frame, when the manifold
-    /// was last computed: if the bodies have not moved relative to each other
-    /// since, the manifold is reused (Jolt's body-pair cache).
-    pub(crate) computed_at: Option<(Isometry3<f32>, Vector3<f32>)>,
+    pub manifold: &'a Manifold,
+}
+
+/// The part of a cached pair read every step: which bodies, their combined
+/// material, where its manifold lives and what is known of their distance.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct CachedPair {
+    /// Slot of body A (the smaller slot).
+    pub body_a: u32,
+    /// Slot of body B.
+    pub body_b: u32,
+    /// Combined friction coefficient.
+    pub friction: f32,
+    /// Combined restitution coefficient.
+    pub restitution: f32,
+    /// Index of the pair's manifold in [`PairCache::manifolds`].
+    pub manifold: u32,
+    /// Points in that manifold, copied here when it changes so that passes
+    /// over the pairs can skip empty ones without reading the slab.
+    pub point_count: u32,
     /// Steps in a row the manifold has been recycled (moved with the bodies
     /// instead of computed) since `computed_at`; zero when it is exactly as
     /// computed there.
-    pub(crate) recycled_steps: u32,
+    pub recycled_steps: u32,
     /// When the manifold is empty because the shapes were proven farther
     /// apart than the speculative distance at `computed_at`: a lower bound on
     /// their distance then. Zero otherwise.
-    pub(crate) clearance: f32,
+    pub clearance: f32,
     /// The two bodies' summed travel (see `World`) when `clearance` was
     /// found: the gap can since have closed by at most their travel beyond it.
-    pub(crate) travel_at: f64,
+    pub travel_at: f64,
+    /// B's pose in A's frame when the manifold was last computed, `None`
+    /// before the first time: if the bodies have not moved relative to each
+    /// other since, the manifold is reused (Jolt's body-pair cache). Kept
+    /// here rather than in the slab since it also proves most pairs that
+    /// fall together still apart.
+    pub computed_at: Option<Isometry3<f32>>,
 }
 
-impl Contact {
+impl CachedPair {
     #[inline]
-    pub(crate) fn key(&self) -> (u32, u32) {
+    fn key(&self) -> (u32, u32) {
         (self.body_a, self.body_b)
     }
 }
 
-/// Rebuilds `out` from this step's sorted broad-phase `pairs` and the last
-/// step's sorted `old` contacts. A pair found in `old` keeps its manifold (so
-/// its impulses warm start); a new pair starts empty. Old contacts for which
-/// `keep_stale` holds (both bodies asleep or static, so the broad phase did
-/// not report them) are kept as they are. `make` builds a new contact.
-pub(crate) fn merge(
-    pairs: &[(u32, u32)],
-    old: &mut Vec<Contact>,
-    out: &mut Vec<Contact>,
-    keep_stale: impl Fn(&Contact) -> bool,
-    make: impl Fn(u32, u32) -> Contact,
-) {
-    out.clear();
-    if pairs_all_cached(pairs, old) {
-        // The usual step: no new pair. The result is `old` less the contacts
-        // neither paired nor kept, filtered in place, so the contacts (a few
-        // hundred bytes each) are not moved one by one into `out`.
+/// The cold part of a cached pair: its manifold and its normal as computed.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CachedManifold {
+    /// The contact points.
+    pub manifold: Manifold,
+    /// The normal in A's frame when the manifold was last computed (at the
+    /// pair's `computed_at`).
+    pub normal_in_a: Vector3<f32>,
+}
+
+/// The sorted pairs and the slab of their manifolds.
+#[derive(Debug, Default)]
+pub(crate) struct PairCache {
+    /// Sorted by `(body_a, body_b)`; each names its own slab slot.
+    pub pairs: Vec<CachedPair>,
+    /// The slab: one slot per pair, plus the free ones.
+    pub manifolds: Vec<CachedManifold>,
+    /// Slab slots no pair uses.
+    free: Vec<u32>,
+    /// The merge's output, swapped with `pairs`.
+    scratch: Vec<CachedPair>,
+}
+
+impl PairCache {
+    /// The cached pairs in order, with their manifolds.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Contact<'_>> + '_ {
+        self.pairs.iter().map(|p| Contact {
+            body_a: p.body_a,
+            body_b: p.body_b,
+            friction: p.friction,
+            restitution: p.restitution,
+            manifold: &self.manifolds[p.manifold as usize].manifold,
+        })
+    }
+
+    /// The manifold of `pair`.
+    #[inline]
+    pub fn manifold(&self, pair: &CachedPair) -> &Manifold {
+        &self.manifolds[pair.manifold as usize].manifold
+    }
+
+    /// Rebuilds the list from this step's sorted broad-phase `pairs`. A pair
+    /// already cached keeps its record and manifold (so its impulses warm
+    /// start); a new pair starts empty with the friction and restitution
+    /// `material` gives it. Cached pairs for which `keep_stale` holds (both
+    /// bodies asleep or static, so the broad phase did not report them) are
+    /// kept as they are; the others are dropped and their slots freed.
+    pub fn merge(
+        &mut self,
+        pairs: &[(u32, u32)],
+        keep_stale: impl Fn(&CachedPair) -> bool,
+        material: impl Fn(u32, u32) -> (f32, f32),
+    ) {
+        let free = &mut self.free;
+        if pairs_all_cached(pairs, &self.pairs) {
+            // The usual step: no new pair, so the result is the list less the
+            // pairs neither reported nor kept, filtered in place.
+            let mut next_pair = pairs.iter().peekable();
+            self.pairs.retain(|c| {
+                let keep = next_pair.next_if(|&&p| p == c.key()).is_some() || keep_stale(c);
+                if !keep {
+                    free.push(c.manifold);
+                }
+                keep
+            });
+            return;
+        }
+        // Walk the old list once; the cursor peeks into the (small) pairs.
+        let out = &mut self.scratch;
+        out.clear();
+        let manifolds = &mut self.manifolds;
+        let mut make = |a: u32, b: u32, free: &mut Vec<u32>| {
+            let (friction, restitution) = material(a, b);
+            CachedPair {
+                body_a: a,
+                body_b: b,
+                friction,
+                restitution,
+                manifold: allocate(manifolds, free),
+                ..CachedPair::default()
+            }
+        };
         let mut next_pair = pairs.iter().peekable();
-        old.retain(|c| next_pair.next_if(|&&p| p == c.key()).is_some() || keep_stale(c));
-        std::mem::swap(old, out);
-        return;
-    }
-    // Walk the old contacts once, each moved at most once; the cursor peeks
-    // into the (small) pairs, never into the contacts.
-    let mut next_pair = pairs.iter().peekable();
-    for c in old.drain(..) {
-        let key = c.key();
-        while let Some(&(a, b)) = next_pair.next_if(|&&p| p < key) {
-            out.push(make(a, b));
+        for c in self.pairs.drain(..) {
+            let key = c.key();
+            while let Some(&(a, b)) = next_pair.next_if(|&&p| p < key) {
+                out.push(make(a, b, free));
+            }
+            if next_pair.next_if(|&&p| p == key).is_some() || keep_stale(&c) {
+                out.push(c);
+            } else {
+                free.push(c.manifold);
+            }
         }
-        if next_pair.next_if(|&&p| p == key).is_some() || keep_stale(&c) {
-            out.push(c);
+        for &(a, b) in next_pair {
+            out.push(make(a, b, free));
         }
+        std::mem::swap(&mut self.pairs, &mut self.scratch);
     }
-    for &(a, b) in next_pair {
-        out.push(make(a, b));
+
+    /// Keeps only the pairs for which `keep` holds (given the pair and its
+    /// manifold), freeing the others' slots.
+    pub fn retain(&mut self, mut keep: impl FnMut(&CachedPair, &Manifold) -> bool) {
+        let (manifolds, free) = (&self.manifolds, &mut self.free);
+        self.pairs.retain(|c| {
+            let kept = keep(c, &manifolds[c.manifold as usize].manifold);
+            if !kept {
+                free.push(c.manifold);
+            }
+            kept
+        });
     }
 }
 
-/// Whether every pair of the sorted `pairs` already has a contact in the
-/// sorted `old` (a linear walk over both).
-fn pairs_all_cached(pairs: &[(u32, u32)], old: &[Contact]) -> bool {
-    let mut keys = old.iter().map(Contact::key).peekable();
+/// A cleared slab slot: the last freed one, or a new one.
+fn allocate(manifolds: &mut Vec<CachedManifold>, free: &mut Vec<u32>) -> u32 {
+    match free.pop() {
+        Some(slot) => {
+            manifolds[slot as usize] = CachedManifold::default();
+            slot
+        }
+        None => {
+            manifolds.push(CachedManifold::default());
+            (manifolds.len() - 1) as u32
+        }
+    }
+}
+
+/// Whether every pair of the sorted `pairs` is already in the sorted `old`
+/// (a linear walk over both).
+fn pairs_all_cached(pairs: &[(u32, u32)], old: &[CachedPair]) -> bool {
+    let mut keys = old.iter().map(CachedPair::key).peekable();
     pairs.iter().all(|&pair| {
         while keys.next_if(|&k| k < pair).is_some() {}
         keys.next_if(|&k| k == pair).is_some()
@@ -96,40 +216,67 @@ fn pairs_all_cached(pairs: &[(u32, u32)], old: &[Contact]) -> bool {
 mod tests {
     use super::*;
 
-    /// A contact tagged through its friction, so the test can tell a carried
-    /// contact (tag = its old index + 1) from a new one (tag 0).
-    fn contact(a: u32, b: u32, tag: f32) -> Contact {
-        Contact { body_a: a, body_b: b, friction: tag, ..Contact::default() }
-    }
-
-    /// Brute-force oracle: each pair carries its old contact or starts new,
-    /// and unpaired old contacts stay only if `keep` says so; sorted by key.
+    /// Brute-force oracle: each pair carries its old tag or starts new (tag
+    /// 0), and unpaired old pairs stay only if `keep` says so; sorted by key.
     fn expected(
         pairs: &[(u32, u32)],
-        old: &[Contact],
-        keep: &dyn Fn(&Contact) -> bool,
+        old: &[(u32, u32, f32)],
+        keep: &dyn Fn(u32) -> bool,
     ) -> Vec<(u32, u32, f32)> {
         let mut out: Vec<(u32, u32, f32)> = pairs
             .iter()
             .map(|&(a, b)| {
-                let tag = old.iter().find(|c| c.key() == (a, b)).map_or(0.0, |c| c.friction);
+                let tag = old.iter().find(|c| (c.0, c.1) == (a, b)).map_or(0.0, |c| c.2);
                 (a, b, tag)
             })
             .collect();
-        for c in old {
-            if !pairs.contains(&c.key()) && keep(c) {
-                out.push((c.body_a, c.body_b, c.friction));
+        for &(a, b, tag) in old {
+            if !pairs.contains(&(a, b)) && keep(a) {
+                out.push((a, b, tag));
             }
         }
         out.sort_by_key(|x| (x.0, x.1));
         out
     }
 
+    /// Each pair's tag as its manifold carries it (the twist impulse), after
+    /// checking that no two pairs share a slot and that every slot is either
+    /// used or free, never both.
+    fn tags(cache: &PairCache) -> Vec<(u32, u32, f32)> {
+        let mut used = vec![false; cache.manifolds.len()];
+        for p in &cache.pairs {
+            assert!(!used[p.manifold as usize], "slot {} used twice", p.manifold);
+            used[p.manifold as usize] = true;
+        }
+        for &f in &cache.free {
+            assert!(!used[f as usize], "slot {f} both used and free");
+            used[f as usize] = true;
+        }
+        assert!(used.iter().all(|&u| u), "a slot is neither used nor free");
+        cache.iter().map(|c| (c.body_a, c.body_b, c.manifold.twist_impulse)).collect()
+    }
+
+    /// A cache holding `old`, each pair's manifold tagged through its twist
+    /// impulse, and its friction equal to the tag.
+    fn cache_of(old: &[(u32, u32, f32)]) -> PairCache {
+        let mut cache = PairCache::default();
+        let keys: Vec<_> = old.iter().map(|c| (c.0, c.1)).collect();
+        cache.merge(&keys, |_| false, |_, _| (0.0, 0.0));
+        for (p, &(_, _, tag)) in cache.pairs.iter_mut().zip(old) {
+            cache.manifolds[p.manifold as usize].manifold.twist_impulse = tag;
+        }
+        cache
+    }
+
     #[test]
     fn merge_matches_brute_force_with_and_without_new_pairs() {
-        let old_keys = [(0, 1), (0, 2), (1, 3), (2, 3), (4, 5)];
-        // Stale contacts with an even body A are kept.
-        let keep = |c: &Contact| c.body_a.is_multiple_of(2);
+        let old: Vec<(u32, u32, f32)> = [(0, 1), (0, 2), (1, 3), (2, 3), (4, 5)]
+            .iter()
+            .enumerate()
+            .map(|(i, &(a, b))| (a, b, i as f32 + 1.0))
+            .collect();
+        // Stale pairs with an even body A are kept.
+        let keep = |a: u32| a.is_multiple_of(2);
         let cases: [&[(u32, u32)]; 5] = [
             &[(0, 1), (0, 2), (1, 3), (2, 3), (4, 5)], // unchanged
             &[(0, 2), (2, 3)],                         // some gone
@@ -138,20 +285,56 @@ mod tests {
             &[(0, 0), (9, 9)],                         // only new pairs
         ];
         for pairs in cases {
-            let make_old = || -> Vec<Contact> {
-                old_keys
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &(a, b))| contact(a, b, i as f32 + 1.0))
-                    .collect()
-            };
-            let want = expected(pairs, &make_old(), &keep);
-            let mut old = make_old();
-            let mut out = vec![contact(42, 43, -1.0)];
-            merge(pairs, &mut old, &mut out, keep, |a, b| contact(a, b, 0.0));
-            let got: Vec<_> = out.iter().map(|c| (c.body_a, c.body_b, c.friction)).collect();
-            assert_eq!(got, want, "pairs {pairs:?}");
-            assert!(old.is_empty(), "old contacts left behind for pairs {pairs:?}");
+            let mut cache = cache_of(&old);
+            cache.merge(pairs, |c| keep(c.body_a), |_, _| (0.0, 0.0));
+            assert_eq!(tags(&cache), expected(pairs, &old, &keep), "pairs {pairs:?}");
         }
+    }
+
+    #[test]
+    fn merge_over_many_steps_reuses_freed_slots_and_clears_them() {
+        // A pseudo-random walk over a small key space: pairs come and go,
+        // and a pair that comes back starts empty.
+        let mut cache = PairCache::default();
+        let mut state = 0x2545_f491u32;
+        let mut model: Vec<(u32, u32, f32)> = Vec::new();
+        for step in 0..200u32 {
+            let mut pairs = Vec::new();
+            for a in 0..6u32 {
+                for b in a + 1..6 {
+                    state ^= state << 13;
+                    state ^= state >> 17;
+                    state ^= state << 5;
+                    if state % 3 != 0 {
+                        pairs.push((a, b));
+                    }
+                }
+            }
+            cache.merge(&pairs, |_| false, |_, _| (0.0, 0.0));
+            model = expected(&pairs, &model, &|_| false);
+            assert_eq!(tags(&cache), model, "step {step}");
+            // Tag every pair's manifold with this step, as a solve would.
+            let tag = step as f32 + 1.0;
+            for p in &cache.pairs {
+                cache.manifolds[p.manifold as usize].manifold.twist_impulse = tag;
+            }
+            for m in &mut model {
+                m.2 = tag;
+            }
+            assert!(cache.manifolds.len() <= 15, "slab grew to {}", cache.manifolds.len());
+        }
+    }
+
+    #[test]
+    fn retain_frees_the_dropped_slots() {
+        let old = [(0, 1, 1.0), (0, 2, 2.0), (1, 2, 3.0)];
+        let mut cache = cache_of(&old);
+        cache.retain(|c, m| c.body_b != 2 || m.twist_impulse == 3.0);
+        assert_eq!(tags(&cache), vec![(0, 1, 1.0), (1, 2, 3.0)]);
+        assert_eq!(cache.free.len(), 1);
+        cache.merge(&[(0, 1), (1, 2), (3, 4)], |_| false, |_, _| (0.5, 0.0));
+        assert_eq!(tags(&cache), vec![(0, 1, 1.0), (1, 2, 3.0), (3, 4, 0.0)]);
+        assert_eq!(cache.manifolds.len(), 3, "the freed slot is reused");
+        assert_eq!(cache.pairs[2].friction, 0.5);
     }
 }

@@ -37,7 +37,7 @@ use crate::island::UnionFind;
 use crate::manifold::{MAX_MANIFOLD_POINTS, Manifold};
 use crate::mass_properties::MassProperties;
 use crate::narrow_phase::collide_pair;
-use crate::pair_cache::{Contact, merge};
+use crate::pair_cache::{Contact, PairCache};
 use crate::ray_cast::{Ray, RayHit, cast_ray};
 use crate::settings::StepSettings;
 use crate::solver_body::{SolverBody, SolverMass, SolverMotion};
@@ -124,8 +124,7 @@ pub struct World {
     active: Vec<bool>,
     free_slots: Vec<u32>,
     broad_phase: BroadPhase,
-    contacts: Vec<Contact>,
-    contacts_scratch: Vec<Contact>,
+    contacts: PairCache,
     /// Per slot: index in `solver_bodies` (0, the static stand-in, if not awake).
     solver_index: Vec<u32>,
     solver_bodies: Vec<SolverBody>,
@@ -290,9 +289,9 @@ impl World {
         self.wake_slot(slot as usize);
         let mut touching = std::mem::take(&mut self.islands_to_wake);
         touching.clear();
-        self.contacts.retain(|c| {
+        self.contacts.retain(|c, manifold| {
             let involved = c.body_a == slot || c.body_b == slot;
-            if involved && !c.manifold.points.is_empty() {
+            if involved && !manifold.points.is_empty() {
                 touching.push(if c.body_a == slot { c.body_b } else { c.body_a });
             }
             !involved
@@ -444,18 +443,19 @@ impl World {
     }
 
     /// Every cached pair and its manifold (pairs whose fattened boxes overlap).
-    pub fn contacts(&self) -> &[Contact] {
-        &self.contacts
+    pub fn contacts(&self) -> impl ExactSizeIterator<Item = Contact<'_>> + '_ {
+        self.contacts.iter()
     }
 
     /// Number of contact points over all manifolds.
     pub fn contact_point_count(&self) -> usize {
-        self.contacts.iter().map(|c| c.manifold.points.len()).sum()
+        self.contacts.pairs.iter().map(|c| c.point_count as usize).sum()
     }
 
     /// Deepest penetration among the current contact points, in metres.
     pub fn max_penetration(&self) -> f32 {
-        self.contacts.iter().fold(0.0f32, |d, c| d.max(c.manifold.penetration()))
+        let touching = self.contacts.pairs.iter().filter(|c| c.point_count != 0);
+        touching.fold(0.0f32, |d, c| d.max(self.contacts.manifold(c).penetration()))
     }
 
     /// Time spent per stage so far.
@@ -618,36 +618,23 @@ impl World {
         self.broad_phase.find_pairs(&self.active);
     }
 
-    /// Merges the broad phase's pairs into the contact list (see
-    /// [`merge`]): existing pairs keep their manifolds, new ones start
-    /// empty, and pairs of two sleeping bodies are kept as they are.
+    /// Merges the broad phase's pairs into the pair cache (see
+    /// [`PairCache::merge`]): existing pairs keep their manifolds, new ones
+    /// start empty, and pairs of two sleeping bodies are kept as they are.
     fn merge_pairs(&mut self) {
         let records = &self.records;
         let active = &self.active;
-        merge(
+        self.contacts.merge(
             &self.broad_phase.pairs,
-            &mut self.contacts,
-            &mut self.contacts_scratch,
             |c| {
                 let (a, b) = (c.body_a as usize, c.body_b as usize);
                 records[a].alive && records[b].alive && !active[a] && !active[b]
             },
             |a, b| {
                 let (ra, rb) = (&records[a as usize], &records[b as usize]);
-                Contact {
-                    body_a: a,
-                    body_b: b,
-                    friction: (ra.friction * rb.friction).sqrt(),
-                    restitution: ra.restitution.max(rb.restitution),
-                    manifold: Manifold::default(),
-                    computed_at: None,
-                    recycled_steps: 0,
-                    clearance: 0.0,
-                    travel_at: 0.0,
-                }
+                ((ra.friction * rb.friction).sqrt(), ra.restitution.max(rb.restitution))
             },
         );
-        std::mem::swap(&mut self.contacts, &mut self.contacts_scratch);
     }
 
     fn find_contacts(&mut self) {
@@ -659,10 +646,11 @@ impl World {
         let records = &self.records;
         let active = &self.active;
 
-        let mut manifold = Manifold::default();
+        let mut computed = Manifold::default();
         let recycling = self.settings.contact_recycling;
         self.islands_to_wake.clear();
-        for c in &mut self.contacts {
+        let PairCache { pairs, manifolds, .. } = &mut self.contacts;
+        for c in pairs {
             let (a, b) = (c.body_a as usize, c.body_b as usize);
             if !(active[a] || active[b]) {
                 continue;
@@ -682,7 +670,7 @@ impl World {
             let (pose_a, pose_b) = (&self.poses[a], &self.poses[b]);
             let relative = pose_a.inv_mul(pose_b);
             let radius_b = records[b].radius_from_origin();
-            if let Some((before, normal_in_a)) = &c.computed_at {
+            if let Some(before) = &c.computed_at {
                 // Proven apart when computed, and the bodies have not moved
                 // enough since to come within the speculative distance.
                 if c.clearance > 0.0
@@ -690,14 +678,16 @@ impl World {
                 {
                     continue;
                 }
+                let cached = &mut manifolds[c.manifold as usize];
+                let normal_in_a = &cached.normal_in_a;
                 // Same relative pose as computed (and not recycled since, so
                 // the separations are still those computed): same manifold,
                 // moved with A.
                 if c.recycled_steps == 0 && relative_pose_unchanged(before, &relative) {
-                    for p in &mut c.manifold.points {
+                    for p in &mut cached.manifold.points {
                         p.point = pose_a * p.local_point_a;
                     }
-                    c.manifold.normal = pose_a.rotation * normal_in_a;
+                    cached.manifold.normal = pose_a.rotation * normal_in_a;
                     continue;
                 }
                 // A small drift: the same points, fixed on each body, with
@@ -705,7 +695,7 @@ impl World {
                 if recycling
                     && c.recycled_steps < MAX_RECYCLED_STEPS
                     && try_recycle(
-                        &mut c.manifold,
+                        &mut cached.manifold,
                         before,
                         normal_in_a,
                         &relative,
@@ -715,26 +705,29 @@ impl World {
                     )
                 {
                     c.recycled_steps += 1;
+                    c.point_count = cached.manifold.points.len() as u32;
                     wake_touched(records, active, a, b, &mut self.islands_to_wake);
                     continue;
                 }
             }
+            let cached = &mut manifolds[c.manifold as usize];
             let clearance = collide_pair(
                 &records[a].shape,
-                &self.poses[a],
+                pose_a,
                 &records[b].shape,
-                &self.poses[b],
+                pose_b,
                 speculative,
-                &mut manifold,
+                &mut computed,
             );
-            manifold.inherit_impulses(&c.manifold, &self.poses[a]);
-            std::mem::swap(&mut c.manifold, &mut manifold);
-            let normal_in_a = self.poses[a].rotation.inverse_transform_vector(&c.manifold.normal);
-            c.computed_at = Some((relative, normal_in_a));
+            computed.inherit_impulses(&cached.manifold, pose_a);
+            std::mem::swap(&mut cached.manifold, &mut computed);
+            cached.normal_in_a = pose_a.rotation.inverse_transform_vector(&cached.manifold.normal);
+            c.computed_at = Some(relative);
             c.recycled_steps = 0;
             c.clearance = clearance;
             c.travel_at = self.travel[a] + self.travel[b];
-            if !c.manifold.points.is_empty() {
+            c.point_count = cached.manifold.points.len() as u32;
+            if c.point_count != 0 {
                 wake_touched(records, active, a, b, &mut self.islands_to_wake);
             }
         }
@@ -798,9 +791,9 @@ impl World {
 
         self.slots.clear();
         self.solver_pairs.clear();
-        for (ci, c) in self.contacts.iter().enumerate() {
+        for (ci, c) in self.contacts.pairs.iter().enumerate() {
             let (a, b) = (c.body_a as usize, c.body_b as usize);
-            if c.manifold.points.is_empty() || !(self.active[a] || self.active[b]) {
+            if c.point_count == 0 || !(self.active[a] || self.active[b]) {
                 continue;
             }
             self.slots.push(ConstraintSlot { contact: ci as u32, ..ConstraintSlot::EMPTY });
@@ -852,10 +845,11 @@ impl World {
             let mut inputs = ArrayVec::<ContactInput<'_>, LANES>::new();
             for (lane, &m) in self.batching.order[start..end].iter().enumerate() {
                 let slot = &mut self.slots[m as usize];
-                let c = &self.contacts[slot.contact as usize];
+                let c = &self.contacts.pairs[slot.contact as usize];
+                let manifold = self.contacts.manifold(c);
                 let (a, b) = (c.body_a as usize, c.body_b as usize);
                 let (pose_a, pose_b) = (&self.poses[a], &self.poses[b]);
-                let (anchor, anchor_gap) = c.manifold.friction_anchor_gap(pose_a, pose_b);
+                let (anchor, anchor_gap) = manifold.friction_anchor_gap(pose_a, pose_b);
                 let (index_a, index_b) = self.solver_pairs[m as usize];
                 // Awake bodies' centres were computed with the solver
                 // bodies; static and sleeping ones share index 0.
@@ -868,7 +862,7 @@ impl World {
                 };
                 inputs.push(ContactInput {
                     anchor_gap,
-                    manifold: &c.manifold,
+                    manifold,
                     body_a: index_a,
                     body_b: index_b,
                     center_a: center(a, index_a),
@@ -880,7 +874,7 @@ impl World {
                     contact: slot.contact,
                     batch: index as u32,
                     lane: lane as u32,
-                    count: c.manifold.points.len() as u32,
+                    count: c.point_count,
                     restitution: c.restitution,
                     relative_velocity: [0.0; MAX_MANIFOLD_POINTS],
                     anchor,
@@ -973,8 +967,8 @@ impl World {
         }
         let n = self.records.len();
         self.union_find.reset(n);
-        for c in &self.contacts {
-            if !c.manifold.points.is_empty()
+        for c in &self.contacts.pairs {
+            if c.point_count != 0
                 && self.active[c.body_a as usize]
                 && self.active[c.body_b as usize]
             {

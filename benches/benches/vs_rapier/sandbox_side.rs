@@ -113,7 +113,6 @@ impl Engine for SandboxSide {
         let friction_range = self
             .world
             .contacts()
-            .iter()
             .filter(|c| !c.manifold.points.is_empty())
             .fold(EMPTY_RANGE, |r, c| widen(r, c.friction));
         ContactSummary { max_penetration: self.world.max_penetration(), friction_range }
