@@ -305,7 +305,7 @@ mod tests {
                     state ^= state << 13;
                     state ^= state >> 17;
                     state ^= state << 5;
-                    if state % 3 != 0 {
+                    if !state.is_multiple_of(3) {
                         pairs.push((a, b));
                     }
                 }
