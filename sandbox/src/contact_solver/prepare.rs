@@ -116,6 +116,7 @@ pub(crate) fn prepare(
     let mut twist_impulse = W::ZERO;
     let mut is_static = [0.0f32; LANES];
     let mut any_restitution = false;
+    let mut point_count = 0;
     for (l, input) in inputs.iter().enumerate() {
         let (ia, ib) = (input.body_a as usize, input.body_b as usize);
         let (ma, mb) = (&masses[ia], &masses[ib]);
@@ -128,6 +129,7 @@ pub(crate) fn prepare(
         inv_inertia_b.set(l, &mb.inv_inertia);
         n.set(l, &m.normal);
         count.as_mut_array()[l] = m.points.len() as f32;
+        point_count = point_count.max(m.points.len() as u32);
         for (i, mp) in m.points.iter().enumerate() {
             points[i].set(l, &mp.point.coords);
             separation[i].as_mut_array()[l] = mp.separation;
@@ -284,6 +286,7 @@ pub(crate) fn prepare(
         anchor_rate: W::splat(ANCHOR_RATE_FRACTION) * bias_rate,
         current_separation: [W::ZERO; MAX_MANIFOLD_POINTS],
         anchor_velocity: WideVec::default(),
+        point_count,
     };
     relative_velocity
 }
@@ -585,5 +588,85 @@ mod tests {
             assert_eq!(bits(&a, l), bits(&b, 3 - l), "lane {l}");
         }
         assert_eq!(bits(&a, 2), bits(&alone, 0));
+    }
+
+    /// The passes compiled for a batch's largest point count give the same
+    /// bits as the passes over all four points (forced by a point count of
+    /// zero): the points every lane lacks are exact zeros, so skipping them
+    /// changes nothing. Batches of every largest count, over substeps of warm
+    /// start, push and relax, with bodies shared across batches.
+    #[test]
+    fn passes_per_point_count_match_the_all_point_passes() {
+        use crate::contact_solver::simd_batch;
+        let mut rng = Rng(23);
+        for largest in 1..=MAX_MANIFOLD_POINTS {
+            let mut masses = vec![SolverMass::STATIC];
+            masses.extend((0..8).map(|_| random_mass(&mut rng)));
+            let mut bodies = vec![SolverBody::STATIC];
+            bodies.extend((0..8).map(|_| SolverBody {
+                linear_velocity: rng.vector(1.0),
+                angular_velocity: rng.vector(1.0),
+                delta_position: rng.vector(0.01),
+                delta_angle: rng.vector(0.01),
+            }));
+            // Two batches of four manifolds, (0,1) (2,3) (4,5) (6,7) then
+            // (1,2) (3,4) (5,6) (7,8), body 0 static: counts 1..=largest,
+            // one lane of each at `largest`.
+            let manifolds: Vec<Manifold> = (0..8)
+                .map(|k| {
+                    random_manifold(&mut rng, if k % 4 == 0 { largest } else { 1 + k % largest })
+                })
+                .collect();
+            let input = |k: usize| ContactInput {
+                manifold: &manifolds[k],
+                body_a: 2 * (k as u32 % 4) + k as u32 / 4,
+                body_b: 2 * (k as u32 % 4) + k as u32 / 4 + 1,
+                center_a: Point3::from(rng_free_vector(k, 0.3)),
+                center_b: Point3::from(rng_free_vector(k + 8, 0.3)),
+                friction: 0.5,
+                restitution: 0.0,
+                anchor_gap: rng_free_vector(k + 16, 0.002),
+            };
+            let inputs: Vec<ContactInput<'_>> = (0..8).map(input).collect();
+            let mut batches = vec![ConstraintBatch::default(), ConstraintBatch::default()];
+            for (batch, lanes) in batches.iter_mut().zip(inputs.chunks(LANES)) {
+                prepare(lanes, &bodies, &masses, &params(), batch);
+                assert_eq!(batch.point_count as usize, largest);
+            }
+            let mut all_points = batches.clone();
+            for batch in &mut all_points {
+                batch.point_count = 0;
+            }
+            let run = |batches: &mut Vec<ConstraintBatch>| {
+                let mut bodies = bodies.clone();
+                for _ in 0..3 {
+                    simd_batch::warm_start(batches, &mut bodies);
+                    simd_batch::push(batches, &mut bodies, &params(), true);
+                    simd_batch::push(batches, &mut bodies, &params(), false);
+                    simd_batch::relax(batches, &mut bodies, &params(), true);
+                    simd_batch::relax(batches, &mut bodies, &params(), false);
+                }
+                let bits = |v: &Vector3<f32>| v.map(f32::to_bits);
+                let body_bits: Vec<_> = bodies
+                    .iter()
+                    .flat_map(|b| [bits(&b.linear_velocity), bits(&b.angular_velocity)])
+                    .collect();
+                let impulse_bits: Vec<u32> = batches
+                    .iter()
+                    .flat_map(|c| {
+                        c.normal_impulse.iter().chain(&c.tangent_impulse).chain([&c.twist_impulse])
+                    })
+                    .flat_map(|w| w.to_array().map(f32::to_bits))
+                    .collect();
+                (body_bits, impulse_bits)
+            };
+            assert_eq!(run(&mut batches), run(&mut all_points), "largest count {largest}");
+        }
+    }
+
+    /// A fixed pseudo-random vector of size `scale` for index `k` (no state).
+    fn rng_free_vector(k: usize, scale: f32) -> Vector3<f32> {
+        let mut rng = Rng(1000 + k as u32);
+        rng.vector(scale)
     }
 }

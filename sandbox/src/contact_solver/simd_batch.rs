@@ -260,13 +260,17 @@ pub(crate) struct ConstraintBatch {
     pub(super) anchor_velocity: WideVec,
     /// Whether any lane has restitution.
     pub(super) has_restitution: bool,
+    /// The largest point count of the lanes: the passes walk only that many
+    /// points (the rest are zero in every lane), through a copy of each
+    /// pass compiled for each count. Zero (a default batch) walks them all.
+    pub(super) point_count: u32,
 }
 
 impl ConstraintBatch {
     /// Applies normal impulses at the points, friction along the tangents at
     /// the centre and a twist about the normal, summed into one update per body.
-    #[inline]
-    fn apply(
+    #[inline(always)]
+    fn apply<const N: usize>(
         &self,
         ba: &mut WideBody,
         bb: &mut WideBody,
@@ -274,7 +278,7 @@ impl ConstraintBatch {
         friction: [W; 2],
         twist: W,
     ) {
-        let (total, turn_a, turn_b) = self.normal_sums(normal);
+        let (total, turn_a, turn_b) = self.normal_sums::<N>(normal);
         let turn_a =
             turn_a + self.in_a * twist + self.irt_a[0] * friction[0] + self.irt_a[1] * friction[1];
         let turn_b =
@@ -285,25 +289,28 @@ impl ConstraintBatch {
     }
 
     /// Applies normal impulses at the points only.
-    #[inline]
-    fn apply_normals(
+    #[inline(always)]
+    fn apply_normals<const N: usize>(
         &self,
         ba: &mut WideBody,
         bb: &mut WideBody,
         normal: &[W; MAX_MANIFOLD_POINTS],
     ) {
-        let (total, turn_a, turn_b) = self.normal_sums(normal);
+        let (total, turn_a, turn_b) = self.normal_sums::<N>(normal);
         Self::kick(ba, bb, self.normal * total, turn_a, turn_b, self.inv_mass_a, self.inv_mass_b);
     }
 
-    /// The points' normal impulses summed, and their angular responses
-    /// `Σ I⁻¹ (r × n) λ` for each body.
-    #[inline]
-    fn normal_sums(&self, normal: &[W; MAX_MANIFOLD_POINTS]) -> (W, WideVec, WideVec) {
+    /// The first `N` points' normal impulses summed, and their angular
+    /// responses `Σ I⁻¹ (r × n) λ` for each body.
+    #[inline(always)]
+    fn normal_sums<const N: usize>(
+        &self,
+        normal: &[W; MAX_MANIFOLD_POINTS],
+    ) -> (W, WideVec, WideVec) {
         let mut total = normal[0];
         let mut turn_a = self.irn_a[0] * normal[0];
         let mut turn_b = self.irn_b[0] * normal[0];
-        for i in 1..MAX_MANIFOLD_POINTS {
+        for i in 1..N {
             total += normal[i];
             turn_a = turn_a + self.irn_a[i] * normal[i];
             turn_b = turn_b + self.irn_b[i] * normal[i];
@@ -335,7 +342,7 @@ impl ConstraintBatch {
     /// softly; without it only the velocity error (and any speculative gap)
     /// is handled, rigidly.
     #[inline(always)]
-    fn solve_normal<const USE_BIAS: bool, const FRESH: bool>(
+    fn solve_normal<const USE_BIAS: bool, const FRESH: bool, const N: usize>(
         &mut self,
         ba: &WideBody,
         bb: &WideBody,
@@ -363,7 +370,7 @@ impl ConstraintBatch {
         let mut slope = [W::ZERO; MAX_MANIFOLD_POINTS];
         let mut w = [W::ZERO; MAX_MANIFOLD_POINTS];
         let old = self.normal_impulse;
-        for i in 0..MAX_MANIFOLD_POINTS {
+        for i in 0..N {
             let spin_b = self.rn_b[i].dot(&bb.angular_velocity);
             let spin_a = self.rn_a[i].dot(&ba.angular_velocity);
             let vn = (spin_b - spin_a) + dv_n;
@@ -390,25 +397,25 @@ impl ConstraintBatch {
         // λ_i,new = max(w_i + Σ_{j<i} G_ij λ_j,new, 0) with G_ij = slope_i K_ij
         // and w_i = slope_i vn_i + offset_i - Σ_{j<i} G_ij λ_j,old, all known
         // before the sequential part.
-        for j in 0..MAX_MANIFOLD_POINTS {
-            for i in j + 1..MAX_MANIFOLD_POINTS {
+        for j in 0..N {
+            for i in j + 1..N {
                 w[i] -= slope[i] * self.coupling[pair_index(j, i)] * old[j];
             }
         }
         let mut new = [W::ZERO; MAX_MANIFOLD_POINTS];
-        for j in 0..MAX_MANIFOLD_POINTS {
+        for j in 0..N {
             new[j] = w[j].max(W::ZERO);
-            for i in j + 1..MAX_MANIFOLD_POINTS {
+            for i in j + 1..N {
                 w[i] += slope[i] * self.coupling[pair_index(j, i)] * new[j];
             }
         }
         if self.has_restitution {
-            for i in 0..MAX_MANIFOLD_POINTS {
+            for i in 0..N {
                 self.max_normal_impulse[i] = self.max_normal_impulse[i].max(new[i]);
             }
         }
         let mut deltas = [W::ZERO; MAX_MANIFOLD_POINTS];
-        for i in 0..MAX_MANIFOLD_POINTS {
+        for i in 0..N {
             deltas[i] = new[i] - old[i];
         }
         self.normal_impulse = new;
@@ -419,14 +426,14 @@ impl ConstraintBatch {
     /// friction at the manifold centre (solved only here, as box3d does:
     /// against rigid normals friction cannot feed the rocking of a soft
     /// contact, which made tall stacks walk).
-    #[inline]
-    fn relax<const FRESH: bool>(
+    #[inline(always)]
+    fn relax<const FRESH: bool, const N: usize>(
         &mut self,
         ba: &mut WideBody,
         bb: &mut WideBody,
         params: &SolverParams,
     ) {
-        let deltas = self.solve_normal::<false, FRESH>(ba, bb, params);
+        let deltas = self.solve_normal::<false, FRESH, N>(ba, bb, params);
         // Twist and tangent velocities after the normal impulses, read from
         // the bodies plus the normal impulses' couplings:
         // v_t,k = (v_B - v_A)·t_k + ω_B·(c_B × t_k) - ω_A·(c_A × t_k), plus
@@ -454,7 +461,7 @@ impl ConstraintBatch {
         let mut wn = (bb.angular_velocity - ba.angular_velocity).dot(&self.normal);
         let mut total_normal = W::ZERO;
         let mut twist_limit = W::ZERO;
-        for i in 0..MAX_MANIFOLD_POINTS {
+        for i in 0..N {
             vt[0] += self.tangent_coupling[0][i] * deltas[i];
             vt[1] += self.tangent_coupling[1][i] * deltas[i];
             wn += self.twist_coupling[i] * deltas[i];
@@ -482,9 +489,37 @@ impl ConstraintBatch {
         let scale = outside.select(max_friction / len_sq.sqrt(), W::ONE);
         let new = [new0 * scale, new1 * scale];
         self.tangent_impulse = new;
-        self.apply(ba, bb, &deltas, [new[0] - old[0], new[1] - old[1]], twist_delta);
+        self.apply::<N>(ba, bb, &deltas, [new[0] - old[0], new[1] - old[1]], twist_delta);
     }
 }
+
+/// Evaluates `$body` with the const `$n` set to `$count` (1 to
+/// [`MAX_MANIFOLD_POINTS`]; any other count, such as a default batch's 0,
+/// as the largest), so each pass is
+/// compiled once per point count and walks no point that every lane lacks.
+macro_rules! by_point_count {
+    ($count:expr, $n:ident => $body:expr) => {
+        match $count {
+            1 => {
+                const $n: usize = 1;
+                $body
+            }
+            2 => {
+                const $n: usize = 2;
+                $body
+            }
+            3 => {
+                const $n: usize = 3;
+                $body
+            }
+            _ => {
+                const $n: usize = MAX_MANIFOLD_POINTS;
+                $body
+            }
+        }
+    };
+}
+const _: () = assert!(MAX_MANIFOLD_POINTS == 4, "by_point_count! lists the counts 1 to 4");
 
 /// Gathers the bodies of lanes `a` and `b`, lets `solve` change them, and
 /// scatters them back.
@@ -505,9 +540,9 @@ fn with_bodies(
 /// Applies last substep's impulses again, so the solver starts near the answer.
 pub(crate) fn warm_start(batches: &[ConstraintBatch], bodies: &mut [SolverBody]) {
     for c in batches {
-        with_bodies(bodies, c.body_a, c.body_b, |ba, bb| {
-            c.apply(ba, bb, &c.normal_impulse, c.tangent_impulse, c.twist_impulse)
-        });
+        by_point_count!(c.point_count, N => with_bodies(bodies, c.body_a, c.body_b, |ba, bb| {
+            c.apply::<N>(ba, bb, &c.normal_impulse, c.tangent_impulse, c.twist_impulse)
+        }));
     }
 }
 
@@ -534,10 +569,10 @@ fn push_pass<const FRESH: bool>(
     params: &SolverParams,
 ) {
     for c in batches.iter_mut() {
-        with_bodies(bodies, c.body_a, c.body_b, |ba, bb| {
-            let deltas = c.solve_normal::<true, FRESH>(ba, bb, params);
-            c.apply_normals(ba, bb, &deltas);
-        });
+        by_point_count!(c.point_count, N => with_bodies(bodies, c.body_a, c.body_b, |ba, bb| {
+            let deltas = c.solve_normal::<true, FRESH, N>(ba, bb, params);
+            c.apply_normals::<N>(ba, bb, &deltas);
+        }));
     }
 }
 
@@ -565,6 +600,8 @@ fn relax_pass<const FRESH: bool>(
     params: &SolverParams,
 ) {
     for c in batches.iter_mut() {
-        with_bodies(bodies, c.body_a, c.body_b, |ba, bb| c.relax::<FRESH>(ba, bb, params));
+        by_point_count!(c.point_count, N => with_bodies(bodies, c.body_a, c.body_b, |ba, bb| {
+            c.relax::<FRESH, N>(ba, bb, params)
+        }));
     }
 }
