@@ -174,9 +174,7 @@ fn load(bodies: &[SolverBody], a: u32, b: u32) -> (SolverBody, SolverBody) {
 #[inline]
 fn store(bodies: &mut [SolverBody], index: u32, body: &SolverBody) {
     if index != 0 {
-        let slot = &mut bodies[index as usize];
-        slot.linear_velocity = body.linear_velocity;
-        slot.angular_velocity = body.angular_velocity;
+        bodies[index as usize].set_velocities(&body.linear_velocity(), &body.angular_velocity());
     }
 }
 
@@ -215,10 +213,14 @@ impl LaneRows {
     fn apply_normals(&self, ba: &mut SolverBody, bb: &mut SolverBody, normal: &Lanes) {
         let total = normal.reduce_add();
         let p = self.normal * total;
-        ba.linear_velocity -= p * self.inv_mass_a;
-        ba.angular_velocity -= self.irn_a.weighted_sum(normal);
-        bb.linear_velocity += p * self.inv_mass_b;
-        bb.angular_velocity += self.irn_b.weighted_sum(normal);
+        ba.set_velocities(
+            &(ba.linear_velocity() - p * self.inv_mass_a),
+            &(ba.angular_velocity() - self.irn_a.weighted_sum(normal)),
+        );
+        bb.set_velocities(
+            &(bb.linear_velocity() + p * self.inv_mass_b),
+            &(bb.angular_velocity() + self.irn_b.weighted_sum(normal)),
+        );
     }
 }
 
@@ -262,9 +264,9 @@ fn restitute_one(
         {
             continue;
         }
-        let vn = (bb.linear_velocity - ba.linear_velocity).dot(&rows.normal)
-            + bb.angular_velocity.dot(&rows.rn_b.get(i))
-            - ba.angular_velocity.dot(&rows.rn_a.get(i));
+        let vn = (bb.linear_velocity() - ba.linear_velocity()).dot(&rows.normal)
+            + bb.angular_velocity().dot(&rows.rn_b.get(i))
+            - ba.angular_velocity().dot(&rows.rn_a.get(i));
         let old = batch.normal_impulse[i].as_array()[lane];
         let impulse = -batch.normal_mass[i].as_array()[lane] * (vn + s.restitution * approach);
         let new = (old + impulse).max(0.0);

@@ -9,43 +9,95 @@ use wide::f32x4;
 /// awake body: all that the inner solver loops touch. Slot 0 of the
 /// solver's array is a static stand-in for every static or sleeping body;
 /// its inverse mass is zero, so impulses never move it.
-#[derive(Clone, Copy, Debug)]
-#[repr(C)]
+///
+/// The twelve floats are stored as three SIMD rows of four, in the order
+/// `v.x v.y v.z ω.x | ω.y ω.z Δp.x Δp.y | Δp.z Δθ.x Δθ.y Δθ.z`, so the SIMD
+/// batches load a body with three aligned loads and store its velocities
+/// back with two (see `contact_solver::simd_batch`):
+/// - `v`, `ω`: linear and angular velocity;
+/// - `Δp`: displacement of the centre of mass since the start of the step;
+/// - `Δθ`: rotation since the start of the step as the sum of the substeps'
+///   `ω h` (a rotation vector). The contact solver moves anchors by the
+///   first-order displacement `Δθ × r`, as PhysX's TGS does: within one
+///   step `|Δθ|` is small (0.1 rad turns a 1 m lever by 5 mm of
+///   second-order error) and the product `Δθ · (r × n)` reuses the
+///   precomputed angular Jacobian. The exact rotation, a quaternion, lives
+///   in [`SolverMotion`], touched only by integration.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct SolverBody {
-    pub linear_velocity: Vector3<f32>,
-    pub angular_velocity: Vector3<f32>,
-    /// Displacement of the centre of mass since the start of the step.
-    pub delta_position: Vector3<f32>,
-    /// Rotation since the start of the step as the sum of the substeps'
-    /// `ω h` (a rotation vector). The contact solver moves anchors by the
-    /// first-order displacement `Δθ × r`, as PhysX's TGS does: within one
-    /// step `|Δθ|` is small (0.1 rad turns a 1 m lever by 5 mm of
-    /// second-order error) and the product `Δθ · (r × n)` reuses the
-    /// precomputed angular Jacobian. The exact rotation, a quaternion, lives
-    /// in [`SolverMotion`], touched only by integration.
-    pub delta_angle: Vector3<f32>,
+    rows: [f32x4; 3],
 }
 
 impl SolverBody {
     /// The static stand-in.
-    pub const STATIC: Self = Self {
-        linear_velocity: Vector3::new(0.0, 0.0, 0.0),
-        angular_velocity: Vector3::new(0.0, 0.0, 0.0),
-        delta_position: Vector3::new(0.0, 0.0, 0.0),
-        delta_angle: Vector3::new(0.0, 0.0, 0.0),
-    };
+    pub const STATIC: Self = Self { rows: [f32x4::ZERO; 3] };
 
-    /// The twelve floats in field order as three rows of four, for the
-    /// SIMD batches to transpose into lanes.
+    /// A body moving at `v` and `ω` with no pose change yet.
+    #[inline]
+    pub fn new(linear_velocity: &Vector3<f32>, angular_velocity: &Vector3<f32>) -> Self {
+        let mut body = Self::STATIC;
+        body.set_velocities(linear_velocity, angular_velocity);
+        body
+    }
+
+    /// Linear velocity `v`.
+    #[inline]
+    pub fn linear_velocity(&self) -> Vector3<f32> {
+        let r0 = self.rows[0].as_array();
+        Vector3::new(r0[0], r0[1], r0[2])
+    }
+
+    /// Angular velocity `ω`.
+    #[inline]
+    pub fn angular_velocity(&self) -> Vector3<f32> {
+        let (r0, r1) = (self.rows[0].as_array(), self.rows[1].as_array());
+        Vector3::new(r0[3], r1[0], r1[1])
+    }
+
+    /// Displacement of the centre of mass since the start of the step, `Δp`.
+    #[inline]
+    pub fn delta_position(&self) -> Vector3<f32> {
+        let (r1, r2) = (self.rows[1].as_array(), self.rows[2].as_array());
+        Vector3::new(r1[2], r1[3], r2[0])
+    }
+
+    /// Rotation vector since the start of the step, `Δθ`.
+    #[inline]
+    pub fn delta_angle(&self) -> Vector3<f32> {
+        let r2 = self.rows[2].as_array();
+        Vector3::new(r2[1], r2[2], r2[3])
+    }
+
+    /// Sets `v` and `ω`.
+    #[inline]
+    pub fn set_velocities(&mut self, v: &Vector3<f32>, w: &Vector3<f32>) {
+        let [r0, r1, _] = &mut self.rows;
+        let (r0, r1) = (r0.as_mut_array(), r1.as_mut_array());
+        [r0[0], r0[1], r0[2], r0[3]] = [v.x, v.y, v.z, w.x];
+        [r1[0], r1[1]] = [w.y, w.z];
+    }
+
+    /// Sets `Δp` and `Δθ`.
+    #[inline]
+    pub fn set_deltas(&mut self, p: &Vector3<f32>, a: &Vector3<f32>) {
+        let [_, r1, r2] = &mut self.rows;
+        let (r1, r2) = (r1.as_mut_array(), r2.as_mut_array());
+        [r1[2], r1[3]] = [p.x, p.y];
+        [r2[0], r2[1], r2[2], r2[3]] = [p.z, a.x, a.y, a.z];
+    }
+
+    /// The three rows, for the SIMD batches to transpose into lanes.
     #[inline]
     pub fn rows(&self) -> [f32x4; 3] {
-        let (v, w) = (&self.linear_velocity, &self.angular_velocity);
-        let (p, a) = (&self.delta_position, &self.delta_angle);
-        [
-            f32x4::new([v.x, v.y, v.z, w.x]),
-            f32x4::new([w.y, w.z, p.x, p.y]),
-            f32x4::new([p.z, a.x, a.y, a.z]),
-        ]
+        self.rows
+    }
+
+    /// Replaces the first two rows (`v`, `ω`, and `Δp.x Δp.y`, which the
+    /// SIMD batches write back as they read them).
+    #[inline]
+    pub fn set_first_rows(&mut self, row0: f32x4, row1: f32x4) {
+        self.rows[0] = row0;
+        self.rows[1] = row1;
     }
 }
 

@@ -757,12 +757,8 @@ impl World {
             self.solver_index[i] = self.solver_bodies.len() as u32;
             self.awake_slots.push(i as u32);
             let rot = self.poses[i].rotation.to_rotation_matrix();
-            self.solver_bodies.push(SolverBody {
-                linear_velocity: self.linear_velocities[i],
-                angular_velocity: self.angular_velocities[i],
-                delta_position: Vector3::zeros(),
-                delta_angle: Vector3::zeros(),
-            });
+            self.solver_bodies
+                .push(SolverBody::new(&self.linear_velocities[i], &self.angular_velocities[i]));
             self.solver_motions.push(SolverMotion::IDENTITY);
             self.solver_centers.push(self.poses[i] * r.mass.local_center);
             self.solver_masses.push(SolverMass {
@@ -898,7 +894,8 @@ impl World {
             let sb = &self.solver_bodies[k + 1];
             let r = &self.records[i];
             let pose = self.poses[i];
-            let center = pose * r.mass.local_center + sb.delta_position;
+            let delta_position = sb.delta_position();
+            let center = pose * r.mass.local_center + delta_position;
             let rotation = UnitQuaternion::new_normalize(
                 self.solver_motions[k + 1].delta_rotation.into_inner() * pose.rotation.into_inner(),
             );
@@ -907,9 +904,9 @@ impl World {
             // Any point moved by at most the centre's displacement plus the
             // rotation's arc at the body's extent (2 sin(θ/2) r).
             let turn = self.solver_motions[k + 1].delta_rotation.imag().norm();
-            self.travel[i] += f64::from(sb.delta_position.norm() + 2.0 * turn * r.extent);
-            self.linear_velocities[i] = sb.linear_velocity;
-            self.angular_velocities[i] = sb.angular_velocity;
+            self.travel[i] += f64::from(delta_position.norm() + 2.0 * turn * r.extent);
+            self.linear_velocities[i] = sb.linear_velocity();
+            self.angular_velocities[i] = sb.angular_velocity();
         }
         self.remove_invalid_bodies();
     }
@@ -1005,17 +1002,19 @@ impl World {
 fn integrate_velocities(bodies: &mut [SolverBody], gravity: &Vector3<f32>, h: f32) {
     let max_w = MAX_ROTATION_PER_SUBSTEP / h;
     for b in bodies {
-        b.linear_velocity += gravity * h;
-        if !(b.linear_velocity.norm() <= MAX_LINEAR_SPEED) {
+        let mut v = b.linear_velocity() + gravity * h;
+        if !(v.norm() <= MAX_LINEAR_SPEED) {
             // Rescale by the largest component first: the norm of a huge
             // finite vector overflows to infinity.
-            let direction = b.linear_velocity / b.linear_velocity.amax();
-            b.linear_velocity = direction.normalize() * MAX_LINEAR_SPEED;
+            let direction = v / v.amax();
+            v = direction.normalize() * MAX_LINEAR_SPEED;
         }
-        let w = b.angular_velocity.norm();
-        if w > max_w {
-            b.angular_velocity *= max_w / w;
+        let mut w = b.angular_velocity();
+        let speed = w.norm();
+        if speed > max_w {
+            w *= max_w / speed;
         }
+        b.set_velocities(&v, &w);
     }
 }
 
@@ -1023,12 +1022,11 @@ fn integrate_velocities(bodies: &mut [SolverBody], gravity: &Vector3<f32>, h: f3
 /// `dq/dt = ½ ω q`, renormalised after each substep.
 fn integrate_positions(bodies: &mut [SolverBody], motions: &mut [SolverMotion], h: f32) {
     for (b, m) in bodies.iter_mut().zip(motions) {
-        b.delta_position += b.linear_velocity * h;
+        let (v, w) = (b.linear_velocity(), b.angular_velocity());
         let q = *m.delta_rotation.quaternion();
-        let w = b.angular_velocity * (0.5 * h);
-        let dq = Quaternion::from_parts(0.0, w) * q;
+        let dq = Quaternion::from_parts(0.0, w * (0.5 * h)) * q;
         m.delta_rotation = UnitQuaternion::new_normalize(q + dq);
-        b.delta_angle += b.angular_velocity * h;
+        b.set_deltas(&(b.delta_position() + v * h), &(b.delta_angle() + w * h));
     }
 }
 

@@ -309,10 +309,10 @@ fn restitution_velocities(
     let mut wb = WideVec::default();
     for (l, input) in inputs.iter().enumerate() {
         let (ba, bb) = (&bodies[input.body_a as usize], &bodies[input.body_b as usize]);
-        va.set(l, &ba.linear_velocity);
-        vb.set(l, &bb.linear_velocity);
-        wa.set(l, &ba.angular_velocity);
-        wb.set(l, &bb.angular_velocity);
+        va.set(l, &ba.linear_velocity());
+        vb.set(l, &bb.linear_velocity());
+        wa.set(l, &ba.angular_velocity());
+        wb.set(l, &bb.angular_velocity());
     }
     let dv_n = (vb - va).dot(n);
     for i in 0..MAX_MANIFOLD_POINTS {
@@ -603,11 +603,10 @@ mod tests {
             let mut masses = vec![SolverMass::STATIC];
             masses.extend((0..8).map(|_| random_mass(&mut rng)));
             let mut bodies = vec![SolverBody::STATIC];
-            bodies.extend((0..8).map(|_| SolverBody {
-                linear_velocity: rng.vector(1.0),
-                angular_velocity: rng.vector(1.0),
-                delta_position: rng.vector(0.01),
-                delta_angle: rng.vector(0.01),
+            bodies.extend((0..8).map(|_| {
+                let mut body = SolverBody::new(&rng.vector(1.0), &rng.vector(1.0));
+                body.set_deltas(&rng.vector(0.01), &rng.vector(0.01));
+                body
             }));
             // Two batches of four manifolds, (0,1) (2,3) (4,5) (6,7) then
             // (1,2) (3,4) (5,6) (7,8), body 0 static: counts 1..=largest,
@@ -649,7 +648,7 @@ mod tests {
                 let bits = |v: &Vector3<f32>| v.map(f32::to_bits);
                 let body_bits: Vec<_> = bodies
                     .iter()
-                    .flat_map(|b| [bits(&b.linear_velocity), bits(&b.angular_velocity)])
+                    .flat_map(|b| [bits(&b.linear_velocity()), bits(&b.angular_velocity())])
                     .collect();
                 let impulse_bits: Vec<u32> = batches
                     .iter()

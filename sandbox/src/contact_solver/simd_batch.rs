@@ -143,20 +143,17 @@ impl WideBody {
 
     /// Writes the velocities back (the pose changes are only read by the
     /// solver), skipping the static stand-in: the inverse of
-    /// [`Self::gather`]'s transposes for rows 0 and 1.
+    /// [`Self::gather`]'s transposes for rows 0 and 1, stored whole (row 1's
+    /// `Δp.x Δp.y` go back as they were gathered).
     #[inline(always)]
     fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; LANES]) {
         let (v, w, p) = (&self.linear_velocity, &self.angular_velocity, &self.delta_position);
         let row0 = W::transpose([v.x, v.y, v.z, w.x]);
         let row1 = W::transpose([w.y, w.z, p.x, p.y]);
         for (lane, &i) in index.iter().enumerate() {
-            if i == 0 {
-                continue;
+            if i != 0 {
+                bodies[i as usize].set_first_rows(row0[lane], row1[lane]);
             }
-            let (r0, r1) = (row0[lane].as_array(), row1[lane].as_array());
-            let b = &mut bodies[i as usize];
-            b.linear_velocity = Vector3::new(r0[0], r0[1], r0[2]);
-            b.angular_velocity = Vector3::new(r0[3], r1[0], r1[1]);
         }
     }
 }
