@@ -26,7 +26,7 @@
 //! The same bound culls pairs that were apart: a pair whose shapes were
 //! found at least a distance d apart cannot have come closer than d minus
 //! that drift, so while that stays beyond the speculative distance its
-//! manifold stays empty without being computed ([`still_apart`]), as
+//! manifold stays empty without being computed ([`distance_bound`]), as
 //! conservative advancement bounds approach by motion.
 
 use collide::nalgebra::{Isometry3, Point3, Vector3};
@@ -82,20 +82,21 @@ pub(crate) fn motion_bound(then: &Isometry3<f32>, now: &Isometry3<f32>, radius: 
     (shift + 2.0 * half_sine * radius, half_sine)
 }
 
-/// Whether a pair found at least `clearance` apart when B's pose in A's frame
-/// was `computed_at` is still farther apart than `speculative` at `relative`
-/// (B's points within `radius_b` of its origin): the gap can have shrunk by
-/// at most the drift of B's surface. Such a pair's manifold stays empty
-/// without running contact determination; a NaN anywhere answers `false`.
-pub(crate) fn still_apart(
+/// A lower bound on the distance now of a pair found at least `clearance`
+/// apart when B's pose in A's frame was `computed_at`, B's pose in A's frame
+/// being `relative` now (B's points within `radius_b` of its origin): the
+/// gap can have shrunk by at most the drift of B's surface. While the bound
+/// exceeds the speculative distance the pair's manifold stays empty without
+/// running contact determination; a NaN anywhere gives NaN, which exceeds
+/// nothing.
+pub(crate) fn distance_bound(
     clearance: f32,
     computed_at: &Isometry3<f32>,
     relative: &Isometry3<f32>,
     radius_b: f32,
-    speculative: f32,
-) -> bool {
+) -> f32 {
     let (drift, _) = motion_bound(computed_at, relative, radius_b);
-    clearance - drift > speculative
+    clearance - drift
 }
 
 /// Tries to recycle `manifold`, computed when B's pose in A's frame was
@@ -434,7 +435,7 @@ mod tests {
         assert!(!run(true), "recycling on: no manifold was recycled");
     }
 
-    /// Culling by clearance is safe: whenever [`still_apart`] keeps a pair
+    /// Culling by clearance is safe: whenever [`distance_bound`] keeps a pair
     /// empty, the shapes' true distance at the new pose (collide's GJK
     /// distance, an independent code path from the SAT and clipping that
     /// produced the clearance) is beyond the speculative distance. Random
@@ -513,7 +514,7 @@ mod tests {
             };
             let (before, now) = (pose_a.inv_mul(&pose_b), pose_a.inv_mul(&moved_b));
             checked += 1;
-            if still_apart(clearance, &before, &now, radius_b, speculative) {
+            if distance_bound(clearance, &before, &now, radius_b) > speculative {
                 culled += 1;
                 let distance = match collide::closest_points(a, &pose_a, b, &moved_b) {
                     collide::Proximity::Separated { distance, .. } => distance,

@@ -56,8 +56,14 @@ pub(crate) struct CachedPair {
     /// apart than the speculative distance at `computed_at`: a lower bound on
     /// their distance then. Zero otherwise.
     pub clearance: f32,
-    /// The two bodies' summed travel (see `World`) when `clearance` was
-    /// found: the gap can since have closed by at most their travel beyond it.
+    /// A lower bound on the pair's distance when the bodies' summed travel
+    /// (see `World`) was `travel_at`: the gap can since have closed by at
+    /// most their travel beyond it. Set to `clearance` when the manifold is
+    /// computed, and raised to the relative-pose bound whenever that one
+    /// proves the pair apart, so that a pair of bodies that have stopped
+    /// moving is culled again by this cheaper test. Zero when unknown.
+    pub travel_clearance: f32,
+    /// The two bodies' summed travel when `travel_clearance` was found.
     pub travel_at: f64,
     /// B's pose in A's frame when the manifold was last computed, `None`
     /// before the first time: if the bodies have not moved relative to each
