@@ -307,7 +307,12 @@ pub(crate) fn store_impulses(
         let tangent_impulse = [0, 1].map(|k| batch.tangent_impulse[k].as_array()[lane]);
         let tangents = [0, 1].map(|k| batch.tangents[k].get(lane));
         let slab_slot = contacts.pairs[s.contact as usize].manifold;
-        let m = &mut contacts.manifolds[slab_slot as usize].manifold;
+        let Some(cached) = contacts.slab.get_mut(slab_slot) else {
+            // The solver sees only touching pairs, which hold a slot.
+            debug_assert!(false, "a solved pair holds no manifold");
+            continue;
+        };
+        let m = &mut cached.manifold;
         let total_normal = f32x4::new(normal_impulse).reduce_add();
         let limit = batch.friction.as_array()[lane] * total_normal;
         let friction = (tangent_impulse[0].powi(2) + tangent_impulse[1].powi(2)).sqrt();

@@ -87,6 +87,15 @@ pub struct FrictionAnchor {
 }
 
 impl Manifold {
+    /// No points, no impulses, no anchor: [`Manifold::default`] as a constant.
+    pub(crate) const EMPTY: Self = Self {
+        normal: Vector3::new(0.0, 0.0, 0.0),
+        points: ArrayVec::new_const(),
+        friction_impulse: Vector3::new(0.0, 0.0, 0.0),
+        twist_impulse: 0.0,
+        friction_anchor: None,
+    };
+
     /// Removes every point and zeroes the stored impulses.
     pub(crate) fn clear(&mut self) {
         self.points.clear();

@@ -3,13 +3,16 @@
 //! the next by a linear merge, with no hashing and a deterministic order.
 //!
 //! Hot and cold parts are stored apart. The sorted list holds small
-//! [`CachedPair`] records (bodies, material, the clearance proof, about 70
-//! bytes), which every step reads for every pair; the manifolds (about 220
-//! bytes each) sit in a slab the records index. A merge that inserts new
-//! pairs then moves only the small records, and the pairs proven apart, most
-//! of the list while bodies fall, are skipped without touching their
-//! manifolds. Freed slab slots are reused last-in first-out, so the layout,
-//! like everything else here, is the same on every run.
+//! [`CachedPair`] records (bodies, material, the clearance proof and the
+//! relative pose, about 70 bytes), which every step reads for every pair;
+//! the manifolds of the touching pairs (about 220 bytes each) sit in a slab
+//! the records index, and a pair with no points holds no slot (an empty
+//! manifold carries nothing over: no impulses, no anchor). A merge that
+//! inserts new pairs then moves only the small records, the pairs proven
+//! apart, most of the list while bodies fall, never touch the slab, and the
+//! slab stays as small as the set of touching pairs. Freed slots are reused
+//! last-in first-out, so the layout, like everything else here, is the same
+//! on every run.
 
 use collide::nalgebra::{Isometry3, Vector3};
 
@@ -33,7 +36,7 @@ pub struct Contact<'a> {
 
 /// The part of a cached pair read every step: which bodies, their combined
 /// material, where its manifold lives and what is known of their distance.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct CachedPair {
     /// Slot of body A (the smaller slot).
     pub body_a: u32,
@@ -43,10 +46,13 @@ pub(crate) struct CachedPair {
     pub friction: f32,
     /// Combined restitution coefficient.
     pub restitution: f32,
-    /// Index of the pair's manifold in [`PairCache::manifolds`].
+    /// The slab slot of the pair's manifold, [`NO_MANIFOLD`] while it has
+    /// no points (an empty manifold holds nothing worth keeping: no
+    /// impulses, no anchor).
     pub manifold: u32,
-    /// Points in that manifold, copied here when it changes so that passes
-    /// over the pairs can skip empty ones without reading the slab.
+    /// Points in that manifold (zero exactly when it holds no slot), copied
+    /// here so that passes over the pairs can skip empty ones without
+    /// reading the slab.
     pub point_count: u32,
     /// Steps in a row the manifold has been recycled (moved with the bodies
     /// instead of computed) since `computed_at`; zero when it is exactly as
@@ -73,6 +79,24 @@ pub(crate) struct CachedPair {
     pub computed_at: Option<Isometry3<f32>>,
 }
 
+impl Default for CachedPair {
+    fn default() -> Self {
+        Self {
+            body_a: 0,
+            body_b: 0,
+            friction: 0.0,
+            restitution: 0.0,
+            manifold: NO_MANIFOLD,
+            point_count: 0,
+            recycled_steps: 0,
+            clearance: 0.0,
+            travel_clearance: 0.0,
+            travel_at: 0.0,
+            computed_at: None,
+        }
+    }
+}
+
 impl CachedPair {
     #[inline]
     fn key(&self) -> (u32, u32) {
@@ -80,7 +104,7 @@ impl CachedPair {
     }
 }
 
-/// The cold part of a cached pair: its manifold and its normal as computed.
+/// The cold part of a touching pair: its manifold and its normal as computed.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct CachedManifold {
     /// The contact points.
@@ -90,15 +114,73 @@ pub(crate) struct CachedManifold {
     pub normal_in_a: Vector3<f32>,
 }
 
-/// The sorted pairs and the slab of their manifolds.
+/// [`CachedPair::manifold`] of a pair with no points: it holds no slot.
+pub(crate) const NO_MANIFOLD: u32 = u32::MAX;
+
+/// What an empty pair's manifold reads as: no points, no impulses, no
+/// anchor (all an empty manifold ever holds).
+static EMPTY_MANIFOLD: Manifold = Manifold::EMPTY;
+
+/// The manifolds of the touching pairs, each in a slot a [`CachedPair`]
+/// names; freed slots are reused last-in first-out.
+#[derive(Debug, Default)]
+pub(crate) struct ManifoldSlab {
+    slots: Vec<CachedManifold>,
+    free: Vec<u32>,
+}
+
+impl ManifoldSlab {
+    /// The slot `index` names, `None` for [`NO_MANIFOLD`].
+    #[inline]
+    pub fn get(&self, index: u32) -> Option<&CachedManifold> {
+        self.slots.get(index as usize)
+    }
+
+    /// The slot `index` names, `None` for [`NO_MANIFOLD`].
+    #[inline]
+    pub fn get_mut(&mut self, index: u32) -> Option<&mut CachedManifold> {
+        self.slots.get_mut(index as usize)
+    }
+
+    /// The manifold `index` names, or the empty one for [`NO_MANIFOLD`].
+    #[inline]
+    pub fn manifold(&self, index: u32) -> &Manifold {
+        self.get(index).map_or(&EMPTY_MANIFOLD, |m| &m.manifold)
+    }
+
+    /// The slot `index` names, taking one first if it is [`NO_MANIFOLD`];
+    /// a new slot's contents are stale and must be overwritten.
+    #[inline]
+    pub fn ensure(&mut self, index: &mut u32) -> &mut CachedManifold {
+        if *index == NO_MANIFOLD {
+            *index = match self.free.pop() {
+                Some(slot) => slot,
+                None => {
+                    self.slots.push(CachedManifold::default());
+                    (self.slots.len() - 1) as u32
+                }
+            };
+        }
+        &mut self.slots[*index as usize]
+    }
+
+    /// Frees the slot `index` names, if any, and sets it to [`NO_MANIFOLD`].
+    #[inline]
+    pub fn release(&mut self, index: &mut u32) {
+        if *index != NO_MANIFOLD {
+            self.free.push(*index);
+            *index = NO_MANIFOLD;
+        }
+    }
+}
+
+/// The sorted pairs and the slab of the touching ones' manifolds.
 #[derive(Debug, Default)]
 pub(crate) struct PairCache {
-    /// Sorted by `(body_a, body_b)`; each names its own slab slot.
+    /// Sorted by `(body_a, body_b)`; a touching pair names its slab slot.
     pub pairs: Vec<CachedPair>,
-    /// The slab: one slot per pair, plus the free ones.
-    pub manifolds: Vec<CachedManifold>,
-    /// Slab slots no pair uses.
-    free: Vec<u32>,
+    /// The manifolds of the touching pairs.
+    pub slab: ManifoldSlab,
     /// The merge's output, swapped with `pairs`.
     scratch: Vec<CachedPair>,
 }
@@ -111,14 +193,14 @@ impl PairCache {
             body_b: p.body_b,
             friction: p.friction,
             restitution: p.restitution,
-            manifold: &self.manifolds[p.manifold as usize].manifold,
+            manifold: self.slab.manifold(p.manifold),
         })
     }
 
     /// The manifold of `pair`.
     #[inline]
     pub fn manifold(&self, pair: &CachedPair) -> &Manifold {
-        &self.manifolds[pair.manifold as usize].manifold
+        self.slab.manifold(pair.manifold)
     }
 
     /// Rebuilds the list from this step's sorted broad-phase `pairs`. A pair
@@ -133,15 +215,15 @@ impl PairCache {
         keep_stale: impl Fn(&CachedPair) -> bool,
         material: impl Fn(u32, u32) -> (f32, f32),
     ) {
-        let free = &mut self.free;
+        let slab = &mut self.slab;
         if pairs_all_cached(pairs, &self.pairs) {
             // The usual step: no new pair, so the result is the list less the
             // pairs neither reported nor kept, filtered in place.
             let mut next_pair = pairs.iter().peekable();
-            self.pairs.retain(|c| {
+            self.pairs.retain_mut(|c| {
                 let keep = next_pair.next_if(|&&p| p == c.key()).is_some() || keep_stale(c);
                 if !keep {
-                    free.push(c.manifold);
+                    slab.release(&mut c.manifold);
                 }
                 keep
             });
@@ -150,32 +232,24 @@ impl PairCache {
         // Walk the old list once; the cursor peeks into the (small) pairs.
         let out = &mut self.scratch;
         out.clear();
-        let manifolds = &mut self.manifolds;
-        let mut make = |a: u32, b: u32, free: &mut Vec<u32>| {
+        let make = |a: u32, b: u32| {
             let (friction, restitution) = material(a, b);
-            CachedPair {
-                body_a: a,
-                body_b: b,
-                friction,
-                restitution,
-                manifold: allocate(manifolds, free),
-                ..CachedPair::default()
-            }
+            CachedPair { body_a: a, body_b: b, friction, restitution, ..CachedPair::default() }
         };
         let mut next_pair = pairs.iter().peekable();
-        for c in self.pairs.drain(..) {
+        for mut c in self.pairs.drain(..) {
             let key = c.key();
             while let Some(&(a, b)) = next_pair.next_if(|&&p| p < key) {
-                out.push(make(a, b, free));
+                out.push(make(a, b));
             }
             if next_pair.next_if(|&&p| p == key).is_some() || keep_stale(&c) {
                 out.push(c);
             } else {
-                free.push(c.manifold);
+                slab.release(&mut c.manifold);
             }
         }
         for &(a, b) in next_pair {
-            out.push(make(a, b, free));
+            out.push(make(a, b));
         }
         std::mem::swap(&mut self.pairs, &mut self.scratch);
     }
@@ -183,28 +257,14 @@ impl PairCache {
     /// Keeps only the pairs for which `keep` holds (given the pair and its
     /// manifold), freeing the others' slots.
     pub fn retain(&mut self, mut keep: impl FnMut(&CachedPair, &Manifold) -> bool) {
-        let (manifolds, free) = (&self.manifolds, &mut self.free);
-        self.pairs.retain(|c| {
-            let kept = keep(c, &manifolds[c.manifold as usize].manifold);
+        let slab = &mut self.slab;
+        self.pairs.retain_mut(|c| {
+            let kept = keep(c, slab.manifold(c.manifold));
             if !kept {
-                free.push(c.manifold);
+                slab.release(&mut c.manifold);
             }
             kept
         });
-    }
-}
-
-/// A cleared slab slot: the last freed one, or a new one.
-fn allocate(manifolds: &mut Vec<CachedManifold>, free: &mut Vec<u32>) -> u32 {
-    match free.pop() {
-        Some(slot) => {
-            manifolds[slot as usize] = CachedManifold::default();
-            slot
-        }
-        None => {
-            manifolds.push(CachedManifold::default());
-            (manifolds.len() - 1) as u32
-        }
     }
 }
 
@@ -245,16 +305,21 @@ mod tests {
         out
     }
 
-    /// Each pair's tag as its manifold carries it (the twist impulse), after
-    /// checking that no two pairs share a slot and that every slot is either
-    /// used or free, never both.
+    /// Each pair's tag as its manifold carries it (the twist impulse; 0 for
+    /// a pair with no slot), after checking that no two pairs share a slot,
+    /// that a pair holds a slot exactly when it has points, and that every
+    /// slot is either used or free, never both.
     fn tags(cache: &PairCache) -> Vec<(u32, u32, f32)> {
-        let mut used = vec![false; cache.manifolds.len()];
+        let slab = &cache.slab;
+        let mut used = vec![false; slab.slots.len()];
         for p in &cache.pairs {
-            assert!(!used[p.manifold as usize], "slot {} used twice", p.manifold);
-            used[p.manifold as usize] = true;
+            assert_eq!(p.manifold == NO_MANIFOLD, p.point_count == 0, "pair {:?}", p.key());
+            if p.manifold != NO_MANIFOLD {
+                assert!(!used[p.manifold as usize], "slot {} used twice", p.manifold);
+                used[p.manifold as usize] = true;
+            }
         }
-        for &f in &cache.free {
+        for &f in &slab.free {
             assert!(!used[f as usize], "slot {f} both used and free");
             used[f as usize] = true;
         }
@@ -262,33 +327,43 @@ mod tests {
         cache.iter().map(|c| (c.body_a, c.body_b, c.manifold.twist_impulse)).collect()
     }
 
-    /// A cache holding `old`, each pair's manifold tagged through its twist
-    /// impulse, and its friction equal to the tag.
+    /// Gives `pair` a slot (as the narrow phase does when it finds points)
+    /// and tags its manifold through the twist impulse.
+    fn touch(slab: &mut ManifoldSlab, pair: &mut CachedPair, tag: f32) {
+        slab.ensure(&mut pair.manifold).manifold.twist_impulse = tag;
+        pair.point_count = 1;
+    }
+
+    /// A cache holding `old`, each pair touching with its manifold tagged
+    /// (tag 0: empty, no slot).
     fn cache_of(old: &[(u32, u32, f32)]) -> PairCache {
         let mut cache = PairCache::default();
         let keys: Vec<_> = old.iter().map(|c| (c.0, c.1)).collect();
         cache.merge(&keys, |_| false, |_, _| (0.0, 0.0));
         for (p, &(_, _, tag)) in cache.pairs.iter_mut().zip(old) {
-            cache.manifolds[p.manifold as usize].manifold.twist_impulse = tag;
+            if tag != 0.0 {
+                touch(&mut cache.slab, p, tag);
+            }
         }
         cache
     }
 
     #[test]
     fn merge_matches_brute_force_with_and_without_new_pairs() {
-        let old: Vec<(u32, u32, f32)> = [(0, 1), (0, 2), (1, 3), (2, 3), (4, 5)]
+        // Tags 1..=5, and one empty pair (tag 0, no slot).
+        let old: Vec<(u32, u32, f32)> = [(0, 1), (0, 2), (1, 3), (2, 3), (4, 5), (4, 6)]
             .iter()
             .enumerate()
-            .map(|(i, &(a, b))| (a, b, i as f32 + 1.0))
+            .map(|(i, &(a, b))| (a, b, if i < 5 { i as f32 + 1.0 } else { 0.0 }))
             .collect();
         // Stale pairs with an even body A are kept.
         let keep = |a: u32| a.is_multiple_of(2);
         let cases: [&[(u32, u32)]; 5] = [
-            &[(0, 1), (0, 2), (1, 3), (2, 3), (4, 5)], // unchanged
-            &[(0, 2), (2, 3)],                         // some gone
-            &[],                                       // all gone
-            &[(0, 1), (0, 3), (4, 5), (6, 7)],         // new pairs
-            &[(0, 0), (9, 9)],                         // only new pairs
+            &[(0, 1), (0, 2), (1, 3), (2, 3), (4, 5), (4, 6)], // unchanged
+            &[(0, 2), (2, 3)],                                 // some gone
+            &[],                                               // all gone
+            &[(0, 1), (0, 3), (4, 5), (6, 7)],                 // new pairs
+            &[(0, 0), (9, 9)],                                 // only new pairs
         ];
         for pairs in cases {
             let mut cache = cache_of(&old);
@@ -298,20 +373,23 @@ mod tests {
     }
 
     #[test]
-    fn merge_over_many_steps_reuses_freed_slots_and_clears_them() {
-        // A pseudo-random walk over a small key space: pairs come and go,
-        // and a pair that comes back starts empty.
+    fn merge_over_many_steps_reuses_freed_slots() {
+        // A pseudo-random walk over a small key space: pairs come and go and
+        // start or stop touching; a pair that comes back starts empty.
         let mut cache = PairCache::default();
         let mut state = 0x2545_f491u32;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state
+        };
         let mut model: Vec<(u32, u32, f32)> = Vec::new();
         for step in 0..200u32 {
             let mut pairs = Vec::new();
             for a in 0..6u32 {
                 for b in a + 1..6 {
-                    state ^= state << 13;
-                    state ^= state >> 17;
-                    state ^= state << 5;
-                    if !state.is_multiple_of(3) {
+                    if !next().is_multiple_of(3) {
                         pairs.push((a, b));
                     }
                 }
@@ -319,15 +397,24 @@ mod tests {
             cache.merge(&pairs, |_| false, |_, _| (0.0, 0.0));
             model = expected(&pairs, &model, &|_| false);
             assert_eq!(tags(&cache), model, "step {step}");
-            // Tag every pair's manifold with this step, as a solve would.
+            // As a narrow phase would: some pairs touch (tagged with this
+            // step), some stop touching (slot released).
             let tag = step as f32 + 1.0;
-            for p in &cache.pairs {
-                cache.manifolds[p.manifold as usize].manifold.twist_impulse = tag;
+            for (p, m) in cache.pairs.iter_mut().zip(&mut model) {
+                match next() % 3 {
+                    0 => {
+                        touch(&mut cache.slab, p, tag);
+                        m.2 = tag;
+                    }
+                    1 => {
+                        cache.slab.release(&mut p.manifold);
+                        p.point_count = 0;
+                        m.2 = 0.0;
+                    }
+                    _ => {}
+                }
             }
-            for m in &mut model {
-                m.2 = tag;
-            }
-            assert!(cache.manifolds.len() <= 15, "slab grew to {}", cache.manifolds.len());
+            assert!(cache.slab.slots.len() <= 15, "slab grew to {}", cache.slab.slots.len());
         }
     }
 
@@ -337,10 +424,13 @@ mod tests {
         let mut cache = cache_of(&old);
         cache.retain(|c, m| c.body_b != 2 || m.twist_impulse == 3.0);
         assert_eq!(tags(&cache), vec![(0, 1, 1.0), (1, 2, 3.0)]);
-        assert_eq!(cache.free.len(), 1);
+        assert_eq!(cache.slab.free.len(), 1);
         cache.merge(&[(0, 1), (1, 2), (3, 4)], |_| false, |_, _| (0.5, 0.0));
         assert_eq!(tags(&cache), vec![(0, 1, 1.0), (1, 2, 3.0), (3, 4, 0.0)]);
-        assert_eq!(cache.manifolds.len(), 3, "the freed slot is reused");
         assert_eq!(cache.pairs[2].friction, 0.5);
+        assert_eq!(cache.pairs[2].manifold, NO_MANIFOLD, "a new pair holds no slot");
+        touch(&mut cache.slab, &mut cache.pairs[2], 4.0);
+        assert_eq!(cache.slab.slots.len(), 3, "the freed slot is reused");
+        assert_eq!(tags(&cache), vec![(0, 1, 1.0), (1, 2, 3.0), (3, 4, 4.0)]);
     }
 }

@@ -654,7 +654,7 @@ impl World {
         let mut computed = Manifold::default();
         let recycling = self.settings.contact_recycling;
         self.islands_to_wake.clear();
-        let PairCache { pairs, manifolds, .. } = &mut self.contacts;
+        let PairCache { pairs, slab, .. } = &mut self.contacts;
         for c in pairs {
             let (a, b) = (c.body_a as usize, c.body_b as usize);
             if !(active[a] || active[b]) {
@@ -691,39 +691,43 @@ impl World {
                         continue;
                     }
                 }
-                let cached = &mut manifolds[c.manifold as usize];
-                let normal_in_a = &cached.normal_in_a;
                 // Same relative pose as computed (and not recycled since, so
                 // the separations are still those computed): same manifold,
-                // moved with A.
-                if c.recycled_steps == 0 && relative_pose_unchanged(before, &relative) {
-                    for p in &mut cached.manifold.points {
-                        p.point = pose_a * p.local_point_a;
+                // moved with A (an empty one stays empty).
+                let unchanged = c.recycled_steps == 0 && relative_pose_unchanged(before, &relative);
+                match slab.get_mut(c.manifold) {
+                    None if unchanged => continue,
+                    // Empty and moved: computed below (recycling needs points).
+                    None => {}
+                    Some(cached) if unchanged => {
+                        for p in &mut cached.manifold.points {
+                            p.point = pose_a * p.local_point_a;
+                        }
+                        cached.manifold.normal = pose_a.rotation * cached.normal_in_a;
+                        continue;
                     }
-                    cached.manifold.normal = pose_a.rotation * normal_in_a;
-                    continue;
-                }
-                // A small drift: the same points, fixed on each body, with
-                // their separations refreshed.
-                if recycling
-                    && c.recycled_steps < MAX_RECYCLED_STEPS
-                    && try_recycle(
-                        &mut cached.manifold,
-                        before,
-                        normal_in_a,
-                        &relative,
-                        pose_a,
-                        radius_b,
-                        speculative,
-                    )
-                {
-                    c.recycled_steps += 1;
-                    c.point_count = cached.manifold.points.len() as u32;
-                    wake_touched(records, active, a, b, &mut self.islands_to_wake);
-                    continue;
+                    // A small drift: the same points, fixed on each body, with
+                    // their separations refreshed.
+                    Some(cached) => {
+                        if recycling
+                            && c.recycled_steps < MAX_RECYCLED_STEPS
+                            && try_recycle(
+                                &mut cached.manifold,
+                                before,
+                                &cached.normal_in_a,
+                                &relative,
+                                pose_a,
+                                radius_b,
+                                speculative,
+                            )
+                        {
+                            c.recycled_steps += 1;
+                            wake_touched(records, active, a, b, &mut self.islands_to_wake);
+                            continue;
+                        }
+                    }
                 }
             }
-            let cached = &mut manifolds[c.manifold as usize];
             let clearance = collide_pair(
                 &records[a].shape,
                 pose_a,
@@ -732,18 +736,22 @@ impl World {
                 speculative,
                 &mut computed,
             );
-            computed.inherit_impulses(&cached.manifold, pose_a);
-            std::mem::swap(&mut cached.manifold, &mut computed);
-            cached.normal_in_a = pose_a.rotation.inverse_transform_vector(&cached.manifold.normal);
+            computed.inherit_impulses(slab.manifold(c.manifold), pose_a);
             c.computed_at = Some(relative);
             c.recycled_steps = 0;
             c.clearance = clearance;
             c.travel_clearance = clearance;
             c.travel_at = travel;
-            c.point_count = cached.manifold.points.len() as u32;
-            if c.point_count != 0 {
-                wake_touched(records, active, a, b, &mut self.islands_to_wake);
+            c.point_count = computed.points.len() as u32;
+            if c.point_count == 0 {
+                // Nothing to keep: an empty manifold carries no impulses.
+                slab.release(&mut c.manifold);
+                continue;
             }
+            let cached = slab.ensure(&mut c.manifold);
+            std::mem::swap(&mut cached.manifold, &mut computed);
+            cached.normal_in_a = pose_a.rotation.inverse_transform_vector(&cached.manifold.normal);
+            wake_touched(records, active, a, b, &mut self.islands_to_wake);
         }
         let to_wake = std::mem::take(&mut self.islands_to_wake);
         for &slot in &to_wake {
