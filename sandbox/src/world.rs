@@ -707,9 +707,9 @@ impl World {
                         continue;
                     }
                     // A small drift: the same points, fixed on each body, with
-                    // their separations refreshed.
+                    // their separations refreshed; else computed below.
                     Some(cached) => {
-                        if recycling
+                        let recycled = recycling
                             && c.recycled_steps < MAX_RECYCLED_STEPS
                             && try_recycle(
                                 &mut cached.manifold,
@@ -719,8 +719,8 @@ impl World {
                                 pose_a,
                                 radius_b,
                                 speculative,
-                            )
-                        {
+                            );
+                        if recycled {
                             c.recycled_steps += 1;
                             wake_touched(records, active, a, b, &mut self.islands_to_wake);
                             continue;
