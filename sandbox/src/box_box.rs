@@ -228,7 +228,13 @@ fn face_contact(
     candidates: &mut ArrayVec<Candidate, MAX_POLYGON_VERTICES>,
 ) -> Vector3<f32> {
     let sign = if t_inc[axis] >= 0.0 { 1.0 } else { -1.0 };
-    let n = Vector3::ith(axis, sign);
+    // `Vector3::ith` would store one lane by index, stalling the wide loads
+    // of `n` below.
+    let n = match axis {
+        0 => Vector3::new(sign, 0.0, 0.0),
+        1 => Vector3::new(0.0, sign, 0.0),
+        _ => Vector3::new(0.0, 0.0, sign),
+    };
     // Incident face: the face whose outward normal is most anti-parallel to
     // n. The incident axes' components along n are row `axis` of `rot_inc`.
     let d = rot_inc.row(axis).transpose() * sign;
