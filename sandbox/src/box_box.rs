@@ -10,6 +10,12 @@
 //! test runs in A's frame, and contact ids encode (reference face, incident
 //! face, clip feature) so impulses warm start across steps. This path needs
 //! no GJK or EPA, so the cube scenes depend on nothing iterative.
+//!
+//! For speed, the side planes are axis-aligned in the reference box's frame,
+//! so the incident face is clipped in 2D against a rectangle
+//! ([`crate::rectangle_clip`], bit for bit the generic clipper's answer),
+//! and edge axes that provably neither separate nor win are dismissed from
+//! their unnormalised separation, without a square root.
 
 use arrayvec::ArrayVec;
 use collide::Cuboid;
