@@ -53,11 +53,11 @@ pub(crate) fn clip_to_rectangle(
         return;
     }
     let mut scratch = RectPolygon::new();
-    clip_side::<0, false>(input, off_u, 0, out);
-    clip_side::<0, true>(out, off_u, 1, &mut scratch);
-    clip_side::<1, false>(&scratch, off_v, 2, out);
-    clip_side::<1, true>(out, off_v, 3, &mut scratch);
-    out.clone_from(&scratch);
+    // Ping-pong so the last pass writes `out`.
+    clip_side::<0, false>(input, off_u, 0, &mut scratch);
+    clip_side::<0, true>(&scratch, off_u, 1, out);
+    clip_side::<1, false>(out, off_v, 2, &mut scratch);
+    clip_side::<1, true>(&scratch, off_v, 3, out);
 }
 
 /// Keeps the part of `input` where `±coordinate[AXIS] <= offset` (minus when
