@@ -40,6 +40,7 @@ mod narrow_phase;
 mod pair_cache;
 mod polygon_clip;
 mod ray_cast;
+mod rectangle_clip;
 pub mod scene_file;
 mod scenes;
 mod settings;

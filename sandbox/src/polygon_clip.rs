@@ -12,7 +12,7 @@ use crate::tolerances::LINEAR_SLOP;
 /// on the plane (equal boxes stacked flush) has both ends a rounding error
 /// from it, and the crossing lands anywhere along the edge from step to
 /// step, moving the contact point and its warm-start id with it.
-const CLIP_TOLERANCE: f32 = 0.1 * LINEAR_SLOP;
+pub(crate) const CLIP_TOLERANCE: f32 = 0.1 * LINEAR_SLOP;
 
 /// A convex polygon (or segment, or point) whose vertices carry feature ids.
 pub(crate) type Polygon = ArrayVec<(Point3<f32>, u32), MAX_POLYGON_VERTICES>;
