@@ -45,6 +45,7 @@ struct WideMat {
 }
 
 impl WideMat {
+    #[inline(always)]
     fn set(&mut self, lane: usize, matrix: &Matrix3<f32>) {
         for r in 0..3 {
             for c in 0..3 {
@@ -64,6 +65,7 @@ impl WideMat {
 
 /// Two unit tangents completing `n` to an orthonormal basis (Duff et al.,
 /// "Building an Orthonormal Basis, Revisited", 2017), lane by lane.
+#[inline(always)]
 fn tangent_basis(n: &WideVec) -> [WideVec; 2] {
     // copysign(1, n_z): the sign bit decides, so -0 gives -1.
     let sign = n.z.is_sign_negative().select(W::splat(-1.0), W::ONE);
@@ -87,6 +89,11 @@ fn inverse_if_positive(x: W) -> W {
 /// masses and impulses and the static stand-in as both bodies. Returns each
 /// lane's per-point normal relative velocity at the start of the step,
 /// which restitution needs, or zeros for lanes without restitution.
+#[multiversion::multiversion(targets(
+    "x86_64+avx512f+avx512vl",
+    "x86_64+avx2+fma",
+    "aarch64+neon"
+))]
 pub(crate) fn prepare(
     inputs: &[ContactInput<'_>],
     bodies: &[SolverBody],

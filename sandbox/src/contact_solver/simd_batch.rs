@@ -518,33 +518,72 @@ macro_rules! by_point_count {
 }
 const _: () = assert!(MAX_MANIFOLD_POINTS == 4, "by_point_count! lists the counts 1 to 4");
 
-/// Gathers the bodies of lanes `a` and `b`, lets `solve` change them, and
-/// scatters them back.
-#[inline]
-fn with_bodies(
+// The passes below gather each batch's bodies, solve, and scatter them
+// back, in functions marked `inline(always)` (not closures, which the
+// compiler may leave out of line): each pass is compiled whole for every
+// instruction set `multiversion` lists, so on x86-64 with AVX-512 the
+// 128-bit lanes get 32 registers instead of SSE2's 16 and spill less. The
+// arithmetic is the same in every version (no fused multiply-add
+// contraction), so the results are bit-identical.
+
+/// Warm start of one batch whose manifolds have at most `N` points.
+#[inline(always)]
+fn warm_start_batch<const N: usize>(c: &ConstraintBatch, bodies: &mut [SolverBody]) {
+    let mut ba = WideBody::gather(bodies, &c.body_a);
+    let mut bb = WideBody::gather(bodies, &c.body_b);
+    c.apply::<N>(&mut ba, &mut bb, &c.normal_impulse, c.tangent_impulse, c.twist_impulse);
+    ba.scatter(bodies, &c.body_a);
+    bb.scatter(bodies, &c.body_b);
+}
+
+/// Push of one batch whose manifolds have at most `N` points.
+#[inline(always)]
+fn push_batch<const FRESH: bool, const N: usize>(
+    c: &mut ConstraintBatch,
     bodies: &mut [SolverBody],
-    a: [u32; LANES],
-    b: [u32; LANES],
-    solve: impl FnOnce(&mut WideBody, &mut WideBody),
+    params: &SolverParams,
 ) {
-    let mut ba = WideBody::gather(bodies, &a);
-    let mut bb = WideBody::gather(bodies, &b);
-    solve(&mut ba, &mut bb);
-    ba.scatter(bodies, &a);
-    bb.scatter(bodies, &b);
+    let mut ba = WideBody::gather(bodies, &c.body_a);
+    let mut bb = WideBody::gather(bodies, &c.body_b);
+    let deltas = c.solve_normal::<true, FRESH, N>(&ba, &bb, params);
+    c.apply_normals::<N>(&mut ba, &mut bb, &deltas);
+    ba.scatter(bodies, &c.body_a);
+    bb.scatter(bodies, &c.body_b);
+}
+
+/// Relax of one batch whose manifolds have at most `N` points.
+#[inline(always)]
+fn relax_batch<const FRESH: bool, const N: usize>(
+    c: &mut ConstraintBatch,
+    bodies: &mut [SolverBody],
+    params: &SolverParams,
+) {
+    let mut ba = WideBody::gather(bodies, &c.body_a);
+    let mut bb = WideBody::gather(bodies, &c.body_b);
+    c.relax::<FRESH, N>(&mut ba, &mut bb, params);
+    ba.scatter(bodies, &c.body_a);
+    bb.scatter(bodies, &c.body_b);
 }
 
 /// Applies last substep's impulses again, so the solver starts near the answer.
+#[multiversion::multiversion(targets(
+    "x86_64+avx512f+avx512vl",
+    "x86_64+avx2+fma",
+    "aarch64+neon"
+))]
 pub(crate) fn warm_start(batches: &[ConstraintBatch], bodies: &mut [SolverBody]) {
     for c in batches {
-        by_point_count!(c.point_count, N => with_bodies(bodies, c.body_a, c.body_b, |ba, bb| {
-            c.apply::<N>(ba, bb, &c.normal_impulse, c.tangent_impulse, c.twist_impulse)
-        }));
+        by_point_count!(c.point_count, N => warm_start_batch::<N>(c, bodies));
     }
 }
 
 /// The soft pass of a substep (Box2D's "solve" with bias, box3d's "push"):
 /// normal constraints only, pushing overlap out through the soft spring.
+#[multiversion::multiversion(targets(
+    "x86_64+avx512f+avx512vl",
+    "x86_64+avx2+fma",
+    "aarch64+neon"
+))]
 pub(crate) fn push(
     batches: &mut [ConstraintBatch],
     bodies: &mut [SolverBody],
@@ -560,16 +599,14 @@ pub(crate) fn push(
 
 /// [`push`], computing the current separations when `FRESH`, else reading
 /// the ones the substep's first push iteration stored.
+#[inline(always)]
 fn push_pass<const FRESH: bool>(
     batches: &mut [ConstraintBatch],
     bodies: &mut [SolverBody],
     params: &SolverParams,
 ) {
     for c in batches.iter_mut() {
-        by_point_count!(c.point_count, N => with_bodies(bodies, c.body_a, c.body_b, |ba, bb| {
-            let deltas = c.solve_normal::<true, FRESH, N>(ba, bb, params);
-            c.apply_normals::<N>(ba, bb, &deltas);
-        }));
+        by_point_count!(c.point_count, N => push_batch::<FRESH, N>(c, bodies, params));
     }
 }
 
@@ -577,6 +614,11 @@ fn push_pass<const FRESH: bool>(
 /// iteration after the positions were integrated must say so
 /// (`first_iteration`): it computes the separations and anchor gaps the
 /// later ones reuse.
+#[multiversion::multiversion(targets(
+    "x86_64+avx512f+avx512vl",
+    "x86_64+avx2+fma",
+    "aarch64+neon"
+))]
 pub(crate) fn relax(
     batches: &mut [ConstraintBatch],
     bodies: &mut [SolverBody],
@@ -591,14 +633,13 @@ pub(crate) fn relax(
 }
 
 /// [`relax`] with the separations and anchor gaps computed when `FRESH`.
+#[inline(always)]
 fn relax_pass<const FRESH: bool>(
     batches: &mut [ConstraintBatch],
     bodies: &mut [SolverBody],
     params: &SolverParams,
 ) {
     for c in batches.iter_mut() {
-        by_point_count!(c.point_count, N => with_bodies(bodies, c.body_a, c.body_b, |ba, bb| {
-            c.relax::<FRESH, N>(ba, bb, params)
-        }));
+        by_point_count!(c.point_count, N => relax_batch::<FRESH, N>(c, bodies, params));
     }
 }
