@@ -1024,17 +1024,18 @@ impl World {
 fn integrate_velocities(bodies: &mut [SolverBody], gravity: &Vector3<f32>, h: f32) {
     let max_w = MAX_ROTATION_PER_SUBSTEP / h;
     for b in bodies {
+        // Squared norms: no square root unless a speed is clamped.
         let mut v = b.linear_velocity() + gravity * h;
-        if !(v.norm() <= MAX_LINEAR_SPEED) {
+        if !(v.norm_squared() <= MAX_LINEAR_SPEED * MAX_LINEAR_SPEED) {
             // Rescale by the largest component first: the norm of a huge
             // finite vector overflows to infinity.
             let direction = v / v.amax();
             v = direction.normalize() * MAX_LINEAR_SPEED;
         }
         let mut w = b.angular_velocity();
-        let speed = w.norm();
-        if speed > max_w {
-            w *= max_w / speed;
+        let speed_squared = w.norm_squared();
+        if speed_squared > max_w * max_w {
+            w *= max_w / speed_squared.sqrt();
         }
         b.set_velocities(&v, &w);
     }
