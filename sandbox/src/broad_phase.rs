@@ -22,6 +22,7 @@ use collide::nalgebra::Point3;
 use wide::f32x4;
 
 use crate::aabb::Aabb;
+use crate::pair_sort::{PairSortScratch, sort_pairs};
 
 /// Fattened boxes, the sorted order and the pairs of the last sweep.
 #[derive(Clone, Debug, Default)]
@@ -52,6 +53,8 @@ pub(crate) struct BroadPhase {
     /// Scratch: pairs of the unmoved bodies, and the moved bodies' new pairs.
     kept: Vec<(u32, u32)>,
     found: Vec<(u32, u32)>,
+    /// Scratch of the pair sort.
+    sort_scratch: PairSortScratch,
 }
 
 /// A step where at most this fraction of the bodies moved their fat box (or
@@ -118,10 +121,13 @@ impl SweepLanes {
     }
 }
 
-/// Four consecutive entries of `v` from `j`, if there are four.
+/// Four consecutive entries of `v` from `j`; the padding keeps `j + LANES`
+/// in bounds for every `j` up to the number of boxes.
 #[inline]
-fn lanes(v: &[f32], j: usize) -> Option<f32x4> {
-    v.get(j..j + LANES).map(f32x4::from)
+fn load(v: &[f32], j: usize) -> f32x4 {
+    let mut four = [0.0; LANES];
+    four.copy_from_slice(&v[j..j + LANES]);
+    f32x4::from(four)
 }
 
 impl BroadPhase {
@@ -190,9 +196,18 @@ impl BroadPhase {
     fn fill_lanes(&mut self, active: &[bool]) {
         let sw = &mut self.swept;
         sw.clear();
-        for &slot in &self.sorted {
-            sw.push(&self.fat[slot as usize], self.axis, slot, active[slot as usize]);
-        }
+        let (fat, sorted, axis) = (&self.fat, &self.sorted, self.axis);
+        let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
+        // One component at a time: each `extend` knows its length up front.
+        let boxes = || sorted.iter().map(|&s| &fat[s as usize]);
+        sw.start.extend(boxes().map(|b| b.min[axis]));
+        sw.end.extend(boxes().map(|b| b.max[axis]));
+        sw.min_u.extend(boxes().map(|b| b.min[u]));
+        sw.max_u.extend(boxes().map(|b| b.max[u]));
+        sw.min_v.extend(boxes().map(|b| b.min[v]));
+        sw.max_v.extend(boxes().map(|b| b.max[v]));
+        sw.awake.extend(sorted.iter().map(|&s| if active[s as usize] { 1.0 } else { 0.0 }));
+        sw.slot.extend_from_slice(sorted);
         sw.push_padding();
     }
 
@@ -250,7 +265,7 @@ impl BroadPhase {
                 j += LANES;
             }
         }
-        self.found.sort_unstable();
+        sort_pairs(&mut self.found, &mut self.sort_scratch);
         merge_sorted(&self.kept, &self.found, &mut self.pairs);
     }
 
@@ -261,43 +276,51 @@ impl BroadPhase {
         let fat = &self.fat;
         insertion_sort(&mut self.sorted, |s| fat[s as usize].min[axis]);
         self.fill_lanes(active);
+        let n = self.sorted.len();
         let sw = &self.swept;
-        self.pairs.clear();
-        for i in 0..self.sorted.len() {
-            let (start, end) = (f32x4::splat(sw.start[i]), f32x4::splat(sw.end[i]));
-            let (min_u, max_u) = (f32x4::splat(sw.min_u[i]), f32x4::splat(sw.max_u[i]));
-            let (min_v, max_v) = (f32x4::splat(sw.min_v[i]), f32x4::splat(sw.max_v[i]));
-            let awake = f32x4::splat(sw.awake[i]);
+        // Local slices of the lanes, so that pushing pairs does not make
+        // the loop reload them.
+        fn lane(v: &[f32], n: usize) -> &[f32] {
+            &v[..n + LANES]
+        }
+        let (starts, ends) = (lane(&sw.start, n), lane(&sw.end, n));
+        let (min_us, max_us) = (lane(&sw.min_u, n), lane(&sw.max_u, n));
+        let (min_vs, max_vs) = (lane(&sw.min_v, n), lane(&sw.max_v, n));
+        let (awakes, slots) = (lane(&sw.awake, n), &sw.slot[..n + LANES]);
+        let pairs = &mut self.pairs;
+        pairs.clear();
+        for i in 0..n {
+            let (start, end) = (f32x4::splat(starts[i]), f32x4::splat(ends[i]));
+            let (min_u, max_u) = (f32x4::splat(min_us[i]), f32x4::splat(max_us[i]));
+            let (min_v, max_v) = (f32x4::splat(min_vs[i]), f32x4::splat(max_vs[i]));
+            let awake = f32x4::splat(awakes[i]);
+            let a = slots[i];
             // Four candidates at a time, from the next box on, until one
             // starts past A's end (sorted by start: all after it do too).
             let mut j = i + 1;
-            while let (Some(b_start), Some(b_end), Some(b_min_u), Some(b_max_u)) =
-                (lanes(&sw.start, j), lanes(&sw.end, j), lanes(&sw.min_u, j), lanes(&sw.max_u, j))
-                && let (Some(b_min_v), Some(b_max_v), Some(b_awake)) =
-                    (lanes(&sw.min_v, j), lanes(&sw.max_v, j), lanes(&sw.awake, j))
-            {
+            while j < n {
                 // Candidates up to the first that starts past A's end (or
                 // the last box: a box that reaches +∞ would reach the
                 // padding too).
-                let remaining = self.sorted.len() - j;
+                let remaining = n - j;
                 let valid = if remaining >= LANES { 0b1111 } else { (1u32 << remaining) - 1 };
-                let reach_bits = b_start.simd_le(end).to_bitmask() & valid;
+                let reach_bits = load(starts, j).simd_le(end).to_bitmask() & valid;
                 let reach_len = (!reach_bits).trailing_zeros();
                 let in_reach = (1u32 << reach_len) - 1;
                 // The other five interval tests of `Aabb::overlaps`, and at
                 // least one of the two awake (NaN bounds fail every test).
-                let hits = start.simd_le(b_end)
-                    & min_u.simd_le(b_max_u)
-                    & b_min_u.simd_le(max_u)
-                    & min_v.simd_le(b_max_v)
-                    & b_min_v.simd_le(max_v)
-                    & (awake + b_awake).simd_gt(f32x4::ZERO);
+                let hits = start.simd_le(load(ends, j))
+                    & min_u.simd_le(load(max_us, j))
+                    & load(min_us, j).simd_le(max_u)
+                    & min_v.simd_le(load(max_vs, j))
+                    & load(min_vs, j).simd_le(max_v)
+                    & (awake + load(awakes, j)).simd_gt(f32x4::ZERO);
                 let mut bits = hits.to_bitmask() & in_reach;
                 while bits != 0 {
                     let k = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let (a, b) = (sw.slot[i], sw.slot[j + k]);
-                    self.pairs.push(if a < b { (a, b) } else { (b, a) });
+                    let b = slots[j + k];
+                    pairs.push(if a < b { (a, b) } else { (b, a) });
                 }
                 if reach_len < LANES as u32 {
                     break;
@@ -305,7 +328,7 @@ impl BroadPhase {
                 j += LANES;
             }
         }
-        self.pairs.sort_unstable();
+        sort_pairs(pairs, &mut self.sort_scratch);
     }
 
     /// Picks the axis of largest spread of box centres; switching axis needs a
