@@ -16,9 +16,16 @@
 //! keeps their manifolds unchanged. The sweep reads the boxes as structure
 //! of arrays and tests four candidates at once with SIMD compares.
 //!
+//! A single sweep meets every box whose interval on the sweep axis overlaps,
+//! which in a pile is a whole column of boxes. So the second-widest axis is
+//! cut into strips (a one-dimensional grid, as in the segmented or
+//! multi-SAP variants, Ericson §7.5), each strip holds the boxes that reach
+//! into it, in sweep order, and is swept on its own. A pair that shares
+//! several strips is reported only by the strip holding the lower end of
+//! the two boxes' overlap on that axis, so every pair is found exactly once.
+//!
 //! [`AABB_MARGIN`]: crate::tolerances::AABB_MARGIN
 
-use collide::nalgebra::Point3;
 use wide::f32x4;
 
 use crate::aabb::Aabb;
@@ -32,14 +39,17 @@ pub(crate) struct BroadPhase {
     /// Live body slots, sorted by `fat[slot].min[axis]`.
     sorted: Vec<u32>,
     axis: usize,
+    /// How the strip axis is cut, chosen with the sweep axis.
+    strips: Strips,
     /// Overlapping pairs `(a, b)`, `a < b`, sorted.
     pub pairs: Vec<(u32, u32)>,
     /// Whether the last [`Self::find_pairs`] may have changed `pairs` or the
     /// awake flags they were found with; `false` means both are exactly as
     /// the step before.
     pub pairs_changed: bool,
-    /// The fat boxes in sorted order, copied so the sweep reads memory
-    /// linearly instead of jumping through `fat` by slot.
+    /// The fat boxes strip by strip, each strip in the order of `sorted`,
+    /// copied so the sweep reads memory linearly instead of jumping through
+    /// `fat` by slot.
     swept: SweepLanes,
     /// Slots whose fat box changed since the last [`Self::find_pairs`].
     moved: Vec<u32>,
@@ -53,21 +63,97 @@ pub(crate) struct BroadPhase {
     /// Scratch: pairs of the unmoved bodies, and the moved bodies' new pairs.
     kept: Vec<(u32, u32)>,
     found: Vec<(u32, u32)>,
+    /// Scratch: the sweep's pairs, in sweep order, from the start; its
+    /// length is only a capacity (see [`Self::sweep_all`]).
+    emitted: Vec<(u32, u32)>,
     /// Scratch of the pair sort.
     sort_scratch: PairSortScratch,
 }
 
 /// A step where at most this fraction of the bodies moved their fat box (or
-/// woke or slept) tests only those against all boxes: each costs a pass over
-/// all boxes, four at a time, so a few of them are cheaper than a full sweep
-/// and the sort of every pair, while many are not.
+/// woke or slept) tests only those against all boxes of their strips: each
+/// costs a pass over those boxes, four at a time, so a few of them are
+/// cheaper than a full sweep and the sort of every pair, while many are not.
 const INCREMENTAL_MAX_FRACTION: f32 = 0.125;
 
-/// The fat boxes in sweep order, by component (structure of arrays), so
+/// Most strips the strip axis is cut into.
+const MAX_STRIPS: usize = 16;
+
+/// Strip width in mean box widths (on the strip axis): about two strips
+/// per box keeps the copies of boxes that reach into a second strip few,
+/// while a strip still holds only a slice of a pile's column.
+const STRIP_WIDTH_IN_BOXES: f32 = 2.0;
+
+/// Strips cover this many standard deviations of the box centres on either
+/// side of their mean; boxes beyond fall in the first or last strip.
+const STRIP_SPAN_IN_DEVIATIONS: f32 = 2.0;
+
+/// A cut of the strip axis `u` into `count` strips at the boundaries
+/// `cuts`. With one strip the sweep is a plain one.
+#[derive(Clone, Copy, Debug)]
+struct Strips {
+    /// The strip axis, one of the two that are not swept.
+    u: usize,
+    /// `cuts[k]` is where strip `k + 1` begins, for `k + 1 < count`; the
+    /// rest are NaN, which no coordinate reaches.
+    cuts: [f32; MAX_STRIPS],
+    count: usize,
+}
+
+impl Default for Strips {
+    fn default() -> Self {
+        Self { u: 1, cuts: [f32::NAN; MAX_STRIPS], count: 1 }
+    }
+}
+
+impl Strips {
+    /// The strip holding coordinate `x`: the number of cuts at or below
+    /// it. Non-decreasing in `x`, so the strips of a box form a range; NaN
+    /// is in strip 0.
+    #[inline]
+    fn of(&self, x: f32) -> usize {
+        let x = f32x4::splat(x);
+        self.cuts
+            .chunks_exact(LANES)
+            .map(|c| load(c, 0).simd_le(x).to_bitmask().count_ones() as usize)
+            .sum()
+    }
+
+    /// The strips that the box's interval `[min, max]` reaches into. Should
+    /// `max < min`, the interval is taken between them: such a box can only
+    /// overlap a box that covers that gap.
+    #[inline]
+    fn range(&self, min: f32, max: f32) -> std::ops::RangeInclusive<usize> {
+        self.of(min.min(max))..=self.of(max.max(min))
+    }
+
+    /// Where strip `k` begins and where the next one does, splatted: a
+    /// coordinate `x` is in strip `k` if `begin <= x` and not `end <= x`
+    /// (`begin` is −∞ for the first strip and `end` NaN after the last).
+    #[inline]
+    fn bounds(&self, k: usize) -> (f32x4, f32x4) {
+        let begin = if k == 0 { f32::NEG_INFINITY } else { self.cuts[k - 1] };
+        let end = if k + 1 < self.count { self.cuts[k] } else { f32::NAN };
+        (f32x4::splat(begin), f32x4::splat(end))
+    }
+}
+
+/// The lanes of the candidates that strip `k` reports, given their lower
+/// bounds on the strip axis and that of the box they are tested against:
+/// a pair of overlapping boxes is reported by the strip holding the larger
+/// lower bound, where their overlap starts and which both reach.
+#[inline]
+fn owned(begin: f32x4, end: f32x4, min_a: f32x4, min_b: f32x4) -> u32 {
+    let lower = min_a.max(min_b);
+    begin.simd_le(lower).to_bitmask() & !end.simd_le(lower).to_bitmask()
+}
+
+/// The fat boxes strip by strip, by component (structure of arrays), so
 /// that one box is tested against four candidates at once. Bounds on the
-/// sweep axis are `start`/`end`, on the two others `u` and `v`. After the
-/// last box come [`LANES`] padding entries, so a four-wide read from any box
-/// onwards stays in bounds; the sweep masks them out.
+/// sweep axis are `start`/`end`, on the strip axis `u`, on the third `v`.
+/// Strip `k` holds entries `begin[k]..begin[k + 1] - LANES`, followed by
+/// [`LANES`] padding entries, so a four-wide read from any box onwards
+/// stays in bounds; the sweep masks them out.
 #[derive(Clone, Debug, Default)]
 struct SweepLanes {
     start: Vec<f32>,
@@ -79,50 +165,43 @@ struct SweepLanes {
     /// 1 for an awake body, 0 otherwise.
     awake: Vec<f32>,
     slot: Vec<u32>,
+    /// First entry of each strip, and one past the last padding.
+    begin: Vec<usize>,
+    /// Scratch: where the next entry of each strip goes.
+    cursor: Vec<usize>,
 }
 
 /// Candidates tested at once.
 const LANES: usize = 4;
 
 impl SweepLanes {
-    fn clear(&mut self) {
-        for v in [
-            &mut self.start,
-            &mut self.end,
-            &mut self.min_u,
-            &mut self.max_u,
-            &mut self.min_v,
-            &mut self.max_v,
-            &mut self.awake,
+    /// Sizes every lane for `len` entries, all of them padding: a box
+    /// that overlaps nothing.
+    fn reset(&mut self, len: usize) {
+        for (v, value) in [
+            (&mut self.start, f32::INFINITY),
+            (&mut self.end, f32::NEG_INFINITY),
+            (&mut self.min_u, f32::INFINITY),
+            (&mut self.max_u, f32::NEG_INFINITY),
+            (&mut self.min_v, f32::INFINITY),
+            (&mut self.max_v, f32::NEG_INFINITY),
+            (&mut self.awake, 0.0),
         ] {
             v.clear();
+            v.resize(len, value);
         }
         self.slot.clear();
+        self.slot.resize(len, u32::MAX);
     }
 
-    fn push(&mut self, aabb: &Aabb, axis: usize, slot: u32, awake: bool) {
-        let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
-        self.start.push(aabb.min[axis]);
-        self.end.push(aabb.max[axis]);
-        self.min_u.push(aabb.min[u]);
-        self.max_u.push(aabb.max[u]);
-        self.min_v.push(aabb.min[v]);
-        self.max_v.push(aabb.max[v]);
-        self.awake.push(if awake { 1.0 } else { 0.0 });
-        self.slot.push(slot);
-    }
-
-    fn push_padding(&mut self) {
-        let empty =
-            Aabb::new(Point3::from([f32::INFINITY; 3]), Point3::from([f32::NEG_INFINITY; 3]));
-        for _ in 0..LANES {
-            self.push(&empty, 0, u32::MAX, false);
-        }
+    /// The entries of strip `k`, without its padding.
+    fn strip(&self, k: usize) -> std::ops::Range<usize> {
+        self.begin[k]..self.begin[k + 1] - LANES
     }
 }
 
 /// Four consecutive entries of `v` from `j`; the padding keeps `j + LANES`
-/// in bounds for every `j` up to the number of boxes.
+/// in bounds for every `j` up to the end of a strip.
 #[inline]
 fn load(v: &[f32], j: usize) -> f32x4 {
     let mut four = [0.0; LANES];
@@ -191,29 +270,51 @@ impl BroadPhase {
         self.last_active.extend_from_slice(active);
     }
 
-    /// Copies the fat boxes into the sweep lanes, in the current order of
-    /// `sorted`, with `active` as the awake flags.
+    /// Copies the fat boxes into the sweep lanes, each into every strip it
+    /// reaches, in the current order of `sorted`, with `active` as the
+    /// awake flags.
     fn fill_lanes(&mut self, active: &[bool]) {
+        let (fat, sorted, strips) = (&self.fat, &self.sorted, &self.strips);
+        let axis = self.axis;
+        let (u, v) = (strips.u, 3 - axis - strips.u);
         let sw = &mut self.swept;
-        sw.clear();
-        let (fat, sorted, axis) = (&self.fat, &self.sorted, self.axis);
-        let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
-        // One component at a time: each `extend` knows its length up front.
-        let boxes = || sorted.iter().map(|&s| &fat[s as usize]);
-        sw.start.extend(boxes().map(|b| b.min[axis]));
-        sw.end.extend(boxes().map(|b| b.max[axis]));
-        sw.min_u.extend(boxes().map(|b| b.min[u]));
-        sw.max_u.extend(boxes().map(|b| b.max[u]));
-        sw.min_v.extend(boxes().map(|b| b.min[v]));
-        sw.max_v.extend(boxes().map(|b| b.max[v]));
-        sw.awake.extend(sorted.iter().map(|&s| if active[s as usize] { 1.0 } else { 0.0 }));
-        sw.slot.extend_from_slice(sorted);
-        sw.push_padding();
+        // Count the boxes of each strip, then place the strips one after
+        // the other, each followed by its padding.
+        sw.begin.clear();
+        sw.begin.resize(strips.count + 1, 0);
+        for &s in sorted {
+            let b = &fat[s as usize];
+            for k in strips.range(b.min[u], b.max[u]) {
+                sw.begin[k + 1] += 1;
+            }
+        }
+        for k in 0..strips.count {
+            sw.begin[k + 1] += sw.begin[k] + LANES;
+        }
+        sw.reset(sw.begin[strips.count]);
+        sw.cursor.clear();
+        sw.cursor.extend_from_slice(&sw.begin[..strips.count]);
+        for &s in sorted {
+            let b = &fat[s as usize];
+            let awake = if active[s as usize] { 1.0 } else { 0.0 };
+            for k in strips.range(b.min[u], b.max[u]) {
+                let e = sw.cursor[k];
+                sw.cursor[k] += 1;
+                sw.start[e] = b.min[axis];
+                sw.end[e] = b.max[axis];
+                sw.min_u[e] = b.min[u];
+                sw.max_u[e] = b.max[u];
+                sw.min_v[e] = b.min[v];
+                sw.max_v[e] = b.max[v];
+                sw.awake[e] = awake;
+                sw.slot[e] = s;
+            }
+        }
     }
 
     /// Drops the pairs of the moved bodies and tests each moved body against
-    /// every box. The order of `sorted` is left for the next full sweep to
-    /// repair (the test here does not rely on it).
+    /// every box of its strips. The order of `sorted` is left for the next
+    /// full sweep to repair (the test here does not rely on it).
     fn test_moved(&mut self, active: &[bool]) {
         self.fill_lanes(active);
         self.is_moved.clear();
@@ -228,9 +329,9 @@ impl BroadPhase {
         );
         self.found.clear();
         let sw = &self.swept;
-        let n = self.sorted.len();
+        let strips = &self.strips;
         let axis = self.axis;
-        let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
+        let (u, v) = (strips.u, 3 - axis - strips.u);
         self.moved.sort_unstable();
         self.moved.dedup();
         for &m in &self.moved {
@@ -239,116 +340,137 @@ impl BroadPhase {
             let (min_u, max_u) = (f32x4::splat(fat.min[u]), f32x4::splat(fat.max[u]));
             let (min_v, max_v) = (f32x4::splat(fat.min[v]), f32x4::splat(fat.max[v]));
             let awake = f32x4::splat(if active[m as usize] { 1.0 } else { 0.0 });
-            let mut j = 0;
-            while j < n {
-                let b = |lane: &[f32]| f32x4::from(&lane[j..j + LANES]);
-                // The six interval tests of `Aabb::overlaps` and at least
-                // one of the two awake; the padding never overlaps.
-                let hits = b(&sw.start).simd_le(end)
-                    & start.simd_le(b(&sw.end))
-                    & min_u.simd_le(b(&sw.max_u))
-                    & b(&sw.min_u).simd_le(max_u)
-                    & min_v.simd_le(b(&sw.max_v))
-                    & b(&sw.min_v).simd_le(max_v)
-                    & (awake + b(&sw.awake)).simd_gt(f32x4::ZERO);
-                let mut bits = hits.to_bitmask();
-                while bits != 0 {
-                    let k = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let other = sw.slot[j + k];
-                    // A pair of two moved bodies is found from both: keep
-                    // it from the smaller slot.
-                    if other != m && (!is_moved[other as usize] || m < other) {
-                        self.found.push(if m < other { (m, other) } else { (other, m) });
+            for k in strips.range(fat.min[u], fat.max[u]) {
+                let (begin, strip_end) = strips.bounds(k);
+                let entries = sw.strip(k);
+                let mut j = entries.start;
+                while j < entries.end {
+                    // The six interval tests of `Aabb::overlaps` and at least
+                    // one of the two awake; the padding never overlaps.
+                    let hits = load(&sw.start, j).simd_le(end)
+                        & start.simd_le(load(&sw.end, j))
+                        & min_u.simd_le(load(&sw.max_u, j))
+                        & load(&sw.min_u, j).simd_le(max_u)
+                        & min_v.simd_le(load(&sw.max_v, j))
+                        & load(&sw.min_v, j).simd_le(max_v)
+                        & (awake + load(&sw.awake, j)).simd_gt(f32x4::ZERO);
+                    let mut bits =
+                        hits.to_bitmask() & owned(begin, strip_end, min_u, load(&sw.min_u, j));
+                    while bits != 0 {
+                        let lane = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let other = sw.slot[j + lane];
+                        // A pair of two moved bodies is found from both: keep
+                        // it from the smaller slot.
+                        if other != m && (!is_moved[other as usize] || m < other) {
+                            self.found.push(if m < other { (m, other) } else { (other, m) });
+                        }
                     }
+                    j += LANES;
                 }
-                j += LANES;
             }
         }
         sort_pairs(&mut self.found, &mut self.sort_scratch);
         merge_sorted(&self.kept, &self.found, &mut self.pairs);
     }
 
-    /// Sorts and sweeps the whole list.
+    /// Sorts and sweeps the whole list, strip by strip.
     fn sweep_all(&mut self, active: &[bool]) {
         self.choose_axis();
         let axis = self.axis;
         let fat = &self.fat;
         insertion_sort(&mut self.sorted, |s| fat[s as usize].min[axis]);
         self.fill_lanes(active);
-        let n = self.sorted.len();
+        let strips = &self.strips;
         let sw = &self.swept;
-        // Local slices of the lanes, so that pushing pairs does not make
+        // Local slices of the lanes, so that writing pairs does not make
         // the loop reload them.
-        fn lane(v: &[f32], n: usize) -> &[f32] {
-            &v[..n + LANES]
-        }
-        let (starts, ends) = (lane(&sw.start, n), lane(&sw.end, n));
-        let (min_us, max_us) = (lane(&sw.min_u, n), lane(&sw.max_u, n));
-        let (min_vs, max_vs) = (lane(&sw.min_v, n), lane(&sw.max_v, n));
-        let (awakes, slots) = (lane(&sw.awake, n), &sw.slot[..n + LANES]);
-        let pairs = &mut self.pairs;
-        pairs.clear();
-        for i in 0..n {
-            let (start, end) = (f32x4::splat(starts[i]), f32x4::splat(ends[i]));
-            let (min_u, max_u) = (f32x4::splat(min_us[i]), f32x4::splat(max_us[i]));
-            let (min_v, max_v) = (f32x4::splat(min_vs[i]), f32x4::splat(max_vs[i]));
-            let awake = f32x4::splat(awakes[i]);
-            let a = slots[i];
-            // Four candidates at a time, from the next box on, until one
-            // starts past A's end (sorted by start: all after it do too).
-            let mut j = i + 1;
-            while j < n {
-                // Candidates up to the first that starts past A's end (or
-                // the last box: a box that reaches +∞ would reach the
-                // padding too).
-                let remaining = n - j;
-                let valid = if remaining >= LANES { 0b1111 } else { (1u32 << remaining) - 1 };
-                let reach_bits = load(starts, j).simd_le(end).to_bitmask() & valid;
-                let reach_len = (!reach_bits).trailing_zeros();
-                let in_reach = (1u32 << reach_len) - 1;
-                // The other five interval tests of `Aabb::overlaps`, and at
-                // least one of the two awake (NaN bounds fail every test).
-                let hits = start.simd_le(load(ends, j))
-                    & min_u.simd_le(load(max_us, j))
-                    & load(min_us, j).simd_le(max_u)
-                    & min_v.simd_le(load(max_vs, j))
-                    & load(min_vs, j).simd_le(max_v)
-                    & (awake + load(awakes, j)).simd_gt(f32x4::ZERO);
-                let mut bits = hits.to_bitmask() & in_reach;
-                while bits != 0 {
-                    let k = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let b = slots[j + k];
-                    pairs.push(if a < b { (a, b) } else { (b, a) });
+        let (starts, ends) = (&sw.start[..], &sw.end[..]);
+        let (min_us, max_us) = (&sw.min_u[..], &sw.max_u[..]);
+        let (min_vs, max_vs) = (&sw.min_v[..], &sw.max_v[..]);
+        let (awakes, slots) = (&sw.awake[..], &sw.slot[..]);
+        // Every candidate of a chunk is written at `count`, which then
+        // moves past the hits only: no branch on the hit pattern. `emitted`
+        // keeps its length from step to step, so it only grows while warm.
+        let emitted = &mut self.emitted;
+        let mut count = 0;
+        for k in 0..strips.count {
+            let (begin, strip_end) = strips.bounds(k);
+            let entries = sw.strip(k);
+            let n = entries.end;
+            for i in entries {
+                let (start, end) = (f32x4::splat(starts[i]), f32x4::splat(ends[i]));
+                let (min_u, max_u) = (f32x4::splat(min_us[i]), f32x4::splat(max_us[i]));
+                let (min_v, max_v) = (f32x4::splat(min_vs[i]), f32x4::splat(max_vs[i]));
+                let awake = f32x4::splat(awakes[i]);
+                let a = slots[i];
+                // Four candidates at a time, from the next box on, until one
+                // starts past A's end (sorted by start: all after it do too).
+                let mut j = i + 1;
+                while j < n {
+                    // Candidates up to the first that starts past A's end (or
+                    // the strip's last box: a box that reaches +∞ would reach
+                    // the padding too).
+                    let remaining = n - j;
+                    let valid = if remaining >= LANES { 0b1111 } else { (1u32 << remaining) - 1 };
+                    let reach_bits = load(starts, j).simd_le(end).to_bitmask() & valid;
+                    let reach_len = (!reach_bits).trailing_zeros();
+                    let in_reach = (1u32 << reach_len) - 1;
+                    // The other five interval tests of `Aabb::overlaps`, and
+                    // at least one of the two awake (NaN bounds fail every
+                    // test).
+                    let b_min_u = load(min_us, j);
+                    let hits = start.simd_le(load(ends, j))
+                        & min_u.simd_le(load(max_us, j))
+                        & b_min_u.simd_le(max_u)
+                        & min_v.simd_le(load(max_vs, j))
+                        & load(min_vs, j).simd_le(max_v)
+                        & (awake + load(awakes, j)).simd_gt(f32x4::ZERO);
+                    let bits =
+                        hits.to_bitmask() & in_reach & owned(begin, strip_end, min_u, b_min_u);
+                    if emitted.len() < count + LANES {
+                        emitted.resize(2 * (count + LANES), (0, 0));
+                    }
+                    for lane in 0..LANES {
+                        let b = slots[j + lane];
+                        emitted[count] = (a.min(b), a.max(b));
+                        count += (bits >> lane & 1) as usize;
+                    }
+                    if reach_len < LANES as u32 {
+                        break;
+                    }
+                    j += LANES;
                 }
-                if reach_len < LANES as u32 {
-                    break;
-                }
-                j += LANES;
             }
         }
-        sort_pairs(pairs, &mut self.sort_scratch);
+        self.pairs.clear();
+        self.pairs.extend_from_slice(&emitted[..count]);
+        sort_pairs(&mut self.pairs, &mut self.sort_scratch);
     }
 
     /// Picks the axis of largest spread of box centres; switching axis needs a
-    /// full sort, so a new axis must beat the current one clearly.
+    /// full sort, so a new axis must beat the current one clearly. Then cuts
+    /// the wider of the two other axes into strips about
+    /// [`STRIP_WIDTH_IN_BOXES`] mean boxes wide.
     fn choose_axis(&mut self) {
         /// A new axis must have this factor more variance, so the axis does not
         /// flip back and forth (each flip costs a full sort).
         const AXIS_SWITCH_RATIO: f32 = 1.5;
         let n = self.sorted.len();
         if n < 2 {
+            self.strips = Strips { u: (self.axis + 1) % 3, ..Strips::default() };
             return;
         }
         let mut sum = [0.0f64; 3];
         let mut sum_sq = [0.0f64; 3];
+        let mut sum_width = [0.0f64; 3];
         for &s in &self.sorted {
             let b = &self.fat[s as usize];
             for k in 0..3 {
                 let c = f64::from(b.min[k] + b.max[k]) * 0.5;
                 sum[k] += c;
                 sum_sq[k] += c * c;
+                sum_width[k] += f64::from(b.max[k] - b.min[k]);
             }
         }
         let var = |k: usize| (sum_sq[k] - sum[k] * sum[k] / n as f64) as f32;
@@ -360,6 +482,19 @@ impl BroadPhase {
                 fat[x as usize].min[best].total_cmp(&fat[y as usize].min[best]).then(x.cmp(&y))
             });
         }
+        let (p, q) = ((self.axis + 1) % 3, (self.axis + 2) % 3);
+        let u = if var(q) > var(p) { q } else { p };
+        let deviation = (var(u) / n as f32).sqrt();
+        let span = 2.0 * STRIP_SPAN_IN_DEVIATIONS * deviation;
+        let width = STRIP_WIDTH_IN_BOXES * (sum_width[u] / n as f64) as f32;
+        // Written so that NaN or a zero width gives one strip.
+        let count = if span / width >= 2.0 { ((span / width) as usize).min(MAX_STRIPS) } else { 1 };
+        let low = (sum[u] / n as f64) as f32 - 0.5 * span;
+        let mut cuts = [f32::NAN; MAX_STRIPS];
+        for (k, cut) in cuts.iter_mut().enumerate().take(count - 1) {
+            *cut = low + span * (k + 1) as f32 / count as f32;
+        }
+        self.strips = Strips { u, cuts, count };
     }
 }
 
@@ -398,7 +533,7 @@ fn insertion_sort(items: &mut [u32], key: impl Fn(u32) -> f32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use collide::nalgebra::Vector3;
+    use collide::nalgebra::{Point3, Vector3};
 
     /// A small deterministic generator (xorshift), so the test needs no
     /// dependency and every run sees the same boxes.
