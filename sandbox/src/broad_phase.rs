@@ -113,7 +113,8 @@ impl Strips {
     #[inline]
     fn of(&self, x: f32) -> usize {
         let x = f32x4::splat(x);
-        self.cuts
+        let used = (self.count - 1).div_ceil(LANES) * LANES;
+        self.cuts[..used]
             .chunks_exact(LANES)
             .map(|c| load(c, 0).simd_le(x).to_bitmask().count_ones() as usize)
             .sum()
@@ -169,29 +170,41 @@ struct SweepLanes {
     begin: Vec<usize>,
     /// Scratch: where the next entry of each strip goes.
     cursor: Vec<usize>,
+    /// Scratch: the first and last strip of each box, in sorted order.
+    ranges: Vec<(usize, usize)>,
 }
 
 /// Candidates tested at once.
 const LANES: usize = 4;
 
 impl SweepLanes {
-    /// Sizes every lane for `len` entries, all of them padding: a box
-    /// that overlaps nothing.
-    fn reset(&mut self, len: usize) {
-        for (v, value) in [
-            (&mut self.start, f32::INFINITY),
-            (&mut self.end, f32::NEG_INFINITY),
-            (&mut self.min_u, f32::INFINITY),
-            (&mut self.max_u, f32::NEG_INFINITY),
-            (&mut self.min_v, f32::INFINITY),
-            (&mut self.max_v, f32::NEG_INFINITY),
-            (&mut self.awake, 0.0),
+    /// Sizes every lane for `len` entries (keeping stale values, which the
+    /// caller overwrites).
+    fn resize(&mut self, len: usize) {
+        for v in [
+            &mut self.start,
+            &mut self.end,
+            &mut self.min_u,
+            &mut self.max_u,
+            &mut self.min_v,
+            &mut self.max_v,
+            &mut self.awake,
         ] {
-            v.clear();
-            v.resize(len, value);
+            v.resize(len, 0.0);
         }
-        self.slot.clear();
         self.slot.resize(len, u32::MAX);
+    }
+
+    /// Makes entry `e` padding: a box that overlaps nothing.
+    fn pad(&mut self, e: usize) {
+        self.start[e] = f32::INFINITY;
+        self.end[e] = f32::NEG_INFINITY;
+        self.min_u[e] = f32::INFINITY;
+        self.max_u[e] = f32::NEG_INFINITY;
+        self.min_v[e] = f32::INFINITY;
+        self.max_v[e] = f32::NEG_INFINITY;
+        self.awake[e] = 0.0;
+        self.slot[e] = u32::MAX;
     }
 
     /// The entries of strip `k`, without its padding.
@@ -282,22 +295,30 @@ impl BroadPhase {
         // the other, each followed by its padding.
         sw.begin.clear();
         sw.begin.resize(strips.count + 1, 0);
+        sw.ranges.clear();
         for &s in sorted {
             let b = &fat[s as usize];
-            for k in strips.range(b.min[u], b.max[u]) {
+            let range = strips.range(b.min[u], b.max[u]);
+            sw.ranges.push((*range.start(), *range.end()));
+            for k in range {
                 sw.begin[k + 1] += 1;
             }
         }
         for k in 0..strips.count {
             sw.begin[k + 1] += sw.begin[k] + LANES;
         }
-        sw.reset(sw.begin[strips.count]);
+        sw.resize(sw.begin[strips.count]);
+        for k in 0..strips.count {
+            for e in sw.begin[k + 1] - LANES..sw.begin[k + 1] {
+                sw.pad(e);
+            }
+        }
         sw.cursor.clear();
         sw.cursor.extend_from_slice(&sw.begin[..strips.count]);
-        for &s in sorted {
+        for (&s, &(first, last)) in sorted.iter().zip(&sw.ranges) {
             let b = &fat[s as usize];
             let awake = if active[s as usize] { 1.0 } else { 0.0 };
-            for k in strips.range(b.min[u], b.max[u]) {
+            for k in first..=last {
                 let e = sw.cursor[k];
                 sw.cursor[k] += 1;
                 sw.start[e] = b.min[axis];
@@ -323,10 +344,17 @@ impl BroadPhase {
             self.is_moved[m as usize] = true;
         }
         let is_moved = &self.is_moved;
-        self.kept.clear();
-        self.kept.extend(
-            self.pairs.iter().filter(|&&(a, b)| !is_moved[a as usize] && !is_moved[b as usize]),
-        );
+        // Every pair is written at `kept_len`, which then moves past those
+        // to keep only: no branch on which pairs those are. `kept` only
+        // grows; past `kept_len` it is stale.
+        if self.kept.len() < self.pairs.len() {
+            self.kept.resize(self.pairs.len(), (0, 0));
+        }
+        let mut kept_len = 0;
+        for &(a, b) in &self.pairs {
+            self.kept[kept_len] = (a, b);
+            kept_len += usize::from(!(is_moved[a as usize] | is_moved[b as usize]));
+        }
         self.found.clear();
         let sw = &self.swept;
         let strips = &self.strips;
@@ -371,7 +399,7 @@ impl BroadPhase {
             }
         }
         sort_pairs(&mut self.found, &mut self.sort_scratch);
-        merge_sorted(&self.kept, &self.found, &mut self.pairs);
+        merge_sorted(&self.kept[..kept_len], &self.found, &mut self.pairs);
     }
 
     /// Sorts and sweeps the whole list, strip by strip.

@@ -8,10 +8,10 @@
 //! [`MAX_DIGIT_BITS`] bits, from the low digits of `b` to the high digits of
 //! `a` (Knuth, TAOCP vol. 3, §5.2.5, "radix sorting", with the counting
 //! passes of Cormen et al. §8.3). A world of fewer than 2048 slots takes two
-//! passes. Departures: the histograms of all digits are counted in one read,
-//! passes over bits that are zero in every pair are skipped, and short lists
-//! go to the standard library's comparison sort. Equal pairs are
-//! indistinguishable, so the result is exactly that of `sort_unstable`.
+//! passes. Departures: passes over bits that are zero in every pair are
+//! skipped, and short lists go to the standard library's comparison sort.
+//! Equal pairs are indistinguishable, so the result is exactly that of
+//! `sort_unstable`.
 
 /// Widest digit of a counting pass: 2048 counters (8 KiB) stay in L1 cache
 /// while the pairs are scattered.
@@ -29,7 +29,7 @@ const RADIX_MIN_LEN: usize = 256;
 pub(crate) struct PairSortScratch {
     /// The pairs between passes.
     pairs: Vec<(u32, u32)>,
-    /// One histogram, then offsets, per digit.
+    /// The histogram, then offsets, of one digit.
     counts: Vec<u32>,
 }
 
@@ -86,22 +86,20 @@ pub(crate) fn sort_pairs(pairs: &mut Vec<(u32, u32)>, scratch: &mut PairSortScra
     }
     let digits = &digits[..count];
 
-    // The histograms of every digit, in one read of the pairs.
-    let radix = 1usize << MAX_DIGIT_BITS;
-    let counts = &mut scratch.counts;
-    counts.clear();
-    counts.resize(radix * digits.len(), 0);
-    for &pair in pairs.iter() {
-        for (d, hist) in digits.iter().zip(counts.chunks_exact_mut(radix)) {
+    let len = pairs.len();
+    // The buffer only grows: its length past `len` is stale capacity.
+    let buffer = &mut scratch.pairs;
+    if buffer.len() < len {
+        buffer.resize(len, (0, 0));
+    }
+    for &d in digits {
+        // Counts of each digit value, then the first index of each.
+        let hist = &mut scratch.counts;
+        hist.clear();
+        hist.resize(d.mask as usize + 1, 0);
+        for &pair in pairs.iter() {
             hist[d.of(pair)] += 1;
         }
-    }
-
-    let buffer = &mut scratch.pairs;
-    buffer.clear();
-    buffer.resize(pairs.len(), (0, 0));
-    for (&d, hist) in digits.iter().zip(counts.chunks_exact_mut(radix)) {
-        // Counts to the first index of each digit value.
         let mut sum = 0;
         for c in hist.iter_mut() {
             let here = *c;
@@ -114,6 +112,7 @@ pub(crate) fn sort_pairs(pairs: &mut Vec<(u32, u32)>, scratch: &mut PairSortScra
             *slot += 1;
         }
         std::mem::swap(pairs, buffer);
+        pairs.truncate(len);
     }
 }
 
