@@ -170,9 +170,15 @@ struct SweepLanes {
     begin: Vec<usize>,
     /// Scratch: where the next entry of each strip goes.
     cursor: Vec<usize>,
-    /// Scratch: the first and last strip of each box, in sorted order.
+    /// Per slot: the first and last strip of its box, or `NOT_IN_LANES`.
     ranges: Vec<(usize, usize)>,
+    /// Per slot: its entries in its first two strips, so that a box that
+    /// stays in the same strips can be rewritten in place.
+    entries: Vec<[usize; 2]>,
 }
+
+/// The strip range of a slot that has no entries in the lanes.
+const NOT_IN_LANES: (usize, usize) = (usize::MAX, usize::MAX);
 
 /// Candidates tested at once.
 const LANES: usize = 4;
@@ -193,6 +199,40 @@ impl SweepLanes {
             v.resize(len, 0.0);
         }
         self.slot.resize(len, u32::MAX);
+    }
+
+    /// Writes `b` and its awake flag at entry `e`.
+    #[inline]
+    fn write(&mut self, e: usize, b: &Aabb, (axis, u, v): (usize, usize, usize), awake: bool) {
+        self.start[e] = b.min[axis];
+        self.end[e] = b.max[axis];
+        self.min_u[e] = b.min[u];
+        self.max_u[e] = b.max[u];
+        self.min_v[e] = b.min[v];
+        self.max_v[e] = b.max[v];
+        self.awake[e] = if awake { 1.0 } else { 0.0 };
+    }
+
+    /// Rewrites the entries of `slot` in place with box `b`, if it is
+    /// still in the same strips and in at most two. Returns whether it did.
+    fn refit(
+        &mut self,
+        slot: u32,
+        b: &Aabb,
+        axes: (usize, usize, usize),
+        strips: &Strips,
+        awake: bool,
+    ) -> bool {
+        let range = strips.range(b.min[axes.1], b.max[axes.1]);
+        let (first, last) = (*range.start(), *range.end());
+        let i = slot as usize;
+        if self.ranges.get(i) != Some(&(first, last)) || last > first + 1 {
+            return false;
+        }
+        for k in 0..=last - first {
+            self.write(self.entries[i][k], b, axes, awake);
+        }
+        true
     }
 
     /// Makes entry `e` padding: a box that overlaps nothing.
@@ -296,10 +336,12 @@ impl BroadPhase {
         sw.begin.clear();
         sw.begin.resize(strips.count + 1, 0);
         sw.ranges.clear();
+        sw.ranges.resize(fat.len(), NOT_IN_LANES);
+        sw.entries.resize(fat.len(), [0; 2]);
         for &s in sorted {
             let b = &fat[s as usize];
             let range = strips.range(b.min[u], b.max[u]);
-            sw.ranges.push((*range.start(), *range.end()));
+            sw.ranges[s as usize] = (*range.start(), *range.end());
             for k in range {
                 sw.begin[k + 1] += 1;
             }
@@ -315,20 +357,17 @@ impl BroadPhase {
         }
         sw.cursor.clear();
         sw.cursor.extend_from_slice(&sw.begin[..strips.count]);
-        for (&s, &(first, last)) in sorted.iter().zip(&sw.ranges) {
-            let b = &fat[s as usize];
-            let awake = if active[s as usize] { 1.0 } else { 0.0 };
+        for &s in sorted {
+            let i = s as usize;
+            let (first, last) = sw.ranges[i];
             for k in first..=last {
                 let e = sw.cursor[k];
                 sw.cursor[k] += 1;
-                sw.start[e] = b.min[axis];
-                sw.end[e] = b.max[axis];
-                sw.min_u[e] = b.min[u];
-                sw.max_u[e] = b.max[u];
-                sw.min_v[e] = b.min[v];
-                sw.max_v[e] = b.max[v];
-                sw.awake[e] = awake;
+                sw.write(e, &fat[i], (axis, u, v), active[i]);
                 sw.slot[e] = s;
+                if let Some(entry) = sw.entries[i].get_mut(k - first) {
+                    *entry = e;
+                }
             }
         }
     }
@@ -337,7 +376,17 @@ impl BroadPhase {
     /// every box of its strips. The order of `sorted` is left for the next
     /// full sweep to repair (the test here does not rely on it).
     fn test_moved(&mut self, active: &[bool]) {
-        self.fill_lanes(active);
+        // The lanes hold every other box as it is: rewrite the moved ones
+        // in place, unless one changed strips (then copy all again).
+        let axes = (self.axis, self.strips.u, 3 - self.axis - self.strips.u);
+        let (fat, sw, strips) = (&self.fat, &mut self.swept, &self.strips);
+        let in_place = self
+            .moved
+            .iter()
+            .all(|&m| sw.refit(m, &fat[m as usize], axes, strips, active[m as usize]));
+        if !in_place {
+            self.fill_lanes(active);
+        }
         self.is_moved.clear();
         self.is_moved.resize(self.fat.len(), false);
         for &m in &self.moved {
