@@ -202,7 +202,7 @@ impl SweepLanes {
     }
 
     /// Writes `b` and its awake flag at entry `e`.
-    #[inline]
+    #[inline(always)]
     fn write(&mut self, e: usize, b: &Aabb, (axis, u, v): (usize, usize, usize), awake: bool) {
         self.start[e] = b.min[axis];
         self.end[e] = b.max[axis];
@@ -505,13 +505,21 @@ impl BroadPhase {
                         & (awake + load(awakes, j)).simd_gt(f32x4::ZERO);
                     let bits =
                         hits.to_bitmask() & in_reach & owned(begin, strip_end, min_u, b_min_u);
-                    if emitted.len() < count + LANES {
-                        emitted.resize(2 * (count + LANES), (0, 0));
-                    }
-                    for lane in 0..LANES {
-                        let b = slots[j + lane];
-                        emitted[count] = (a.min(b), a.max(b));
-                        count += (bits >> lane & 1) as usize;
+                    if bits != 0 {
+                        if emitted.len() < count + LANES {
+                            emitted.resize(2 * (count + LANES), (0, 0));
+                        }
+                        let mut others = [0; LANES];
+                        others.copy_from_slice(&slots[j..j + LANES]);
+                        let out = &mut emitted[count..count + LANES];
+                        // `written` is at most `lane` < LANES here, so the
+                        // mask does not change it (it spares a bounds check).
+                        let mut written = 0;
+                        for (lane, b) in others.into_iter().enumerate() {
+                            out[written & (LANES - 1)] = (a.min(b), a.max(b));
+                            written += (bits >> lane & 1) as usize;
+                        }
+                        count += written;
                     }
                     if reach_len < LANES as u32 {
                         break;
