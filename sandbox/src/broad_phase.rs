@@ -585,21 +585,26 @@ impl BroadPhase {
 }
 
 /// Merges two sorted pair lists into `out` (a pair is in at most one).
-fn merge_sorted(a: &[(u32, u32)], b: &[(u32, u32)], out: &mut Vec<(u32, u32)>) {
+/// `few` is the short list (the moved bodies' pairs): the run of `many`
+/// before each of its pairs is found by galloping (doubling steps, then a
+/// binary search) and copied at once, instead of comparing pair by pair.
+fn merge_sorted(many: &[(u32, u32)], few: &[(u32, u32)], out: &mut Vec<(u32, u32)>) {
     out.clear();
-    out.reserve(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        if a[i] <= b[j] {
-            out.push(a[i]);
-            i += 1;
-        } else {
-            out.push(b[j]);
-            j += 1;
+    out.reserve(many.len() + few.len());
+    let mut rest = many;
+    for &p in few {
+        // Doubling `bound` until `rest[bound - 1]` comes after `p` takes at
+        // most log2(rest.len()) + 1 rounds.
+        let mut bound = 1;
+        while bound < rest.len() && rest[bound - 1] <= p {
+            bound *= 2;
         }
+        let run = rest[..bound.min(rest.len())].partition_point(|&q| q <= p);
+        out.extend_from_slice(&rest[..run]);
+        out.push(p);
+        rest = &rest[run..];
     }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
+    out.extend_from_slice(rest);
 }
 
 /// Stable insertion sort by `key`: linear on nearly sorted input.
