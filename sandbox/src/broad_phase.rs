@@ -18,11 +18,15 @@
 //!
 //! A single sweep meets every box whose interval on the sweep axis overlaps,
 //! which in a pile is a whole column of boxes. So the second-widest axis is
-//! cut into strips (a one-dimensional grid, as in the segmented or
-//! multi-SAP variants, Ericson §7.5), each strip holds the boxes that reach
-//! into it, in sweep order, and is swept on its own. A pair that shares
-//! several strips is reported only by the strip holding the lower end of
-//! the two boxes' overlap on that axis, so every pair is found exactly once.
+//! cut into strips, a one-dimensional grid with a sweep per cell (the idea
+//! of multi-SAP broad phases, such as Terdiman's and Bullet's, which use a
+//! grid of sweeps): each strip holds the boxes that reach into it, in sweep
+//! order, and is swept on its own. A pair that shares several strips is
+//! reported only by the strip holding the lower end of the two boxes'
+//! overlap on that axis (the usual grid rule), so every pair is found
+//! exactly once. An incremental step rewrites a moved box's strip entries
+//! in place when it stays in the same strips. The pairs are sorted by a
+//! radix sort ([`crate::pair_sort`]).
 //!
 //! [`AABB_MARGIN`]: crate::tolerances::AABB_MARGIN
 
@@ -374,8 +378,9 @@ impl BroadPhase {
     }
 
     /// Drops the pairs of the moved bodies and tests each moved body against
-    /// every box of its strips. The order of `sorted` is left for the next
-    /// full sweep to repair (the test here does not rely on it).
+    /// every box of its strips. The order of `sorted`, and of the strips'
+    /// entries, is left for the next full sweep to repair (the test here
+    /// does not rely on it).
     fn test_moved(&mut self, active: &[bool]) {
         // The lanes hold every other box as it is: rewrite the moved ones
         // in place, unless one changed strips (then copy all again).

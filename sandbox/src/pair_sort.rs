@@ -6,9 +6,9 @@
 //! bits of either half vary: the sort first finds how many bits each half
 //! needs, then makes one stable counting pass per digit of at most
 //! [`MAX_DIGIT_BITS`] bits, from the low digits of `b` to the high digits of
-//! `a` (Knuth, TAOCP vol. 3, §5.2.5, "radix sorting", with the counting
-//! passes of Cormen et al. §8.3). A world of fewer than 2048 slots takes two
-//! passes. Departures: passes over bits that are zero in every pair are
+//! `a` (Knuth, TAOCP vol. 3, §5.2.5, "Sorting by Distribution"; counting
+//! and radix sort as in Cormen et al., §8.2–8.3). A world of fewer than
+//! 2048 slots takes two passes. Departures: passes over bits that are zero in every pair are
 //! skipped, and short lists go to the standard library's comparison sort.
 //! Equal pairs are indistinguishable, so the result is exactly that of
 //! `sort_unstable`.
