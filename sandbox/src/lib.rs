@@ -38,6 +38,7 @@ mod manifold;
 mod mass_properties;
 mod narrow_phase;
 mod pair_cache;
+mod pair_sort;
 mod polygon_clip;
 mod ray_cast;
 mod rectangle_clip;

@@ -1,0 +1,197 @@
+//! Sorting of body pairs `(a, b)` by `a`, then `b`, with a least-significant
+//! digit radix sort.
+//!
+//! Each step the broad phase finds thousands of pairs in sweep order and
+//! must hand them on sorted. Body slots are small numbers, so only the low
+//! bits of either half vary: the sort first finds how many bits each half
+//! needs, then makes one stable counting pass per digit of at most
+//! [`MAX_DIGIT_BITS`] bits, from the low digits of `b` to the high digits of
+//! `a` (Knuth, TAOCP vol. 3, §5.2.5, "Sorting by Distribution"; counting
+//! and radix sort as in Cormen et al., §8.2–8.3). A world of fewer than
+//! 2048 slots takes two passes. Departures: passes over bits that are zero in every pair are
+//! skipped, and short lists go to the standard library's comparison sort.
+//! Equal pairs are indistinguishable, so the result is exactly that of
+//! `sort_unstable`.
+
+/// Widest digit of a counting pass: 2048 counters (8 KiB) stay in L1 cache
+/// while the pairs are scattered.
+const MAX_DIGIT_BITS: u32 = 11;
+
+/// At most this many digits: two 32-bit halves of at most three digits.
+const MAX_DIGITS: usize = 6;
+
+/// Lists up to this long are sorted by comparison: below it the counting
+/// passes' fixed cost (clearing and summing the counters) dominates.
+const RADIX_MIN_LEN: usize = 256;
+
+/// Reusable buffers of [`sort_pairs`], so that a warm sort does not allocate.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PairSortScratch {
+    /// The pairs between passes.
+    pairs: Vec<(u32, u32)>,
+    /// The histogram, then offsets, of one digit.
+    counts: Vec<u32>,
+}
+
+/// One counting pass: the bits `shift..shift + width` of the pair read as
+/// the 64-bit key `a << 32 | b`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Digit {
+    shift: u32,
+    mask: u64,
+}
+
+impl Digit {
+    #[inline]
+    fn of(self, (a, b): (u32, u32)) -> usize {
+        let key = (u64::from(a) << 32) | u64::from(b);
+        ((key >> self.shift) & self.mask) as usize
+    }
+}
+
+/// The digits covering the `bits` low bits of the half starting at key bit
+/// `base`: as few as [`MAX_DIGIT_BITS`] allows, of near equal width (the
+/// last may be narrower, so that no digit reaches into the other half).
+fn half_digits(bits: u32, base: u32) -> impl Iterator<Item = Digit> {
+    let passes = bits.div_ceil(MAX_DIGIT_BITS);
+    let width = if passes == 0 { 0 } else { bits.div_ceil(passes) };
+    (0..passes).map(move |p| {
+        let low = p * width;
+        Digit { shift: base + low, mask: (1u64 << width.min(bits - low)) - 1 }
+    })
+}
+
+/// Sorts `pairs` by `(a, b)`, like `pairs.sort_unstable()`.
+pub(crate) fn sort_pairs(pairs: &mut Vec<(u32, u32)>, scratch: &mut PairSortScratch) {
+    if pairs.len() < RADIX_MIN_LEN {
+        pairs.sort_unstable();
+        return;
+    }
+    // Bits that vary: the highest set bit over all `a`, and over all `b`.
+    let (mut any_a, mut any_b) = (0u32, 0u32);
+    for &(a, b) in pairs.iter() {
+        any_a |= a;
+        any_b |= b;
+    }
+    let bits = |any: u32| u32::BITS - any.leading_zeros();
+    // Stable passes from the least significant digit: `b` first, then `a`.
+    let mut digits = [Digit::default(); MAX_DIGITS];
+    let mut count = 0;
+    for (slot, d) in digits
+        .iter_mut()
+        .zip(half_digits(bits(any_b), 0).chain(half_digits(bits(any_a), u32::BITS)))
+    {
+        *slot = d;
+        count += 1;
+    }
+    let digits = &digits[..count];
+
+    let len = pairs.len();
+    // The buffer only grows: its length past `len` is stale capacity.
+    let buffer = &mut scratch.pairs;
+    if buffer.len() < len {
+        buffer.resize(len, (0, 0));
+    }
+    for &d in digits {
+        // Counts of each digit value, then the first index of each.
+        let hist = &mut scratch.counts;
+        hist.clear();
+        hist.resize(d.mask as usize + 1, 0);
+        for &pair in pairs.iter() {
+            hist[d.of(pair)] += 1;
+        }
+        let mut sum = 0;
+        for c in hist.iter_mut() {
+            let here = *c;
+            *c = sum;
+            sum += here;
+        }
+        for &pair in pairs.iter() {
+            let slot = &mut hist[d.of(pair)];
+            buffer[*slot as usize] = pair;
+            *slot += 1;
+        }
+        std::mem::swap(pairs, buffer);
+        pairs.truncate(len);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (xorshift), so every run sees the
+    /// same lists.
+    struct Xorshift(u64);
+
+    impl Xorshift {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn below(&mut self, bound: u64) -> u32 {
+            (self.next() % bound) as u32
+        }
+    }
+
+    /// Sorts with the standard library (the oracle) and with [`sort_pairs`]
+    /// (reusing `scratch`), and compares.
+    fn check(pairs: &[(u32, u32)], scratch: &mut PairSortScratch, what: &str) {
+        let mut expected = pairs.to_vec();
+        expected.sort_unstable();
+        let mut got = pairs.to_vec();
+        sort_pairs(&mut got, scratch);
+        assert_eq!(got, expected, "{what}, {} pairs", pairs.len());
+    }
+
+    #[test]
+    fn radix_sort_matches_the_standard_sort() {
+        let mut rng = Xorshift(0x2545_f491_4f6c_dd1d);
+        let mut scratch = PairSortScratch::default();
+        check(&[], &mut scratch, "empty");
+        check(&[(7, 3)], &mut scratch, "one pair");
+        // Sizes on both sides of the comparison-sort cutoff, and value
+        // ranges needing no bit, one digit, two and three digits per half.
+        let bounds: [(u64, u64); 7] = [
+            (1, 1),
+            (2, 1),
+            (1000, 1000),
+            (2048, 2049),
+            (1 << 22, 3),
+            (1 << 32, 1 << 32),
+            (5, 1 << 32),
+        ];
+        for len in [2, 255, 256, 257, 1000, 7000] {
+            for (bound_a, bound_b) in bounds {
+                let pairs: Vec<_> =
+                    (0..len).map(|_| (rng.below(bound_a), rng.below(bound_b))).collect();
+                check(&pairs, &mut scratch, &format!("bounds {bound_a}, {bound_b}"));
+            }
+        }
+    }
+
+    #[test]
+    fn radix_sort_handles_duplicates_extremes_and_presorted_input() {
+        let mut rng = Xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut scratch = PairSortScratch::default();
+        // Many copies of few pairs, including the largest values.
+        let few = [(u32::MAX, u32::MAX), (0, u32::MAX), (u32::MAX, 0), (0, 0), (3, 3)];
+        let duplicates: Vec<_> = (0..900).map(|_| few[rng.below(5) as usize]).collect();
+        check(&duplicates, &mut scratch, "duplicates");
+        // Pairs from a sweep: `a < b`, small slots, already sorted or reversed.
+        let mut sweep: Vec<_> = (0..3000)
+            .map(|_| {
+                let (x, y) = (rng.below(1000), rng.below(1000));
+                (x.min(y), x.max(y))
+            })
+            .collect();
+        check(&sweep, &mut scratch, "sweep pairs");
+        sweep.sort_unstable();
+        check(&sweep, &mut scratch, "sorted");
+        sweep.reverse();
+        check(&sweep, &mut scratch, "reversed");
+    }
+}
