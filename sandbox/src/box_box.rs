@@ -336,22 +336,8 @@ fn edge_contact(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Lcg;
     use collide::nalgebra::{Translation3, UnitQuaternion};
-
-    /// A 64-bit LCG so the test needs no crate.
-    struct Lcg(u64);
-    impl Lcg {
-        fn next(&mut self) -> f32 {
-            self.0 = self
-                .0
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            ((self.0 >> 40) as f32) / ((1u64 << 24) as f32)
-        }
-        fn range(&mut self, lo: f32, hi: f32) -> f32 {
-            lo + (hi - lo) * self.next()
-        }
-    }
 
     fn random_pose(rng: &mut Lcg, spread: f32) -> Isometry3<f32> {
         let axis = Vector3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));

@@ -47,6 +47,8 @@ mod scenes;
 mod settings;
 mod solver_body;
 mod stage_times;
+#[cfg(test)]
+mod test_rng;
 mod tolerances;
 mod world;
 

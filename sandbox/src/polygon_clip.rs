@@ -14,6 +14,15 @@ use crate::tolerances::LINEAR_SLOP;
 /// step, moving the contact point and its warm-start id with it.
 pub(crate) const CLIP_TOLERANCE: f32 = 0.1 * LINEAR_SLOP;
 
+/// The feature id of the vertex made where the edge from a vertex with id
+/// `from` to one with id `to` crosses clip plane `plane_id`: the same
+/// crossing gives the same id on every step (the high bit marks a crossing,
+/// then the plane and the two ends' low bits).
+#[inline]
+pub(crate) fn crossing_id(plane_id: u32, from: u32, to: u32) -> u32 {
+    0x8000 | (plane_id & 0x7F) << 8 | (from & 0xF) << 4 | (to & 0xF)
+}
+
 /// A convex polygon (or segment, or point) whose vertices carry feature ids.
 pub(crate) type Polygon = ArrayVec<(Point3<f32>, u32), MAX_POLYGON_VERTICES>;
 
@@ -61,7 +70,7 @@ pub(crate) fn clip(
         if (d_prev <= 0.0) != (d_cur <= 0.0) {
             let t = d_prev / (d_prev - d_cur);
             let p = prev.0 + (cur.0 - prev.0) * t;
-            let id = 0x8000 | (plane_id & 0x7F) << 8 | (prev.1 & 0xF) << 4 | (cur.1 & 0xF);
+            let id = crossing_id(plane_id, prev.1, cur.1);
             if !out.is_full() {
                 out.push((p, id));
             }

@@ -18,7 +18,7 @@
 use arrayvec::ArrayVec;
 
 use crate::manifold::MAX_POLYGON_VERTICES;
-use crate::polygon_clip::CLIP_TOLERANCE;
+use crate::polygon_clip::{CLIP_TOLERANCE, crossing_id};
 
 /// A polygon vertex in the rectangle's frame: `[u, v, w]` (the two in-plane
 /// coordinates and the height) and a feature id.
@@ -103,7 +103,7 @@ fn clip_side<const AXIS: usize, const NEGATE: bool>(
             for l in 0..4 {
                 p[l] = a[l] + (b[l] - a[l]) * t;
             }
-            let id = 0x8000 | (plane_id & 0x7F) << 8 | (prev.1 & 0xF) << 4 | (cur.1 & 0xF);
+            let id = crossing_id(plane_id, prev.1, cur.1);
             if !out.is_full() {
                 out.push((p, id));
             }
@@ -120,22 +120,8 @@ fn clip_side<const AXIS: usize, const NEGATE: bool>(
 mod tests {
     use super::*;
     use crate::polygon_clip::{Polygon, clip};
+    use crate::test_rng::Lcg;
     use collide::nalgebra::{Point3, Vector3};
-
-    /// A 64-bit LCG so the test needs no crate.
-    struct Lcg(u64);
-    impl Lcg {
-        fn next(&mut self) -> f32 {
-            self.0 = self
-                .0
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            ((self.0 >> 40) as f32) / ((1u64 << 24) as f32)
-        }
-        fn range(&mut self, lo: f32, hi: f32) -> f32 {
-            lo + (hi - lo) * self.next()
-        }
-    }
 
     /// A parallelogram (a box face seen from another box): centre `c`,
     /// half-edges `e1`, `e2`, all with a height `w` linear in position.
