@@ -1,6 +1,6 @@
 //! # sandbox
 //!
-//! A headless rigid-body world built on [`collide`]: dynamic and static bodies
+//! A rigid-body world built on [`collide`]: dynamic and fixed bodies
 //! with any [`collide::Shape`], a sweep-and-prune broad phase with a pair
 //! cache, box–box SAT manifolds and GJK/EPA manifolds for other shapes,
 //! a Box2D-v3-style soft-step solver with substeps, relax and warm starting,
@@ -11,6 +11,13 @@
 //! from body A to body B, and a negative separation is a penetration. Poses
 //! place a body's shape frame in the world; the centre of mass may sit off
 //! the frame's origin (hulls).
+//!
+//! Where things are: [`World`] (`world.rs`) holds the parts and runs the
+//! step as a pipeline of stages, each in its own module: `body/` (handles,
+//! descriptions, mass properties, storage), `collision/` (broad phase, pair
+//! cache, narrow phase, manifolds, ray casts), `solver/` (the soft-step
+//! contact solver), `sleep/` (islands and sleeping) and `scene/` (the
+//! built-in scenes and scene files). [`WorldView`] is what a renderer reads.
 //!
 //! ```
 //! use sandbox::{Scene, World, build_scene};
@@ -24,47 +31,41 @@
 //! ```
 #![deny(missing_docs)]
 
-mod aabb;
 mod body;
-mod box_box;
-mod broad_phase;
-mod constraint_batches;
-mod contact_recycling;
-mod contact_solver;
-mod convex_manifold;
+mod collision;
 mod error;
-mod island;
-mod manifold;
-mod mass_properties;
-mod narrow_phase;
-mod pair_cache;
-mod pair_sort;
-mod polygon_clip;
-mod ray_cast;
-mod rectangle_clip;
-pub mod scene_file;
-mod scenes;
+mod events;
+mod scene;
 mod settings;
-mod solver_body;
+mod sleep;
+mod solver;
 mod stage_times;
 #[cfg(test)]
 mod test_rng;
 mod tolerances;
+mod validate;
 mod world;
+mod world_view;
 
-pub use aabb::Aabb;
+pub use body::mass_properties::{MassProperties, polyhedron as polyhedron_mass_properties};
 pub use body::{BodyDesc, BodyId, BodyKind};
+pub use collision::aabb::Aabb;
+pub use collision::contact_pair::ContactPair;
+pub use collision::manifold::{ContactPoint, FrictionAnchor, MAX_MANIFOLD_POINTS, Manifold};
+pub use collision::ray_cast::{Ray, RayHit, cast_ray};
 pub use error::WorldError;
-pub use manifold::{ContactPoint, FrictionAnchor, MAX_MANIFOLD_POINTS, Manifold};
-pub use mass_properties::{MassProperties, polyhedron as polyhedron_mass_properties};
-pub use pair_cache::Contact;
-pub use ray_cast::{Ray, RayHit, cast_ray};
-pub use scene_file::{
-    Location, MAX_CONTACT_HERTZ, MAX_ITERATIONS, MAX_SCENE_FILE_BODIES, MAX_SUBSTEPS, SceneFile,
+pub use events::{RemovalReason, RemovedBody, StepOutcome};
+pub use scene::builtin::{
+    MAX_SCENE_BODIES, Scene, SceneError, UnknownScene, add_ground, build_scene, icosahedron,
+};
+pub use scene::file::{
+    self as scene_file, Location, MAX_CONTACT_HERTZ, MAX_ITERATIONS, MAX_SUBSTEPS, SceneFile,
     SceneFileError,
 };
-pub use scenes::{Scene, SceneError, UnknownScene, add_ground, build_scene, icosahedron};
 pub use settings::StepSettings;
+pub use solver::integrate::MAX_LINEAR_SPEED;
 pub use stage_times::StageTimes;
 pub use tolerances::{AABB_MARGIN, ANCHOR_RESET_DISTANCE, LINEAR_SLOP, SPECULATIVE_DISTANCE};
+pub use validate::InvariantViolation;
 pub use world::{WORLD_BOUND, World};
+pub use world_view::{BodyView, WorldView};

@@ -2,7 +2,7 @@
 //! velocities by J/m and I⁻¹ (r × J); AABB queries and picking rays agree
 //! with a brute-force scan over every body.
 
-mod common;
+use crate::common;
 
 use collide::nalgebra::{Point3, Vector3};
 use collide::{Cuboid, Shape, Sphere};

@@ -29,6 +29,82 @@ fn bad_arguments_fail_cleanly() {
     }
 }
 
+/// A scene-file error is shown as a compiler shows one: the message, the
+/// file, line and column, the offending source line and a caret line under
+/// the bad value (`-2`, two characters), and only once.
+#[test]
+fn scene_file_errors_show_the_source_line_with_a_caret() {
+    let path = std::env::temp_dir().join("sandbox-cli-test-caret.toml");
+    std::fs::write(&path, "[[body]]\nshape = { type = \"sphere\", radius = -2 }\n").unwrap();
+    let out = sandbox(&["bench", "--scene-file", path.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    let source =
+        lines.iter().position(|l| l.ends_with("shape = { type = \"sphere\", radius = -2 }"));
+    let source = source.unwrap_or_else(|| panic!("no source line in:\n{stderr}"));
+    let caret_line = lines[source + 1];
+    let value_column = lines[source].find("-2").unwrap();
+    assert_eq!(caret_line.find('^'), Some(value_column), "caret misplaced:\n{stderr}");
+    assert_eq!(caret_line.matches('^').count(), 2, "{stderr}");
+    assert_eq!(stderr.matches("must be positive").count(), 1, "said twice:\n{stderr}");
+    let _ = std::fs::remove_file(&path);
+}
+
+/// Sizes are limited by the bodies a scene would create, checked before
+/// anything is allocated: pyramid 1,000,000 would be 5·10^11 bodies. It
+/// must fail at once (here: within the test's patience, far less than the
+/// minutes an allocation of that size would take) and name both numbers.
+#[test]
+fn oversized_pyramid_fails_at_once_naming_the_body_count_and_the_limit() {
+    let started = std::time::Instant::now();
+    let out = sandbox(&["bench", "--scene", "pyramid", "--size", "1000000", "--steps", "1"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("500000500000 bodies"), "{stderr}");
+    assert!(stderr.contains(&sandbox::MAX_SCENE_BODIES.to_string()), "{stderr}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "took {:?}", started.elapsed());
+    // The count, not the size, is limited: wall rows hold 20 cubes, so
+    // 50,001 rows is just over a million bodies.
+    let out = sandbox(&["bench", "--scene", "wall", "--size", "50001", "--steps", "1"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("1000020 bodies"), "{stderr}");
+}
+
+#[test]
+fn oversized_repeat_in_a_scene_file_fails_naming_the_count() {
+    let path = std::env::temp_dir().join("sandbox-cli-test-repeat.toml");
+    std::fs::write(
+        &path,
+        "[[body]]\nshape = { type = \"sphere\", radius = 0.1 }\n\
+         repeat = { count = [100000, 100000, 100000], step = [0.0, 0.0, 0.0] }\n",
+    )
+    .unwrap();
+    let out = sandbox(&["bench", "--scene-file", path.to_str().unwrap(), "--steps", "1"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("1000000000000000 bodies"), "{stderr}");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn help_lists_the_subcommands_and_bench_flags() {
+    let out = sandbox(&["--help"]);
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    for word in ["run", "bench", "screenshot"] {
+        assert!(help.contains(word), "{word} missing from:\n{help}");
+    }
+    let out = sandbox(&["bench", "--help"]);
+    let help = String::from_utf8_lossy(&out.stdout);
+    for flag in
+        ["--scene", "--size", "--scene-file", "--steps", "--no-sleep", "--json", "--dump-poses"]
+    {
+        assert!(help.contains(flag), "{flag} missing from:\n{help}");
+    }
+}
+
 /// With no command the binary runs the default scene headless (there is no
 /// window yet) and says so on stderr.
 #[test]
@@ -184,12 +260,13 @@ fn bad_scene_file_arguments_fail_cleanly() {
     let broken = broken.to_str().unwrap();
     let stack5 = scene_path("stack5.toml");
     for (args, needle) in [
-        (vec!["bench", "--scene-file"], "needs a value".to_owned()),
-        (vec!["bench", "--scene", "stack", "--scene-file", &stack5], "not both".to_owned()),
+        (vec!["bench", "--scene-file"], "a value is required".to_owned()),
+        (vec!["bench", "--scene", "stack", "--scene-file", &stack5], "cannot be used".to_owned()),
         (vec!["bench", "--scene-file", &stack5, "--size", "3"], "--size".to_owned()),
         (vec!["bench", "--steps", "3"], "--scene-file".to_owned()),
         (vec!["bench", "--scene-file", "/nonexistent-dir/s.toml"], "reading scene file".to_owned()),
-        (vec!["bench", "--scene-file", bad], format!("{bad}:5:37: sphere radius must be positive")),
+        (vec!["bench", "--scene-file", bad], "sphere radius must be positive, got -2".to_owned()),
+        (vec!["bench", "--scene-file", bad], format!("{bad}:5:37")),
         (vec!["bench", "--scene-file", broken], format!("{broken}:2:")),
     ] {
         let out = sandbox(&args);

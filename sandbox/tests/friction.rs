@@ -2,7 +2,7 @@
 //! decelerates at μg (within 2 %); on a slope steeper than atan μ it slides
 //! with acceleration g (sin θ − μ cos θ), and on a gentler slope it stays.
 
-mod common;
+use crate::common;
 
 use collide::nalgebra::{UnitQuaternion, Vector3};
 use collide::{Cuboid, Shape};

@@ -4,11 +4,10 @@
 //! Falling-boxes is run twice, which also checks determinism: both runs give
 //! the same pose hash.
 
-mod common;
+use crate::common;
 
 use collide::nalgebra::Vector3;
 use collide::{Shape, SupportMap};
-use common::DT;
 use sandbox::{BodyId, Scene, World, build_scene};
 
 /// Lowest point of a body, from its shape's support function along -Y.
@@ -25,7 +24,7 @@ fn check_pile(scene: Scene, size: usize) -> u64 {
     let ids = build_scene(&mut w, scene, size).unwrap();
     let mut energies = Vec::new();
     for step in 0..600 {
-        w.step(DT);
+        common::step(&mut w);
         if step >= 420 && step % 30 == 29 {
             energies.push(w.total_energy());
         }

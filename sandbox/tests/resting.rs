@@ -1,11 +1,11 @@
 //! A cube dropped on the ground comes to rest: after 2 s its speed is below
 //! 1e-3 m/s and no corner is more than 5 mm below the ground.
 
-mod common;
+use crate::common;
 
 use collide::nalgebra::{UnitQuaternion, Vector3};
 use collide::{Cuboid, Shape};
-use common::{DT, ground_depth, world};
+use common::{ground_depth, world};
 use sandbox::{BodyDesc, add_ground};
 
 fn dropped_cube_comes_to_rest(rotation: UnitQuaternion<f32>, sleep: bool) {
@@ -21,7 +21,7 @@ fn dropped_cube_comes_to_rest(rotation: UnitQuaternion<f32>, sleep: bool) {
         .unwrap();
     let mut deepest = 0.0f32;
     for _ in 0..120 {
-        w.step(DT);
+        common::step(&mut w);
         let pose = w.pose(id).unwrap();
         deepest = deepest.max(ground_depth(pose, 0.5));
     }

@@ -3,11 +3,11 @@
 //! sqrt(rise / drop) must be within 5 % of e; below the threshold speed it
 //! does not bounce at all.
 
-mod common;
+use crate::common;
 
 use collide::Sphere;
 use collide::nalgebra::Vector3;
-use common::{DT, world};
+use common::world;
 use sandbox::{BodyDesc, add_ground};
 
 const RADIUS: f32 = 0.5;
@@ -27,7 +27,7 @@ fn rebound_height(restitution: f32, drop: f32) -> f32 {
     let mut bounced = false;
     let mut apex = 0.0f32;
     for _ in 0..600 {
-        w.step(DT);
+        common::step(&mut w);
         let vy = w.linear_velocity(id).unwrap().y;
         let y = w.pose(id).unwrap().translation.y - RADIUS;
         if vy > 0.0 {

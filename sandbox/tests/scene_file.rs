@@ -5,13 +5,12 @@
 //! and every kind of bad input is refused with an error naming its line,
 //! never a panic.
 
-mod common;
+use crate::common;
 
 use collide::nalgebra::{UnitQuaternion, Vector3};
 use collide::{HullError, Shape};
 use sandbox::{
-    BodyKind, Location, Scene, SceneFile, SceneFileError, StepSettings, World, WorldError,
-    build_scene,
+    BodyKind, Scene, SceneFile, SceneFileError, StepSettings, World, WorldError, build_scene,
 };
 
 fn example(name: &str) -> String {
@@ -148,7 +147,7 @@ fn mixed_small_example_has_each_shape_and_material() {
     assert_eq!(ids.len(), 6);
     assert_eq!(world.body_count(), 7, "the ground is on by default");
     let kinds: Vec<_> = ids.iter().map(|&b| world.kind(b).unwrap()).collect();
-    assert_eq!(kinds[0], BodyKind::Static);
+    assert_eq!(kinds[0], BodyKind::Fixed);
     assert!(kinds[1..].iter().all(|&k| k == BodyKind::Dynamic));
     let shapes: Vec<_> = ids.iter().map(|&b| world.shape(b).unwrap().clone()).collect();
     assert!(matches!(shapes[2], Shape::Sphere(_)));
@@ -248,7 +247,7 @@ fn static_bodies_ignore_velocities_but_keep_their_pose() {
     .unwrap();
     let mut world = World::new();
     let ids = file.build(&mut world).unwrap();
-    assert_eq!(world.kind(ids[0]), Some(BodyKind::Static));
+    assert_eq!(world.kind(ids[0]), Some(BodyKind::Fixed));
     common::run(&mut world, 10);
     assert_eq!(world.pose(ids[0]).unwrap().translation.vector, Vector3::new(4.0, 5.0, 6.0));
 }
@@ -493,7 +492,7 @@ fn a_body_the_world_refuses_is_reported_at_its_entry() {
     let mut world = World::new();
     let e = file.build(&mut world).unwrap_err();
     assert!(matches!(e, SceneFileError::World { source: WorldError::BadMass, .. }), "{e:?}");
-    assert_eq!(e.location(), Some(Location { line: 4, column: 1 }));
+    assert_eq!(e.location().map(|l| (l.line, l.column)), Some((4, 1)));
     assert!(std::error::Error::source(&e).is_some());
 }
 

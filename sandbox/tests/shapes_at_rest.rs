@@ -3,7 +3,7 @@
 //! both ends touching, a hull on a face with its three corners), at the
 //! height geometry predicts.
 
-mod common;
+use crate::common;
 
 use collide::nalgebra::{UnitQuaternion, Vector3};
 use collide::{Capsule, Shape};

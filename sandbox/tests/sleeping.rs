@@ -1,7 +1,7 @@
 //! Sleeping: still islands fall asleep, and an impulse or a contact from an
 //! awake body wakes the whole island.
 
-mod common;
+use crate::common;
 
 use collide::nalgebra::{Point3, Vector3};
 use collide::{Cuboid, Shape};
@@ -37,7 +37,7 @@ fn falling_body_wakes_the_sleeping_one_it_lands_on() {
         w.add_body(BodyDesc::dynamic(cube()).with_position(Vector3::new(0.0, 3.0, 0.0))).unwrap();
     let mut woke = false;
     for _ in 0..60 {
-        w.step(common::DT);
+        common::step(&mut w);
         woke |= w.is_awake(below) == Some(true);
     }
     assert!(woke, "the landing cube did not wake the sleeping one");

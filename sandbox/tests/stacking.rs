@@ -12,9 +12,9 @@
 //! and that brick topples. The wall test checks every other brick and checks
 //! separately that the one that falls is that brick and no other.
 
-mod common;
+use crate::common;
 
-use common::{DT, max_cube_penetration, world};
+use common::{max_cube_penetration, world};
 use sandbox::{Scene, build_scene};
 
 #[test]
@@ -56,7 +56,7 @@ fn pyramid_20_holds_without_sleep() {
     let start: Vec<_> = ids.iter().map(|&b| w.pose(b).unwrap().translation.vector).collect();
     let mut deepest = 0.0f32;
     for step in 0..1000 {
-        w.step(DT);
+        common::step(&mut w);
         if step % 10 == 9 {
             deepest = deepest.max(max_cube_penetration(&w, &ids));
         }

@@ -65,7 +65,7 @@ impl SandboxSide {
 /// The ground must be the first body: fixed, (50, 0.5, 50), centred at y = -0.5.
 fn check_ground(world: &World) -> Result<(), Box<dyn Error>> {
     let ground = world.bodies().next().ok_or("the world is empty")?;
-    let ok = world.kind(ground) == Some(BodyKind::Static)
+    let ok = world.kind(ground) == Some(BodyKind::Fixed)
         && world.pose(ground).is_some_and(|p| {
             (p.translation.vector - nalgebra::Vector3::new(0.0, GROUND_Y, 0.0)).norm()
                 <= POSE_TOLERANCE

@@ -1,6 +1,5 @@
 //! Helpers shared by the acceptance tests: scene stepping and geometric
 //! oracles computed from poses alone (never from the world's manifolds).
-#![allow(dead_code)]
 
 use collide::nalgebra::{Isometry3, Point3, Vector3};
 use sandbox::{BodyId, StepSettings, World};
@@ -60,9 +59,17 @@ pub fn max_cube_penetration(world: &World, ids: &[BodyId]) -> f32 {
     depth
 }
 
-/// Steps `world` `n` times.
+/// Steps `world` once by [`DT`], then checks its invariants.
+pub fn step(world: &mut World) {
+    assert_eq!(world.step(DT), sandbox::StepOutcome::Stepped);
+    if let Err(e) = world.validate() {
+        panic!("{e}");
+    }
+}
+
+/// Steps `world` `n` times, checking its invariants after each step.
 pub fn run(world: &mut World, n: usize) {
     for _ in 0..n {
-        world.step(DT);
+        step(world);
     }
 }

@@ -4,81 +4,75 @@
 //! final poses.
 
 use std::fmt::Write as _;
+use std::io::IsTerminal as _;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, anyhow};
-use sandbox::{BodyId, BodyKind, SceneFile, StepSettings, World, build_scene};
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
 
-use crate::args::{BenchOptions, SceneSource};
+use crate::cli::BenchArgs;
+use crate::scene_source::{Built, build};
 
 /// One step of every scene, seconds.
 const DT: f32 = 1.0 / 60.0;
 
-/// A built world, its dynamic bodies in creation order, the scene's name
-/// for the report (a file's path) and its size (for a file, its body count).
-struct Built {
-    world: World,
-    bodies: Vec<BodyId>,
-    name: String,
-    size: usize,
+/// A run shorter than this shows no progress bar.
+const PROGRESS_AFTER: Duration = Duration::from_secs(2);
+
+/// The `--json` summary, the last line of stdout.
+#[derive(Debug, Serialize)]
+struct Report<'a> {
+    scene: &'a str,
+    size: u64,
+    bodies: usize,
+    steps: u64,
+    sleep: bool,
+    ms_per_step: f64,
+    broad_phase_ms: f64,
+    narrow_phase_ms: f64,
+    solve_ms: f64,
+    integrate_ms: f64,
+    sleep_ms: f64,
+    contacts: usize,
+    max_penetration: f32,
+    max_drift: f32,
+    awake: usize,
+    removed: usize,
+    hash: String,
 }
 
-fn build(opts: &BenchOptions) -> Result<Built> {
-    match &opts.source {
-        SceneSource::Named { scene, size } => {
-            let settings = StepSettings { sleep_enabled: opts.sleep, ..StepSettings::default() };
-            let mut world = World::with_settings(settings);
-            let bodies = build_scene(&mut world, *scene, *size).context("building the scene")?;
-            Ok(Built { world, bodies, name: scene.to_string(), size: *size })
-        }
-        SceneSource::File(path) => {
-            let name = path.display().to_string();
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("reading scene file {name}"))?;
-            let file = SceneFile::parse(&text).map_err(|e| anyhow!("{}", e.in_file(&name)))?;
-            // The file's settings, with `--no-sleep` overriding its `sleep`.
-            let mut settings = file.step_settings(StepSettings::default());
-            settings.sleep_enabled &= opts.sleep;
-            let mut world = World::with_settings(settings);
-            let all = file.build(&mut world).map_err(|e| anyhow!("{}", e.in_file(&name)))?;
-            let bodies =
-                all.into_iter().filter(|&b| world.kind(b) == Some(BodyKind::Dynamic)).collect();
-            Ok(Built { world, bodies, name, size: file.body_count() })
-        }
-    }
-}
-
-/// `s` as a JSON string literal.
-fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-pub fn run(opts: &BenchOptions) -> Result<()> {
-    let Built { mut world, bodies, name, size } = build(opts)?;
+pub fn run(opts: &BenchArgs) -> Result<()> {
+    let Built { mut world, bodies, name, size } = build(&opts.scene, !opts.no_sleep)?;
     let sleep = world.settings().sleep_enabled;
     let start: Vec<_> =
         bodies.iter().map(|&b| world.pose(b).map(|p| p.translation.vector)).collect();
 
     let mut wall = Duration::ZERO;
     let mut max_penetration = 0.0f32;
-    for _ in 0..opts.steps {
+    // A bar on stderr, only for a terminal and only once the run has taken
+    // a while: never on stdout, which `--json` keeps for the report.
+    let terminal = std::io::stderr().is_terminal();
+    let started = Instant::now();
+    let mut progress: Option<ProgressBar> = None;
+    for step in 0..opts.steps {
         let t = Instant::now();
         world.step(DT);
         wall += t.elapsed();
         max_penetration = max_penetration.max(world.max_penetration());
+        if progress.is_none() && terminal && started.elapsed() > PROGRESS_AFTER {
+            let bar = ProgressBar::new(opts.steps).with_style(
+                ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {eta} left")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            progress = Some(bar);
+        }
+        if let Some(bar) = &progress {
+            bar.set_position(step + 1);
+        }
+    }
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
     }
 
     let mut max_drift = 0.0f32;
@@ -140,30 +134,27 @@ pub fn run(opts: &BenchOptions) -> Result<()> {
     }
 
     if opts.json {
-        writeln!(
-            out,
-            "{{\"scene\":{},\"size\":{},\"bodies\":{},\"steps\":{},\"sleep\":{},\"ms_per_step\":{:.4},\
-\"broad_phase_ms\":{:.4},\"narrow_phase_ms\":{:.4},\"solve_ms\":{:.4},\"integrate_ms\":{:.4},\"sleep_ms\":{:.4},\
-\"contacts\":{},\"max_penetration\":{:.6},\"max_drift\":{:.6},\"awake\":{},\"removed\":{},\"hash\":\"{}\"}}",
-            json_string(&name),
+        let report = Report {
+            scene: &name,
             size,
-            bodies.len(),
-            opts.steps,
+            bodies: bodies.len(),
+            steps: opts.steps,
             sleep,
-            ms(wall),
-            ms(st.broad_phase),
-            ms(st.narrow_phase),
-            ms(st.solve),
-            ms(st.integrate),
-            ms(st.sleep),
+            ms_per_step: ms(wall),
+            broad_phase_ms: ms(st.broad_phase),
+            narrow_phase_ms: ms(st.narrow_phase),
+            solve_ms: ms(st.solve),
+            integrate_ms: ms(st.integrate),
+            sleep_ms: ms(st.sleep),
             contacts,
             max_penetration,
             max_drift,
             awake,
-            bodies.len() - alive,
-            hash
-        )
-        .ok();
+            removed: bodies.len() - alive,
+            hash,
+        };
+        let line = serde_json::to_string(&report).context("writing the JSON report")?;
+        writeln!(out, "{line}").ok();
     }
     crate::print_stdout(&out)
 }

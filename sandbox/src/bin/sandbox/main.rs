@@ -1,63 +1,64 @@
-//! The `sandbox` command line: `sandbox bench ...` runs a scene headless and
-//! reports timing and stability. Subcommands are dispatched from here so that
-//! others (a renderer's `screenshot`, an interactive viewer) slot in beside
-//! `bench` without touching it.
+//! The `sandbox` command line: `sandbox run` (the default), `sandbox bench`
+//! and `sandbox screenshot`, parsed by clap (see `cli.rs`); logging through
+//! `env_logger`, controlled by `RUST_LOG`.
 
-mod args;
 mod bench;
-mod logger;
+mod cli;
+mod scene_source;
 
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
+use clap::Parser as _;
 
-const USAGE: &str = "\
-usage: sandbox [<command> [options]]
-
-With no command, runs the default scene (falling-boxes 1000) headless.
-
-commands:
-  bench    run a scene headless on one thread and report ms/step and stability
-  help     print this message
-
-run `sandbox bench --help` for the bench options";
+use crate::cli::{BenchArgs, Cli, Command, RunArgs, SceneArgs};
+use crate::scene_source::ShownError;
 
 fn main() -> ExitCode {
-    logger::install();
-    match run() {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let cli = Cli::parse();
+    match run(cli.command.unwrap_or(Command::Run(RunArgs {
+        scene: SceneArgs { scene: None, size: None, scene_file: None },
+        no_sleep: false,
+    }))) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            match e.downcast_ref::<ShownError>() {
+                // Already laid out as a compiler would (scene-file errors).
+                Some(shown) => eprintln!("{shown}"),
+                None => eprintln!("error: {e:#}"),
+            }
             ExitCode::from(2)
         }
     }
 }
 
-fn run() -> Result<()> {
-    let mut argv = std::env::args().skip(1);
-    let Some(command) = argv.next() else {
-        // No command: run the app's default scene. There is no window in
-        // this build yet, so it runs headless, as it would on a machine
-        // without a display or GPU, and says so.
-        eprintln!(
-            "sandbox: no window in this build; running the default scene headless \
-             (`sandbox bench --scene falling-boxes`). `sandbox help` lists the commands."
-        );
-        let default: Vec<String> = ["--scene", "falling-boxes"].map(String::from).to_vec();
-        let options =
-            args::parse_bench(&default)?.context("the default scene's arguments are valid")?;
-        return bench::run(&options).context("bench failed");
-    };
-    let rest: Vec<String> = argv.collect();
-    match command.as_str() {
-        "bench" => {
-            let Some(options) = args::parse_bench(&rest)? else {
-                return print_stdout(&format!("{}\n", args::BENCH_USAGE));
+fn run(command: Command) -> Result<()> {
+    match command {
+        Command::Run(args) => {
+            // There is no window in this build yet, so `run` runs headless,
+            // as it would on a machine without a display or GPU, and says so.
+            eprintln!(
+                "sandbox: no window in this build; running the scene headless \
+                 (as `sandbox bench`). `sandbox --help` lists the commands."
+            );
+            let mut scene = args.scene;
+            if scene.scene.is_none() && scene.scene_file.is_none() {
+                scene.scene = Some(sandbox::Scene::FallingBoxes);
+            }
+            let bench = BenchArgs {
+                scene,
+                steps: 600,
+                no_sleep: args.no_sleep,
+                json: false,
+                dump_poses: None,
             };
-            bench::run(&options).context("bench failed")
+            bench::run(&bench)
         }
-        "help" | "--help" | "-h" => print_stdout(&format!("{USAGE}\n")),
-        other => bail!("unknown command `{other}`\n\n{USAGE}"),
+        Command::Bench(args) => bench::run(&args),
+        Command::Screenshot(_) => {
+            bail!("`sandbox screenshot` is not in this build yet: it comes with the renderer")
+        }
     }
 }
 
@@ -65,6 +66,7 @@ fn run() -> Result<()> {
 /// (`sandbox bench | head`) ends the output quietly, as Unix tools do; any
 /// other write error is reported.
 fn print_stdout(text: &str) -> Result<()> {
+    use anyhow::Context as _;
     use std::io::Write as _;
     let mut stdout = std::io::stdout().lock();
     match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {

@@ -1,0 +1,126 @@
+//! Rigid-body handles and the description a body is created from.
+
+use collide::Shape;
+use collide::nalgebra::{Isometry3, UnitQuaternion, Vector3};
+
+/// A handle to a body of a [`World`](crate::World).
+///
+/// Handles carry a generation, so a handle to a removed body never aliases a
+/// body created later in the same slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BodyId {
+    pub(crate) index: u32,
+    pub(crate) generation: u32,
+}
+
+impl BodyId {
+    /// The slot of the body. Bodies created in order into an empty world get
+    /// slots 0, 1, 2, ...
+    #[inline]
+    pub fn index(self) -> usize {
+        self.index as usize
+    }
+}
+
+/// Whether a body moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyKind {
+    /// Never moves; infinite mass. Made by [`BodyDesc::fixed`].
+    Fixed,
+    /// Moved by gravity and contacts. Made by [`BodyDesc::dynamic`].
+    Dynamic,
+}
+
+/// Everything needed to create a body: see [`World::add_body`](crate::World::add_body).
+///
+/// ```
+/// use sandbox::BodyDesc;
+/// use collide::Sphere;
+/// use collide::nalgebra::Vector3;
+/// let ball = BodyDesc::dynamic(Sphere::new(0.5).into())
+///     .with_position(Vector3::new(0.0, 2.0, 0.0))
+///     .with_restitution(0.5);
+/// assert_eq!(ball.restitution, 0.5);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodyDesc {
+    /// Static or dynamic.
+    pub kind: BodyKind,
+    /// The collision shape, in the body's frame.
+    pub shape: Shape,
+    /// Pose of the body's frame in the world.
+    pub pose: Isometry3<f32>,
+    /// Linear velocity of the centre of mass, m/s.
+    pub linear_velocity: Vector3<f32>,
+    /// Angular velocity, rad/s, world frame.
+    pub angular_velocity: Vector3<f32>,
+    /// Density in kg/m³ (ignored for static bodies).
+    pub density: f32,
+    /// Coulomb friction coefficient. Pairs combine as `sqrt(f_a * f_b)`.
+    pub friction: f32,
+    /// Restitution coefficient in `[0, 1]`. Pairs combine as the maximum.
+    pub restitution: f32,
+}
+
+impl BodyDesc {
+    /// A dynamic body at the origin, density 1000, friction 0.6, restitution 0.
+    pub fn dynamic(shape: Shape) -> Self {
+        Self {
+            kind: BodyKind::Dynamic,
+            shape,
+            pose: Isometry3::identity(),
+            linear_velocity: Vector3::zeros(),
+            angular_velocity: Vector3::zeros(),
+            density: 1000.0,
+            friction: 0.6,
+            restitution: 0.0,
+        }
+    }
+
+    /// A static body at the origin, friction 0.6, restitution 0.
+    pub fn fixed(shape: Shape) -> Self {
+        Self { kind: BodyKind::Fixed, ..Self::dynamic(shape) }
+    }
+
+    /// Sets the position, keeping the rotation.
+    pub fn with_position(mut self, position: Vector3<f32>) -> Self {
+        self.pose.translation.vector = position;
+        self
+    }
+
+    /// Sets the rotation, keeping the position.
+    pub fn with_rotation(mut self, rotation: UnitQuaternion<f32>) -> Self {
+        self.pose.rotation = rotation;
+        self
+    }
+
+    /// Sets the linear velocity.
+    pub fn with_linear_velocity(mut self, v: Vector3<f32>) -> Self {
+        self.linear_velocity = v;
+        self
+    }
+
+    /// Sets the angular velocity.
+    pub fn with_angular_velocity(mut self, w: Vector3<f32>) -> Self {
+        self.angular_velocity = w;
+        self
+    }
+
+    /// Sets the density.
+    pub fn with_density(mut self, density: f32) -> Self {
+        self.density = density;
+        self
+    }
+
+    /// Sets the friction coefficient.
+    pub fn with_friction(mut self, friction: f32) -> Self {
+        self.friction = friction;
+        self
+    }
+
+    /// Sets the restitution coefficient.
+    pub fn with_restitution(mut self, restitution: f32) -> Self {
+        self.restitution = restitution;
+        self
+    }
+}

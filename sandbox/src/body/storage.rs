@@ -1,0 +1,263 @@
+//! The world's body storage, split Box2D-v3 style: poses, velocities and the
+//! per-step motion bounds live in their own contiguous arrays indexed by body
+//! slot, while the shape, material and mass sit in a colder record array.
+//! Removed bodies leave their slot on a free list; a generation in each
+//! record keeps stale [`BodyId`]s from aliasing a later body in the same slot.
+
+use collide::Shape;
+use collide::nalgebra::{Isometry3, Matrix3, Point3, Vector3};
+
+use crate::body::mass_properties::MassProperties;
+use crate::body::{BodyDesc, BodyId, BodyKind};
+use crate::collision::aabb::Aabb;
+use crate::error::WorldError;
+use crate::events::RemovalReason;
+
+/// Bodies farther than this from the origin on any axis (metres) are removed:
+/// they have left any scene worth simulating, and f32 positions out there are
+/// too coarse (about 1 mm) to keep contacts meaningful.
+pub const WORLD_BOUND: f32 = 1.0e4;
+
+/// Rarely-touched per-body data.
+#[derive(Clone, Debug)]
+pub(crate) struct BodyRecord {
+    pub generation: u32,
+    pub alive: bool,
+    pub kind: BodyKind,
+    pub shape: Shape,
+    pub mass: MassProperties,
+    pub inv_mass: f32,
+    pub inv_inertia_local: Matrix3<f32>,
+    pub friction: f32,
+    pub restitution: f32,
+    pub awake: bool,
+    pub sleep_time: f32,
+    /// Id of the sleeping island this body belongs to (when asleep).
+    pub island: u32,
+    /// Distance from the centre of mass to the farthest point of the shape,
+    /// to turn angular speed into a surface speed for the sleep test.
+    pub extent: f32,
+}
+
+impl BodyRecord {
+    /// The record of a new body, or why `desc` describes none.
+    fn new(desc: &BodyDesc) -> Result<Self, WorldError> {
+        let finite = desc.pose.translation.vector.iter().all(|x| x.is_finite())
+            && desc.pose.rotation.coords.iter().all(|x| x.is_finite())
+            && desc.linear_velocity.iter().all(|x| x.is_finite())
+            && desc.angular_velocity.iter().all(|x| x.is_finite())
+            && desc.friction.is_finite()
+            && desc.restitution.is_finite()
+            && desc.density.is_finite();
+        if !finite {
+            return Err(WorldError::NonFinite);
+        }
+        let (mass, inv_mass, inv_inertia_local) = match desc.kind {
+            BodyKind::Fixed => (
+                MassProperties {
+                    mass: 0.0,
+                    local_center: Point3::origin(),
+                    inertia: Matrix3::zeros(),
+                },
+                0.0,
+                Matrix3::zeros(),
+            ),
+            BodyKind::Dynamic => {
+                let mass = MassProperties::from_shape(&desc.shape, desc.density);
+                let inv = mass.inertia.try_inverse().filter(|m| m.iter().all(|x| x.is_finite()));
+                match inv {
+                    Some(inv) if mass.mass > 0.0 && mass.mass.is_finite() => {
+                        (mass, 1.0 / mass.mass, inv)
+                    }
+                    _ => return Err(WorldError::BadMass),
+                }
+            }
+        };
+        let local_aabb = Aabb::of_shape(&desc.shape, &Isometry3::identity());
+        let extent = (local_aabb.max - mass.local_center)
+            .abs()
+            .sup(&(local_aabb.min - mass.local_center).abs())
+            .norm();
+        Ok(Self {
+            generation: 0,
+            alive: true,
+            kind: desc.kind,
+            shape: desc.shape.clone(),
+            mass,
+            inv_mass,
+            inv_inertia_local,
+            friction: desc.friction.max(0.0),
+            restitution: desc.restitution.clamp(0.0, 1.0),
+            awake: desc.kind == BodyKind::Dynamic,
+            sleep_time: 0.0,
+            island: 0,
+            extent,
+        })
+    }
+
+    /// Distance from the shape frame's origin to the farthest point of the
+    /// body (its extent from the centre of mass plus the centre's offset).
+    pub fn radius_from_origin(&self) -> f32 {
+        self.extent + self.mass.local_center.coords.norm()
+    }
+
+    /// The body's inverse inertia tensor in the world frame at `pose`.
+    pub fn inv_inertia_world(&self, pose: &Isometry3<f32>) -> Matrix3<f32> {
+        let rot = pose.rotation.to_rotation_matrix();
+        rot.matrix() * self.inv_inertia_local * rot.matrix().transpose()
+    }
+}
+
+/// Every body of a world, by slot.
+#[derive(Debug, Default)]
+pub(crate) struct Bodies {
+    pub records: Vec<BodyRecord>,
+    pub poses: Vec<Isometry3<f32>>,
+    pub linear_velocities: Vec<Vector3<f32>>,
+    pub angular_velocities: Vec<Vector3<f32>>,
+    /// Per slot: a bound on how far any point of the body has moved since it
+    /// was added (m), summed step by step (f64, so that differences of large
+    /// sums stay exact to well under a micrometre).
+    pub travel: Vec<f64>,
+    /// Per slot: the body's [`BodyRecord::radius_from_origin`], kept apart
+    /// from the records because the narrow phase reads it for every pair.
+    pub radii: Vec<f32>,
+    /// Per slot, this step: how far any point of the body can move at its
+    /// current velocity ([`Bodies::update_reach`]), read for every pair by
+    /// the narrow phase.
+    pub reach: Vec<f32>,
+    /// Awake and dynamic, per slot: what the broad phase and solver move.
+    pub active: Vec<bool>,
+    free_slots: Vec<u32>,
+}
+
+impl Bodies {
+    /// Stores the body `desc` describes in a free slot or a new one.
+    ///
+    /// # Errors
+    /// As [`World::add_body`](crate::World::add_body).
+    pub fn insert(&mut self, desc: &BodyDesc) -> Result<BodyId, WorldError> {
+        let record = BodyRecord::new(desc)?;
+        let dynamic = record.kind == BodyKind::Dynamic;
+        let (v, w) = if dynamic {
+            (desc.linear_velocity, desc.angular_velocity)
+        } else {
+            (Vector3::zeros(), Vector3::zeros())
+        };
+        let radius = record.radius_from_origin();
+        let slot = match self.free_slots.pop() {
+            Some(slot) => {
+                let i = slot as usize;
+                let generation = self.records[i].generation.wrapping_add(1);
+                self.records[i] = BodyRecord { generation, ..record };
+                self.poses[i] = desc.pose;
+                self.radii[i] = radius;
+                self.linear_velocities[i] = v;
+                self.angular_velocities[i] = w;
+                self.active[i] = dynamic;
+                slot
+            }
+            None => {
+                self.radii.push(radius);
+                self.records.push(record);
+                self.poses.push(desc.pose);
+                self.linear_velocities.push(v);
+                self.angular_velocities.push(w);
+                self.travel.push(0.0);
+                self.active.push(dynamic);
+                (self.records.len() - 1) as u32
+            }
+        };
+        Ok(self.id(slot as usize))
+    }
+
+    /// Frees the slot of a live body.
+    pub fn free(&mut self, slot: usize) {
+        let r = &mut self.records[slot];
+        r.alive = false;
+        r.awake = false;
+        self.active[slot] = false;
+        self.free_slots.push(slot as u32);
+    }
+
+    /// The slot `id` names, if it names a live body.
+    pub fn slot(&self, id: BodyId) -> Result<usize, WorldError> {
+        match self.records.get(id.index as usize) {
+            Some(r) if r.alive && r.generation == id.generation => Ok(id.index as usize),
+            _ => Err(WorldError::UnknownBody),
+        }
+    }
+
+    /// The handle of the body in `slot`.
+    pub fn id(&self, slot: usize) -> BodyId {
+        BodyId { index: slot as u32, generation: self.records[slot].generation }
+    }
+
+    /// Number of slots, live or free.
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// The free slots, most recently freed last.
+    pub fn free_slots(&self) -> &[u32] {
+        &self.free_slots
+    }
+
+    /// Wakes the body in slot `i` and, if it slept, its whole island.
+    pub fn wake(&mut self, i: usize) {
+        let r = &mut self.records[i];
+        if !r.alive || r.kind != BodyKind::Dynamic {
+            return;
+        }
+        if !r.awake {
+            let island = r.island;
+            for (j, other) in self.records.iter_mut().enumerate() {
+                if other.alive
+                    && !other.awake
+                    && other.kind == BodyKind::Dynamic
+                    && other.island == island
+                {
+                    other.awake = true;
+                    other.sleep_time = 0.0;
+                    self.active[j] = true;
+                }
+            }
+        }
+        self.records[i].sleep_time = 0.0;
+    }
+
+    /// Finds, for this step of `dt`, how far any point of each body can move
+    /// at its current velocity.
+    pub fn update_reach(&mut self, dt: f32) {
+        self.reach.clear();
+        for (i, r) in self.records.iter().enumerate() {
+            let speed =
+                self.linear_velocities[i].norm() + self.angular_velocities[i].norm() * r.extent;
+            self.reach.push(dt * speed);
+        }
+    }
+
+    /// Appends to `out` every awake body whose pose or velocity is not
+    /// finite or which has left [`WORLD_BOUND`], with the reason.
+    pub fn find_invalid(&self, out: &mut Vec<(BodyId, RemovalReason)>) {
+        for i in 0..self.len() {
+            if !self.active[i] {
+                continue;
+            }
+            let p = &self.poses[i];
+            let finite =
+                p.translation.vector.iter().chain(p.rotation.coords.iter()).all(|x| x.is_finite())
+                    && self.linear_velocities[i]
+                        .iter()
+                        .chain(self.angular_velocities[i].iter())
+                        .all(|x| x.is_finite());
+            // Written so that NaN counts as out of bounds.
+            let inside = p.translation.vector.iter().all(|x| x.abs() <= WORLD_BOUND);
+            if !finite {
+                out.push((self.id(i), RemovalReason::NonFinite));
+            } else if !inside {
+                out.push((self.id(i), RemovalReason::OutOfBounds));
+            }
+        }
+    }
+}

@@ -1,0 +1,877 @@
+//! Sweep-and-prune broad phase over fattened boxes.
+//!
+//! Every body has a *fat* box: its tight box grown by [`AABB_MARGIN`]. A fat
+//! box is only recomputed when the tight box leaves it, so most steps change
+//! few boxes. Each step the bodies are kept sorted by the lower bound of
+//! their fat box on one axis (insertion sort, linear on the nearly sorted
+//! order of consecutive steps) and swept: a body is paired with the bodies
+//! that start before it ends on that axis and overlap it on the other two.
+//! The sweep axis is the one along which box centres spread most (Ericson,
+//! "Real-Time Collision Detection", §7.5.2). Departures: rather than
+//! tracking interval swaps, a step where no fat box moved and no body woke
+//! or slept keeps the last pairs as they are; a step where few did drops
+//! their pairs and tests only them against every box (as a dynamic tree's
+//! move buffer does in Box2D); otherwise the whole list is swept again.
+//! Pairs where neither body is awake are skipped, because the pair cache
+//! keeps their manifolds unchanged. The sweep reads the boxes as structure
+//! of arrays and tests four candidates at once with SIMD compares.
+//!
+//! A single sweep meets every box whose interval on the sweep axis overlaps,
+//! which in a pile is a whole column of boxes. So the second-widest axis is
+//! cut into strips, a one-dimensional grid with a sweep per cell (the idea
+//! of multi-SAP broad phases, such as Terdiman's and Bullet's, which use a
+//! grid of sweeps): each strip holds the boxes that reach into it, in sweep
+//! order, and is swept on its own. A pair that shares several strips is
+//! reported only by the strip holding the lower end of the two boxes'
+//! overlap on that axis (the usual grid rule), so every pair is found
+//! exactly once. An incremental step rewrites a moved box's strip entries
+//! in place when it stays in the same strips. The pairs are sorted by a
+//! radix sort ([`crate::collision::pair_sort`]).
+//!
+//! [`AABB_MARGIN`]: crate::tolerances::AABB_MARGIN
+
+use wide::f32x4;
+
+use crate::body::storage::Bodies;
+use crate::collision::aabb::Aabb;
+use crate::collision::pair_sort::{PairSortScratch, sort_pairs};
+use crate::tolerances::AABB_MARGIN;
+
+/// Fattened boxes, the sorted order and the pairs of the last sweep.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BroadPhase {
+    /// Fat box of each body slot (meaningless for free slots).
+    pub fat: Vec<Aabb>,
+    /// Live body slots, sorted by `fat[slot].min[axis]`.
+    sorted: Vec<u32>,
+    axis: usize,
+    /// How the strip axis is cut, chosen with the sweep axis.
+    strips: Strips,
+    /// Overlapping pairs `(a, b)`, `a < b`, sorted.
+    pub pairs: Vec<(u32, u32)>,
+    /// Whether the last [`Self::find_pairs`] may have changed `pairs` or the
+    /// awake flags they were found with; `false` means both are exactly as
+    /// the step before.
+    pub pairs_changed: bool,
+    /// The fat boxes strip by strip, each strip in the order of `sorted`,
+    /// copied so the sweep reads memory linearly instead of jumping through
+    /// `fat` by slot.
+    swept: SweepLanes,
+    /// Slots whose fat box changed since the last [`Self::find_pairs`].
+    moved: Vec<u32>,
+    /// Per slot: whether it is in `moved` (or woke or slept) this step.
+    is_moved: Vec<bool>,
+    /// Bodies were added or removed since the last [`Self::find_pairs`], so
+    /// the next one sweeps everything.
+    structure_changed: bool,
+    /// The `active` flags the current `pairs` were found with.
+    last_active: Vec<bool>,
+    /// Scratch: pairs of the unmoved bodies, and the moved bodies' new pairs.
+    kept: Vec<(u32, u32)>,
+    found: Vec<(u32, u32)>,
+    /// Scratch: the sweep's pairs, in sweep order, from the start; its
+    /// length is only a capacity (see [`Self::sweep_all`]).
+    emitted: Vec<(u32, u32)>,
+    /// Scratch of the pair sort.
+    sort_scratch: PairSortScratch,
+}
+
+/// A step where at most this fraction of the bodies moved their fat box (or
+/// woke or slept) tests only those against all boxes of their strips: each
+/// costs a pass over those boxes, four at a time, so a few of them are
+/// cheaper than a full sweep and the sort of every pair, while many are not.
+/// (Measured on the falling-boxes scene: 0.2–0.3 beat 0.125 and 0.5.)
+const INCREMENTAL_MAX_FRACTION: f32 = 0.25;
+
+/// Most strips the strip axis is cut into.
+const MAX_STRIPS: usize = 16;
+
+/// Strip width in mean box widths (on the strip axis): about two strips
+/// per box keeps the copies of boxes that reach into a second strip few,
+/// while a strip still holds only a slice of a pile's column.
+const STRIP_WIDTH_IN_BOXES: f32 = 2.0;
+
+/// Strips cover this many standard deviations of the box centres on either
+/// side of their mean; boxes beyond fall in the first or last strip.
+const STRIP_SPAN_IN_DEVIATIONS: f32 = 2.0;
+
+/// A cut of the strip axis `u` into `count` strips at the boundaries
+/// `cuts`. With one strip the sweep is a plain one.
+#[derive(Clone, Copy, Debug)]
+struct Strips {
+    /// The strip axis, one of the two that are not swept.
+    u: usize,
+    /// `cuts[k]` is where strip `k + 1` begins, for `k + 1 < count`; the
+    /// rest are NaN, which no coordinate reaches.
+    cuts: [f32; MAX_STRIPS],
+    count: usize,
+}
+
+impl Default for Strips {
+    fn default() -> Self {
+        Self { u: 1, cuts: [f32::NAN; MAX_STRIPS], count: 1 }
+    }
+}
+
+impl Strips {
+    /// The strip holding coordinate `x`: the number of cuts at or below
+    /// it. Non-decreasing in `x`, so the strips of a box form a range; NaN
+    /// is in strip 0.
+    #[inline]
+    fn of(&self, x: f32) -> usize {
+        let x = f32x4::splat(x);
+        let used = (self.count - 1).div_ceil(LANES) * LANES;
+        self.cuts[..used]
+            .chunks_exact(LANES)
+            .map(|c| load(c, 0).simd_le(x).to_bitmask().count_ones() as usize)
+            .sum()
+    }
+
+    /// The strips that the box's interval `[min, max]` reaches into. Should
+    /// `max < min`, the interval is taken between them: such a box can only
+    /// overlap a box that covers that gap.
+    #[inline]
+    fn range(&self, min: f32, max: f32) -> std::ops::RangeInclusive<usize> {
+        self.of(min.min(max))..=self.of(max.max(min))
+    }
+
+    /// Where strip `k` begins and where the next one does, splatted: a
+    /// coordinate `x` is in strip `k` if `begin <= x` and not `end <= x`
+    /// (`begin` is −∞ for the first strip and `end` NaN after the last).
+    #[inline]
+    fn bounds(&self, k: usize) -> (f32x4, f32x4) {
+        let begin = if k == 0 { f32::NEG_INFINITY } else { self.cuts[k - 1] };
+        let end = if k + 1 < self.count { self.cuts[k] } else { f32::NAN };
+        (f32x4::splat(begin), f32x4::splat(end))
+    }
+}
+
+/// The lanes of the candidates that strip `k` reports, given their lower
+/// bounds on the strip axis and that of the box they are tested against:
+/// a pair of overlapping boxes is reported by the strip holding the larger
+/// lower bound, where their overlap starts and which both reach.
+#[inline]
+fn owned(begin: f32x4, end: f32x4, min_a: f32x4, min_b: f32x4) -> u32 {
+    let lower = min_a.max(min_b);
+    begin.simd_le(lower).to_bitmask() & !end.simd_le(lower).to_bitmask()
+}
+
+/// The fat boxes strip by strip, by component (structure of arrays), so
+/// that one box is tested against four candidates at once. Bounds on the
+/// sweep axis are `start`/`end`, on the strip axis `u`, on the third `v`.
+/// Strip `k` holds entries `begin[k]..begin[k + 1] - LANES`, followed by
+/// [`LANES`] padding entries, so a four-wide read from any box onwards
+/// stays in bounds; the sweep masks them out.
+#[derive(Clone, Debug, Default)]
+struct SweepLanes {
+    start: Vec<f32>,
+    end: Vec<f32>,
+    min_u: Vec<f32>,
+    max_u: Vec<f32>,
+    min_v: Vec<f32>,
+    max_v: Vec<f32>,
+    /// 1 for an awake body, 0 otherwise.
+    awake: Vec<f32>,
+    slot: Vec<u32>,
+    /// First entry of each strip, and one past the last padding.
+    begin: Vec<usize>,
+    /// Scratch: where the next entry of each strip goes.
+    cursor: Vec<usize>,
+    /// Per slot: the first and last strip of its box, or `NOT_IN_LANES`.
+    ranges: Vec<(usize, usize)>,
+    /// Per slot: its entries in its first two strips, so that a box that
+    /// stays in the same strips can be rewritten in place.
+    entries: Vec<[usize; 2]>,
+}
+
+/// The strip range of a slot that has no entries in the lanes.
+const NOT_IN_LANES: (usize, usize) = (usize::MAX, usize::MAX);
+
+/// Candidates tested at once.
+const LANES: usize = 4;
+
+impl SweepLanes {
+    /// Sizes every lane for `len` entries (keeping stale values, which the
+    /// caller overwrites).
+    fn resize(&mut self, len: usize) {
+        for v in [
+            &mut self.start,
+            &mut self.end,
+            &mut self.min_u,
+            &mut self.max_u,
+            &mut self.min_v,
+            &mut self.max_v,
+            &mut self.awake,
+        ] {
+            v.resize(len, 0.0);
+        }
+        self.slot.resize(len, u32::MAX);
+    }
+
+    /// Writes `b` and its awake flag at entry `e`.
+    #[inline(always)]
+    fn write(&mut self, e: usize, b: &Aabb, (axis, u, v): (usize, usize, usize), awake: bool) {
+        self.start[e] = b.min[axis];
+        self.end[e] = b.max[axis];
+        self.min_u[e] = b.min[u];
+        self.max_u[e] = b.max[u];
+        self.min_v[e] = b.min[v];
+        self.max_v[e] = b.max[v];
+        self.awake[e] = if awake { 1.0 } else { 0.0 };
+    }
+
+    /// Rewrites the entries of `slot` in place with box `b`, if it is
+    /// still in the same strips and in at most two. Returns whether it did.
+    fn refit(
+        &mut self,
+        slot: u32,
+        b: &Aabb,
+        axes: (usize, usize, usize),
+        strips: &Strips,
+        awake: bool,
+    ) -> bool {
+        let range = strips.range(b.min[axes.1], b.max[axes.1]);
+        let (first, last) = (*range.start(), *range.end());
+        let i = slot as usize;
+        if self.ranges.get(i) != Some(&(first, last)) || last > first + 1 {
+            return false;
+        }
+        for k in 0..=last - first {
+            self.write(self.entries[i][k], b, axes, awake);
+        }
+        true
+    }
+
+    /// Makes entry `e` padding: a box that overlaps nothing.
+    fn pad(&mut self, e: usize) {
+        self.start[e] = f32::INFINITY;
+        self.end[e] = f32::NEG_INFINITY;
+        self.min_u[e] = f32::INFINITY;
+        self.max_u[e] = f32::NEG_INFINITY;
+        self.min_v[e] = f32::INFINITY;
+        self.max_v[e] = f32::NEG_INFINITY;
+        self.awake[e] = 0.0;
+        self.slot[e] = u32::MAX;
+    }
+
+    /// The entries of strip `k`, without its padding.
+    fn strip(&self, k: usize) -> std::ops::Range<usize> {
+        self.begin[k]..self.begin[k + 1] - LANES
+    }
+}
+
+/// Four consecutive entries of `v` from `j`; the padding keeps `j + LANES`
+/// in bounds for every `j` up to the end of a strip.
+#[inline]
+fn load(v: &[f32], j: usize) -> f32x4 {
+    let mut four = [0.0; LANES];
+    four.copy_from_slice(&v[j..j + LANES]);
+    f32x4::from(four)
+}
+
+impl BroadPhase {
+    /// Adds a body slot with the given tight box.
+    pub fn insert(&mut self, slot: u32, tight: Aabb, margin: f32) {
+        let i = slot as usize;
+        if self.fat.len() <= i {
+            self.fat.resize(i + 1, tight);
+        }
+        self.fat[i] = tight.expanded(margin);
+        self.sorted.push(slot);
+        self.structure_changed = true;
+    }
+
+    /// Removes a body slot.
+    pub fn remove(&mut self, slot: u32) {
+        self.sorted.retain(|&s| s != slot);
+        self.structure_changed = true;
+    }
+
+    /// Re-fattens the box of `slot` if `tight` left it. Returns whether it moved.
+    #[inline]
+    pub fn update(&mut self, slot: u32, tight: &Aabb, margin: f32) -> bool {
+        let fat = &mut self.fat[slot as usize];
+        if fat.contains(tight) {
+            return false;
+        }
+        *fat = tight.expanded(margin);
+        self.moved.push(slot);
+        true
+    }
+
+    /// Updates `pairs`: every pair of overlapping fat boxes with at least one
+    /// body awake. `active[slot]` says whether a body is awake and dynamic;
+    /// pairs of two inactive bodies are not reported.
+    pub fn find_pairs(&mut self, active: &[bool]) {
+        let full = self.structure_changed || self.last_active.len() != active.len();
+        if !full {
+            // A body that woke or fell asleep gains or loses pairs with
+            // sleeping neighbours: it is tested again like a moved one.
+            for (slot, (&now, &before)) in active.iter().zip(&self.last_active).enumerate() {
+                if now != before {
+                    self.moved.push(slot as u32);
+                }
+            }
+            if self.moved.is_empty() {
+                self.pairs_changed = false;
+                return;
+            }
+        }
+        let few = (self.moved.len() as f32) <= INCREMENTAL_MAX_FRACTION * self.sorted.len() as f32;
+        if full || !few {
+            self.sweep_all(active);
+        } else {
+            self.test_moved(active);
+        }
+        self.pairs_changed = true;
+        self.moved.clear();
+        self.structure_changed = false;
+        self.last_active.clear();
+        self.last_active.extend_from_slice(active);
+    }
+
+    /// Copies the fat boxes into the sweep lanes, each into every strip it
+    /// reaches, in the current order of `sorted`, with `active` as the
+    /// awake flags.
+    fn fill_lanes(&mut self, active: &[bool]) {
+        let (fat, sorted, strips) = (&self.fat, &self.sorted, &self.strips);
+        let axis = self.axis;
+        let (u, v) = (strips.u, 3 - axis - strips.u);
+        let sw = &mut self.swept;
+        // Count the boxes of each strip, then place the strips one after
+        // the other, each followed by its padding.
+        sw.begin.clear();
+        sw.begin.resize(strips.count + 1, 0);
+        sw.ranges.clear();
+        sw.ranges.resize(fat.len(), NOT_IN_LANES);
+        sw.entries.resize(fat.len(), [0; 2]);
+        for &s in sorted {
+            let b = &fat[s as usize];
+            let range = strips.range(b.min[u], b.max[u]);
+            sw.ranges[s as usize] = (*range.start(), *range.end());
+            for k in range {
+                sw.begin[k + 1] += 1;
+            }
+        }
+        for k in 0..strips.count {
+            sw.begin[k + 1] += sw.begin[k] + LANES;
+        }
+        sw.resize(sw.begin[strips.count]);
+        for k in 0..strips.count {
+            for e in sw.begin[k + 1] - LANES..sw.begin[k + 1] {
+                sw.pad(e);
+            }
+        }
+        sw.cursor.clear();
+        sw.cursor.extend_from_slice(&sw.begin[..strips.count]);
+        for &s in sorted {
+            let i = s as usize;
+            let (first, last) = sw.ranges[i];
+            for k in first..=last {
+                let e = sw.cursor[k];
+                sw.cursor[k] += 1;
+                sw.write(e, &fat[i], (axis, u, v), active[i]);
+                sw.slot[e] = s;
+                if let Some(entry) = sw.entries[i].get_mut(k - first) {
+                    *entry = e;
+                }
+            }
+        }
+    }
+
+    /// Drops the pairs of the moved bodies and tests each moved body against
+    /// every box of its strips. The order of `sorted`, and of the strips'
+    /// entries, is left for the next full sweep to repair (the test here
+    /// does not rely on it).
+    fn test_moved(&mut self, active: &[bool]) {
+        // The lanes hold every other box as it is: rewrite the moved ones
+        // in place, unless one changed strips (then copy all again).
+        let axes = (self.axis, self.strips.u, 3 - self.axis - self.strips.u);
+        let (fat, sw, strips) = (&self.fat, &mut self.swept, &self.strips);
+        let in_place = self
+            .moved
+            .iter()
+            .all(|&m| sw.refit(m, &fat[m as usize], axes, strips, active[m as usize]));
+        if !in_place {
+            self.fill_lanes(active);
+        }
+        self.is_moved.clear();
+        self.is_moved.resize(self.fat.len(), false);
+        for &m in &self.moved {
+            self.is_moved[m as usize] = true;
+        }
+        let is_moved = &self.is_moved;
+        // Every pair is written at `kept_len`, which then moves past those
+        // to keep only: no branch on which pairs those are. `kept` only
+        // grows; past `kept_len` it is stale.
+        if self.kept.len() < self.pairs.len() {
+            self.kept.resize(self.pairs.len(), (0, 0));
+        }
+        let mut kept_len = 0;
+        for &(a, b) in &self.pairs {
+            self.kept[kept_len] = (a, b);
+            kept_len += usize::from(!(is_moved[a as usize] | is_moved[b as usize]));
+        }
+        self.found.clear();
+        let sw = &self.swept;
+        let strips = &self.strips;
+        let axis = self.axis;
+        let (u, v) = (strips.u, 3 - axis - strips.u);
+        self.moved.sort_unstable();
+        self.moved.dedup();
+        for &m in &self.moved {
+            let fat = &self.fat[m as usize];
+            let (start, end) = (f32x4::splat(fat.min[axis]), f32x4::splat(fat.max[axis]));
+            let (min_u, max_u) = (f32x4::splat(fat.min[u]), f32x4::splat(fat.max[u]));
+            let (min_v, max_v) = (f32x4::splat(fat.min[v]), f32x4::splat(fat.max[v]));
+            let awake = f32x4::splat(if active[m as usize] { 1.0 } else { 0.0 });
+            for k in strips.range(fat.min[u], fat.max[u]) {
+                let (begin, strip_end) = strips.bounds(k);
+                let entries = sw.strip(k);
+                let mut j = entries.start;
+                while j < entries.end {
+                    // The six interval tests of `Aabb::overlaps` and at least
+                    // one of the two awake; the padding never overlaps.
+                    let hits = load(&sw.start, j).simd_le(end)
+                        & start.simd_le(load(&sw.end, j))
+                        & min_u.simd_le(load(&sw.max_u, j))
+                        & load(&sw.min_u, j).simd_le(max_u)
+                        & min_v.simd_le(load(&sw.max_v, j))
+                        & load(&sw.min_v, j).simd_le(max_v)
+                        & (awake + load(&sw.awake, j)).simd_gt(f32x4::ZERO);
+                    let mut bits =
+                        hits.to_bitmask() & owned(begin, strip_end, min_u, load(&sw.min_u, j));
+                    while bits != 0 {
+                        let lane = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let other = sw.slot[j + lane];
+                        // A pair of two moved bodies is found from both: keep
+                        // it from the smaller slot.
+                        if other != m && (!is_moved[other as usize] || m < other) {
+                            self.found.push(if m < other { (m, other) } else { (other, m) });
+                        }
+                    }
+                    j += LANES;
+                }
+            }
+        }
+        sort_pairs(&mut self.found, &mut self.sort_scratch);
+        merge_sorted(&self.kept[..kept_len], &self.found, &mut self.pairs);
+    }
+
+    /// Sorts and sweeps the whole list, strip by strip.
+    fn sweep_all(&mut self, active: &[bool]) {
+        self.choose_axis();
+        let axis = self.axis;
+        let fat = &self.fat;
+        insertion_sort(&mut self.sorted, |s| fat[s as usize].min[axis]);
+        self.fill_lanes(active);
+        let strips = &self.strips;
+        let sw = &self.swept;
+        // Local slices of the lanes, so that writing pairs does not make
+        // the loop reload them.
+        let (starts, ends) = (&sw.start[..], &sw.end[..]);
+        let (min_us, max_us) = (&sw.min_u[..], &sw.max_u[..]);
+        let (min_vs, max_vs) = (&sw.min_v[..], &sw.max_v[..]);
+        let (awakes, slots) = (&sw.awake[..], &sw.slot[..]);
+        // Every candidate of a chunk is written at `count`, which then
+        // moves past the hits only: no branch on the hit pattern. `emitted`
+        // keeps its length from step to step, so it only grows while warm.
+        let emitted = &mut self.emitted;
+        let mut count = 0;
+        for k in 0..strips.count {
+            let (begin, strip_end) = strips.bounds(k);
+            let entries = sw.strip(k);
+            let n = entries.end;
+            for i in entries {
+                let (start, end) = (f32x4::splat(starts[i]), f32x4::splat(ends[i]));
+                let (min_u, max_u) = (f32x4::splat(min_us[i]), f32x4::splat(max_us[i]));
+                let (min_v, max_v) = (f32x4::splat(min_vs[i]), f32x4::splat(max_vs[i]));
+                let awake = f32x4::splat(awakes[i]);
+                let a = slots[i];
+                // Four candidates at a time, from the next box on, until one
+                // starts past A's end (sorted by start: all after it do too).
+                let mut j = i + 1;
+                while j < n {
+                    // Candidates up to the first that starts past A's end (or
+                    // the strip's last box: a box that reaches +∞ would reach
+                    // the padding too).
+                    let remaining = n - j;
+                    let valid = if remaining >= LANES { 0b1111 } else { (1u32 << remaining) - 1 };
+                    let reach_bits = load(starts, j).simd_le(end).to_bitmask() & valid;
+                    let reach_len = (!reach_bits).trailing_zeros();
+                    let in_reach = (1u32 << reach_len) - 1;
+                    // The other five interval tests of `Aabb::overlaps`, and
+                    // at least one of the two awake (NaN bounds fail every
+                    // test).
+                    let b_min_u = load(min_us, j);
+                    let hits = start.simd_le(load(ends, j))
+                        & min_u.simd_le(load(max_us, j))
+                        & b_min_u.simd_le(max_u)
+                        & min_v.simd_le(load(max_vs, j))
+                        & load(min_vs, j).simd_le(max_v)
+                        & (awake + load(awakes, j)).simd_gt(f32x4::ZERO);
+                    let bits =
+                        hits.to_bitmask() & in_reach & owned(begin, strip_end, min_u, b_min_u);
+                    if bits != 0 {
+                        if emitted.len() < count + LANES {
+                            emitted.resize(2 * (count + LANES), (0, 0));
+                        }
+                        let mut others = [0; LANES];
+                        others.copy_from_slice(&slots[j..j + LANES]);
+                        let out = &mut emitted[count..count + LANES];
+                        // `written` is at most `lane` < LANES here, so the
+                        // mask does not change it (it spares a bounds check).
+                        let mut written = 0;
+                        for (lane, b) in others.into_iter().enumerate() {
+                            out[written & (LANES - 1)] = (a.min(b), a.max(b));
+                            written += (bits >> lane & 1) as usize;
+                        }
+                        count += written;
+                    }
+                    if reach_len < LANES as u32 {
+                        break;
+                    }
+                    j += LANES;
+                }
+            }
+        }
+        self.pairs.clear();
+        self.pairs.extend_from_slice(&emitted[..count]);
+        sort_pairs(&mut self.pairs, &mut self.sort_scratch);
+    }
+
+    /// Picks the axis of largest spread of box centres; switching axis needs a
+    /// full sort, so a new axis must beat the current one clearly. Then cuts
+    /// the wider of the two other axes into strips about
+    /// [`STRIP_WIDTH_IN_BOXES`] mean boxes wide.
+    fn choose_axis(&mut self) {
+        /// A new axis must have this factor more variance, so the axis does not
+        /// flip back and forth (each flip costs a full sort).
+        const AXIS_SWITCH_RATIO: f32 = 1.5;
+        let n = self.sorted.len();
+        if n < 2 {
+            self.strips = Strips { u: (self.axis + 1) % 3, ..Strips::default() };
+            return;
+        }
+        let mut sum = [0.0f64; 3];
+        let mut sum_sq = [0.0f64; 3];
+        let mut sum_width = [0.0f64; 3];
+        for &s in &self.sorted {
+            let b = &self.fat[s as usize];
+            for k in 0..3 {
+                let c = f64::from(b.min[k] + b.max[k]) * 0.5;
+                sum[k] += c;
+                sum_sq[k] += c * c;
+                sum_width[k] += f64::from(b.max[k] - b.min[k]);
+            }
+        }
+        let var = |k: usize| (sum_sq[k] - sum[k] * sum[k] / n as f64) as f32;
+        let best = (0..3).max_by(|&x, &y| var(x).total_cmp(&var(y))).unwrap_or(0);
+        if best != self.axis && var(best) > AXIS_SWITCH_RATIO * var(self.axis) {
+            self.axis = best;
+            let fat = &self.fat;
+            self.sorted.sort_by(|&x, &y| {
+                fat[x as usize].min[best].total_cmp(&fat[y as usize].min[best]).then(x.cmp(&y))
+            });
+        }
+        let (p, q) = ((self.axis + 1) % 3, (self.axis + 2) % 3);
+        let u = if var(q) > var(p) { q } else { p };
+        let deviation = (var(u) / n as f32).sqrt();
+        let span = 2.0 * STRIP_SPAN_IN_DEVIATIONS * deviation;
+        let width = STRIP_WIDTH_IN_BOXES * (sum_width[u] / n as f64) as f32;
+        // Written so that NaN or a zero width gives one strip.
+        let count = if span / width >= 2.0 { ((span / width) as usize).min(MAX_STRIPS) } else { 1 };
+        let low = (sum[u] / n as f64) as f32 - 0.5 * span;
+        let mut cuts = [f32::NAN; MAX_STRIPS];
+        for (k, cut) in cuts.iter_mut().enumerate().take(count - 1) {
+            *cut = low + span * (k + 1) as f32 / count as f32;
+        }
+        self.strips = Strips { u, cuts, count };
+    }
+}
+
+/// Merges two sorted pair lists into `out` (a pair is in at most one).
+/// `few` is the short list (the moved bodies' pairs): the run of `many`
+/// before each of its pairs is found by galloping (doubling steps, then a
+/// binary search) and copied at once, instead of comparing pair by pair.
+fn merge_sorted(many: &[(u32, u32)], few: &[(u32, u32)], out: &mut Vec<(u32, u32)>) {
+    out.clear();
+    out.reserve(many.len() + few.len());
+    let mut rest = many;
+    for &p in few {
+        // Doubling `bound` until `rest[bound - 1]` comes after `p` takes at
+        // most log2(rest.len()) + 1 rounds.
+        let mut bound = 1;
+        while bound < rest.len() && rest[bound - 1] <= p {
+            bound *= 2;
+        }
+        let run = rest[..bound.min(rest.len())].partition_point(|&q| q <= p);
+        out.extend_from_slice(&rest[..run]);
+        out.push(p);
+        rest = &rest[run..];
+    }
+    out.extend_from_slice(rest);
+}
+
+/// Stable insertion sort by `key`: linear on nearly sorted input.
+fn insertion_sort(items: &mut [u32], key: impl Fn(u32) -> f32) {
+    for i in 1..items.len() {
+        let item = items[i];
+        let k = key(item);
+        let mut j = i;
+        while j > 0 && key(items[j - 1]) > k {
+            items[j] = items[j - 1];
+            j -= 1;
+        }
+        items[j] = item;
+    }
+}
+
+/// The broad-phase stage: refits the fat box of every awake body to the box
+/// its shape sweeps at its current velocity this step (`bodies.reach`, found
+/// just before), so that pairs a fast body will reach are found and get
+/// speculative contacts, then finds the overlapping pairs.
+pub(crate) fn update_broad_phase(broad_phase: &mut BroadPhase, bodies: &Bodies) {
+    for i in 0..bodies.len() {
+        if bodies.active[i] {
+            let tight = Aabb::of_shape(&bodies.records[i].shape, &bodies.poses[i]);
+            broad_phase.update(i as u32, &tight.expanded(bodies.reach[i]), AABB_MARGIN);
+        }
+    }
+    broad_phase.find_pairs(&bodies.active);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use collide::nalgebra::{Point3, Vector3};
+
+    /// A small deterministic generator (xorshift), so the test needs no
+    /// dependency and every run sees the same boxes.
+    struct Xorshift(u32);
+
+    impl Xorshift {
+        fn unit(&mut self) -> f32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 17;
+            self.0 ^= self.0 << 5;
+            (self.0 >> 8) as f32 / (1u32 << 24) as f32
+        }
+    }
+
+    /// Brute force over all pairs: the oracle for the sweep.
+    fn brute_force(boxes: &[Aabb], active: &[bool]) -> Vec<(u32, u32)> {
+        brute_force_live(boxes, active, &vec![true; boxes.len()])
+    }
+
+    /// Brute force over the pairs of live slots.
+    fn brute_force_live(boxes: &[Aabb], active: &[bool], live: &[bool]) -> Vec<(u32, u32)> {
+        let mut pairs = Vec::new();
+        for a in 0..boxes.len() {
+            for b in a + 1..boxes.len() {
+                if live[a] && live[b] && (active[a] || active[b]) && boxes[a].overlaps(&boxes[b]) {
+                    pairs.push((a as u32, b as u32));
+                }
+            }
+        }
+        pairs
+    }
+
+    #[test]
+    fn sweep_finds_the_brute_force_pairs() {
+        let mut rng = Xorshift(0x9e37_79b9);
+        // Box counts around the four-wide chunking, a huge static floor and
+        // clustered boxes, some asleep; the spread changes the sweep axis.
+        for (count, spread) in [(1, 5.0), (2, 5.0), (5, 3.0), (9, 2.0), (64, 6.0), (300, 12.0)] {
+            let mut boxes =
+                vec![Aabb::new(Point3::new(-50.0, -1.0, -50.0), Point3::new(50.0, 0.0, 50.0))];
+            let mut active = vec![false];
+            for k in 0..count {
+                let c = Point3::new(
+                    spread * rng.unit(),
+                    spread * rng.unit(),
+                    0.5 * spread * rng.unit(),
+                );
+                let h = 0.2 + rng.unit();
+                boxes.push(Aabb::new(c - Vector3::repeat(h), c + Vector3::repeat(h)));
+                active.push(k % 3 != 0);
+            }
+            let mut bp = BroadPhase::default();
+            for (slot, b) in boxes.iter().enumerate() {
+                bp.insert(slot as u32, *b, 0.0);
+            }
+            bp.find_pairs(&active);
+            assert_eq!(bp.pairs, brute_force(&bp.fat, &active), "{count} boxes");
+        }
+    }
+
+    /// Steps where no box moves, a few move (the incremental path), many
+    /// move (the full sweep), bodies wake and sleep, and bodies come and go:
+    /// after every step the pairs must be the brute-force pairs.
+    #[test]
+    fn kept_and_incremental_pairs_match_brute_force() {
+        let mut rng = Xorshift(0x1234_5678);
+        let count = 160;
+        let random_box = |rng: &mut Xorshift| {
+            let c = Point3::new(8.0 * rng.unit(), 8.0 * rng.unit(), 4.0 * rng.unit());
+            let h = 0.2 + 0.8 * rng.unit();
+            Aabb::new(c - Vector3::repeat(h), c + Vector3::repeat(h))
+        };
+        let mut bp = BroadPhase::default();
+        let mut live = vec![true; count];
+        let mut active = vec![false; count];
+        bp.insert(0, Aabb::new(Point3::new(-50.0, -1.0, -50.0), Point3::new(50.0, 0.0, 50.0)), 0.0);
+        for (slot, awake) in active.iter_mut().enumerate().skip(1) {
+            bp.insert(slot as u32, random_box(&mut rng), 0.05);
+            *awake = slot % 4 != 0;
+        }
+        let mut incremental_steps = 0;
+        for step in 0..120 {
+            // How many boxes move this step: none, a few, or many.
+            let movers = match step % 4 {
+                0 => 0,
+                1 | 2 => 1 + (rng.unit() * 8.0) as usize,
+                _ => 30 + (rng.unit() * 60.0) as usize,
+            };
+            for _ in 0..movers {
+                let slot = 1 + (rng.unit() * (count - 1) as f32) as usize % (count - 1);
+                if live[slot] {
+                    bp.update(slot as u32, &random_box(&mut rng), 0.05);
+                }
+            }
+            let before = active.clone();
+            if step % 3 == 1 {
+                // A body wakes or falls asleep.
+                let slot = 1 + (rng.unit() * (count - 1) as f32) as usize % (count - 1);
+                active[slot] = !active[slot] && live[slot];
+            }
+            if step % 10 == 5 {
+                // A body is removed, another comes back.
+                let slot = 1 + (rng.unit() * (count - 1) as f32) as usize % (count - 1);
+                if live[slot] {
+                    bp.remove(slot as u32);
+                    live[slot] = false;
+                    active[slot] = false;
+                } else {
+                    bp.insert(slot as u32, random_box(&mut rng), 0.05);
+                    live[slot] = true;
+                    active[slot] = true;
+                }
+            }
+            let few = movers > 0 && movers <= 8 && step % 10 != 5;
+            incremental_steps += usize::from(few);
+            let untouched = step > 0 && movers == 0 && active == before && step % 10 != 5;
+            bp.find_pairs(&active);
+            assert_eq!(
+                bp.pairs,
+                brute_force_live(&bp.fat, &active, &live),
+                "step {step}, {movers} moved"
+            );
+            if untouched {
+                assert!(!bp.pairs_changed, "step {step}: nothing moved, yet pairs_changed");
+            }
+        }
+        assert!(incremental_steps > 40, "the incremental path ran {incremental_steps} times");
+    }
+
+    /// The strip of a coordinate, counted the plain way: the cuts at or
+    /// below it.
+    fn strip_by_counting(cuts: &[f32], x: f32) -> usize {
+        cuts.iter().filter(|&&c| c <= x).count()
+    }
+
+    #[test]
+    fn strip_lookup_and_ownership_agree_with_counting_the_cuts() {
+        let mut rng = Xorshift(0x0bad_cafe);
+        for count in [1, 2, 3, 5, 8, MAX_STRIPS] {
+            let mut cuts = [f32::NAN; MAX_STRIPS];
+            for (k, cut) in cuts.iter_mut().enumerate().take(count - 1) {
+                *cut = -3.0 + 0.75 * k as f32;
+            }
+            let strips = Strips { u: 0, cuts, count };
+            let used = &cuts[..count - 1];
+            // Random coordinates, the cuts themselves, their neighbours
+            // and the extremes.
+            let mut xs: Vec<f32> = (0..200).map(|_| 16.0 * rng.unit() - 8.0).collect();
+            for &c in used {
+                xs.extend([c, c.next_down(), c.next_up()]);
+            }
+            xs.extend([f32::INFINITY, f32::NEG_INFINITY, f32::MAX, -f32::MAX, 0.0]);
+            for &x in &xs {
+                assert_eq!(strips.of(x), strip_by_counting(used, x), "{count} strips, x = {x}");
+            }
+            assert_eq!(strips.of(f32::NAN), 0);
+            // A pair is owned by exactly the strip of the larger lower bound.
+            for pair in xs.chunks_exact(2) {
+                let (min_a, min_b) = (f32x4::splat(pair[0]), f32x4::splat(pair[1]));
+                let owner = strip_by_counting(used, pair[0].max(pair[1]));
+                for k in 0..count {
+                    let (begin, end) = strips.bounds(k);
+                    let bits = owned(begin, end, min_a, min_b);
+                    assert_eq!(bits == 0b1111, k == owner, "{count} strips, {pair:?}, strip {k}");
+                }
+            }
+        }
+    }
+
+    /// A pile like the falling-boxes scene (a grid of boxes in layers on a
+    /// wide floor) is swept in several strips; boxes then jiggle in place
+    /// (their lane entries are rewritten where they are) or jump away (the
+    /// lanes are copied again), and wake or sleep. After every step the
+    /// pairs must be the brute-force pairs, each once.
+    #[test]
+    fn strips_of_a_pile_find_the_brute_force_pairs() {
+        let mut rng = Xorshift(0x5eed_1234);
+        let floor = Aabb::new(Point3::new(-50.0, -1.0, -50.0), Point3::new(50.0, 0.0, 50.0));
+        let cube =
+            |c: Point3<f32>, h: f32| Aabb::new(c - Vector3::repeat(h), c + Vector3::repeat(h));
+        let mut centres = Vec::new();
+        for layer in 0..4 {
+            for row in 0..8 {
+                for col in 0..8 {
+                    centres.push(Point3::new(
+                        1.1 * col as f32 + 0.2 * rng.unit(),
+                        0.5 + 1.05 * layer as f32,
+                        1.1 * row as f32 + 0.2 * rng.unit(),
+                    ));
+                }
+            }
+        }
+        let mut bp = BroadPhase::default();
+        bp.insert(0, floor, 0.0);
+        let mut active = vec![false];
+        for (k, &c) in centres.iter().enumerate() {
+            bp.insert(k as u32 + 1, cube(c, 0.5), 0.05);
+            active.push(k % 5 != 0);
+        }
+        bp.find_pairs(&active);
+        assert!(bp.strips.count > 2, "only {} strips", bp.strips.count);
+        assert_eq!(bp.pairs, brute_force(&bp.fat, &active), "first sweep");
+        for step in 0..200 {
+            // Mostly a few jiggles in a row, so that lane entries rewritten
+            // in place are read by later steps; now and then many movers
+            // (a full sweep) or jumps (a copy of the lanes).
+            let movers = if step % 10 == 9 { 80 } else { 1 + (rng.unit() * 6.0) as usize };
+            for _ in 0..movers {
+                let k = (rng.unit() * centres.len() as f32) as usize % centres.len();
+                if step % 10 == 4 {
+                    // A jump to anywhere over the pile.
+                    centres[k] = Point3::new(9.0 * rng.unit(), 5.0 * rng.unit(), 9.0 * rng.unit());
+                } else {
+                    // A jiggle out of the fat box, mostly within its strips.
+                    centres[k].x += 0.4 * (rng.unit() - 0.5);
+                    centres[k].z += 0.4 * (rng.unit() - 0.5);
+                    centres[k].y += 0.3;
+                }
+                bp.update(k as u32 + 1, &cube(centres[k], 0.5), 0.05);
+            }
+            if step % 4 == 1 {
+                let k = 1 + (rng.unit() * centres.len() as f32) as usize % centres.len();
+                active[k] = !active[k];
+            }
+            bp.find_pairs(&active);
+            assert_eq!(bp.pairs, brute_force(&bp.fat, &active), "step {step}, {movers} moved");
+        }
+    }
+}

@@ -1,0 +1,451 @@
+//! The pair cache: every overlapping pair's contact manifold, kept sorted by
+//! body pair so that one step's manifolds (and their impulses) carry over to
+//! the next by a linear merge, with no hashing and a deterministic order.
+//!
+//! Hot and cold parts are stored apart. The sorted list holds small
+//! [`CachedPair`] records (bodies, material, the clearance proof and the
+//! relative pose, about 70 bytes), which every step reads for every pair;
+//! the manifolds of the touching pairs (about 220 bytes each) sit in a slab
+//! the records index, and a pair with no points holds no slot (an empty
+//! manifold carries nothing over: no impulses, no anchor). A merge that
+//! inserts new pairs then moves only the small records, the pairs proven
+//! apart, most of the list while bodies fall, never touch the slab, and the
+//! slab stays as small as the set of touching pairs. Freed slots are reused
+//! last-in first-out, so the layout, like everything else here, is the same
+//! on every run.
+
+use collide::nalgebra::{Isometry3, Vector3};
+
+use crate::collision::manifold::Manifold;
+
+/// The part of a cached pair read every step: which bodies, their combined
+/// material, where its manifold lives and what is known of their distance.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CachedPair {
+    /// Slot of body A (the smaller slot).
+    pub body_a: u32,
+    /// Slot of body B.
+    pub body_b: u32,
+    /// Combined friction coefficient.
+    pub friction: f32,
+    /// Combined restitution coefficient.
+    pub restitution: f32,
+    /// The slab slot of the pair's manifold, [`NO_MANIFOLD`] while it has
+    /// no points (an empty manifold holds nothing worth keeping: no
+    /// impulses, no anchor).
+    pub manifold: u32,
+    /// Points in that manifold (zero exactly when it holds no slot), copied
+    /// here so that passes over the pairs can skip empty ones without
+    /// reading the slab.
+    pub point_count: u32,
+    /// Steps in a row the manifold has been recycled (moved with the bodies
+    /// instead of computed) since `computed_at`; zero when it is exactly as
+    /// computed there.
+    pub recycled_steps: u32,
+    /// When the manifold is empty because the shapes were proven farther
+    /// apart than the speculative distance at `computed_at`: a lower bound on
+    /// their distance then. Zero otherwise.
+    pub clearance: f32,
+    /// A lower bound on the pair's distance when the bodies' summed travel
+    /// (see `World`) was `travel_at`: the gap can since have closed by at
+    /// most their travel beyond it. Set to `clearance` when the manifold is
+    /// computed, and raised to the relative-pose bound whenever that one
+    /// proves the pair apart, so that a pair of bodies that have stopped
+    /// moving is culled again by this cheaper test. Zero when unknown.
+    pub travel_clearance: f32,
+    /// The two bodies' summed travel when `travel_clearance` was found.
+    pub travel_at: f64,
+    /// B's pose in A's frame when the manifold was last computed, `None`
+    /// before the first time: if the bodies have not moved relative to each
+    /// other since, the manifold is reused (Jolt's body-pair cache). Kept
+    /// here rather than in the slab since it also proves most pairs that
+    /// fall together still apart.
+    pub computed_at: Option<Isometry3<f32>>,
+}
+
+impl Default for CachedPair {
+    fn default() -> Self {
+        Self {
+            body_a: 0,
+            body_b: 0,
+            friction: 0.0,
+            restitution: 0.0,
+            manifold: NO_MANIFOLD,
+            point_count: 0,
+            recycled_steps: 0,
+            clearance: 0.0,
+            travel_clearance: 0.0,
+            travel_at: 0.0,
+            computed_at: None,
+        }
+    }
+}
+
+impl CachedPair {
+    #[inline]
+    fn key(&self) -> (u32, u32) {
+        (self.body_a, self.body_b)
+    }
+}
+
+/// The cold part of a touching pair: its manifold and its normal as computed.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CachedManifold {
+    /// The contact points.
+    pub manifold: Manifold,
+    /// The normal in A's frame when the manifold was last computed (at the
+    /// pair's `computed_at`).
+    pub normal_in_a: Vector3<f32>,
+}
+
+/// [`CachedPair::manifold`] of a pair with no points: it holds no slot.
+pub(crate) const NO_MANIFOLD: u32 = u32::MAX;
+
+/// What an empty pair's manifold reads as: no points, no impulses, no
+/// anchor (all an empty manifold ever holds).
+static EMPTY_MANIFOLD: Manifold = Manifold::EMPTY;
+
+/// The manifolds of the touching pairs, each in a slot a [`CachedPair`]
+/// names; freed slots are reused last-in first-out.
+#[derive(Debug, Default)]
+pub(crate) struct ManifoldSlab {
+    slots: Vec<CachedManifold>,
+    free: Vec<u32>,
+}
+
+impl ManifoldSlab {
+    /// The slot `index` names, `None` for [`NO_MANIFOLD`].
+    #[inline]
+    pub fn get(&self, index: u32) -> Option<&CachedManifold> {
+        self.slots.get(index as usize)
+    }
+
+    /// The slot `index` names, `None` for [`NO_MANIFOLD`].
+    #[inline]
+    pub fn get_mut(&mut self, index: u32) -> Option<&mut CachedManifold> {
+        self.slots.get_mut(index as usize)
+    }
+
+    /// The manifold `index` names, or the empty one for [`NO_MANIFOLD`].
+    #[inline]
+    pub fn manifold(&self, index: u32) -> &Manifold {
+        self.get(index).map_or(&EMPTY_MANIFOLD, |m| &m.manifold)
+    }
+
+    /// The slot `index` names, taking one first if it is [`NO_MANIFOLD`];
+    /// a new slot's contents are stale and must be overwritten.
+    #[inline]
+    pub fn ensure(&mut self, index: &mut u32) -> &mut CachedManifold {
+        if *index == NO_MANIFOLD {
+            *index = match self.free.pop() {
+                Some(slot) => slot,
+                None => {
+                    self.slots.push(CachedManifold::default());
+                    (self.slots.len() - 1) as u32
+                }
+            };
+        }
+        &mut self.slots[*index as usize]
+    }
+
+    /// Frees the slot `index` names, if any, and sets it to [`NO_MANIFOLD`].
+    #[inline]
+    pub fn release(&mut self, index: &mut u32) {
+        if *index != NO_MANIFOLD {
+            self.free.push(*index);
+            *index = NO_MANIFOLD;
+        }
+    }
+}
+
+/// The sorted pairs and the slab of the touching ones' manifolds.
+#[derive(Debug, Default)]
+pub(crate) struct PairCache {
+    /// Sorted by `(body_a, body_b)`; a touching pair names its slab slot.
+    pub pairs: Vec<CachedPair>,
+    /// The manifolds of the touching pairs.
+    pub slab: ManifoldSlab,
+    /// The merge's output, swapped with `pairs`.
+    scratch: Vec<CachedPair>,
+}
+
+impl PairCache {
+    /// The cached pairs in order, with their manifolds.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&CachedPair, &Manifold)> + '_ {
+        self.pairs.iter().map(|p| (p, self.slab.manifold(p.manifold)))
+    }
+
+    /// Checks the cache's invariants: pairs strictly sorted with
+    /// `body_a < body_b`, both bodies `live`; a pair holds a slab slot
+    /// exactly when it has points, and as many points as its manifold; no
+    /// two pairs share a slot; every slot is used or free, never both.
+    pub fn validate(&self, live: impl Fn(u32) -> bool) -> Result<(), String> {
+        for w in self.pairs.windows(2) {
+            if w[0].key() >= w[1].key() {
+                return Err(format!("pairs {:?} and {:?} out of order", w[0].key(), w[1].key()));
+            }
+        }
+        let slab = &self.slab;
+        let mut used = vec![false; slab.slots.len()];
+        for p in &self.pairs {
+            let key = p.key();
+            if p.body_a >= p.body_b || !live(p.body_a) || !live(p.body_b) {
+                return Err(format!("pair {key:?} names a dead body or is not ordered"));
+            }
+            if (p.manifold == NO_MANIFOLD) != (p.point_count == 0) {
+                return Err(format!("pair {key:?} holds a slot iff it has points: broken"));
+            }
+            if p.manifold != NO_MANIFOLD {
+                let slot = p.manifold as usize;
+                if slot >= used.len() || used[slot] {
+                    return Err(format!("pair {key:?}: slot {slot} out of range or shared"));
+                }
+                used[slot] = true;
+                if slab.slots[slot].manifold.points.len() != p.point_count as usize {
+                    return Err(format!("pair {key:?}: point count differs from its manifold"));
+                }
+            }
+        }
+        for &f in &slab.free {
+            match used.get_mut(f as usize) {
+                Some(u) if !*u => *u = true,
+                _ => return Err(format!("free slot {f} is out of range, used or freed twice")),
+            }
+        }
+        if let Some(slot) = used.iter().position(|&u| !u) {
+            return Err(format!("slab slot {slot} is neither used nor free"));
+        }
+        Ok(())
+    }
+
+    /// The manifold of `pair`.
+    #[inline]
+    pub fn manifold(&self, pair: &CachedPair) -> &Manifold {
+        self.slab.manifold(pair.manifold)
+    }
+
+    /// Rebuilds the list from this step's sorted broad-phase `pairs`. A pair
+    /// already cached keeps its record and manifold (so its impulses warm
+    /// start); a new pair starts empty with the friction and restitution
+    /// `material` gives it. Cached pairs for which `keep_stale` holds (both
+    /// bodies asleep or static, so the broad phase did not report them) are
+    /// kept as they are; the others are dropped and their slots freed.
+    pub fn merge(
+        &mut self,
+        pairs: &[(u32, u32)],
+        keep_stale: impl Fn(&CachedPair) -> bool,
+        material: impl Fn(u32, u32) -> (f32, f32),
+    ) {
+        let slab = &mut self.slab;
+        if pairs_all_cached(pairs, &self.pairs) {
+            // The usual step: no new pair, so the result is the list less the
+            // pairs neither reported nor kept, filtered in place.
+            let mut next_pair = pairs.iter().peekable();
+            self.pairs.retain_mut(|c| {
+                let keep = next_pair.next_if(|&&p| p == c.key()).is_some() || keep_stale(c);
+                if !keep {
+                    slab.release(&mut c.manifold);
+                }
+                keep
+            });
+            return;
+        }
+        // Walk the old list once; the cursor peeks into the (small) pairs.
+        let out = &mut self.scratch;
+        out.clear();
+        let make = |a: u32, b: u32| {
+            let (friction, restitution) = material(a, b);
+            CachedPair { body_a: a, body_b: b, friction, restitution, ..CachedPair::default() }
+        };
+        let mut next_pair = pairs.iter().peekable();
+        for mut c in self.pairs.drain(..) {
+            let key = c.key();
+            while let Some(&(a, b)) = next_pair.next_if(|&&p| p < key) {
+                out.push(make(a, b));
+            }
+            if next_pair.next_if(|&&p| p == key).is_some() || keep_stale(&c) {
+                out.push(c);
+            } else {
+                slab.release(&mut c.manifold);
+            }
+        }
+        for &(a, b) in next_pair {
+            out.push(make(a, b));
+        }
+        std::mem::swap(&mut self.pairs, &mut self.scratch);
+    }
+
+    /// Keeps only the pairs for which `keep` holds (given the pair and its
+    /// manifold), freeing the others' slots.
+    pub fn retain(&mut self, mut keep: impl FnMut(&CachedPair, &Manifold) -> bool) {
+        let slab = &mut self.slab;
+        self.pairs.retain_mut(|c| {
+            let kept = keep(c, slab.manifold(c.manifold));
+            if !kept {
+                slab.release(&mut c.manifold);
+            }
+            kept
+        });
+    }
+}
+
+/// Whether every pair of the sorted `pairs` is already in the sorted `old`
+/// (a linear walk over both).
+fn pairs_all_cached(pairs: &[(u32, u32)], old: &[CachedPair]) -> bool {
+    let mut keys = old.iter().map(CachedPair::key).peekable();
+    pairs.iter().all(|&pair| {
+        while keys.next_if(|&k| k < pair).is_some() {}
+        keys.next_if(|&k| k == pair).is_some()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Brute-force oracle: each pair carries its old tag or starts new (tag
+    /// 0), and unpaired old pairs stay only if `keep` says so; sorted by key.
+    fn expected(
+        pairs: &[(u32, u32)],
+        old: &[(u32, u32, f32)],
+        keep: &dyn Fn(u32) -> bool,
+    ) -> Vec<(u32, u32, f32)> {
+        let mut out: Vec<(u32, u32, f32)> = pairs
+            .iter()
+            .map(|&(a, b)| {
+                let tag = old.iter().find(|c| (c.0, c.1) == (a, b)).map_or(0.0, |c| c.2);
+                (a, b, tag)
+            })
+            .collect();
+        for &(a, b, tag) in old {
+            if !pairs.contains(&(a, b)) && keep(a) {
+                out.push((a, b, tag));
+            }
+        }
+        out.sort_by_key(|x| (x.0, x.1));
+        out
+    }
+
+    /// Each pair's tag as its manifold carries it (the twist impulse; 0 for
+    /// a pair with no slot), after checking the cache's invariants.
+    fn tags(cache: &PairCache) -> Vec<(u32, u32, f32)> {
+        if let Err(e) = cache.validate(|_| true) {
+            panic!("{e}");
+        }
+        cache.iter().map(|(c, m)| (c.body_a, c.body_b, m.twist_impulse)).collect()
+    }
+
+    /// Gives `pair` a slot (as the narrow phase does when it finds points)
+    /// and tags its manifold through the twist impulse.
+    fn touch(slab: &mut ManifoldSlab, pair: &mut CachedPair, tag: f32) {
+        let manifold = &mut slab.ensure(&mut pair.manifold).manifold;
+        manifold.twist_impulse = tag;
+        manifold.points.clear();
+        manifold.points.push(crate::collision::manifold::ContactPoint::new(
+            collide::nalgebra::Point3::origin(),
+            0.0,
+            0,
+        ));
+        pair.point_count = 1;
+    }
+
+    /// A cache holding `old`, each pair touching with its manifold tagged
+    /// (tag 0: empty, no slot).
+    fn cache_of(old: &[(u32, u32, f32)]) -> PairCache {
+        let mut cache = PairCache::default();
+        let keys: Vec<_> = old.iter().map(|c| (c.0, c.1)).collect();
+        cache.merge(&keys, |_| false, |_, _| (0.0, 0.0));
+        for (p, &(_, _, tag)) in cache.pairs.iter_mut().zip(old) {
+            if tag != 0.0 {
+                touch(&mut cache.slab, p, tag);
+            }
+        }
+        cache
+    }
+
+    #[test]
+    fn merge_matches_brute_force_with_and_without_new_pairs() {
+        // Tags 1..=5, and one empty pair (tag 0, no slot).
+        let old: Vec<(u32, u32, f32)> = [(0, 1), (0, 2), (1, 3), (2, 3), (4, 5), (4, 6)]
+            .iter()
+            .enumerate()
+            .map(|(i, &(a, b))| (a, b, if i < 5 { i as f32 + 1.0 } else { 0.0 }))
+            .collect();
+        // Stale pairs with an even body A are kept.
+        let keep = |a: u32| a.is_multiple_of(2);
+        let cases: [&[(u32, u32)]; 5] = [
+            &[(0, 1), (0, 2), (1, 3), (2, 3), (4, 5), (4, 6)], // unchanged
+            &[(0, 2), (2, 3)],                                 // some gone
+            &[],                                               // all gone
+            &[(0, 1), (0, 3), (4, 5), (6, 7)],                 // new pairs
+            &[(0, 9), (8, 9)],                                 // only new pairs
+        ];
+        for pairs in cases {
+            let mut cache = cache_of(&old);
+            cache.merge(pairs, |c| keep(c.body_a), |_, _| (0.0, 0.0));
+            assert_eq!(tags(&cache), expected(pairs, &old, &keep), "pairs {pairs:?}");
+        }
+    }
+
+    #[test]
+    fn merge_over_many_steps_reuses_freed_slots() {
+        // A pseudo-random walk over a small key space: pairs come and go and
+        // start or stop touching; a pair that comes back starts empty.
+        let mut cache = PairCache::default();
+        let mut state = 0x2545_f491u32;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state
+        };
+        let mut model: Vec<(u32, u32, f32)> = Vec::new();
+        for step in 0..200u32 {
+            let mut pairs = Vec::new();
+            for a in 0..6u32 {
+                for b in a + 1..6 {
+                    if !next().is_multiple_of(3) {
+                        pairs.push((a, b));
+                    }
+                }
+            }
+            cache.merge(&pairs, |_| false, |_, _| (0.0, 0.0));
+            model = expected(&pairs, &model, &|_| false);
+            assert_eq!(tags(&cache), model, "step {step}");
+            // As a narrow phase would: some pairs touch (tagged with this
+            // step), some stop touching (slot released).
+            let tag = step as f32 + 1.0;
+            for (p, m) in cache.pairs.iter_mut().zip(&mut model) {
+                match next() % 3 {
+                    0 => {
+                        touch(&mut cache.slab, p, tag);
+                        m.2 = tag;
+                    }
+                    1 => {
+                        cache.slab.release(&mut p.manifold);
+                        p.point_count = 0;
+                        m.2 = 0.0;
+                    }
+                    _ => {}
+                }
+            }
+            assert!(cache.slab.slots.len() <= 15, "slab grew to {}", cache.slab.slots.len());
+        }
+    }
+
+    #[test]
+    fn retain_frees_the_dropped_slots() {
+        let old = [(0, 1, 1.0), (0, 2, 2.0), (1, 2, 3.0)];
+        let mut cache = cache_of(&old);
+        cache.retain(|c, m| c.body_b != 2 || m.twist_impulse == 3.0);
+        assert_eq!(tags(&cache), vec![(0, 1, 1.0), (1, 2, 3.0)]);
+        assert_eq!(cache.slab.free.len(), 1);
+        cache.merge(&[(0, 1), (1, 2), (3, 4)], |_| false, |_, _| (0.5, 0.0));
+        assert_eq!(tags(&cache), vec![(0, 1, 1.0), (1, 2, 3.0), (3, 4, 0.0)]);
+        assert_eq!(cache.pairs[2].friction, 0.5);
+        assert_eq!(cache.pairs[2].manifold, NO_MANIFOLD, "a new pair holds no slot");
+        touch(&mut cache.slab, &mut cache.pairs[2], 4.0);
+        assert_eq!(cache.slab.slots.len(), 3, "the freed slot is reused");
+        assert_eq!(tags(&cache), vec![(0, 1, 1.0), (1, 2, 3.0), (3, 4, 4.0)]);
+    }
+}

@@ -1,0 +1,281 @@
+//! The benchmark scenes, built exactly as `shared/SCENES.md` defines them so
+//! the same scene can be run in another engine and compared.
+
+use core::fmt;
+use core::str::FromStr;
+
+use collide::nalgebra::{Point3, UnitQuaternion, Vector3};
+use collide::{Capsule, ConvexHull, Cuboid, Shape, Sphere};
+
+use crate::body::{BodyDesc, BodyId};
+use crate::error::WorldError;
+use crate::world::World;
+
+/// One of the named scenes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scene {
+    /// A 2D pyramid of cubes, `size` at the base.
+    Pyramid,
+    /// `size` cubes dropped in a 10×10 grid of layers, slightly rotated.
+    FallingBoxes,
+    /// A single column of `size` cubes.
+    Stack,
+    /// A brick wall of `size` rows of 20 cubes.
+    Wall,
+    /// The falling-boxes layout cycling cube, sphere, capsule and hull.
+    Mixed,
+}
+
+impl Scene {
+    /// Every scene, in documentation order.
+    pub const ALL: [Scene; 5] =
+        [Scene::Pyramid, Scene::FallingBoxes, Scene::Stack, Scene::Wall, Scene::Mixed];
+
+    /// The scene's command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scene::Pyramid => "pyramid",
+            Scene::FallingBoxes => "falling-boxes",
+            Scene::Stack => "stack",
+            Scene::Wall => "wall",
+            Scene::Mixed => "mixed",
+        }
+    }
+
+    /// How many dynamic bodies the scene creates at `size` (the ground
+    /// aside), or `None` if the count overflows a `u64`.
+    pub fn body_count(self, size: usize) -> Option<u64> {
+        let n = u64::try_from(size).ok()?;
+        match self {
+            // Rows of N, N - 1, ..., 1 cubes.
+            Scene::Pyramid => n.checked_mul(n.checked_add(1)?).map(|x| x / 2),
+            Scene::FallingBoxes | Scene::Stack | Scene::Mixed => Some(n),
+            Scene::Wall => n.checked_mul(20),
+        }
+    }
+
+    /// The size used when none is given.
+    pub fn default_size(self) -> usize {
+        match self {
+            Scene::Pyramid | Scene::Stack => 20,
+            Scene::FallingBoxes => 1000,
+            Scene::Wall => 10,
+            Scene::Mixed => 500,
+        }
+    }
+}
+
+impl fmt::Display for Scene {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A scene name that is not one of [`Scene::ALL`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownScene(pub String);
+
+impl fmt::Display for UnknownScene {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown scene `{}`; expected one of:", self.0)?;
+        for s in Scene::ALL {
+            write!(f, " {s}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnknownScene {}
+
+impl FromStr for Scene {
+    type Err = UnknownScene;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Scene::ALL
+            .into_iter()
+            .find(|scene| scene.name() == s)
+            .ok_or_else(|| UnknownScene(s.to_owned()))
+    }
+}
+
+/// Why a scene could not be built.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum SceneError {
+    /// The icosahedron hull of the mixed scene could not be built.
+    Hull(collide::HullError),
+    /// The world refused a body.
+    World(WorldError),
+    /// The scene at this size would create more than [`MAX_SCENE_BODIES`]
+    /// bodies; nothing was built.
+    TooManyBodies {
+        /// The scene asked for.
+        scene: Scene,
+        /// Its size.
+        size: usize,
+        /// The bodies it would create (`None`: more than a `u64` counts).
+        bodies: Option<u64>,
+    },
+}
+
+impl fmt::Display for SceneError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Hull(_) => f.write_str("building the icosahedron hull failed"),
+            Self::World(_) => f.write_str("adding a body failed"),
+            Self::TooManyBodies { scene, size, bodies } => {
+                match bodies {
+                    Some(n) => write!(f, "{scene} of size {size} would create {n} bodies")?,
+                    None => write!(f, "{scene} of size {size} would create over 2^64 bodies")?,
+                }
+                write!(f, ", more than the limit of {MAX_SCENE_BODIES}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SceneError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Hull(e) => Some(e),
+            Self::World(e) => Some(e),
+            Self::TooManyBodies { .. } => None,
+        }
+    }
+}
+
+impl From<WorldError> for SceneError {
+    fn from(e: WorldError) -> Self {
+        Self::World(e)
+    }
+}
+
+/// Most bodies one scene, built-in or from a file, may create: about a
+/// kilobyte each between the body arrays, broad phase, pair cache and
+/// solver, so a million is a gigabyte, past any scene worth stepping on one
+/// machine. Checked before anything is allocated.
+pub const MAX_SCENE_BODIES: u64 = 1_000_000;
+
+/// The half-extents of every scene cube, metres.
+const CUBE_HALF: f32 = 0.5;
+
+/// Adds the ground: a fixed box (50, 0.5, 50) centred at (0, -0.5, 0).
+pub fn add_ground(world: &mut World) -> Result<BodyId, WorldError> {
+    world.add_body(
+        BodyDesc::fixed(Cuboid::new(Vector3::new(50.0, 0.5, 50.0)).into())
+            .with_position(Vector3::new(0.0, -0.5, 0.0)),
+    )
+}
+
+fn cube() -> Shape {
+    Cuboid::new(Vector3::repeat(CUBE_HALF)).into()
+}
+
+/// Builds `scene` of the given size into `world` (ground first, then the
+/// bodies in the documented order) and returns the dynamic bodies' handles.
+///
+/// # Errors
+/// [`SceneError::TooManyBodies`] past [`MAX_SCENE_BODIES`], before any body
+/// is added; otherwise whatever the world refuses.
+///
+/// ```
+/// use sandbox::{Scene, World, build_scene};
+/// let mut world = World::new();
+/// let bodies = build_scene(&mut world, Scene::Pyramid, 20).unwrap();
+/// assert_eq!(bodies.len(), 210);
+/// ```
+pub fn build_scene(
+    world: &mut World,
+    scene: Scene,
+    size: usize,
+) -> Result<Vec<BodyId>, SceneError> {
+    let bodies = scene.body_count(size);
+    if bodies.is_none_or(|n| n > MAX_SCENE_BODIES) {
+        return Err(SceneError::TooManyBodies { scene, size, bodies });
+    }
+    add_ground(world)?;
+    let mut ids = Vec::new();
+    let mut add = |world: &mut World,
+                   shape: Shape,
+                   p: Vector3<f32>,
+                   q: UnitQuaternion<f32>|
+     -> Result<(), SceneError> {
+        ids.push(world.add_body(BodyDesc::dynamic(shape).with_position(p).with_rotation(q))?);
+        Ok(())
+    };
+    let id = UnitQuaternion::identity();
+    match scene {
+        Scene::Pyramid => {
+            for r in 0..size {
+                let c = size - r;
+                for j in 0..c {
+                    let x = j as f32 - (c as f32 - 1.0) / 2.0;
+                    add(world, cube(), Vector3::new(x, 0.5 + r as f32, 0.0), id)?;
+                }
+            }
+        }
+        Scene::Stack => {
+            for i in 0..size {
+                add(world, cube(), Vector3::new(0.0, 0.5 + i as f32, 0.0), id)?;
+            }
+        }
+        Scene::Wall => {
+            for r in 0..size {
+                let shift = if r % 2 == 1 { 0.5 } else { 0.0 };
+                for j in 0..20 {
+                    add(
+                        world,
+                        cube(),
+                        Vector3::new(j as f32 - 9.5 + shift, 0.5 + r as f32, 0.0),
+                        id,
+                    )?;
+                }
+            }
+        }
+        Scene::FallingBoxes => {
+            for k in 0..size {
+                let (p, q) = falling_pose(k);
+                add(world, cube(), p, q)?;
+            }
+        }
+        Scene::Mixed => {
+            let hull = icosahedron(0.6).map_err(SceneError::Hull)?;
+            for k in 0..size {
+                let (p, q) = falling_pose(k);
+                let shape = match k % 4 {
+                    0 => cube(),
+                    1 => Sphere::new(0.5).into(),
+                    2 => Capsule::new(0.5, 0.3).into(),
+                    _ => hull.clone().into(),
+                };
+                add(world, shape, p, q)?;
+            }
+        }
+    }
+    Ok(ids)
+}
+
+/// The pose of body `k` in the falling-boxes layout.
+fn falling_pose(k: usize) -> (Vector3<f32>, UnitQuaternion<f32>) {
+    let layer = (k / 100) as f32;
+    let row = ((k % 100) / 10) as f32;
+    let col = (k % 10) as f32;
+    let p = Vector3::new((col - 4.5) * 1.5, 2.0 + layer * 1.5, (row - 4.5) * 1.5);
+    let roll = 0.1 * (k % 7) as f32;
+    let pitch = 0.1 * (k % 5) as f32;
+    let yaw = 0.1 * (k % 3) as f32;
+    (p, UnitQuaternion::from_euler_angles(roll, pitch, yaw))
+}
+
+/// The convex hull of the 12 vertices of an icosahedron of the given
+/// circumradius: the cyclic permutations of `(0, ±1, ±φ)`, scaled.
+pub fn icosahedron(circumradius: f32) -> Result<ConvexHull, collide::HullError> {
+    let phi = (1.0 + 5.0f32.sqrt()) / 2.0;
+    let scale = circumradius / (1.0 + phi * phi).sqrt();
+    let mut points = Vec::with_capacity(12);
+    for (a, b) in [(1.0, phi), (-1.0, phi), (1.0, -phi), (-1.0, -phi)] {
+        points.push(Point3::new(0.0, a, b) * scale);
+        points.push(Point3::new(a, b, 0.0) * scale);
+        points.push(Point3::new(b, 0.0, a) * scale);
+    }
+    ConvexHull::new(&points)
+}

@@ -1,0 +1,51 @@
+//! Custom scenes read from TOML files: optional step settings, the ground
+//! flag and a list of bodies, each optionally repeated on a grid.
+//!
+//! Reading goes in three steps, a module each: `raw` (serde and the `toml`
+//! crate read flat structs whose every value keeps its span), `validate`
+//! (each value checked and converted, naming the line and column of the
+//! first bad one) and `scene_file` (the validated [`SceneFile`], which
+//! builds into a world). `error` holds [`SceneFileError`] and shows it as
+//! a compiler would; `location` turns byte offsets into lines and columns.
+//!
+//! The format:
+//!
+//! ```toml
+//! ground = true                 # the SCENES.md ground; default true
+//!
+//! [settings]                    # every key optional; defaults: StepSettings::default()
+//! gravity = [0.0, -9.81, 0.0]
+//! substeps = 8                  # 1 to MAX_SUBSTEPS (64)
+//! push_iterations = 1           # soft sweeps per substep, 1 to 16
+//! relax_iterations = 1          # rigid sweeps per substep, 1 to 16
+//! contact_hertz = 50.0          # contact spring frequency, (0, 1000]
+//! contact_recycling = true      # move touching manifolds instead of recomputing
+//! sleep = true
+//!
+//! [[body]]
+//! kind = "dynamic"              # or "fixed" ("static" is read too); default "dynamic"
+//! shape = { type = "cuboid", half_extents = [0.5, 0.5, 0.5] }
+//! # or { type = "sphere", radius = 0.5 }
+//! # or { type = "capsule", half_height = 0.5, radius = 0.3 }   (along local Y)
+//! # or { type = "hull", points = [[x, y, z], ...] }
+//! position = [0.0, 0.5, 0.0]    # default origin
+//! rotation = { euler = [0.1, 0.2, 0.3] }   # roll, pitch, yaw (radians), nalgebra's
+//! # or rotation = { quaternion = [1.0, 0.0, 0.0, 0.0] }   # w, x, y, z; normalised
+//! linear_velocity = [0.0, 0.0, 0.0]
+//! angular_velocity = [0.0, 0.0, 0.0]
+//! density = 1000.0
+//! friction = 0.6
+//! restitution = 0.0
+//! repeat = { count = [1, 5, 1], step = [0.0, 1.0, 0.0] }   # optional grid
+//! ```
+
+mod error;
+mod location;
+mod raw;
+mod scene_file;
+mod validate;
+
+pub use error::SceneFileError;
+pub use location::Location;
+pub use scene_file::SceneFile;
+pub use validate::{MAX_CONTACT_HERTZ, MAX_ITERATIONS, MAX_SUBSTEPS};

@@ -1,0 +1,101 @@
+//! The raw, spanned form of a scene file: exactly what serde reads from the
+//! TOML, before validation. Every value is wrapped in [`toml::Spanned`], so
+//! that validation can still say where in the file a bad value sits.
+
+use serde::Deserialize;
+use toml::Spanned;
+
+pub(super) type RawNumber = Spanned<f64>;
+pub(super) type RawVec3 = Spanned<[RawNumber; 3]>;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawFile {
+    pub(super) ground: Option<bool>,
+    pub(super) settings: Option<RawSettings>,
+    #[serde(default)]
+    pub(super) body: Vec<Spanned<RawBody>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawSettings {
+    pub(super) gravity: Option<RawVec3>,
+    pub(super) substeps: Option<Spanned<i64>>,
+    pub(super) push_iterations: Option<Spanned<i64>>,
+    pub(super) relax_iterations: Option<Spanned<i64>>,
+    pub(super) contact_hertz: Option<RawNumber>,
+    pub(super) contact_recycling: Option<bool>,
+    pub(super) sleep: Option<bool>,
+}
+
+#[derive(Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(super) enum RawKind {
+    Dynamic,
+    /// Also read as `static`, the word earlier files used.
+    #[serde(alias = "static")]
+    Fixed,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawBody {
+    pub(super) kind: Option<RawKind>,
+    pub(super) shape: Spanned<RawShape>,
+    pub(super) position: Option<RawVec3>,
+    pub(super) rotation: Option<Spanned<RawRotation>>,
+    pub(super) linear_velocity: Option<RawVec3>,
+    pub(super) angular_velocity: Option<RawVec3>,
+    pub(super) density: Option<RawNumber>,
+    pub(super) friction: Option<RawNumber>,
+    pub(super) restitution: Option<RawNumber>,
+    pub(super) repeat: Option<Spanned<RawRepeat>>,
+}
+
+#[derive(Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub(super) enum RawShapeKind {
+    Sphere,
+    Cuboid,
+    Capsule,
+    Hull,
+}
+
+impl RawShapeKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Sphere => "sphere",
+            Self::Cuboid => "cuboid",
+            Self::Capsule => "capsule",
+            Self::Hull => "hull",
+        }
+    }
+}
+
+/// One struct for every shape type, so that each parameter keeps its span;
+/// which parameters a type takes is checked after parsing.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawShape {
+    #[serde(rename = "type")]
+    pub(super) kind: Spanned<RawShapeKind>,
+    pub(super) radius: Option<RawNumber>,
+    pub(super) half_extents: Option<RawVec3>,
+    pub(super) half_height: Option<RawNumber>,
+    pub(super) points: Option<Spanned<Vec<RawVec3>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawRotation {
+    pub(super) euler: Option<RawVec3>,
+    pub(super) quaternion: Option<Spanned<[RawNumber; 4]>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawRepeat {
+    pub(super) count: Spanned<[Spanned<i64>; 3]>,
+    pub(super) step: RawVec3,
+}

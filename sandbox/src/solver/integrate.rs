@@ -1,0 +1,51 @@
+//! Integration of the solver bodies within a substep: semi-implicit
+//! (symplectic) Euler, velocities first with gravity, then positions with
+//! the new velocities, as Box2D v3's soft step does. Speeds are clamped so
+//! that a huge but finite velocity cannot overflow positions or impulses.
+
+use collide::nalgebra::{Quaternion, UnitQuaternion, Vector3};
+
+use crate::solver::solver_body::{SolverBody, SolverMotion};
+
+/// Largest speed (m/s) of a body's centre: faster bodies are slowed to it, so
+/// that a huge but finite velocity cannot overflow positions or impulses.
+/// At 60 Hz this is about 17 m per step, far beyond anything a scene needs.
+pub const MAX_LINEAR_SPEED: f32 = 1.0e3;
+
+/// Largest rotation (radians) a body may turn in one substep; faster spin is
+/// clamped so the quaternion integration stays accurate.
+const MAX_ROTATION_PER_SUBSTEP: f32 = 0.25 * std::f32::consts::PI;
+
+/// Adds gravity over a substep `h` to every body's velocity, then clamps
+/// the linear speed and the spin.
+pub(crate) fn integrate_velocities(bodies: &mut [SolverBody], gravity: &Vector3<f32>, h: f32) {
+    let max_w = MAX_ROTATION_PER_SUBSTEP / h;
+    for b in bodies {
+        // Squared norms: no square root unless a speed is clamped.
+        let mut v = b.linear_velocity() + gravity * h;
+        if !(v.norm_squared() <= MAX_LINEAR_SPEED * MAX_LINEAR_SPEED) {
+            // Rescale by the largest component first: the norm of a huge
+            // finite vector overflows to infinity.
+            let direction = v / v.amax();
+            v = direction.normalize() * MAX_LINEAR_SPEED;
+        }
+        let mut w = b.angular_velocity();
+        let speed_squared = w.norm_squared();
+        if speed_squared > max_w * max_w {
+            w *= max_w / speed_squared.sqrt();
+        }
+        b.set_velocities(&v, &w);
+    }
+}
+
+/// Semi-implicit Euler on the new velocities; the rotation follows
+/// `dq/dt = ½ ω q`, renormalised after each substep.
+pub(crate) fn integrate_positions(bodies: &mut [SolverBody], motions: &mut [SolverMotion], h: f32) {
+    for (b, m) in bodies.iter_mut().zip(motions) {
+        let (v, w) = (b.linear_velocity(), b.angular_velocity());
+        let q = *m.delta_rotation.quaternion();
+        let dq = Quaternion::from_parts(0.0, w * (0.5 * h)) * q;
+        m.delta_rotation = UnitQuaternion::new_normalize(q + dq);
+        b.set_deltas(&(b.delta_position() + v * h), &(b.delta_angle() + w * h));
+    }
+}

@@ -1,0 +1,11 @@
+//! The contact solver: the solve stage and its scratch, the soft-step
+//! contact method, SIMD constraint batches and how manifolds are grouped
+//! into them, the compact solver bodies and their integration.
+
+pub(crate) mod constraint_batches;
+pub(crate) mod contact_solver;
+pub(crate) mod integrate;
+pub(crate) mod prepare;
+pub(crate) mod simd_batch;
+pub(crate) mod solve;
+pub(crate) mod solver_body;

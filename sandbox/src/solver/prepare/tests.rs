@@ -1,0 +1,330 @@
+//! Tests of constraint preparation: each lane's effective masses against
+//! explicitly built Jacobian rows, lanes independent of each other, and the
+//! passes compiled per point count bit-identical to the all-point passes.
+
+use collide::nalgebra::{SMatrix, SVector, UnitQuaternion};
+
+use super::*;
+use crate::collision::manifold::ContactPoint;
+use crate::solver::contact_solver::Softness;
+
+/// Relative tolerance of the effective-mass entries against the oracle:
+/// both sides round f32 products of O(1) lever arms and inertias, so a
+/// few hundred ulps (about 1e-5) apart; 1e-4 of the largest entry of K
+/// leaves room for that and still catches a wrong term or sign.
+const RELATIVE_TOLERANCE: f32 = 1.0e-4;
+
+/// A Jacobian row over the 12 velocities `(v_A, ω_A, v_B, ω_B)`.
+type Row = SVector<f32, 12>;
+
+fn row(lin_a: Vector3<f32>, ang_a: Vector3<f32>, lin_b: Vector3<f32>, ang_b: Vector3<f32>) -> Row {
+    let mut r = Row::zeros();
+    r.fixed_rows_mut::<3>(0).copy_from(&lin_a);
+    r.fixed_rows_mut::<3>(3).copy_from(&ang_a);
+    r.fixed_rows_mut::<3>(6).copy_from(&lin_b);
+    r.fixed_rows_mut::<3>(9).copy_from(&ang_b);
+    r
+}
+
+/// Seeded uniform numbers in `[lo, hi)`.
+struct Rng(u32);
+
+impl Rng {
+    fn uniform(&mut self, lo: f32, hi: f32) -> f32 {
+        self.0 = self.0.wrapping_mul(1664525).wrapping_add(1013904223);
+        lo + (hi - lo) * ((self.0 >> 8) as f32 / (1u32 << 24) as f32)
+    }
+
+    fn vector(&mut self, scale: f32) -> Vector3<f32> {
+        Vector3::new(
+            self.uniform(-scale, scale),
+            self.uniform(-scale, scale),
+            self.uniform(-scale, scale),
+        )
+    }
+}
+
+/// A random dynamic body: mass and a rotated diagonal inertia (SPD).
+fn random_mass(rng: &mut Rng) -> SolverMass {
+    let rotation = UnitQuaternion::from_scaled_axis(rng.vector(3.0));
+    let diagonal =
+        Vector3::new(rng.uniform(0.2, 3.0), rng.uniform(0.2, 3.0), rng.uniform(0.2, 3.0));
+    let r = rotation.to_rotation_matrix();
+    SolverMass {
+        inv_mass: rng.uniform(0.1, 2.0),
+        inv_inertia: r.matrix() * Matrix3::from_diagonal(&diagonal) * r.matrix().transpose(),
+    }
+}
+
+fn random_manifold(rng: &mut Rng, count: usize) -> Manifold {
+    let mut m = Manifold { normal: rng.vector(1.0).normalize(), ..Manifold::default() };
+    for i in 0..count {
+        let mut p =
+            ContactPoint::new(Point3::from(rng.vector(1.0)), rng.uniform(-0.01, 0.01), i as u32);
+        p.normal_impulse = rng.uniform(0.0, 2.0);
+        m.points.push(p);
+    }
+    m.friction_impulse = rng.vector(0.5);
+    m.twist_impulse = rng.uniform(-0.1, 0.1);
+    m
+}
+
+fn params() -> SolverParams {
+    SolverParams {
+        dynamic_softness: Softness::new(30.0, 10.0, 1.0 / 240.0),
+        static_softness: Softness::new(60.0, 10.0, 1.0 / 240.0),
+        max_push_out: 3.0,
+        restitution_threshold: 1.0,
+        inv_h: 240.0,
+    }
+}
+
+fn lane(w: &W, l: usize) -> f32 {
+    w.as_array()[l]
+}
+
+fn close(got: f32, want: f32, scale: f32) -> bool {
+    (got - want).abs() <= RELATIVE_TOLERANCE * scale
+}
+
+/// Every lane's masses and couplings match `K = J M⁻¹ Jᵀ` built from
+/// explicit Jacobian rows (normal rows at the points, tangent rows and
+/// the twist row at the points' centre), for batches of one to four
+/// manifolds of one to four points; unused points and lanes are zero.
+#[test]
+fn lanes_match_explicit_effective_mass() {
+    let mut rng = Rng(7);
+    for trial in 0..200 {
+        let lanes = 1 + trial % LANES;
+        let bodies = vec![SolverBody::STATIC; 1 + 2 * LANES];
+        let mut masses = vec![SolverMass::STATIC];
+        masses.extend((0..2 * LANES).map(|_| random_mass(&mut rng)));
+        let manifolds: Vec<Manifold> =
+            (0..lanes).map(|l| random_manifold(&mut rng, 1 + (trial / LANES + l) % 4)).collect();
+        let inputs: Vec<ContactInput<'_>> = manifolds
+            .iter()
+            .enumerate()
+            .map(|(l, m)| ContactInput {
+                manifold: m,
+                // Lane 1 of every batch is against the static stand-in.
+                body_a: if l == 1 { 0 } else { 1 + 2 * l as u32 },
+                body_b: 2 + 2 * l as u32,
+                center_a: Point3::from(rng.vector(1.0)),
+                center_b: Point3::from(rng.vector(1.0)),
+                friction: 0.5,
+                restitution: 0.0,
+                anchor_gap: Vector3::zeros(),
+            })
+            .collect();
+        let mut batch = ConstraintBatch::default();
+        prepare(&inputs, &bodies, &masses, &params(), &mut batch);
+        for (l, input) in inputs.iter().enumerate() {
+            let (ma, mb) = (&masses[input.body_a as usize], &masses[input.body_b as usize]);
+            let mut inv_m = SMatrix::<f32, 12, 12>::zeros();
+            inv_m.fixed_view_mut::<3, 3>(0, 0).copy_from(&(Matrix3::identity() * ma.inv_mass));
+            inv_m.fixed_view_mut::<3, 3>(3, 3).copy_from(&ma.inv_inertia);
+            inv_m.fixed_view_mut::<3, 3>(6, 6).copy_from(&(Matrix3::identity() * mb.inv_mass));
+            inv_m.fixed_view_mut::<3, 3>(9, 9).copy_from(&mb.inv_inertia);
+            let k = |p: &Row, q: &Row| (p.transpose() * inv_m * q)[0];
+            let m = input.manifold;
+            let n = m.normal;
+            let normal_rows: Vec<Row> = m
+                .points
+                .iter()
+                .map(|p| {
+                    let (ra, rb) = (p.point - input.center_a, p.point - input.center_b);
+                    row(-n, -ra.cross(&n), n, rb.cross(&n))
+                })
+                .collect();
+            let centre = m.points.iter().map(|p| p.point.coords).sum::<Vector3<f32>>()
+                / m.points.len() as f32;
+            let (ca, cb) = (centre - input.center_a.coords, centre - input.center_b.coords);
+            let t = [0, 1].map(|k| batch.tangents[k].get(l));
+            for k in 0..2 {
+                assert!((t[k].norm() - 1.0).abs() < 1e-5 && t[k].dot(&n).abs() < 1e-5);
+            }
+            assert!(t[0].dot(&t[1]).abs() < 1e-5);
+            let tangent_rows = t.map(|t| row(-t, -ca.cross(&t), t, cb.cross(&t)));
+            let twist_row = row(Vector3::zeros(), -n, Vector3::zeros(), n);
+            let scale =
+                normal_rows.iter().map(|r| k(r, r)).fold(k(&twist_row, &twist_row), f32::max);
+            for (i, ri) in normal_rows.iter().enumerate() {
+                let kii = k(ri, ri);
+                let mass = lane(&batch.normal_mass[i], l);
+                assert!(close(mass * kii, 1.0, 1.0), "trial {trial} lane {l} point {i}");
+                assert!(close(lane(&batch.twist_coupling[i], l), k(&twist_row, ri), scale));
+                for j in 0..i {
+                    let got = lane(&batch.coupling[pair_index(j, i)], l);
+                    assert!(close(got, k(ri, &normal_rows[j]), scale), "trial {trial} K_{i}{j}");
+                }
+                for kk in 0..2 {
+                    let got = lane(&batch.tangent_coupling[kk][i], l);
+                    assert!(
+                        close(got, k(&tangent_rows[kk], ri), scale),
+                        "trial {trial} tangent {kk}"
+                    );
+                }
+                assert_eq!(lane(&batch.normal_impulse[i], l), m.points[i].normal_impulse);
+            }
+            for i in m.points.len()..MAX_MANIFOLD_POINTS {
+                assert_eq!(lane(&batch.normal_mass[i], l), 0.0);
+                assert_eq!(lane(&batch.normal_impulse[i], l), 0.0);
+                assert_eq!(batch.irn_a[i].get(l), Vector3::zeros());
+                assert_eq!(batch.irn_b[i].get(l), Vector3::zeros());
+            }
+            // The 2×2 tangent block times its stored inverse is the identity.
+            let ktt = |a: usize, b: usize| k(&tangent_rows[a], &tangent_rows[b]);
+            let inv = [0, 1, 2].map(|e| lane(&batch.tangent_mass[e], l));
+            let product = [
+                ktt(0, 0) * inv[0] + ktt(0, 1) * inv[1],
+                ktt(0, 0) * inv[1] + ktt(0, 1) * inv[2],
+                ktt(1, 1) * inv[2] + ktt(0, 1) * inv[1],
+            ];
+            assert!(close(product[0], 1.0, 1.0) && close(product[1], 0.0, 1.0));
+            assert!(close(product[2], 1.0, 1.0), "trial {trial} lane {l}: {product:?}");
+            for kk in 0..2 {
+                let got = lane(&batch.twist_tangent_coupling[kk], l);
+                assert!(close(got, k(&tangent_rows[kk], &twist_row), scale));
+            }
+            let twist_mass = lane(&batch.twist_mass, l);
+            assert!(close(twist_mass * k(&twist_row, &twist_row), 1.0, 1.0));
+        }
+        for l in lanes..LANES {
+            assert_eq!((batch.body_a[l], batch.body_b[l]), (0, 0));
+            for i in 0..MAX_MANIFOLD_POINTS {
+                assert_eq!(lane(&batch.normal_mass[i], l), 0.0);
+            }
+            assert_eq!(lane(&batch.twist_mass, l), 0.0);
+            assert_eq!(lane(&batch.tangent_mass[0], l), 0.0);
+        }
+    }
+}
+
+/// A manifold's lane holds the same bits whichever lane it is in and
+/// whatever its neighbours are: the lanes never mix.
+#[test]
+fn lanes_are_independent() {
+    let mut rng = Rng(11);
+    let bodies = vec![SolverBody::STATIC; 9];
+    let mut masses = vec![SolverMass::STATIC];
+    masses.extend((0..8).map(|_| random_mass(&mut rng)));
+    let manifolds: Vec<Manifold> = (0..4).map(|l| random_manifold(&mut rng, 1 + l)).collect();
+    fn input(m: &Manifold, a: u32) -> ContactInput<'_> {
+        ContactInput {
+            manifold: m,
+            body_a: a,
+            body_b: a + 1,
+            center_a: Point3::new(0.1, 0.2, 0.3),
+            center_b: Point3::new(-0.3, 0.1, 0.0),
+            friction: 0.4,
+            restitution: 0.0,
+            anchor_gap: Vector3::new(0.001, 0.0, -0.002),
+        }
+    }
+    let forward: Vec<_> = (0..4).map(|l| input(&manifolds[l], 1 + 2 * l as u32)).collect();
+    let reverse: Vec<_> = (0..4).rev().map(|l| input(&manifolds[l], 1 + 2 * l as u32)).collect();
+    let (mut a, mut b, mut alone) =
+        (ConstraintBatch::default(), ConstraintBatch::default(), ConstraintBatch::default());
+    prepare(&forward, &bodies, &masses, &params(), &mut a);
+    prepare(&reverse, &bodies, &masses, &params(), &mut b);
+    prepare(&forward[2..3], &bodies, &masses, &params(), &mut alone);
+    let bits = |batch: &ConstraintBatch, l: usize| {
+        let mut v: Vec<u32> = Vec::new();
+        for i in 0..MAX_MANIFOLD_POINTS {
+            for w in [&batch.rn_a[i], &batch.irn_b[i]] {
+                v.extend([w.x, w.y, w.z].map(|x| lane(&x, l).to_bits()));
+            }
+            v.push(lane(&batch.normal_mass[i], l).to_bits());
+            v.push(lane(&batch.lever_arm[i], l).to_bits());
+            v.push(lane(&batch.tangent_coupling[1][i], l).to_bits());
+        }
+        v.extend(batch.coupling.iter().map(|w| lane(w, l).to_bits()));
+        v.extend(batch.tangent_mass.iter().map(|w| lane(w, l).to_bits()));
+        v.extend(
+            [batch.center_a.x, batch.irt_b[1].z, batch.tangent_impulse[0]]
+                .map(|w| lane(&w, l).to_bits()),
+        );
+        v
+    };
+    for l in 0..4 {
+        assert_eq!(bits(&a, l), bits(&b, 3 - l), "lane {l}");
+    }
+    assert_eq!(bits(&a, 2), bits(&alone, 0));
+}
+
+/// The passes compiled for a batch's largest point count give the same
+/// bits as the passes over all four points (forced by a point count of
+/// zero): the points every lane lacks are exact zeros, so skipping them
+/// changes nothing. Batches of every largest count, over substeps of warm
+/// start, push and relax, with bodies shared across batches.
+#[test]
+fn passes_per_point_count_match_the_all_point_passes() {
+    use crate::solver::simd_batch;
+    let mut rng = Rng(23);
+    for largest in 1..=MAX_MANIFOLD_POINTS {
+        let mut masses = vec![SolverMass::STATIC];
+        masses.extend((0..8).map(|_| random_mass(&mut rng)));
+        let mut bodies = vec![SolverBody::STATIC];
+        bodies.extend((0..8).map(|_| {
+            let mut body = SolverBody::new(&rng.vector(1.0), &rng.vector(1.0));
+            body.set_deltas(&rng.vector(0.01), &rng.vector(0.01));
+            body
+        }));
+        // Two batches of four manifolds, (0,1) (2,3) (4,5) (6,7) then
+        // (1,2) (3,4) (5,6) (7,8), body 0 static: counts 1..=largest,
+        // one lane of each at `largest`.
+        let manifolds: Vec<Manifold> = (0..8)
+            .map(|k| random_manifold(&mut rng, if k % 4 == 0 { largest } else { 1 + k % largest }))
+            .collect();
+        let input = |k: usize| ContactInput {
+            manifold: &manifolds[k],
+            body_a: 2 * (k as u32 % 4) + k as u32 / 4,
+            body_b: 2 * (k as u32 % 4) + k as u32 / 4 + 1,
+            center_a: Point3::from(rng_free_vector(k, 0.3)),
+            center_b: Point3::from(rng_free_vector(k + 8, 0.3)),
+            friction: 0.5,
+            restitution: 0.0,
+            anchor_gap: rng_free_vector(k + 16, 0.002),
+        };
+        let inputs: Vec<ContactInput<'_>> = (0..8).map(input).collect();
+        let mut batches = vec![ConstraintBatch::default(), ConstraintBatch::default()];
+        for (batch, lanes) in batches.iter_mut().zip(inputs.chunks(LANES)) {
+            prepare(lanes, &bodies, &masses, &params(), batch);
+            assert_eq!(batch.point_count as usize, largest);
+        }
+        let mut all_points = batches.clone();
+        for batch in &mut all_points {
+            batch.point_count = 0;
+        }
+        let run = |batches: &mut Vec<ConstraintBatch>| {
+            let mut bodies = bodies.clone();
+            for _ in 0..3 {
+                simd_batch::warm_start(batches, &mut bodies);
+                simd_batch::push(batches, &mut bodies, &params(), true);
+                simd_batch::push(batches, &mut bodies, &params(), false);
+                simd_batch::relax(batches, &mut bodies, &params(), true);
+                simd_batch::relax(batches, &mut bodies, &params(), false);
+            }
+            let bits = |v: &Vector3<f32>| v.map(f32::to_bits);
+            let body_bits: Vec<_> = bodies
+                .iter()
+                .flat_map(|b| [bits(&b.linear_velocity()), bits(&b.angular_velocity())])
+                .collect();
+            let impulse_bits: Vec<u32> = batches
+                .iter()
+                .flat_map(|c| {
+                    c.normal_impulse.iter().chain(&c.tangent_impulse).chain([&c.twist_impulse])
+                })
+                .flat_map(|w| w.to_array().map(f32::to_bits))
+                .collect();
+            (body_bits, impulse_bits)
+        };
+        assert_eq!(run(&mut batches), run(&mut all_points), "largest count {largest}");
+    }
+}
+
+/// A fixed pseudo-random vector of size `scale` for index `k` (no state).
+fn rng_free_vector(k: usize, scale: f32) -> Vector3<f32> {
+    let mut rng = Rng(1000 + k as u32);
+    rng.vector(scale)
+}

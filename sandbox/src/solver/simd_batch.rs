@@ -1,0 +1,645 @@
+//! The contact solver's hot passes (warm start, push, relax) run on batches
+//! of four manifolds at once, one manifold per SIMD lane, as Box2D v3's
+//! `contact_solver.c` does with its wide contact constraints. The manifolds
+//! of a batch share no awake body (see `constraint_batches.rs`), so no
+//! body is in two lanes: each lane gathers its two bodies'
+//! velocities and pose changes, the batch is solved, and the lanes scatter
+//! the bodies back. The equations are those of the parent module's
+//! derivation and of [`ConstraintBatch`]'s constraint-space sweep; the
+//! manifolds are the lanes and each manifold's points are walked in order,
+//! each step of the Gauss-Seidel chain from point to point one vector
+//! multiply-add. (Before, the points were the lanes and the chain was
+//! scalar, one manifold at a time.) Departure from Box2D: its points are
+//! solved one row at a time against the bodies, ours in constraint space
+//! with the coupling matrix. Unused lanes (a batch's last, partial
+//! group, and the points past a manifold's count) hold zero masses and
+//! impulses and body 0, the static stand-in, so they compute zero impulses
+//! and are never written back.
+
+// The per-point fields are parallel arrays walked by point index, which
+// reads as the equations do.
+#![allow(clippy::needless_range_loop)]
+
+use std::ops::{Add, Mul, Sub};
+
+use wide::f32x4;
+
+use collide::nalgebra::Vector3;
+
+use super::contact_solver::SolverParams;
+use crate::collision::manifold::MAX_MANIFOLD_POINTS;
+use crate::solver::solver_body::SolverBody;
+
+/// Manifolds solved side by side, one per lane.
+pub(crate) const LANES: usize = 4;
+
+/// One scalar per manifold of a batch.
+pub(super) type W = f32x4;
+
+/// Number of point pairs `j < i` of a manifold: the entries of the strict
+/// upper triangle of its normal rows' coupling matrix.
+pub(super) const COUPLING_PAIRS: usize = MAX_MANIFOLD_POINTS * (MAX_MANIFOLD_POINTS - 1) / 2;
+
+/// Index of the pair `j < i` in [`ConstraintBatch::coupling`]: the pairs
+/// row by row, `(0,1), (0,2), (0,3), (1,2), (1,3), (2,3)`.
+#[inline]
+pub(super) const fn pair_index(j: usize, i: usize) -> usize {
+    debug_assert!(j < i && i < MAX_MANIFOLD_POINTS);
+    j * (2 * MAX_MANIFOLD_POINTS - j - 1) / 2 + (i - j - 1)
+}
+
+/// One vector per manifold of a batch, by component.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct WideVec {
+    pub x: W,
+    pub y: W,
+    pub z: W,
+}
+
+impl Add for WideVec {
+    type Output = Self;
+    #[inline]
+    fn add(self, o: Self) -> Self {
+        Self { x: self.x + o.x, y: self.y + o.y, z: self.z + o.z }
+    }
+}
+
+impl Sub for WideVec {
+    type Output = Self;
+    #[inline]
+    fn sub(self, o: Self) -> Self {
+        Self { x: self.x - o.x, y: self.y - o.y, z: self.z - o.z }
+    }
+}
+
+impl Mul<W> for WideVec {
+    type Output = Self;
+    #[inline]
+    fn mul(self, s: W) -> Self {
+        Self { x: self.x * s, y: self.y * s, z: self.z * s }
+    }
+}
+
+impl WideVec {
+    #[inline]
+    pub(super) fn dot(&self, o: &Self) -> W {
+        self.x * o.x + self.y * o.y + self.z * o.z
+    }
+
+    #[inline]
+    pub(super) fn cross(&self, o: &Self) -> Self {
+        Self {
+            x: self.y * o.z - self.z * o.y,
+            y: self.z * o.x - self.x * o.z,
+            z: self.x * o.y - self.y * o.x,
+        }
+    }
+
+    /// Sets lane `lane` to `v`.
+    #[inline]
+    pub(super) fn set(&mut self, lane: usize, v: &Vector3<f32>) {
+        self.x.as_mut_array()[lane] = v.x;
+        self.y.as_mut_array()[lane] = v.y;
+        self.z.as_mut_array()[lane] = v.z;
+    }
+
+    /// Lane `lane`.
+    #[inline]
+    pub(super) fn get(&self, lane: usize) -> Vector3<f32> {
+        Vector3::new(self.x.as_array()[lane], self.y.as_array()[lane], self.z.as_array()[lane])
+    }
+}
+
+/// The two bodies' state of every lane, gathered from the solver array.
+#[derive(Clone, Copy, Debug, Default)]
+struct WideBody {
+    linear_velocity: WideVec,
+    angular_velocity: WideVec,
+    delta_position: WideVec,
+    delta_angle: WideVec,
+}
+
+impl WideBody {
+    /// Loads each lane's body as three rows of four (its twelve floats in
+    /// [`SolverBody`]'s field order) and transposes the rows into lanes:
+    /// row 0 holds `v.x v.y v.z ω.x`, row 1 `ω.y ω.z Δp.x Δp.y`, row 2
+    /// `Δp.z Δθ.x Δθ.y Δθ.z`.
+    #[inline(always)]
+    fn gather(bodies: &[SolverBody], index: &[u32; LANES]) -> Self {
+        // Written out: `index.map` is not always inlined.
+        let row = |lane: usize| bodies[index[lane] as usize].rows();
+        let rows = [row(0), row(1), row(2), row(3)];
+        let column = |r: usize| W::transpose([rows[0][r], rows[1][r], rows[2][r], rows[3][r]]);
+        let [vx, vy, vz, wx] = column(0);
+        let [wy, wz, px, py] = column(1);
+        let [pz, ax, ay, az] = column(2);
+        Self {
+            linear_velocity: WideVec { x: vx, y: vy, z: vz },
+            angular_velocity: WideVec { x: wx, y: wy, z: wz },
+            delta_position: WideVec { x: px, y: py, z: pz },
+            delta_angle: WideVec { x: ax, y: ay, z: az },
+        }
+    }
+
+    /// Writes the velocities back (the pose changes are only read by the
+    /// solver), skipping the static stand-in: the inverse of
+    /// [`Self::gather`]'s transposes for rows 0 and 1, stored whole (row 1's
+    /// `Δp.x Δp.y` go back as they were gathered).
+    #[inline(always)]
+    fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; LANES]) {
+        let (v, w, p) = (&self.linear_velocity, &self.angular_velocity, &self.delta_position);
+        let row0 = W::transpose([v.x, v.y, v.z, w.x]);
+        let row1 = W::transpose([w.y, w.z, p.x, p.y]);
+        for (lane, &i) in index.iter().enumerate() {
+            if i != 0 {
+                bodies[i as usize].set_first_rows(row0[lane], row1[lane]);
+            }
+        }
+    }
+}
+
+/// Up to [`LANES`] manifolds that share no awake body, field by field with
+/// one lane per manifold; each per-point field is an array over the points.
+/// [`prepare`](super::prepare::prepare) writes a manifold straight into its
+/// lane.
+///
+/// A manifold is solved in constraint space. A sequential (Gauss-Seidel)
+/// sweep over its rows (the normal points, then twist, then the tangent
+/// pair) applies each row's impulse to the two bodies before the next row
+/// reads their velocities. An impulse `Δλ_j` on row `j` changes row `i`'s
+/// velocity by `K_ij Δλ_j`, `K = J M⁻¹ Jᵀ`, so the sweep can read every
+/// row's velocity from the bodies once, carry the updates as the scalars
+/// `v_i += K_ij Δλ_j`, and apply the summed impulses to the bodies once at
+/// the end. The iterates are the row-by-row sweep's up to rounding (the one
+/// term dropped, a normal impulse's linear effect on a tangent velocity
+/// `(m_A⁻¹ + m_B⁻¹) n·t_k`, is zero in real arithmetic), but the dependency
+/// from one row to the next is one multiply-add instead of two body updates
+/// and three dot products, and the bodies are read and written once per
+/// manifold instead of once per row.
+///
+/// The layout is fixed (`repr(C)`), cache-line aligned, with the fields the
+/// push pass reads first, so that pass streams only the front of each batch.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[repr(C, align(64))]
+pub(crate) struct ConstraintBatch {
+    /// Solver indices of the two bodies (0, the static stand-in, in unused lanes).
+    pub(super) body_a: [u32; LANES],
+    pub(super) body_b: [u32; LANES],
+    pub(super) inv_mass_a: W,
+    pub(super) inv_mass_b: W,
+    /// Unit normal from A to B.
+    pub(super) normal: WideVec,
+    /// The soft spring's coefficients (see the parent module).
+    pub(super) mass_scale: W,
+    pub(super) bias_rate: W,
+    pub(super) impulse_scale: W,
+    pub(super) normal_mass: [W; MAX_MANIFOLD_POINTS],
+    pub(super) normal_impulse: [W; MAX_MANIFOLD_POINTS],
+    /// Scratch of the substep's iterations: the current separation of each
+    /// point, valid through one push or relax phase (the pose changes move
+    /// only between them).
+    pub(super) current_separation: [W; MAX_MANIFOLD_POINTS],
+    /// `coupling[pair_index(j, i)]`: change of point `i`'s normal velocity
+    /// per unit normal impulse at point `j`, the entry `K_ij` of
+    /// `K = J M⁻¹ Jᵀ`, for the points after `j` only (`i > j`): the sweep
+    /// solves point `j` before `i`, so only those see its impulse. Zero for
+    /// points past the manifold's count.
+    pub(super) coupling: [W; COUPLING_PAIRS],
+    /// `r × n` for each body, `r` the anchor from its centre of mass to the
+    /// contact point (world axes), and their angular responses `I⁻¹ (r × n)`.
+    pub(super) rn_a: [WideVec; MAX_MANIFOLD_POINTS],
+    pub(super) rn_b: [WideVec; MAX_MANIFOLD_POINTS],
+    pub(super) irn_a: [WideVec; MAX_MANIFOLD_POINTS],
+    pub(super) irn_b: [WideVec; MAX_MANIFOLD_POINTS],
+    /// Separation at the start of the step; the current one is this plus
+    /// `(Δp_B - Δp_A)·n + Δθ_B·(r_B × n) - Δθ_A·(r_A × n)`.
+    pub(super) separation: [W; MAX_MANIFOLD_POINTS],
+    /// Largest normal impulse of the step, for restitution: kept only when
+    /// `has_restitution` (it is read for lanes with restitution only).
+    pub(super) max_normal_impulse: [W; MAX_MANIFOLD_POINTS],
+    /// Change of the twist velocity `(ω_B - ω_A)·n` per unit normal impulse
+    /// at each point.
+    pub(super) twist_coupling: [W; MAX_MANIFOLD_POINTS],
+    /// Change of each tangent velocity at the friction centre per unit
+    /// normal impulse at each point.
+    pub(super) tangent_coupling: [[W; MAX_MANIFOLD_POINTS]; 2],
+    /// Distance from the friction centre: each point's lever arm in twist.
+    pub(super) lever_arm: [W; MAX_MANIFOLD_POINTS],
+    pub(super) tangents: [WideVec; 2],
+    pub(super) friction: W,
+    /// `c × t_k` (with `c` the friction centre, from each centre of mass)
+    /// and `I⁻¹ (c × t_k)` for each tangent and body.
+    pub(super) rt_a: [WideVec; 2],
+    pub(super) rt_b: [WideVec; 2],
+    pub(super) irt_a: [WideVec; 2],
+    pub(super) irt_b: [WideVec; 2],
+    /// `I⁻¹ n` for each body (twist response).
+    pub(super) in_a: WideVec,
+    pub(super) in_b: WideVec,
+    /// Change of the two tangent velocities per unit twist impulse.
+    pub(super) twist_tangent_coupling: [W; 2],
+    /// Inverse of the 2×2 effective mass of the two tangent directions
+    /// (they couple through rotation), a symmetric matrix stored as its
+    /// entries `[00, 01, 11]`.
+    pub(super) tangent_mass: [W; 3],
+    pub(super) tangent_impulse: [W; 2],
+    pub(super) twist_mass: W,
+    pub(super) twist_impulse: W,
+    /// Friction centre from each centre of mass, world axes.
+    pub(super) center_a: WideVec,
+    pub(super) center_b: WideVec,
+    /// Tangential gap between the anchor points at the start of the step
+    /// (B's minus A's, world frame; zero without an anchor).
+    pub(super) anchor_gap: WideVec,
+    /// Rate (1/s) at which the anchor gap is closed.
+    pub(super) anchor_rate: W,
+    /// Scratch of the relax phase: the anchor gap times `anchor_rate`.
+    pub(super) anchor_velocity: WideVec,
+    /// Whether any lane has restitution.
+    pub(super) has_restitution: bool,
+    /// The largest point count of the lanes: the passes walk only that many
+    /// points (the rest are zero in every lane), through a copy of each
+    /// pass compiled for each count. Zero (a default batch) walks them all.
+    pub(super) point_count: u32,
+}
+
+impl ConstraintBatch {
+    /// Applies normal impulses at the points, friction along the tangents at
+    /// the centre and a twist about the normal, summed into one update per body.
+    #[inline(always)]
+    fn apply<const N: usize>(
+        &self,
+        ba: &mut WideBody,
+        bb: &mut WideBody,
+        normal: &[W; MAX_MANIFOLD_POINTS],
+        friction: [W; 2],
+        twist: W,
+    ) {
+        let (total, turn_a, turn_b) = self.normal_sums::<N>(normal);
+        let turn_a =
+            turn_a + self.in_a * twist + self.irt_a[0] * friction[0] + self.irt_a[1] * friction[1];
+        let turn_b =
+            turn_b + self.in_b * twist + self.irt_b[0] * friction[0] + self.irt_b[1] * friction[1];
+        let p =
+            self.normal * total + self.tangents[0] * friction[0] + self.tangents[1] * friction[1];
+        Self::kick(ba, bb, p, turn_a, turn_b, self.inv_mass_a, self.inv_mass_b);
+    }
+
+    /// Applies normal impulses at the points only.
+    #[inline(always)]
+    fn apply_normals<const N: usize>(
+        &self,
+        ba: &mut WideBody,
+        bb: &mut WideBody,
+        normal: &[W; MAX_MANIFOLD_POINTS],
+    ) {
+        let (total, turn_a, turn_b) = self.normal_sums::<N>(normal);
+        Self::kick(ba, bb, self.normal * total, turn_a, turn_b, self.inv_mass_a, self.inv_mass_b);
+    }
+
+    /// The first `N` points' normal impulses summed, and their angular
+    /// responses `Σ I⁻¹ (r × n) λ` for each body.
+    #[inline(always)]
+    fn normal_sums<const N: usize>(
+        &self,
+        normal: &[W; MAX_MANIFOLD_POINTS],
+    ) -> (W, WideVec, WideVec) {
+        let mut total = normal[0];
+        let mut turn_a = self.irn_a[0] * normal[0];
+        let mut turn_b = self.irn_b[0] * normal[0];
+        for i in 1..N {
+            total += normal[i];
+            turn_a = turn_a + self.irn_a[i] * normal[i];
+            turn_b = turn_b + self.irn_b[i] * normal[i];
+        }
+        (total, turn_a, turn_b)
+    }
+
+    /// Applies linear impulse `p` (from A to B) and the angular velocity
+    /// changes `turn_a`, `turn_b` to both bodies.
+    #[inline]
+    fn kick(
+        ba: &mut WideBody,
+        bb: &mut WideBody,
+        p: WideVec,
+        turn_a: WideVec,
+        turn_b: WideVec,
+        inv_mass_a: W,
+        inv_mass_b: W,
+    ) {
+        ba.linear_velocity = ba.linear_velocity - p * inv_mass_a;
+        ba.angular_velocity = ba.angular_velocity - turn_a;
+        bb.linear_velocity = bb.linear_velocity + p * inv_mass_b;
+        bb.angular_velocity = bb.angular_velocity + turn_b;
+    }
+
+    /// The normal constraints of every lane, swept in constraint space (see
+    /// [`ConstraintBatch`]); returns each point's impulse change, which the
+    /// caller applies to the bodies. With `USE_BIAS` overlap is pushed out
+    /// softly; without it only the velocity error (and any speculative gap)
+    /// is handled, rigidly.
+    #[inline(always)]
+    fn solve_normal<const USE_BIAS: bool, const FRESH: bool, const N: usize>(
+        &mut self,
+        ba: &WideBody,
+        bb: &WideBody,
+        params: &SolverParams,
+    ) -> [W; MAX_MANIFOLD_POINTS] {
+        // Current separation from the pose change so far in this step, to
+        // first order in the rotation: (Δθ × r)·n = Δθ·(r × n); normal
+        // velocity vn = (v_B - v_A)·n + ω_B·(r_B × n) - ω_A·(r_A × n).
+        // The pose changes only move between the push and the relax
+        // iterations, so the separation is computed by the first iteration
+        // of each (`FRESH`) and read back by the others.
+        let n = &self.normal;
+        let dp_n = if FRESH { (bb.delta_position - ba.delta_position).dot(n) } else { W::ZERO };
+        let dv_n = (bb.linear_velocity - ba.linear_velocity).dot(n);
+        let (soft_mass_scale, soft_bias_rate, soft_impulse_scale) = if USE_BIAS {
+            (self.mass_scale, self.mass_scale * self.bias_rate, self.impulse_scale)
+        } else {
+            (W::ONE, W::ZERO, W::ZERO)
+        };
+        // Soft pass: the spring's scales and a bias capped at the push-out
+        // speed; rigid pass: no bias. Speculative points (s > 0) may close
+        // the gap within this substep.
+        let max_push_out = W::splat(-params.max_push_out);
+        let inv_h = W::splat(params.inv_h);
+        let mut slope = [W::ZERO; MAX_MANIFOLD_POINTS];
+        let mut w = [W::ZERO; MAX_MANIFOLD_POINTS];
+        let old = self.normal_impulse;
+        for i in 0..N {
+            let spin_b = self.rn_b[i].dot(&bb.angular_velocity);
+            let spin_a = self.rn_a[i].dot(&ba.angular_velocity);
+            let vn = (spin_b - spin_a) + dv_n;
+            let s = if FRESH {
+                let turn_b = self.rn_b[i].dot(&bb.delta_angle);
+                let turn_a = self.rn_a[i].dot(&ba.delta_angle);
+                let s = (turn_b - turn_a) + (self.separation[i] + dp_n);
+                self.current_separation[i] = s;
+                s
+            } else {
+                self.current_separation[i]
+            };
+            let speculative = s.simd_gt(W::ZERO);
+            let soft_bias = (s * soft_bias_rate).max(max_push_out);
+            let bias = speculative.select(s * inv_h, soft_bias);
+            let mass_scale = speculative.select(W::ONE, soft_mass_scale);
+            let impulse_scale = speculative.select(W::ZERO, soft_impulse_scale);
+            let m = self.normal_mass[i];
+            slope[i] = -(m * mass_scale);
+            w[i] = slope[i] * vn + (old[i] - m * bias - impulse_scale * old[i]);
+        }
+        // λ_new = max(λ - m (s_m vn + b) - s_i λ, 0) = max(slope vn + offset, 0).
+        // Point i sees vn_i + Σ_{j<i} K_ij (λ_j,new - λ_j,old), so
+        // λ_i,new = max(w_i + Σ_{j<i} G_ij λ_j,new, 0) with G_ij = slope_i K_ij
+        // and w_i = slope_i vn_i + offset_i - Σ_{j<i} G_ij λ_j,old, all known
+        // before the sequential part.
+        for j in 0..N {
+            for i in j + 1..N {
+                w[i] -= slope[i] * self.coupling[pair_index(j, i)] * old[j];
+            }
+        }
+        let mut new = [W::ZERO; MAX_MANIFOLD_POINTS];
+        for j in 0..N {
+            new[j] = w[j].max(W::ZERO);
+            for i in j + 1..N {
+                w[i] += slope[i] * self.coupling[pair_index(j, i)] * new[j];
+            }
+        }
+        if self.has_restitution {
+            for i in 0..N {
+                self.max_normal_impulse[i] = self.max_normal_impulse[i].max(new[i]);
+            }
+        }
+        let mut deltas = [W::ZERO; MAX_MANIFOLD_POINTS];
+        for i in 0..N {
+            deltas[i] = new[i] - old[i];
+        }
+        self.normal_impulse = new;
+        deltas
+    }
+
+    /// The relax pass of every lane: normals without bias, then twist and
+    /// friction at the manifold centre (solved only here, as box3d does:
+    /// against rigid normals friction cannot feed the rocking of a soft
+    /// contact, which made tall stacks walk).
+    #[inline(always)]
+    fn relax<const FRESH: bool, const N: usize>(
+        &mut self,
+        ba: &mut WideBody,
+        bb: &mut WideBody,
+        params: &SolverParams,
+    ) {
+        let deltas = self.solve_normal::<false, FRESH, N>(ba, bb, params);
+        // Twist and tangent velocities after the normal impulses, read from
+        // the bodies plus the normal impulses' couplings:
+        // v_t,k = (v_B - v_A)·t_k + ω_B·(c_B × t_k) - ω_A·(c_A × t_k), plus
+        // the rate that closes the gap to the static-friction anchor, so
+        // sticking contacts cannot creep.
+        // The gap only moves with the pose changes: computed by the first
+        // relax iteration of a substep, read back by the others.
+        let anchor_velocity = if FRESH {
+            let gap = self.anchor_gap
+                + (bb.delta_position - ba.delta_position)
+                + bb.delta_angle.cross(&self.center_b)
+                - ba.delta_angle.cross(&self.center_a);
+            self.anchor_velocity = gap * self.anchor_rate;
+            self.anchor_velocity
+        } else {
+            self.anchor_velocity
+        };
+        let drift = bb.linear_velocity - ba.linear_velocity + anchor_velocity;
+        // (Two calls, not `[0, 1].map`, which is not always inlined.)
+        let tangent_velocity = |k: usize| {
+            drift.dot(&self.tangents[k]) + bb.angular_velocity.dot(&self.rt_b[k])
+                - ba.angular_velocity.dot(&self.rt_a[k])
+        };
+        let mut vt = [tangent_velocity(0), tangent_velocity(1)];
+        let mut wn = (bb.angular_velocity - ba.angular_velocity).dot(&self.normal);
+        let mut total_normal = W::ZERO;
+        let mut twist_limit = W::ZERO;
+        for i in 0..N {
+            vt[0] += self.tangent_coupling[0][i] * deltas[i];
+            vt[1] += self.tangent_coupling[1][i] * deltas[i];
+            wn += self.twist_coupling[i] * deltas[i];
+            total_normal += self.normal_impulse[i];
+            twist_limit += self.lever_arm[i] * self.normal_impulse[i];
+        }
+
+        // Twist friction about the normal, limited by μ Σ λ_i r_i (max/min:
+        // NaN-safe).
+        let max_twist = self.friction * twist_limit;
+        let twist = (self.twist_impulse - self.twist_mass * wn).max(-max_twist).min(max_twist);
+        let twist_delta = twist - self.twist_impulse;
+        self.twist_impulse = twist;
+        vt[0] += self.twist_tangent_coupling[0] * twist_delta;
+        vt[1] += self.twist_tangent_coupling[1] * twist_delta;
+
+        // Friction at the centre: 2×2 block solve, projected on the Coulomb disk.
+        let km = &self.tangent_mass;
+        let old = self.tangent_impulse;
+        let new0 = old[0] - (km[0] * vt[0] + km[1] * vt[1]);
+        let new1 = old[1] - (km[1] * vt[0] + km[2] * vt[1]);
+        let max_friction = self.friction * total_normal;
+        let len_sq = new0 * new0 + new1 * new1;
+        let outside = len_sq.simd_gt(max_friction * max_friction);
+        let scale = outside.select(max_friction / len_sq.sqrt(), W::ONE);
+        let new = [new0 * scale, new1 * scale];
+        self.tangent_impulse = new;
+        self.apply::<N>(ba, bb, &deltas, [new[0] - old[0], new[1] - old[1]], twist_delta);
+    }
+}
+
+/// Evaluates `$body` with the const `$n` set to `$count` (1 to
+/// [`MAX_MANIFOLD_POINTS`]; any other count, such as a default batch's 0,
+/// as the largest), so each pass is
+/// compiled once per point count and walks no point that every lane lacks.
+macro_rules! by_point_count {
+    ($count:expr, $n:ident => $body:expr) => {
+        match $count {
+            1 => {
+                const $n: usize = 1;
+                $body
+            }
+            2 => {
+                const $n: usize = 2;
+                $body
+            }
+            3 => {
+                const $n: usize = 3;
+                $body
+            }
+            _ => {
+                const $n: usize = MAX_MANIFOLD_POINTS;
+                $body
+            }
+        }
+    };
+}
+const _: () = assert!(MAX_MANIFOLD_POINTS == 4, "by_point_count! lists the counts 1 to 4");
+
+// The passes below gather each batch's bodies, solve, and scatter them
+// back, in functions marked `inline(always)` (not closures, which the
+// compiler may leave out of line): each pass is compiled whole for every
+// instruction set `multiversion` lists, so on x86-64 with AVX-512 the
+// 128-bit lanes get 32 registers instead of SSE2's 16 and spill less. The
+// arithmetic is the same in every version (no fused multiply-add
+// contraction), so the results are bit-identical.
+
+/// Warm start of one batch whose manifolds have at most `N` points.
+#[inline(always)]
+fn warm_start_batch<const N: usize>(c: &ConstraintBatch, bodies: &mut [SolverBody]) {
+    let mut ba = WideBody::gather(bodies, &c.body_a);
+    let mut bb = WideBody::gather(bodies, &c.body_b);
+    c.apply::<N>(&mut ba, &mut bb, &c.normal_impulse, c.tangent_impulse, c.twist_impulse);
+    ba.scatter(bodies, &c.body_a);
+    bb.scatter(bodies, &c.body_b);
+}
+
+/// Push of one batch whose manifolds have at most `N` points.
+#[inline(always)]
+fn push_batch<const FRESH: bool, const N: usize>(
+    c: &mut ConstraintBatch,
+    bodies: &mut [SolverBody],
+    params: &SolverParams,
+) {
+    let mut ba = WideBody::gather(bodies, &c.body_a);
+    let mut bb = WideBody::gather(bodies, &c.body_b);
+    let deltas = c.solve_normal::<true, FRESH, N>(&ba, &bb, params);
+    c.apply_normals::<N>(&mut ba, &mut bb, &deltas);
+    ba.scatter(bodies, &c.body_a);
+    bb.scatter(bodies, &c.body_b);
+}
+
+/// Relax of one batch whose manifolds have at most `N` points.
+#[inline(always)]
+fn relax_batch<const FRESH: bool, const N: usize>(
+    c: &mut ConstraintBatch,
+    bodies: &mut [SolverBody],
+    params: &SolverParams,
+) {
+    let mut ba = WideBody::gather(bodies, &c.body_a);
+    let mut bb = WideBody::gather(bodies, &c.body_b);
+    c.relax::<FRESH, N>(&mut ba, &mut bb, params);
+    ba.scatter(bodies, &c.body_a);
+    bb.scatter(bodies, &c.body_b);
+}
+
+/// Applies last substep's impulses again, so the solver starts near the answer.
+#[multiversion::multiversion(targets(
+    "x86_64+avx512f+avx512vl",
+    "x86_64+avx2+fma",
+    "aarch64+neon"
+))]
+pub(crate) fn warm_start(batches: &[ConstraintBatch], bodies: &mut [SolverBody]) {
+    for c in batches {
+        by_point_count!(c.point_count, N => warm_start_batch::<N>(c, bodies));
+    }
+}
+
+/// The soft pass of a substep (Box2D's "solve" with bias, box3d's "push"):
+/// normal constraints only, pushing overlap out through the soft spring.
+#[multiversion::multiversion(targets(
+    "x86_64+avx512f+avx512vl",
+    "x86_64+avx2+fma",
+    "aarch64+neon"
+))]
+pub(crate) fn push(
+    batches: &mut [ConstraintBatch],
+    bodies: &mut [SolverBody],
+    params: &SolverParams,
+    first_iteration: bool,
+) {
+    if first_iteration {
+        push_pass::<true>(batches, bodies, params);
+    } else {
+        push_pass::<false>(batches, bodies, params);
+    }
+}
+
+/// [`push`], computing the current separations when `FRESH`, else reading
+/// the ones the substep's first push iteration stored.
+#[inline(always)]
+fn push_pass<const FRESH: bool>(
+    batches: &mut [ConstraintBatch],
+    bodies: &mut [SolverBody],
+    params: &SolverParams,
+) {
+    for c in batches.iter_mut() {
+        by_point_count!(c.point_count, N => push_batch::<FRESH, N>(c, bodies, params));
+    }
+}
+
+/// The rigid pass of a substep (relax) over the batches. The first
+/// iteration after the positions were integrated must say so
+/// (`first_iteration`): it computes the separations and anchor gaps the
+/// later ones reuse.
+#[multiversion::multiversion(targets(
+    "x86_64+avx512f+avx512vl",
+    "x86_64+avx2+fma",
+    "aarch64+neon"
+))]
+pub(crate) fn relax(
+    batches: &mut [ConstraintBatch],
+    bodies: &mut [SolverBody],
+    params: &SolverParams,
+    first_iteration: bool,
+) {
+    if first_iteration {
+        relax_pass::<true>(batches, bodies, params);
+    } else {
+        relax_pass::<false>(batches, bodies, params);
+    }
+}
+
+/// [`relax`] with the separations and anchor gaps computed when `FRESH`.
+#[inline(always)]
+fn relax_pass<const FRESH: bool>(
+    batches: &mut [ConstraintBatch],
+    bodies: &mut [SolverBody],
+    params: &SolverParams,
+) {
+    for c in batches.iter_mut() {
+        by_point_count!(c.point_count, N => relax_batch::<FRESH, N>(c, bodies, params));
+    }
+}

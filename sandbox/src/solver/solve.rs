@@ -1,0 +1,233 @@
+//! The solve stage and its scratch: copies the awake bodies into the compact
+//! solver array, batches the touching manifolds, runs the substeps
+//! (integrate velocities, warm start, push, integrate positions, relax),
+//! then restitution and storing impulses; finally writes the new poses and
+//! velocities back to the body storage. The method is in
+//! [`contact_solver`](crate::solver::contact_solver).
+
+use std::time::{Duration, Instant};
+
+use arrayvec::ArrayVec;
+use collide::nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion};
+
+use crate::body::storage::Bodies;
+use crate::collision::manifold::MAX_MANIFOLD_POINTS;
+use crate::collision::pair_cache::PairCache;
+use crate::settings::StepSettings;
+use crate::solver::constraint_batches::ConstraintBatches;
+use crate::solver::contact_solver::{
+    ConstraintSlot, Softness, SolverParams, apply_restitution, store_impulses,
+};
+use crate::solver::integrate::{integrate_positions, integrate_velocities};
+use crate::solver::prepare::{ContactInput, prepare};
+use crate::solver::simd_batch::{self, ConstraintBatch, LANES};
+use crate::solver::solver_body::{SolverBody, SolverMass, SolverMotion};
+
+/// The solver's per-step arrays, kept between steps so that a step
+/// allocates nothing once they have grown.
+#[derive(Debug, Default)]
+pub(crate) struct SolverScratch {
+    /// Per body slot: index in `bodies` (0, the static stand-in, if not awake).
+    pub solver_index: Vec<u32>,
+    /// The static stand-in, then each awake body.
+    pub bodies: Vec<SolverBody>,
+    masses: Vec<SolverMass>,
+    motions: Vec<SolverMotion>,
+    /// World centre of mass of each solver body at the start of the step.
+    centers: Vec<Point3<f32>>,
+    /// Slot of each solver body after the stand-in.
+    pub awake_slots: Vec<u32>,
+    /// Per manifold the solver sees (touching, with an awake body), in
+    /// contact order: its contact, its batch lane and what restitution and
+    /// storing need.
+    slots: Vec<ConstraintSlot>,
+    /// Per slot: the solver indices of its two bodies, what the batcher reads.
+    pairs: Vec<(u32, u32)>,
+    /// Which manifolds each SIMD batch holds.
+    batching: ConstraintBatches,
+    /// The manifolds prepared in SIMD batches.
+    batches: Vec<ConstraintBatch>,
+}
+
+/// Solves one step of `dt` for the awake bodies and their touching
+/// contacts, storing impulses in `contacts`. Returns the time spent
+/// integrating inside the substeps, which the step reports apart.
+pub(crate) fn solve(
+    bodies: &Bodies,
+    contacts: &mut PairCache,
+    settings: &StepSettings,
+    scratch: &mut SolverScratch,
+    dt: f32,
+) -> Duration {
+    scratch.gather_awake(bodies);
+    if scratch.awake_slots.is_empty() {
+        // Everything asleep or static: no contact can change.
+        scratch.slots.clear();
+        return Duration::ZERO;
+    }
+
+    let substeps = settings.substeps.max(1);
+    let h = dt / substeps as f32;
+    let hertz = settings.contact_hertz.min(0.25 / h);
+    let zeta = settings.contact_damping_ratio;
+    let params = SolverParams {
+        dynamic_softness: Softness::new(hertz, zeta, h),
+        static_softness: Softness::new(2.0 * hertz, zeta, h),
+        max_push_out: settings.max_push_out_velocity,
+        restitution_threshold: settings.restitution_threshold,
+        inv_h: 1.0 / h,
+    };
+
+    scratch.slots.clear();
+    scratch.pairs.clear();
+    for (ci, c) in contacts.pairs.iter().enumerate() {
+        let (a, b) = (c.body_a as usize, c.body_b as usize);
+        if c.point_count == 0 || !(bodies.active[a] || bodies.active[b]) {
+            continue;
+        }
+        scratch.slots.push(ConstraintSlot { contact: ci as u32, ..ConstraintSlot::EMPTY });
+        scratch.pairs.push((scratch.solver_index[a], scratch.solver_index[b]));
+    }
+    scratch.batch_constraints(bodies, contacts, &params);
+
+    let push_iterations = settings.push_iterations.max(1);
+    let relax_iterations = settings.relax_iterations.max(1);
+    let mut integrate_time = Duration::ZERO;
+    let SolverScratch { bodies: solver_bodies, motions, batches, slots, .. } = scratch;
+    for _ in 0..substeps {
+        let t = Instant::now();
+        integrate_velocities(&mut solver_bodies[1..], &settings.gravity, h);
+        integrate_time += t.elapsed();
+        simd_batch::warm_start(batches, solver_bodies);
+        for iteration in 0..push_iterations {
+            simd_batch::push(batches, solver_bodies, &params, iteration == 0);
+        }
+        let t = Instant::now();
+        integrate_positions(&mut solver_bodies[1..], &mut motions[1..], h);
+        integrate_time += t.elapsed();
+        for iteration in 0..relax_iterations {
+            simd_batch::relax(batches, solver_bodies, &params, iteration == 0);
+        }
+    }
+    apply_restitution(slots, batches, solver_bodies, &params);
+    store_impulses(slots, batches, contacts);
+    integrate_time
+}
+
+/// Writes the solved poses and velocities of the awake bodies back to the
+/// body storage, and grows each body's travel bound by how far any of its
+/// points moved.
+pub(crate) fn write_back(bodies: &mut Bodies, scratch: &SolverScratch) {
+    for (k, &slot) in scratch.awake_slots.iter().enumerate() {
+        let i = slot as usize;
+        let sb = &scratch.bodies[k + 1];
+        let motion = &scratch.motions[k + 1];
+        let r = &bodies.records[i];
+        let pose = bodies.poses[i];
+        let delta_position = sb.delta_position();
+        let center = pose * r.mass.local_center + delta_position;
+        let rotation = UnitQuaternion::new_normalize(
+            motion.delta_rotation.into_inner() * pose.rotation.into_inner(),
+        );
+        let translation = center.coords - rotation * r.mass.local_center.coords;
+        bodies.poses[i] = Isometry3::from_parts(Translation3::from(translation), rotation);
+        // Any point moved by at most the centre's displacement plus the
+        // rotation's arc at the body's extent (2 sin(θ/2) r).
+        let turn = motion.delta_rotation.imag().norm();
+        bodies.travel[i] += f64::from(delta_position.norm() + 2.0 * turn * r.extent);
+        bodies.linear_velocities[i] = sb.linear_velocity();
+        bodies.angular_velocities[i] = sb.angular_velocity();
+    }
+}
+
+impl SolverScratch {
+    /// Copies the awake bodies into the compact solver arrays, after the
+    /// static stand-in at index 0.
+    fn gather_awake(&mut self, bodies: &Bodies) {
+        self.bodies.clear();
+        self.bodies.push(SolverBody::STATIC);
+        self.masses.clear();
+        self.masses.push(SolverMass::STATIC);
+        self.motions.clear();
+        self.motions.push(SolverMotion::IDENTITY);
+        self.centers.clear();
+        self.centers.push(Point3::origin());
+        self.awake_slots.clear();
+        self.solver_index.resize(bodies.len(), 0);
+        for (i, r) in bodies.records.iter().enumerate() {
+            if !bodies.active[i] {
+                self.solver_index[i] = 0;
+                continue;
+            }
+            self.solver_index[i] = self.bodies.len() as u32;
+            self.awake_slots.push(i as u32);
+            let pose = &bodies.poses[i];
+            self.bodies
+                .push(SolverBody::new(&bodies.linear_velocities[i], &bodies.angular_velocities[i]));
+            self.motions.push(SolverMotion::IDENTITY);
+            self.centers.push(pose * r.mass.local_center);
+            self.masses
+                .push(SolverMass { inv_mass: r.inv_mass, inv_inertia: r.inv_inertia_world(pose) });
+        }
+    }
+
+    /// Groups the manifolds of `slots` into SIMD batches from their body
+    /// pairs alone (see [`crate::solver::constraint_batches`]), then prepares
+    /// each manifold straight into its batch lane and records the lane in
+    /// its slot.
+    fn batch_constraints(&mut self, bodies: &Bodies, contacts: &PairCache, params: &SolverParams) {
+        self.batching.build(self.pairs.iter().copied());
+        let count = self.batching.lens.len();
+        self.batches.resize_with(count, ConstraintBatch::default);
+        let mut start = 0;
+        for (index, (batch, &len)) in self.batches.iter_mut().zip(&self.batching.lens).enumerate() {
+            let end = start + usize::from(len);
+            let mut inputs = ArrayVec::<ContactInput<'_>, LANES>::new();
+            for (lane, &m) in self.batching.order[start..end].iter().enumerate() {
+                let slot = &mut self.slots[m as usize];
+                let c = &contacts.pairs[slot.contact as usize];
+                let manifold = contacts.manifold(c);
+                let (a, b) = (c.body_a as usize, c.body_b as usize);
+                let (pose_a, pose_b) = (&bodies.poses[a], &bodies.poses[b]);
+                let (anchor, anchor_gap) = manifold.friction_anchor_gap(pose_a, pose_b);
+                let (index_a, index_b) = self.pairs[m as usize];
+                // Awake bodies' centres were computed with the solver
+                // bodies; static and sleeping ones share index 0.
+                let center = |slot: usize, index: u32| {
+                    if index != 0 {
+                        self.centers[index as usize]
+                    } else {
+                        bodies.poses[slot] * bodies.records[slot].mass.local_center
+                    }
+                };
+                inputs.push(ContactInput {
+                    anchor_gap,
+                    manifold,
+                    body_a: index_a,
+                    body_b: index_b,
+                    center_a: center(a, index_a),
+                    center_b: center(b, index_b),
+                    friction: c.friction,
+                    restitution: c.restitution,
+                });
+                *slot = ConstraintSlot {
+                    contact: slot.contact,
+                    batch: index as u32,
+                    lane: lane as u32,
+                    count: c.point_count,
+                    restitution: c.restitution,
+                    relative_velocity: [0.0; MAX_MANIFOLD_POINTS],
+                    anchor,
+                };
+            }
+            let relative_velocity = prepare(&inputs, &self.bodies, &self.masses, params, batch);
+            for (lane, &m) in self.batching.order[start..end].iter().enumerate() {
+                let slot = &mut self.slots[m as usize];
+                if slot.restitution != 0.0 {
+                    slot.relative_velocity = relative_velocity[lane];
+                }
+            }
+            start = end;
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! Tests of the world's step that need its internals: invalid bodies are
+//! removed, the travel bound holds, and the narrow phase's shortcuts never
+//! hide a contact.
+
+use super::*;
+use collide::Cuboid;
+
+fn cube_at(world: &mut World, y: f32) -> BodyId {
+    world
+        .add_body(
+            BodyDesc::dynamic(Cuboid::new(Vector3::repeat(0.5)).into())
+                .with_position(Vector3::new(0.0, y, 0.0)),
+        )
+        .unwrap()
+}
+
+/// The public API refuses NaN, so corrupt the state directly, as a
+/// numerical blow-up inside the step would.
+#[test]
+fn body_with_nan_state_is_removed_before_it_reaches_the_solver() {
+    let mut world = World::new();
+    crate::add_ground(&mut world).unwrap();
+    let healthy = cube_at(&mut world, 0.5);
+    let sick = cube_at(&mut world, 1.5);
+    world.bodies.linear_velocities[sick.index()] = Vector3::new(f32::NAN, 0.0, 0.0);
+    for _ in 0..60 {
+        world.step(1.0 / 60.0);
+    }
+    assert!(world.pose(sick).is_none());
+    let p = world.pose(healthy).unwrap().translation.vector;
+    assert!((p - Vector3::new(0.0, 0.5, 0.0)).norm() < 0.01, "healthy cube at {p:?}");
+}
+
+#[test]
+fn body_with_nan_pose_is_removed() {
+    let mut world = World::new();
+    let sick = cube_at(&mut world, 1.5);
+    world.bodies.poses[sick.index()].translation.vector.y = f32::INFINITY;
+    world.step(1.0 / 60.0);
+    assert!(world.pose(sick).is_none());
+    assert_eq!(world.body_count(), 0);
+}
+
+/// The travel bound holds: between any two steps (and across a
+/// teleport by `set_pose`) no corner of a body moves farther than its
+/// travel grew. Cubes thrown and spun onto the ground and into each
+/// other, one of them off-centre (a hull-like offset centre of mass is
+/// not needed: a cube's extent covers every point).
+#[test]
+fn no_point_moves_farther_than_the_body_travel() {
+    use collide::nalgebra::Point3;
+    let mut world = World::new();
+    world
+        .add_body(
+            BodyDesc::fixed(Cuboid::new(Vector3::new(20.0, 0.5, 20.0)).into())
+                .with_position(Vector3::new(0.0, -0.5, 0.0)),
+        )
+        .unwrap();
+    let ids: Vec<BodyId> = (0..6).map(|k| cube_at(&mut world, 0.6 + 1.2 * k as f32)).collect();
+    for (k, &id) in ids.iter().enumerate() {
+        let s = k as f32;
+        world.set_linear_velocity(id, Vector3::new(3.0 - s, 1.0, s - 2.0)).unwrap();
+        world.set_angular_velocity(id, Vector3::new(8.0 - s, 2.0 * s, -5.0)).unwrap();
+    }
+    let corners = |world: &World, id: BodyId| -> Vec<Point3<f32>> {
+        let pose = world.pose(id).unwrap();
+        (0..8)
+            .map(|c| {
+                let s = |bit: usize| if c >> bit & 1 == 1 { 0.5 } else { -0.5 };
+                pose * Point3::new(s(0), s(1), s(2))
+            })
+            .collect()
+    };
+    let mut grew_total = 0.0f64;
+    for step in 0..240 {
+        let before: Vec<_> = ids.iter().map(|&id| corners(&world, id)).collect();
+        let travel_before: Vec<f64> =
+            ids.iter().map(|id| world.bodies.travel[id.index as usize]).collect();
+        if step == 100 {
+            let pose = Isometry3::translation(4.0, 3.0, -2.0);
+            world.set_pose(ids[2], pose).unwrap();
+        } else {
+            world.step(1.0 / 60.0);
+        }
+        for (k, &id) in ids.iter().enumerate() {
+            let grew = world.bodies.travel[id.index as usize] - travel_before[k];
+            grew_total += grew;
+            let after = corners(&world, id);
+            for (p, q) in before[k].iter().zip(&after) {
+                let moved = f64::from((q - p).norm());
+                assert!(
+                    moved <= grew + 1e-5,
+                    "step {step}, cube {k}: a corner moved {moved} m, travel grew {grew} m"
+                );
+            }
+        }
+    }
+    assert!(grew_total > 10.0, "the cubes hardly moved ({grew_total} m)");
+}
+
+/// The narrow phase's shortcuts (pairs proven apart by travel or by the
+/// relative pose, manifolds reused or recycled) never leave a pair
+/// empty that contact determination at the step's starting poses finds
+/// touching or within the speculative distance. Mixed shapes dropped
+/// into a pile, then thrown again, so pairs approach, rest and part.
+#[test]
+fn no_pair_is_left_empty_that_contact_determination_finds() {
+    use crate::collision::manifold::Manifold;
+    use crate::collision::pair_manifold::collide_pair;
+    use crate::scene::builtin::{Scene, add_ground, build_scene};
+    use crate::tolerances::SPECULATIVE_DISTANCE;
+    let mut world = World::new();
+    add_ground(&mut world).unwrap();
+    let ids = build_scene(&mut world, Scene::Mixed, 60).unwrap();
+    let (mut checked, mut empty) = (0, 0);
+    let mut fresh = Manifold::default();
+    for step in 0..420 {
+        if step == 240 {
+            for (k, &id) in ids.iter().enumerate() {
+                let s = (k % 7) as f32;
+                world.set_linear_velocity(id, Vector3::new(s - 3.0, 4.0, 2.0 - s)).unwrap();
+            }
+        }
+        let poses = world.bodies.poses.clone();
+        let active = world.bodies.active.clone();
+        world.step(1.0 / 60.0);
+        let pairs = &world.contacts.pairs;
+        for c in pairs.iter().filter(|c| active[c.body_a as usize] || active[c.body_b as usize]) {
+            let (a, b) = (c.body_a as usize, c.body_b as usize);
+            let speculative = SPECULATIVE_DISTANCE + world.bodies.reach[a] + world.bodies.reach[b];
+            let shape = |i: usize| &world.bodies.records[i].shape;
+            collide_pair(shape(a), &poses[a], shape(b), &poses[b], speculative, &mut fresh);
+            checked += 1;
+            if c.point_count == 0 {
+                empty += 1;
+                assert!(
+                    fresh.points.is_empty(),
+                    "step {step}: pair ({a}, {b}) left empty, but {} points found",
+                    fresh.points.len()
+                );
+            }
+        }
+    }
+    assert!(empty > 1000 && empty < checked, "{empty} of {checked} checked pairs empty");
+}

@@ -1,0 +1,20 @@
+//! The sandbox's integration tests, in one binary (one link instead of one
+//! per file): each module tests one behaviour against an oracle that shares
+//! no code with the world (analytic answers, brute force, poses alone).
+//! Every test that steps a world checks `World::validate` after each step.
+
+mod common;
+
+mod api;
+mod cli;
+mod friction;
+mod mass_properties;
+mod piles;
+mod ray_cast;
+mod resting;
+mod restitution;
+mod robustness;
+mod scene_file;
+mod shapes_at_rest;
+mod sleeping;
+mod stacking;
