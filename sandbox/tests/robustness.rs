@@ -6,7 +6,9 @@ use crate::common;
 use collide::nalgebra::{Isometry3, Point3, Vector3};
 use collide::{Cuboid, Shape, Sphere};
 use common::world;
-use sandbox::{BodyDesc, WORLD_BOUND, WorldError, add_ground};
+use sandbox::{
+    BodyDesc, RemovalReason, RemovedBody, StepOutcome, WORLD_BOUND, WorldError, add_ground,
+};
 
 fn cube() -> Shape {
     Cuboid::new(Vector3::repeat(0.5)).into()
@@ -26,12 +28,36 @@ fn body_leaving_the_world_bound_is_removed() {
                 .with_linear_velocity(Vector3::new(0.0, 0.0, 900.0)),
         )
         .unwrap();
-    common::run(&mut w, 2);
+    // The step that removes it says so, as data; the next one lists none.
+    let mut removed = Vec::new();
+    for _ in 0..2 {
+        common::step(&mut w);
+        removed.extend_from_slice(w.removed_bodies());
+    }
+    assert_eq!(removed, [RemovedBody { id: rocket, reason: RemovalReason::OutOfBounds }]);
+    common::step(&mut w);
+    assert!(w.removed_bodies().is_empty());
     assert!(w.pose(rocket).is_none(), "the body past the bound was kept");
     assert_eq!(w.body_count(), 2);
     common::run(&mut w, 60);
     let p = w.pose(resting).unwrap().translation.vector;
     assert!((p - Vector3::new(0.0, 0.5, 0.0)).norm() < 0.01, "the resting cube moved to {p:?}");
+}
+
+/// A time step that is not positive and finite changes nothing and is
+/// reported as ignored, with the value, rather than only logged.
+#[test]
+fn bad_time_steps_are_reported_as_ignored() {
+    let mut w = world(false);
+    let id =
+        w.add_body(BodyDesc::dynamic(cube()).with_position(Vector3::new(0.0, 3.0, 0.0))).unwrap();
+    for dt in [0.0, -1.0 / 60.0, f32::INFINITY] {
+        assert_eq!(w.step(dt), StepOutcome::IgnoredDt { dt });
+    }
+    assert!(matches!(w.step(f32::NAN), StepOutcome::IgnoredDt { dt } if dt.is_nan()));
+    assert_eq!(w.pose(id).unwrap().translation.vector, Vector3::new(0.0, 3.0, 0.0));
+    assert_eq!(w.step(1.0 / 60.0), StepOutcome::Stepped);
+    assert!(w.pose(id).unwrap().translation.y < 3.0);
 }
 
 #[test]

@@ -31,6 +31,66 @@ fn body_with_nan_state_is_removed_before_it_reaches_the_solver() {
     assert!((p - Vector3::new(0.0, 0.5, 0.0)).norm() < 0.01, "healthy cube at {p:?}");
 }
 
+/// `validate` passes on a healthy pile and catches each kind of corruption
+/// planted in it: every check can fail.
+#[test]
+fn validate_catches_planted_corruption() {
+    use crate::scene::builtin::{Scene, build_scene};
+    let fresh = || {
+        let mut world = World::new();
+        build_scene(&mut world, Scene::Mixed, 40).unwrap();
+        for _ in 0..90 {
+            world.step(1.0 / 60.0);
+            world.validate().unwrap();
+        }
+        assert!(world.contacts.pairs.len() > 10 && world.contact_point_count() > 0);
+        world
+    };
+    type Plant = fn(&mut World);
+    let plants: [(&str, Plant); 7] = [
+        ("active but asleep", |w| {
+            let i = (0..w.bodies.len()).find(|&i| w.bodies.active[i]).unwrap();
+            w.bodies.records[i].awake = false;
+        }),
+        ("fixed body active", |w| w.bodies.active[0] = true),
+        ("pairs out of order", |w| w.contacts.pairs.swap(0, 1)),
+        ("point count off", |w| {
+            let c = w.contacts.pairs.iter_mut().find(|c| c.point_count != 0).unwrap();
+            c.point_count += 1;
+        }),
+        ("dead body in a pair", |w| {
+            let b = w.contacts.pairs[0].body_b as usize;
+            w.bodies.records[b].alive = false;
+        }),
+        ("sleeping body moving", |w| {
+            let i = (0..w.bodies.len()).find(|&i| w.bodies.active[i]).unwrap();
+            w.bodies.records[i].awake = false;
+            w.bodies.active[i] = false;
+            w.bodies.linear_velocities[i] = Vector3::new(0.0, 1.0, 0.0);
+        }),
+        ("per-body array short", |w| {
+            w.bodies.travel.pop();
+        }),
+    ];
+    for (what, plant) in plants {
+        let mut world = fresh();
+        plant(&mut world);
+        assert!(world.validate().is_err(), "validate missed: {what}");
+    }
+}
+
+/// A body whose state went non-finite is removed and reported as such.
+#[test]
+fn non_finite_removal_is_reported() {
+    let mut world = World::new();
+    let sick = cube_at(&mut world, 1.5);
+    world.bodies.linear_velocities[sick.index()] = Vector3::new(0.0, f32::NAN, 0.0);
+    world.step(1.0 / 60.0);
+    let removed = world.removed_bodies();
+    assert_eq!(removed.len(), 1);
+    assert_eq!((removed[0].id, removed[0].reason), (sick, crate::RemovalReason::NonFinite));
+}
+
 #[test]
 fn body_with_nan_pose_is_removed() {
     let mut world = World::new();
