@@ -62,6 +62,7 @@ pub use scene::file::{
     self as scene_file, Location, MAX_CONTACT_HERTZ, MAX_ITERATIONS, MAX_SUBSTEPS, SceneFile,
     SceneFileError,
 };
+pub use scene::source::{LoadError, LoadedScene, SceneSource};
 pub use settings::StepSettings;
 pub use solver::integrate::MAX_LINEAR_SPEED;
 pub use stage_times::StageTimes;

@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use crate::cli::BenchArgs;
-use crate::scene_source::{Built, build};
+use crate::scene_source::{build, source};
 
 /// One step of every scene, seconds.
 const DT: f32 = 1.0 / 60.0;
@@ -24,7 +24,7 @@ const PROGRESS_AFTER: Duration = Duration::from_secs(2);
 #[derive(Debug, Serialize)]
 struct Report<'a> {
     scene: &'a str,
-    size: u64,
+    size: usize,
     bodies: usize,
     steps: u64,
     sleep: bool,
@@ -43,7 +43,9 @@ struct Report<'a> {
 }
 
 pub fn run(opts: &BenchArgs) -> Result<()> {
-    let Built { mut world, bodies, name, size } = build(&opts.scene, !opts.no_sleep)?;
+    let source = source(&opts.scene, None)?;
+    let name = source.name();
+    let sandbox::LoadedScene { mut world, bodies, size } = build(&source, !opts.no_sleep)?;
     let sleep = world.settings().sleep_enabled;
     let start: Vec<_> =
         bodies.iter().map(|&b| world.pose(b).map(|p| p.translation.vector)).collect();

@@ -1,0 +1,154 @@
+//! Where a world's bodies come from, for the command line and the app: a
+//! named scene of `shared/SCENES.md` at a size, or a scene file on disk
+//! (re-read each time the world is built, so that editing the file and
+//! building again is the loop).
+
+use core::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::body::{BodyId, BodyKind};
+use crate::scene::builtin::{Scene, SceneError, build_scene};
+use crate::scene::file::{SceneFile, SceneFileError};
+use crate::settings::StepSettings;
+use crate::world::World;
+
+/// A named scene at a size, or a scene file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SceneSource {
+    /// One of the built-in scenes.
+    Named {
+        /// Which scene.
+        scene: Scene,
+        /// Its size (see [`Scene::default_size`]).
+        size: usize,
+    },
+    /// A TOML scene file (see [`crate::scene_file`]).
+    File(PathBuf),
+}
+
+impl SceneSource {
+    /// A built-in scene at its default size.
+    pub fn named(scene: Scene) -> Self {
+        Self::Named { scene, size: scene.default_size() }
+    }
+
+    /// A short name for reports and the HUD: the scene's name, or the
+    /// file's path.
+    pub fn name(&self) -> String {
+        match self {
+            Self::Named { scene, .. } => scene.to_string(),
+            Self::File(path) => path.display().to_string(),
+        }
+    }
+
+    /// Builds a new world from this source with `settings` (a scene file's
+    /// own `[settings]` laid over them; `sleep_enabled: false` in
+    /// `settings` keeps every body awake whatever the file says).
+    ///
+    /// # Errors
+    /// [`LoadError`] if the file cannot be read or is invalid, or the scene
+    /// is too large.
+    pub fn build(&self, settings: StepSettings) -> Result<LoadedScene, LoadError> {
+        match self {
+            Self::Named { scene, size } => {
+                let mut world = World::with_settings(settings);
+                let bodies = build_scene(&mut world, *scene, *size).map_err(LoadError::Scene)?;
+                Ok(LoadedScene { world, bodies, size: *size })
+            }
+            Self::File(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|source| LoadError::Read { path: path.clone(), source })?;
+                let invalid = |error| LoadError::File { path: path.clone(), text: text.clone(), error };
+                let file = SceneFile::parse(&text).map_err(invalid)?;
+                let mut file_settings = file.step_settings(settings);
+                file_settings.sleep_enabled &= settings.sleep_enabled;
+                let mut world = World::with_settings(file_settings);
+                let all = file.build(&mut world).map_err(invalid)?;
+                let bodies =
+                    all.into_iter().filter(|&b| world.kind(b) == Some(BodyKind::Dynamic)).collect();
+                Ok(LoadedScene { world, bodies, size: file.body_count() })
+            }
+        }
+    }
+}
+
+/// A world built from a [`SceneSource`].
+#[derive(Debug)]
+pub struct LoadedScene {
+    /// The world, with the ground and the scene's bodies.
+    pub world: World,
+    /// The dynamic bodies, in creation order.
+    pub bodies: Vec<BodyId>,
+    /// The scene's size (a file's body count).
+    pub size: usize,
+}
+
+/// Why a scene could not be loaded.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// The scene file could not be read.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The scene file is invalid (or the world refused one of its bodies).
+    File {
+        /// The file.
+        path: PathBuf,
+        /// Its text, to show the offending line.
+        text: String,
+        /// What is wrong, and where.
+        error: SceneFileError,
+    },
+    /// A built-in scene could not be built (too large, for instance).
+    Scene(SceneError),
+}
+
+impl LoadError {
+    /// The error as a compiler would show it: for an invalid file, the
+    /// message, the path, line and column, and the offending line with the
+    /// value underlined (see [`SceneFileError::render`]); otherwise the
+    /// message and its causes on one line. Starts with `error: `.
+    pub fn render(&self) -> String {
+        match self {
+            Self::File { path, text, error } => error.render(&path_name(path), text),
+            _ => {
+                let mut out = format!("error: {self}");
+                let mut cause = std::error::Error::source(self);
+                while let Some(c) = cause {
+                    out.push_str(&format!(": {c}"));
+                    cause = c.source();
+                }
+                out
+            }
+        }
+    }
+}
+
+fn path_name(path: &Path) -> String {
+    path.display().to_string()
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Read { path, .. } => write!(f, "reading scene file {}", path.display()),
+            Self::File { path, error, .. } => write!(f, "{}", error.in_file(&path_name(path))),
+            Self::Scene(_) => f.write_str("building the scene"),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Read { source, .. } => Some(source),
+            // The one-line message already carries the file error's causes.
+            Self::File { .. } => None,
+            Self::Scene(e) => Some(e),
+        }
+    }
+}
