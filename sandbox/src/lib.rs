@@ -42,6 +42,8 @@ mod pair_sort;
 mod polygon_clip;
 mod ray_cast;
 mod rectangle_clip;
+#[cfg(feature = "render")]
+pub mod render;
 pub mod scene_file;
 mod scenes;
 mod settings;

@@ -1,0 +1,34 @@
+//! The sky: one full-screen triangle behind everything. Each pixel's view
+//! ray is unprojected through `world_from_clip` (this works for perspective
+//! and orthographic cameras alike) and its elevation picks a colour between
+//! the horizon and the zenith, or the nadir below the horizon.
+//! Bindings come from common.wgsl.
+
+struct VertexOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) ndc: vec2<f32>,
+};
+
+@vertex
+fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
+    // (0,0), (2,0), (0,2) in uv cover the screen with one triangle.
+    let uv = vec2<f32>(f32((index << 1u) & 2u), f32(index & 2u));
+    var out: VertexOut;
+    out.ndc = uv * 2.0 - 1.0;
+    out.clip = vec4<f32>(out.ndc, 1.0, 1.0);
+    return out;
+}
+
+@fragment
+fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
+    let near = globals.world_from_clip * vec4<f32>(in.ndc, 0.0, 1.0);
+    let far = globals.world_from_clip * vec4<f32>(in.ndc, 1.0, 1.0);
+    let dir = normalize(far.xyz / far.w - near.xyz / near.w);
+    var color: vec3<f32>;
+    if dir.y >= 0.0 {
+        color = mix(globals.sky_horizon.rgb, globals.sky_zenith.rgb, pow(dir.y, 0.55));
+    } else {
+        color = mix(globals.sky_horizon.rgb, globals.sky_nadir.rgb, pow(-dir.y, 0.35));
+    }
+    return encode_output(color, 1.0);
+}
