@@ -44,7 +44,7 @@ pub(crate) struct Globals {
     pub clip_from_world: [[f32; 4]; 4],
     pub light_clip_from_world: [[f32; 4]; 4],
     pub world_from_clip: [[f32; 4]; 4],
-    /// Camera position (w unused).
+    /// Camera position; w is 1 for a perspective camera, 0 for orthographic.
     pub eye: [f32; 4],
     /// Unit vector toward the light; w = 1 when shadows are on.
     pub to_light: [f32; 4],

@@ -51,6 +51,11 @@ impl Gpu {
             ..wgpu::DeviceDescriptor::default()
         }))
         .map_err(RenderError::RequestDevice)?;
+        // wgpu's default handler panics; headless users get errors from
+        // the scope in `render_to_texture`, and anything else is logged.
+        device.on_uncaptured_error(std::sync::Arc::new(|error| {
+            log::error!("wgpu: {error}");
+        }));
         Ok(Self { adapter, device, queue })
     }
 

@@ -19,8 +19,8 @@ use super::mesh::{MeshData, hull_mesh, unit_capsule, unit_cube};
 use super::pipelines::Pipelines;
 use super::targets::{FrameTargets, SHADOW_MAP_SIZE, ShadowMap};
 use super::{
-    Color, DrawShape, FrameScene, FrameStats, HullMeshId, MeshKind, RenderError, ShadowFit,
-    orthographic_rh_zo,
+    Color, DrawShape, FrameScene, FrameStats, HullMeshId, MeshKind, Projection, RenderError,
+    ShadowFit, orthographic_rh_zo,
 };
 
 /// The main pass's multisample count.
@@ -75,6 +75,13 @@ impl GpuMesh {
 }
 
 /// The wgpu renderer of a [`FrameScene`].
+///
+/// The app owns the surface. Per frame it acquires the surface texture
+/// (reconfiguring on `Outdated`/`Lost`, skipping on `Timeout`/`Occluded`),
+/// creates a view, calls [`render`](Self::render) with its encoder, records
+/// its UI pass into the same view with `LoadOp::Load`, submits, and presents
+/// with `queue.present(surface_texture)`. On a window resize it calls
+/// [`resize`](Self::resize), which accepts a minimised window's 0 x 0.
 #[derive(Debug)]
 pub struct Renderer {
     device: wgpu::Device,
@@ -541,7 +548,16 @@ impl Renderer {
             clip_from_world: clip_from_world.into(),
             light_clip_from_world: light_clip_from_world.into(),
             world_from_clip: world_from_clip.into(),
-            eye: frame.camera.eye.to_homogeneous().into(),
+            eye: [
+                frame.camera.eye.x,
+                frame.camera.eye.y,
+                frame.camera.eye.z,
+                if matches!(frame.camera.projection, Projection::Perspective { .. }) {
+                    1.0
+                } else {
+                    0.0
+                },
+            ],
             to_light: [
                 to_light.x,
                 to_light.y,

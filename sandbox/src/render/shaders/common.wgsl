@@ -10,6 +10,7 @@ struct Globals {
     clip_from_world: mat4x4<f32>,
     light_clip_from_world: mat4x4<f32>,
     world_from_clip: mat4x4<f32>,
+    // xyz: camera position; w: 1 for perspective, 0 for orthographic.
     eye: vec4<f32>,
     // xyz: unit vector toward the light; w: 1 when shadows are on.
     to_light: vec4<f32>,

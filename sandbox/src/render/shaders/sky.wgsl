@@ -1,7 +1,9 @@
 //! The sky: one full-screen triangle behind everything. Each pixel's view
 //! ray is unprojected through `world_from_clip` (this works for perspective
 //! and orthographic cameras alike) and its elevation picks a colour between
-//! the horizon and the zenith, or the nadir below the horizon.
+//! the horizon and the zenith, or the nadir below the horizon. An
+//! orthographic camera's rays are all parallel, so there the gradient runs
+//! up the screen instead.
 //! Bindings come from common.wgsl.
 
 struct VertexOut {
@@ -23,12 +25,15 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
 fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     let near = globals.world_from_clip * vec4<f32>(in.ndc, 0.0, 1.0);
     let far = globals.world_from_clip * vec4<f32>(in.ndc, 1.0, 1.0);
-    let dir = normalize(far.xyz / far.w - near.xyz / near.w);
+    var elevation = normalize(far.xyz / far.w - near.xyz / near.w).y;
+    if globals.eye.w < 0.5 {
+        elevation = clamp(elevation + 0.5 * (in.ndc.y + 1.0), 0.0, 1.0);
+    }
     var color: vec3<f32>;
-    if dir.y >= 0.0 {
-        color = mix(globals.sky_horizon.rgb, globals.sky_zenith.rgb, pow(dir.y, 0.55));
+    if elevation >= 0.0 {
+        color = mix(globals.sky_horizon.rgb, globals.sky_zenith.rgb, pow(elevation, 0.55));
     } else {
-        color = mix(globals.sky_horizon.rgb, globals.sky_nadir.rgb, pow(-dir.y, 0.35));
+        color = mix(globals.sky_horizon.rgb, globals.sky_nadir.rgb, pow(-elevation, 0.35));
     }
     return encode_output(color, 1.0);
 }
