@@ -45,7 +45,7 @@ pub struct Ground {
 impl Default for Ground {
     fn default() -> Self {
         Self {
-            half_extent: 60.0,
+            half_extent: 200.0,
             cell_size: 1.0,
             color: Color::rgb(0.72, 0.72, 0.70),
             line_color: Color::rgb(0.50, 0.50, 0.49),

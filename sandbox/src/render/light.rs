@@ -42,7 +42,7 @@ pub struct DirectionalLight {
 impl Default for DirectionalLight {
     fn default() -> Self {
         Self {
-            direction: Vector3::new(-0.45, -1.0, -0.35),
+            direction: Vector3::new(-0.4, -1.0, -0.65),
             color: Color::rgb(1.0, 0.97, 0.92),
             intensity: 1.0,
             ambient: 0.35,

@@ -5,6 +5,7 @@
 //! pass, unless `SANDBOX_REQUIRE_GPU=1`, in which case they fail. Every
 //! rendered frame is written to `$TMPDIR/sandbox-render/` for inspection.
 
+use std::io::Write;
 use std::sync::OnceLock;
 
 use image::{Rgba, RgbaImage};
@@ -33,7 +34,9 @@ fn offscreen(test: &str, width: u32, height: u32) -> Option<OffscreenRenderer> {
                 std::env::var("SANDBOX_REQUIRE_GPU").as_deref() != Ok("1"),
                 "{test}: SANDBOX_REQUIRE_GPU=1 but {why}"
             );
-            eprintln!("SKIPPED: no wgpu adapter ({why}); {test} did not run");
+            // Straight to stderr: libtest captures `eprintln!` of passing tests.
+            let _ =
+                writeln!(std::io::stderr(), "SKIPPED: no wgpu adapter ({why}); {test} did not run");
             None
         }
     }

@@ -41,6 +41,10 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     let line = max(minor * 0.45, major) * fade;
     let albedo = mix(globals.ground_color.rgb, globals.grid_color.rgb, line);
     let lit = shade(albedo, vec3<f32>(0.0, 1.0, 0.0), p, 0.0);
-    let edge = smoothstep(globals.params.x * 0.55, globals.params.x, max(abs(p.x), abs(p.z)));
-    return encode_output(mix(lit, globals.sky_horizon.rgb, edge), 1.0);
+    // Fog into the horizon colour with distance from the eye, and always by
+    // the ground's edge, so the ground ends without a visible border.
+    let half = globals.params.x;
+    let edge = smoothstep(half * 0.6, half, max(abs(p.x), abs(p.z)));
+    let haze = smoothstep(half * 0.15, half * 0.9, length(p.xz - globals.eye.xz));
+    return encode_output(mix(lit, globals.sky_horizon.rgb, max(edge, haze)), 1.0);
 }

@@ -33,7 +33,9 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     if elevation >= 0.0 {
         color = mix(globals.sky_horizon.rgb, globals.sky_zenith.rgb, pow(elevation, 0.55));
     } else {
-        color = mix(globals.sky_horizon.rgb, globals.sky_nadir.rgb, pow(-elevation, 0.35));
+        // Just below the horizon stays horizon-coloured, matching the
+        // ground's fogged far edge.
+        color = mix(globals.sky_horizon.rgb, globals.sky_nadir.rgb, smoothstep(0.25, 0.9, -elevation));
     }
     return encode_output(color, 1.0);
 }
