@@ -36,6 +36,10 @@ mod collision;
 mod error;
 mod events;
 mod scene;
+#[cfg(feature = "render")]
+pub mod app;
+#[cfg(feature = "render")]
+pub mod render;
 mod settings;
 mod sleep;
 mod solver;

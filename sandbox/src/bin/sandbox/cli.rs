@@ -21,18 +21,21 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run a scene. Without a window in this build, it runs headless for a
-    /// few seconds and prints the bench summary.
+    /// Run a scene in a window (the default). Without a display or a GPU
+    /// adapter it says so in one line, runs the scene headless for a few
+    /// seconds and prints the bench summary.
     Run(RunArgs),
     /// Step a scene headless on one thread; report ms/step per stage and
     /// stability (penetration, drift, a hash of the final poses).
     Bench(BenchArgs),
-    /// Render a scene offscreen to a PNG (reserved: not in this build yet).
-    Screenshot(SceneArgs),
+    /// Render a scene offscreen to a PNG, with no window.
+    Screenshot(ScreenshotArgs),
+    /// Render a scene offscreen while it runs, to an animated GIF.
+    Record(RecordArgs),
 }
 
 /// Where the bodies come from: a named scene or a scene file.
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Default, Args)]
 pub struct SceneArgs {
     /// A scene of shared/SCENES.md.
     #[arg(long, value_parser = parse_scene, conflicts_with = "scene_file")]
@@ -46,7 +49,7 @@ pub struct SceneArgs {
 }
 
 /// Options of `sandbox run`.
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Default, Args)]
 pub struct RunArgs {
     /// The scene (default: falling-boxes 1000).
     #[command(flatten)]
@@ -54,6 +57,71 @@ pub struct RunArgs {
     /// Keep every body awake.
     #[arg(long)]
     pub no_sleep: bool,
+    /// Exit after this many frames (for tests).
+    #[arg(long, value_name = "K")]
+    pub exit_after_frames: Option<u64>,
+    /// Save the last frame as a PNG before exiting.
+    #[arg(long, value_name = "FILE.png")]
+    pub screenshot_at_exit: Option<PathBuf>,
+    /// Window width in logical pixels.
+    #[arg(long, default_value_t = 1280)]
+    pub width: u32,
+    /// Window height in logical pixels.
+    #[arg(long, default_value_t = 720)]
+    pub height: u32,
+}
+
+/// Options of `sandbox screenshot`.
+#[derive(Debug, Clone, Args)]
+pub struct ScreenshotArgs {
+    /// The scene; one of `--scene` and `--scene-file` is required.
+    #[command(flatten)]
+    pub scene: SceneArgs,
+    /// Steps of 1/60 s to run before the picture.
+    #[arg(long, default_value_t = 120)]
+    pub steps: u64,
+    /// The PNG to write.
+    #[arg(long, value_name = "FILE.png")]
+    pub out: PathBuf,
+    /// Image width in pixels.
+    #[arg(long, default_value_t = 1280, value_parser = clap::value_parser!(u32).range(1..=8192))]
+    pub width: u32,
+    /// Image height in pixels.
+    #[arg(long, default_value_t = 720, value_parser = clap::value_parser!(u32).range(1..=8192))]
+    pub height: u32,
+    /// Keep every body awake.
+    #[arg(long)]
+    pub no_sleep: bool,
+    /// Draw contact points and normals.
+    #[arg(long)]
+    pub contacts: bool,
+    /// Render this many frames and report the median time per frame (a
+    /// frame benchmark; the last frame is saved).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub bench_frames: u32,
+}
+
+/// Options of `sandbox record`.
+#[derive(Debug, Clone, Args)]
+pub struct RecordArgs {
+    /// The scene; one of `--scene` and `--scene-file` is required.
+    #[command(flatten)]
+    pub scene: SceneArgs,
+    /// Seconds of simulated time to record.
+    #[arg(long, default_value_t = 3.0)]
+    pub seconds: f32,
+    /// The GIF to write.
+    #[arg(long, value_name = "FILE.gif")]
+    pub out: PathBuf,
+    /// Frames per second of the GIF (the physics runs at 60 Hz regardless).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub fps: u32,
+    /// Frame width in pixels.
+    #[arg(long, default_value_t = 480, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub width: u32,
+    /// Frame height in pixels.
+    #[arg(long, default_value_t = 270, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub height: u32,
 }
 
 /// Options of `sandbox bench`.

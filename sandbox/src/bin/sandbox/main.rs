@@ -1,25 +1,28 @@
-//! The `sandbox` command line: `sandbox run` (the default), `sandbox bench`
-//! and `sandbox screenshot`, parsed by clap (see `cli.rs`); logging through
-//! `env_logger`, controlled by `RUST_LOG`.
+//! The `sandbox` command line: `sandbox run` (the default), `sandbox bench`,
+//! `sandbox screenshot` and `sandbox record`, parsed by clap (see `cli.rs`);
+//! logging through `env_logger`, controlled by `RUST_LOG`.
 
 mod bench;
 mod cli;
+#[cfg(feature = "render")]
+mod offscreen;
 mod scene_source;
 
 use std::process::ExitCode;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use clap::Parser as _;
 
-use crate::cli::{BenchArgs, Cli, Command, RunArgs, SceneArgs};
+use crate::cli::{BenchArgs, Cli, Command, RunArgs};
 use crate::scene_source::ShownError;
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     match run(cli.command.unwrap_or(Command::Run(RunArgs {
-        scene: SceneArgs { scene: None, size: None, scene_file: None },
-        no_sleep: false,
+        width: 1280,
+        height: 720,
+        ..RunArgs::default()
     }))) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -35,31 +38,64 @@ fn main() -> ExitCode {
 
 fn run(command: Command) -> Result<()> {
     match command {
-        Command::Run(args) => {
-            // There is no window in this build yet, so `run` runs headless,
-            // as it would on a machine without a display or GPU, and says so.
-            eprintln!(
-                "sandbox: no window in this build; running the scene headless \
-                 (as `sandbox bench`). `sandbox --help` lists the commands."
-            );
-            let mut scene = args.scene;
-            if scene.scene.is_none() && scene.scene_file.is_none() {
-                scene.scene = Some(sandbox::Scene::FallingBoxes);
-            }
-            let bench = BenchArgs {
-                scene,
-                steps: 600,
-                no_sleep: args.no_sleep,
-                json: false,
-                dump_poses: None,
-            };
-            bench::run(&bench)
-        }
+        Command::Run(args) => run_app(args),
         Command::Bench(args) => bench::run(&args),
-        Command::Screenshot(_) => {
-            bail!("`sandbox screenshot` is not in this build yet: it comes with the renderer")
+        #[cfg(feature = "render")]
+        Command::Screenshot(args) => offscreen::screenshot(&args),
+        #[cfg(feature = "render")]
+        Command::Record(args) => offscreen::record(&args),
+        #[cfg(not(feature = "render"))]
+        Command::Screenshot(_) | Command::Record(_) => anyhow::bail!(
+            "this build has no renderer (built without the `render` feature)"
+        ),
+    }
+}
+
+/// Steps of the headless fallback: 10 s of simulated time, a few seconds
+/// of wall time for the default scene.
+const FALLBACK_STEPS: u64 = 600;
+
+/// `sandbox run`: the window, or, with no display or no GPU adapter, one
+/// line saying so and a headless run of the scene with the bench summary
+/// (plus a screenshot when an adapter exists but no display).
+fn run_app(args: RunArgs) -> Result<()> {
+    let default = Some(sandbox::SceneSource::named(sandbox::Scene::FallingBoxes));
+    let source = scene_source::source(&args.scene, default)?;
+    #[cfg(feature = "render")]
+    {
+        use sandbox::app::{Controller, Simulation, WindowError, WindowOptions, run_window};
+        let settings =
+            sandbox::StepSettings { sleep_enabled: !args.no_sleep, ..Default::default() };
+        let sim = Simulation::load(source.clone(), settings)
+            .map_err(|e| ShownError(e.render()))?;
+        let controller = Controller::new(sim, (args.width as f32, args.height as f32));
+        let options = WindowOptions {
+            exit_after_frames: args.exit_after_frames,
+            screenshot_at_exit: args.screenshot_at_exit.clone(),
+            size: (args.width, args.height),
+        };
+        match run_window(controller, options) {
+            Ok(()) => return Ok(()),
+            Err(WindowError::NoDisplay(why)) => {
+                eprintln!("sandbox: no display ({why}); running the scene headless instead.");
+                offscreen::fallback_screenshot(&source, !args.no_sleep);
+            }
+            Err(WindowError::NoAdapter(why)) => {
+                eprintln!("sandbox: no GPU adapter ({why}); running the scene headless instead.");
+            }
+            Err(e) => return Err(e.into()),
         }
     }
+    #[cfg(not(feature = "render"))]
+    eprintln!("sandbox: built without the renderer; running the scene headless.");
+    let bench = BenchArgs {
+        scene: scene_source::args_for(&source),
+        steps: FALLBACK_STEPS,
+        no_sleep: args.no_sleep,
+        json: false,
+        dump_poses: None,
+    };
+    bench::run(&bench)
 }
 
 /// Writes `text` to standard output. A reader that closed the pipe early

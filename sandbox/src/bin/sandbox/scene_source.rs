@@ -49,3 +49,16 @@ pub fn build(source: &SceneSource, sleep: bool) -> Result<LoadedScene> {
     let settings = StepSettings { sleep_enabled: sleep, ..StepSettings::default() };
     source.build(settings).map_err(|e| ShownError(e.render()).into())
 }
+
+/// Scene options naming `source` again (for a command run on behalf of
+/// another, as the fallback's bench).
+pub fn args_for(source: &SceneSource) -> SceneArgs {
+    match source {
+        SceneSource::Named { scene, size } => {
+            SceneArgs { scene: Some(*scene), size: Some(*size as u64), scene_file: None }
+        }
+        SceneSource::File(path) => {
+            SceneArgs { scene: None, size: None, scene_file: Some(path.clone()) }
+        }
+    }
+}

@@ -1,0 +1,281 @@
+//! The app's state and input handling, apart from any window: the
+//! simulation, the orbit camera, the fixed-step clock, the debug toggles
+//! and the mouse. The window turns winit events into calls here (keys
+//! through [`key_action`]), and tests drive the same calls with synthetic
+//! events, so everything the user can do is tested without a display.
+//!
+//! Bindings: left drag orbits, right or middle drag pans, the wheel zooms,
+//! F frames the scene; Space pauses, N or `.` steps once while paused, R
+//! restarts (re-reading a scene file), 1–5 pick a scene of SCENES.md, B (or
+//! Shift + left click) shoots a cube from the camera, Ctrl + left drag
+//! drags a body on a spring, H hides the HUD, F12 saves a screenshot, C, A
+//! and I toggle the contact, AABB and island overlays.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use winit::keyboard::KeyCode;
+
+use crate::app::clock::{FixedStepClock, FrameSteps};
+use crate::app::orbit_camera::OrbitCamera;
+use crate::app::scene_drawer::DebugDraw;
+use crate::app::simulation::Simulation;
+use crate::collision::aabb::Aabb;
+use crate::scene::builtin::Scene;
+use crate::scene::source::SceneSource;
+
+/// Something the user asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Pause or resume stepping.
+    TogglePause,
+    /// Run one step (while paused).
+    StepOnce,
+    /// Rebuild the scene, re-reading a scene file.
+    Restart,
+    /// Switch to a built-in scene at its default size.
+    Pick(Scene),
+    /// Load a scene file (picked, or dropped on the window).
+    LoadFile(PathBuf),
+    /// Shoot a cube from the camera through the window's centre.
+    Shoot,
+    /// Fit the scene in view.
+    Frame,
+    /// Show or hide the HUD.
+    ToggleHud,
+    /// Save a screenshot.
+    Screenshot,
+    /// Toggle the contact overlay.
+    ToggleContacts,
+    /// Toggle the AABB overlay.
+    ToggleAabbs,
+    /// Toggle colouring by island.
+    ToggleIslands,
+}
+
+/// The action bound to `key`, if any.
+pub fn key_action(key: KeyCode) -> Option<Action> {
+    Some(match key {
+        KeyCode::Space => Action::TogglePause,
+        KeyCode::KeyN | KeyCode::Period => Action::StepOnce,
+        KeyCode::KeyR => Action::Restart,
+        KeyCode::Digit1 => Action::Pick(Scene::FallingBoxes),
+        KeyCode::Digit2 => Action::Pick(Scene::Pyramid),
+        KeyCode::Digit3 => Action::Pick(Scene::Stack),
+        KeyCode::Digit4 => Action::Pick(Scene::Wall),
+        KeyCode::Digit5 => Action::Pick(Scene::Mixed),
+        KeyCode::KeyB => Action::Shoot,
+        KeyCode::KeyF => Action::Frame,
+        KeyCode::KeyH => Action::ToggleHud,
+        KeyCode::F12 => Action::Screenshot,
+        KeyCode::KeyC => Action::ToggleContacts,
+        KeyCode::KeyA => Action::ToggleAabbs,
+        KeyCode::KeyI => Action::ToggleIslands,
+        _ => return None,
+    })
+}
+
+/// Which mouse buttons the controller tracks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Button {
+    /// The left button: orbit, or drag a body with Ctrl, or shoot with Shift.
+    Left,
+    /// The right button: pan.
+    Right,
+    /// The middle button: pan.
+    Middle,
+}
+
+/// Modifier keys held during a click.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Modifiers {
+    /// Shift.
+    pub shift: bool,
+    /// Control.
+    pub ctrl: bool,
+}
+
+/// What the left button is doing since it was pressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LeftDrag {
+    Orbit,
+    Body,
+}
+
+/// The app's state, driven by input and by frames.
+#[derive(Debug)]
+pub struct Controller {
+    /// The simulation.
+    pub sim: Simulation,
+    /// The camera.
+    pub camera: OrbitCamera,
+    /// The fixed-step clock.
+    pub clock: FixedStepClock,
+    /// The debug overlays.
+    pub debug: DebugDraw,
+    /// Whether the HUD is shown.
+    pub hud_visible: bool,
+    /// Set by [`Action::Screenshot`]; the window saves the next frame and
+    /// clears it.
+    pub screenshot_requested: bool,
+    /// Window size in physical pixels.
+    pub window_size: (f32, f32),
+    /// The cursor, in physical pixels from the top-left.
+    cursor: Option<(f32, f32)>,
+    left: Option<LeftDrag>,
+    panning: bool,
+}
+
+impl Controller {
+    /// A controller for `sim`, with the camera framing the scene.
+    pub fn new(sim: Simulation, window_size: (f32, f32)) -> Self {
+        let mut c = Self {
+            sim,
+            camera: OrbitCamera::default(),
+            clock: FixedStepClock::default(),
+            debug: DebugDraw::default(),
+            hud_visible: true,
+            screenshot_requested: false,
+            window_size,
+            cursor: None,
+            left: None,
+            panning: false,
+        };
+        c.frame_scene();
+        c
+    }
+
+    /// Carries out `action`. Loading errors are kept in the simulation's
+    /// `error` for the HUD; the current scene stays.
+    pub fn apply(&mut self, action: Action) {
+        match action {
+            Action::TogglePause => self.sim.paused = !self.sim.paused,
+            Action::StepOnce => {
+                if self.sim.paused {
+                    self.sim.step();
+                }
+            }
+            Action::Restart => {
+                let _ = self.sim.restart();
+                self.clock.reset();
+            }
+            Action::Pick(scene) => {
+                if self.sim.switch(SceneSource::named(scene)).is_ok() {
+                    self.frame_scene();
+                }
+                self.clock.reset();
+            }
+            Action::LoadFile(path) => {
+                if self.sim.switch(SceneSource::File(path)).is_ok() {
+                    self.frame_scene();
+                }
+                self.clock.reset();
+            }
+            Action::Shoot => {
+                let (w, h) = self.window_size;
+                let ray = self.camera.ray_through(0.5 * w, 0.5 * h, w, h);
+                self.sim.shoot_cube(&ray);
+            }
+            Action::Frame => self.frame_scene(),
+            Action::ToggleHud => self.hud_visible = !self.hud_visible,
+            Action::Screenshot => self.screenshot_requested = true,
+            Action::ToggleContacts => self.debug.contacts = !self.debug.contacts,
+            Action::ToggleAabbs => self.debug.aabbs = !self.debug.aabbs,
+            Action::ToggleIslands => self.debug.islands = !self.debug.islands,
+        }
+    }
+
+    /// Advances the clock by a frame's `elapsed` time and runs the steps it
+    /// asks for (none while paused). Returns the clock's answer.
+    pub fn advance(&mut self, elapsed: Duration) -> FrameSteps {
+        if self.sim.paused {
+            self.clock.reset();
+            return FrameSteps { steps: 0, alpha: 1.0, dropped: false };
+        }
+        let frame = self.clock.advance(elapsed);
+        for _ in 0..frame.steps {
+            self.sim.step();
+        }
+        frame
+    }
+
+    /// A mouse button went down or up at the cursor.
+    pub fn mouse_button(&mut self, button: Button, pressed: bool, modifiers: Modifiers) {
+        match (button, pressed) {
+            (Button::Left, true) => {
+                let ray = self.cursor.map(|(x, y)| self.cursor_ray(x, y));
+                if modifiers.shift {
+                    if let Some(ray) = ray {
+                        self.sim.shoot_cube(&ray);
+                    }
+                } else if modifiers.ctrl && ray.is_some_and(|r| self.sim.start_drag(&r)) {
+                    self.left = Some(LeftDrag::Body);
+                } else {
+                    self.left = Some(LeftDrag::Orbit);
+                }
+            }
+            (Button::Left, false) => {
+                if self.left == Some(LeftDrag::Body) {
+                    self.sim.end_drag();
+                }
+                self.left = None;
+            }
+            (Button::Right | Button::Middle, pressed) => self.panning = pressed,
+        }
+    }
+
+    /// The cursor moved to `(x, y)` physical pixels.
+    pub fn cursor_moved(&mut self, x: f32, y: f32) {
+        if let Some((px, py)) = self.cursor {
+            let (dx, dy) = (x - px, y - py);
+            match self.left {
+                Some(LeftDrag::Orbit) => self.camera.orbit(dx, dy),
+                Some(LeftDrag::Body) => {
+                    let ray = self.cursor_ray(x, y);
+                    self.sim.update_drag(&ray);
+                }
+                None if self.panning => self.camera.pan(dx, dy, self.window_size.1),
+                None => {}
+            }
+        }
+        self.cursor = Some((x, y));
+    }
+
+    /// The cursor left the window: drags end.
+    pub fn cursor_left(&mut self) {
+        self.cursor = None;
+        if self.left == Some(LeftDrag::Body) {
+            self.sim.end_drag();
+        }
+        self.left = None;
+        self.panning = false;
+    }
+
+    /// The wheel turned by `notches` (positive: away from the user, zoom in).
+    pub fn wheel(&mut self, notches: f32) {
+        self.camera.zoom(notches);
+    }
+
+    /// Fits the dynamic bodies (or, with none, the scene's origin) in view.
+    pub fn frame_scene(&mut self) {
+        let mut bounds: Option<Aabb> = None;
+        for body in self.sim.world.view().bodies() {
+            if body.kind != crate::body::BodyKind::Dynamic {
+                continue;
+            }
+            let b = body.fat_aabb;
+            bounds = Some(match bounds {
+                None => *b,
+                Some(a) => Aabb { min: a.min.inf(&b.min), max: a.max.sup(&b.max) },
+            });
+        }
+        if let Some(b) = bounds {
+            self.camera.frame(&b);
+        }
+    }
+
+    fn cursor_ray(&self, x: f32, y: f32) -> crate::collision::ray_cast::Ray {
+        let (w, h) = self.window_size;
+        self.camera.ray_through(x, y, w, h)
+    }
+}

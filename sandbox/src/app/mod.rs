@@ -1,0 +1,23 @@
+//! The interactive app and the offscreen commands, behind the `render`
+//! feature: the fixed-step clock, the orbit camera, the simulation the app
+//! steps, the controller that input drives, the HUD, the winit window, and
+//! the headless screenshot and recording paths. Physics never imports this
+//! module; it reads the world through [`World::view`](crate::World::view).
+
+pub mod clock;
+pub mod controller;
+pub mod headless;
+pub mod hud;
+pub mod orbit_camera;
+mod readback;
+pub mod scene_drawer;
+pub mod simulation;
+pub mod window;
+
+pub use clock::{FIXED_DT, FixedStepClock, FrameSteps, MAX_STEPS_PER_FRAME};
+pub use controller::{Action, Button, Controller, Modifiers, key_action};
+pub use headless::{Headless, HeadlessReport, record, screenshot};
+pub use orbit_camera::OrbitCamera;
+pub use scene_drawer::{DebugDraw, SceneDrawer};
+pub use simulation::{Simulation, StepTiming};
+pub use window::{WindowError, WindowOptions, run_window};

@@ -1,0 +1,175 @@
+//! The app's orbit camera: it circles a target point at a distance, with a
+//! yaw about the world's Y axis and a pitch above the horizon. Left drag
+//! orbits, right or middle drag pans the target in the view plane, the
+//! wheel zooms by a constant factor per notch, and "frame" fits a bounding
+//! box in view. It also turns a pixel into a picking ray.
+
+use crate::collision::aabb::Aabb;
+use crate::collision::ray_cast::Ray;
+use crate::render::{Camera, Projection};
+use collide::nalgebra::{Point3, Vector3};
+
+/// Radians of orbit per pixel dragged: a drag across a 1280-pixel window
+/// turns the view by about 3.2 rad (half a turn and a bit).
+const ORBIT_PER_PIXEL: f32 = 0.0025;
+/// Pitch limit short of straight down or up, where yaw degenerates.
+const MAX_PITCH: f32 = 1.5;
+/// Zoom factor per wheel notch: 10 % closer or farther.
+const ZOOM_PER_NOTCH: f32 = 0.9;
+/// Nearest and farthest orbit distances, metres.
+const MIN_DISTANCE: f32 = 0.5;
+const MAX_DISTANCE: f32 = 400.0;
+
+/// A camera orbiting a target.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OrbitCamera {
+    /// The point looked at and orbited.
+    pub target: Point3<f32>,
+    /// Distance from the target to the eye, metres.
+    pub distance: f32,
+    /// Angle about world Y, radians (0: the eye on +Z of the target).
+    pub yaw: f32,
+    /// Angle above the horizontal plane, radians.
+    pub pitch: f32,
+    /// Vertical field of view, radians.
+    pub fov_y: f32,
+}
+
+impl Default for OrbitCamera {
+    fn default() -> Self {
+        Self {
+            target: Point3::new(0.0, 2.0, 0.0),
+            distance: 25.0,
+            yaw: 0.6,
+            pitch: 0.45,
+            fov_y: 50f32.to_radians(),
+        }
+    }
+}
+
+impl OrbitCamera {
+    /// The eye's position.
+    pub fn eye(&self) -> Point3<f32> {
+        let (sy, cy) = self.yaw.sin_cos();
+        let (sp, cp) = self.pitch.sin_cos();
+        self.target + Vector3::new(sy * cp, sp, cy * cp) * self.distance
+    }
+
+    /// The renderer's camera for this orbit.
+    pub fn camera(&self) -> Camera {
+        Camera {
+            projection: Projection::Perspective {
+                fov_y: self.fov_y,
+                near: (0.01 * self.distance).clamp(0.02, 1.0),
+                far: 2000.0,
+            },
+            ..Camera::looking_at(self.eye(), self.target)
+        }
+    }
+
+    /// Orbits by a mouse drag of `(dx, dy)` pixels: right turns the view
+    /// right (the eye moves left), down raises the eye.
+    pub fn orbit(&mut self, dx: f32, dy: f32) {
+        self.yaw -= dx * ORBIT_PER_PIXEL;
+        self.pitch = (self.pitch + dy * ORBIT_PER_PIXEL).clamp(-MAX_PITCH, MAX_PITCH);
+    }
+
+    /// Pans by a mouse drag of `(dx, dy)` pixels in a window `height`
+    /// pixels tall: the point under the cursor at the target's depth stays
+    /// under the cursor.
+    pub fn pan(&mut self, dx: f32, dy: f32, height: f32) {
+        let metres_per_pixel = 2.0 * self.distance * (0.5 * self.fov_y).tan() / height.max(1.0);
+        let forward = (self.target - self.eye()).normalize();
+        let right = forward.cross(&Vector3::y()).normalize();
+        let up = right.cross(&forward);
+        self.target += (-right * dx + up * dy) * metres_per_pixel;
+    }
+
+    /// Zooms by `notches` of the wheel (positive: closer).
+    pub fn zoom(&mut self, notches: f32) {
+        let factor = ZOOM_PER_NOTCH.powf(notches);
+        if factor.is_finite() {
+            self.distance = (self.distance * factor).clamp(MIN_DISTANCE, MAX_DISTANCE);
+        }
+    }
+
+    /// Targets the centre of `aabb` and backs off until its bounding sphere
+    /// fits the vertical field of view, keeping yaw and pitch.
+    pub fn frame(&mut self, aabb: &Aabb) {
+        let center = Point3::from((aabb.min.coords + aabb.max.coords) * 0.5);
+        let radius = 0.5 * (aabb.max - aabb.min).norm();
+        if !(center.coords.iter().all(|x| x.is_finite()) && radius.is_finite()) {
+            return;
+        }
+        self.target = center;
+        let fit = radius.max(0.5) / (0.5 * self.fov_y).sin();
+        self.distance = fit.clamp(MIN_DISTANCE, MAX_DISTANCE);
+    }
+
+    /// The ray from the eye through pixel `(x, y)` of a `width` x `height`
+    /// window (pixels from the top-left), with a unit direction.
+    pub fn ray_through(&self, x: f32, y: f32, width: f32, height: f32) -> Ray {
+        let eye = self.eye();
+        let forward = (self.target - eye).normalize();
+        let right = forward.cross(&Vector3::y()).normalize();
+        let up = right.cross(&forward);
+        let half_h = (0.5 * self.fov_y).tan();
+        let half_w = half_h * width / height.max(1.0);
+        let u = (2.0 * x / width.max(1.0) - 1.0) * half_w;
+        let v = (1.0 - 2.0 * y / height.max(1.0)) * half_h;
+        Ray::new(eye, (forward + right * u + up * v).normalize())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_centre_pixel_ray_points_at_the_target_and_projects_back() {
+        let cam = OrbitCamera::default();
+        let ray = cam.ray_through(640.0, 360.0, 1280.0, 720.0);
+        let to_target = (cam.target - cam.eye()).normalize();
+        assert!((ray.direction - to_target).norm() < 1e-5);
+        // A point along an off-centre ray lands back on its pixel.
+        let ray = cam.ray_through(200.0, 100.0, 1280.0, 720.0);
+        let p = ray.at(7.0);
+        let px = cam.camera().project_to_pixel(&p, 1280, 720).unwrap();
+        assert!((px.x - 200.0).abs() < 0.05 && (px.y - 100.0).abs() < 0.05, "{px:?}");
+    }
+
+    #[test]
+    fn orbit_keeps_the_distance_and_clamps_the_pitch() {
+        let mut cam = OrbitCamera::default();
+        cam.orbit(300.0, 0.0);
+        assert!(((cam.eye() - cam.target).norm() - cam.distance).abs() < 1e-3);
+        cam.orbit(0.0, 1e6);
+        assert_eq!(cam.pitch, MAX_PITCH);
+    }
+
+    #[test]
+    fn pan_moves_the_target_in_the_view_plane_and_zoom_is_bounded() {
+        let mut cam = OrbitCamera::default();
+        let before = cam.target;
+        let forward = (cam.target - cam.eye()).normalize();
+        cam.pan(50.0, -20.0, 720.0);
+        let moved = cam.target - before;
+        assert!(moved.norm() > 0.1 && moved.dot(&forward).abs() < 1e-4, "{moved:?}");
+        cam.zoom(1000.0);
+        assert_eq!(cam.distance, MIN_DISTANCE);
+        cam.zoom(f32::INFINITY);
+        assert_eq!(cam.distance, MIN_DISTANCE);
+    }
+
+    #[test]
+    fn frame_fits_the_box() {
+        let mut cam = OrbitCamera::default();
+        let aabb = Aabb { min: Point3::new(-10.0, 0.0, -1.0), max: Point3::new(10.0, 20.0, 1.0) };
+        cam.frame(&aabb);
+        assert_eq!(cam.target, Point3::new(0.0, 10.0, 0.0));
+        let camera = cam.camera();
+        for corner in [aabb.min, aabb.max] {
+            assert!(camera.project_to_pixel(&corner, 720, 720).is_some());
+        }
+    }
+}

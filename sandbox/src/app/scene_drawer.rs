@@ -1,0 +1,201 @@
+//! Turns a simulation into the renderer's [`FrameScene`]: one instance per
+//! body with its interpolated pose, a colour per body (or per island),
+//! sleeping bodies dimmer, and the debug overlays the user turned on
+//! (contact points and normals, fat AABBs). It reads the world only through
+//! [`World::view`](crate::World::view). Each distinct hull is uploaded to
+//! the renderer once.
+
+use std::collections::HashMap;
+
+use collide::Shape;
+use collide::nalgebra::{Point3, Vector3};
+
+use crate::app::simulation::Simulation;
+use crate::body::{BodyId, BodyKind};
+use crate::render::{Color, DebugLine, DrawInstance, DrawShape, FrameScene, HullMeshId, PointMarker};
+use crate::render::{RenderError, Renderer};
+
+/// Length of a drawn contact normal, metres.
+const NORMAL_LENGTH: f32 = 0.4;
+
+/// What the debug overlays show.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DebugDraw {
+    /// Contact points, and their normals from A to B.
+    pub contacts: bool,
+    /// Each body's fattened broad-phase box.
+    pub aabbs: bool,
+    /// Colour bodies by island instead of by body.
+    pub islands: bool,
+}
+
+/// Builds frames, remembering which hull meshes the renderer already has.
+#[derive(Debug, Default)]
+pub struct SceneDrawer {
+    /// Per body, its hull mesh (looked up once per body).
+    by_body: HashMap<BodyId, HullMeshId>,
+    /// Per distinct hull (by a hash of its vertex bits), its mesh.
+    by_content: HashMap<u64, HullMeshId>,
+}
+
+impl SceneDrawer {
+    /// Forgets the uploaded meshes (for a new renderer).
+    pub fn clear(&mut self) {
+        self.by_body.clear();
+        self.by_content.clear();
+    }
+
+    /// Fills `frame` (cleared first; camera, light and sky kept) with the
+    /// simulation's bodies at `alpha` between the last two steps, plus the
+    /// overlays `debug` asks for.
+    ///
+    /// # Errors
+    /// A hull mesh the renderer could not take.
+    pub fn fill(
+        &mut self,
+        sim: &Simulation,
+        alpha: f32,
+        debug: DebugDraw,
+        renderer: &mut Renderer,
+        frame: &mut FrameScene,
+    ) -> Result<(), RenderError> {
+        frame.clear();
+        let view = sim.world.view();
+        for body in view.bodies() {
+            let slot = body.id.index();
+            let shape = match body.shape {
+                Shape::Cuboid(c) => DrawShape::Cuboid { half_extents: c.half_extents },
+                Shape::Sphere(s) => DrawShape::Sphere { radius: s.radius },
+                Shape::Capsule(c) => {
+                    DrawShape::Capsule { radius: c.radius, half_height: c.half_height }
+                }
+                Shape::ConvexHull(h) => {
+                    DrawShape::Hull { id: self.hull_mesh(body.id, h, renderer)?, scale: Vector3::repeat(1.0) }
+                }
+            };
+            let fixed = body.kind == BodyKind::Fixed;
+            if fixed && is_scene_ground(body.shape, body.pose) {
+                // The renderer draws its own ground grid at y = 0.
+                continue;
+            }
+            let color = if fixed {
+                Color::rgb(0.55, 0.55, 0.58)
+            } else if debug.islands {
+                palette(body.island.unwrap_or(slot as u32) as usize)
+            } else {
+                palette(slot)
+            };
+            let pose = sim.interpolated(slot, body.pose, alpha);
+            let mut instance = DrawInstance::new(shape, pose, color);
+            instance.sleeping = !fixed && !body.awake;
+            frame.instances.push(instance);
+            if debug.aabbs {
+                let aabb = body.fat_aabb;
+                frame.push_aabb(aabb.min, aabb.max, Color::YELLOW);
+            }
+        }
+        if debug.contacts {
+            for pair in view.contacts() {
+                let n = pair.manifold.normal;
+                for p in &pair.manifold.points {
+                    let color = if p.separation < 0.0 { Color::RED } else { Color::ORANGE };
+                    frame.points.push(PointMarker { position: p.point, size_px: 6.0, color });
+                    frame.lines.push(DebugLine {
+                        start: p.point,
+                        end: p.point + n * NORMAL_LENGTH,
+                        color: Color::WHITE,
+                    });
+                }
+            }
+        }
+        if let Some(drag) = sim.drag()
+            && let Some(pose) = sim.world.pose(drag.body)
+        {
+            let anchor = pose * drag.anchor_local;
+            frame.lines.push(DebugLine { start: anchor, end: drag.target, color: Color::WHITE });
+            frame.points.push(PointMarker { position: drag.target, size_px: 8.0, color: Color::WHITE });
+        }
+        Ok(())
+    }
+
+    fn hull_mesh(
+        &mut self,
+        body: BodyId,
+        hull: &collide::ConvexHull,
+        renderer: &mut Renderer,
+    ) -> Result<HullMeshId, RenderError> {
+        if let Some(&id) = self.by_body.get(&body) {
+            return Ok(id);
+        }
+        let key = hull_key(hull);
+        let id = match self.by_content.get(&key) {
+            Some(&id) => id,
+            None => {
+                let (positions, triangles) = hull_triangles(hull);
+                let id = renderer.register_hull(&positions, &triangles)?;
+                self.by_content.insert(key, id);
+                id
+            }
+        };
+        self.by_body.insert(body, id);
+        Ok(id)
+    }
+}
+
+/// The hull's faces fanned into triangles, in the hull's frame.
+pub fn hull_triangles(hull: &collide::ConvexHull) -> (Vec<Point3<f32>>, Vec<[u32; 3]>) {
+    let mut triangles = Vec::new();
+    for face in hull.faces() {
+        for k in 1..face.vertices.len().saturating_sub(1) {
+            triangles.push([face.vertices[0], face.vertices[k], face.vertices[k + 1]]);
+        }
+    }
+    (hull.vertices().to_vec(), triangles)
+}
+
+/// FNV-1a over the vertices' bit patterns: equal hulls share a mesh.
+fn hull_key(hull: &collide::ConvexHull) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for v in hull.vertices() {
+        for x in v.coords.iter() {
+            h ^= u64::from(x.to_bits());
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// Whether a fixed body is the SCENES.md ground (a wide flat box whose top
+/// face is y = 0), which the renderer's grid already shows.
+fn is_scene_ground(shape: &Shape, pose: &collide::nalgebra::Isometry3<f32>) -> bool {
+    match shape {
+        Shape::Cuboid(c) => {
+            let top = pose.translation.y + c.half_extents.y;
+            pose.rotation.angle() < 1e-6 && top.abs() < 1e-4 && c.half_extents.x >= 10.0 && c.half_extents.z >= 10.0
+        }
+        _ => false,
+    }
+}
+
+/// A saturated colour for index `i`: hues spaced by the golden angle, so
+/// neighbours in creation order differ clearly.
+pub fn palette(i: usize) -> Color {
+    let hue = (i as f32 * 0.618_034).fract();
+    let (r, g, b) = hsv_to_rgb(hue, 0.65, 0.92);
+    Color::rgb(r, g, b)
+}
+
+fn hsv_to_rgb(h: f32, s: f32, v: f32) -> (f32, f32, f32) {
+    let h6 = h * 6.0;
+    let sector = h6.floor();
+    let f = h6 - sector;
+    let (p, q, t) = (v * (1.0 - s), v * (1.0 - s * f), v * (1.0 - s * (1.0 - f)));
+    match sector as i32 % 6 {
+        0 => (v, t, p),
+        1 => (q, v, p),
+        2 => (p, v, t),
+        3 => (p, q, v),
+        4 => (t, p, v),
+        _ => (v, p, q),
+    }
+}

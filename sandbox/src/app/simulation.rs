@@ -1,0 +1,296 @@
+//! The app's simulation: a world built from a [`SceneSource`], stepped at
+//! the fixed rate while not paused, with what the display and the HUD need
+//! beside it: the poses before the last step (to interpolate), a rolling
+//! history of step time per stage, a spring that drags a picked body, cubes
+//! shot from the camera, and the last scene-loading error (a bad file keeps
+//! the previous scene). It knows nothing of windows or GPUs, so tests drive
+//! it directly.
+
+use std::collections::VecDeque;
+
+use collide::Cuboid;
+use collide::nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
+
+use crate::app::clock::FIXED_DT;
+use crate::body::{BodyDesc, BodyId, BodyKind};
+use crate::collision::ray_cast::Ray;
+use crate::scene::source::{LoadError, SceneSource};
+use crate::settings::StepSettings;
+use crate::stage_times::StageTimes;
+use crate::world::World;
+
+/// Steps of stage times the HUD plot shows: 4 s at 60 Hz.
+pub const HISTORY_LEN: usize = 240;
+
+/// Speed of a cube shot from the camera, m/s.
+pub const SHOT_SPEED: f32 = 25.0;
+
+/// Half extent of a shot cube, metres (the scenes' cube).
+const SHOT_HALF_EXTENT: f32 = 0.5;
+
+/// The drag spring's frequency (Hz) and damping ratio: stiff enough to
+/// follow the mouse within a few frames, critically damped so the body
+/// does not swing. Scaled by the body's mass, so every body follows alike.
+const DRAG_HERTZ: f32 = 2.5;
+const DRAG_DAMPING: f32 = 1.0;
+
+/// Milliseconds one step spent in each stage.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepTiming {
+    /// Broad phase.
+    pub broad_phase: f32,
+    /// Narrow phase.
+    pub narrow_phase: f32,
+    /// Solver.
+    pub solve: f32,
+    /// Integration.
+    pub integrate: f32,
+    /// Sleep.
+    pub sleep: f32,
+}
+
+impl StepTiming {
+    /// The sum over the stages.
+    pub fn total(&self) -> f32 {
+        self.broad_phase + self.narrow_phase + self.solve + self.integrate + self.sleep
+    }
+
+    fn between(before: &StageTimes, after: &StageTimes) -> Self {
+        let ms = |a: std::time::Duration, b: std::time::Duration| {
+            b.saturating_sub(a).as_secs_f32() * 1e3
+        };
+        Self {
+            broad_phase: ms(before.broad_phase, after.broad_phase),
+            narrow_phase: ms(before.narrow_phase, after.narrow_phase),
+            solve: ms(before.solve, after.solve),
+            integrate: ms(before.integrate, after.integrate),
+            sleep: ms(before.sleep, after.sleep),
+        }
+    }
+}
+
+/// A body held by the mouse: the point grabbed, fixed on the body, is
+/// pulled towards the point at the grab depth along the current mouse ray.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Drag {
+    /// The body held.
+    pub body: BodyId,
+    /// The grabbed point, in the body's frame.
+    pub anchor_local: Point3<f32>,
+    /// Distance along the mouse ray at which the body is held.
+    pub depth: f32,
+    /// Where the anchor is pulled to, world frame.
+    pub target: Point3<f32>,
+}
+
+/// A world and what the app shows of it.
+#[derive(Debug)]
+pub struct Simulation {
+    /// Where the scene came from (re-read on restart).
+    pub source: SceneSource,
+    /// The world.
+    pub world: World,
+    /// The scene's dynamic bodies.
+    pub bodies: Vec<BodyId>,
+    /// The scene's size.
+    pub size: usize,
+    /// Whether stepping is paused.
+    pub paused: bool,
+    /// The settings the user chose (applied to the world at once, and to
+    /// each restart, under a scene file's own settings).
+    pub settings: StepSettings,
+    /// Steps run since the scene was loaded.
+    pub steps: u64,
+    /// The last scene-loading error, shown until the next load succeeds.
+    pub error: Option<String>,
+    /// Per body slot, the pose before the last step.
+    previous_poses: Vec<Isometry3<f32>>,
+    /// Stage times of the last [`HISTORY_LEN`] steps, oldest first.
+    history: VecDeque<StepTiming>,
+    drag: Option<Drag>,
+}
+
+impl Simulation {
+    /// Loads `source` with `settings`.
+    ///
+    /// # Errors
+    /// Why the scene could not be loaded.
+    pub fn load(source: SceneSource, settings: StepSettings) -> Result<Self, LoadError> {
+        let loaded = source.build(settings)?;
+        let mut sim = Self {
+            source,
+            world: loaded.world,
+            bodies: loaded.bodies,
+            size: loaded.size,
+            paused: false,
+            settings,
+            steps: 0,
+            error: None,
+            previous_poses: Vec::new(),
+            history: VecDeque::with_capacity(HISTORY_LEN),
+            drag: None,
+        };
+        sim.remember_poses();
+        Ok(sim)
+    }
+
+    /// Loads `source` in place of the current scene. On failure the current
+    /// scene stays and the error is kept in [`error`](Self::error) (and
+    /// returned), so a bad file never ends the app.
+    ///
+    /// # Errors
+    /// Why the scene could not be loaded.
+    pub fn switch(&mut self, source: SceneSource) -> Result<(), String> {
+        match Self::load(source, self.settings) {
+            Ok(mut next) => {
+                next.paused = self.paused;
+                *self = next;
+                Ok(())
+            }
+            Err(e) => {
+                let shown = e.render();
+                log::warn!("{shown}");
+                self.error = Some(shown.clone());
+                Err(shown)
+            }
+        }
+    }
+
+    /// Rebuilds the current scene, re-reading a scene file from disk.
+    ///
+    /// # Errors
+    /// As [`switch`](Self::switch).
+    pub fn restart(&mut self) -> Result<(), String> {
+        self.switch(self.source.clone())
+    }
+
+    /// Applies changed settings to the running world (and to restarts).
+    pub fn apply_settings(&mut self, settings: StepSettings) {
+        self.settings = settings;
+        self.world.set_settings(settings);
+    }
+
+    /// Runs one fixed step: remembers the poses to interpolate from, pulls
+    /// a dragged body, steps, and records the stage times.
+    pub fn step(&mut self) {
+        self.remember_poses();
+        self.pull_dragged();
+        let before = *self.world.stage_times();
+        self.world.step(FIXED_DT);
+        let timing = StepTiming::between(&before, self.world.stage_times());
+        if self.history.len() == HISTORY_LEN {
+            self.history.pop_front();
+        }
+        self.history.push_back(timing);
+        self.steps += 1;
+    }
+
+    /// Stage times of recent steps, oldest first.
+    pub fn history(&self) -> impl ExactSizeIterator<Item = &StepTiming> + '_ {
+        self.history.iter()
+    }
+
+    /// The pose of the body in `slot` drawn `alpha` of the way from before
+    /// the last step to now (linear in position, spherical in rotation).
+    pub fn interpolated(&self, slot: usize, pose: &Isometry3<f32>, alpha: f32) -> Isometry3<f32> {
+        match self.previous_poses.get(slot) {
+            Some(before) if alpha < 1.0 => before.lerp_slerp(pose, alpha.max(0.0)),
+            _ => *pose,
+        }
+    }
+
+    fn remember_poses(&mut self) {
+        let view = self.world.view();
+        for body in view.bodies() {
+            let slot = body.id.index();
+            if self.previous_poses.len() <= slot {
+                self.previous_poses.resize(slot + 1, Isometry3::identity());
+            }
+            self.previous_poses[slot] = *body.pose;
+        }
+    }
+
+    /// Adds a cube at the ray's origin moving along it at [`SHOT_SPEED`].
+    ///
+    /// Returns the new body, or `None` if the world refused it (a ray with
+    /// a non-finite origin or direction).
+    pub fn shoot_cube(&mut self, ray: &Ray) -> Option<BodyId> {
+        let direction = ray.direction.try_normalize(1e-6)?;
+        let origin = ray.origin + direction * (2.0 * SHOT_HALF_EXTENT);
+        let spin = UnitQuaternion::rotation_between(&Vector3::z(), &direction)
+            .unwrap_or_else(UnitQuaternion::identity);
+        let desc = BodyDesc::dynamic(Cuboid::new(Vector3::repeat(SHOT_HALF_EXTENT)).into())
+            .with_position(origin.coords)
+            .with_rotation(spin)
+            .with_linear_velocity(direction * SHOT_SPEED);
+        let id = self.world.add_body(desc).ok()?;
+        self.bodies.push(id);
+        Some(id)
+    }
+
+    /// Grabs the first dynamic body `ray` hits. Returns whether one was.
+    pub fn start_drag(&mut self, ray: &Ray) -> bool {
+        let Some((body, hit)) = self.world.cast_ray(ray, 1.0e4) else {
+            return false;
+        };
+        if self.world.kind(body) != Some(BodyKind::Dynamic) {
+            return false;
+        }
+        let Some(pose) = self.world.pose(body) else {
+            return false;
+        };
+        let point = ray.at(hit.t);
+        self.drag = Some(Drag {
+            body,
+            anchor_local: pose.inverse_transform_point(&point),
+            depth: hit.t,
+            target: point,
+        });
+        true
+    }
+
+    /// Moves the drag target along the new mouse ray.
+    pub fn update_drag(&mut self, ray: &Ray) {
+        if let Some(drag) = &mut self.drag {
+            drag.target = ray.at(drag.depth);
+        }
+    }
+
+    /// Lets go of the dragged body.
+    pub fn end_drag(&mut self) {
+        self.drag = None;
+    }
+
+    /// The current drag, if any.
+    pub fn drag(&self) -> Option<&Drag> {
+        self.drag.as_ref()
+    }
+
+    /// The drag spring's impulse for one step, at the anchor: a damped
+    /// spring on the anchor's offset and velocity, times the body's mass,
+    /// so that `Δv = (ω² x − 2ζω v) dt` whatever the mass.
+    fn pull_dragged(&mut self) {
+        let Some(drag) = self.drag else { return };
+        let (Some(pose), Some(mass), Some(v), Some(w)) = (
+            self.world.pose(drag.body).copied(),
+            self.world.mass_properties(drag.body).copied(),
+            self.world.linear_velocity(drag.body),
+            self.world.angular_velocity(drag.body),
+        ) else {
+            // The body was removed: nothing to hold.
+            self.drag = None;
+            return;
+        };
+        let anchor = pose * drag.anchor_local;
+        let center = pose * mass.local_center;
+        let velocity = v + w.cross(&(anchor - center));
+        let omega = 2.0 * std::f32::consts::PI * DRAG_HERTZ;
+        let accel = (drag.target - anchor) * (omega * omega) - velocity * (2.0 * DRAG_DAMPING * omega);
+        let impulse = accel * (mass.mass * FIXED_DT);
+        // Gravity is cancelled too, so a held body hangs still.
+        let hold = -self.world.settings().gravity * (mass.mass * FIXED_DT);
+        if self.world.apply_impulse(drag.body, impulse + hold, anchor).is_err() {
+            self.drag = None;
+        }
+    }
+}

@@ -1,0 +1,388 @@
+//! The interactive app: a winit window (`ApplicationHandler`) with a wgpu
+//! surface, the renderer drawing the simulation, and the egui HUD drawn on
+//! top through egui-winit and egui-wgpu. Input goes to egui first; what it
+//! does not want goes to the [`Controller`]. The surface is reconfigured on
+//! resize and on `Outdated`/`Lost`, and nothing is drawn while the window
+//! is minimised (0 × 0).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use winit::application::ApplicationHandler;
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, EventLoop};
+use winit::keyboard::PhysicalKey;
+use winit::window::{Window, WindowId};
+
+use crate::app::controller::{Button, Controller, Modifiers, key_action};
+use crate::app::hud::{self, FrameInfo};
+use crate::app::readback::read_texture;
+use crate::app::scene_drawer::SceneDrawer;
+use crate::render::{FrameScene, Renderer};
+
+/// Options of a windowed run, for users and for tests.
+#[derive(Clone, Debug, Default)]
+pub struct WindowOptions {
+    /// Exit after this many frames (tests: `--exit-after-frames`).
+    pub exit_after_frames: Option<u64>,
+    /// Save the last frame here before exiting.
+    pub screenshot_at_exit: Option<PathBuf>,
+    /// Window size in logical pixels.
+    pub size: (u32, u32),
+}
+
+/// Why the window could not run. `NoDisplay` and `NoAdapter` are the
+/// signals to fall back to a headless run.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum WindowError {
+    /// No display to open a window on (no `DISPLAY` or Wayland socket).
+    NoDisplay(String),
+    /// No GPU adapter can draw to the window's surface.
+    NoAdapter(String),
+    /// Something failed while running.
+    Failed(String),
+}
+
+impl std::fmt::Display for WindowError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NoDisplay(e) => write!(f, "no display to open a window on ({e})"),
+            Self::NoAdapter(e) => write!(f, "no GPU adapter for the window ({e})"),
+            Self::Failed(e) => write!(f, "the window failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for WindowError {}
+
+/// Runs the app in a window until it is closed (or the frame limit).
+///
+/// # Errors
+/// [`WindowError::NoDisplay`] or [`WindowError::NoAdapter`] before a window
+/// is shown, so the caller can fall back; [`WindowError::Failed`] after.
+pub fn run_window(controller: Controller, options: WindowOptions) -> Result<(), WindowError> {
+    let event_loop = EventLoop::new().map_err(|e| WindowError::NoDisplay(e.to_string()))?;
+    let mut app = WindowApp {
+        controller,
+        options,
+        gpu: None,
+        error: None,
+        frames: 0,
+        last_frame: Instant::now(),
+        fps: 0.0,
+        modifiers: Modifiers::default(),
+        egui_ctx: egui::Context::default(),
+    };
+    event_loop.run_app(&mut app).map_err(|e| WindowError::Failed(e.to_string()))?;
+    match app.error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// The window's GPU state, created once the event loop resumes.
+struct Gpu {
+    window: Arc<Window>,
+    surface: wgpu::Surface<'static>,
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    config: wgpu::SurfaceConfiguration,
+    renderer: Renderer,
+    drawer: SceneDrawer,
+    frame: FrameScene,
+    egui_state: egui_winit::State,
+    egui_renderer: egui_wgpu::Renderer,
+    software: bool,
+    render_ms: f32,
+}
+
+struct WindowApp {
+    controller: Controller,
+    options: WindowOptions,
+    gpu: Option<Gpu>,
+    error: Option<WindowError>,
+    frames: u64,
+    last_frame: Instant,
+    fps: f32,
+    modifiers: Modifiers,
+    egui_ctx: egui::Context,
+}
+
+impl WindowApp {
+    fn fail(&mut self, event_loop: &ActiveEventLoop, error: WindowError) {
+        log::error!("{error}");
+        self.error = Some(error);
+        event_loop.exit();
+    }
+
+    fn create_gpu(&mut self, event_loop: &ActiveEventLoop) -> Result<Gpu, WindowError> {
+        let (w, h) = self.options.size;
+        let attributes = Window::default_attributes()
+            .with_title("sandbox")
+            .with_inner_size(winit::dpi::LogicalSize::new(w.max(320), h.max(240)));
+        let window = Arc::new(
+            event_loop.create_window(attributes).map_err(|e| WindowError::NoDisplay(e.to_string()))?,
+        );
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let surface = instance
+            .create_surface(window.clone())
+            .map_err(|e| WindowError::NoAdapter(e.to_string()))?;
+        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            force_fallback_adapter: false,
+            compatible_surface: Some(&surface),
+            ..wgpu::RequestAdapterOptions::default()
+        }))
+        .map_err(|e| WindowError::NoAdapter(e.to_string()))?;
+        let info = adapter.get_info();
+        log::info!("wgpu adapter: {} ({:?}, {:?})", info.name, info.device_type, info.backend);
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("app.device"),
+            required_limits: wgpu::Limits::default().using_resolution(adapter.limits()),
+            ..wgpu::DeviceDescriptor::default()
+        }))
+        .map_err(|e| WindowError::NoAdapter(e.to_string()))?;
+        device.on_uncaptured_error(Arc::new(|error| log::error!("wgpu: {error}")));
+        let caps = surface.get_capabilities(&adapter);
+        let format = caps.formats.iter().copied().find(|f| f.is_srgb()).unwrap_or(caps.formats[0]);
+        // COPY_SRC lets F12 and --screenshot-at-exit read the frame back.
+        let copy = caps.usages.contains(wgpu::TextureUsages::COPY_SRC);
+        let size = window.inner_size();
+        let mut config = surface
+            .get_default_config(&adapter, size.width.max(1), size.height.max(1))
+            .ok_or_else(|| WindowError::NoAdapter("the adapter cannot draw to this window".into()))?;
+        config.usage = wgpu::TextureUsages::RENDER_ATTACHMENT
+            | if copy { wgpu::TextureUsages::COPY_SRC } else { wgpu::TextureUsages::empty() };
+        config.format = format;
+        config.width = size.width;
+        config.height = size.height;
+        config.present_mode = wgpu::PresentMode::AutoVsync;
+        if size.width > 0 && size.height > 0 {
+            surface.configure(&device, &config);
+        }
+        let renderer = Renderer::new(&device, &queue, format, size.width, size.height);
+        let egui_state = egui_winit::State::new(
+            self.egui_ctx.clone(),
+            egui::ViewportId::ROOT,
+            &window,
+            Some(window.scale_factor() as f32),
+            None,
+            Some(device.limits().max_texture_dimension_2d as usize),
+        );
+        let egui_renderer =
+            egui_wgpu::Renderer::new(&device, format, egui_wgpu::RendererOptions::default());
+        self.controller.window_size = (size.width as f32, size.height as f32);
+        let frame = FrameScene::new(self.controller.camera.camera());
+        Ok(Gpu {
+            window,
+            surface,
+            device,
+            queue,
+            config,
+            renderer,
+            drawer: SceneDrawer::default(),
+            frame,
+            egui_state,
+            egui_renderer,
+            software: info.device_type == wgpu::DeviceType::Cpu,
+            render_ms: 0.0,
+        })
+    }
+
+    fn redraw(&mut self, event_loop: &ActiveEventLoop) {
+        let now = Instant::now();
+        let elapsed = now - self.last_frame;
+        self.last_frame = now;
+        let dt = elapsed.as_secs_f32();
+        if dt > 0.0 {
+            self.fps = if self.fps == 0.0 { 1.0 / dt } else { 0.9 * self.fps + 0.1 / dt };
+        }
+        let steps = self.controller.advance(elapsed);
+        let Some(gpu) = self.gpu.as_mut() else { return };
+        if gpu.config.width == 0 || gpu.config.height == 0 {
+            return; // minimised
+        }
+        let surface_texture = match gpu.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(t) | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                gpu.surface.configure(&gpu.device, &gpu.config);
+                return;
+            }
+            _ => return, // timeout or occluded: try the next frame
+        };
+        let target = surface_texture.texture.create_view(&wgpu::TextureViewDescriptor::default());
+        let t = Instant::now();
+        gpu.frame.camera = self.controller.camera.camera();
+        let filled = gpu.drawer.fill(
+            &self.controller.sim,
+            steps.alpha,
+            self.controller.debug,
+            &mut gpu.renderer,
+            &mut gpu.frame,
+        );
+        let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("app.frame"),
+        });
+        let rendered = filled.and_then(|()| gpu.renderer.render(&mut encoder, &target, &gpu.frame));
+        gpu.render_ms = t.elapsed().as_secs_f32() * 1e3;
+        if let Err(e) = rendered {
+            self.fail(event_loop, WindowError::Failed(e.to_string()));
+            return;
+        }
+
+        // The HUD, drawn into the same view.
+        let raw_input = gpu.egui_state.take_egui_input(&gpu.window);
+        let info = FrameInfo { fps: self.fps, render_ms: gpu.render_ms, software: gpu.software };
+        let controller = &mut self.controller;
+        let mut clicked = Vec::new();
+        let output = self.egui_ctx.run_ui(raw_input, |ui| {
+            if controller.hud_visible {
+                clicked = hud::show(ui, controller, &info);
+            }
+        });
+        gpu.egui_state.handle_platform_output(&gpu.window, output.platform_output);
+        let jobs = self.egui_ctx.tessellate(output.shapes, output.pixels_per_point);
+        let screen = egui_wgpu::ScreenDescriptor {
+            size_in_pixels: [gpu.config.width, gpu.config.height],
+            pixels_per_point: output.pixels_per_point,
+        };
+        for (id, deltas) in &output.textures_delta.set {
+            for delta in deltas {
+                gpu.egui_renderer.update_texture(&gpu.device, &gpu.queue, *id, delta);
+            }
+        }
+        let commands =
+            gpu.egui_renderer.update_buffers(&gpu.device, &gpu.queue, &mut encoder, &jobs, &screen);
+        {
+            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("app.hud"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &target,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
+                })],
+                ..wgpu::RenderPassDescriptor::default()
+            });
+            gpu.egui_renderer.render(&mut pass.forget_lifetime(), &jobs, &screen);
+        }
+        for id in &output.textures_delta.free {
+            gpu.egui_renderer.free_texture(id);
+        }
+        gpu.queue.submit(commands.into_iter().chain([encoder.finish()]));
+        for action in clicked {
+            self.controller.apply(action);
+        }
+
+        self.frames += 1;
+        let last = self.options.exit_after_frames.is_some_and(|n| self.frames >= n);
+        let save_to = if self.controller.screenshot_requested {
+            self.controller.screenshot_requested = false;
+            Some(screenshot_path())
+        } else if last {
+            self.options.screenshot_at_exit.clone()
+        } else {
+            None
+        };
+        if let Some(path) = save_to {
+            match read_texture(&gpu.device, &gpu.queue, &surface_texture.texture)
+                .and_then(|image| image.save(&path).map_err(|e| e.to_string()))
+            {
+                Ok(()) => log::info!("saved {}", path.display()),
+                Err(e) => log::error!("saving {}: {e}", path.display()),
+            }
+        }
+        gpu.queue.present(surface_texture);
+        if last {
+            event_loop.exit();
+        }
+    }
+}
+
+/// `sandbox-<unix seconds>.png` in the working directory.
+fn screenshot_path() -> PathBuf {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    PathBuf::from(format!("sandbox-{secs}.png"))
+}
+
+impl ApplicationHandler for WindowApp {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.gpu.is_some() {
+            return;
+        }
+        match self.create_gpu(event_loop) {
+            Ok(gpu) => {
+                gpu.window.request_redraw();
+                self.last_frame = Instant::now();
+                self.gpu = Some(gpu);
+            }
+            Err(e) => self.fail(event_loop, e),
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        let Some(gpu) = self.gpu.as_mut() else { return };
+        let consumed = gpu.egui_state.on_window_event(&gpu.window, &event).consumed;
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::Resized(size) => {
+                gpu.config.width = size.width;
+                gpu.config.height = size.height;
+                if size.width > 0 && size.height > 0 {
+                    gpu.surface.configure(&gpu.device, &gpu.config);
+                }
+                gpu.renderer.resize(size.width, size.height);
+                self.controller.window_size = (size.width as f32, size.height as f32);
+            }
+            WindowEvent::RedrawRequested => self.redraw(event_loop),
+            WindowEvent::ModifiersChanged(m) => {
+                let state = m.state();
+                self.modifiers = Modifiers { shift: state.shift_key(), ctrl: state.control_key() };
+            }
+            WindowEvent::DroppedFile(path) => {
+                self.controller.apply(crate::app::controller::Action::LoadFile(path));
+            }
+            _ if consumed => {}
+            WindowEvent::KeyboardInput { event, .. } => {
+                if event.state == ElementState::Pressed
+                    && !event.repeat
+                    && let PhysicalKey::Code(code) = event.physical_key
+                    && let Some(action) = key_action(code)
+                {
+                    self.controller.apply(action);
+                }
+            }
+            WindowEvent::MouseInput { state, button, .. } => {
+                let button = match button {
+                    MouseButton::Left => Button::Left,
+                    MouseButton::Right => Button::Right,
+                    MouseButton::Middle => Button::Middle,
+                    _ => return,
+                };
+                self.controller.mouse_button(button, state == ElementState::Pressed, self.modifiers);
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                self.controller.cursor_moved(position.x as f32, position.y as f32);
+            }
+            WindowEvent::CursorLeft { .. } => self.controller.cursor_left(),
+            WindowEvent::MouseWheel { delta, .. } => {
+                let notches = match delta {
+                    MouseScrollDelta::LineDelta(_, y) => y,
+                    MouseScrollDelta::PixelDelta(p) => (p.y / 40.0) as f32,
+                };
+                self.controller.wheel(notches);
+            }
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
+        if let Some(gpu) = &self.gpu {
+            gpu.window.request_redraw();
+        }
+    }
+}

@@ -1,0 +1,625 @@
+//! `Renderer`: turns a [`FrameScene`] into GPU passes recorded into the
+//! caller's command encoder and resolved into the caller's texture view.
+//!
+//! Per frame: group the instances by mesh kind (a counting sort into one
+//! instance buffer, so each kind is one contiguous range and one draw),
+//! upload the globals and overlays, render the shadow map from the sun, then
+//! one multisampled main pass: sky, ground, meshes, translucent triangles,
+//! lines and points. The surface and window belong to the app; after
+//! `render` returns, the app may record more passes (a UI) into the same
+//! encoder and view with `LoadOp::Load`.
+
+use nalgebra::{Matrix4, Point3, Vector3};
+
+use super::gpu_types::{
+    Globals, GpuInstance, LineVertex, MeshVertex, PointInstance, TranslucentVertex,
+};
+use super::growable_buffer::GrowableBuffer;
+use super::mesh::{MeshData, hull_mesh, unit_capsule, unit_cube};
+use super::pipelines::Pipelines;
+use super::targets::{FrameTargets, SHADOW_MAP_SIZE, ShadowMap};
+use super::{
+    Color, DrawShape, FrameScene, FrameStats, HullMeshId, MeshKind, Projection, RenderError,
+    ShadowFit, orthographic_rh_zo,
+};
+
+/// The main pass's multisample count.
+pub const MSAA_SAMPLES: u32 = 4;
+
+/// Mesh slots in the instance buffer: cube, sphere, capsule, then hulls.
+const FIRST_HULL_SLOT: usize = 3;
+
+/// A mesh uploaded once.
+#[derive(Debug)]
+struct GpuMesh {
+    vertices: wgpu::Buffer,
+    indices: wgpu::Buffer,
+    index_count: u32,
+    /// Radius of a sphere around the local origin bounding the unit mesh.
+    radius: f32,
+}
+
+impl GpuMesh {
+    fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        label: &str,
+        data: &MeshData,
+        radius: f32,
+    ) -> Self {
+        let buffer = |suffix: &str, bytes: &[u8], usage: wgpu::BufferUsages| {
+            let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(&format!("{label}.{suffix}")),
+                size: bytes.len() as u64,
+                usage: usage | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            queue.write_buffer(&buffer, 0, bytes);
+            buffer
+        };
+        Self {
+            vertices: buffer(
+                "vertices",
+                bytemuck::cast_slice(&data.vertices),
+                wgpu::BufferUsages::VERTEX,
+            ),
+            indices: buffer(
+                "indices",
+                bytemuck::cast_slice(&data.indices),
+                wgpu::BufferUsages::INDEX,
+            ),
+            index_count: data.indices.len() as u32,
+            radius,
+        }
+    }
+}
+
+/// The wgpu renderer of a [`FrameScene`].
+///
+/// The app owns the surface. Per frame it acquires the surface texture
+/// (reconfiguring on `Outdated`/`Lost`, skipping on `Timeout`/`Occluded`),
+/// creates a view, calls [`render`](Self::render) with its encoder, records
+/// its UI pass into the same view with `LoadOp::Load`, submits, and presents
+/// with `queue.present(surface_texture)`. On a window resize it calls
+/// [`resize`](Self::resize), which accepts a minimised window's 0 x 0.
+#[derive(Debug)]
+pub struct Renderer {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    target_format: wgpu::TextureFormat,
+    width: u32,
+    height: u32,
+    pipelines: Pipelines,
+    globals: wgpu::Buffer,
+    scene_bind_group: wgpu::BindGroup,
+    shadow_bind_group: wgpu::BindGroup,
+    shadow_map: ShadowMap,
+    /// `None` while the target is zero-sized (a minimised window).
+    targets: Option<FrameTargets>,
+    /// Cube, sphere/capsule (one mesh, see mesh.rs), then registered hulls.
+    cube: GpuMesh,
+    capsule: GpuMesh,
+    hulls: Vec<GpuMesh>,
+    instance_buffer: GrowableBuffer,
+    line_buffer: GrowableBuffer,
+    point_buffer: GrowableBuffer,
+    translucent_buffer: GrowableBuffer,
+    /// Per-frame scratch, kept to avoid reallocating.
+    scratch_instances: Vec<GpuInstance>,
+    scratch_ranges: Vec<(u32, u32)>,
+    scratch_lines: Vec<LineVertex>,
+    scratch_points: Vec<PointInstance>,
+    scratch_translucent: Vec<TranslucentVertex>,
+}
+
+impl Renderer {
+    /// Creates a renderer drawing into views of `target_format` (sRGB or
+    /// not; non-sRGB targets are encoded in the shader) of the given size.
+    /// A zero size is allowed and renders nothing until [`resize`](Self::resize).
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        target_format: wgpu::TextureFormat,
+        width: u32,
+        height: u32,
+    ) -> Self {
+        let pipelines = Pipelines::new(device, target_format, MSAA_SAMPLES);
+        let globals = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("render.globals"),
+            size: size_of::<Globals>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let shadow_map = ShadowMap::new(device);
+        let scene_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("render.scene_bind_group"),
+            layout: &pipelines.scene_layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(&shadow_map.view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::Sampler(&shadow_map.sampler),
+                },
+            ],
+        });
+        let shadow_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("render.shadow_bind_group"),
+            layout: &pipelines.shadow_layout,
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() }],
+        });
+        let cube = GpuMesh::new(device, queue, "render.cube_mesh", &unit_cube(), 3f32.sqrt());
+        let capsule = GpuMesh::new(device, queue, "render.capsule_mesh", &unit_capsule(), 1.0);
+        let mut renderer = Self {
+            device: device.clone(),
+            queue: queue.clone(),
+            target_format,
+            width: 0,
+            height: 0,
+            pipelines,
+            globals,
+            scene_bind_group,
+            shadow_bind_group,
+            shadow_map,
+            targets: None,
+            cube,
+            capsule,
+            hulls: Vec::new(),
+            instance_buffer: GrowableBuffer::new(
+                device,
+                "render.instances",
+                wgpu::BufferUsages::VERTEX,
+            ),
+            line_buffer: GrowableBuffer::new(device, "render.lines", wgpu::BufferUsages::VERTEX),
+            point_buffer: GrowableBuffer::new(device, "render.points", wgpu::BufferUsages::VERTEX),
+            translucent_buffer: GrowableBuffer::new(
+                device,
+                "render.translucent",
+                wgpu::BufferUsages::VERTEX,
+            ),
+            scratch_instances: Vec::new(),
+            scratch_ranges: Vec::new(),
+            scratch_lines: Vec::new(),
+            scratch_points: Vec::new(),
+            scratch_translucent: Vec::new(),
+        };
+        renderer.resize(width, height);
+        renderer
+    }
+
+    /// Resizes the attachments. A zero width or height (a minimised window)
+    /// drops them, and [`render`](Self::render) then skips frames until the
+    /// next non-zero resize. Sizes above the device's 2D texture limit are
+    /// clamped (and `render` will then report a target mismatch).
+    pub fn resize(&mut self, width: u32, height: u32) {
+        let max = self.device.limits().max_texture_dimension_2d;
+        let (width, height) = (width.min(max), height.min(max));
+        if (width, height) == (self.width, self.height)
+            && (self.targets.is_some() || width == 0 || height == 0)
+        {
+            return;
+        }
+        self.width = width;
+        self.height = height;
+        self.targets = (width > 0 && height > 0).then(|| {
+            FrameTargets::new(&self.device, self.target_format, MSAA_SAMPLES, width, height)
+        });
+    }
+
+    /// The current size in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+
+    /// The format of the views this renderer draws into.
+    pub fn target_format(&self) -> wgpu::TextureFormat {
+        self.target_format
+    }
+
+    /// Uploads a hull mesh (positions and triangles in the hull's local
+    /// frame) and returns its id. Register one mesh per distinct hull and
+    /// draw it with [`DrawShape::Hull`]. Normals are flat; see the
+    /// convexity note in the errors: a triangle facing the centroid is
+    /// flipped, so the winding does not matter for convex hulls.
+    pub fn register_hull(
+        &mut self,
+        positions: &[Point3<f32>],
+        triangles: &[[u32; 3]],
+    ) -> Result<HullMeshId, RenderError> {
+        let (data, radius) = hull_mesh(positions, triangles)?;
+        let id = HullMeshId(self.hulls.len() as u32);
+        self.hulls.push(GpuMesh::new(
+            &self.device,
+            &self.queue,
+            &format!("render.hull_mesh_{}", id.0),
+            &data,
+            radius,
+        ));
+        Ok(id)
+    }
+
+    /// Records one frame into `encoder`, resolving into `target`, which must
+    /// have this renderer's size and format (up to the sRGB suffix).
+    /// Returns what was drawn. Skips (and says so in the stats) while the
+    /// size is zero.
+    pub fn render(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        frame: &FrameScene,
+    ) -> Result<FrameStats, RenderError> {
+        let mut stats = FrameStats::default();
+        if self.targets.is_none() {
+            stats.skipped = true;
+            return Ok(stats);
+        }
+        let texture = target.texture();
+        let found = (texture.width(), texture.height(), texture.format());
+        if (found.0, found.1) != (self.width, self.height)
+            || found.2.remove_srgb_suffix() != self.target_format.remove_srgb_suffix()
+        {
+            return Err(RenderError::TargetMismatch {
+                expected: (self.width, self.height, self.target_format),
+                found,
+            });
+        }
+        frame.camera.validate()?;
+
+        // Counting sort of the instances by mesh slot, so every kind is one
+        // contiguous range of the instance buffer and one draw call.
+        let slots = FIRST_HULL_SLOT + self.hulls.len();
+        self.scratch_ranges.clear();
+        self.scratch_ranges.resize(slots, (0, 0));
+        for instance in &frame.instances {
+            let slot = self.slot(instance.shape.mesh_kind())?;
+            self.scratch_ranges[slot].1 += 1;
+        }
+        let mut start = 0;
+        for range in &mut self.scratch_ranges {
+            range.0 = start;
+            start += range.1;
+            range.1 = range.0;
+        }
+        // Now `range.1` is the write cursor; it ends at the range's end.
+        self.scratch_instances.clear();
+        self.scratch_instances.resize(frame.instances.len(), bytemuck::Zeroable::zeroed());
+        let mut bounds = SceneBounds::default();
+        for instance in &frame.instances {
+            let slot = self.slot(instance.shape.mesh_kind())?;
+            let (scale, half_height) = instance.shape.scale_and_half_height();
+            let hull_radius = match instance.shape {
+                DrawShape::Hull { id, .. } => self.hulls[id.0 as usize].radius,
+                _ => 0.0,
+            };
+            let t = instance.world_from_local.translation.vector;
+            bounds.add(&t, instance.shape.bounding_radius(hull_radius));
+            let mut color = instance.color.to_linear();
+            if instance.sleeping {
+                let k = frame.sleeping_brightness.clamp(0.0, 1.0);
+                color = [color[0] * k, color[1] * k, color[2] * k, color[3]];
+            }
+            let q = instance.world_from_local.rotation.coords;
+            let cursor = &mut self.scratch_ranges[slot].1;
+            self.scratch_instances[*cursor as usize] = GpuInstance {
+                rotation: [q.x, q.y, q.z, q.w],
+                translation_half_height: [t.x, t.y, t.z, half_height],
+                scale: [scale.x, scale.y, scale.z, 0.0],
+                color,
+            };
+            *cursor += 1;
+        }
+        stats.instances = frame.instances.len() as u32;
+        let instance_bytes: &[u8] = bytemuck::cast_slice(&self.scratch_instances);
+        self.instance_buffer.write(&self.device, &self.queue, instance_bytes);
+
+        self.upload_overlays(frame, &mut stats);
+        let globals = self.globals(frame, &bounds);
+        self.queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
+
+        // Shadow pass: cleared even when nothing casts, so that no stale
+        // shadow from an earlier frame remains.
+        if frame.light.shadows {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("render.shadow_pass"),
+                color_attachments: &[],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &self.shadow_map.view,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Store,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_pipeline(&self.pipelines.shadow);
+            pass.set_bind_group(0, &self.shadow_bind_group, &[]);
+            let draws = self.draw_meshes(&mut pass);
+            stats.shadow_draw_calls = draws;
+            stats.draw_calls += draws;
+        }
+
+        let Some(targets) = &self.targets else {
+            // Checked on entry; kept as a skip rather than a panic.
+            stats.skipped = true;
+            return Ok(stats);
+        };
+        let sky = frame.sky.horizon.to_linear();
+        let (color_view, resolve_target) = match &targets.color {
+            Some(msaa) => (msaa, Some(target)),
+            None => (target, None),
+        };
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("render.main_pass"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: color_view,
+                depth_slice: None,
+                resolve_target,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color {
+                        r: f64::from(sky[0]),
+                        g: f64::from(sky[1]),
+                        b: f64::from(sky[2]),
+                        a: 1.0,
+                    }),
+                    // The samples are not needed once resolved.
+                    store: if resolve_target.is_some() {
+                        wgpu::StoreOp::Discard
+                    } else {
+                        wgpu::StoreOp::Store
+                    },
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &targets.depth,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Discard,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_bind_group(0, &self.scene_bind_group, &[]);
+        pass.set_pipeline(&self.pipelines.sky);
+        pass.draw(0..3, 0..1);
+        stats.draw_calls += 1;
+        if frame.ground.is_some() {
+            pass.set_pipeline(&self.pipelines.ground);
+            pass.draw(0..6, 0..1);
+            stats.draw_calls += 1;
+        }
+        pass.set_pipeline(&self.pipelines.mesh);
+        let draws = self.draw_meshes(&mut pass);
+        stats.mesh_draw_calls = draws;
+        stats.draw_calls += draws;
+        if stats.translucent_triangles > 0 {
+            pass.set_pipeline(&self.pipelines.translucent);
+            pass.set_vertex_buffer(0, self.translucent_buffer.buffer().slice(..));
+            pass.draw(0..stats.translucent_triangles * 3, 0..1);
+            stats.draw_calls += 1;
+        }
+        if stats.lines > 0 {
+            pass.set_pipeline(&self.pipelines.lines);
+            pass.set_vertex_buffer(0, self.line_buffer.buffer().slice(..));
+            pass.draw(0..stats.lines * 2, 0..1);
+            stats.draw_calls += 1;
+        }
+        if stats.points > 0 {
+            pass.set_pipeline(&self.pipelines.points);
+            pass.set_vertex_buffer(0, self.point_buffer.buffer().slice(..));
+            pass.draw(0..6, 0..stats.points);
+            stats.draw_calls += 1;
+        }
+        Ok(stats)
+    }
+
+    /// The instance buffer's capacity in bytes, to test that it is reused.
+    #[cfg(test)]
+    pub(crate) fn instance_buffer_capacity(&self) -> u64 {
+        self.instance_buffer.capacity()
+    }
+
+    /// The mesh slot of a kind, or an error for a hull id never issued.
+    fn slot(&self, kind: MeshKind) -> Result<usize, RenderError> {
+        match kind {
+            MeshKind::Cube => Ok(0),
+            MeshKind::Sphere => Ok(1),
+            MeshKind::Capsule => Ok(2),
+            MeshKind::Hull(id) if (id.0 as usize) < self.hulls.len() => {
+                Ok(FIRST_HULL_SLOT + id.0 as usize)
+            }
+            MeshKind::Hull(id) => Err(RenderError::UnknownHull(id)),
+        }
+    }
+
+    /// One instanced draw per non-empty mesh slot; returns the draw count.
+    fn draw_meshes(&self, pass: &mut wgpu::RenderPass<'_>) -> u32 {
+        let mut draws = 0;
+        pass.set_vertex_buffer(1, self.instance_buffer.buffer().slice(..));
+        for (slot, &(start, end)) in self.scratch_ranges.iter().enumerate() {
+            if start == end {
+                continue;
+            }
+            let mesh = match slot {
+                0 => &self.cube,
+                1 | 2 => &self.capsule,
+                hull => &self.hulls[hull - FIRST_HULL_SLOT],
+            };
+            pass.set_vertex_buffer(0, mesh.vertices.slice(..));
+            pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
+            pass.draw_indexed(0..mesh.index_count, 0, start..end);
+            draws += 1;
+        }
+        draws
+    }
+
+    /// Fills and uploads the line, point and translucent vertex buffers.
+    fn upload_overlays(&mut self, frame: &FrameScene, stats: &mut FrameStats) {
+        self.scratch_lines.clear();
+        for line in &frame.lines {
+            let color = line.color.to_linear();
+            self.scratch_lines.push(LineVertex { position: line.start.into(), color });
+            self.scratch_lines.push(LineVertex { position: line.end.into(), color });
+        }
+        self.scratch_points.clear();
+        self.scratch_points.extend(frame.points.iter().map(|p| PointInstance {
+            position_size: [p.position.x, p.position.y, p.position.z, p.size_px.max(0.0)],
+            color: p.color.to_linear(),
+        }));
+        self.scratch_translucent.clear();
+        for mesh in &frame.translucent {
+            let color = mesh.color.to_linear();
+            for &[i, j, k] in &mesh.triangles {
+                // Triangles with an index out of range are skipped, not fatal:
+                // a debug overlay should not take the frame down.
+                let (Some(a), Some(b), Some(c)) = (
+                    mesh.positions.get(i as usize),
+                    mesh.positions.get(j as usize),
+                    mesh.positions.get(k as usize),
+                ) else {
+                    continue;
+                };
+                let normal = (b - a).cross(&(c - a)).try_normalize(0.0).unwrap_or_else(Vector3::y);
+                for p in [a, b, c] {
+                    self.scratch_translucent.push(TranslucentVertex {
+                        position: (*p).into(),
+                        normal: normal.into(),
+                        color,
+                    });
+                }
+            }
+        }
+        stats.lines = frame.lines.len() as u32;
+        stats.points = frame.points.len() as u32;
+        stats.translucent_triangles = (self.scratch_translucent.len() / 3) as u32;
+        self.line_buffer.write(
+            &self.device,
+            &self.queue,
+            bytemuck::cast_slice(&self.scratch_lines),
+        );
+        self.point_buffer.write(
+            &self.device,
+            &self.queue,
+            bytemuck::cast_slice(&self.scratch_points),
+        );
+        self.translucent_buffer.write(
+            &self.device,
+            &self.queue,
+            bytemuck::cast_slice(&self.scratch_translucent),
+        );
+    }
+
+    /// The per-frame constants, including the light's projection fitted to
+    /// the shadow sphere.
+    fn globals(&self, frame: &FrameScene, bounds: &SceneBounds) -> Globals {
+        let aspect = self.width as f32 / self.height as f32;
+        let clip_from_world = frame.camera.clip_from_world(aspect);
+        let world_from_clip = clip_from_world.try_inverse().unwrap_or_else(Matrix4::identity);
+        let to_light = (-frame.light.direction).try_normalize(0.0).unwrap_or_else(Vector3::y);
+        let (center, radius) = match frame.light.shadow_fit {
+            ShadowFit::SceneBounds { min_radius } => {
+                let (c, r) = bounds.sphere();
+                (c, r.max(min_radius))
+            }
+            ShadowFit::Sphere { center, radius } => (center, radius),
+        };
+        let radius = if radius.is_finite() && radius > 0.0 { radius } else { 1.0 };
+        // The light looks at the sphere from two radii away along its
+        // direction; the box [-r, r]^2 x [r, 3r] in light view space holds it.
+        let up = if to_light.y.abs() > 0.99 { Vector3::z() } else { Vector3::y() };
+        let light_eye = center + to_light * (2.0 * radius);
+        let light_view = nalgebra::Isometry3::look_at_rh(&light_eye, &center, &up);
+        let light_clip_from_world = orthographic_rh_zo(radius, radius, radius * 0.5, radius * 3.5)
+            * light_view.to_homogeneous();
+        let light = frame.light.color.to_linear();
+        let k = frame.light.intensity.max(0.0);
+        let ground = frame.ground.unwrap_or_default();
+        let v4 = |c: Color| c.to_linear();
+        let srgb_in_shader = if self.target_format.is_srgb() { 0.0 } else { 1.0 };
+        Globals {
+            clip_from_world: clip_from_world.into(),
+            light_clip_from_world: light_clip_from_world.into(),
+            world_from_clip: world_from_clip.into(),
+            eye: [
+                frame.camera.eye.x,
+                frame.camera.eye.y,
+                frame.camera.eye.z,
+                if matches!(frame.camera.projection, Projection::Perspective { .. }) {
+                    1.0
+                } else {
+                    0.0
+                },
+            ],
+            to_light: [
+                to_light.x,
+                to_light.y,
+                to_light.z,
+                if frame.light.shadows { 1.0 } else { 0.0 },
+            ],
+            light_color: [light[0] * k, light[1] * k, light[2] * k, frame.light.ambient.max(0.0)],
+            sky_zenith: v4(frame.sky.zenith),
+            sky_horizon: v4(frame.sky.horizon),
+            sky_nadir: v4(frame.sky.nadir),
+            ground_color: v4(ground.color),
+            grid_color: v4(ground.line_color),
+            params: [
+                ground.half_extent.max(0.0),
+                ground.cell_size.max(1e-3),
+                2.0 * radius / SHADOW_MAP_SIZE as f32,
+                srgb_in_shader,
+            ],
+            viewport: [
+                self.width as f32,
+                self.height as f32,
+                1.0 / self.width as f32,
+                1.0 / self.height as f32,
+            ],
+        }
+    }
+}
+
+/// The axis-aligned box around every instance's bounding sphere.
+#[derive(Debug, Clone, Copy)]
+struct SceneBounds {
+    min: Vector3<f32>,
+    max: Vector3<f32>,
+}
+
+impl Default for SceneBounds {
+    fn default() -> Self {
+        Self { min: Vector3::repeat(f32::INFINITY), max: Vector3::repeat(f32::NEG_INFINITY) }
+    }
+}
+
+impl SceneBounds {
+    fn add(&mut self, center: &Vector3<f32>, radius: f32) {
+        // Non-finite instances are left out of the shadow fit.
+        if center.iter().all(|c| c.is_finite()) && radius.is_finite() {
+            self.min = self.min.inf(&center.add_scalar(-radius));
+            self.max = self.max.sup(&center.add_scalar(radius));
+        }
+    }
+
+    /// The bounding sphere of the box (the origin and zero when empty).
+    fn sphere(&self) -> (Point3<f32>, f32) {
+        if !(self.min.x <= self.max.x) {
+            return (Point3::origin(), 0.0);
+        }
+        (Point3::from((self.min + self.max) * 0.5), (self.max - self.min).norm() * 0.5)
+    }
+}
+
+/// Compile-time layout checks against the WGSL structs.
+const _: () = {
+    assert!(size_of::<MeshVertex>() == 32);
+    assert!(size_of::<GpuInstance>() == 64);
+    assert!(size_of::<Globals>() == 3 * 64 + 10 * 16);
+};

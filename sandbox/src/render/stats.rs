@@ -1,0 +1,22 @@
+//! What the renderer did in one frame, for tests and the app's overlay.
+
+/// Counts for one rendered frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FrameStats {
+    /// Draw calls in all passes (shadow, sky, ground, meshes, overlays).
+    pub draw_calls: u32,
+    /// Instanced mesh draw calls in the main pass: one per mesh kind present.
+    pub mesh_draw_calls: u32,
+    /// Mesh draw calls in the shadow pass.
+    pub shadow_draw_calls: u32,
+    /// Mesh instances drawn.
+    pub instances: u32,
+    /// Debug line segments drawn.
+    pub lines: u32,
+    /// Point markers drawn.
+    pub points: u32,
+    /// Translucent triangles drawn.
+    pub translucent_triangles: u32,
+    /// Whether the frame was skipped (zero-sized target).
+    pub skipped: bool,
+}

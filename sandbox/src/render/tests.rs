@@ -1,0 +1,473 @@
+//! Render tests: projection maths on the CPU, and small offscreen frames on
+//! whatever adapter exists (lavapipe on CI) checked by pixel colour.
+//!
+//! Without an adapter the GPU tests print `SKIPPED: no wgpu adapter` and
+//! pass, unless `SANDBOX_REQUIRE_GPU=1`, in which case they fail. Every
+//! rendered frame is written to `$TMPDIR/sandbox-render/` for inspection.
+
+use std::io::Write;
+use std::sync::OnceLock;
+
+use image::{Rgba, RgbaImage};
+use nalgebra::{Isometry3, Point3, Vector3, Vector4};
+
+use super::*;
+
+const WIDTH: u32 = 320;
+const HEIGHT: u32 = 180;
+
+/// The shared headless GPU, or why there is none.
+fn shared_gpu() -> &'static Result<Gpu, String> {
+    static GPU: OnceLock<Result<Gpu, String>> = OnceLock::new();
+    GPU.get_or_init(|| Gpu::headless().map_err(|e| e.to_string()))
+}
+
+/// An offscreen renderer, or `None` after a loud skip message when there is
+/// no adapter and `SANDBOX_REQUIRE_GPU` is not `1`.
+fn offscreen(test: &str, width: u32, height: u32) -> Option<OffscreenRenderer> {
+    match shared_gpu() {
+        Ok(gpu) => {
+            Some(OffscreenRenderer::with_gpu(gpu.clone(), width, height).expect("offscreen target"))
+        }
+        Err(why) => {
+            assert!(
+                std::env::var("SANDBOX_REQUIRE_GPU").as_deref() != Ok("1"),
+                "{test}: SANDBOX_REQUIRE_GPU=1 but {why}"
+            );
+            // Straight to stderr: libtest captures `eprintln!` of passing tests.
+            let _ =
+                writeln!(std::io::stderr(), "SKIPPED: no wgpu adapter ({why}); {test} did not run");
+            None
+        }
+    }
+}
+
+fn save(image: &RgbaImage, name: &str) {
+    let dir = std::env::temp_dir().join("sandbox-render");
+    std::fs::create_dir_all(&dir).expect("create output dir");
+    OffscreenRenderer::save_png(image, dir.join(format!("{name}.png"))).expect("save png");
+}
+
+fn test_camera() -> Camera {
+    Camera::looking_at(Point3::new(0.0, 2.5, 7.0), Point3::new(0.0, 0.8, 0.0))
+}
+
+fn cube(center: Vector3<f32>, half: f32, color: Color) -> DrawInstance {
+    DrawInstance::new(
+        DrawShape::Cuboid { half_extents: Vector3::repeat(half) },
+        Isometry3::translation(center.x, center.y, center.z),
+        color,
+    )
+}
+
+/// The mean colour of a square of pixels around `(x, y)`.
+fn mean(image: &RgbaImage, x: u32, y: u32, radius: u32) -> [f32; 3] {
+    let mut sum = [0.0; 3];
+    let mut n = 0.0;
+    for py in y.saturating_sub(radius)..=(y + radius).min(image.height() - 1) {
+        for px in x.saturating_sub(radius)..=(x + radius).min(image.width() - 1) {
+            let Rgba([r, g, b, _]) = *image.get_pixel(px, py);
+            sum[0] += f32::from(r);
+            sum[1] += f32::from(g);
+            sum[2] += f32::from(b);
+            n += 1.0;
+        }
+    }
+    sum.map(|s| s / n)
+}
+
+fn luminance(c: [f32; 3]) -> f32 {
+    0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+}
+
+fn pixel_of(camera: &Camera, point: Vector3<f32>) -> (u32, u32) {
+    let p = camera.project_to_pixel(&Point3::from(point), WIDTH, HEIGHT).expect("point in view");
+    (p.x as u32, p.y as u32)
+}
+
+#[test]
+fn perspective_maps_near_to_zero_and_far_to_one() {
+    let (near, far) = (0.1, 250.0);
+    let m = perspective_rh_zo(60f32.to_radians(), 16.0 / 9.0, near, far);
+    let depth = |z: f32| {
+        let clip = m * Vector4::new(0.3, -0.2, z, 1.0);
+        clip.z / clip.w
+    };
+    assert!((depth(-near) - 0.0).abs() < 1e-6, "near -> {}", depth(-near));
+    assert!((depth(-far) - 1.0).abs() < 1e-5, "far -> {}", depth(-far));
+    let middle = depth(-1.0);
+    assert!(middle > 0.0 && middle < 1.0);
+    // Depth grows monotonically away from the camera.
+    assert!(depth(-2.0) > depth(-1.0));
+}
+
+#[test]
+fn orthographic_maps_near_to_zero_and_far_to_one() {
+    let m = orthographic_rh_zo(4.0, 3.0, -5.0, 20.0);
+    let depth = |z: f32| (m * Vector4::new(1.0, 1.0, z, 1.0)).z;
+    assert!((depth(5.0) - 0.0).abs() < 1e-6);
+    assert!((depth(-20.0) - 1.0).abs() < 1e-6);
+    let corner = m * Vector4::new(4.0, 3.0, -1.0, 1.0);
+    assert!((corner.x - 1.0).abs() < 1e-6 && (corner.y - 1.0).abs() < 1e-6);
+}
+
+#[test]
+fn camera_target_projects_to_image_centre() {
+    let camera = test_camera();
+    let p = camera.project_to_pixel(&camera.target, WIDTH, HEIGHT).unwrap();
+    assert!((p.x - WIDTH as f32 / 2.0).abs() < 1e-3 && (p.y - HEIGHT as f32 / 2.0).abs() < 1e-3);
+    // A point behind the camera does not project.
+    assert!(camera.project_to_pixel(&Point3::new(0.0, 2.5, 9.0), WIDTH, HEIGHT).is_none());
+}
+
+#[test]
+fn degenerate_cameras_are_rejected() {
+    let mut camera = test_camera();
+    camera.target = camera.eye;
+    assert!(matches!(camera.validate(), Err(RenderError::InvalidCamera(_))));
+    let mut camera = test_camera();
+    camera.eye.x = f32::NAN;
+    assert!(matches!(camera.validate(), Err(RenderError::InvalidCamera(_))));
+    let mut camera = test_camera();
+    camera.projection = Projection::Perspective { fov_y: 1.0, near: 0.0, far: 10.0 };
+    assert!(matches!(camera.validate(), Err(RenderError::InvalidCamera(_))));
+}
+
+#[test]
+fn sky_at_top_and_ground_at_bottom() {
+    let Some(mut r) = offscreen("sky_at_top_and_ground_at_bottom", WIDTH, HEIGHT) else {
+        return;
+    };
+    let (image, stats) = r.render(&FrameScene::new(test_camera())).unwrap();
+    save(&image, "empty");
+    for x in [10, WIDTH / 2, WIDTH - 10] {
+        let sky = mean(&image, x, 3, 2);
+        assert!(sky[2] > sky[0] + 30.0, "top row at x={x} is not sky blue: {sky:?}");
+    }
+    let ground = mean(&image, WIDTH / 2, HEIGHT - 10, 3);
+    assert!((ground[2] - ground[0]).abs() < 20.0, "bottom is not the grey ground: {ground:?}");
+    assert!(luminance(ground) > 60.0, "ground too dark: {ground:?}");
+    assert_eq!(stats.instances, 0);
+    assert_eq!(stats.mesh_draw_calls, 0);
+}
+
+#[test]
+fn red_cube_appears_where_its_centre_projects() {
+    let Some(mut r) = offscreen("red_cube_appears_where_its_centre_projects", WIDTH, HEIGHT) else {
+        return;
+    };
+    let camera = test_camera();
+    let mut scene = FrameScene::new(camera);
+    let centre = Vector3::new(1.5, 0.5, 1.0);
+    scene.instances.push(cube(centre, 0.5, Color::RED));
+    let (image, stats) = r.render(&scene).unwrap();
+    save(&image, "red_cube");
+    let (x, y) = pixel_of(&camera, centre);
+    let c = mean(&image, x, y, 2);
+    assert!(
+        c[0] > c[1] + 50.0 && c[0] > c[2] + 50.0,
+        "no red at the cube's pixel ({x},{y}): {c:?}"
+    );
+    // The mirrored position on the left is not red.
+    let (mx, my) = pixel_of(&camera, Vector3::new(-centre.x, centre.y, centre.z));
+    let m = mean(&image, mx, my, 2);
+    assert!(!(m[0] > m[1] + 50.0), "red where no cube is ({mx},{my}): {m:?}");
+    assert_eq!((stats.instances, stats.mesh_draw_calls), (1, 1));
+}
+
+#[test]
+fn cube_shadow_darkens_the_ground() {
+    let Some(mut r) = offscreen("cube_shadow_darkens_the_ground", WIDTH, HEIGHT) else {
+        return;
+    };
+    let camera = test_camera();
+    let mut scene = FrameScene::new(camera);
+    // Light travelling down and toward the camera: the shadow of a cube
+    // floating at y = 1.5 falls in front of it.
+    scene.light.direction = Vector3::new(0.3, -1.0, 0.6);
+    let (empty, _) = r.render(&scene).unwrap();
+    let centre = Vector3::new(0.0, 1.5, 0.0);
+    scene.instances.push(cube(centre, 0.5, Color::BLUE));
+    let (with_cube, stats) = r.render(&scene).unwrap();
+    save(&with_cube, "shadow");
+    // Where the light ray through the cube centre meets y = 0.
+    let dir = scene.light.direction;
+    let shadow_centre = centre + dir * (centre.y / -dir.y);
+    let (x, y) = pixel_of(&camera, shadow_centre);
+    let lit = luminance(mean(&empty, x, y, 2));
+    let shaded = luminance(mean(&with_cube, x, y, 2));
+    let c = mean(&with_cube, x, y, 2);
+    // Shadowed ground is lit by the blue sky alone, so it is a little blue,
+    // but far from the saturated blue of the cube.
+    assert!(c[2] - c[0] < 45.0, "the shadow pixel ({x},{y}) shows the cube, not the ground: {c:?}");
+    assert!(shaded < 0.8 * lit, "no shadow at ({x},{y}): {shaded} vs {lit} lit");
+    // A ground point well away from the shadow keeps its brightness.
+    let (fx, fy) = pixel_of(&camera, Vector3::new(-2.5, 0.0, 2.0));
+    let (a, b) = (luminance(mean(&empty, fx, fy, 2)), luminance(mean(&with_cube, fx, fy, 2)));
+    assert!((a - b).abs() < 4.0, "ground away from the cube changed: {a} vs {b}");
+    assert_eq!(stats.shadow_draw_calls, 1);
+}
+
+/// A pyramid of `rows` rows of unit cubes: `rows * (rows + 1) / 2` bodies.
+fn pyramid(rows: u32) -> Vec<DrawInstance> {
+    let colors = [Color::RED, Color::ORANGE, Color::YELLOW, Color::GREEN, Color::BLUE];
+    let mut instances = Vec::new();
+    for row in 0..rows {
+        let count = rows - row;
+        for i in 0..count {
+            let x = (i as f32 - (count - 1) as f32 * 0.5) * 0.21;
+            let center = Vector3::new(x, 0.1 + row as f32 * 0.2, 0.0);
+            let mut instance = cube(center, 0.1, colors[(row / 4) as usize % colors.len()]);
+            instance.sleeping = row % 2 == 1;
+            instances.push(instance);
+        }
+    }
+    instances
+}
+
+fn pyramid_scene() -> FrameScene {
+    let camera = Camera::looking_at(Point3::new(6.0, 9.0, 17.0), Point3::new(0.0, 6.0, 0.0));
+    let mut scene = FrameScene::new(camera);
+    scene.instances = pyramid(100);
+    scene
+}
+
+#[test]
+fn pyramid_of_5050_cubes_is_one_draw_call() {
+    let Some(mut r) = offscreen("pyramid_of_5050_cubes_is_one_draw_call", WIDTH, HEIGHT) else {
+        return;
+    };
+    let scene = pyramid_scene();
+    assert_eq!(scene.instances.len(), 5050);
+    let (image, stats) = r.render(&scene).unwrap();
+    save(&image, "pyramid_5050");
+    assert_eq!(stats.instances, 5050);
+    assert_eq!(stats.mesh_draw_calls, 1);
+    assert_eq!(stats.shadow_draw_calls, 1);
+    // Shadow pass, sky, ground, cubes.
+    assert_eq!(stats.draw_calls, 4);
+    // The instance buffer grew once and is reused while the count holds.
+    let capacity = r.renderer_mut().instance_buffer_capacity();
+    assert!(capacity >= 5050 * 64);
+    r.render_to_texture(&scene).unwrap();
+    assert_eq!(r.renderer_mut().instance_buffer_capacity(), capacity);
+}
+
+#[test]
+fn sleeping_bodies_are_drawn_dimmer() {
+    let Some(mut r) = offscreen("sleeping_bodies_are_drawn_dimmer", WIDTH, HEIGHT) else {
+        return;
+    };
+    let camera = test_camera();
+    let mut scene = FrameScene::new(camera);
+    let centre = Vector3::new(0.0, 0.5, 1.0);
+    scene.instances.push(cube(centre, 0.5, Color::GREEN));
+    let (awake, _) = r.render(&scene).unwrap();
+    scene.instances[0].sleeping = true;
+    let (asleep, _) = r.render(&scene).unwrap();
+    save(&asleep, "sleeping");
+    let (x, y) = pixel_of(&camera, centre + Vector3::new(0.0, 0.0, 0.5));
+    let (a, s) = (mean(&awake, x, y, 2), mean(&asleep, x, y, 2));
+    assert!(a[1] > a[0] + 40.0, "the awake cube is not green: {a:?}");
+    assert!(s[1] > s[0] + 10.0, "the sleeping cube lost its hue: {s:?}");
+    assert!(luminance(s) < 0.85 * luminance(a), "sleeping {s:?} is not dimmer than awake {a:?}");
+}
+
+#[test]
+fn zero_size_resize_skips_frames_without_panicking() {
+    let Some(mut r) = offscreen("zero_size_resize_skips_frames_without_panicking", WIDTH, HEIGHT)
+    else {
+        return;
+    };
+    let scene = FrameScene::new(test_camera());
+    r.renderer_mut().resize(0, 0);
+    assert_eq!(r.renderer_mut().size(), (0, 0));
+    let stats = r.render_to_texture(&scene).unwrap();
+    assert!(stats.skipped);
+    r.renderer_mut().resize(WIDTH, 0);
+    assert!(r.render_to_texture(&scene).unwrap().skipped);
+    r.renderer_mut().resize(WIDTH, HEIGHT);
+    let (image, stats) = r.render(&scene).unwrap();
+    assert!(!stats.skipped);
+    let sky = mean(&image, WIDTH / 2, 3, 2);
+    assert!(sky[2] > sky[0] + 30.0, "no sky after restoring the size: {sky:?}");
+    // The offscreen wrapper refuses a zero size with an error, not a panic.
+    assert!(matches!(r.resize(0, 0), Err(RenderError::InvalidSize { .. })));
+}
+
+#[test]
+fn bad_frames_are_errors_not_panics() {
+    let Some(mut r) = offscreen("bad_frames_are_errors_not_panics", WIDTH, HEIGHT) else {
+        return;
+    };
+    let mut scene = FrameScene::new(test_camera());
+    scene.instances.push(DrawInstance::new(
+        DrawShape::Hull { id: HullMeshId(7), scale: Vector3::repeat(1.0) },
+        Isometry3::identity(),
+        Color::RED,
+    ));
+    assert!(matches!(r.render(&scene), Err(RenderError::UnknownHull(HullMeshId(7)))));
+    scene.instances.clear();
+    scene.camera.target = scene.camera.eye;
+    assert!(matches!(r.render(&scene), Err(RenderError::InvalidCamera(_))));
+    let renderer = r.renderer_mut();
+    assert!(matches!(renderer.register_hull(&[], &[]), Err(RenderError::InvalidHull(_))));
+    let p = [Point3::origin(), Point3::new(1.0, 0.0, 0.0), Point3::new(0.0, 1.0, 0.0)];
+    assert!(matches!(renderer.register_hull(&p, &[[0, 1, 3]]), Err(RenderError::InvalidHull(_))));
+    assert!(matches!(renderer.register_hull(&p, &[[0, 1, 1]]), Err(RenderError::InvalidHull(_))));
+    // A view of another size is reported, not a wgpu validation panic.
+    renderer.resize(WIDTH / 2, HEIGHT);
+    let scene = FrameScene::new(test_camera());
+    assert!(matches!(r.render(&scene), Err(RenderError::TargetMismatch { .. })));
+}
+
+fn octahedron() -> (Vec<Point3<f32>>, Vec<[u32; 3]>) {
+    let p = vec![
+        Point3::new(0.6, 0.0, 0.0),
+        Point3::new(-0.6, 0.0, 0.0),
+        Point3::new(0.0, 0.8, 0.0),
+        Point3::new(0.0, -0.8, 0.0),
+        Point3::new(0.0, 0.0, 0.6),
+        Point3::new(0.0, 0.0, -0.6),
+    ];
+    // Deliberately mixed winding: the renderer orients convex hulls itself.
+    let t = vec![
+        [0, 2, 4],
+        [0, 4, 3],
+        [0, 3, 5],
+        [0, 5, 2],
+        [1, 4, 2],
+        [1, 3, 4],
+        [1, 5, 3],
+        [1, 2, 5],
+    ];
+    (p, t)
+}
+
+#[test]
+fn every_shape_and_overlay_renders() {
+    let Some(mut r) = offscreen("every_shape_and_overlay_renders", 640, 360) else {
+        return;
+    };
+    let (p, t) = octahedron();
+    let hull = r.renderer_mut().register_hull(&p, &t).unwrap();
+    let camera = Camera::looking_at(Point3::new(0.0, 3.0, 8.0), Point3::new(0.0, 0.7, 0.0));
+    let mut scene = FrameScene::new(camera);
+    let rotation = nalgebra::UnitQuaternion::from_euler_angles(0.3, 0.6, 0.2);
+    scene.instances.push(DrawInstance::new(
+        DrawShape::Cuboid { half_extents: Vector3::new(0.8, 0.4, 0.5) },
+        Isometry3::from_parts(nalgebra::Translation3::new(-2.6, 0.9, 0.0), rotation),
+        Color::RED,
+    ));
+    scene.instances.push(DrawInstance::new(
+        DrawShape::Sphere { radius: 0.6 },
+        Isometry3::translation(-0.9, 0.6, 0.5),
+        Color::YELLOW,
+    ));
+    scene.instances.push(DrawInstance::new(
+        DrawShape::Capsule { radius: 0.35, half_height: 0.6 },
+        Isometry3::translation(0.6, 0.95, 0.0),
+        Color::GREEN,
+    ));
+    scene.instances.push(DrawInstance::new(
+        DrawShape::Capsule { radius: 0.25, half_height: 0.9 },
+        Isometry3::from_parts(
+            nalgebra::Translation3::new(0.5, 0.25, 1.6),
+            nalgebra::UnitQuaternion::from_axis_angle(
+                &Vector3::z_axis(),
+                std::f32::consts::FRAC_PI_2,
+            ),
+        ),
+        Color::ORANGE,
+    ));
+    let mut sleeping_hull = DrawInstance::new(
+        DrawShape::Hull { id: hull, scale: Vector3::repeat(1.0) },
+        Isometry3::translation(2.3, 0.8, 0.3),
+        Color::BLUE,
+    );
+    sleeping_hull.sleeping = true;
+    scene.instances.push(sleeping_hull);
+    scene.push_aabb(Point3::new(1.7, 0.0, -0.3), Point3::new(2.9, 1.6, 0.9), Color::YELLOW);
+    scene.lines.push(DebugLine {
+        start: Point3::new(-0.9, 0.0, 0.5),
+        end: Point3::new(-0.9, 1.8, 0.5),
+        color: Color::WHITE,
+    });
+    scene.points.push(PointMarker {
+        position: Point3::new(-0.9, 1.2, 0.5),
+        size_px: 8.0,
+        color: Color::RED,
+    });
+    scene.translucent.push(TranslucentMesh {
+        positions: p
+            .iter()
+            .map(|q| Point3::from(q.coords * 1.6 + Vector3::new(0.0, 1.0, -2.0)))
+            .collect(),
+        triangles: t.clone(),
+        color: Color::rgba(0.55, 0.3, 0.9, 0.35),
+    });
+    let (image, stats) = r.render(&scene).unwrap();
+    save(&image, "shapes");
+    assert_eq!(stats.instances, 5);
+    // Cube, sphere, capsule and one hull.
+    assert_eq!(stats.mesh_draw_calls, 4);
+    assert_eq!((stats.lines, stats.points, stats.translucent_triangles), (13, 1, 8));
+    // Shadow (4), sky, ground, meshes (4), translucent, lines, points.
+    assert_eq!(stats.draw_calls, 13);
+}
+
+#[test]
+fn orthographic_camera_shows_a_cube_where_it_projects() {
+    let Some(mut r) =
+        offscreen("orthographic_camera_shows_a_cube_where_it_projects", WIDTH, HEIGHT)
+    else {
+        return;
+    };
+    let camera = Camera {
+        eye: Point3::new(0.0, 2.0, 10.0),
+        target: Point3::new(0.0, 2.0, 0.0),
+        up: Vector3::y(),
+        projection: Projection::Orthographic { half_height: 3.0, near: 0.1, far: 50.0 },
+    };
+    let mut scene = FrameScene::new(camera);
+    let centre = Vector3::new(-2.0, 0.5, 0.0);
+    scene.instances.push(cube(centre, 0.5, Color::RED));
+    let (image, _) = r.render(&scene).unwrap();
+    save(&image, "orthographic");
+    let p = camera.project_to_pixel(&Point3::from(centre), WIDTH, HEIGHT).unwrap();
+    // A cube of side 1 in a view 6 units high is 30 px: left of centre by 2 units = 60 px.
+    assert!((p.x - (WIDTH as f32 / 2.0 - 60.0)).abs() < 0.5);
+    let c = mean(&image, p.x as u32, p.y as u32, 3);
+    assert!(c[0] > c[1] + 50.0, "no red cube in the orthographic view: {c:?}");
+}
+
+/// Timing of a 1280x720 frame with 5050 cubes and shadows; run with
+/// `cargo test -p sandbox --release render_timing -- --ignored --nocapture`.
+#[test]
+#[ignore = "timing report, not a check"]
+fn render_timing_1280x720_5050_cubes() {
+    let Some(mut r) = offscreen("render_timing_1280x720_5050_cubes", 1280, 720) else {
+        return;
+    };
+    let scene = pyramid_scene();
+    let (image, _) = r.render(&scene).unwrap();
+    save(&image, "pyramid_5050_1280x720");
+    let frames = 5;
+    let (mut render, mut readback) = (0.0, 0.0);
+    for _ in 0..frames {
+        let t = std::time::Instant::now();
+        r.render_to_texture(&scene).unwrap();
+        render += t.elapsed().as_secs_f64();
+        let t = std::time::Instant::now();
+        r.read_image().unwrap();
+        readback += t.elapsed().as_secs_f64();
+    }
+    let info = r.gpu().adapter_info();
+    eprintln!(
+        "{} ({:?}): 1280x720, 5050 cubes, shadows, 4x MSAA: render {:.1} ms, readback {:.1} ms (mean of {frames})",
+        info.name,
+        info.device_type,
+        1e3 * render / f64::from(frames),
+        1e3 * readback / f64::from(frames)
+    );
+}
