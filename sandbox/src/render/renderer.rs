@@ -4,7 +4,7 @@
 //! Per frame: group the instances by mesh kind (a counting sort into one
 //! instance buffer, so each kind is one contiguous range and one draw),
 //! upload the globals and overlays, render the shadow map from the sun, then
-//! one multisampled main pass: sky, ground, meshes, translucent triangles,
+//! one multisampled main pass: meshes, ground, sky, translucent triangles,
 //! lines and points. The surface and window belong to the app; after
 //! `render` returns, the app may record more passes (a UI) into the same
 //! encoder and view with `LoadOp::Load`.
@@ -387,19 +387,22 @@ impl Renderer {
             occlusion_query_set: None,
             multiview_mask: None,
         });
+        // Opaque front to back, roughly: meshes, then the ground where they
+        // left it visible, then the sky (at depth 1) only on untouched
+        // pixels, so the software rasteriser shades few hidden fragments.
         pass.set_bind_group(0, &self.scene_bind_group, &[]);
-        pass.set_pipeline(&self.pipelines.sky);
-        pass.draw(0..3, 0..1);
-        stats.draw_calls += 1;
+        pass.set_pipeline(&self.pipelines.mesh);
+        let draws = self.draw_meshes(&mut pass);
+        stats.mesh_draw_calls = draws;
+        stats.draw_calls += draws;
         if frame.ground.is_some() {
             pass.set_pipeline(&self.pipelines.ground);
             pass.draw(0..6, 0..1);
             stats.draw_calls += 1;
         }
-        pass.set_pipeline(&self.pipelines.mesh);
-        let draws = self.draw_meshes(&mut pass);
-        stats.mesh_draw_calls = draws;
-        stats.draw_calls += draws;
+        pass.set_pipeline(&self.pipelines.sky);
+        pass.draw(0..3, 0..1);
+        stats.draw_calls += 1;
         if stats.translucent_triangles > 0 {
             pass.set_pipeline(&self.pipelines.translucent);
             pass.set_vertex_buffer(0, self.translucent_buffer.buffer().slice(..));

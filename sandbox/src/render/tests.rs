@@ -482,6 +482,31 @@ fn non_srgb_target_matches_srgb_target() {
     ));
 }
 
+/// This process's CPU time (all threads, lavapipe's included) in seconds,
+/// from `/proc/self/stat`; `None` off Linux. Unlike wall time it is not
+/// inflated when other processes compete for the cores.
+fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are the
+    // 14th and 15th fields of the line, in clock ticks (100 per second on Linux).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+/// Wall and CPU milliseconds per call of `f`, over `frames` calls.
+fn time_per_frame(frames: u32, mut f: impl FnMut()) -> (f64, Option<f64>) {
+    let cpu = process_cpu_seconds();
+    let t = std::time::Instant::now();
+    for _ in 0..frames {
+        f();
+    }
+    let wall = 1e3 * t.elapsed().as_secs_f64() / f64::from(frames);
+    let cpu = cpu.zip(process_cpu_seconds()).map(|(a, b)| 1e3 * (b - a) / f64::from(frames));
+    (wall, cpu)
+}
+
 /// Timing of a 1280x720 frame with 5050 cubes and shadows; run with
 /// `cargo test -p sandbox --release render_timing -- --ignored --nocapture`.
 #[test]
@@ -493,31 +518,29 @@ fn render_timing_1280x720_5050_cubes() {
     let scene = pyramid_scene();
     let (image, _) = r.render(&scene).unwrap();
     save(&image, "pyramid_5050_1280x720");
-    let frames = 5;
-    let (mut render, mut readback) = (0.0, 0.0);
-    for _ in 0..frames {
-        let t = std::time::Instant::now();
+    let frames = 10;
+    let render = time_per_frame(frames, || {
         r.render_to_texture(&scene).unwrap();
-        render += t.elapsed().as_secs_f64();
-        let t = std::time::Instant::now();
+    });
+    let readback = time_per_frame(frames, || {
         r.read_image().unwrap();
-        readback += t.elapsed().as_secs_f64();
-    }
+    });
     let mut no_shadows = scene.clone();
     no_shadows.light.shadows = false;
-    let t = std::time::Instant::now();
-    for _ in 0..frames {
+    let unshadowed = time_per_frame(frames, || {
         r.render_to_texture(&no_shadows).unwrap();
-    }
-    let unshadowed = t.elapsed().as_secs_f64();
+    });
+    let empty_scene = FrameScene::new(scene.camera);
+    let empty = time_per_frame(frames, || {
+        r.render_to_texture(&empty_scene).unwrap();
+    });
     let info = r.gpu().adapter_info();
     eprintln!(
-        "{} ({:?}): 1280x720, 5050 cubes, shadows, 4x MSAA: render {:.1} ms, readback {:.1} ms; \
-         without shadows: render {:.1} ms (means of {frames})",
-        info.name,
-        info.device_type,
-        1e3 * render / f64::from(frames),
-        1e3 * readback / f64::from(frames),
-        1e3 * unshadowed / f64::from(frames),
+        "{} ({:?}), 1280x720, 5050 cubes, 4x MSAA, ms per frame (wall / process CPU):",
+        info.name, info.device_type
     );
+    eprintln!("  render with shadows  {:.1} / {:.1?}", render.0, render.1);
+    eprintln!("  readback             {:.1} / {:.1?}", readback.0, readback.1);
+    eprintln!("  render, no shadows   {:.1} / {:.1?}", unshadowed.0, unshadowed.1);
+    eprintln!("  sky and ground only  {:.1} / {:.1?}", empty.0, empty.1);
 }
