@@ -482,6 +482,37 @@ fn non_srgb_target_matches_srgb_target() {
     ));
 }
 
+#[test]
+fn single_sample_renderer_draws_the_same_scene() {
+    let Some(mut r) = offscreen("single_sample_renderer_draws_the_same_scene", WIDTH, HEIGHT)
+    else {
+        return;
+    };
+    let camera = test_camera();
+    let mut scene = FrameScene::new(camera);
+    let centre = Vector3::new(1.5, 0.5, 1.0);
+    scene.instances.push(cube(centre, 0.5, Color::RED));
+    let (msaa, _) = r.render(&scene).unwrap();
+    assert_eq!(r.renderer_mut().msaa_samples(), MSAA_SAMPLES);
+    assert!(matches!(
+        r.renderer_mut().set_msaa_samples(3),
+        Err(RenderError::UnsupportedSampleCount(3))
+    ));
+    r.renderer_mut().set_msaa_samples(1).unwrap();
+    let (single, _) = r.render(&scene).unwrap();
+    save(&single, "single_sample");
+    let (x, y) = pixel_of(&camera, centre);
+    for (name, image) in [("4x", &msaa), ("1x", &single)] {
+        let c = mean(image, x, y, 2);
+        assert!(c[0] > c[1] + 50.0, "{name}: no red cube at ({x},{y}): {c:?}");
+        let sky = mean(image, WIDTH / 2, 3, 2);
+        assert!(sky[2] > sky[0] + 30.0, "{name}: no sky: {sky:?}");
+    }
+    r.renderer_mut().set_msaa_samples(4).unwrap();
+    let (again, _) = r.render(&scene).unwrap();
+    assert!(again == msaa, "switching back to 4x does not reproduce the 4x frame");
+}
+
 /// This process's CPU time (all threads, lavapipe's included) in seconds,
 /// from `/proc/self/stat`; `None` off Linux. Unlike wall time it is not
 /// inflated when other processes compete for the cores.
@@ -534,6 +565,10 @@ fn render_timing_1280x720_5050_cubes() {
     let empty = time_per_frame(frames, || {
         r.render_to_texture(&empty_scene).unwrap();
     });
+    r.renderer_mut().set_msaa_samples(1).unwrap();
+    let single = time_per_frame(frames, || {
+        r.render_to_texture(&scene).unwrap();
+    });
     let info = r.gpu().adapter_info();
     eprintln!(
         "{} ({:?}), 1280x720, 5050 cubes, 4x MSAA, ms per frame (wall / process CPU):",
@@ -543,4 +578,5 @@ fn render_timing_1280x720_5050_cubes() {
     eprintln!("  readback             {:.1} / {:.1?}", readback.0, readback.1);
     eprintln!("  render, no shadows   {:.1} / {:.1?}", unshadowed.0, unshadowed.1);
     eprintln!("  sky and ground only  {:.1} / {:.1?}", empty.0, empty.1);
+    eprintln!("  render, 1x (no MSAA) {:.1} / {:.1?}", single.0, single.1);
 }
