@@ -35,6 +35,10 @@ pub enum RenderError {
         /// The requested height in pixels.
         height: u32,
     },
+    /// Only 1 and 4 samples per pixel are supported.
+    UnsupportedSampleCount(u32),
+    /// The offscreen renderer cannot read back this target format.
+    UnsupportedFormat(wgpu::TextureFormat),
     /// Mapping the readback buffer failed.
     Readback(String),
     /// Writing an image file failed.
@@ -58,6 +62,12 @@ impl fmt::Display for RenderError {
             ),
             Self::InvalidSize { width, height } => {
                 write!(f, "invalid render size {width}x{height}")
+            }
+            Self::UnsupportedSampleCount(n) => {
+                write!(f, "{n} samples per pixel is not supported (use 1 or 4)")
+            }
+            Self::UnsupportedFormat(format) => {
+                write!(f, "offscreen target format {format:?} is not supported")
             }
             Self::Readback(why) => write!(f, "reading the frame back failed: {why}"),
             Self::SaveImage(why) => write!(f, "saving the image failed: {why}"),

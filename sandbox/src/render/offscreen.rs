@@ -11,7 +11,7 @@ use image::RgbaImage;
 
 use super::{FrameScene, FrameStats, RenderError, Renderer};
 
-/// The offscreen colour format; its bytes are the PNG's bytes.
+/// The default offscreen colour format; its bytes are the PNG's bytes.
 const OFFSCREEN_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 
 /// A wgpu device and queue with no surface.
@@ -72,6 +72,7 @@ pub struct OffscreenRenderer {
     renderer: Renderer,
     width: u32,
     height: u32,
+    format: wgpu::TextureFormat,
     texture: wgpu::Texture,
     view: wgpu::TextureView,
     readback: wgpu::Buffer,
@@ -88,12 +89,27 @@ impl OffscreenRenderer {
         Self::with_gpu(Gpu::headless()?, width, height)
     }
 
-    /// An offscreen target on an existing GPU.
+    /// An offscreen `Rgba8UnormSrgb` target on an existing GPU.
     pub fn with_gpu(gpu: Gpu, width: u32, height: u32) -> Result<Self, RenderError> {
+        Self::with_format(gpu, width, height, OFFSCREEN_FORMAT)
+    }
+
+    /// An offscreen target of a chosen format: `Rgba8UnormSrgb` (hardware
+    /// sRGB encoding) or `Rgba8Unorm` (the shaders encode, as for a non-sRGB
+    /// surface). Both read back as sRGB-encoded RGBA8.
+    pub fn with_format(
+        gpu: Gpu,
+        width: u32,
+        height: u32,
+        format: wgpu::TextureFormat,
+    ) -> Result<Self, RenderError> {
+        if format.remove_srgb_suffix() != wgpu::TextureFormat::Rgba8Unorm {
+            return Err(RenderError::UnsupportedFormat(format));
+        }
         Self::check_size(&gpu, width, height)?;
-        let renderer = Renderer::new(&gpu.device, &gpu.queue, OFFSCREEN_FORMAT, width, height);
-        let (texture, view, readback) = Self::create_target(&gpu, width, height);
-        Ok(Self { gpu, renderer, width, height, texture, view, readback })
+        let renderer = Renderer::new(&gpu.device, &gpu.queue, format, width, height);
+        let (texture, view, readback) = Self::create_target(&gpu, width, height, format);
+        Ok(Self { gpu, renderer, width, height, format, texture, view, readback })
     }
 
     fn check_size(gpu: &Gpu, width: u32, height: u32) -> Result<(), RenderError> {
@@ -108,6 +124,7 @@ impl OffscreenRenderer {
         gpu: &Gpu,
         width: u32,
         height: u32,
+        format: wgpu::TextureFormat,
     ) -> (wgpu::Texture, wgpu::TextureView, wgpu::Buffer) {
         let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
             label: Some("render.offscreen_target"),
@@ -115,7 +132,7 @@ impl OffscreenRenderer {
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
-            format: OFFSCREEN_FORMAT,
+            format,
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
             view_formats: &[],
         });
@@ -137,7 +154,7 @@ impl OffscreenRenderer {
         Self::check_size(&self.gpu, width, height)?;
         if (width, height) != (self.width, self.height) {
             (self.texture, self.view, self.readback) =
-                Self::create_target(&self.gpu, width, height);
+                Self::create_target(&self.gpu, width, height, self.format);
             self.width = width;
             self.height = height;
             self.renderer.resize(width, height);

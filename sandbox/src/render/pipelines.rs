@@ -182,7 +182,7 @@ impl Pipelines {
                 cache: None,
             })
         };
-        use wgpu::CompareFunction::{Always, Less, LessEqual};
+        use wgpu::CompareFunction::{Less, LessEqual};
         use wgpu::PrimitiveTopology::{LineList, TriangleList};
         let sky = main(MainPipeline {
             label: "render.sky_pipeline",
@@ -192,7 +192,9 @@ impl Pipelines {
             buffers: &[],
             topology: TriangleList,
             cull: None,
-            depth: depth_state(false, Always),
+            // Drawn last among the opaques at depth 1: only where the
+            // cleared depth is untouched.
+            depth: depth_state(false, LessEqual),
             blend: None,
         });
         let ground = main(MainPipeline {

@@ -4,7 +4,7 @@
 //! Per frame: group the instances by mesh kind (a counting sort into one
 //! instance buffer, so each kind is one contiguous range and one draw),
 //! upload the globals and overlays, render the shadow map from the sun, then
-//! one multisampled main pass: sky, ground, meshes, translucent triangles,
+//! one multisampled main pass: meshes, ground, sky, translucent triangles,
 //! lines and points. The surface and window belong to the app; after
 //! `render` returns, the app may record more passes (a UI) into the same
 //! encoder and view with `LoadOp::Load`.
@@ -23,7 +23,7 @@ use super::{
     ShadowFit, orthographic_rh_zo,
 };
 
-/// The main pass's multisample count.
+/// The main pass's default multisample count.
 pub const MSAA_SAMPLES: u32 = 4;
 
 /// Mesh slots in the instance buffer: cube, sphere, capsule, then hulls.
@@ -89,6 +89,8 @@ pub struct Renderer {
     target_format: wgpu::TextureFormat,
     width: u32,
     height: u32,
+    /// Samples per pixel of the main pass: 1 or 4.
+    samples: u32,
     pipelines: Pipelines,
     globals: wgpu::Buffer,
     scene_bind_group: wgpu::BindGroup,
@@ -159,6 +161,7 @@ impl Renderer {
             target_format,
             width: 0,
             height: 0,
+            samples: MSAA_SAMPLES,
             pipelines,
             globals,
             scene_bind_group,
@@ -205,8 +208,37 @@ impl Renderer {
         self.width = width;
         self.height = height;
         self.targets = (width > 0 && height > 0).then(|| {
-            FrameTargets::new(&self.device, self.target_format, MSAA_SAMPLES, width, height)
+            FrameTargets::new(&self.device, self.target_format, self.samples, width, height)
         });
+    }
+
+    /// Sets the main pass's samples per pixel: 4 (the default, MSAA
+    /// resolved into the target) or 1 (no anti-aliasing, about half the
+    /// cost on a software rasteriser such as lavapipe). WebGPU guarantees
+    /// only these two counts, so others are refused.
+    pub fn set_msaa_samples(&mut self, samples: u32) -> Result<(), RenderError> {
+        if samples != 1 && samples != 4 {
+            return Err(RenderError::UnsupportedSampleCount(samples));
+        }
+        if samples != self.samples {
+            self.samples = samples;
+            self.pipelines = Pipelines::new(&self.device, self.target_format, samples);
+            self.targets = (self.width > 0 && self.height > 0).then(|| {
+                FrameTargets::new(
+                    &self.device,
+                    self.target_format,
+                    samples,
+                    self.width,
+                    self.height,
+                )
+            });
+        }
+        Ok(())
+    }
+
+    /// The main pass's samples per pixel.
+    pub fn msaa_samples(&self) -> u32 {
+        self.samples
     }
 
     /// The current size in pixels.
@@ -387,19 +419,22 @@ impl Renderer {
             occlusion_query_set: None,
             multiview_mask: None,
         });
+        // Opaque front to back, roughly: meshes, then the ground where they
+        // left it visible, then the sky (at depth 1) only on untouched
+        // pixels, so the software rasteriser shades few hidden fragments.
         pass.set_bind_group(0, &self.scene_bind_group, &[]);
-        pass.set_pipeline(&self.pipelines.sky);
-        pass.draw(0..3, 0..1);
-        stats.draw_calls += 1;
+        pass.set_pipeline(&self.pipelines.mesh);
+        let draws = self.draw_meshes(&mut pass);
+        stats.mesh_draw_calls = draws;
+        stats.draw_calls += draws;
         if frame.ground.is_some() {
             pass.set_pipeline(&self.pipelines.ground);
             pass.draw(0..6, 0..1);
             stats.draw_calls += 1;
         }
-        pass.set_pipeline(&self.pipelines.mesh);
-        let draws = self.draw_meshes(&mut pass);
-        stats.mesh_draw_calls = draws;
-        stats.draw_calls += draws;
+        pass.set_pipeline(&self.pipelines.sky);
+        pass.draw(0..3, 0..1);
+        stats.draw_calls += 1;
         if stats.translucent_triangles > 0 {
             pass.set_pipeline(&self.pipelines.translucent);
             pass.set_vertex_buffer(0, self.translucent_buffer.buffer().slice(..));
