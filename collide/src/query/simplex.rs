@@ -84,6 +84,12 @@ impl SubSimplex {
     pub(crate) fn closest(&self) -> Vector3<f32> {
         self.closest.cast()
     }
+
+    /// The point closest to the origin, in f64, before rounding to f32.
+    #[inline]
+    pub(crate) fn closest64(&self) -> V64 {
+        self.closest
+    }
 }
 
 impl Default for Simplex {
