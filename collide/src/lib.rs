@@ -72,8 +72,9 @@ pub use hull::support::strategy::{
 };
 pub use hull::support::warm_started::WarmStarted;
 pub use query::{
-    Contact, GjkCache, Penetration, Proximity, closest_points, contact, intersects, penetration,
-    try_closest_points, try_intersects, try_penetration,
+    CastRay, Contact, GjkCache, Penetration, Proximity, Ray, RayCast, ShapeCast, cast_ray,
+    closest_points, contact, intersects, penetration, shape_cast, try_closest_points,
+    try_intersects, try_penetration,
 };
 pub use shape::{Capsule, ConvexHull, Cuboid, HullFace, Shape, Sphere};
 pub use support_map::SupportMap;

@@ -52,8 +52,6 @@ pub struct ConvexHull {
     adjacency_start: Vec<u32>,
     neighbors: Vec<u32>,
     tolerance: f32,
-    /// A flat hull's unit normal (the first face's), `None` for a solid one.
-    flat_normal: Option<Vector3<f32>>,
     /// The concrete strategy in use (never `Auto`).
     strategy: SupportStrategy,
     /// The vertices in SIMD lanes, for `BruteForceSimd`.
@@ -119,12 +117,7 @@ impl ConvexHull {
         if !polytope.faces.iter().all(|f| f.offset.is_finite()) {
             return Err(HullError::OutOfRange);
         }
-        let flat_normal = match polytope.faces.as_slice() {
-            [top, _] => Some(top.normal.into_inner()),
-            _ => None,
-        };
         let hull = Self {
-            flat_normal,
             vertices: polytope.vertices,
             faces: polytope.faces,
             adjacency_start: polytope.adjacency_start,
@@ -207,12 +200,11 @@ impl ConvexHull {
     #[inline]
     pub fn support_index(&self, dir: &Vector3<f32>) -> usize {
         let projected;
-        let dir = match self.flat_normal {
-            Some(_) => {
-                projected = self.in_plane(dir);
-                &projected
-            }
-            None => dir,
+        let dir = if self.is_flat() {
+            projected = self.in_plane(dir);
+            &projected
+        } else {
+            dir
         };
         match (self.strategy, &self.soa, &self.cube_map) {
             (SupportStrategy::BruteForceSimd, Some(soa), _) => soa.support(dir),
@@ -233,9 +225,9 @@ impl ConvexHull {
     /// part ranks the vertices exactly as `dir` does, without the noise.
     #[inline]
     pub(crate) fn in_plane(&self, dir: &Vector3<f32>) -> Vector3<f32> {
-        match self.flat_normal {
-            Some(n) => dir - n * n.dot(dir),
-            None => *dir,
+        match self.faces.as_slice() {
+            [top, _] => dir - top.normal.into_inner() * top.normal.dot(dir),
+            _ => *dir,
         }
     }
 
