@@ -237,3 +237,77 @@ fn stacked_flat_squares_are_their_gap_apart() {
         }
     }
 }
+
+/// A flat cloud's oracle with its two face planes, for the separating-axis
+/// depth (the polygon's normal is a candidate axis).
+fn polygon_oracle_with_faces(points: &[Point3<f32>]) -> Polytope {
+    use tests::polytope::FacePlane;
+    let mut p = polygon_oracle(points);
+    let v = &p.vertices;
+    let normal = (1..v.len())
+        .flat_map(|j| (j + 1..v.len()).map(move |k| (j, k)))
+        .map(|(j, k)| (v[j] - v[0]).cross(&(v[k] - v[0])))
+        .max_by(|x, y| x.norm_squared().total_cmp(&y.norm_squared()))
+        .expect("at least three points")
+        .normalize();
+    for n in [normal, -normal] {
+        p.faces.push(FacePlane { normal: n, offset: p.support(&n) });
+    }
+    p
+}
+
+/// EPA on a flat hull overlapping a box, at sizes 1e-3 to 1e3, in both
+/// orders: the depth against the exact separating-axis depth, and moving B
+/// by the depth along the normal separates the oracle shapes.
+#[test]
+fn flat_hull_penetration_matches_sat() {
+    use collide::{Cuboid, Shape, penetration};
+    use tests::generators::isometry;
+    use tests::oracle_shape::pose_to_f64;
+    use tests::sat::{overlap_along, sat_penetration};
+    let mut checked = 0;
+    for i in 0..1_000 {
+        let mut rng = SplitMix64::for_case(SEED ^ 0xE9A, i);
+        let size = rng.log_range(1e-3, 1e3);
+        let n = 4 + rng.below(9);
+        let points = flat_cloud(&mut rng, n, size, false);
+        let flat: Shape = ConvexHull::new(&points).expect("flat cloud").into();
+        let h = half_extents(&mut rng, 0.2 * size, size);
+        let cube: Shape = Cuboid::new(h).into();
+        let pose_a = isometry(&mut rng, 10.0 * size);
+        let centre_b = pose_a.translation.vector.cast::<f64>()
+            + rng.unit_vector() * size * rng.range(0.0, 1.0);
+        let pose_b = tests::nalgebra::Isometry3::from_parts(
+            tests::nalgebra::Translation3::from(centre_b.cast::<f32>()),
+            rng.rotation(),
+        );
+        let oa = polygon_oracle_with_faces(&points).transformed(&pose_to_f64(&pose_a));
+        let ob = Polytope::cuboid(h.cast()).transformed(&pose_to_f64(&pose_b));
+        let Some(sat) = sat_penetration(&oa, &ob) else { continue };
+        // Clear overlaps only: near-touching pairs are the distance tests'.
+        if !(sat.depth > 1e-3 * size) {
+            continue;
+        }
+        checked += 1;
+        let tol = 2e-5 * (size + 10.0 * size);
+        for (a, pa, b, pb, oa, ob) in
+            [(&flat, &pose_a, &cube, &pose_b, &oa, &ob), (&cube, &pose_b, &flat, &pose_a, &ob, &oa)]
+        {
+            let p = penetration(a, pa, b, pb).unwrap_or_else(|| panic!("case {i}: no overlap"));
+            let n = p.normal.into_inner().cast::<f64>();
+            assert!(
+                (f64::from(p.depth) - sat.depth).abs() <= tol,
+                "case {i}: depth {}, SAT {}",
+                p.depth,
+                sat.depth
+            );
+            // The overlap along the reported normal is the reported depth.
+            let along = overlap_along(oa, ob, &n);
+            assert!(
+                (along - f64::from(p.depth)).abs() <= tol,
+                "case {i}: overlap along normal {along}"
+            );
+        }
+    }
+    assert!(checked > 300, "only {checked} overlapping cases");
+}
