@@ -474,3 +474,68 @@ fn shape_cast_box_on_a_slab() {
     let _ = Params::Sphere { radius: 1.0 };
     let _ = pose_to_f64(&high);
 }
+
+/// A flat hull (a square plate) dropped flat onto a box, and edge-on: the
+/// time of impact is the gap over the speed, with the normal along the
+/// motion; the plate sliding edge-on past the box's corner by a hair misses.
+#[test]
+fn shape_cast_flat_plate() {
+    let plate: Vec<Point3<f32>> = (0..4)
+        .map(|c| {
+            Point3::new(
+                if c & 1 == 1 { 1.0 } else { -1.0 },
+                0.0,
+                if c & 2 == 2 { 1.0 } else { -1.0 },
+            )
+        })
+        .collect();
+    let plate = collide::ConvexHull::new(&plate).unwrap();
+    assert!(plate.is_flat());
+    let cube = Cuboid::new(Vector3::repeat(0.5));
+    for &scale in &SCALES {
+        let s = scale as f32;
+        let cube = Cuboid::new(cube.half_extents * s);
+        let plate =
+            collide::ConvexHull::new(&plate.vertices().iter().map(|p| p * s).collect::<Vec<_>>())
+                .unwrap();
+        let id = Isometry3::identity();
+        // Flat, falling from 3 s above the top face at speed s.
+        let above = Isometry3::translation(0.1 * s, 3.5 * s, -0.2 * s);
+        match shape_cast(
+            &cube,
+            &id,
+            &Vector3::zeros(),
+            &plate,
+            &above,
+            &Vector3::new(0.0, -s, 0.0),
+            10.0,
+        )
+        .unwrap()
+        {
+            ShapeCast::Hit { toi, normal, .. } => {
+                assert!((toi - 3.0).abs() <= 1e-5, "scale {scale}: {toi}");
+                assert!((normal.y - 1.0).abs() <= 1e-5, "scale {scale}: {normal:?}");
+            }
+            other => panic!("scale {scale}: {other:?}"),
+        }
+        // Edge-on, sliding along x, a hair above and below the top face.
+        for (dy, hits) in [(1e-4f32, false), (-1e-4, true)] {
+            let side = Isometry3::translation(-5.0 * s, (0.5 + dy) * s, 0.0);
+            let got = shape_cast(
+                &cube,
+                &id,
+                &Vector3::zeros(),
+                &plate,
+                &side,
+                &Vector3::new(s, 0.0, 0.0),
+                10.0,
+            )
+            .unwrap();
+            assert_eq!(
+                matches!(got, ShapeCast::Hit { .. }),
+                hits,
+                "scale {scale} dy {dy}: {got:?}"
+            );
+        }
+    }
+}

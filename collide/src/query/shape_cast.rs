@@ -44,6 +44,12 @@ pub const MAX_ITERATIONS: u32 = 128;
 /// leaves a factor ten above that while staying far below anything visible.
 const TOUCH_REL: f32 = 1e-6;
 
+/// How much looser than [`TOUCH_REL`] a search that rounding stalled may
+/// still be and count as touching: a stall means the simplex can no longer
+/// shrink `‖u‖`, typically within a few ulps of the surface; beyond 8 × the
+/// tolerance the answer is reported as unconverged instead.
+const STALL_TOUCH_FACTOR: f32 = 8.0;
+
 /// How a shape cast ended. Positions and directions are in the world frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ShapeCast {
@@ -278,7 +284,7 @@ fn finish(
     stalled: bool,
 ) -> Local {
     let u_norm = u.norm();
-    if stalled && !(u_norm <= margin + 8.0 * tol) {
+    if stalled && !(u_norm <= margin + STALL_TOUCH_FACTOR * tol) {
         return Local::Done(ShapeCast::IterationLimit { toi_lower_bound: toi });
     }
     if plane_normal.is_none() {
