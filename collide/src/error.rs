@@ -16,10 +16,12 @@ pub enum HullError {
         /// Index of the first offending point in the input.
         index: usize,
     },
-    /// All points lie (within tolerance) on one point, line or plane, so they
-    /// enclose no volume.
+    /// All points lie (within tolerance) on one point or one line, so they
+    /// bound no area. (Points on a plane are not an error: they make a flat
+    /// hull, a convex polygon.)
     Degenerate {
-        /// Dimension of the affine hull actually spanned: 0, 1 or 2.
+        /// Dimension of the affine hull actually spanned: 0 or 1.
+        /// [`ConvexHull::new`](crate::ConvexHull::new) no longer returns 2.
         dimension: u8,
     },
     /// More points than the hull's `u32` indices can address.
@@ -51,7 +53,7 @@ impl fmt::Display for HullError {
                     1 => "a line",
                     _ => "a plane",
                 };
-                write!(f, "the points all lie on {what}, so they enclose no volume")
+                write!(f, "the points all lie on {what}, so they bound no area")
             }
             Self::TooManyPoints { count } => {
                 write!(f, "a convex hull takes fewer than 2^32 - 1 points, got {count}")

@@ -1,8 +1,9 @@
 //! # collide
 //!
 //! Convex collision detection in f32: GJK for intersection, distance and
-//! closest points; EPA for penetration depth, normal and witness points; in
-//! 3D and, in [`dim2`], in 2D.
+//! closest points; EPA for penetration depth, normal and witness points; ray
+//! casts and shape casts (time of impact under linear motion); in 3D and, in
+//! [`dim2`], in 2D.
 //!
 //! Shapes are defined in their own local frame and placed by a rigid
 //! transform ([`Isometry3`](nalgebra::Isometry3)). A query turns each search
@@ -54,6 +55,14 @@
 //! * **Failure.** Non-finite input is a [`QueryError`] from the `try_*`
 //!   functions, never "no contact". An algorithm that stops early (iteration
 //!   cap, rounding) returns its best answer and says so in its status enum.
+//! * **Casts.** [`cast_ray`] and [`shape_cast`] measure time of impact in
+//!   multiples of the ray's direction or of the velocities. A ray whose
+//!   origin is inside (or on) a shape reports [`RayCast::StartsInside`], and
+//!   shapes already touching [`ShapeCast::InitiallyOverlapping`]; neither is
+//!   a hit at zero. Hit normals point out of the shape hit (rays) and from
+//!   A to B (shape casts).
+//! * **Flat hulls.** A coplanar point cloud makes a flat [`ConvexHull`] (a
+//!   convex polygon); only collinear or coincident points are an error.
 //! * **No allocation** happens inside a query.
 #![deny(missing_docs)]
 
@@ -72,8 +81,9 @@ pub use hull::support::strategy::{
 };
 pub use hull::support::warm_started::WarmStarted;
 pub use query::{
-    Contact, GjkCache, Penetration, Proximity, closest_points, contact, intersects, penetration,
-    try_closest_points, try_intersects, try_penetration,
+    CastRay, Contact, GjkCache, Penetration, Proximity, Ray, RayCast, ShapeCast, cast_ray,
+    closest_points, contact, intersects, penetration, shape_cast, try_closest_points,
+    try_intersects, try_penetration,
 };
 pub use shape::{Capsule, ConvexHull, Cuboid, HullFace, Shape, Sphere};
 pub use support_map::SupportMap;

@@ -1017,3 +1017,158 @@ fn error_distribution_vs_oracles() {
     assert!(dmax <= 1e-3, "depth error {dmax}");
     assert!(smax <= 1e-4, "distance error {smax}");
 }
+
+// Ray casts.
+
+mod ray_oracle {
+    use super::oracle::{P, dot, norm, sub, to_boundary};
+
+    /// Signed distance from `p` to a counter-clockwise convex polygon with
+    /// at least three vertices: minus the distance to the boundary inside.
+    pub fn signed_distance(p: P, poly: &[P]) -> f64 {
+        let inside = (0..poly.len()).all(|i| {
+            let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
+            let (e, w) = (sub(b, a), sub(p, a));
+            e[0] * w[1] - e[1] * w[0] >= 0.0
+        });
+        let d = to_boundary(p, poly);
+        if inside { -d } else { d }
+    }
+
+    /// The first `t` in `[0, max_t]` where the convex `f` reaches zero:
+    /// `Err(f(0))` if it starts at or below zero, `Ok(None)` for a miss
+    /// (with the smallest value reached), `Ok(Some(t))` for a hit.
+    pub fn first_root(f: impl Fn(f64) -> f64, max_t: f64) -> Result<(Option<f64>, f64), f64> {
+        if f(0.0) <= 0.0 {
+            return Err(f(0.0));
+        }
+        let phi = 0.5 * (5f64.sqrt() - 1.0);
+        let (mut lo, mut hi) = (0.0, max_t);
+        for _ in 0..200 {
+            let (m1, m2) = (hi - phi * (hi - lo), lo + phi * (hi - lo));
+            if f(m1) <= f(m2) { hi = m2 } else { lo = m1 }
+        }
+        let t_min = if f(max_t) <= f(lo) { max_t } else { lo };
+        let closest = f(t_min);
+        if closest > 0.0 {
+            return Ok((None, closest));
+        }
+        let (mut lo, mut hi) = (0.0, t_min);
+        for _ in 0..200 {
+            let mid = 0.5 * (lo + hi);
+            if f(mid) > 0.0 { lo = mid } else { hi = mid }
+        }
+        Ok((Some(hi), 0.0))
+    }
+
+    pub fn along(o: P, d: P, t: f64) -> P {
+        [o[0] + d[0] * t, o[1] + d[1] * t]
+    }
+
+    pub fn unit(a: P) -> P {
+        let n = norm(a);
+        [a[0] / n, a[1] / n]
+    }
+
+    pub fn support(poly: &[P], n: P) -> f64 {
+        poly.iter().map(|&v| dot(v, n)).fold(f64::NEG_INFINITY, f64::max)
+    }
+}
+
+/// Rays at polygons, rectangles and circles under random rigid transforms
+/// and scales 1e-3 to 1e3, against the first root of the f64 signed
+/// distance along the ray (circles also against the closed form): the
+/// outcome, the entry point on the boundary, and a normal that supports the
+/// shape there and faces the ray. Outcomes that turn on the tolerance
+/// (grazing, starting on the boundary) are skipped.
+#[test]
+fn ray_casts_match_the_signed_distance() {
+    use collide::dim2::{Ray2, RayCast2, cast_ray};
+    let config = Config {
+        cases: 2_000,
+        rng_seed: RngSeed::Fixed(0x2A7),
+        failure_persistence: None,
+        ..Config::default()
+    };
+    proptest!(config, |(
+        kind in 0usize..3,
+        (angles, ax, ay) in polygon_strategy(),
+        scale in scale_strategy(),
+        (wx, wy, wa) in world_strategy(),
+        (from_angle, from_dist, through_x, through_y) in (0.0f32..6.3, 0.0f32..4.0, -1.5f32..1.5, -1.5f32..1.5),
+    )| {
+        let world = pose(wx * scale, wy * scale, wa);
+        let (shape, local): (Shape2, Vec<Point2<f32>>) = match kind {
+            0 => {
+                let v = ellipse_polygon(&angles, ax, ay, scale);
+                (Polygon::new(&v).unwrap().into(), Polygon::new(&v).unwrap().vertices().to_vec())
+            }
+            1 => {
+                let r = Rectangle::new(Vector2::new(ax * scale, ay * scale));
+                (r.into(), r.corners().to_vec())
+            }
+            _ => (Circle::new(ax * scale).into(), Vec::new()),
+        };
+        let to_p = |p: Point2<f32>| -> P { let q = world * p; [q.x as f64, q.y as f64] };
+        let poly: Vec<P> = local.iter().map(|&p| to_p(p)).collect();
+        let centre = to_p(Point2::origin());
+        let r = f64::from(ax * scale);
+        let sd = |p: P| if kind == 2 { oracle::norm(oracle::sub(p, centre)) - r } else { ray_oracle::signed_distance(p, &poly) };
+        let origin = world * Point2::new(from_dist * scale * from_angle.cos(), from_dist * scale * from_angle.sin());
+        let through = world * Point2::new(through_x * scale, through_y * scale);
+        let ray = Ray2::new(origin, through - origin);
+        let o = [origin.x as f64, origin.y as f64];
+        let d = [ray.dir.x as f64, ray.dir.y as f64];
+        let max_t = 2.0;
+        let got = cast_ray(&shape, &world, &ray, max_t as f32).unwrap();
+        let want = ray_oracle::first_root(|t| sd(ray_oracle::along(o, d, t)), max_t);
+        let tol = 1e-5 * scale as f64 * 10.0;
+        match (got, want) {
+            (RayCast2::StartsInside, Err(_)) | (RayCast2::Miss, Ok((None, _))) => {}
+            (RayCast2::Hit { toi, point, normal }, Ok((Some(t), _))) => {
+                let p = [point.x as f64, point.y as f64];
+                let n = [normal.x as f64, normal.y as f64];
+                prop_assert!(sd(p).abs() <= tol, "hit point {} off the boundary", sd(p));
+                prop_assert!((f64::from(toi) - t).abs() * oracle::norm(d) <= tol, "toi {toi} vs {t}");
+                prop_assert!(oracle::dot(n, d) <= 1e-6 * oracle::norm(d), "normal along the ray");
+                let support = if kind == 2 { oracle::dot(centre, n) + r } else { ray_oracle::support(&poly, n) };
+                prop_assert!((support - oracle::dot(p, n)).abs() <= tol, "normal does not support the shape");
+                if kind == 2 {
+                    // The closed form: the normal is radial.
+                    let radial = ray_oracle::unit(oracle::sub(p, centre));
+                    prop_assert!(oracle::dot(radial, n) >= 1.0 - 1e-5);
+                }
+            }
+            (_, Ok((None, closest))) if closest <= 1e-4 * scale as f64 => {}
+            (_, Err(start)) if -start <= 1e-4 * scale as f64 => {}
+            (got, want) => prop_assert!(false, "collide {got:?}, oracle {want:?}"),
+        }
+    });
+}
+
+/// Segments (two-vertex polygons): crossed, missed beside an end, and
+/// entered end-on along their own line.
+#[test]
+fn rays_at_a_segment() {
+    use collide::dim2::{Ray2, RayCast2, cast_ray};
+    let segment = Polygon::new(&[Point2::new(-1.0, 0.0), Point2::new(1.0, 0.0)]).unwrap();
+    for (wx, wy, wa) in [(0.0, 0.0, 0.0), (3.0, -2.0, 0.7), (-40.0, 11.0, -2.1)] {
+        let world = pose(wx, wy, wa);
+        let at = |x: f32, y: f32| world * Point2::new(x, y);
+        let along = |x: f32, y: f32| world * Vector2::new(x, y);
+        let cases = [
+            (Ray2::new(at(0.3, 2.0), along(0.0, -1.0)), Some(2.0)),
+            (Ray2::new(at(1.5, 2.0), along(0.0, -1.0)), None),
+            (Ray2::new(at(-4.0, 0.0), along(1.0, 0.0)), Some(3.0)),
+        ];
+        for (ray, want) in cases {
+            match (cast_ray(&segment, &world, &ray, 10.0).unwrap(), want) {
+                (RayCast2::Hit { toi, .. }, Some(t)) => {
+                    assert!((toi - t).abs() <= 1e-4, "{toi} vs {t}")
+                }
+                (RayCast2::Miss, None) => {}
+                (got, want) => panic!("world {wx} {wy} {wa}: {got:?} vs {want:?}"),
+            }
+        }
+    }
+}

@@ -135,6 +135,71 @@ fn check_hull(points: &[Point3<f32>], hull: &ConvexHull) {
     }
 }
 
+/// Checks a flat hull (a convex polygon) against `points`: two faces with
+/// opposite normals over one loop, the loop convex and counter-clockwise
+/// about the first normal, every input point within the slack of the
+/// polygon's slab and inside its edges, each vertex the brute-force support
+/// of the cloud along its outward bisector in the plane, and the loop as the
+/// vertex graph.
+fn check_flat_hull(points: &[Point3<f32>], hull: &ConvexHull) {
+    let slack = slack(hull, points);
+    let verts = hull.vertices();
+    let faces = hull.faces();
+    assert!(hull.is_flat());
+    assert_eq!(faces.len(), 2);
+    assert!(verts.len() >= 3);
+    assert_eq!(hull.volume(), 0.0);
+    let n = faces[0].normal.into_inner().cast::<f64>();
+    assert!((n + faces[1].normal.into_inner().cast::<f64>()).norm() < 1e-6, "faces not opposite");
+    let ring: Vec<u32> = faces[0].vertices.clone();
+    assert_eq!(ring.len(), verts.len());
+    let reversed: Vec<u32> = ring.iter().rev().copied().collect();
+    assert_eq!(faces[1].vertices, reversed);
+    let k = ring.len();
+    let at = |i: usize| to64(&verts[ring[i % k] as usize]);
+    for f in faces {
+        let fnormal = f.normal.into_inner().cast::<f64>();
+        for p in points {
+            let excess = fnormal.dot(&to64(p)) - f64::from(f.offset);
+            assert!(excess <= slack, "point {p:?} {excess} beyond a face (slack {slack})");
+        }
+    }
+    for i in 0..k {
+        let (a, b) = (at(i), at(i + 1));
+        let inward = n.cross(&(b - a)).normalize();
+        for j in 0..k {
+            assert!(inward.dot(&(at(j) - a)) >= -slack, "polygon not convex at {j}");
+        }
+        // Counter-clockwise and strictly convex: the next vertex turns left.
+        assert!(inward.dot(&(at(i + 2) - a)) > 0.0, "vertex {} is not a corner", (i + 1) % k);
+        for p in points {
+            assert!(inward.dot(&(to64(p) - a)) >= -slack, "point {p:?} outside edge {i}");
+        }
+        // The vertex is extreme along the sum `s` of its edges' outward
+        // normals; points up to the slack outside both edges may beat it by
+        // 2 · 2 slack / |s| (as for solid hulls, more at sharp corners).
+        let (prev, next) = (at(i + k - 1), at(i + 1));
+        let out_prev = (a - prev).cross(&n).normalize();
+        let out_next = (next - a).cross(&n).normalize();
+        let sum = out_prev + out_next;
+        let dir = sum.normalize();
+        let best = points.iter().map(|p| dir.dot(&to64(p))).fold(f64::NEG_INFINITY, f64::max);
+        assert!(
+            dir.dot(&a) >= best - 4.0 * slack / sum.norm(),
+            "vertex {i} is not extreme: {} below the best, slack {slack}, {k} vertices",
+            best - dir.dot(&a)
+        );
+        let listed: BTreeSet<u32> = hull.neighbors(ring[i] as usize).iter().copied().collect();
+        let expected: BTreeSet<u32> = [ring[(i + k - 1) % k], ring[(i + 1) % k]].into();
+        assert_eq!(listed, expected, "adjacency of vertex {}", ring[i]);
+    }
+}
+
+/// Either check, by the kind of hull.
+fn check_any_hull(points: &[Point3<f32>], hull: &ConvexHull) {
+    if hull.is_flat() { check_flat_hull(points, hull) } else { check_hull(points, hull) }
+}
+
 /// Volume and vertex set of the hull of points in general position, by brute
 /// force: a triangle (i, j, k) is a hull facet when every other point is
 /// strictly behind its plane.
@@ -344,27 +409,56 @@ fn degenerate_clouds() {
     let line: Vec<_> =
         (0..10).map(|i| Point3::new(i as f32, 2.0 * i as f32, -(i as f32))).collect();
     assert_eq!(ConvexHull::new(&line), Err(HullError::Degenerate { dimension: 1 }));
+}
 
+/// Coplanar clouds were `Degenerate { dimension: 2 }`; they are flat hulls
+/// (convex polygons), as in Jolt and parry.
+#[test]
+fn coplanar_clouds_give_flat_hulls() {
     let rot = Rotation3::from_euler_angles(0.3, -1.1, 2.0);
     let plane: Vec<_> =
         (0..100).map(|i| rot * Point3::new((i % 10) as f32, (i / 10) as f32, 0.0)).collect();
-    assert_eq!(ConvexHull::new(&plane), Err(HullError::Degenerate { dimension: 2 }));
+    let hull = ConvexHull::new(&plane).unwrap();
+    check_flat_hull(&plane, &hull);
+    assert_eq!(hull.vertices().len(), 4);
 
-    // Three distinct points, many duplicates: a plane.
+    // Three distinct points, many duplicates: a triangle.
     let tri: Vec<_> = (0..12)
         .map(|i| {
             [Point3::new(0.0, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), Point3::new(0.0, 1.0, 0.0)]
                 [i % 3]
         })
         .collect();
-    assert_eq!(ConvexHull::new(&tri), Err(HullError::Degenerate { dimension: 2 }));
+    let hull = ConvexHull::new(&tri).unwrap();
+    check_flat_hull(&tri, &hull);
+    assert_eq!(hull.vertices().len(), 3);
 
-    // A slab far thinner than the tolerance (1e-5 of the size) is a plane.
-    let mut slab = cube_face_grid(1.0, 5);
-    for p in &mut slab {
-        p.z *= 1e-7;
+    // A slab far thinner than the tolerance (1e-5 of the size) is flat; one
+    // about as thick as the tolerance may be flat or a thin solid, and
+    // either way has the square's 4 corners.
+    for thickness in [1e-7f32, 1e-5] {
+        let mut slab = cube_face_grid(1.0, 5);
+        slab.retain(|p| p.z.abs() == 1.0);
+        for p in &mut slab {
+            p.z *= thickness;
+        }
+        let hull = ConvexHull::new(&slab).unwrap();
+        check_any_hull(&slab, &hull);
+        assert!(hull.is_flat() || thickness > 1e-6, "thickness {thickness}");
+        assert_eq!(hull.vertices().len(), 4, "thickness {thickness}");
     }
-    assert_eq!(ConvexHull::new(&slab), Err(HullError::Degenerate { dimension: 2 }));
+
+    // A regular 12-gon at a large offset, rotated: 12 corners.
+    let gon: Vec<_> = (0..12)
+        .flat_map(|i| {
+            let t = i as f32 * std::f32::consts::TAU / 12.0;
+            [Point3::new(t.cos(), t.sin(), 0.0), Point3::new(0.5 * t.cos(), 0.2 * t.sin(), 0.0)]
+        })
+        .map(|p| rot * p + Vector3::new(300.0, -20.0, 7.0))
+        .collect();
+    let hull = ConvexHull::new(&gon).unwrap();
+    check_flat_hull(&gon, &hull);
+    assert_eq!(hull.vertices().len(), 12);
 }
 
 /// Deterministic uniform numbers in [0, 1) (splitmix64), independent of
@@ -546,8 +640,11 @@ proptest! {
             .map(|p| (rot * Point3::new(p.x, p.y * ty, p.z * tz) + shift.coords) * s)
             .collect();
         match ConvexHull::new(&points) {
-            Ok(hull) => check_hull(&points, &hull),
-            Err(e) => prop_assert!(matches!(e, HullError::Degenerate { .. }), "{e:?}"),
+            Ok(hull) => check_any_hull(&points, &hull),
+            Err(e) => prop_assert!(
+                matches!(e, HullError::Degenerate { dimension: 0 | 1 }),
+                "{e:?}"
+            ),
         }
     }
 
@@ -562,7 +659,7 @@ proptest! {
             .map(|&(x, y, z)| Point3::new(f32::from(x), f32::from(y), f32::from(z)))
             .collect();
         if let Ok(hull) = ConvexHull::new(&points) {
-            check_hull(&points, &hull);
+            check_any_hull(&points, &hull);
         }
     }
 
@@ -582,7 +679,7 @@ proptest! {
                 prop_assert_eq!(result, Err(HullError::NonFinitePoint { index }));
             }
         } else if let Ok(hull) = result {
-            check_hull(&points, &hull);
+            check_any_hull(&points, &hull);
         }
     }
 }

@@ -22,7 +22,7 @@ fn oracle_max(points: &[Point3<f32>], d: &Vector3<f32>) -> f32 {
 
 /// Checks every strategy, and a warm-started climb, over `dirs`.
 fn check_all(points: &[Point3<f32>], dirs: &[Vector3<f32>]) {
-    let hull = ConvexHull::new(points).expect("test clouds are full-dimensional");
+    let hull = ConvexHull::new(points).expect("test clouds span at least a plane");
     let scale = points.iter().map(|p| p.coords.norm()).fold(0.0, f32::max);
     for s in STRATEGIES {
         let h = hull.clone().with_strategy(s);
@@ -158,6 +158,60 @@ fn slowly_turning_directions_keep_the_warm_start_correct() {
         let want = oracle_max(&points, &d);
         assert!((got - want).abs() <= hull.tolerance() * d.norm() + 1e-5, "step {k}");
     }
+}
+
+/// Flat hulls (convex polygons): coplanar grids, 1e-5-thick slabs and
+/// discs of up to 1000 points (so every `Auto` tier, cube map included),
+/// under random rotations and offsets, against brute force; directions
+/// include the polygon's normal (every vertex ties) and directions just off
+/// it.
+#[test]
+fn flat_clouds_match_brute_force() {
+    let angles = (-3.2f32..3.2, -3.2f32..3.2, -3.2f32..3.2);
+    let offset = (-100.0f32..100.0, -100.0f32..100.0, -100.0f32..100.0);
+    let kind = 0usize..4;
+    let in_plane = prop::collection::vec((-1.0f32..1.0, -1.0f32..1.0), 4..60);
+    runner(200)
+        .run(&(angles, offset, kind, in_plane), |((ax, ay, az), (ox, oy, oz), kind, uv)| {
+            let rot = UnitQuaternion::from_euler_angles(ax, ay, az);
+            let shift = Vector3::new(ox, oy, oz);
+            let local: Vec<Point3<f32>> = match kind {
+                // A 7 × 5 grid: collinear edge points and four corners.
+                0 => (0..35)
+                    .map(|i| Point3::new((i % 7) as f32, (i / 7) as f32 * 0.5, 0.0))
+                    .collect(),
+                // The same grid as a slab 1e-5 of its size thick.
+                1 => (0..70)
+                    .map(|i| {
+                        let j = i % 35;
+                        let z = if i < 35 { 0.0 } else { 7e-5 };
+                        Point3::new((j % 7) as f32, (j / 7) as f32 * 0.5, z)
+                    })
+                    .collect(),
+                // A disc of 1000 points: a 1000-gon, cube-map tier.
+                2 => (0..1000)
+                    .map(|i| {
+                        let t = i as f32 * std::f32::consts::TAU / 1000.0;
+                        Point3::new(3.0 * t.cos(), 3.0 * t.sin(), 0.0)
+                    })
+                    .collect(),
+                // Random points in the plane.
+                _ => uv.iter().map(|&(u, v)| Point3::new(u, v, 0.0)).collect(),
+            };
+            let points: Vec<Point3<f32>> = local.iter().map(|p| rot * p + shift).collect();
+            let normal = rot * Vector3::z();
+            let mut dirs = directions(60);
+            for tilt in [0.0f32, 1e-6, 1e-3, 0.1] {
+                let side = rot * Vector3::new(0.6, -0.8, 0.0);
+                dirs.push(normal + side * tilt);
+                dirs.push(-normal + side * tilt);
+            }
+            let hull = ConvexHull::new(&points).unwrap();
+            prop_assert!(hull.is_flat() || kind == 1, "kind {kind}: not flat");
+            check_all(&points, &dirs);
+            Ok(())
+        })
+        .unwrap();
 }
 
 #[test]

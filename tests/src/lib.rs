@@ -15,6 +15,8 @@
 //!   brute-force triple enumeration for small point clouds.
 //! * [`separation`]: the answer for any two rounded polytopes
 //!   (`core ⊕ ball(radius)`), i.e. every shape collide has.
+//! * [`casts`]: ray casts and shape casts, by the first root of the
+//!   (convex) signed distance or separation along the motion.
 //! * [`check`]: the accuracy bounds and the per-pair checks, shared by the
 //!   tests and the `accuracy` report binary.
 //! * [`generators`] and [`rng`]: seeded random shapes, poses and pairs;
@@ -46,6 +48,7 @@ pub use collide::nalgebra;
 
 pub mod analytic;
 pub mod brute_distance;
+pub mod casts;
 pub mod check;
 pub mod closest;
 pub mod generators;

@@ -207,3 +207,46 @@ fn large_capsules_normal_off_the_core_to_core_direction() {
         ),
     });
 }
+
+/// A flat plate (half extents 0, 5, 5) facing a 20 m cube 10 km away along
+/// x: the faces are parallel, so the separating direction is exactly +x and
+/// the closest points face each other. GJK ended on a triangle of the
+/// Minkowski difference whose closest point it found only to f32 rounding
+/// of its 10 km-long vectors: the direction came out ~7e-4 rad off and the
+/// witness points ~5 m apart sideways.
+#[test]
+fn far_apart_parallel_faces_give_a_tilted_normal_and_sideways_witnesses() {
+    use tests::nalgebra::Point3;
+    let plate = collide::Cuboid::new(Vector3::new(0.0, 5.0, 5.0));
+    let cube = collide::Cuboid::new(Vector3::repeat(10.0));
+    let far = Isometry3::translation(10_000.0, 0.0, 0.0);
+    let check = |point_a: Point3<f32>, point_b: Point3<f32>, from_a_to_b: f32| {
+        let gap = point_b - point_a;
+        let sideways = (gap.y * gap.y + gap.z * gap.z).sqrt();
+        let angle = sideways.atan2(gap.x * from_a_to_b);
+        assert!(angle.abs() <= 1e-6, "direction {angle:e} rad off +x; {point_a} {point_b}");
+        assert!(sideways <= 1e-3, "witnesses {sideways} m apart sideways");
+        assert!((gap.x.abs() - 9990.0).abs() <= 1e-3, "distance {}", gap.x.abs());
+        // Both points on the overlap of the two faces (the plate's square).
+        for p in [point_a, point_b] {
+            assert!(p.y.abs() <= 5.001 && p.z.abs() <= 5.001, "{p} off the faces' overlap");
+        }
+    };
+    for (a, pose_a, b, pose_b, sign) in [
+        (&plate, Isometry3::identity(), &cube, far, 1.0f32),
+        (&cube, far, &plate, Isometry3::identity(), -1.0),
+    ] {
+        match collide::closest_points(a, &pose_a, b, &pose_b) {
+            collide::Proximity::Separated { point_a, point_b, .. } => check(point_a, point_b, sign),
+            other => panic!("{other:?}"),
+        }
+        let mut cache = collide::GjkCache::default();
+        match collide::contact(a, &pose_a, b, &pose_b, &mut cache) {
+            Ok(collide::Contact::Separated { normal, point_a, point_b, .. }) => {
+                check(point_a, point_b, sign);
+                assert!((normal.x * sign - 1.0).abs() <= 1e-12, "normal {normal:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

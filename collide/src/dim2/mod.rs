@@ -39,6 +39,7 @@ mod hull;
 mod minkowski;
 mod polygon;
 mod query;
+mod ray_cast;
 mod rectangle;
 mod shape;
 mod simplex;
@@ -52,6 +53,7 @@ pub use query::{
     Penetration2, Proximity2, closest_points, intersects, penetration, try_closest_points,
     try_intersects, try_penetration,
 };
+pub use ray_cast::{CastRay2, Ray2, RayCast2, cast_ray};
 pub use rectangle::Rectangle;
 pub use shape::Shape2;
 pub use support_map::SupportMap2;

@@ -538,9 +538,12 @@ pub(crate) fn triangle_hull(cloud: &Cloud) -> Result<TriangleMesh, HullError> {
     Ok(TriangleMesh { triangles, neighbors })
 }
 
-/// Picks four affinely independent extreme points, or reports the dimension
-/// the cloud actually spans.
-fn initial_simplex(cloud: &Cloud, gp: &[Vector3<f64>], tol: f64) -> Result<[u32; 4], HullError> {
+/// Three extreme points spanning the cloud's widest triangle: the two most
+/// distant of the six axis-extreme points and the point farthest from their
+/// line; or the dimension the cloud spans if it is a point or a line. `gp`
+/// are the points (on the grid, or snapped) and `tol` the tolerance in the
+/// same units.
+pub(crate) fn initial_triangle(gp: &[Vector3<f64>], tol: f64) -> Result<[u32; 3], HullError> {
     // The two most distant of the six axis-extreme points.
     let mut extremes = [0u32; 6];
     for axis in 0..3 {
@@ -583,6 +586,13 @@ fn initial_simplex(cloud: &Cloud, gp: &[Vector3<f64>], tol: f64) -> Result<[u32;
         return Err(HullError::Degenerate { dimension: 1 });
     }
 
+    Ok([a, b, c])
+}
+
+/// Picks four affinely independent extreme points, or reports the dimension
+/// the cloud actually spans.
+fn initial_simplex(cloud: &Cloud, gp: &[Vector3<f64>], tol: f64) -> Result<[u32; 4], HullError> {
+    let [a, b, c] = initial_triangle(gp, tol)?;
     // The point farthest from the plane abc.
     let n = cloud.grid_normal(a, b, c);
     let normal = Vector3::new(n[0] as f64, n[1] as f64, n[2] as f64).normalize();

@@ -117,7 +117,7 @@ impl GjkCache {
 
 /// Rejects non-finite poses, margins and box extents, and negative margins
 /// and extents; returns the margins `(a, b)`.
-fn check_input<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+pub(crate) fn check_input<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     pose_a: &Isometry3<f32>,
     b: &B,

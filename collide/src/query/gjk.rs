@@ -14,6 +14,16 @@
 //!   separation.
 //! * A step that fails to shrink the estimate restores the previous simplex
 //!   (the best one seen) and stops, so the result never gets worse.
+//! * Convergence also asks for the *direction* of `v`, not only its length:
+//!   van den Bergen's test bounds the distance error by `REL_GAP · ‖v‖`, but
+//!   when the closest features are parallel (two faces, a face and an edge)
+//!   `v` may then still slide sideways across them by `√REL_GAP · ‖v‖`:
+//!   5 m for faces 10 km apart, a 7e-4 rad normal error. A second test, in
+//!   f64 on the unrounded closest point, keeps iterating until the newest
+//!   support point lies in the plane through `v` perpendicular to it, to
+//!   within `DIRECTION_REL` of its distance from `v`. On non-parallel
+//!   features GJK reaches the exact feature before the distance test passes
+//!   anyway, so the common case takes no extra iteration.
 
 use nalgebra::Vector3;
 
@@ -37,6 +47,19 @@ const REL_GAP: f32 = 1e-6;
 /// `SCALE_GAP · L`. Without it, a tiny distance between large shapes would
 /// spin until the iteration cap.
 const SCALE_GAP: f32 = 16.0 * f32::EPSILON;
+
+/// Direction tolerance: converged only once `v·(v − w) ≤ DIRECTION_REL ·
+/// ‖v‖ · ‖v − w‖`, i.e. the newest support point `w` lies within an angle of
+/// `DIRECTION_REL` (as a cosine) of the plane through `v` perpendicular to
+/// `v`. On parallel features of size `L` at distance `d`, `v` then lies
+/// within about `DIRECTION_REL · d` of the exact closest point, a direction
+/// error of about `DIRECTION_REL` rad. Scale-free; 1e-7 is about one f32 ulp,
+/// so the normal is as exact as f32 can hold it.
+const DIRECTION_REL: f64 = 1e-7;
+
+/// Rounding floor of that test, relative to `‖v‖` times the size `L` of the
+/// simplex: the f64 closest point carries an error of a few `ε₆₄ · L`.
+const DIRECTION_FLOOR: f64 = 64.0 * f64::EPSILON;
 
 /// Distance, relative to the size of the Minkowski difference, below which
 /// the cores count as touching: `‖v‖ ≤ TOUCH_REL · L`. Below ~1e-6 · L the
@@ -127,6 +150,8 @@ where
     if !(v.norm_squared() > 0.0) || !v.iter().all(|x| x.is_finite()) {
         v = Vector3::x();
     }
+    // `v` before rounding to f32, for the direction test.
+    let mut v64: Vector3<f64> = v.cast();
     let mut simplex = Simplex::new();
     // Squared length of the current estimate; the first support point sets it.
     let mut v_sq = f32::INFINITY;
@@ -161,7 +186,7 @@ where
             // difference, however v was computed.
             let scale = simplex.max_norm_squared().max(w.w.norm_squared()).sqrt();
             let gap_limit = REL_GAP * v_sq + SCALE_GAP * scale * v_norm;
-            if v_sq - vw <= gap_limit && vw > 0.0 {
+            if v_sq - vw <= gap_limit && vw > 0.0 && direction_converged(&v64, &w.w, scale) {
                 return end(GjkOutcome::Separated { distance: v_norm }, simplex, v, iterations);
             }
             // A support point already in the simplex brings no new
@@ -201,6 +226,7 @@ where
         }
         simplex.apply(&sub);
         v = closest;
+        v64 = sub.closest64();
         v_sq = closest_sq;
         debug_assert!(simplex.len() <= 3, "a separated simplex has at most 3 points");
         if v_sq <= settings.stop_within * settings.stop_within && settings.stop_within >= 0.0 {
@@ -223,6 +249,21 @@ fn stalled(vw: f32, best: Simplex, newest: Simplex, v: Vector3<f32>, iterations:
     } else {
         GjkResult { outcome: GjkOutcome::Overlapping, simplex: newest, direction: v, iterations }
     }
+}
+
+/// Whether `v` has stopped turning: the support point `w` lies in the plane
+/// through `v` perpendicular to it, to within `DIRECTION_REL` of `‖v − w‖`
+/// (see `DIRECTION_REL`). Evaluated only once the distance has converged.
+/// In f64 on the unrounded `v`: rounding `v` to f32 alone moves `v·(v − w)`
+/// by `ε₃₂ · ‖v‖²`, which at 10 km is the whole signal. `w = v` (a vertex
+/// closest to a vertex) passes with a zero gap; NaN fails and the loop's
+/// other exits end it.
+#[inline]
+fn direction_converged(v64: &Vector3<f64>, w: &Vector3<f32>, scale: f32) -> bool {
+    let to_v = v64 - w.cast::<f64>();
+    let gap = v64.dot(&to_v);
+    let v_norm = v64.norm();
+    gap <= (DIRECTION_REL * to_v.norm() + DIRECTION_FLOOR * f64::from(scale)) * v_norm
 }
 
 /// `a · b` summed in f64: the terms of `v · w` can be ~10⁴ times larger than

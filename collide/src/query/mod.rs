@@ -11,8 +11,10 @@ mod api;
 pub mod epa;
 pub mod gjk;
 mod minkowski;
+mod ray_cast;
 mod record;
 mod segment;
+mod shape_cast;
 mod simplex;
 mod sphere_cuboid;
 
@@ -21,5 +23,7 @@ pub use api::{
     penetration, try_closest_points, try_intersects, try_penetration,
 };
 pub use minkowski::{MinkowskiDifference, SupportPoint};
+pub use ray_cast::{CastRay, LocalRayCast, Ray, RayCast, cast_ray};
 pub use record::{EpaSnapshot, EpaStep, GjkStep, IterationLog, NoRecord, Recorder};
+pub use shape_cast::{MAX_ITERATIONS as SHAPE_CAST_MAX_ITERATIONS, ShapeCast, shape_cast};
 pub use simplex::Simplex;

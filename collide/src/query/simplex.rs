@@ -84,6 +84,12 @@ impl SubSimplex {
     pub(crate) fn closest(&self) -> Vector3<f32> {
         self.closest.cast()
     }
+
+    /// The point closest to the origin, in f64, before rounding to f32.
+    #[inline]
+    pub(crate) fn closest64(&self) -> V64 {
+        self.closest
+    }
 }
 
 impl Default for Simplex {
@@ -127,6 +133,23 @@ impl Simplex {
     #[inline]
     pub(crate) fn contains(&self, w: &Vector3<f32>) -> bool {
         self.points().iter().any(|p| p.w == *w)
+    }
+
+    /// Whether a point with the same witnesses `a` and `b` is in the
+    /// simplex: the duplicate-support test of the shape cast, whose `w` are
+    /// shifted by the moving query point and so cannot be compared.
+    #[inline]
+    pub(crate) fn contains_witnesses(&self, p: &SupportPoint) -> bool {
+        self.points().iter().any(|q| q.a == p.a && q.b == p.b)
+    }
+
+    /// Re-expresses every point relative to the query point `x`:
+    /// `w = (a − b) − x`, from the witnesses, so no shift accumulates.
+    #[inline]
+    pub(crate) fn rebase(&mut self, x: &Vector3<f32>) {
+        for p in &mut self.points[..self.len] {
+            p.w = (p.a - p.b) - x;
+        }
     }
 
     /// Largest squared norm of the points: the size scale of the simplex.
@@ -185,6 +208,21 @@ impl Simplex {
             self.bary[slot] = sub.bary[slot] as f32;
         }
         self.len = sub.len;
+    }
+
+    /// For a tetrahedron, the sub-simplex of its face nearest the origin,
+    /// whichever side of it the origin is on: the shape cast's answer when
+    /// the origin lies on the tetrahedron's boundary, which the reduction
+    /// calls enclosed. `None` for fewer than four points.
+    pub(crate) fn nearest_face(&self) -> Option<SubSimplex> {
+        if self.len != 4 {
+            return None;
+        }
+        let w = self.points.map(|p| w64(&p));
+        FACES
+            .iter()
+            .map(|&([i, j, k], _)| triangle(&w, i, j, k))
+            .min_by(|x, y| x.closest.norm_squared().total_cmp(&y.closest.norm_squared()))
     }
 
     /// Finds the smallest sub-simplex containing the point closest to the
@@ -290,13 +328,15 @@ fn degenerate_triangle(w: &[V64; 4], i: usize, j: usize, k: usize) -> SubSimplex
     best
 }
 
+/// A tetrahedron's faces, each with its opposite vertex.
+const FACES: [([usize; 3], usize); 4] =
+    [([0, 1, 2], 3), ([0, 3, 1], 2), ([0, 2, 3], 1), ([1, 3, 2], 0)];
+
 /// Closest point of the tetrahedron (Ericson §5.1.6): the best of the faces
 /// whose plane separates the origin from the opposite vertex, or
 /// [`Reduction::Enclosing`] when no face does. `scale_sq` is the largest
 /// squared norm of the points.
 fn tetrahedron(w: &[V64; 4], scale_sq: f64) -> Reduction {
-    const FACES: [([usize; 3], usize); 4] =
-        [([0, 1, 2], 3), ([0, 3, 1], 2), ([0, 2, 3], 1), ([1, 3, 2], 0)];
     let mut best: Option<SubSimplex> = None;
     for ([i, j, k], l) in FACES {
         let n = (w[j] - w[i]).cross(&(w[k] - w[i]));

@@ -34,6 +34,13 @@ pub struct HullFace {
 /// polygon, and [`neighbors`](ConvexHull::neighbors) lists exactly the
 /// polytope's edges (no diagonals of merged faces).
 ///
+/// A cloud that spans only a plane (within the tolerance) gives a **flat**
+/// hull ([`is_flat`](ConvexHull::is_flat)): a convex polygon, stored as two
+/// faces with opposite normals sharing one vertex loop, whose vertices are
+/// input points projected onto the polygon's plane and whose edges are the
+/// loop. Support queries, GJK, EPA and ray casts work on it like on any
+/// hull; its volume is zero.
+///
 /// Support queries use a [`SupportStrategy`], chosen by vertex count unless
 /// set with [`with_strategy`](ConvexHull::with_strategy).
 #[derive(Clone, Debug, PartialEq)]
@@ -71,7 +78,8 @@ impl ConvexHull {
     /// * [`HullError::NonFinitePoint`] for a NaN or infinite coordinate (the
     ///   first such point);
     /// * [`HullError::Degenerate`] when the points lie, within the tolerance,
-    ///   on a point, a line or a plane;
+    ///   on a point or a line (dimension 0 or 1). Points on a plane are not
+    ///   an error: they give a flat hull (see [`is_flat`](ConvexHull::is_flat));
     /// * [`HullError::TooManyPoints`] for `u32::MAX` points or more;
     /// * [`HullError::OutOfRange`] when a face plane's offset overflows f32
     ///   (coordinates near `f32::MAX`);
@@ -100,8 +108,12 @@ impl ConvexHull {
     /// ```
     pub fn new(points: &[Point3<f32>]) -> Result<Self, HullError> {
         let cloud = hull::Cloud::new(points)?;
-        let mesh = hull::triangle_hull(&cloud)?;
-        let polytope = hull::merge_faces(points, &cloud, &mesh).ok_or(HullError::Numerical)?;
+        let polytope = match hull::triangle_hull(&cloud) {
+            Ok(mesh) => hull::merge_faces(points, &cloud, &mesh).ok_or(HullError::Numerical)?,
+            // A cloud spanning only a plane is a convex polygon.
+            Err(HullError::Degenerate { dimension: 2 }) => hull::flat_polygon(&cloud)?,
+            Err(e) => return Err(e),
+        };
         if !polytope.faces.iter().all(|f| f.offset.is_finite()) {
             return Err(HullError::OutOfRange);
         }
@@ -187,6 +199,13 @@ impl ConvexHull {
     /// Index of a support vertex along `dir`, by the hull's strategy.
     #[inline]
     pub fn support_index(&self, dir: &Vector3<f32>) -> usize {
+        let projected;
+        let dir = if self.is_flat() {
+            projected = self.in_plane(dir);
+            &projected
+        } else {
+            dir
+        };
         match (self.strategy, &self.soa, &self.cube_map) {
             (SupportStrategy::BruteForceSimd, Some(soa), _) => soa.support(dir),
             (SupportStrategy::HillClimb, _, _) => climb(&self.vertices, self.adjacency(), dir, 0),
@@ -194,6 +213,21 @@ impl ConvexHull {
                 climb(&self.vertices, self.adjacency(), dir, map.seed(dir))
             }
             _ => support_scalar(&self.vertices, dir),
+        }
+    }
+
+    /// The direction a support search uses: `dir` itself for a solid hull;
+    /// for a flat one, its component in the polygon's plane. Every vertex
+    /// of a polygon has the same height along the normal, except for the
+    /// rounding of its f32 coordinates; for a direction nearly along the
+    /// normal that rounding would swamp the in-plane signal and leave hill
+    /// climbing on a false local maximum far from the answer. The in-plane
+    /// part ranks the vertices exactly as `dir` does, without the noise.
+    #[inline]
+    pub(crate) fn in_plane(&self, dir: &Vector3<f32>) -> Vector3<f32> {
+        match self.faces.as_slice() {
+            [top, _] => dir - top.normal.into_inner() * top.normal.dot(dir),
+            _ => *dir,
         }
     }
 
@@ -236,10 +270,52 @@ impl ConvexHull {
         self.tolerance
     }
 
+    /// Whether the hull is flat: a convex polygon (two faces, opposite
+    /// normals) built from a cloud that spans only a plane.
+    ///
+    /// ```
+    /// use collide::ConvexHull;
+    /// use collide::nalgebra::Point3;
+    /// // A 3 × 3 grid in the plane z = 1: a square, 4 corners.
+    /// let grid: Vec<_> = (0..9).map(|i| Point3::new((i % 3) as f32, (i / 3) as f32, 1.0)).collect();
+    /// let square = ConvexHull::new(&grid)?;
+    /// assert!(square.is_flat());
+    /// assert_eq!(square.vertices().len(), 4);
+    /// assert_eq!(square.faces().len(), 2);
+    /// assert_eq!(square.volume(), 0.0);
+    /// # Ok::<(), collide::HullError>(())
+    /// ```
+    #[inline]
+    pub fn is_flat(&self) -> bool {
+        self.faces.len() == 2
+    }
+
+    /// For a flat hull, the planes through its edges perpendicular to the
+    /// polygon, as `(outward unit normal, offset)`: with the two faces they
+    /// bound the polygon. Empty for a solid hull.
+    pub(crate) fn side_planes(&self) -> impl Iterator<Item = (Vector3<f32>, f32)> + '_ {
+        let (normal, ring): (Vector3<f32>, &[u32]) = match self.faces.as_slice() {
+            [top, _] => (top.normal.into_inner(), &top.vertices),
+            _ => (Vector3::zeros(), &[]),
+        };
+        (0..ring.len()).map(move |i| {
+            let from = self.vertices[ring[i] as usize];
+            let to = self.vertices[ring[(i + 1) % ring.len()] as usize];
+            // The loop is counter-clockwise about `normal`, so outward is
+            // edge × normal.
+            let outward = (to - from).cross(&normal);
+            let outward = outward.try_normalize(0.0).unwrap_or(outward);
+            (outward, outward.dot(&from.coords))
+        })
+    }
+
     /// The enclosed volume, by the divergence theorem: the sum over faces of
     /// `offset * area / 3`, relative to the first vertex for accuracy.
     /// Computed in f64; infinite if it exceeds the f32 range.
     pub fn volume(&self) -> f32 {
+        if self.is_flat() {
+            return 0.0;
+        }
         let origin = self.vertices[0].coords.cast::<f64>();
         let mut six_volume = 0.0f64;
         for face in &self.faces {

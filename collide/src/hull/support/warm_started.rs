@@ -39,7 +39,8 @@ impl SupportMap for WarmStarted<'_> {
         let vertices = self.hull.vertices();
         // A cache filled by a different hull may hold an index out of range;
         // `climb` clamps it, so a stale cache only costs a longer walk.
-        let v = climb(vertices, self.hull.adjacency(), dir, self.cache.vertex.get() as usize);
+        let dir = self.hull.in_plane(dir);
+        let v = climb(vertices, self.hull.adjacency(), &dir, self.cache.vertex.get() as usize);
         self.cache.vertex.set(v as u32);
         vertices[v]
     }
