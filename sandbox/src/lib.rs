@@ -31,15 +31,15 @@
 //! ```
 #![deny(missing_docs)]
 
+#[cfg(feature = "render")]
+pub mod app;
 mod body;
 mod collision;
 mod error;
 mod events;
-mod scene;
-#[cfg(feature = "render")]
-pub mod app;
 #[cfg(feature = "render")]
 pub mod render;
+mod scene;
 mod settings;
 mod sleep;
 mod solver;

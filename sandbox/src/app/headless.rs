@@ -59,7 +59,13 @@ impl Headless {
         let offscreen = OffscreenRenderer::new(width, height)?;
         let controller = Controller::new(sim, (width as f32, height as f32));
         let frame = FrameScene::new(controller.camera.camera());
-        Ok(Self { controller, offscreen, drawer: SceneDrawer::default(), frame, debug: DebugDraw::default() })
+        Ok(Self {
+            controller,
+            offscreen,
+            drawer: SceneDrawer::default(),
+            frame,
+            debug: DebugDraw::default(),
+        })
     }
 
     /// The adapter's name (for example "llvmpipe" for Mesa's lavapipe).
@@ -83,7 +89,13 @@ impl Headless {
     pub fn render(&mut self) -> Result<(RgbaImage, FrameStats), RenderError> {
         self.frame.camera = self.controller.camera.camera();
         let debug = self.debug;
-        self.drawer.fill(&self.controller.sim, 1.0, debug, self.offscreen.renderer_mut(), &mut self.frame)?;
+        self.drawer.fill(
+            &self.controller.sim,
+            1.0,
+            debug,
+            self.offscreen.renderer_mut(),
+            &mut self.frame,
+        )?;
         self.offscreen.render(&self.frame)
     }
 }
@@ -100,6 +112,8 @@ pub fn screenshot(
     out: &Path,
 ) -> Result<HeadlessReport, RenderError> {
     let physics = headless.step(steps);
+    // Frame what the scene has become, not where it started.
+    headless.controller.frame_scene();
     let mut times = Vec::new();
     let mut last = None;
     for _ in 0..bench_frames.max(1) {
@@ -132,7 +146,8 @@ pub fn record(
 ) -> Result<HeadlessReport, RenderError> {
     let fps = fps.clamp(1, 60);
     let frames = (seconds.max(0.0) * fps as f32).round() as u32;
-    let file = File::create(out).map_err(|e| RenderError::Device(format!("{}: {e}", out.display())))?;
+    let file =
+        File::create(out).map_err(|e| RenderError::Device(format!("{}: {e}", out.display())))?;
     let mut encoder = GifEncoder::new_with_speed(BufWriter::new(file), GIF_SPEED);
     encoder.set_repeat(Repeat::Infinite).map_err(|e| RenderError::Device(e.to_string()))?;
     let delay = Delay::from_numer_denom_ms(1000, fps);

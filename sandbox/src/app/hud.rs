@@ -15,8 +15,9 @@ use crate::scene::builtin::Scene;
 pub struct FrameInfo {
     /// Frames per second, smoothed.
     pub fps: f32,
-    /// Milliseconds the renderer took to record the last frame.
-    pub render_ms: f32,
+    /// Milliseconds the app took to fill and record the last frame's scene
+    /// (CPU side; the GPU's share shows in the FPS).
+    pub record_ms: f32,
     /// The adapter is a CPU rasteriser (lavapipe/llvmpipe).
     pub software: bool,
 }
@@ -99,7 +100,10 @@ fn stats_section(ui: &mut egui::Ui, c: &Controller, info: &FrameInfo) {
         bodies += 1;
         awake += usize::from(b.awake);
     }
-    ui.label(format!("bodies {bodies}, awake {awake}, contact points {}", world.contact_point_count()));
+    ui.label(format!(
+        "bodies {bodies}, awake {awake}, contact points {}",
+        world.contact_point_count()
+    ));
     let last = c.sim.history().last().copied().unwrap_or_default();
     ui.label(format!(
         "step {:.2} ms: broad {:.2} · narrow {:.2} · solve {:.2} · integrate {:.2} · sleep {:.2}",
@@ -111,7 +115,7 @@ fn stats_section(ui: &mut egui::Ui, c: &Controller, info: &FrameInfo) {
         last.sleep
     ));
     let adapter = if info.software { " (software)" } else { "" };
-    ui.label(format!("{:.0} FPS, render {:.1} ms{adapter}", info.fps, info.render_ms));
+    ui.label(format!("{:.0} FPS, scene recorded in {:.1} ms{adapter}", info.fps, info.record_ms));
     let series = |pick: fn(&crate::app::simulation::StepTiming) -> f32| -> PlotPoints<'static> {
         c.sim.history().enumerate().map(|(i, t)| [i as f64, f64::from(pick(t))]).collect()
     };

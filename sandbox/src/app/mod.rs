@@ -21,3 +21,6 @@ pub use orbit_camera::OrbitCamera;
 pub use scene_drawer::{DebugDraw, SceneDrawer};
 pub use simulation::{Simulation, StepTiming};
 pub use window::{WindowError, WindowOptions, run_window};
+
+#[cfg(test)]
+mod tests;

@@ -12,7 +12,9 @@ use collide::nalgebra::{Point3, Vector3};
 
 use crate::app::simulation::Simulation;
 use crate::body::{BodyId, BodyKind};
-use crate::render::{Color, DebugLine, DrawInstance, DrawShape, FrameScene, HullMeshId, PointMarker};
+use crate::render::{
+    Color, DebugLine, DrawInstance, DrawShape, FrameScene, HullMeshId, PointMarker,
+};
 use crate::render::{RenderError, Renderer};
 
 /// Length of a drawn contact normal, metres.
@@ -69,9 +71,10 @@ impl SceneDrawer {
                 Shape::Capsule(c) => {
                     DrawShape::Capsule { radius: c.radius, half_height: c.half_height }
                 }
-                Shape::ConvexHull(h) => {
-                    DrawShape::Hull { id: self.hull_mesh(body.id, h, renderer)?, scale: Vector3::repeat(1.0) }
-                }
+                Shape::ConvexHull(h) => DrawShape::Hull {
+                    id: self.hull_mesh(body.id, h, renderer)?,
+                    scale: Vector3::repeat(1.0),
+                },
             };
             let fixed = body.kind == BodyKind::Fixed;
             if fixed && is_scene_ground(body.shape, body.pose) {
@@ -113,7 +116,11 @@ impl SceneDrawer {
         {
             let anchor = pose * drag.anchor_local;
             frame.lines.push(DebugLine { start: anchor, end: drag.target, color: Color::WHITE });
-            frame.points.push(PointMarker { position: drag.target, size_px: 8.0, color: Color::WHITE });
+            frame.points.push(PointMarker {
+                position: drag.target,
+                size_px: 8.0,
+                color: Color::WHITE,
+            });
         }
         Ok(())
     }
@@ -171,7 +178,10 @@ fn is_scene_ground(shape: &Shape, pose: &collide::nalgebra::Isometry3<f32>) -> b
     match shape {
         Shape::Cuboid(c) => {
             let top = pose.translation.y + c.half_extents.y;
-            pose.rotation.angle() < 1e-6 && top.abs() < 1e-4 && c.half_extents.x >= 10.0 && c.half_extents.z >= 10.0
+            pose.rotation.angle() < 1e-6
+                && top.abs() < 1e-4
+                && c.half_extents.x >= 10.0
+                && c.half_extents.z >= 10.0
         }
         _ => false,
     }

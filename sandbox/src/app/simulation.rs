@@ -9,7 +9,7 @@
 use std::collections::VecDeque;
 
 use collide::Cuboid;
-use collide::nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
+use collide::nalgebra::{Isometry3, Matrix3, Point3, UnitQuaternion, Vector3};
 
 use crate::app::clock::FIXED_DT;
 use crate::body::{BodyDesc, BodyId, BodyKind};
@@ -30,8 +30,8 @@ const SHOT_HALF_EXTENT: f32 = 0.5;
 
 /// The drag spring's frequency (Hz) and damping ratio: stiff enough to
 /// follow the mouse within a few frames, critically damped so the body
-/// does not swing. Scaled by the body's mass, so every body follows alike.
-const DRAG_HERTZ: f32 = 2.5;
+/// does not swing. Through the effective mass, every body follows alike.
+const DRAG_HERTZ: f32 = 3.0;
 const DRAG_DAMPING: f32 = 1.0;
 
 /// Milliseconds one step spent in each stage.
@@ -266,9 +266,14 @@ impl Simulation {
         self.drag.as_ref()
     }
 
-    /// The drag spring's impulse for one step, at the anchor: a damped
-    /// spring on the anchor's offset and velocity, times the body's mass,
-    /// so that `Δv = (ω² x − 2ζω v) dt` whatever the mass.
+    /// The drag spring, a soft point constraint as Box2D's mouse joint:
+    /// over the step `h`, a spring of frequency ω and damping ratio ζ on
+    /// the anchor's offset `C` asks for the anchor velocity
+    /// `v* = −C ω / (2ζ + hω)`, reached in part (`s = hω(2ζ + hω) / (1 +
+    /// hω(2ζ + hω))`) through the anchor's 3×3 effective mass
+    /// `K = I/m − [r]× I⁻¹ [r]×`, so a far-off anchor does not over-correct
+    /// and spin the body. Gravity is held at the centre of mass, so a held
+    /// body hangs still without turning.
     fn pull_dragged(&mut self) {
         let Some(drag) = self.drag else { return };
         let (Some(pose), Some(mass), Some(v), Some(w)) = (
@@ -283,13 +288,32 @@ impl Simulation {
         };
         let anchor = pose * drag.anchor_local;
         let center = pose * mass.local_center;
-        let velocity = v + w.cross(&(anchor - center));
-        let omega = 2.0 * std::f32::consts::PI * DRAG_HERTZ;
-        let accel = (drag.target - anchor) * (omega * omega) - velocity * (2.0 * DRAG_DAMPING * omega);
-        let impulse = accel * (mass.mass * FIXED_DT);
-        // Gravity is cancelled too, so a held body hangs still.
-        let hold = -self.world.settings().gravity * (mass.mass * FIXED_DT);
-        if self.world.apply_impulse(drag.body, impulse + hold, anchor).is_err() {
+        let r = anchor - center;
+        let rotation = pose.rotation.to_rotation_matrix();
+        let Some(inv_inertia_local) = mass.inertia.try_inverse() else {
+            self.drag = None;
+            return;
+        };
+        let inv_inertia = rotation.matrix() * inv_inertia_local * rotation.matrix().transpose();
+        let skew = r.cross_matrix();
+        let k = Matrix3::identity() / mass.mass - skew * inv_inertia * skew;
+        let Some(effective_mass) = k.try_inverse() else {
+            self.drag = None;
+            return;
+        };
+        let (h, omega) = (FIXED_DT, 2.0 * std::f32::consts::PI * DRAG_HERTZ);
+        let a = h * omega * (2.0 * DRAG_DAMPING + h * omega);
+        let bias_rate = omega / (2.0 * DRAG_DAMPING + h * omega);
+        let mass_scale = a / (1.0 + a);
+        let offset = anchor - drag.target;
+        let anchor_velocity = v + w.cross(&r);
+        let impulse = effective_mass * ((-offset * bias_rate - anchor_velocity) * mass_scale);
+        let hold = -self.world.settings().gravity * (mass.mass * h);
+        let applied = self
+            .world
+            .apply_impulse(drag.body, impulse, anchor)
+            .and_then(|()| self.world.apply_impulse(drag.body, hold, center));
+        if applied.is_err() {
             self.drag = None;
         }
     }

@@ -63,7 +63,13 @@ impl std::error::Error for WindowError {}
 /// [`WindowError::NoDisplay`] or [`WindowError::NoAdapter`] before a window
 /// is shown, so the caller can fall back; [`WindowError::Failed`] after.
 pub fn run_window(controller: Controller, options: WindowOptions) -> Result<(), WindowError> {
-    let event_loop = EventLoop::new().map_err(|e| WindowError::NoDisplay(e.to_string()))?;
+    let event_loop = EventLoop::new().map_err(|e| {
+        // winit prefixes the reason with its source location; keep the reason.
+        let text = e.to_string();
+        WindowError::NoDisplay(
+            text.rsplit(": ").next().unwrap_or(&text).trim_end_matches('.').to_owned(),
+        )
+    })?;
     let mut app = WindowApp {
         controller,
         options,
@@ -123,9 +129,12 @@ impl WindowApp {
             .with_title("sandbox")
             .with_inner_size(winit::dpi::LogicalSize::new(w.max(320), h.max(240)));
         let window = Arc::new(
-            event_loop.create_window(attributes).map_err(|e| WindowError::NoDisplay(e.to_string()))?,
+            event_loop
+                .create_window(attributes)
+                .map_err(|e| WindowError::NoDisplay(e.to_string()))?,
         );
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         let surface = instance
             .create_surface(window.clone())
             .map_err(|e| WindowError::NoAdapter(e.to_string()))?;
@@ -146,13 +155,17 @@ impl WindowApp {
         .map_err(|e| WindowError::NoAdapter(e.to_string()))?;
         device.on_uncaptured_error(Arc::new(|error| log::error!("wgpu: {error}")));
         let caps = surface.get_capabilities(&adapter);
-        let format = caps.formats.iter().copied().find(|f| f.is_srgb()).unwrap_or(caps.formats[0]);
+        // A non-sRGB surface, as egui wants: the renderer encodes sRGB in
+        // its shaders for such targets.
+        let format = caps.formats.iter().copied().find(|f| !f.is_srgb()).unwrap_or(caps.formats[0]);
         // COPY_SRC lets F12 and --screenshot-at-exit read the frame back.
         let copy = caps.usages.contains(wgpu::TextureUsages::COPY_SRC);
         let size = window.inner_size();
         let mut config = surface
             .get_default_config(&adapter, size.width.max(1), size.height.max(1))
-            .ok_or_else(|| WindowError::NoAdapter("the adapter cannot draw to this window".into()))?;
+            .ok_or_else(|| {
+                WindowError::NoAdapter("the adapter cannot draw to this window".into())
+            })?;
         config.usage = wgpu::TextureUsages::RENDER_ATTACHMENT
             | if copy { wgpu::TextureUsages::COPY_SRC } else { wgpu::TextureUsages::empty() };
         config.format = format;
@@ -205,7 +218,8 @@ impl WindowApp {
             return; // minimised
         }
         let surface_texture = match gpu.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(t) | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
+            wgpu::CurrentSurfaceTexture::Success(t)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
             wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
                 gpu.surface.configure(&gpu.device, &gpu.config);
                 return;
@@ -222,9 +236,9 @@ impl WindowApp {
             &mut gpu.renderer,
             &mut gpu.frame,
         );
-        let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("app.frame"),
-        });
+        let mut encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("app.frame") });
         let rendered = filled.and_then(|()| gpu.renderer.render(&mut encoder, &target, &gpu.frame));
         gpu.render_ms = t.elapsed().as_secs_f32() * 1e3;
         if let Err(e) = rendered {
@@ -234,7 +248,7 @@ impl WindowApp {
 
         // The HUD, drawn into the same view.
         let raw_input = gpu.egui_state.take_egui_input(&gpu.window);
-        let info = FrameInfo { fps: self.fps, render_ms: gpu.render_ms, software: gpu.software };
+        let info = FrameInfo { fps: self.fps, record_ms: gpu.render_ms, software: gpu.software };
         let controller = &mut self.controller;
         let mut clicked = Vec::new();
         let output = self.egui_ctx.run_ui(raw_input, |ui| {
@@ -363,7 +377,11 @@ impl ApplicationHandler for WindowApp {
                     MouseButton::Middle => Button::Middle,
                     _ => return,
                 };
-                self.controller.mouse_button(button, state == ElementState::Pressed, self.modifiers);
+                self.controller.mouse_button(
+                    button,
+                    state == ElementState::Pressed,
+                    self.modifiers,
+                );
             }
             WindowEvent::CursorMoved { position, .. } => {
                 self.controller.cursor_moved(position.x as f32, position.y as f32);

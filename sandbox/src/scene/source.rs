@@ -58,7 +58,8 @@ impl SceneSource {
             Self::File(path) => {
                 let text = std::fs::read_to_string(path)
                     .map_err(|source| LoadError::Read { path: path.clone(), source })?;
-                let invalid = |error| LoadError::File { path: path.clone(), text: text.clone(), error };
+                let invalid =
+                    |error| LoadError::File { path: path.clone(), text: text.clone(), error };
                 let file = SceneFile::parse(&text).map_err(invalid)?;
                 let mut file_settings = file.step_settings(settings);
                 file_settings.sleep_enabled &= settings.sleep_enabled;

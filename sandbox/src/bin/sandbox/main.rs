@@ -45,9 +45,9 @@ fn run(command: Command) -> Result<()> {
         #[cfg(feature = "render")]
         Command::Record(args) => offscreen::record(&args),
         #[cfg(not(feature = "render"))]
-        Command::Screenshot(_) | Command::Record(_) => anyhow::bail!(
-            "this build has no renderer (built without the `render` feature)"
-        ),
+        Command::Screenshot(_) | Command::Record(_) => {
+            anyhow::bail!("this build has no renderer (built without the `render` feature)")
+        }
     }
 }
 
@@ -66,8 +66,7 @@ fn run_app(args: RunArgs) -> Result<()> {
         use sandbox::app::{Controller, Simulation, WindowError, WindowOptions, run_window};
         let settings =
             sandbox::StepSettings { sleep_enabled: !args.no_sleep, ..Default::default() };
-        let sim = Simulation::load(source.clone(), settings)
-            .map_err(|e| ShownError(e.render()))?;
+        let sim = Simulation::load(source.clone(), settings).map_err(|e| ShownError(e.render()))?;
         let controller = Controller::new(sim, (args.width as f32, args.height as f32));
         let options = WindowOptions {
             exit_after_frames: args.exit_after_frames,
