@@ -11,6 +11,8 @@ mod friction;
 mod mass_properties;
 mod piles;
 mod ray_cast;
+#[cfg(feature = "render")]
+mod render_scenes;
 mod resting;
 mod restitution;
 mod robustness;
