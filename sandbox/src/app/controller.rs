@@ -24,6 +24,11 @@ use crate::collision::aabb::Aabb;
 use crate::scene::builtin::Scene;
 use crate::scene::source::SceneSource;
 
+/// How much wider than its bodies a freshly loaded scene is framed, so a
+/// falling pile stays in view as it spreads (falling-boxes spreads about
+/// this much as it lands).
+const LOAD_SPREAD: f32 = 0.6;
+
 /// Something the user asked for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
@@ -142,7 +147,7 @@ impl Controller {
             left: None,
             panning: false,
         };
-        c.frame_scene();
+        c.frame_scene_with_spread(LOAD_SPREAD);
         c
     }
 
@@ -162,13 +167,13 @@ impl Controller {
             }
             Action::Pick(scene) => {
                 if self.sim.switch(SceneSource::named(scene)).is_ok() {
-                    self.frame_scene();
+                    self.frame_scene_with_spread(LOAD_SPREAD);
                 }
                 self.clock.reset();
             }
             Action::LoadFile(path) => {
                 if self.sim.switch(SceneSource::File(path)).is_ok() {
-                    self.frame_scene();
+                    self.frame_scene_with_spread(LOAD_SPREAD);
                 }
                 self.clock.reset();
             }
@@ -257,8 +262,43 @@ impl Controller {
         self.camera.zoom(notches);
     }
 
+    /// Fits the dynamic bodies in view, with room for a falling scene to
+    /// spread: the box reaches down to the ground (y = 0) and is widened by
+    /// `spread` of its size on x and z. How the app and the recordings
+    /// frame a scene they load.
+    pub fn frame_scene_with_spread(&mut self, spread: f32) {
+        self.frame_scene();
+        let b = self.bounds();
+        if let Some(mut b) = b {
+            let grow = (b.max - b.min) * (0.5 * spread);
+            b.min.x -= grow.x;
+            b.max.x += grow.x;
+            b.min.z -= grow.z;
+            b.max.z += grow.z;
+            b.min.y = b.min.y.min(0.0);
+            self.camera.frame(&b);
+        }
+    }
+
     /// Fits the dynamic bodies (or, with none, the scene's origin) in view.
     pub fn frame_scene(&mut self) {
+        if let Some(b) = self.bounds() {
+            self.camera.frame(&b);
+        }
+    }
+
+    /// Points `frame`'s camera as the orbit camera is, and sizes the ground
+    /// so that its haze begins well beyond what is framed: the ground fades
+    /// into the horizon from 15 % of its half extent on.
+    pub fn aim(&self, frame: &mut crate::render::FrameScene) {
+        frame.camera = self.camera.camera();
+        if let Some(ground) = &mut frame.ground {
+            ground.half_extent = (10.0 * self.camera.distance).max(200.0);
+        }
+    }
+
+    /// The union of the dynamic bodies' fat boxes.
+    fn bounds(&self) -> Option<Aabb> {
         let mut bounds: Option<Aabb> = None;
         for body in self.sim.world.view().bodies() {
             if body.kind != crate::body::BodyKind::Dynamic {
@@ -270,9 +310,7 @@ impl Controller {
                 Some(a) => Aabb { min: a.min.inf(&b.min), max: a.max.sup(&b.max) },
             });
         }
-        if let Some(b) = bounds {
-            self.camera.frame(&b);
-        }
+        bounds
     }
 
     fn cursor_ray(&self, x: f32, y: f32) -> crate::collision::ray_cast::Ray {

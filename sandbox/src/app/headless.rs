@@ -87,7 +87,7 @@ impl Headless {
     /// # Errors
     /// What the renderer reports.
     pub fn render(&mut self) -> Result<(RgbaImage, FrameStats), RenderError> {
-        self.frame.camera = self.controller.camera.camera();
+        self.controller.aim(&mut self.frame);
         let debug = self.debug;
         self.drawer.fill(
             &self.controller.sim,

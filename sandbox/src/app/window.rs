@@ -228,7 +228,7 @@ impl WindowApp {
         };
         let target = surface_texture.texture.create_view(&wgpu::TextureViewDescriptor::default());
         let t = Instant::now();
-        gpu.frame.camera = self.controller.camera.camera();
+        self.controller.aim(&mut gpu.frame);
         let filled = gpu.drawer.fill(
             &self.controller.sim,
             steps.alpha,

@@ -95,6 +95,12 @@ pub struct ScreenshotArgs {
     /// Draw contact points and normals.
     #[arg(long)]
     pub contacts: bool,
+    /// Camera yaw about the vertical, degrees (0: looking along -Z).
+    #[arg(long, allow_negative_numbers = true)]
+    pub yaw: Option<f32>,
+    /// Camera pitch above the horizon, degrees.
+    #[arg(long, allow_negative_numbers = true)]
+    pub pitch: Option<f32>,
     /// Render this many frames and report the median time per frame (a
     /// frame benchmark; the last frame is saved).
     #[arg(long, default_value_t = 1, value_name = "N")]

@@ -22,6 +22,12 @@ pub fn screenshot(args: &ScreenshotArgs) -> Result<()> {
     let source = source(&args.scene, None)?;
     let mut h = headless(source, !args.no_sleep, args.width, args.height)?;
     h.debug.contacts = args.contacts;
+    if let Some(yaw) = args.yaw {
+        h.controller.camera.yaw = yaw.to_radians();
+    }
+    if let Some(pitch) = args.pitch {
+        h.controller.camera.pitch = pitch.clamp(-85.0, 85.0).to_radians();
+    }
     let adapter = h.adapter_name();
     let report = sandbox::app::screenshot(&mut h, args.steps, args.bench_frames, &args.out)
         .with_context(|| format!("rendering {}", args.out.display()))?;
