@@ -105,16 +105,39 @@ fn help_lists_the_subcommands_and_bench_flags() {
     }
 }
 
-/// With no command the binary runs the default scene headless (there is no
-/// window yet) and says so on stderr.
+/// With no command and no display, the binary says so in one line, runs
+/// the default scene headless, prints the bench summary and exits 0; with
+/// a GPU adapter it also saves a screenshot (in its working directory).
 #[test]
-fn no_command_runs_the_default_scene_headless() {
-    let out = sandbox(&[]);
+fn no_command_without_a_display_falls_back_to_a_headless_run() {
+    let dir = std::env::temp_dir().join(format!("sandbox-cli-fallback-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sandbox"))
+        .current_dir(&dir)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .output()
+        .expect("runs the binary");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("headless"), "{stderr}");
+    let says: Vec<&str> = stderr.lines().filter(|l| l.starts_with("sandbox: no display")).collect();
+    assert_eq!(says.len(), 1, "{stderr}");
+    assert!(says[0].contains("running the scene headless"), "{stderr}");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("scene            falling-boxes (size 1000)"), "{stdout}");
+    assert!(stdout.contains("steps            600 of 1/60 s"), "{stdout}");
+    let screenshot = dir.join("sandbox-headless.png");
+    if stderr.contains("saved a headless screenshot") {
+        let image = image::open(&screenshot).unwrap();
+        assert_eq!((image.width(), image.height()), (1280, 720));
+    } else {
+        assert!(
+            std::env::var("SANDBOX_REQUIRE_GPU").map_or(true, |v| v != "1"),
+            "SANDBOX_REQUIRE_GPU=1 but no headless screenshot: {stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -141,7 +141,10 @@ fn pyramid_is_a_heap_centred_in_view() {
     let width_at = |y: u32| (0..image.width()).filter(|&x| is_body(image.get_pixel(x, y))).count();
     let span = bottom - top;
     let (upper, lower) = (width_at(top + span / 5), width_at(top + 4 * span / 5));
-    assert!(2 * lower > 3 * upper, "not a heap: {upper} px wide near the top, {lower} near the base");
+    assert!(
+        2 * lower > 3 * upper,
+        "not a heap: {upper} px wide near the top, {lower} near the base"
+    );
 }
 
 /// Compares with a committed reference rendered on lavapipe: the mean
