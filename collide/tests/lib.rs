@@ -1,0 +1,8 @@
+//! collide's integration tests, in one binary: each module checks one part
+//! of the public API (queries, hulls and their support strategies, 2D)
+//! against an oracle that shares no code with it.
+
+mod dim2;
+mod hull;
+mod query_basics;
+mod support_strategies;

@@ -1,0 +1,20 @@
+//! The cross-crate oracle tests, in one binary (one link instead of one per
+//! file): collide's queries against the independent oracles of this crate
+//! (closed forms, an exact separating-axis depth, brute force).
+
+mod bad_input;
+mod big_run;
+mod capsules_vs_oracles;
+mod casts;
+mod ground_slab;
+mod hard_configurations;
+mod hull_vs_brute_force;
+mod near_contact;
+mod oracle_self_check;
+mod polytopes_vs_sat_and_brute_force;
+mod proptest_queries;
+mod regressions;
+mod scale_sweep;
+mod sphere_cuboid_closed_form;
+mod spheres_vs_closed_form;
+mod swap_symmetry;
