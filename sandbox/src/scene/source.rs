@@ -58,8 +58,11 @@ impl SceneSource {
             Self::File(path) => {
                 let text = std::fs::read_to_string(path)
                     .map_err(|source| LoadError::Read { path: path.clone(), source })?;
-                let invalid =
-                    |error| LoadError::File { path: path.clone(), text: text.clone(), error };
+                let invalid = |error: SceneFileError| LoadError::File {
+                    path: path.clone(),
+                    text: text.clone(),
+                    error: Box::new(error),
+                };
                 let file = SceneFile::parse(&text).map_err(invalid)?;
                 let mut file_settings = file.step_settings(settings);
                 file_settings.sleep_enabled &= settings.sleep_enabled;
@@ -101,8 +104,8 @@ pub enum LoadError {
         path: PathBuf,
         /// Its text, to show the offending line.
         text: String,
-        /// What is wrong, and where.
-        error: SceneFileError,
+        /// What is wrong, and where (boxed: it is large, and rare).
+        error: Box<SceneFileError>,
     },
     /// A built-in scene could not be built (too large, for instance).
     Scene(SceneError),
