@@ -200,8 +200,21 @@ pub(crate) fn prepare(
     // nalgebra's `v / s` does.
     let divisor = W::ONE.max(count);
     let center = WideVec { x: center.x / divisor, y: center.y / divisor, z: center.z / divisor };
-    let center_a = center - input_center_a;
-    let center_b = center - input_center_b;
+    // Friction and twist act where the two surfaces meet, at each body's
+    // own surface point below the centre, not at the midpoint between
+    // them: a speculative manifold found a step's reach ahead (metres for
+    // a fast body) would otherwise put the friction's lever arm that far
+    // in front of the body, so that any spin read as a huge sliding
+    // speed there and friction turned it into linear velocity (a hull at
+    // 500 m/s came back from a wall at 135 m/s). The points' midpoints sit
+    // half the separation beyond A's surface and short of B's, along n.
+    let mut separation_sum = W::ZERO;
+    for i in 0..MAX_MANIFOLD_POINTS {
+        separation_sum += separation[i];
+    }
+    let half_gap = W::splat(0.5) * (separation_sum / divisor);
+    let center_a = center - n * half_gap - input_center_a;
+    let center_b = center + n * half_gap - input_center_b;
     let in_a = inv_inertia_a.mul(&n);
     let in_b = inv_inertia_b.mul(&n);
     let k_twist = n.dot(&in_a) + n.dot(&in_b);
