@@ -16,6 +16,7 @@ mod resting;
 mod restitution;
 mod robustness;
 mod scene_file;
+mod simd_targets;
 mod shapes_at_rest;
 mod sleeping;
 mod stacking;

@@ -28,6 +28,7 @@ use collide::nalgebra::Vector3;
 
 use super::contact_solver::SolverParams;
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
+use crate::solver::simd_target::per_simd_target;
 use crate::solver::solver_body::SolverBody;
 
 /// Manifolds solved side by side, one per lane.
@@ -606,7 +607,7 @@ const _: () = assert!(MAX_MANIFOLD_POINTS == 4, "by_point_count! lists the count
 // The passes below gather each batch's bodies, solve, and scatter them
 // back, in functions marked `inline(always)` (not closures, which the
 // compiler may leave out of line): each pass is compiled whole for every
-// instruction set `multiversion` lists, so on x86-64 with AVX-512 the
+// instruction set `SimdTarget` lists (`simd_target.rs`), so on x86-64 with AVX-512 the
 // 128-bit lanes get 32 registers instead of SSE2's 16 and spill less. The
 // arithmetic is the same in every version (no fused multiply-add
 // contraction), so the results are bit-identical.
@@ -650,35 +651,29 @@ fn relax_batch<const FRESH: bool, const N: usize>(
     bb.scatter(bodies, &c.body_b);
 }
 
-/// Applies last substep's impulses again, so the solver starts near the answer.
-#[multiversion::multiversion(targets(
-    "x86_64+avx512f+avx512vl",
-    "x86_64+avx2+fma",
-    "aarch64+neon"
-))]
-pub(crate) fn warm_start(batches: &[ConstraintBatch], bodies: &mut [SolverBody]) {
-    for c in batches {
-        by_point_count!(c.point_count, N => warm_start_batch::<N>(c, bodies));
+per_simd_target! {
+    /// Applies last substep's impulses again, so the solver starts near the answer.
+    fn warm_start(batches: &[ConstraintBatch], bodies: &mut [SolverBody]) {
+        for c in batches {
+            by_point_count!(c.point_count, N => warm_start_batch::<N>(c, bodies));
+        }
     }
 }
 
-/// The soft pass of a substep (Box2D's "solve" with bias, box3d's "push"):
-/// normal constraints only, pushing overlap out through the soft spring.
-#[multiversion::multiversion(targets(
-    "x86_64+avx512f+avx512vl",
-    "x86_64+avx2+fma",
-    "aarch64+neon"
-))]
-pub(crate) fn push(
-    batches: &mut [ConstraintBatch],
-    bodies: &mut [SolverBody],
-    params: &SolverParams,
-    first_iteration: bool,
-) {
-    if first_iteration {
-        push_pass::<true>(batches, bodies, params);
-    } else {
-        push_pass::<false>(batches, bodies, params);
+per_simd_target! {
+    /// The soft pass of a substep (Box2D's "solve" with bias, box3d's "push"):
+    /// normal constraints only, pushing overlap out through the soft spring.
+    fn push(
+        batches: &mut [ConstraintBatch],
+        bodies: &mut [SolverBody],
+        params: &SolverParams,
+        first_iteration: bool,
+    ) {
+        if first_iteration {
+            push_pass::<true>(batches, bodies, params);
+        } else {
+            push_pass::<false>(batches, bodies, params);
+        }
     }
 }
 
@@ -695,25 +690,22 @@ fn push_pass<const FRESH: bool>(
     }
 }
 
-/// The rigid pass of a substep (relax) over the batches. The first
-/// iteration after the positions were integrated must say so
-/// (`first_iteration`): it computes the separations and anchor gaps the
-/// later ones reuse.
-#[multiversion::multiversion(targets(
-    "x86_64+avx512f+avx512vl",
-    "x86_64+avx2+fma",
-    "aarch64+neon"
-))]
-pub(crate) fn relax(
-    batches: &mut [ConstraintBatch],
-    bodies: &mut [SolverBody],
-    params: &SolverParams,
-    first_iteration: bool,
-) {
-    if first_iteration {
-        relax_pass::<true>(batches, bodies, params);
-    } else {
-        relax_pass::<false>(batches, bodies, params);
+per_simd_target! {
+    /// The rigid pass of a substep (relax) over the batches. The first
+    /// iteration after the positions were integrated must say so
+    /// (`first_iteration`): it computes the separations and anchor gaps the
+    /// later ones reuse.
+    fn relax(
+        batches: &mut [ConstraintBatch],
+        bodies: &mut [SolverBody],
+        params: &SolverParams,
+        first_iteration: bool,
+    ) {
+        if first_iteration {
+            relax_pass::<true>(batches, bodies, params);
+        } else {
+            relax_pass::<false>(batches, bodies, params);
+        }
     }
 }
 
