@@ -69,6 +69,7 @@ pub use scene::file::{
 pub use scene::source::{LoadError, LoadedScene, SceneSource};
 pub use settings::StepSettings;
 pub use solver::integrate::MAX_LINEAR_SPEED;
+pub use solver::simd_target::{SIMD_ENV_VAR, SimdTarget};
 pub use stage_times::StageTimes;
 pub use tolerances::{AABB_MARGIN, ANCHOR_RESET_DISTANCE, LINEAR_SLOP, SPECULATIVE_DISTANCE};
 pub use validate::InvariantViolation;

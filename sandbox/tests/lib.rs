@@ -7,6 +7,7 @@ mod common;
 
 mod api;
 mod cli;
+mod fast_bodies;
 mod friction;
 mod mass_properties;
 mod piles;
@@ -18,5 +19,6 @@ mod restitution;
 mod robustness;
 mod scene_file;
 mod shapes_at_rest;
+mod simd_targets;
 mod sleeping;
 mod stacking;

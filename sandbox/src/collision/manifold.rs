@@ -155,9 +155,13 @@ impl Manifold {
         let count = self.points.len().max(1) as f32;
         let center =
             Point3::from(self.points.iter().map(|p| p.point.coords).sum::<Vector3<f32>>() / count);
+        // Each body's copy sits on its own surface, half the mean separation
+        // from the midpoint (as the solver's friction centre does), so a
+        // speculative manifold's anchor is not fixed metres ahead of a body.
+        let half_gap = 0.5 * self.points.iter().map(|p| p.separation).sum::<f32>() / count;
         let anchor = FrictionAnchor {
-            local_a: pose_a.inverse_transform_point(&center),
-            local_b: pose_b.inverse_transform_point(&center),
+            local_a: pose_a.inverse_transform_point(&(center - self.normal * half_gap)),
+            local_b: pose_b.inverse_transform_point(&(center + self.normal * half_gap)),
         };
         (anchor, Vector3::zeros())
     }

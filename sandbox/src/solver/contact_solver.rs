@@ -49,8 +49,15 @@ use wide::f32x4;
 
 use crate::collision::manifold::{FrictionAnchor, MAX_MANIFOLD_POINTS};
 use crate::collision::pair_cache::PairCache;
-use crate::solver::simd_batch::{self, ConstraintBatch};
+use crate::solver::simd_batch::{self, ConstraintBatch, MAX_MANIFOLD_SWEEPS};
 use crate::solver::solver_body::SolverBody;
+
+/// A manifold's normal rows are swept again while a point's velocity is off
+/// by more than this fraction of the linear slop per substep: 1 %, 2.4 cm/s
+/// at the default 480 substeps per second, so a point keeps less than
+/// 0.05 mm of error per substep (1 % of the slop, which assumes metre-sized
+/// bodies), while an impact's error (the whole impact speed) is swept out.
+pub(crate) const SWEEP_SLOP_FRACTION: f32 = 0.01;
 
 /// Spring coefficients of a soft constraint for one substep length.
 #[derive(Clone, Copy, Debug)]
@@ -87,6 +94,11 @@ pub(crate) struct SolverParams {
     pub restitution_threshold: f32,
     /// `1 / h`, the inverse substep.
     pub inv_h: f32,
+    /// Normal velocity error (m/s) a manifold's rows may keep after a
+    /// sweep before it is swept again (see
+    /// [`ConstraintBatch::converge_normal`](crate::solver::simd_batch)):
+    /// [`SWEEP_SLOP_FRACTION`] of the linear slop per substep.
+    pub sweep_tolerance: f32,
 }
 
 /// One value per contact point of a manifold, a SIMD vector of four lanes
@@ -243,7 +255,12 @@ pub(crate) fn apply_restitution(
     }
 }
 
-/// Restitution of one manifold, point by point.
+/// Restitution of one manifold, point by point, swept until no point's
+/// velocity would change by more than [`SolverParams::sweep_tolerance`]
+/// (at most [`MAX_MANIFOLD_SWEEPS`] sweeps, stopping when the largest
+/// change stops shrinking): one sweep over a face's four points leaves the
+/// first ones' impulses spinning the body, and a plate thrown flat at a
+/// wall with `e = 0.5` came back at `0.33 v`.
 #[inline]
 fn restitute_one(
     s: &ConstraintSlot,
@@ -254,23 +271,36 @@ fn restitute_one(
     params: &SolverParams,
 ) {
     let rows = LaneRows::read(batch, lane);
-    for i in 0..(s.count as usize).min(MAX_MANIFOLD_POINTS) {
-        let approach = s.relative_velocity[i];
-        if approach > -params.restitution_threshold
-            || batch.max_normal_impulse[i].as_array()[lane] == 0.0
-        {
-            continue;
+    let mut last_change = f32::INFINITY;
+    for _ in 0..MAX_MANIFOLD_SWEEPS {
+        let mut off_target = false;
+        let mut largest = 0.0f32;
+        for i in 0..(s.count as usize).min(MAX_MANIFOLD_POINTS) {
+            let approach = s.relative_velocity[i];
+            if approach > -params.restitution_threshold
+                || batch.max_normal_impulse[i].as_array()[lane] == 0.0
+            {
+                continue;
+            }
+            let vn = (bb.linear_velocity() - ba.linear_velocity()).dot(&rows.normal)
+                + bb.angular_velocity().dot(&rows.rn_b.get(i))
+                - ba.angular_velocity().dot(&rows.rn_a.get(i));
+            let old = batch.normal_impulse[i].as_array()[lane];
+            let mass = batch.normal_mass[i].as_array()[lane];
+            let new = (old - mass * (vn + s.restitution * approach)).max(0.0);
+            let mut deltas = [0.0; MAX_MANIFOLD_POINTS];
+            deltas[i] = new - old;
+            rows.apply_normals(ba, bb, &f32x4::new(deltas));
+            batch.normal_impulse[i].as_mut_array()[lane] = new;
+            let change = (new - old).abs();
+            off_target |= change > params.sweep_tolerance * mass;
+            largest = largest.max(change);
         }
-        let vn = (bb.linear_velocity() - ba.linear_velocity()).dot(&rows.normal)
-            + bb.angular_velocity().dot(&rows.rn_b.get(i))
-            - ba.angular_velocity().dot(&rows.rn_a.get(i));
-        let old = batch.normal_impulse[i].as_array()[lane];
-        let impulse = -batch.normal_mass[i].as_array()[lane] * (vn + s.restitution * approach);
-        let new = (old + impulse).max(0.0);
-        let mut deltas = [0.0; MAX_MANIFOLD_POINTS];
-        deltas[i] = new - old;
-        rows.apply_normals(ba, bb, &f32x4::new(deltas));
-        batch.normal_impulse[i].as_mut_array()[lane] = new;
+        // Written so that NaN stops the sweeps.
+        if !(off_target && largest < last_change) {
+            break;
+        }
+        last_change = largest;
     }
 }
 

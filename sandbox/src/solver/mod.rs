@@ -1,5 +1,6 @@
 //! The contact solver: the solve stage and its scratch, the soft-step
 //! contact method, SIMD constraint batches and how manifolds are grouped
+//! (with the instruction set their passes run on, `simd_target.rs`)
 //! into them, the compact solver bodies and their integration.
 
 pub(crate) mod constraint_batches;
@@ -7,5 +8,6 @@ pub(crate) mod contact_solver;
 pub(crate) mod integrate;
 pub(crate) mod prepare;
 pub(crate) mod simd_batch;
+pub(crate) mod simd_target;
 pub(crate) mod solve;
 pub(crate) mod solver_body;

@@ -21,6 +21,7 @@ use collide::nalgebra::{Matrix3, Point3, Vector3};
 use super::contact_solver::{ANCHOR_RATE_FRACTION, SolverParams};
 use super::simd_batch::{COUPLING_PAIRS, ConstraintBatch, LANES, W, WideVec, pair_index};
 use crate::collision::manifold::{MAX_MANIFOLD_POINTS, Manifold};
+use crate::solver::simd_target::per_simd_target;
 use crate::solver::solver_body::{SolverBody, SolverMass};
 
 /// Inputs to [`prepare`] for one manifold.
@@ -83,219 +84,229 @@ fn inverse_if_positive(x: W) -> W {
     x.simd_gt(W::ZERO).select(W::ONE / x, W::ZERO)
 }
 
-/// Prepares `inputs` (one to [`LANES`] manifolds that share no awake body)
-/// into the lanes of `batch`, in order, writing every field of the batch.
-/// Lanes past the inputs, and points past a manifold's count, get zero
-/// masses and impulses and the static stand-in as both bodies. Returns each
-/// lane's per-point normal relative velocity at the start of the step,
-/// which restitution needs, or zeros for lanes without restitution.
-#[multiversion::multiversion(targets(
-    "x86_64+avx512f+avx512vl",
-    "x86_64+avx2+fma",
-    "aarch64+neon"
-))]
-pub(crate) fn prepare(
-    inputs: &[ContactInput<'_>],
-    bodies: &[SolverBody],
-    masses: &[SolverMass],
-    params: &SolverParams,
-    batch: &mut ConstraintBatch,
-) -> [[f32; MAX_MANIFOLD_POINTS]; LANES] {
-    debug_assert!(!inputs.is_empty() && inputs.len() <= LANES);
-    // Gather the inputs, one manifold per lane; missing lanes and points
-    // stay zero.
-    let mut body_a = [0u32; LANES];
-    let mut body_b = [0u32; LANES];
-    let mut inv_mass_a = W::ZERO;
-    let mut inv_mass_b = W::ZERO;
-    let mut inv_inertia_a = WideMat::default();
-    let mut inv_inertia_b = WideMat::default();
-    let mut n = WideVec::default();
-    let mut count = W::ZERO;
-    let mut points = [WideVec::default(); MAX_MANIFOLD_POINTS];
-    let mut separation = [W::ZERO; MAX_MANIFOLD_POINTS];
-    let mut normal_impulse = [W::ZERO; MAX_MANIFOLD_POINTS];
-    let mut input_center_a = WideVec::default();
-    let mut input_center_b = WideVec::default();
-    let mut friction = W::ZERO;
-    let mut anchor_gap = WideVec::default();
-    let mut friction_impulse = WideVec::default();
-    let mut twist_impulse = W::ZERO;
-    let mut is_static = [0.0f32; LANES];
-    let mut any_restitution = false;
-    let mut point_count = 0;
-    for (l, input) in inputs.iter().enumerate() {
-        let (ia, ib) = (input.body_a as usize, input.body_b as usize);
-        let (ma, mb) = (&masses[ia], &masses[ib]);
-        let m = input.manifold;
-        body_a[l] = input.body_a;
-        body_b[l] = input.body_b;
-        inv_mass_a.as_mut_array()[l] = ma.inv_mass;
-        inv_mass_b.as_mut_array()[l] = mb.inv_mass;
-        inv_inertia_a.set(l, &ma.inv_inertia);
-        inv_inertia_b.set(l, &mb.inv_inertia);
-        n.set(l, &m.normal);
-        count.as_mut_array()[l] = m.points.len() as f32;
-        point_count = point_count.max(m.points.len() as u32);
-        for (i, mp) in m.points.iter().enumerate() {
-            points[i].set(l, &mp.point.coords);
-            separation[i].as_mut_array()[l] = mp.separation;
-            normal_impulse[i].as_mut_array()[l] = mp.normal_impulse;
+per_simd_target! {
+    /// Prepares `inputs` (one to [`LANES`] manifolds that share no awake body)
+    /// into the lanes of `batch`, in order, writing every field of the batch.
+    /// Lanes past the inputs, and points past a manifold's count, get zero
+    /// masses and impulses and the static stand-in as both bodies. Returns each
+    /// lane's per-point normal relative velocity at the start of the step,
+    /// which restitution needs, or zeros for lanes without restitution.
+    fn prepare(
+        inputs: &[ContactInput<'_>],
+        bodies: &[SolverBody],
+        masses: &[SolverMass],
+        params: &SolverParams,
+        batch: &mut ConstraintBatch,
+    ) -> [[f32; MAX_MANIFOLD_POINTS]; LANES] {
+        debug_assert!(!inputs.is_empty() && inputs.len() <= LANES);
+        // Gather the inputs, one manifold per lane; missing lanes and points
+        // stay zero.
+        let mut body_a = [0u32; LANES];
+        let mut body_b = [0u32; LANES];
+        let mut inv_mass_a = W::ZERO;
+        let mut inv_mass_b = W::ZERO;
+        let mut inv_inertia_a = WideMat::default();
+        let mut inv_inertia_b = WideMat::default();
+        let mut n = WideVec::default();
+        let mut count = W::ZERO;
+        let mut points = [WideVec::default(); MAX_MANIFOLD_POINTS];
+        let mut separation = [W::ZERO; MAX_MANIFOLD_POINTS];
+        let mut normal_impulse = [W::ZERO; MAX_MANIFOLD_POINTS];
+        let mut input_center_a = WideVec::default();
+        let mut input_center_b = WideVec::default();
+        let mut friction = W::ZERO;
+        let mut anchor_gap = WideVec::default();
+        let mut friction_impulse = WideVec::default();
+        let mut twist_impulse = W::ZERO;
+        let mut is_static = [0.0f32; LANES];
+        let mut any_restitution = false;
+        let mut point_count = 0;
+        for (l, input) in inputs.iter().enumerate() {
+            let (ia, ib) = (input.body_a as usize, input.body_b as usize);
+            let (ma, mb) = (&masses[ia], &masses[ib]);
+            let m = input.manifold;
+            body_a[l] = input.body_a;
+            body_b[l] = input.body_b;
+            inv_mass_a.as_mut_array()[l] = ma.inv_mass;
+            inv_mass_b.as_mut_array()[l] = mb.inv_mass;
+            inv_inertia_a.set(l, &ma.inv_inertia);
+            inv_inertia_b.set(l, &mb.inv_inertia);
+            n.set(l, &m.normal);
+            count.as_mut_array()[l] = m.points.len() as f32;
+            point_count = point_count.max(m.points.len() as u32);
+            for (i, mp) in m.points.iter().enumerate() {
+                points[i].set(l, &mp.point.coords);
+                separation[i].as_mut_array()[l] = mp.separation;
+                normal_impulse[i].as_mut_array()[l] = mp.normal_impulse;
+            }
+            input_center_a.set(l, &input.center_a.coords);
+            input_center_b.set(l, &input.center_b.coords);
+            friction.as_mut_array()[l] = input.friction;
+            anchor_gap.set(l, &input.anchor_gap);
+            friction_impulse.set(l, &m.friction_impulse);
+            twist_impulse.as_mut_array()[l] = m.twist_impulse;
+            if ma.inv_mass == 0.0 || mb.inv_mass == 0.0 {
+                is_static[l] = 1.0;
+            }
+            any_restitution |= input.restitution != 0.0;
         }
-        input_center_a.set(l, &input.center_a.coords);
-        input_center_b.set(l, &input.center_b.coords);
-        friction.as_mut_array()[l] = input.friction;
-        anchor_gap.set(l, &input.anchor_gap);
-        friction_impulse.set(l, &m.friction_impulse);
-        twist_impulse.as_mut_array()[l] = m.twist_impulse;
-        if ma.inv_mass == 0.0 || mb.inv_mass == 0.0 {
-            is_static[l] = 1.0;
+        let valid: [W; MAX_MANIFOLD_POINTS] =
+            std::array::from_fn(|i| count.simd_gt(W::splat(i as f32)));
+        let against_static = W::new(is_static).simd_gt(W::ZERO);
+        let (dynamic, fixed) = (&params.dynamic_softness, &params.static_softness);
+        let soft = |d: f32, s: f32| against_static.select(W::splat(s), W::splat(d));
+        let mass_scale = soft(dynamic.mass_scale, fixed.mass_scale);
+        let bias_rate = soft(dynamic.bias_rate, fixed.bias_rate);
+        let impulse_scale = soft(dynamic.impulse_scale, fixed.impulse_scale);
+        let tangents = tangent_basis(&n);
+        let inv_mass_sum = inv_mass_a + inv_mass_b;
+
+        // Per-point rows; points past a lane's count are masked to exact zeros.
+        let zero_unless = |mask: W, x: W| mask.select(x, W::ZERO);
+        let zero_vec_unless = |mask: W, v: WideVec| WideVec {
+            x: mask.select(v.x, W::ZERO),
+            y: mask.select(v.y, W::ZERO),
+            z: mask.select(v.z, W::ZERO),
+        };
+        let mut rn_a = [WideVec::default(); MAX_MANIFOLD_POINTS];
+        let mut rn_b = [WideVec::default(); MAX_MANIFOLD_POINTS];
+        let mut irn_a = [WideVec::default(); MAX_MANIFOLD_POINTS];
+        let mut irn_b = [WideVec::default(); MAX_MANIFOLD_POINTS];
+        let mut normal_mass = [W::ZERO; MAX_MANIFOLD_POINTS];
+        let mut twist_coupling = [W::ZERO; MAX_MANIFOLD_POINTS];
+        let mut center = WideVec::default();
+        for i in 0..MAX_MANIFOLD_POINTS {
+            // Missing points are zero, and adding zero after the first point
+            // leaves the sum's bits alone.
+            center = center + points[i];
+            let r_a = points[i] - input_center_a;
+            let r_b = points[i] - input_center_b;
+            let rn_a_i = r_a.cross(&n);
+            let rn_b_i = r_b.cross(&n);
+            let irn_a_i = inv_inertia_a.mul(&rn_a_i);
+            let irn_b_i = inv_inertia_b.mul(&rn_b_i);
+            let k = inv_mass_sum + rn_a_i.dot(&irn_a_i) + rn_b_i.dot(&irn_b_i);
+            rn_a[i] = zero_vec_unless(valid[i], rn_a_i);
+            rn_b[i] = zero_vec_unless(valid[i], rn_b_i);
+            irn_a[i] = zero_vec_unless(valid[i], irn_a_i);
+            irn_b[i] = zero_vec_unless(valid[i], irn_b_i);
+            normal_mass[i] = zero_unless(valid[i], inverse_if_positive(k));
+            twist_coupling[i] = zero_unless(valid[i], n.dot(&(irn_a_i + irn_b_i)));
         }
-        any_restitution |= input.restitution != 0.0;
-    }
-    let valid: [W; MAX_MANIFOLD_POINTS] =
-        std::array::from_fn(|i| count.simd_gt(W::splat(i as f32)));
-    let against_static = W::new(is_static).simd_gt(W::ZERO);
-    let (dynamic, fixed) = (&params.dynamic_softness, &params.static_softness);
-    let soft = |d: f32, s: f32| against_static.select(W::splat(s), W::splat(d));
-    let mass_scale = soft(dynamic.mass_scale, fixed.mass_scale);
-    let bias_rate = soft(dynamic.bias_rate, fixed.bias_rate);
-    let impulse_scale = soft(dynamic.impulse_scale, fixed.impulse_scale);
-    let tangents = tangent_basis(&n);
-    let inv_mass_sum = inv_mass_a + inv_mass_b;
-
-    // Per-point rows; points past a lane's count are masked to exact zeros.
-    let zero_unless = |mask: W, x: W| mask.select(x, W::ZERO);
-    let zero_vec_unless = |mask: W, v: WideVec| WideVec {
-        x: mask.select(v.x, W::ZERO),
-        y: mask.select(v.y, W::ZERO),
-        z: mask.select(v.z, W::ZERO),
-    };
-    let mut rn_a = [WideVec::default(); MAX_MANIFOLD_POINTS];
-    let mut rn_b = [WideVec::default(); MAX_MANIFOLD_POINTS];
-    let mut irn_a = [WideVec::default(); MAX_MANIFOLD_POINTS];
-    let mut irn_b = [WideVec::default(); MAX_MANIFOLD_POINTS];
-    let mut normal_mass = [W::ZERO; MAX_MANIFOLD_POINTS];
-    let mut twist_coupling = [W::ZERO; MAX_MANIFOLD_POINTS];
-    let mut center = WideVec::default();
-    for i in 0..MAX_MANIFOLD_POINTS {
-        // Missing points are zero, and adding zero after the first point
-        // leaves the sum's bits alone.
-        center = center + points[i];
-        let r_a = points[i] - input_center_a;
-        let r_b = points[i] - input_center_b;
-        let rn_a_i = r_a.cross(&n);
-        let rn_b_i = r_b.cross(&n);
-        let irn_a_i = inv_inertia_a.mul(&rn_a_i);
-        let irn_b_i = inv_inertia_b.mul(&rn_b_i);
-        let k = inv_mass_sum + rn_a_i.dot(&irn_a_i) + rn_b_i.dot(&irn_b_i);
-        rn_a[i] = zero_vec_unless(valid[i], rn_a_i);
-        rn_b[i] = zero_vec_unless(valid[i], rn_b_i);
-        irn_a[i] = zero_vec_unless(valid[i], irn_a_i);
-        irn_b[i] = zero_vec_unless(valid[i], irn_b_i);
-        normal_mass[i] = zero_unless(valid[i], inverse_if_positive(k));
-        twist_coupling[i] = zero_unless(valid[i], n.dot(&(irn_a_i + irn_b_i)));
-    }
-    // The mean over the points, divided component by component as
-    // nalgebra's `v / s` does.
-    let divisor = W::ONE.max(count);
-    let center = WideVec { x: center.x / divisor, y: center.y / divisor, z: center.z / divisor };
-    let center_a = center - input_center_a;
-    let center_b = center - input_center_b;
-    let in_a = inv_inertia_a.mul(&n);
-    let in_b = inv_inertia_b.mul(&n);
-    let k_twist = n.dot(&in_a) + n.dot(&in_b);
-    // K = J M⁻¹ Jᵀ for the two tangents at the centre, inverted in closed form.
-    let rt_a = [center_a.cross(&tangents[0]), center_a.cross(&tangents[1])];
-    let rt_b = [center_b.cross(&tangents[0]), center_b.cross(&tangents[1])];
-    let irt_a = [inv_inertia_a.mul(&rt_a[0]), inv_inertia_a.mul(&rt_a[1])];
-    let irt_b = [inv_inertia_b.mul(&rt_b[0]), inv_inertia_b.mul(&rt_b[1])];
-    let k = |i: usize, j: usize| {
-        let lin = if i == j { inv_mass_sum } else { W::ZERO };
-        lin + rt_a[i].dot(&irt_a[j]) + rt_b[i].dot(&irt_b[j])
-    };
-    let (k11, k12, k22) = (k(0, 0), k(0, 1), k(1, 1));
-    let det = k11 * k22 - k12 * k12;
-    let invertible = det.simd_gt(W::ZERO);
-    let inv = W::ONE / det;
-    let tangent_mass = [
-        zero_unless(invertible, k22 * inv),
-        zero_unless(invertible, -k12 * inv),
-        zero_unless(invertible, k11 * inv),
-    ];
-
-    // Row couplings, the off-diagonal entries of K used by the sweep in
-    // constraint space: a normal impulse at point j moves point i's normal
-    // velocity by (m_A⁻¹ + m_B⁻¹) + (r_A,i × n)·I_A⁻¹(r_A,j × n)
-    // + (r_B,i × n)·I_B⁻¹(r_B,j × n), the tangent velocities by
-    // (c_B × t_k)·I_B⁻¹(r_B,j × n) + (c_A × t_k)·I_A⁻¹(r_A,j × n), and a
-    // twist impulse moves them by (c_B × t_k)·I_B⁻¹n + (c_A × t_k)·I_A⁻¹n.
-    let mut coupling = [W::ZERO; COUPLING_PAIRS];
-    let mut tangent_coupling = [[W::ZERO; MAX_MANIFOLD_POINTS]; 2];
-    let mut lever_arm = [W::ZERO; MAX_MANIFOLD_POINTS];
-    for j in 0..MAX_MANIFOLD_POINTS {
-        let offset = points[j] - center;
-        lever_arm[j] = zero_unless(valid[j], offset.dot(&offset).sqrt());
-        for i in j + 1..MAX_MANIFOLD_POINTS {
-            let along = inv_mass_sum + rn_a[i].dot(&irn_a[j]) + rn_b[i].dot(&irn_b[j]);
-            coupling[pair_index(j, i)] = zero_unless(valid[i], along);
+        // The mean over the points, divided component by component as
+        // nalgebra's `v / s` does.
+        let divisor = W::ONE.max(count);
+        let center = WideVec { x: center.x / divisor, y: center.y / divisor, z: center.z / divisor };
+        // Friction and twist act where the two surfaces meet, at each body's
+        // own surface point below the centre, not at the midpoint between
+        // them: a speculative manifold found a step's reach ahead (metres for
+        // a fast body) would otherwise put the friction's lever arm that far
+        // in front of the body, so that any spin read as a huge sliding
+        // speed there and friction turned it into linear velocity (a hull at
+        // 500 m/s came back from a wall at 135 m/s). The points' midpoints sit
+        // half the separation beyond A's surface and short of B's, along n.
+        let mut separation_sum = W::ZERO;
+        for i in 0..MAX_MANIFOLD_POINTS {
+            separation_sum += separation[i];
         }
-        for k in 0..2 {
-            tangent_coupling[k][j] =
-                zero_unless(valid[j], rt_b[k].dot(&irn_b[j]) + rt_a[k].dot(&irn_a[j]));
+        let half_gap = W::splat(0.5) * (separation_sum / divisor);
+        let center_a = center - n * half_gap - input_center_a;
+        let center_b = center + n * half_gap - input_center_b;
+        let in_a = inv_inertia_a.mul(&n);
+        let in_b = inv_inertia_b.mul(&n);
+        let k_twist = n.dot(&in_a) + n.dot(&in_b);
+        // K = J M⁻¹ Jᵀ for the two tangents at the centre, inverted in closed form.
+        let rt_a = [center_a.cross(&tangents[0]), center_a.cross(&tangents[1])];
+        let rt_b = [center_b.cross(&tangents[0]), center_b.cross(&tangents[1])];
+        let irt_a = [inv_inertia_a.mul(&rt_a[0]), inv_inertia_a.mul(&rt_a[1])];
+        let irt_b = [inv_inertia_b.mul(&rt_b[0]), inv_inertia_b.mul(&rt_b[1])];
+        let k = |i: usize, j: usize| {
+            let lin = if i == j { inv_mass_sum } else { W::ZERO };
+            lin + rt_a[i].dot(&irt_a[j]) + rt_b[i].dot(&irt_b[j])
+        };
+        let (k11, k12, k22) = (k(0, 0), k(0, 1), k(1, 1));
+        let det = k11 * k22 - k12 * k12;
+        let invertible = det.simd_gt(W::ZERO);
+        let inv = W::ONE / det;
+        let tangent_mass = [
+            zero_unless(invertible, k22 * inv),
+            zero_unless(invertible, -k12 * inv),
+            zero_unless(invertible, k11 * inv),
+        ];
+
+        // Row couplings, the off-diagonal entries of K used by the sweep in
+        // constraint space: a normal impulse at point j moves point i's normal
+        // velocity by (m_A⁻¹ + m_B⁻¹) + (r_A,i × n)·I_A⁻¹(r_A,j × n)
+        // + (r_B,i × n)·I_B⁻¹(r_B,j × n), the tangent velocities by
+        // (c_B × t_k)·I_B⁻¹(r_B,j × n) + (c_A × t_k)·I_A⁻¹(r_A,j × n), and a
+        // twist impulse moves them by (c_B × t_k)·I_B⁻¹n + (c_A × t_k)·I_A⁻¹n.
+        let mut coupling = [W::ZERO; COUPLING_PAIRS];
+        let mut tangent_coupling = [[W::ZERO; MAX_MANIFOLD_POINTS]; 2];
+        let mut lever_arm = [W::ZERO; MAX_MANIFOLD_POINTS];
+        for j in 0..MAX_MANIFOLD_POINTS {
+            let offset = points[j] - center;
+            lever_arm[j] = zero_unless(valid[j], offset.dot(&offset).sqrt());
+            for i in j + 1..MAX_MANIFOLD_POINTS {
+                let along = inv_mass_sum + rn_a[i].dot(&irn_a[j]) + rn_b[i].dot(&irn_b[j]);
+                coupling[pair_index(j, i)] = zero_unless(valid[i], along);
+            }
+            for k in 0..2 {
+                tangent_coupling[k][j] =
+                    zero_unless(valid[j], rt_b[k].dot(&irn_b[j]) + rt_a[k].dot(&irn_a[j]));
+            }
         }
-    }
-    let twist_tangent = |k: usize| rt_b[k].dot(&in_b) + rt_a[k].dot(&in_a);
+        let twist_tangent = |k: usize| rt_b[k].dot(&in_b) + rt_a[k].dot(&in_a);
 
-    let mut relative_velocity = [[0.0; MAX_MANIFOLD_POINTS]; LANES];
-    if any_restitution {
-        restitution_velocities(inputs, bodies, &n, &rn_a, &rn_b, &valid, &mut relative_velocity);
-    }
+        let mut relative_velocity = [[0.0; MAX_MANIFOLD_POINTS]; LANES];
+        if any_restitution {
+            restitution_velocities(inputs, bodies, &n, &rn_a, &rn_b, &valid, &mut relative_velocity);
+        }
 
-    *batch = ConstraintBatch {
-        body_a,
-        body_b,
-        inv_mass_a,
-        inv_mass_b,
-        normal: n,
-        mass_scale,
-        bias_rate,
-        impulse_scale,
-        rn_a,
-        rn_b,
-        irn_a,
-        irn_b,
-        separation,
-        normal_mass,
-        normal_impulse,
-        max_normal_impulse: [W::ZERO; MAX_MANIFOLD_POINTS],
-        has_restitution: any_restitution,
-        coupling,
-        twist_coupling,
-        tangent_coupling,
-        lever_arm,
-        tangents,
-        friction,
-        rt_a,
-        rt_b,
-        irt_a,
-        irt_b,
-        in_a,
-        in_b,
-        twist_tangent_coupling: [twist_tangent(0), twist_tangent(1)],
-        tangent_mass,
-        tangent_impulse: [friction_impulse.dot(&tangents[0]), friction_impulse.dot(&tangents[1])],
-        twist_mass: inverse_if_positive(k_twist),
-        twist_impulse,
-        center_a,
-        center_b,
-        anchor_gap,
-        anchor_rate: W::splat(ANCHOR_RATE_FRACTION) * bias_rate,
-        current_separation: [W::ZERO; MAX_MANIFOLD_POINTS],
-        anchor_velocity: WideVec::default(),
-        point_count,
-    };
-    relative_velocity
+        *batch = ConstraintBatch {
+            body_a,
+            body_b,
+            inv_mass_a,
+            inv_mass_b,
+            normal: n,
+            mass_scale,
+            bias_rate,
+            impulse_scale,
+            rn_a,
+            rn_b,
+            irn_a,
+            irn_b,
+            separation,
+            normal_mass,
+            normal_impulse,
+            max_normal_impulse: [W::ZERO; MAX_MANIFOLD_POINTS],
+            has_restitution: any_restitution,
+            coupling,
+            twist_coupling,
+            tangent_coupling,
+            lever_arm,
+            tangents,
+            friction,
+            rt_a,
+            rt_b,
+            irt_a,
+            irt_b,
+            in_a,
+            in_b,
+            twist_tangent_coupling: [twist_tangent(0), twist_tangent(1)],
+            tangent_mass,
+            tangent_impulse: [friction_impulse.dot(&tangents[0]), friction_impulse.dot(&tangents[1])],
+            twist_mass: inverse_if_positive(k_twist),
+            twist_impulse,
+            center_a,
+            center_b,
+            anchor_gap,
+            anchor_rate: W::splat(ANCHOR_RATE_FRACTION) * bias_rate,
+            current_separation: [W::ZERO; MAX_MANIFOLD_POINTS],
+            anchor_velocity: WideVec::default(),
+            point_count,
+        };
+        relative_velocity
+    }
 }
 
 /// Each point's normal relative velocity at the start of the step,

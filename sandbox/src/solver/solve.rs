@@ -16,12 +16,13 @@ use crate::collision::pair_cache::PairCache;
 use crate::settings::StepSettings;
 use crate::solver::constraint_batches::ConstraintBatches;
 use crate::solver::contact_solver::{
-    ConstraintSlot, Softness, SolverParams, apply_restitution, store_impulses,
+    ConstraintSlot, SWEEP_SLOP_FRACTION, Softness, SolverParams, apply_restitution, store_impulses,
 };
 use crate::solver::integrate::{integrate_positions, integrate_velocities};
 use crate::solver::prepare::{ContactInput, prepare};
 use crate::solver::simd_batch::{self, ConstraintBatch, LANES};
 use crate::solver::solver_body::{SolverBody, SolverMass, SolverMotion};
+use crate::tolerances::LINEAR_SLOP;
 
 /// The solver's per-step arrays, kept between steps so that a step
 /// allocates nothing once they have grown.
@@ -76,6 +77,7 @@ pub(crate) fn solve(
         max_push_out: settings.max_push_out_velocity,
         restitution_threshold: settings.restitution_threshold,
         inv_h: 1.0 / h,
+        sweep_tolerance: SWEEP_SLOP_FRACTION * LINEAR_SLOP / h,
     };
 
     scratch.slots.clear();

@@ -40,9 +40,14 @@ struct Report<'a> {
     awake: usize,
     removed: usize,
     hash: String,
+    /// The instruction set the solver passes ran on (`SANDBOX_SIMD`).
+    simd: &'static str,
 }
 
 pub fn run(opts: &BenchArgs) -> Result<()> {
+    if let Some(problem) = sandbox::SimdTarget::env_problem() {
+        eprintln!("warning: {problem}");
+    }
     let source = source(&opts.scene, None)?;
     let name = source.name();
     let sandbox::LoadedScene { mut world, bodies, size } = build(&source, !opts.no_sleep)?;
@@ -118,6 +123,7 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
     writeln!(out, "max penetration  {:.5} m", max_penetration).ok();
     writeln!(out, "max drift        {:.5} m", max_drift).ok();
     writeln!(out, "hash             {hash}").ok();
+    writeln!(out, "simd             {}", sandbox::SimdTarget::selected()).ok();
 
     if let Some(path) = &opts.dump_poses {
         let mut csv = String::from("id,x,y,z,qw,qx,qy,qz\n");
@@ -154,6 +160,7 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
             awake,
             removed: bodies.len() - alive,
             hash,
+            simd: sandbox::SimdTarget::selected().name(),
         };
         let line = serde_json::to_string(&report).context("writing the JSON report")?;
         writeln!(out, "{line}").ok();

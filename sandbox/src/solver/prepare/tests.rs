@@ -76,6 +76,7 @@ fn params() -> SolverParams {
         max_push_out: 3.0,
         restitution_threshold: 1.0,
         inv_h: 240.0,
+        sweep_tolerance: 0.012,
     }
 }
 
@@ -138,7 +139,14 @@ fn lanes_match_explicit_effective_mass() {
                 .collect();
             let centre = m.points.iter().map(|p| p.point.coords).sum::<Vector3<f32>>()
                 / m.points.len() as f32;
-            let (ca, cb) = (centre - input.center_a.coords, centre - input.center_b.coords);
+            // Friction acts at each body's own surface point below the
+            // centre, half the mean separation from the midpoint.
+            let half_gap =
+                0.5 * m.points.iter().map(|p| p.separation).sum::<f32>() / m.points.len() as f32;
+            let (ca, cb) = (
+                centre - n * half_gap - input.center_a.coords,
+                centre + n * half_gap - input.center_b.coords,
+            );
             let t = [0, 1].map(|k| batch.tangents[k].get(l));
             for k in 0..2 {
                 assert!((t[k].norm() - 1.0).abs() < 1e-5 && t[k].dot(&n).abs() < 1e-5);

