@@ -148,6 +148,12 @@ impl Pipelines {
         let overlay_module =
             shader(device, "render.overlay_shader", include_str!("shaders/overlay.wgsl"));
 
+        // Constant-folded out of the shaders; see `ENCODE_SRGB` in common.wgsl.
+        let encode_srgb = [("ENCODE_SRGB", if target_format.is_srgb() { 0.0 } else { 1.0 })];
+        let fragment_options = wgpu::PipelineCompilationOptions {
+            constants: &encode_srgb,
+            ..wgpu::PipelineCompilationOptions::default()
+        };
         let main = |p: MainPipeline<'_>| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(p.label),
@@ -171,7 +177,7 @@ impl Pipelines {
                 fragment: Some(wgpu::FragmentState {
                     module: p.module,
                     entry_point: Some(p.fs),
-                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                    compilation_options: fragment_options.clone(),
                     targets: &[Some(wgpu::ColorTargetState {
                         format: target_format,
                         blend: p.blend,

@@ -578,7 +578,6 @@ impl Renderer {
         let k = frame.light.intensity.max(0.0);
         let ground = frame.ground.unwrap_or_default();
         let v4 = |c: Color| c.to_linear();
-        let srgb_in_shader = if self.target_format.is_srgb() { 0.0 } else { 1.0 };
         Globals {
             clip_from_world: clip_from_world.into(),
             light_clip_from_world: light_clip_from_world.into(),
@@ -609,7 +608,7 @@ impl Renderer {
                 ground.half_extent.max(0.0),
                 ground.cell_size.max(1e-3),
                 2.0 * radius / SHADOW_MAP_SIZE as f32,
-                srgb_in_shader,
+                0.0,
             ],
             viewport: [
                 self.width as f32,

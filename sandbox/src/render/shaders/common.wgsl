@@ -6,6 +6,12 @@
 @group(0) @binding(1) var shadow_map: texture_depth_2d;
 @group(0) @binding(2) var shadow_sampler: sampler_comparison;
 
+// True when the target is not sRGB and the shader must encode. A pipeline
+// constant rather than a uniform: a software rasteriser (lavapipe) runs
+// both sides of a uniform branch, and the three `pow`s of the encoding
+// then cost every pixel as much as the rest of the sky shader.
+override ENCODE_SRGB: bool = false;
+
 struct Globals {
     clip_from_world: mat4x4<f32>,
     light_clip_from_world: mat4x4<f32>,
@@ -22,7 +28,7 @@ struct Globals {
     ground_color: vec4<f32>,
     grid_color: vec4<f32>,
     // x: ground half extent, y: grid cell, z: shadow texel in world units,
-    // w: 1 when the target is not sRGB and the shader must encode.
+    // w: unused.
     params: vec4<f32>,
     // width, height, 1 / width, 1 / height.
     viewport: vec4<f32>,
@@ -75,7 +81,7 @@ fn shade(albedo: vec3<f32>, n: vec3<f32>, p: vec3<f32>, specular: f32) -> vec3<f
 
 // Linear to sRGB when the target does not encode in hardware.
 fn encode_output(linear: vec3<f32>, alpha: f32) -> vec4<f32> {
-    if globals.params.w < 0.5 {
+    if !ENCODE_SRGB {
         return vec4<f32>(linear, alpha);
     }
     let low = linear * 12.92;
