@@ -608,7 +608,7 @@ impl Renderer {
                 ground.half_extent.max(0.0),
                 ground.cell_size.max(1e-3),
                 2.0 * radius / SHADOW_MAP_SIZE as f32,
-                0.0,
+                1.0 / SHADOW_MAP_SIZE as f32,
             ],
             viewport: [
                 self.width as f32,
