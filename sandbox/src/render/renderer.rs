@@ -112,6 +112,8 @@ pub struct Renderer {
     scene_bind_group: wgpu::BindGroup,
     shadow_bind_group: wgpu::BindGroup,
     shadow_map: ShadowMap,
+    /// What the shadow map holds, or `None` when it is stale.
+    shadow_contents: Option<ShadowContents>,
     /// `None` while the target is zero-sized (a minimised window).
     targets: Option<FrameTargets>,
     /// Cube, sphere/capsule (one mesh, see mesh.rs), then registered hulls.
@@ -184,6 +186,7 @@ impl Renderer {
             scene_bind_group,
             shadow_bind_group,
             shadow_map,
+            shadow_contents: None,
             targets: None,
             cube,
             capsule,
@@ -254,6 +257,11 @@ impl Renderer {
         Ok(())
     }
 
+    /// Forgets what the shadow map holds, so the next frame redraws it.
+    pub fn invalidate_shadow_map(&mut self) {
+        self.shadow_contents = None;
+    }
+
     /// The main pass's samples per pixel.
     pub fn msaa_samples(&self) -> u32 {
         self.samples
@@ -295,6 +303,11 @@ impl Renderer {
     /// have this renderer's size and format (up to the sRGB suffix).
     /// Returns what was drawn. Skips (and says so in the stats) while the
     /// size is zero.
+    ///
+    /// The shadow pass is recorded only when the casters or the light differ
+    /// from the frame that last drew the shadow map, so the encoder is
+    /// assumed to be submitted; after dropping one unsubmitted, call
+    /// [`invalidate_shadow_map`](Self::invalidate_shadow_map).
     pub fn render(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
@@ -361,17 +374,54 @@ impl Renderer {
             };
             *cursor += 1;
         }
+        // The shadow map depends only on the casters (in mesh-kind order,
+        // before the camera sort below) and the light's projection.
+        let globals = self.globals(frame, &bounds);
+        let reuse_shadow_map = frame.light.shadows
+            && self.shadow_contents.as_ref().is_some_and(|c| {
+                c.light_clip_from_world == globals.light_clip_from_world
+                    && c.ranges == self.scratch_ranges
+                    && bytemuck::cast_slice::<_, u8>(&c.instances)
+                        == bytemuck::cast_slice::<_, u8>(&self.scratch_instances)
+            });
+        if !frame.light.shadows {
+            self.shadow_contents = None;
+        } else if !reuse_shadow_map {
+            let contents = self.shadow_contents.get_or_insert_with(ShadowContents::default);
+            contents.light_clip_from_world = globals.light_clip_from_world;
+            contents.ranges.clone_from(&self.scratch_ranges);
+            contents.instances.clone_from(&self.scratch_instances);
+        }
+
+        // Within each mesh kind, nearest first along the view direction, so
+        // the depth test rejects hidden fragments before they are shaded (a
+        // software rasteriser shades what it does not reject early).
+        let forward = (frame.camera.target - frame.camera.eye).try_normalize(0.0);
+        if let Some(forward) = forward {
+            let eye = frame.camera.eye.coords;
+            let depth = |i: &GpuInstance| {
+                let t = i.translation_half_height;
+                (Vector3::new(t[0], t[1], t[2]) - eye).dot(&forward)
+            };
+            let mut start = 0;
+            for &(_, end) in &self.scratch_ranges {
+                self.scratch_instances[start..end as usize]
+                    .sort_unstable_by(|a, b| depth(a).total_cmp(&depth(b)));
+                start = end as usize;
+            }
+        }
         stats.instances = frame.instances.len() as u32;
         let instance_bytes: &[u8] = bytemuck::cast_slice(&self.scratch_instances);
         self.instance_buffer.write(&self.device, &self.queue, instance_bytes);
 
         self.upload_overlays(frame, &mut stats);
-        let globals = self.globals(frame, &bounds);
         self.queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
 
         // Shadow pass: cleared even when nothing casts, so that no stale
-        // shadow from an earlier frame remains.
-        if frame.light.shadows {
+        // shadow from an earlier frame remains, and skipped when the map
+        // already holds these casters seen from this light (bodies at rest).
+        stats.shadow_map_reused = reuse_shadow_map;
+        if frame.light.shadows && !reuse_shadow_map {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("render.shadow_pass"),
                 color_attachments: &[],
@@ -636,6 +686,17 @@ impl Renderer {
             ],
         }
     }
+}
+
+/// The casters and light the shadow map was last drawn from, compared
+/// bytewise with the next frame's: any change, however small, redraws it.
+#[derive(Debug, Default)]
+struct ShadowContents {
+    light_clip_from_world: [[f32; 4]; 4],
+    /// Instance ranges per mesh slot.
+    ranges: Vec<(u32, u32)>,
+    /// Instances in mesh-slot order, before the sort by camera distance.
+    instances: Vec<GpuInstance>,
 }
 
 /// The axis-aligned box around every instance's bounding sphere.

@@ -584,8 +584,8 @@ fn format_ms((wall, cpu): (f64, Option<f64>)) -> String {
 /// The frame benchmark: median milliseconds per 1280x720 frame, rendered
 /// and read back, of the falling-boxes (1000 cubes) and pyramid (5050
 /// cubes) scenes with shadows, at the adapter's default sample count and at
-/// the other one, plus the pyramid without shadows and the sky and ground
-/// alone. Run with
+/// the other one, plus the pyramid at rest (the shadow map is reused),
+/// without shadows, and the sky and ground alone. Run with
 /// `cargo test -p sandbox --release render_timing -- --ignored --nocapture`;
 /// quote the machine's load (`uptime`) with the numbers.
 #[test]
@@ -610,25 +610,34 @@ fn render_timing_1280x720_5050_cubes() {
     for samples in [default_samples, other_samples] {
         r.renderer_mut().set_msaa_samples(samples).unwrap();
         let tag = if samples == default_samples { "default" } else { "other" };
-        for (name, scene) in [
-            ("falling boxes, 1000 cubes", &falling),
-            ("pyramid, 5050 cubes", &pyramid),
-            ("pyramid, no shadows", &no_shadows),
-            ("sky and ground only", &empty),
+        // "moving" nudges one cube every frame, so the shadow map is redrawn
+        // each frame as in a running simulation; "at rest" reuses it.
+        for (name, scene, moving) in [
+            ("falling boxes, 1000 cubes", &falling, true),
+            ("pyramid, 5050 cubes", &pyramid, true),
+            ("pyramid at rest", &pyramid, false),
+            ("pyramid, no shadows", &no_shadows, false),
+            ("sky and ground only", &empty, false),
         ] {
-            let (image, _) = r.render(scene).unwrap();
-            if samples == default_samples {
-                let file = match name {
-                    "falling boxes, 1000 cubes" => "falling_1000_1280x720",
-                    "pyramid, 5050 cubes" => "pyramid_5050_1280x720",
-                    _ => "",
+            let mut scene = scene.clone();
+            let (image, _) = r.render(&scene).unwrap();
+            if samples == default_samples && moving {
+                let file = if scene.instances.len() == 1000 {
+                    "falling_1000_1280x720"
+                } else {
+                    "pyramid_5050_1280x720"
                 };
-                if !file.is_empty() {
-                    save(&image, file);
-                }
+                save(&image, file);
             }
+            let mut frame = 0;
             let ms = time_per_frame(frames, || {
-                r.render(scene).unwrap();
+                if moving {
+                    frame += 1;
+                    let nudge = if frame % 2 == 0 { 1e-3 } else { -1e-3 };
+                    scene.instances[0].world_from_local.translation.vector.x += nudge;
+                }
+                let (_, stats) = r.render(&scene).unwrap();
+                assert_eq!(stats.shadow_map_reused, !moving && scene.light.shadows);
             });
             eprintln!("  {samples}x ({tag:7}) {name:26} {}", format_ms(ms));
         }
