@@ -21,7 +21,11 @@ pub(crate) struct Pipelines {
     pub sky: wgpu::RenderPipeline,
     pub ground: wgpu::RenderPipeline,
     pub mesh: wgpu::RenderPipeline,
+    /// The mesh pipeline for the three-face cube mesh (`vs_cube`).
+    pub mesh_cube: wgpu::RenderPipeline,
     pub shadow: wgpu::RenderPipeline,
+    /// The shadow pipeline for the three-face cube mesh (`vs_shadow_cube`).
+    pub shadow_cube: wgpu::RenderPipeline,
     pub lines: wgpu::RenderPipeline,
     pub points: wgpu::RenderPipeline,
     pub translucent: wgpu::RenderPipeline,
@@ -225,6 +229,17 @@ impl Pipelines {
             depth: depth_state(true, Less),
             blend: None,
         });
+        let mesh_cube = main(MainPipeline {
+            label: "render.mesh_cube_pipeline",
+            vs: "vs_cube",
+            module: &mesh_module,
+            fs: "fs_main",
+            buffers: &mesh_buffers(),
+            topology: TriangleList,
+            cull: Some(wgpu::Face::Back),
+            depth: depth_state(true, Less),
+            blend: None,
+        });
         let lines = main(MainPipeline {
             label: "render.line_pipeline",
             module: &overlay_module,
@@ -270,12 +285,13 @@ impl Pipelines {
             depth: depth_state(false, Less),
             blend: Some(wgpu::BlendState::ALPHA_BLENDING),
         });
-        let shadow = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("render.shadow_pipeline"),
+        let shadow_pipeline = |label: &str, vs: &str| {
+        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(label),
             layout: Some(&shadow_pipeline_layout),
             vertex: wgpu::VertexState {
                 module: &mesh_module,
-                entry_point: Some("vs_shadow"),
+                entry_point: Some(vs),
                 compilation_options: wgpu::PipelineCompilationOptions::default(),
                 buffers: &mesh_buffers(),
             },
@@ -295,7 +311,22 @@ impl Pipelines {
             fragment: None,
             multiview_mask: None,
             cache: None,
-        });
-        Self { scene_layout, shadow_layout, sky, ground, mesh, shadow, lines, points, translucent }
+        })
+        };
+        let shadow = shadow_pipeline("render.shadow_pipeline", "vs_shadow");
+        let shadow_cube = shadow_pipeline("render.shadow_cube_pipeline", "vs_shadow_cube");
+        Self {
+            scene_layout,
+            shadow_layout,
+            sky,
+            ground,
+            mesh,
+            mesh_cube,
+            shadow,
+            shadow_cube,
+            lines,
+            points,
+            translucent,
+        }
     }
 }

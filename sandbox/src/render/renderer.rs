@@ -15,7 +15,7 @@ use super::gpu_types::{
     Globals, GpuInstance, LineVertex, MeshVertex, PointInstance, TranslucentVertex,
 };
 use super::growable_buffer::GrowableBuffer;
-use super::mesh::{MeshData, hull_mesh, unit_capsule, unit_cube};
+use super::mesh::{MeshData, hull_mesh, unit_capsule, unit_cube_front_faces};
 use super::pipelines::Pipelines;
 use super::targets::{FrameTargets, SHADOW_MAP_SIZE, ShadowMap};
 use super::{
@@ -172,7 +172,8 @@ impl Renderer {
             layout: &pipelines.shadow_layout,
             entries: &[wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() }],
         });
-        let cube = GpuMesh::new(device, queue, "render.cube_mesh", &unit_cube(), 3f32.sqrt());
+        let cube =
+            GpuMesh::new(device, queue, "render.cube_mesh", &unit_cube_front_faces(), 3f32.sqrt());
         let capsule = GpuMesh::new(device, queue, "render.capsule_mesh", &unit_capsule(), 1.0);
         let mut renderer = Self {
             device: device.clone(),
@@ -437,9 +438,9 @@ impl Renderer {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            pass.set_pipeline(&self.pipelines.shadow);
             pass.set_bind_group(0, &self.shadow_bind_group, &[]);
-            let draws = self.draw_meshes(&mut pass);
+            let draws =
+                self.draw_meshes(&mut pass, &self.pipelines.shadow_cube, &self.pipelines.shadow);
             stats.shadow_draw_calls = draws;
             stats.draw_calls += draws;
         }
@@ -491,8 +492,7 @@ impl Renderer {
         // left it visible, then the sky (at depth 1) only on untouched
         // pixels, so the software rasteriser shades few hidden fragments.
         pass.set_bind_group(0, &self.scene_bind_group, &[]);
-        pass.set_pipeline(&self.pipelines.mesh);
-        let draws = self.draw_meshes(&mut pass);
+        let draws = self.draw_meshes(&mut pass, &self.pipelines.mesh_cube, &self.pipelines.mesh);
         stats.mesh_draw_calls = draws;
         stats.draw_calls += draws;
         if frame.ground.is_some() {
@@ -543,14 +543,21 @@ impl Renderer {
         }
     }
 
-    /// One instanced draw per non-empty mesh slot; returns the draw count.
-    fn draw_meshes(&self, pass: &mut wgpu::RenderPass<'_>) -> u32 {
+    /// One instanced draw per non-empty mesh slot, the cube with
+    /// `cube_pipeline` and the others with `pipeline`; returns the draw count.
+    fn draw_meshes(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        cube_pipeline: &wgpu::RenderPipeline,
+        pipeline: &wgpu::RenderPipeline,
+    ) -> u32 {
         let mut draws = 0;
         pass.set_vertex_buffer(1, self.instance_buffer.buffer().slice(..));
         for (slot, &(start, end)) in self.scratch_ranges.iter().enumerate() {
             if start == end {
                 continue;
             }
+            pass.set_pipeline(if slot == 0 { cube_pipeline } else { pipeline });
             let mesh = match slot {
                 0 => &self.cube,
                 1 | 2 => &self.capsule,

@@ -51,8 +51,45 @@ fn world_position(v: VertexIn, i: InstanceIn) -> vec3<f32> {
     return rotate(i.rotation, local) + i.translation_half_height.xyz;
 }
 
+// The cube mesh holds only the faces +X, +Y and +Z (see mesh.rs): at most
+// three faces of a box face any one viewer, the ones on the viewer's side
+// along each axis. `facing_viewer` turns the face of vertex `v` to the
+// viewer at `to_viewer_world` (a direction from the box centre) by a
+// half turn about the next axis, which keeps the winding counter-clockwise
+// from outside. Faces that end up facing away are back-face culled as
+// before, so the image is the same with half the vertices and triangles.
+fn facing_viewer(v: VertexIn, i: InstanceIn, to_viewer_world: vec3<f32>) -> VertexIn {
+    let q = vec4<f32>(-i.rotation.xyz, i.rotation.w);
+    let to_viewer = rotate(q, to_viewer_world) * sign(i.scale.xyz);
+    let axis = v.normal;
+    let flip = (axis + axis.zxy) * select(2.0, 0.0, dot(to_viewer, axis) >= 0.0);
+    var out = v;
+    out.position = v.position * (1.0 - flip);
+    out.normal = v.normal * (1.0 - 2.0 * select(1.0, 0.0, dot(to_viewer, axis) >= 0.0));
+    return out;
+}
+
+// From the box centre toward the camera: toward the eye for a perspective
+// camera, against the view direction (the z column of the affine
+// world_from_clip) for an orthographic one.
+fn to_camera(i: InstanceIn) -> vec3<f32> {
+    if globals.eye.w < 0.5 {
+        return -globals.world_from_clip[2].xyz;
+    }
+    return globals.eye.xyz - i.translation_half_height.xyz;
+}
+
 @vertex
 fn vs_main(v: VertexIn, i: InstanceIn) -> VertexOut {
+    return lit_vertex(v, i);
+}
+
+@vertex
+fn vs_cube(v: VertexIn, i: InstanceIn) -> VertexOut {
+    return lit_vertex(facing_viewer(v, i, to_camera(i)), i);
+}
+
+fn lit_vertex(v: VertexIn, i: InstanceIn) -> VertexOut {
     let p = world_position(v, i);
     let inverse_scale = 1.0 / max(abs(i.scale.xyz), vec3<f32>(1e-6));
     let n = normalize(rotate(i.rotation, v.normal * inverse_scale));
@@ -73,4 +110,10 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
 @vertex
 fn vs_shadow(v: VertexIn, i: InstanceIn) -> @builtin(position) vec4<f32> {
     return globals.light_clip_from_world * vec4<f32>(world_position(v, i), 1.0);
+}
+
+@vertex
+fn vs_shadow_cube(v: VertexIn, i: InstanceIn) -> @builtin(position) vec4<f32> {
+    let turned = facing_viewer(v, i, globals.to_light.xyz);
+    return globals.light_clip_from_world * vec4<f32>(world_position(turned, i), 1.0);
 }
