@@ -3,9 +3,18 @@
 //!
 //! Per frame: group the instances by mesh kind (a counting sort into one
 //! instance buffer, so each kind is one contiguous range and one draw),
-//! upload the globals and overlays, render the shadow map from the sun, then
-//! one multisampled main pass: meshes, ground, sky, translucent triangles,
-//! lines and points. The surface and window belong to the app; after
+//! nearest first within a kind, upload the globals and overlays, render the
+//! shadow map from the sun unless the casters and light are unchanged since
+//! it was drawn, then one main pass (multisampled on a GPU, single-sampled
+//! by default on a CPU adapter): meshes, ground, sky, translucent
+//! triangles, lines and points.
+//!
+//! Costs on a software rasteriser (lavapipe), where almost all of a frame
+//! is fragment shading and per-triangle setup, shaped the shaders: lighting
+//! per vertex, one shadow tap per pixel, the sky's ray per vertex, no
+//! uniform branches around expensive code (both sides run), and cubes drawn
+//! as their three camera-facing faces. `render_timing` in tests.rs measures
+//! them. The surface and window belong to the app; after
 //! `render` returns, the app may record more passes (a UI) into the same
 //! encoder and view with `LoadOp::Load`.
 
