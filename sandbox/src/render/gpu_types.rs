@@ -55,8 +55,8 @@ pub(crate) struct Globals {
     pub sky_nadir: [f32; 4],
     pub ground_color: [f32; 4],
     pub grid_color: [f32; 4],
-    /// Ground half extent, grid cell size, shadow texel size, and 1 when the
-    /// shader must encode sRGB itself (non-sRGB target).
+    /// Ground half extent, grid cell size, shadow texel size in world units
+    /// and in texture coordinates.
     pub params: [f32; 4],
     /// Target width, height, 1 / width, 1 / height.
     pub viewport: [f32; 4],

@@ -46,6 +46,25 @@ pub(crate) fn unit_cube() -> MeshData {
     mesh
 }
 
+/// The faces +X, +Y and +Z of [`unit_cube`], the same vertices and winding.
+/// The cube shaders turn each to whichever of its face and the opposite one
+/// faces the viewer (`facing_viewer` in mesh.wgsl), so that only faces that
+/// can be visible are drawn.
+pub(crate) fn unit_cube_front_faces() -> MeshData {
+    let cube = unit_cube();
+    let mut mesh = MeshData::default();
+    for face in 0..6 {
+        let first = &cube.vertices[4 * face];
+        if first.normal.iter().sum::<f32>() < 0.0 {
+            continue;
+        }
+        let base = mesh.vertices.len() as u32;
+        mesh.vertices.extend_from_slice(&cube.vertices[4 * face..4 * face + 4]);
+        mesh.indices.extend([base, base + 1, base + 2, base, base + 2, base + 3]);
+    }
+    mesh
+}
+
 /// The unit capsule (a sphere when the half height is zero); see the file
 /// header for the hemisphere tags.
 pub(crate) fn unit_capsule() -> MeshData {

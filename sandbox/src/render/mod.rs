@@ -54,5 +54,5 @@ pub use instance::{DrawInstance, DrawShape, HullMeshId, MeshKind};
 pub use light::{DirectionalLight, ShadowFit};
 pub use offscreen::{Gpu, OffscreenRenderer};
 pub use overlay::{DebugLine, PointMarker, TranslucentMesh};
-pub use renderer::{MSAA_SAMPLES, Renderer};
+pub use renderer::{CPU_MSAA_SAMPLES, MSAA_SAMPLES, Renderer, default_msaa_samples};
 pub use stats::FrameStats;

@@ -21,7 +21,11 @@ pub(crate) struct Pipelines {
     pub sky: wgpu::RenderPipeline,
     pub ground: wgpu::RenderPipeline,
     pub mesh: wgpu::RenderPipeline,
+    /// The mesh pipeline for the three-face cube mesh (`vs_cube`).
+    pub mesh_cube: wgpu::RenderPipeline,
     pub shadow: wgpu::RenderPipeline,
+    /// The shadow pipeline for the three-face cube mesh (`vs_shadow_cube`).
+    pub shadow_cube: wgpu::RenderPipeline,
     pub lines: wgpu::RenderPipeline,
     pub points: wgpu::RenderPipeline,
     pub translucent: wgpu::RenderPipeline,
@@ -148,6 +152,12 @@ impl Pipelines {
         let overlay_module =
             shader(device, "render.overlay_shader", include_str!("shaders/overlay.wgsl"));
 
+        // Constant-folded out of the shaders; see `ENCODE_SRGB` in common.wgsl.
+        let encode_srgb = [("ENCODE_SRGB", if target_format.is_srgb() { 0.0 } else { 1.0 })];
+        let fragment_options = wgpu::PipelineCompilationOptions {
+            constants: &encode_srgb,
+            ..wgpu::PipelineCompilationOptions::default()
+        };
         let main = |p: MainPipeline<'_>| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(p.label),
@@ -171,7 +181,7 @@ impl Pipelines {
                 fragment: Some(wgpu::FragmentState {
                     module: p.module,
                     entry_point: Some(p.fs),
-                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                    compilation_options: fragment_options.clone(),
                     targets: &[Some(wgpu::ColorTargetState {
                         format: target_format,
                         blend: p.blend,
@@ -212,6 +222,17 @@ impl Pipelines {
             label: "render.mesh_pipeline",
             module: &mesh_module,
             vs: "vs_main",
+            fs: "fs_main",
+            buffers: &mesh_buffers(),
+            topology: TriangleList,
+            cull: Some(wgpu::Face::Back),
+            depth: depth_state(true, Less),
+            blend: None,
+        });
+        let mesh_cube = main(MainPipeline {
+            label: "render.mesh_cube_pipeline",
+            vs: "vs_cube",
+            module: &mesh_module,
             fs: "fs_main",
             buffers: &mesh_buffers(),
             topology: TriangleList,
@@ -264,12 +285,13 @@ impl Pipelines {
             depth: depth_state(false, Less),
             blend: Some(wgpu::BlendState::ALPHA_BLENDING),
         });
-        let shadow = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("render.shadow_pipeline"),
+        let shadow_pipeline = |label: &str, vs: &str| {
+        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(label),
             layout: Some(&shadow_pipeline_layout),
             vertex: wgpu::VertexState {
                 module: &mesh_module,
-                entry_point: Some("vs_shadow"),
+                entry_point: Some(vs),
                 compilation_options: wgpu::PipelineCompilationOptions::default(),
                 buffers: &mesh_buffers(),
             },
@@ -289,7 +311,22 @@ impl Pipelines {
             fragment: None,
             multiview_mask: None,
             cache: None,
-        });
-        Self { scene_layout, shadow_layout, sky, ground, mesh, shadow, lines, points, translucent }
+        })
+        };
+        let shadow = shadow_pipeline("render.shadow_pipeline", "vs_shadow");
+        let shadow_cube = shadow_pipeline("render.shadow_cube_pipeline", "vs_shadow_cube");
+        Self {
+            scene_layout,
+            shadow_layout,
+            sky,
+            ground,
+            mesh,
+            mesh_cube,
+            shadow,
+            shadow_cube,
+            lines,
+            points,
+            translucent,
+        }
     }
 }

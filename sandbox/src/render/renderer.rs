@@ -3,9 +3,18 @@
 //!
 //! Per frame: group the instances by mesh kind (a counting sort into one
 //! instance buffer, so each kind is one contiguous range and one draw),
-//! upload the globals and overlays, render the shadow map from the sun, then
-//! one multisampled main pass: meshes, ground, sky, translucent triangles,
-//! lines and points. The surface and window belong to the app; after
+//! nearest first within a kind, upload the globals and overlays, render the
+//! shadow map from the sun unless the casters and light are unchanged since
+//! it was drawn, then one main pass (multisampled on a GPU, single-sampled
+//! by default on a CPU adapter): meshes, ground, sky, translucent
+//! triangles, lines and points.
+//!
+//! Costs on a software rasteriser (lavapipe), where almost all of a frame
+//! is fragment shading and per-triangle setup, shaped the shaders: lighting
+//! per vertex, one shadow tap per pixel, the sky's ray per vertex, no
+//! uniform branches around expensive code (both sides run), and cubes drawn
+//! as their three camera-facing faces. `render_timing` in tests.rs measures
+//! them. The surface and window belong to the app; after
 //! `render` returns, the app may record more passes (a UI) into the same
 //! encoder and view with `LoadOp::Load`.
 
@@ -15,7 +24,7 @@ use super::gpu_types::{
     Globals, GpuInstance, LineVertex, MeshVertex, PointInstance, TranslucentVertex,
 };
 use super::growable_buffer::GrowableBuffer;
-use super::mesh::{MeshData, hull_mesh, unit_capsule, unit_cube};
+use super::mesh::{MeshData, hull_mesh, unit_capsule, unit_cube_front_faces};
 use super::pipelines::Pipelines;
 use super::targets::{FrameTargets, SHADOW_MAP_SIZE, ShadowMap};
 use super::{
@@ -23,8 +32,24 @@ use super::{
     ShadowFit, orthographic_rh_zo,
 };
 
-/// The main pass's default multisample count.
+/// The main pass's default multisample count on a GPU.
 pub const MSAA_SAMPLES: u32 = 4;
+
+/// The default on a CPU adapter (lavapipe, SwiftShader, WARP). A software
+/// rasteriser tests depth and writes colour per sample and resolves on the
+/// CPU: at 1280x720 on lavapipe 4x costs about 1.5-2x the whole frame of 1x.
+/// [`Renderer::set_msaa_samples`] turns it back on.
+pub const CPU_MSAA_SAMPLES: u32 = 1;
+
+/// The default samples per pixel for a device: [`CPU_MSAA_SAMPLES`] on a
+/// CPU adapter, [`MSAA_SAMPLES`] otherwise.
+pub fn default_msaa_samples(device: &wgpu::Device) -> u32 {
+    if device.adapter_info().device_type == wgpu::DeviceType::Cpu {
+        CPU_MSAA_SAMPLES
+    } else {
+        MSAA_SAMPLES
+    }
+}
 
 /// Mesh slots in the instance buffer: cube, sphere, capsule, then hulls.
 const FIRST_HULL_SLOT: usize = 3;
@@ -96,6 +121,8 @@ pub struct Renderer {
     scene_bind_group: wgpu::BindGroup,
     shadow_bind_group: wgpu::BindGroup,
     shadow_map: ShadowMap,
+    /// What the shadow map holds, or `None` when it is stale.
+    shadow_contents: Option<ShadowContents>,
     /// `None` while the target is zero-sized (a minimised window).
     targets: Option<FrameTargets>,
     /// Cube, sphere/capsule (one mesh, see mesh.rs), then registered hulls.
@@ -125,7 +152,8 @@ impl Renderer {
         width: u32,
         height: u32,
     ) -> Self {
-        let pipelines = Pipelines::new(device, target_format, MSAA_SAMPLES);
+        let samples = default_msaa_samples(device);
+        let pipelines = Pipelines::new(device, target_format, samples);
         let globals = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("render.globals"),
             size: size_of::<Globals>() as u64,
@@ -153,7 +181,8 @@ impl Renderer {
             layout: &pipelines.shadow_layout,
             entries: &[wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() }],
         });
-        let cube = GpuMesh::new(device, queue, "render.cube_mesh", &unit_cube(), 3f32.sqrt());
+        let cube =
+            GpuMesh::new(device, queue, "render.cube_mesh", &unit_cube_front_faces(), 3f32.sqrt());
         let capsule = GpuMesh::new(device, queue, "render.capsule_mesh", &unit_capsule(), 1.0);
         let mut renderer = Self {
             device: device.clone(),
@@ -161,12 +190,13 @@ impl Renderer {
             target_format,
             width: 0,
             height: 0,
-            samples: MSAA_SAMPLES,
+            samples,
             pipelines,
             globals,
             scene_bind_group,
             shadow_bind_group,
             shadow_map,
+            shadow_contents: None,
             targets: None,
             cube,
             capsule,
@@ -212,10 +242,11 @@ impl Renderer {
         });
     }
 
-    /// Sets the main pass's samples per pixel: 4 (the default, MSAA
-    /// resolved into the target) or 1 (no anti-aliasing, about half the
-    /// cost on a software rasteriser such as lavapipe). WebGPU guarantees
-    /// only these two counts, so others are refused.
+    /// Sets the main pass's samples per pixel: 4 (MSAA resolved into the
+    /// target; the default on a GPU) or 1 (no anti-aliasing; the default on
+    /// a CPU adapter such as lavapipe, where it costs about half as much).
+    /// See [`default_msaa_samples`]. WebGPU guarantees only these two
+    /// counts, so others are refused.
     pub fn set_msaa_samples(&mut self, samples: u32) -> Result<(), RenderError> {
         if samples != 1 && samples != 4 {
             return Err(RenderError::UnsupportedSampleCount(samples));
@@ -234,6 +265,11 @@ impl Renderer {
             });
         }
         Ok(())
+    }
+
+    /// Forgets what the shadow map holds, so the next frame redraws it.
+    pub fn invalidate_shadow_map(&mut self) {
+        self.shadow_contents = None;
     }
 
     /// The main pass's samples per pixel.
@@ -277,6 +313,11 @@ impl Renderer {
     /// have this renderer's size and format (up to the sRGB suffix).
     /// Returns what was drawn. Skips (and says so in the stats) while the
     /// size is zero.
+    ///
+    /// The shadow pass is recorded only when the casters or the light differ
+    /// from the frame that last drew the shadow map, so the encoder is
+    /// assumed to be submitted; after dropping one unsubmitted, call
+    /// [`invalidate_shadow_map`](Self::invalidate_shadow_map).
     pub fn render(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
@@ -343,17 +384,54 @@ impl Renderer {
             };
             *cursor += 1;
         }
+        // The shadow map depends only on the casters (in mesh-kind order,
+        // before the camera sort below) and the light's projection.
+        let globals = self.globals(frame, &bounds);
+        let reuse_shadow_map = frame.light.shadows
+            && self.shadow_contents.as_ref().is_some_and(|c| {
+                c.light_clip_from_world == globals.light_clip_from_world
+                    && c.ranges == self.scratch_ranges
+                    && bytemuck::cast_slice::<_, u8>(&c.instances)
+                        == bytemuck::cast_slice::<_, u8>(&self.scratch_instances)
+            });
+        if !frame.light.shadows {
+            self.shadow_contents = None;
+        } else if !reuse_shadow_map {
+            let contents = self.shadow_contents.get_or_insert_with(ShadowContents::default);
+            contents.light_clip_from_world = globals.light_clip_from_world;
+            contents.ranges.clone_from(&self.scratch_ranges);
+            contents.instances.clone_from(&self.scratch_instances);
+        }
+
+        // Within each mesh kind, nearest first along the view direction, so
+        // the depth test rejects hidden fragments before they are shaded (a
+        // software rasteriser shades what it does not reject early).
+        let forward = (frame.camera.target - frame.camera.eye).try_normalize(0.0);
+        if let Some(forward) = forward {
+            let eye = frame.camera.eye.coords;
+            let depth = |i: &GpuInstance| {
+                let t = i.translation_half_height;
+                (Vector3::new(t[0], t[1], t[2]) - eye).dot(&forward)
+            };
+            let mut start = 0;
+            for &(_, end) in &self.scratch_ranges {
+                self.scratch_instances[start..end as usize]
+                    .sort_unstable_by(|a, b| depth(a).total_cmp(&depth(b)));
+                start = end as usize;
+            }
+        }
         stats.instances = frame.instances.len() as u32;
         let instance_bytes: &[u8] = bytemuck::cast_slice(&self.scratch_instances);
         self.instance_buffer.write(&self.device, &self.queue, instance_bytes);
 
         self.upload_overlays(frame, &mut stats);
-        let globals = self.globals(frame, &bounds);
         self.queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
 
         // Shadow pass: cleared even when nothing casts, so that no stale
-        // shadow from an earlier frame remains.
-        if frame.light.shadows {
+        // shadow from an earlier frame remains, and skipped when the map
+        // already holds these casters seen from this light (bodies at rest).
+        stats.shadow_map_reused = reuse_shadow_map;
+        if frame.light.shadows && !reuse_shadow_map {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("render.shadow_pass"),
                 color_attachments: &[],
@@ -369,9 +447,9 @@ impl Renderer {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            pass.set_pipeline(&self.pipelines.shadow);
             pass.set_bind_group(0, &self.shadow_bind_group, &[]);
-            let draws = self.draw_meshes(&mut pass);
+            let draws =
+                self.draw_meshes(&mut pass, &self.pipelines.shadow_cube, &self.pipelines.shadow);
             stats.shadow_draw_calls = draws;
             stats.draw_calls += draws;
         }
@@ -423,8 +501,7 @@ impl Renderer {
         // left it visible, then the sky (at depth 1) only on untouched
         // pixels, so the software rasteriser shades few hidden fragments.
         pass.set_bind_group(0, &self.scene_bind_group, &[]);
-        pass.set_pipeline(&self.pipelines.mesh);
-        let draws = self.draw_meshes(&mut pass);
+        let draws = self.draw_meshes(&mut pass, &self.pipelines.mesh_cube, &self.pipelines.mesh);
         stats.mesh_draw_calls = draws;
         stats.draw_calls += draws;
         if frame.ground.is_some() {
@@ -475,14 +552,21 @@ impl Renderer {
         }
     }
 
-    /// One instanced draw per non-empty mesh slot; returns the draw count.
-    fn draw_meshes(&self, pass: &mut wgpu::RenderPass<'_>) -> u32 {
+    /// One instanced draw per non-empty mesh slot, the cube with
+    /// `cube_pipeline` and the others with `pipeline`; returns the draw count.
+    fn draw_meshes(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        cube_pipeline: &wgpu::RenderPipeline,
+        pipeline: &wgpu::RenderPipeline,
+    ) -> u32 {
         let mut draws = 0;
         pass.set_vertex_buffer(1, self.instance_buffer.buffer().slice(..));
         for (slot, &(start, end)) in self.scratch_ranges.iter().enumerate() {
             if start == end {
                 continue;
             }
+            pass.set_pipeline(if slot == 0 { cube_pipeline } else { pipeline });
             let mesh = match slot {
                 0 => &self.cube,
                 1 | 2 => &self.capsule,
@@ -578,7 +662,6 @@ impl Renderer {
         let k = frame.light.intensity.max(0.0);
         let ground = frame.ground.unwrap_or_default();
         let v4 = |c: Color| c.to_linear();
-        let srgb_in_shader = if self.target_format.is_srgb() { 0.0 } else { 1.0 };
         Globals {
             clip_from_world: clip_from_world.into(),
             light_clip_from_world: light_clip_from_world.into(),
@@ -609,7 +692,7 @@ impl Renderer {
                 ground.half_extent.max(0.0),
                 ground.cell_size.max(1e-3),
                 2.0 * radius / SHADOW_MAP_SIZE as f32,
-                srgb_in_shader,
+                1.0 / SHADOW_MAP_SIZE as f32,
             ],
             viewport: [
                 self.width as f32,
@@ -619,6 +702,17 @@ impl Renderer {
             ],
         }
     }
+}
+
+/// The casters and light the shadow map was last drawn from, compared
+/// bytewise with the next frame's: any change, however small, redraws it.
+#[derive(Debug, Default)]
+struct ShadowContents {
+    light_clip_from_world: [[f32; 4]; 4],
+    /// Instance ranges per mesh slot.
+    ranges: Vec<(u32, u32)>,
+    /// Instances in mesh-slot order, before the sort by camera distance.
+    instances: Vec<GpuInstance>,
 }
 
 /// The axis-aligned box around every instance's bounding sphere.

@@ -4,7 +4,7 @@
 use super::pipelines::DEPTH_FORMAT;
 
 /// Side of the square shadow map in texels.
-pub(crate) const SHADOW_MAP_SIZE: u32 = 2048;
+pub(crate) const SHADOW_MAP_SIZE: u32 = 1024;
 
 /// The main pass's MSAA colour (resolved into the caller's view) and depth.
 #[derive(Debug)]

@@ -6,6 +6,12 @@
 @group(0) @binding(1) var shadow_map: texture_depth_2d;
 @group(0) @binding(2) var shadow_sampler: sampler_comparison;
 
+// True when the target is not sRGB and the shader must encode. A pipeline
+// constant rather than a uniform: a software rasteriser (lavapipe) runs
+// both sides of a uniform branch, and the three `pow`s of the encoding
+// then cost every pixel as much as the rest of the sky shader.
+override ENCODE_SRGB: bool = false;
+
 struct Globals {
     clip_from_world: mat4x4<f32>,
     light_clip_from_world: mat4x4<f32>,
@@ -22,60 +28,72 @@ struct Globals {
     ground_color: vec4<f32>,
     grid_color: vec4<f32>,
     // x: ground half extent, y: grid cell, z: shadow texel in world units,
-    // w: 1 when the target is not sRGB and the shader must encode.
+    // w: shadow texel in texture coordinates.
     params: vec4<f32>,
     // width, height, 1 / width, 1 / height.
     viewport: vec4<f32>,
 };
 
-// The fraction of sunlight reaching world point `p` on a surface with unit
-// normal `n`. The lookup point is pushed along the normal by a texel and a
-// half (normal-offset shadows) so a lit surface does not shadow itself, and
-// 3x3 taps of the hardware 2x2 comparison filter soften the edge (PCF).
-fn sun_visibility(p: vec3<f32>, n: vec3<f32>) -> f32 {
-    if globals.to_light.w < 0.5 {
-        return 1.0;
-    }
+// Where world point `p` on a surface with unit normal `n` looks up the
+// shadow map: xy is the texture coordinate, z the depth to compare. The
+// point is pushed along the normal by a texel and a half (normal-offset
+// shadows) so a lit surface does not shadow itself. The sun's projection is
+// orthographic (w = 1), so this is affine in `p`: vertex shaders call it
+// and the interpolated value is exact on flat faces.
+fn shadow_coord(p: vec3<f32>, n: vec3<f32>) -> vec3<f32> {
     let lookup = p + n * (1.5 * globals.params.z);
     let clip = globals.light_clip_from_world * vec4<f32>(lookup, 1.0);
-    let ndc = clip.xyz / clip.w;
-    let uv = vec2<f32>(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
-    if any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) || ndc.z > 1.0 {
-        return 1.0;
-    }
-    let texel = 1.0 / vec2<f32>(textureDimensions(shadow_map));
-    var lit = 0.0;
-    for (var y = -1; y <= 1; y++) {
-        for (var x = -1; x <= 1; x++) {
-            let offset = vec2<f32>(f32(x), f32(y)) * texel;
-            lit += textureSampleCompareLevel(shadow_map, shadow_sampler, uv + offset, ndc.z);
-        }
-    }
-    return lit / 9.0;
+    return vec3<f32>(clip.x * 0.5 + 0.5, 0.5 - clip.y * 0.5, clip.z);
 }
 
-// Lambert sun with shadows, a sky/ground hemisphere ambient and a little
-// Blinn-Phong specular, all in linear light.
-fn shade(albedo: vec3<f32>, n: vec3<f32>, p: vec3<f32>, specular: f32) -> vec3<f32> {
-    let l = globals.to_light.xyz;
-    let n_dot_l = dot(n, l);
-    var visibility = 0.0;
-    if n_dot_l > 0.0 {
-        visibility = sun_visibility(p, n);
-    }
-    let sun = globals.light_color.rgb * max(n_dot_l, 0.0) * visibility;
+// The fraction of sunlight reaching a fragment at shadow coordinate
+// `coord`: one tap of the 2x2 comparison filter (bilinear PCF), which
+// softens the edge over one texel. On lavapipe every tap is a software
+// sampler call per pixel; 3x3 taps cost about 30 ms a 1280x720 frame of the
+// 5050-cube pyramid, where a texel is half a pixel and the extra softening
+// is invisible. The tap is not skipped for unshadowed frames or out-of-map
+// fragments, only overridden: lavapipe runs both sides of a branch anyway.
+fn sun_visibility(coord: vec3<f32>) -> f32 {
+    let lit = textureSampleCompareLevel(shadow_map, shadow_sampler, coord.xy, coord.z);
+    let outside = any(coord.xy < vec2<f32>(0.0)) || any(coord.xy > vec2<f32>(1.0)) || coord.z > 1.0;
+    return select(lit, 1.0, outside || globals.to_light.w < 0.5);
+}
+
+// The light a surface of colour `albedo` and unit normal `n` reflects, in
+// linear light: `ambient` from a sky/ground hemisphere, and `sun` from
+// Lambert's law, which the caller scales by the sun's visibility.
+struct Reflected {
+    ambient: vec3<f32>,
+    sun: vec3<f32>,
+};
+
+fn reflected_light(albedo: vec3<f32>, n: vec3<f32>) -> Reflected {
     let sky = mix(globals.sky_horizon.rgb, globals.sky_zenith.rgb, 0.5);
     let bounce = globals.ground_color.rgb * 0.6;
-    let ambient = mix(bounce, sky, n.y * 0.5 + 0.5) * globals.light_color.w;
-    let v = normalize(globals.eye.xyz - p);
-    let h = normalize(l + v);
-    let highlight = pow(max(dot(n, h), 0.0), 48.0) * specular * visibility * step(0.0, n_dot_l);
-    return albedo * (sun + ambient) + globals.light_color.rgb * highlight;
+    var out: Reflected;
+    out.ambient = albedo * mix(bounce, sky, n.y * 0.5 + 0.5) * globals.light_color.w;
+    out.sun = albedo * globals.light_color.rgb * max(dot(n, globals.to_light.xyz), 0.0);
+    return out;
+}
+
+// A Blinn-Phong highlight of exponent 48 for a surface at `p` lit by the
+// sun, in linear light. The power is three multiplies and four squarings,
+// x^48 = (x^3)^16, rather than `pow`'s exp2(48 log2 x).
+fn sun_highlight(n: vec3<f32>, p: vec3<f32>) -> vec3<f32> {
+    let l = globals.to_light.xyz;
+    let h = normalize(l + normalize(globals.eye.xyz - p));
+    let x = max(dot(n, h), 0.0);
+    var power = x * x * x;
+    power *= power;
+    power *= power;
+    power *= power;
+    power *= power;
+    return globals.light_color.rgb * (power * step(0.0, dot(n, l)));
 }
 
 // Linear to sRGB when the target does not encode in hardware.
 fn encode_output(linear: vec3<f32>, alpha: f32) -> vec4<f32> {
-    if globals.params.w < 0.5 {
+    if !ENCODE_SRGB {
         return vec4<f32>(linear, alpha);
     }
     let low = linear * 12.92;

@@ -7,6 +7,7 @@
 struct VertexOut {
     @builtin(position) clip: vec4<f32>,
     @location(0) world_position: vec3<f32>,
+    @location(1) shadow: vec3<f32>,
 };
 
 // Coverage of grid lines `width_px` pixels wide at grid coordinate `coord`.
@@ -27,6 +28,7 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
     var out: VertexOut;
     out.world_position = vec3<f32>(c.x, 0.0, c.y);
     out.clip = globals.clip_from_world * vec4<f32>(out.world_position, 1.0);
+    out.shadow = shadow_coord(out.world_position, vec3<f32>(0.0, 1.0, 0.0));
     return out;
 }
 
@@ -40,7 +42,8 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     let fade = 1.0 - smoothstep(globals.params.y * 25.0, globals.params.y * 90.0, distance);
     let line = max(minor * 0.45, major) * fade;
     let albedo = mix(globals.ground_color.rgb, globals.grid_color.rgb, line);
-    let lit = shade(albedo, vec3<f32>(0.0, 1.0, 0.0), p, 0.0);
+    let light = reflected_light(albedo, vec3<f32>(0.0, 1.0, 0.0));
+    let lit = light.ambient + light.sun * sun_visibility(in.shadow);
     // Fog into the horizon colour with distance from the eye, and always by
     // the ground's edge, so the ground ends without a visible border.
     let half = globals.params.x;
