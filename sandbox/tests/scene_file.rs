@@ -352,12 +352,20 @@ fn empty_and_degenerate_hulls_name_their_points() {
         "{e:?}"
     );
     assert_at(&e, 2, Some(35));
-    // Four coplanar points enclose no volume.
+    // Four collinear points span no plane.
     let e = parse_err(
-        "\n[[body]]\nshape = { type = \"hull\", points = [[0,0,0],[1,0,0],[0,1,0],[1,1,0]] }\n",
+        "\n[[body]]\nshape = { type = \"hull\", points = [[0,0,0],[1,0,0],[2,0,0],[3,0,0]] }\n",
     );
     assert!(matches!(e, SceneFileError::Hull { source: HullError::Degenerate { .. }, .. }));
     assert_at(&e, 3, Some(35));
+    // Four coplanar points make a flat hull: fine for a fixed body, but it
+    // has no volume, so no mass for a dynamic one.
+    let flat = "shape = { type = \"hull\", points = [[0,0,0],[1,0,0],[0,1,0],[1,1,0]] }\n";
+    let e = parse_err(&format!("\n[[body]]\n{flat}"));
+    assert!(matches!(e, SceneFileError::Shape { .. }), "{e:?}");
+    assert!(e.to_string().contains("coplanar"), "{e}");
+    assert_at(&e, 3, Some(35));
+    SceneFile::parse(&format!("[[body]]\nkind = \"fixed\"\n{flat}")).unwrap();
 }
 
 #[test]

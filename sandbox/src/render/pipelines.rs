@@ -286,32 +286,32 @@ impl Pipelines {
             blend: Some(wgpu::BlendState::ALPHA_BLENDING),
         });
         let shadow_pipeline = |label: &str, vs: &str| {
-        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some(label),
-            layout: Some(&shadow_pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &mesh_module,
-                entry_point: Some(vs),
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
-                buffers: &mesh_buffers(),
-            },
-            primitive: wgpu::PrimitiveState {
-                topology: TriangleList,
-                // Front faces are culled is tempting (less acne) but thin
-                // bodies would then lose their shadows; back faces are
-                // culled and the slope bias plus normal offset handle acne.
-                cull_mode: Some(wgpu::Face::Back),
-                ..wgpu::PrimitiveState::default()
-            },
-            depth_stencil: Some(wgpu::DepthStencilState {
-                bias: wgpu::DepthBiasState { constant: 2, slope_scale: 2.0, clamp: 0.0 },
-                ..depth_state(true, LessEqual)
-            }),
-            multisample: wgpu::MultisampleState::default(),
-            fragment: None,
-            multiview_mask: None,
-            cache: None,
-        })
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(&shadow_pipeline_layout),
+                vertex: wgpu::VertexState {
+                    module: &mesh_module,
+                    entry_point: Some(vs),
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                    buffers: &mesh_buffers(),
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology: TriangleList,
+                    // Front faces are culled is tempting (less acne) but thin
+                    // bodies would then lose their shadows; back faces are
+                    // culled and the slope bias plus normal offset handle acne.
+                    cull_mode: Some(wgpu::Face::Back),
+                    ..wgpu::PrimitiveState::default()
+                },
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    bias: wgpu::DepthBiasState { constant: 2, slope_scale: 2.0, clamp: 0.0 },
+                    ..depth_state(true, LessEqual)
+                }),
+                multisample: wgpu::MultisampleState::default(),
+                fragment: None,
+                multiview_mask: None,
+                cache: None,
+            })
         };
         let shadow = shadow_pipeline("render.shadow_pipeline", "vs_shadow");
         let shadow_cube = shadow_pipeline("render.shadow_cube_pipeline", "vs_shadow_cube");

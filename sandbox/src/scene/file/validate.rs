@@ -327,7 +327,25 @@ impl Validator<'_> {
     pub fn body(&self, raw: &Spanned<RawBody>) -> Result<Entry, SceneFileError> {
         let b = raw.get_ref();
         let shape = self.shape(&b.shape)?;
-        let mut desc = match b.kind.unwrap_or(RawKind::Dynamic) {
+        let kind = b.kind.unwrap_or(RawKind::Dynamic);
+        if let (RawKind::Dynamic, Shape::ConvexHull(hull)) = (kind, &shape)
+            && hull.is_flat()
+        {
+            // A flat hull is a valid shape, but it has no volume, so no mass.
+            let at = b
+                .shape
+                .get_ref()
+                .points
+                .as_ref()
+                .map_or(self.locator.of(&b.shape), |p| self.locator.of(p));
+            return Err(SceneFileError::Shape {
+                location: at,
+                message: "these hull points are coplanar: a flat hull has no volume, so it \
+                          cannot be dynamic (make the body `kind = \"fixed\"`)"
+                    .to_owned(),
+            });
+        }
+        let mut desc = match kind {
             RawKind::Dynamic => BodyDesc::dynamic(shape),
             RawKind::Fixed => BodyDesc::fixed(shape),
         };
