@@ -56,7 +56,8 @@ pub use body::{BodyDesc, BodyId, BodyKind};
 pub use collision::aabb::Aabb;
 pub use collision::contact_pair::ContactPair;
 pub use collision::manifold::{ContactPoint, FrictionAnchor, MAX_MANIFOLD_POINTS, Manifold};
-pub use collision::ray_cast::{Ray, RayHit, cast_ray};
+pub use collide::Ray;
+pub use collision::ray_cast::RayHit;
 pub use error::WorldError;
 pub use events::{RemovalReason, RemovedBody, StepOutcome};
 pub use scene::builtin::{
