@@ -39,13 +39,13 @@ mod error;
 mod events;
 #[cfg(feature = "render")]
 pub mod render;
+mod rng;
 mod scene;
 mod settings;
 mod sleep;
+pub mod soak;
 mod solver;
 mod stage_times;
-#[cfg(test)]
-mod test_rng;
 mod tolerances;
 mod validate;
 mod world;
@@ -53,10 +53,10 @@ mod world_view;
 
 pub use body::mass_properties::{MassProperties, polyhedron as polyhedron_mass_properties};
 pub use body::{BodyDesc, BodyId, BodyKind};
+pub use collide::Ray;
 pub use collision::aabb::Aabb;
 pub use collision::contact_pair::ContactPair;
 pub use collision::manifold::{ContactPoint, FrictionAnchor, MAX_MANIFOLD_POINTS, Manifold};
-pub use collide::Ray;
 pub use collision::ray_cast::RayHit;
 pub use error::WorldError;
 pub use events::{RemovalReason, RemovedBody, StepOutcome};

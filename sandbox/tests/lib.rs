@@ -21,4 +21,5 @@ mod scene_file;
 mod shapes_at_rest;
 mod simd_targets;
 mod sleeping;
+mod soak;
 mod stacking;
