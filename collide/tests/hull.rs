@@ -25,18 +25,18 @@ fn seeded(cases: u32) -> Config {
     }
 }
 
-fn to64(p: &Point3<f32>) -> Vector3<f64> {
+pub(crate) fn to64(p: &Point3<f32>) -> Vector3<f64> {
     p.coords.cast::<f64>()
 }
 
 /// Allowed plane-equation slack for a hull built from `points`.
-fn slack(hull: &ConvexHull, points: &[Point3<f32>]) -> f64 {
+pub(crate) fn slack(hull: &ConvexHull, points: &[Point3<f32>]) -> f64 {
     let max_abs = points.iter().map(|p| p.coords.amax()).fold(0.0f32, f32::max);
     f64::from(hull.tolerance()) + PLANE_ROUNDING_ULPS * f64::from(f32::EPSILON * max_abs)
 }
 
 /// Checks every structural and geometric invariant of `hull` against `points`.
-fn check_hull(points: &[Point3<f32>], hull: &ConvexHull) {
+pub(crate) fn check_hull(points: &[Point3<f32>], hull: &ConvexHull) {
     let slack = slack(hull, points);
     let verts = hull.vertices();
     let faces = hull.faces();
@@ -141,7 +141,7 @@ fn check_hull(points: &[Point3<f32>], hull: &ConvexHull) {
 /// polygon's slab and inside its edges, each vertex the brute-force support
 /// of the cloud along its outward bisector in the plane, and the loop as the
 /// vertex graph.
-fn check_flat_hull(points: &[Point3<f32>], hull: &ConvexHull) {
+pub(crate) fn check_flat_hull(points: &[Point3<f32>], hull: &ConvexHull) {
     let slack = slack(hull, points);
     let verts = hull.vertices();
     let faces = hull.faces();
@@ -196,7 +196,7 @@ fn check_flat_hull(points: &[Point3<f32>], hull: &ConvexHull) {
 }
 
 /// Either check, by the kind of hull.
-fn check_any_hull(points: &[Point3<f32>], hull: &ConvexHull) {
+pub(crate) fn check_any_hull(points: &[Point3<f32>], hull: &ConvexHull) {
     if hull.is_flat() { check_flat_hull(points, hull) } else { check_hull(points, hull) }
 }
 
@@ -519,7 +519,7 @@ fn coplanar_clouds_give_flat_hulls() {
 
 /// Deterministic uniform numbers in [0, 1) (splitmix64), independent of
 /// proptest, for the large fixed clouds.
-fn uniform(seed: u64) -> impl FnMut() -> f64 {
+pub(crate) fn uniform(seed: u64) -> impl FnMut() -> f64 {
     let mut state = seed;
     move || {
         state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);

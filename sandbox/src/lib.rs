@@ -64,8 +64,8 @@ pub use scene::builtin::{
     MAX_SCENE_BODIES, Scene, SceneError, UnknownScene, add_ground, build_scene, icosahedron,
 };
 pub use scene::file::{
-    self as scene_file, Location, MAX_CONTACT_HERTZ, MAX_ITERATIONS, MAX_SUBSTEPS, SceneFile,
-    SceneFileError,
+    self as scene_file, Location, MAX_CONTACT_HERTZ, MAX_HULL_POINTS, MAX_ITERATIONS,
+    MAX_SCENE_FILE_BYTES, MAX_SUBSTEPS, SceneFile, SceneFileError,
 };
 pub use scene::source::{LoadError, LoadedScene, SceneSource};
 pub use settings::StepSettings;

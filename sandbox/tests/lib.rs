@@ -18,6 +18,7 @@ mod resting;
 mod restitution;
 mod robustness;
 mod scene_file;
+mod scene_file_fuzz;
 mod shapes_at_rest;
 mod simd_targets;
 mod sleeping;

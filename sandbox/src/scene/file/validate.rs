@@ -35,6 +35,13 @@ pub const MAX_ITERATIONS: u32 = 16;
 /// at 64); this only rejects values no substep count could honour.
 pub const MAX_CONTACT_HERTZ: f32 = 1000.0;
 
+/// The most points one hull of a scene file may list. Far more than a
+/// hand-written or exported convex piece needs (a hull of 10,000 points on
+/// a sphere keeps most of them as vertices), and it bounds the work of
+/// building each hull; with [`MAX_SCENE_FILE_BYTES`](super::MAX_SCENE_FILE_BYTES)
+/// it bounds the hull work of a whole file.
+pub const MAX_HULL_POINTS: usize = 10_000;
+
 /// A quaternion shorter than this cannot be normalised reliably in f32 (its
 /// direction is lost to rounding), so it names no rotation. The written
 /// quaternions this guards against are all-zero or nearly so; any
@@ -216,6 +223,12 @@ impl Validator<'_> {
             }
             RawShapeKind::Hull => {
                 let points = s.points.as_ref().ok_or_else(|| missing("points"))?;
+                if points.get_ref().len() > MAX_HULL_POINTS {
+                    return Err(SceneFileError::TooManyHullPoints {
+                        location: self.locator.of(points),
+                        count: points.get_ref().len(),
+                    });
+                }
                 let mut cloud = Vec::with_capacity(points.get_ref().len());
                 for (i, p) in points.get_ref().iter().enumerate() {
                     cloud.push(Point3::from(self.vector(p, &format!("hull points[{i}]"))?));
