@@ -327,3 +327,32 @@ fn hulls_with_more_points_than_the_limit_are_refused() {
     );
     assert!(e.to_string().contains(&MAX_HULL_POINTS.to_string()), "{e}");
 }
+
+/// Regression (found while measuring the loader on a 4 MiB array): serde
+/// reads a fixed-length array from the start of a longer one, so
+/// `position = [1, 2, 3, 4]` was taken as `[1, 2, 3]` without a word. Every
+/// fixed-length array now refuses extra (and missing) elements, at its line.
+#[test]
+fn arrays_longer_or_shorter_than_their_type_are_refused() {
+    let body = "[[body]]\nshape = { type = \"sphere\", radius = 1 }\n";
+    let long = format!("position = [{}]", vec!["0.5"; 10_000].join(", "));
+    for (line, what) in [
+        ("position = [1.0, 2.0, 3.0, 4.0]", "4"),
+        ("position = [1.0, 2.0]", "2"),
+        (long.as_str(), "10000"),
+        ("linear_velocity = [0, 0, 0, 0]", "4"),
+        ("rotation = { euler = [0.1, 0.2, 0.3, 0.4] }", "4"),
+        ("rotation = { quaternion = [1, 0, 0, 0, 0] }", "5"),
+        ("repeat = { count = [1, 2, 3, 4], step = [1, 1, 1] }", "4"),
+        ("repeat = { count = [1, 2, 3], step = [1, 1, 1, 1] }", "4"),
+    ] {
+        let e = SceneFile::parse(&format!("{body}{line}\n")).unwrap_err();
+        assert!(matches!(e, SceneFileError::Syntax { .. }), "{line}: {e:?}");
+        assert_eq!(e.location().map(|l| l.line), Some(3), "{line}: {e}");
+        assert!(e.to_string().contains(&format!("invalid length {what}")), "{line}: {e}");
+    }
+    let e =
+        SceneFile::parse("[[body]]\nshape = { type = \"cuboid\", half_extents = [1, 1, 1, 1] }\n")
+            .unwrap_err();
+    assert_eq!(e.location().map(|l| l.line), Some(2), "{e}");
+}

@@ -11,11 +11,13 @@ use crate::scene::file::validate::{Entry, Repeat, SettingsOverrides, Validator};
 use crate::settings::StepSettings;
 use crate::world::World;
 
-/// The largest scene file read, in bytes (4 MiB): room for some 40,000
-/// bodies written out one by one (and any number made by `repeat`), while
-/// the parser's memory (its tree of spanned values, a few tens of bytes per
-/// number) and time stay bounded. Checked before parsing.
-pub const MAX_SCENE_FILE_BYTES: usize = 4 << 20;
+/// The largest scene file read, in bytes (1 MiB): room for some 10,000
+/// bodies written out one by one (any number made by `repeat`) or for ten
+/// hulls of [`MAX_HULL_POINTS`](super::MAX_HULL_POINTS) points, while the
+/// parser's memory and time stay bounded: its tree of spanned values takes
+/// up to about 80 bytes per byte of text (a file of one long array of
+/// `0,`), so under 100 MB. Checked before parsing.
+pub const MAX_SCENE_FILE_BYTES: usize = 1 << 20;
 
 /// A parsed and validated scene file: see the [module](crate::scene_file)
 /// for the format.

@@ -96,7 +96,7 @@ impl Validator<'_> {
     }
 
     fn vector(&self, v: &RawVec3, what: &str) -> Result<Vector3<f32>, SceneFileError> {
-        let [x, y, z] = v.get_ref();
+        let [x, y, z] = &v.get_ref().0;
         Ok(Vector3::new(
             self.number(x, &format!("{what}[0]"))?,
             self.number(y, &format!("{what}[1]"))?,
@@ -105,7 +105,7 @@ impl Validator<'_> {
     }
 
     fn positive_vector(&self, v: &RawVec3, what: &str) -> Result<Vector3<f32>, SceneFileError> {
-        let [x, y, z] = v.get_ref();
+        let [x, y, z] = &v.get_ref().0;
         let mut out = Vector3::zeros();
         for (i, n) in [x, y, z].into_iter().enumerate() {
             out[i] = self.number_in(n, &format!("{what}[{i}]"), |v| v > 0.0, "positive")?;
@@ -115,7 +115,7 @@ impl Validator<'_> {
 
     /// A position: finite and inside the world's bound.
     fn position(&self, v: &RawVec3, what: &str) -> Result<Vector3<f32>, SceneFileError> {
-        let [x, y, z] = v.get_ref();
+        let [x, y, z] = &v.get_ref().0;
         let mut out = Vector3::zeros();
         for (i, n) in [x, y, z].into_iter().enumerate() {
             out[i] = self.number_in(
@@ -247,7 +247,7 @@ impl Validator<'_> {
         let r = raw.get_ref();
         match (&r.euler, &r.quaternion) {
             (Some(e), None) => {
-                let [roll, pitch, yaw] = e.get_ref();
+                let [roll, pitch, yaw] = &e.get_ref().0;
                 Ok(UnitQuaternion::from_euler_angles(
                     self.number(roll, "euler roll")?,
                     self.number(pitch, "euler pitch")?,
@@ -255,7 +255,7 @@ impl Validator<'_> {
                 ))
             }
             (None, Some(q)) => {
-                let [w, x, y, z] = q.get_ref();
+                let [w, x, y, z] = &q.get_ref().0;
                 for (c, name) in [
                     (w, "quaternion w"),
                     (x, "quaternion x"),
@@ -306,7 +306,7 @@ impl Validator<'_> {
     ) -> Result<Repeat, SceneFileError> {
         let r = raw.get_ref();
         let mut count = [0u32; 3];
-        for (i, c) in r.count.get_ref().iter().enumerate() {
+        for (i, c) in r.count.get_ref().0.iter().enumerate() {
             let v = *c.get_ref();
             count[i] = match u32::try_from(v) {
                 Ok(n) if n >= 1 => n,
@@ -327,7 +327,7 @@ impl Validator<'_> {
             let last = position[i] + step[i] * (count[i] - 1) as f32;
             if !(last.abs() <= WORLD_BOUND) {
                 return Err(SceneFileError::OutOfRange {
-                    location: self.locator.of(&r.step.get_ref()[i]),
+                    location: self.locator.of(&r.step.get_ref().0[i]),
                     what: format!("the last repeated position[{i}]"),
                     value: f64::from(last),
                     expected: within_world_bound(),
