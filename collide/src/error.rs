@@ -6,7 +6,8 @@ use core::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum HullError {
-    /// Fewer than four points were given.
+    /// Fewer than three points were given (three non-collinear points make
+    /// a flat hull, a triangle).
     TooFewPoints {
         /// How many points were given.
         count: usize,
@@ -42,7 +43,7 @@ impl fmt::Display for HullError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::TooFewPoints { count } => {
-                write!(f, "a convex hull needs at least 4 points, got {count}")
+                write!(f, "a convex hull needs at least 3 points, got {count}")
             }
             Self::NonFinitePoint { index } => {
                 write!(f, "point {index} has a NaN or infinite coordinate")

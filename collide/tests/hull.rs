@@ -25,18 +25,18 @@ fn seeded(cases: u32) -> Config {
     }
 }
 
-fn to64(p: &Point3<f32>) -> Vector3<f64> {
+pub(crate) fn to64(p: &Point3<f32>) -> Vector3<f64> {
     p.coords.cast::<f64>()
 }
 
 /// Allowed plane-equation slack for a hull built from `points`.
-fn slack(hull: &ConvexHull, points: &[Point3<f32>]) -> f64 {
+pub(crate) fn slack(hull: &ConvexHull, points: &[Point3<f32>]) -> f64 {
     let max_abs = points.iter().map(|p| p.coords.amax()).fold(0.0f32, f32::max);
     f64::from(hull.tolerance()) + PLANE_ROUNDING_ULPS * f64::from(f32::EPSILON * max_abs)
 }
 
 /// Checks every structural and geometric invariant of `hull` against `points`.
-fn check_hull(points: &[Point3<f32>], hull: &ConvexHull) {
+pub(crate) fn check_hull(points: &[Point3<f32>], hull: &ConvexHull) {
     let slack = slack(hull, points);
     let verts = hull.vertices();
     let faces = hull.faces();
@@ -141,7 +141,7 @@ fn check_hull(points: &[Point3<f32>], hull: &ConvexHull) {
 /// polygon's slab and inside its edges, each vertex the brute-force support
 /// of the cloud along its outward bisector in the plane, and the loop as the
 /// vertex graph.
-fn check_flat_hull(points: &[Point3<f32>], hull: &ConvexHull) {
+pub(crate) fn check_flat_hull(points: &[Point3<f32>], hull: &ConvexHull) {
     let slack = slack(hull, points);
     let verts = hull.vertices();
     let faces = hull.faces();
@@ -196,7 +196,7 @@ fn check_flat_hull(points: &[Point3<f32>], hull: &ConvexHull) {
 }
 
 /// Either check, by the kind of hull.
-fn check_any_hull(points: &[Point3<f32>], hull: &ConvexHull) {
+pub(crate) fn check_any_hull(points: &[Point3<f32>], hull: &ConvexHull) {
     if hull.is_flat() { check_flat_hull(points, hull) } else { check_hull(points, hull) }
 }
 
@@ -384,7 +384,7 @@ fn plane_offset_overflow_is_an_error() {
 
 #[test]
 fn too_few_points() {
-    for count in 0..4 {
+    for count in 0..3 {
         let points = vec![Point3::new(1.0, 2.0, 3.0); count];
         assert_eq!(ConvexHull::new(&points), Err(HullError::TooFewPoints { count }));
     }
@@ -409,6 +409,62 @@ fn degenerate_clouds() {
     let line: Vec<_> =
         (0..10).map(|i| Point3::new(i as f32, 2.0 * i as f32, -(i as f32))).collect();
     assert_eq!(ConvexHull::new(&line), Err(HullError::Degenerate { dimension: 1 }));
+}
+
+/// Regression: a triangle (three points) was `TooFewPoints`, although any
+/// larger coplanar cloud makes a flat hull. Now it is a flat hull with the
+/// three points as its corners, under seeded rigid transforms and scales;
+/// three collinear or coincident points still give a typed error.
+#[test]
+fn triangle_gives_a_flat_hull_and_degenerate_triples_an_error() {
+    let mut next = uniform(0x7419);
+    for case in 0..200 {
+        let scale = 10f32.powf((next() * 6.0 - 3.0) as f32);
+        let rot = Rotation3::from_euler_angles(
+            (next() * 6.3) as f32,
+            (next() * 6.3) as f32,
+            (next() * 6.3) as f32,
+        );
+        let shift = Vector3::new(next() as f32, next() as f32, next() as f32) * scale * 10.0;
+        let place = |p: Point3<f32>| rot * (p * scale) + shift;
+        let tri = [
+            place(Point3::new(0.0, 0.0, 0.0)),
+            place(Point3::new(1.0, 0.1, 0.0)),
+            place(Point3::new(0.3, 0.8, 0.0)),
+        ];
+        let hull = ConvexHull::new(&tri).unwrap_or_else(|e| panic!("case {case}: {e}"));
+        check_flat_hull(&tri, &hull);
+        assert_eq!(hull.vertices().len(), 3, "case {case}");
+        // The corners are the input points (projected onto the plane by at
+        // most the rounding of the plane fit).
+        for v in hull.vertices() {
+            let nearest = tri.iter().map(|p| (p - v).norm()).fold(f32::INFINITY, f32::min);
+            assert!(nearest <= 1e-5 * scale * 10.0, "case {case}: corner {v:?} off by {nearest}");
+        }
+
+        let collinear = [
+            place(Point3::origin()),
+            place(Point3::new(1.0, 0.0, 0.0)),
+            place(Point3::new(2.5, 0.0, 0.0)),
+        ];
+        assert_eq!(
+            ConvexHull::new(&collinear),
+            Err(HullError::Degenerate { dimension: 1 }),
+            "case {case}"
+        );
+        let duplicate = [tri[1]; 3];
+        assert_eq!(
+            ConvexHull::new(&duplicate),
+            Err(HullError::Degenerate { dimension: 0 }),
+            "case {case}"
+        );
+        let pair = [tri[0], tri[1], tri[0]];
+        assert_eq!(
+            ConvexHull::new(&pair),
+            Err(HullError::Degenerate { dimension: 1 }),
+            "case {case}"
+        );
+    }
 }
 
 /// Coplanar clouds were `Degenerate { dimension: 2 }`; they are flat hulls
@@ -463,7 +519,7 @@ fn coplanar_clouds_give_flat_hulls() {
 
 /// Deterministic uniform numbers in [0, 1) (splitmix64), independent of
 /// proptest, for the large fixed clouds.
-fn uniform(seed: u64) -> impl FnMut() -> f64 {
+pub(crate) fn uniform(seed: u64) -> impl FnMut() -> f64 {
     let mut state = seed;
     move || {
         state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);

@@ -4,5 +4,6 @@
 
 mod dim2;
 mod hull;
+mod hull_hostile;
 mod query_basics;
 mod support_strategies;

@@ -39,13 +39,13 @@ mod error;
 mod events;
 #[cfg(feature = "render")]
 pub mod render;
+mod rng;
 mod scene;
 mod settings;
 mod sleep;
+pub mod soak;
 mod solver;
 mod stage_times;
-#[cfg(test)]
-mod test_rng;
 mod tolerances;
 mod validate;
 mod world;
@@ -53,18 +53,19 @@ mod world_view;
 
 pub use body::mass_properties::{MassProperties, polyhedron as polyhedron_mass_properties};
 pub use body::{BodyDesc, BodyId, BodyKind};
+pub use collide::Ray;
 pub use collision::aabb::Aabb;
 pub use collision::contact_pair::ContactPair;
 pub use collision::manifold::{ContactPoint, FrictionAnchor, MAX_MANIFOLD_POINTS, Manifold};
-pub use collision::ray_cast::{Ray, RayHit, cast_ray};
+pub use collision::ray_cast::RayHit;
 pub use error::WorldError;
 pub use events::{RemovalReason, RemovedBody, StepOutcome};
 pub use scene::builtin::{
     MAX_SCENE_BODIES, Scene, SceneError, UnknownScene, add_ground, build_scene, icosahedron,
 };
 pub use scene::file::{
-    self as scene_file, Location, MAX_CONTACT_HERTZ, MAX_ITERATIONS, MAX_SUBSTEPS, SceneFile,
-    SceneFileError,
+    self as scene_file, Location, MAX_CONTACT_HERTZ, MAX_HULL_POINTS, MAX_ITERATIONS,
+    MAX_SCENE_FILE_BYTES, MAX_SUBSTEPS, SceneFile, SceneFileError,
 };
 pub use scene::source::{LoadError, LoadedScene, SceneSource};
 pub use settings::StepSettings;

@@ -22,8 +22,8 @@
 
 use std::time::Instant;
 
-use collide::Shape;
 use collide::nalgebra::{Isometry3, Point3, Vector3};
+use collide::{Ray, Shape};
 
 use crate::body::mass_properties::MassProperties;
 use crate::body::storage::Bodies;
@@ -34,7 +34,7 @@ use crate::collision::contact_pair::ContactPair;
 use crate::collision::contact_recycling::motion_bound;
 use crate::collision::narrow_phase::{find_contacts, merge_pairs};
 use crate::collision::pair_cache::PairCache;
-use crate::collision::ray_cast::{Ray, RayHit, cast_ray_bodies};
+use crate::collision::ray_cast::{RayHit, cast_ray_bodies};
 use crate::error::WorldError;
 use crate::events::{RemovalReason, RemovedBody, StepOutcome};
 use crate::settings::StepSettings;
@@ -330,7 +330,21 @@ impl World {
         &self.removed
     }
 
-    /// The first body `ray` hits with `t ≤ max_t`, and where.
+    /// The first body `ray` hits with `t ≤ max_t`, and where (`t = 0` for a
+    /// ray starting inside a body), by collide's exact per-shape ray casts.
+    /// A ray with a NaN or infinite origin or direction hits nothing.
+    ///
+    /// ```
+    /// use sandbox::{BodyDesc, Ray, World};
+    /// use collide::Cuboid;
+    /// use collide::nalgebra::{Point3, Vector3};
+    /// let mut world = World::new();
+    /// let cube = world.add_body(BodyDesc::fixed(Cuboid::new(Vector3::repeat(1.0)).into())).unwrap();
+    /// let (hit_body, hit) = world.cast_ray(&Ray::new(Point3::new(-5.0, 0.0, 0.0), Vector3::x()), 100.0).unwrap();
+    /// assert_eq!(hit_body, cube);
+    /// assert!((hit.t - 4.0).abs() < 1e-5);
+    /// assert_eq!(hit.normal.into_inner(), -Vector3::x());
+    /// ```
     pub fn cast_ray(&self, ray: &Ray, max_t: f32) -> Option<(BodyId, RayHit)> {
         cast_ray_bodies(&self.bodies, &self.broad_phase.fat, ray, max_t)
     }

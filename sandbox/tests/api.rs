@@ -7,7 +7,7 @@ use crate::common;
 use collide::nalgebra::{Point3, Vector3};
 use collide::{Cuboid, Shape, Sphere};
 use common::world;
-use sandbox::{Aabb, BodyDesc, BodyId, Ray, Scene, build_scene, cast_ray};
+use sandbox::{Aabb, BodyDesc, BodyId, Ray, Scene, build_scene};
 
 #[test]
 fn impulse_changes_velocity_by_j_over_m_and_spin_by_inverse_inertia() {
@@ -71,10 +71,13 @@ fn picking_ray_returns_the_nearest_body() {
         let mut expected: Option<(BodyId, f32)> = None;
         for b in w.bodies() {
             let shape: &Shape = w.shape(b).unwrap();
-            if let Some(hit) = cast_ray(shape, w.pose(b).unwrap(), &ray, 100.0)
-                && expected.is_none_or(|(_, t)| hit.t < t)
-            {
-                expected = Some((b, hit.t));
+            let t = match collide::cast_ray(shape, w.pose(b).unwrap(), &ray, 100.0).unwrap() {
+                collide::RayCast::Hit { toi, .. } => toi,
+                collide::RayCast::StartsInside => 0.0,
+                _ => continue,
+            };
+            if expected.is_none_or(|(_, best)| t < best) {
+                expected = Some((b, t));
             }
         }
         assert_eq!(got.map(|(b, h)| (b, h.t)), expected);

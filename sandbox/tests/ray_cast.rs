@@ -1,10 +1,11 @@
-//! Ray casts against a brute-force oracle: march each ray in small steps with
+//! `World::cast_ray` (picking, which casts with collide's per-shape ray
+//! casts) against a brute-force oracle: march each ray in small steps with
 //! an independent point-inside test per shape and bisect the first crossing.
-//! Seeded random rays, random poses, every shape kind.
+//! Seeded random rays, random poses, every shape kind, one body per world.
 
 use collide::nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 use collide::{Capsule, Cuboid, Shape, Sphere};
-use sandbox::{Ray, cast_ray, icosahedron};
+use sandbox::{BodyDesc, Ray, RayHit, World, icosahedron};
 
 /// A small deterministic generator (64-bit LCG), so the test needs no crate.
 struct Lcg(u64);
@@ -30,6 +31,15 @@ impl Lcg {
     }
 }
 
+/// The first hit of `ray` on a world holding only `shape` at `pose`.
+fn cast_ray(shape: &Shape, pose: &Isometry3<f32>, ray: &Ray, max_t: f32) -> Option<RayHit> {
+    let mut world = World::new();
+    let mut desc = BodyDesc::fixed(shape.clone());
+    desc.pose = *pose;
+    world.add_body(desc).unwrap();
+    world.cast_ray(ray, max_t).map(|(_, hit)| hit)
+}
+
 /// Whether the local point is inside the shape, written without the code
 /// under test.
 fn inside(shape: &Shape, p: &Point3<f32>) -> bool {
@@ -47,7 +57,7 @@ fn inside(shape: &Shape, p: &Point3<f32>) -> bool {
 /// First `t` in `[0, max_t]` where the ray enters the shape, by marching.
 fn march(shape: &Shape, pose: &Isometry3<f32>, ray: &Ray, max_t: f32) -> Option<f32> {
     const STEP: f32 = 1e-3;
-    let is_in = |t: f32| inside(shape, &pose.inverse_transform_point(&ray.at(t)));
+    let is_in = |t: f32| inside(shape, &pose.inverse_transform_point(&ray.point_at(t)));
     if is_in(0.0) {
         return Some(0.0);
     }
@@ -99,7 +109,7 @@ fn ray_casts_match_a_marching_oracle() {
                 // step, which the oracle steps over: accept a cast hit only
                 // if the ray has left the shape again a step later.
                 (None, Some(g)) => {
-                    let after = pose.inverse_transform_point(&ray.at(g + 2e-3));
+                    let after = pose.inverse_transform_point(&ray.point_at(g + 2e-3));
                     assert!(!inside(shape, &after), "{shape:?}: oracle missed, cast hit at {g}");
                 }
                 (Some(e), None) => panic!("{shape:?}: oracle hit at {e}, cast missed"),

@@ -57,6 +57,11 @@ pub(crate) const ROUNDING_TOLERANCE_ULPS: f64 = 16.0;
 /// determinants stay below 2^81 and are exact in an `i128`.
 const GRID_BITS: i32 = 25;
 
+/// The fewest points that can bound an area: a triangle, which makes a flat
+/// hull. Fewer points are [`HullError::TooFewPoints`]; three collinear or
+/// coincident points are [`HullError::Degenerate`], like any such cloud.
+pub(crate) const MIN_HULL_POINTS: usize = 3;
+
 /// Marker for "no face / no vertex".
 pub(crate) const NONE: u32 = u32::MAX;
 
@@ -82,7 +87,7 @@ pub(crate) struct Cloud {
 impl Cloud {
     /// Checks the input and builds the grid and tolerance data.
     pub(crate) fn new(points: &[Point3<f32>]) -> Result<Self, HullError> {
-        if points.len() < 4 {
+        if points.len() < MIN_HULL_POINTS {
             return Err(HullError::TooFewPoints { count: points.len() });
         }
         if let Some(index) = points.iter().position(|p| !p.coords.iter().all(|c| c.is_finite())) {

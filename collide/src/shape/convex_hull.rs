@@ -74,7 +74,8 @@ impl ConvexHull {
     /// centred at (1, 1, 1) is degenerate: f32 cannot represent it there.
     ///
     /// # Errors
-    /// * [`HullError::TooFewPoints`] for fewer than four points;
+    /// * [`HullError::TooFewPoints`] for fewer than three points (three
+    ///   points that bound an area make a flat hull, a triangle);
     /// * [`HullError::NonFinitePoint`] for a NaN or infinite coordinate (the
     ///   first such point);
     /// * [`HullError::Degenerate`] when the points lie, within the tolerance,

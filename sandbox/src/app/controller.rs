@@ -313,7 +313,7 @@ impl Controller {
         bounds
     }
 
-    fn cursor_ray(&self, x: f32, y: f32) -> crate::collision::ray_cast::Ray {
+    fn cursor_ray(&self, x: f32, y: f32) -> collide::Ray {
         let (w, h) = self.window_size;
         self.camera.ray_through(x, y, w, h)
     }

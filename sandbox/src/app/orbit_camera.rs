@@ -5,8 +5,8 @@
 //! box in view. It also turns a pixel into a picking ray.
 
 use crate::collision::aabb::Aabb;
-use crate::collision::ray_cast::Ray;
 use crate::render::{Camera, Projection};
+use collide::Ray;
 use collide::nalgebra::{Point3, Vector3};
 
 /// Radians of orbit per pixel dragged: a drag across a 1280-pixel window
@@ -130,10 +130,10 @@ mod tests {
         let cam = OrbitCamera::default();
         let ray = cam.ray_through(640.0, 360.0, 1280.0, 720.0);
         let to_target = (cam.target - cam.eye()).normalize();
-        assert!((ray.direction - to_target).norm() < 1e-5);
+        assert!((ray.dir - to_target).norm() < 1e-5);
         // A point along an off-centre ray lands back on its pixel.
         let ray = cam.ray_through(200.0, 100.0, 1280.0, 720.0);
-        let p = ray.at(7.0);
+        let p = ray.point_at(7.0);
         let px = cam.camera().project_to_pixel(&p, 1280, 720).unwrap();
         assert!((px.x - 200.0).abs() < 0.05 && (px.y - 100.0).abs() < 0.05, "{px:?}");
     }

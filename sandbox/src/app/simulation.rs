@@ -13,11 +13,11 @@ use collide::nalgebra::{Isometry3, Matrix3, Point3, UnitQuaternion, Vector3};
 
 use crate::app::clock::FIXED_DT;
 use crate::body::{BodyDesc, BodyId, BodyKind};
-use crate::collision::ray_cast::Ray;
 use crate::scene::source::{LoadError, SceneSource};
 use crate::settings::StepSettings;
 use crate::stage_times::StageTimes;
 use crate::world::World;
+use collide::Ray;
 
 /// Steps of stage times the HUD plot shows: 4 s at 60 Hz.
 pub const HISTORY_LEN: usize = 240;
@@ -215,7 +215,7 @@ impl Simulation {
     /// Returns the new body, or `None` if the world refused it (a ray with
     /// a non-finite origin or direction).
     pub fn shoot_cube(&mut self, ray: &Ray) -> Option<BodyId> {
-        let direction = ray.direction.try_normalize(1e-6)?;
+        let direction = ray.dir.try_normalize(1e-6)?;
         let origin = ray.origin + direction * (2.0 * SHOT_HALF_EXTENT);
         let spin = UnitQuaternion::rotation_between(&Vector3::z(), &direction)
             .unwrap_or_else(UnitQuaternion::identity);
@@ -239,7 +239,7 @@ impl Simulation {
         let Some(pose) = self.world.pose(body) else {
             return false;
         };
-        let point = ray.at(hit.t);
+        let point = ray.point_at(hit.t);
         self.drag = Some(Drag {
             body,
             anchor_local: pose.inverse_transform_point(&point),
@@ -252,7 +252,7 @@ impl Simulation {
     /// Moves the drag target along the new mouse ray.
     pub fn update_drag(&mut self, ray: &Ray) {
         if let Some(drag) = &mut self.drag {
-            drag.target = ray.at(drag.depth);
+            drag.target = ray.point_at(drag.depth);
         }
     }
 

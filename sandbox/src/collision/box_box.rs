@@ -336,7 +336,7 @@ fn edge_contact(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_rng::Lcg;
+    use crate::rng::Lcg;
     use collide::nalgebra::{Translation3, UnitQuaternion};
 
     fn random_pose(rng: &mut Lcg, spread: f32) -> Isometry3<f32> {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::body::{BodyId, BodyKind};
 use crate::scene::builtin::{Scene, SceneError, build_scene};
-use crate::scene::file::{SceneFile, SceneFileError};
+use crate::scene::file::{MAX_SCENE_FILE_BYTES, SceneFile, SceneFileError};
 use crate::settings::StepSettings;
 use crate::world::World;
 
@@ -56,8 +56,7 @@ impl SceneSource {
                 Ok(LoadedScene { world, bodies, size: *size })
             }
             Self::File(path) => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|source| LoadError::Read { path: path.clone(), source })?;
+                let text = read_limited(path)?;
                 let invalid = |error: SceneFileError| LoadError::File {
                     path: path.clone(),
                     text: text.clone(),
@@ -155,4 +154,25 @@ impl std::error::Error for LoadError {
             Self::Scene(e) => Some(e),
         }
     }
+}
+
+/// The text of the scene file at `path`, reading no more than one byte past
+/// [`MAX_SCENE_FILE_BYTES`]: a longer file is
+/// [`SceneFileError::FileTooLarge`] without being read whole.
+fn read_limited(path: &Path) -> Result<String, LoadError> {
+    use std::io::Read as _;
+    let read_error = |source| LoadError::Read { path: path.to_path_buf(), source };
+    let file = std::fs::File::open(path).map_err(read_error)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_SCENE_FILE_BYTES as u64 + 1).read_to_end(&mut bytes).map_err(read_error)?;
+    if bytes.len() > MAX_SCENE_FILE_BYTES {
+        return Err(LoadError::File {
+            path: path.to_path_buf(),
+            text: String::new(),
+            error: Box::new(SceneFileError::FileTooLarge { bytes: bytes.len() as u64 }),
+        });
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        read_error(std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()))
+    })
 }

@@ -1,5 +1,6 @@
 //! The command line, declared with clap's derive API: `run` (the default),
-//! `bench` and `screenshot`, and the scene options they share.
+//! `bench`, `screenshot`, `record` and `soak`, and the scene options they
+//! share.
 
 use std::path::PathBuf;
 
@@ -32,6 +33,29 @@ pub enum Command {
     Screenshot(ScreenshotArgs),
     /// Render a scene offscreen while it runs, to an animated GIF.
     Record(RecordArgs),
+    /// Drive a world with random input (bodies added, removed, pushed,
+    /// teleported, thrown at up to 500 m/s; sleeping and substeps switched)
+    /// and check it after every step. Exits non-zero on any failure.
+    Soak(SoakArgs),
+}
+
+/// Options of `sandbox soak`.
+#[derive(Debug, Clone, Args)]
+pub struct SoakArgs {
+    /// Wall-clock seconds to run for.
+    #[arg(long, default_value_t = 10.0, value_parser = parse_seconds)]
+    pub seconds: f64,
+    /// Stop after this many steps even if time is left (a run of a fixed
+    /// length, the same on any machine).
+    #[arg(long, value_name = "N")]
+    pub steps: Option<u64>,
+    /// The seed of every random choice: a seed replays the same run.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The most bodies alive at once.
+    #[arg(long, default_value_t = sandbox::soak::DEFAULT_MAX_BODIES as u64,
+          value_parser = clap::value_parser!(u64).range(2..=100_000))]
+    pub max_bodies: u64,
 }
 
 /// Where the bodies come from: a named scene or a scene file.
@@ -148,6 +172,14 @@ pub struct BenchArgs {
     /// Write the final poses of the dynamic bodies as CSV.
     #[arg(long, value_name = "FILE")]
     pub dump_poses: Option<PathBuf>,
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(t) if t.is_finite() && t >= 0.0 => Ok(t),
+        Ok(_) => Err("must be a finite, non-negative number of seconds".to_owned()),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 fn parse_scene(s: &str) -> Result<Scene, String> {

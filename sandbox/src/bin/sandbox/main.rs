@@ -1,5 +1,5 @@
 //! The `sandbox` command line: `sandbox run` (the default), `sandbox bench`,
-//! `sandbox screenshot` and `sandbox record`, parsed by clap (see `cli.rs`);
+//! `sandbox screenshot`, `sandbox record` and `sandbox soak`, parsed by clap (see `cli.rs`);
 //! logging through `env_logger`, controlled by `RUST_LOG`.
 
 mod bench;
@@ -7,6 +7,7 @@ mod cli;
 #[cfg(feature = "render")]
 mod offscreen;
 mod scene_source;
+mod soak;
 
 use std::process::ExitCode;
 
@@ -40,6 +41,7 @@ fn run(command: Command) -> Result<()> {
     match command {
         Command::Run(args) => run_app(args),
         Command::Bench(args) => bench::run(&args),
+        Command::Soak(args) => soak::run(&args),
         #[cfg(feature = "render")]
         Command::Screenshot(args) => offscreen::screenshot(&args),
         #[cfg(feature = "render")]

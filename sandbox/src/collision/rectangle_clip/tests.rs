@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::collision::polygon_clip::{Polygon, clip};
-use crate::test_rng::Lcg;
+use crate::rng::Lcg;
 use collide::nalgebra::{Point3, Vector3};
 
 /// A parallelogram (a box face seen from another box): centre `c`,

@@ -11,6 +11,8 @@ use collide::HullError;
 use crate::error::WorldError;
 use crate::scene::builtin::MAX_SCENE_BODIES;
 use crate::scene::file::location::Location;
+use crate::scene::file::scene_file::MAX_SCENE_FILE_BYTES;
+use crate::scene::file::validate::MAX_HULL_POINTS;
 
 /// Why a scene file was rejected. Every variant names where in the file the
 /// problem is (a syntax error without any position in the file, which the
@@ -88,6 +90,19 @@ pub enum SceneFileError {
         /// Bodies requested up to and including that entry.
         count: u64,
     },
+    /// The file is longer than [`MAX_SCENE_FILE_BYTES`] (it is not read
+    /// further).
+    FileTooLarge {
+        /// The file's length, or the length read before stopping, in bytes.
+        bytes: u64,
+    },
+    /// A hull lists more than [`MAX_HULL_POINTS`] points.
+    TooManyHullPoints {
+        /// Where the `points` array is.
+        location: Location,
+        /// How many points it lists.
+        count: usize,
+    },
     /// The world refused a body while building.
     World {
         /// The body's `[[body]]` entry.
@@ -102,12 +117,14 @@ impl SceneFileError {
     pub fn location(&self) -> Option<Location> {
         match self {
             Self::Syntax { location, .. } => *location,
+            Self::FileTooLarge { .. } => None,
             Self::NonFinite { location, .. }
             | Self::OutOfRange { location, .. }
             | Self::Shape { location, .. }
             | Self::Rotation { location, .. }
             | Self::Hull { location, .. }
             | Self::TooManyBodies { location, .. }
+            | Self::TooManyHullPoints { location, .. }
             | Self::World { location, .. } => Some(*location),
         }
     }
@@ -181,6 +198,13 @@ impl SceneFileError {
                 f,
                 "the file asks for {count} bodies, more than the {MAX_SCENE_BODIES} allowed"
             ),
+            Self::FileTooLarge { bytes } => write!(
+                f,
+                "the file is {bytes} bytes or more, longer than the {MAX_SCENE_FILE_BYTES} allowed"
+            ),
+            Self::TooManyHullPoints { count, .. } => {
+                write!(f, "the hull lists {count} points, more than the {MAX_HULL_POINTS} allowed")
+            }
             Self::World { .. } => f.write_str("the world refused this body"),
         }
     }

@@ -1,5 +1,7 @@
 //! Custom scenes read from TOML files: optional step settings, the ground
-//! flag and a list of bodies, each optionally repeated on a grid.
+//! flag and a list of bodies, each optionally repeated on a grid. A file is
+//! at most [`MAX_SCENE_FILE_BYTES`] long, and the work and memory of reading
+//! it are bounded by that, [`MAX_HULL_POINTS`] and `MAX_SCENE_BODIES`.
 //!
 //! Reading goes in three steps, a module each: `raw` (serde and the `toml`
 //! crate read flat structs whose every value keeps its span), `validate`
@@ -27,7 +29,7 @@
 //! shape = { type = "cuboid", half_extents = [0.5, 0.5, 0.5] }
 //! # or { type = "sphere", radius = 0.5 }
 //! # or { type = "capsule", half_height = 0.5, radius = 0.3 }   (along local Y)
-//! # or { type = "hull", points = [[x, y, z], ...] }
+//! # or { type = "hull", points = [[x, y, z], ...] }   (at most MAX_HULL_POINTS)
 //! position = [0.0, 0.5, 0.0]    # default origin
 //! rotation = { euler = [0.1, 0.2, 0.3] }   # roll, pitch, yaw (radians), nalgebra's
 //! # or rotation = { quaternion = [1.0, 0.0, 0.0, 0.0] }   # w, x, y, z; normalised
@@ -47,5 +49,5 @@ mod validate;
 
 pub use error::SceneFileError;
 pub use location::Location;
-pub use scene_file::SceneFile;
-pub use validate::{MAX_CONTACT_HERTZ, MAX_ITERATIONS, MAX_SUBSTEPS};
+pub use scene_file::{MAX_SCENE_FILE_BYTES, SceneFile};
+pub use validate::{MAX_CONTACT_HERTZ, MAX_HULL_POINTS, MAX_ITERATIONS, MAX_SUBSTEPS};

@@ -2,11 +2,57 @@
 //! TOML, before validation. Every value is wrapped in [`toml::Spanned`], so
 //! that validation can still say where in the file a bad value sits.
 
+use core::fmt;
+use core::marker::PhantomData;
+
 use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
 use toml::Spanned;
 
 pub(super) type RawNumber = Spanned<f64>;
-pub(super) type RawVec3 = Spanned<[RawNumber; 3]>;
+pub(super) type RawVec3 = Spanned<Exact<RawNumber, 3>>;
+
+/// An array of exactly `N` values. Serde reads a `[T; N]` from the first
+/// `N` elements of a longer array and ignores the rest, so
+/// `position = [1, 2, 3, 4]` was accepted as `[1, 2, 3]`; this refuses it
+/// with serde's own "invalid length" message.
+pub(super) struct Exact<T, const N: usize>(pub(super) [T; N]);
+
+impl<'de, T: Deserialize<'de>, const N: usize> Deserialize<'de> for Exact<T, N> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ExactVisitor<T, const N: usize>(PhantomData<T>);
+
+        impl<'de, T: Deserialize<'de>, const N: usize> Visitor<'de> for ExactVisitor<T, N> {
+            type Value = Exact<T, N>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "an array of length {N}")
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut items = Vec::with_capacity(N);
+                while items.len() < N {
+                    match seq.next_element()? {
+                        Some(item) => items.push(item),
+                        None => return Err(de::Error::invalid_length(items.len(), &self)),
+                    }
+                }
+                // Count the surplus (bounded by the file's length) to name
+                // the array's real length.
+                let mut len = N;
+                while seq.next_element::<IgnoredAny>()?.is_some() {
+                    len += 1;
+                }
+                if len > N {
+                    return Err(de::Error::invalid_length(len, &self));
+                }
+                items.try_into().map(Exact).map_err(|_| de::Error::invalid_length(N, &self))
+            }
+        }
+
+        deserializer.deserialize_seq(ExactVisitor(PhantomData))
+    }
+}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -90,12 +136,12 @@ pub(super) struct RawShape {
 #[serde(deny_unknown_fields)]
 pub(super) struct RawRotation {
     pub(super) euler: Option<RawVec3>,
-    pub(super) quaternion: Option<Spanned<[RawNumber; 4]>>,
+    pub(super) quaternion: Option<Spanned<Exact<RawNumber, 4>>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawRepeat {
-    pub(super) count: Spanned<[Spanned<i64>; 3]>,
+    pub(super) count: Spanned<Exact<Spanned<i64>, 3>>,
     pub(super) step: RawVec3,
 }

@@ -11,6 +11,14 @@ use crate::scene::file::validate::{Entry, Repeat, SettingsOverrides, Validator};
 use crate::settings::StepSettings;
 use crate::world::World;
 
+/// The largest scene file read, in bytes (1 MiB): room for some 10,000
+/// bodies written out one by one (any number made by `repeat`) or for ten
+/// hulls of [`MAX_HULL_POINTS`](super::MAX_HULL_POINTS) points, while the
+/// parser's memory and time stay bounded: its tree of spanned values takes
+/// up to about 80 bytes per byte of text (a file of one long array of
+/// `0,`), so under 100 MB. Checked before parsing.
+pub const MAX_SCENE_FILE_BYTES: usize = 1 << 20;
+
 /// A parsed and validated scene file: see the [module](crate::scene_file)
 /// for the format.
 ///
@@ -56,8 +64,10 @@ impl SceneFile {
     /// A [`SceneFileError`] naming the line and column of the first problem:
     /// bad TOML, an unknown or missing key, a value of the wrong type, a
     /// non-finite or out-of-range number, a shape parameter that is missing
-    /// or does not apply, a bad rotation, a hull that encloses no volume, or
-    /// more than [`MAX_SCENE_BODIES`] bodies.
+    /// or does not apply, a bad rotation, a hull that encloses no volume or
+    /// lists more than [`MAX_HULL_POINTS`](super::MAX_HULL_POINTS) points,
+    /// more than [`MAX_SCENE_BODIES`] bodies, or a text longer than
+    /// [`MAX_SCENE_FILE_BYTES`] (checked first).
     ///
     /// ```
     /// use sandbox::SceneFile;
@@ -67,6 +77,9 @@ impl SceneFile {
     /// assert!(err.to_string().starts_with("line 3, column 1: unknown field `mass`"));
     /// ```
     pub fn parse(text: &str) -> Result<Self, SceneFileError> {
+        if text.len() > MAX_SCENE_FILE_BYTES {
+            return Err(SceneFileError::FileTooLarge { bytes: text.len() as u64 });
+        }
         let locator = Locator::new(text);
         let raw: RawFile = toml::from_str(text).map_err(|e| SceneFileError::Syntax {
             location: e.span().map(|s| locator.span(s)).or_else(|| locator.first_spanless_line()),

