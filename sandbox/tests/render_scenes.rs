@@ -214,3 +214,40 @@ fn the_window_opens_under_xvfb_and_shows_the_scene_and_the_hud() {
     let bodies = fraction(&image, (0.3, 1.0), (0.0, 1.0), is_body);
     assert!(bodies > 0.02, "only {:.1} % body pixels", 100.0 * bodies);
 }
+
+/// A resize while the window runs (the hidden `--resize-at-frame` hook asks
+/// winit for a new inner size after frame 3): the surface and the
+/// renderer's targets follow, so the frame saved at exit has the new size
+/// and still shows the scene, and nothing fails on the way.
+#[test]
+fn the_window_follows_a_resize_under_xvfb() {
+    let found = Command::new("xvfb-run").arg("--help").output().is_ok();
+    if !found {
+        skip("xvfb-run is not installed");
+        return;
+    }
+    let shot = out_dir().join("window_resized.png");
+    let _ = std::fs::remove_file(&shot);
+    let out = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(env!("CARGO_BIN_EXE_sandbox"))
+        .args(["run", "--scene", "pyramid", "--size", "12", "--width", "960", "--height", "540"])
+        .args(["--resize-at-frame", "3", "--resize-to", "720x400"])
+        .args(["--exit-after-frames", "12", "--screenshot-at-exit"])
+        .arg(&shot)
+        .output()
+        .expect("runs xvfb-run");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if stderr.contains("no GPU adapter") {
+        skip(&format!("no adapter for the window: {stderr}"));
+        return;
+    }
+    assert!(out.status.success(), "exit {:?}: {stderr}", out.status.code());
+    assert!(!stderr.contains("ERROR"), "errors while resizing: {stderr}");
+    let image = image::open(&shot).unwrap_or_else(|e| panic!("{e}: {stderr}")).to_rgba8();
+    assert_eq!(image.dimensions(), (720, 400), "the saved frame kept the old size");
+    let sky = fraction(&image, (0.4, 1.0), (0.0, 0.08), is_sky);
+    assert!(sky > 0.9, "top right {:.0} % sky after the resize", 100.0 * sky);
+    let bodies = fraction(&image, (0.3, 1.0), (0.0, 1.0), is_body);
+    assert!(bodies > 0.02, "only {:.1} % body pixels after the resize", 100.0 * bodies);
+}

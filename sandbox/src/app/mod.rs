@@ -12,6 +12,7 @@ pub mod orbit_camera;
 mod readback;
 pub mod scene_drawer;
 pub mod simulation;
+pub mod surface_size;
 pub mod window;
 
 pub use clock::{FIXED_DT, FixedStepClock, FrameSteps, MAX_STEPS_PER_FRAME};
@@ -20,6 +21,7 @@ pub use headless::{Headless, HeadlessReport, record, screenshot};
 pub use orbit_camera::OrbitCamera;
 pub use scene_drawer::{DebugDraw, SceneDrawer};
 pub use simulation::{Simulation, StepTiming};
+pub use surface_size::{SurfaceChange, SurfaceSize};
 pub use window::{WindowError, WindowOptions, run_window};
 
 #[cfg(test)]

@@ -2,8 +2,8 @@
 //! surface, the renderer drawing the simulation, and the egui HUD drawn on
 //! top through egui-winit and egui-wgpu. Input goes to egui first; what it
 //! does not want goes to the [`Controller`]. The surface is reconfigured on
-//! resize and on `Outdated`/`Lost`, and nothing is drawn while the window
-//! is minimised (0 × 0).
+//! resize and on `Outdated`/`Lost`, and nothing is configured or drawn
+//! while the window is minimised (0 × 0); [`SurfaceSize`] decides.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -19,6 +19,7 @@ use crate::app::controller::{Button, Controller, Modifiers, key_action};
 use crate::app::hud::{self, FrameInfo};
 use crate::app::readback::read_texture;
 use crate::app::scene_drawer::SceneDrawer;
+use crate::app::surface_size::{SurfaceChange, SurfaceSize};
 use crate::render::{FrameScene, Renderer};
 
 /// Options of a windowed run, for users and for tests.
@@ -30,6 +31,9 @@ pub struct WindowOptions {
     pub screenshot_at_exit: Option<PathBuf>,
     /// Window size in logical pixels.
     pub size: (u32, u32),
+    /// Test hook: after frame `k`, ask the window for this inner size in
+    /// physical pixels (`--resize-at-frame k --resize-to WxH`).
+    pub resize_at_frame: Option<(u64, (u32, u32))>,
 }
 
 /// Why the window could not run. `NoDisplay` and `NoAdapter` are the
@@ -95,6 +99,8 @@ struct Gpu {
     device: wgpu::Device,
     queue: wgpu::Queue,
     config: wgpu::SurfaceConfiguration,
+    /// The configured size and whether the window is minimised.
+    size: SurfaceSize,
     renderer: Renderer,
     drawer: SceneDrawer,
     frame: FrameScene,
@@ -172,10 +178,17 @@ impl WindowApp {
         config.width = size.width;
         config.height = size.height;
         config.present_mode = wgpu::PresentMode::AutoVsync;
-        if size.width > 0 && size.height > 0 {
-            surface.configure(&device, &config);
-        }
-        let renderer = Renderer::new(&device, &queue, format, size.width, size.height);
+        let mut surface_size = SurfaceSize::new(device.limits().max_texture_dimension_2d);
+        // Created minimised: the renderer waits at 0 x 0 for the first size.
+        let (width, height) = match surface_size.resized(size.width, size.height) {
+            SurfaceChange::Configure { width, height } => {
+                (config.width, config.height) = (width, height);
+                surface.configure(&device, &config);
+                (width, height)
+            }
+            SurfaceChange::Suspend | SurfaceChange::Unchanged => (0, 0),
+        };
+        let renderer = Renderer::new(&device, &queue, format, width, height);
         let egui_state = egui_winit::State::new(
             self.egui_ctx.clone(),
             egui::ViewportId::ROOT,
@@ -186,7 +199,9 @@ impl WindowApp {
         );
         let egui_renderer =
             egui_wgpu::Renderer::new(&device, format, egui_wgpu::RendererOptions::default());
-        self.controller.window_size = (size.width as f32, size.height as f32);
+        if width > 0 {
+            self.controller.window_size = (width as f32, height as f32);
+        }
         let frame = FrameScene::new(self.controller.camera.camera());
         Ok(Gpu {
             window,
@@ -194,6 +209,7 @@ impl WindowApp {
             device,
             queue,
             config,
+            size: surface_size,
             renderer,
             drawer: SceneDrawer::default(),
             frame,
@@ -214,13 +230,14 @@ impl WindowApp {
         }
         let steps = self.controller.advance(elapsed);
         let Some(gpu) = self.gpu.as_mut() else { return };
-        if gpu.config.width == 0 || gpu.config.height == 0 {
-            return; // minimised
+        if gpu.size.drawable().is_none() {
+            return; // minimised (or not sized yet): no surface texture, no frame
         }
         let surface_texture = match gpu.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(t)
             | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
             wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                // Drawable, so the configuration holds a non-zero size.
                 gpu.surface.configure(&gpu.device, &gpu.config);
                 return;
             }
@@ -251,7 +268,7 @@ impl WindowApp {
         let info = FrameInfo { fps: self.fps, record_ms: gpu.render_ms, software: gpu.software };
         let controller = &mut self.controller;
         let mut clicked = Vec::new();
-        let output = self.egui_ctx.run_ui(raw_input, |ui| {
+        let mut output = self.egui_ctx.run_ui(raw_input, |ui| {
             if controller.hud_visible {
                 clicked = hud::show(ui, controller, &info);
             }
@@ -285,6 +302,8 @@ impl WindowApp {
         for id in &output.textures_delta.free {
             gpu.egui_renderer.free_texture(id);
         }
+        // Applied above; epaint's debug builds assert a dropped delta is empty.
+        output.textures_delta.clear();
         gpu.queue.submit(commands.into_iter().chain([encoder.finish()]));
         for action in clicked {
             self.controller.apply(action);
@@ -309,8 +328,32 @@ impl WindowApp {
             }
         }
         gpu.queue.present(surface_texture);
+        if let Some((_, (width, height))) =
+            self.options.resize_at_frame.filter(|&(k, _)| k == self.frames)
+        {
+            // X11 answers with a `Resized` event later; others may apply it now.
+            let granted =
+                gpu.window.request_inner_size(winit::dpi::PhysicalSize::new(width, height));
+            if let Some(size) = granted {
+                self.resized(size.width, size.height);
+            }
+        }
         if last {
             event_loop.exit();
+        }
+    }
+
+    /// Applies a new inner size: see [`SurfaceSize`] for what is done when.
+    fn resized(&mut self, width: u32, height: u32) {
+        let Some(gpu) = self.gpu.as_mut() else { return };
+        match gpu.size.resized(width, height) {
+            SurfaceChange::Configure { width, height } => {
+                (gpu.config.width, gpu.config.height) = (width, height);
+                gpu.surface.configure(&gpu.device, &gpu.config);
+                gpu.renderer.resize(width, height);
+                self.controller.window_size = (width as f32, height as f32);
+            }
+            SurfaceChange::Suspend | SurfaceChange::Unchanged => {}
         }
     }
 }
@@ -343,15 +386,7 @@ impl ApplicationHandler for WindowApp {
         let consumed = gpu.egui_state.on_window_event(&gpu.window, &event).consumed;
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
-            WindowEvent::Resized(size) => {
-                gpu.config.width = size.width;
-                gpu.config.height = size.height;
-                if size.width > 0 && size.height > 0 {
-                    gpu.surface.configure(&gpu.device, &gpu.config);
-                }
-                gpu.renderer.resize(size.width, size.height);
-                self.controller.window_size = (size.width as f32, size.height as f32);
-            }
+            WindowEvent::Resized(size) => self.resized(size.width, size.height),
             WindowEvent::RedrawRequested => self.redraw(event_loop),
             WindowEvent::ModifiersChanged(m) => {
                 let state = m.state();

@@ -93,6 +93,21 @@ pub struct RunArgs {
     /// Window height in logical pixels.
     #[arg(long, default_value_t = 720)]
     pub height: u32,
+    /// Test hook: after this frame, ask for the `--resize-to` size.
+    #[arg(long, hide = true, value_name = "K", requires = "resize_to")]
+    pub resize_at_frame: Option<u64>,
+    /// Test hook: the inner size in physical pixels, as WIDTHxHEIGHT.
+    #[arg(long, hide = true, value_name = "WxH", value_parser = parse_size, requires = "resize_at_frame")]
+    pub resize_to: Option<(u32, u32)>,
+}
+
+/// `WIDTHxHEIGHT`, both positive.
+fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    let parsed = text.split_once('x').and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)));
+    match parsed {
+        Some((w, h)) if w > 0 && h > 0 => Ok((w, h)),
+        _ => Err(format!("expected WIDTHxHEIGHT with both positive, got `{text}`")),
+    }
 }
 
 /// Options of `sandbox screenshot`.

@@ -74,6 +74,7 @@ fn run_app(args: RunArgs) -> Result<()> {
             exit_after_frames: args.exit_after_frames,
             screenshot_at_exit: args.screenshot_at_exit.clone(),
             size: (args.width, args.height),
+            resize_at_frame: args.resize_at_frame.zip(args.resize_to),
         };
         match run_window(controller, options) {
             Ok(()) => return Ok(()),
