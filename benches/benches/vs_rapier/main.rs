@@ -70,6 +70,7 @@
 mod engine;
 mod exact_penetration;
 mod layout;
+mod machine;
 mod rapier_side;
 mod report;
 mod sandbox_side;
@@ -150,13 +151,13 @@ fn run() -> Result<(), Box<dyn Error>> {
     }
     let full = bench_mode && filter.is_none() && exact_env.is_none() && steps == DEFAULT_STEPS;
 
-    let load_before = report::load_average();
+    let load_before = machine::load_average();
     let mut rows = Vec::new();
     for (label, scene, size) in cases {
         eprintln!("vs_rapier: {label} ({steps} steps)...");
         rows.push(run_case(label, scene, size, steps, exact_env)?);
     }
-    let load_after = report::load_average();
+    let load_after = machine::load_average();
 
     let markdown = report::markdown(&rows, steps, &load_before, &load_after);
     println!("{markdown}");

@@ -26,8 +26,14 @@ pub struct RapierSide {
 }
 
 impl RapierSide {
-    /// Builds the ground, then `specs` in order.
+    /// Builds the ground, then `specs` in order, with sleeping on.
     pub fn build(specs: &[BodySpec]) -> Result<Self, Box<dyn Error>> {
+        Self::build_with(specs, true)
+    }
+
+    /// Builds the ground, then `specs` in order; with `can_sleep` false no
+    /// body ever sleeps (the sandbox's `--no-sleep`).
+    pub fn build_with(specs: &[BodySpec], can_sleep: bool) -> Result<Self, Box<dyn Error>> {
         let mut world = PhysicsWorld::new();
         world.insert(
             RigidBodyBuilder::fixed().translation(Vector::new(0.0, GROUND_Y, 0.0)),
@@ -59,7 +65,8 @@ impl RapierSide {
                 translation: Vector::new(p.x, p.y, p.z),
                 ..Pose::IDENTITY
             };
-            bodies.push(world.insert(RigidBodyBuilder::dynamic().pose(pose), collider).0);
+            let body = RigidBodyBuilder::dynamic().pose(pose).can_sleep(can_sleep);
+            bodies.push(world.insert(body, collider).0);
         }
         Ok(Self { world, bodies })
     }
