@@ -48,6 +48,7 @@ mod stage_times;
 mod test_rng;
 mod tolerances;
 mod validate;
+mod workers;
 mod world;
 mod world_view;
 

@@ -22,3 +22,4 @@ mod shapes_at_rest;
 mod simd_targets;
 mod sleeping;
 mod stacking;
+mod threads;
