@@ -55,9 +55,10 @@ pub struct StepSettings {
     /// sandbox README). Off, a manifold is reused only while the relative
     /// pose is unchanged to 0.1 mm / 1e-4 rad.
     pub contact_recycling: bool,
-    /// Threads the step runs on (0 counts as 1). The narrow phase and the
-    /// integration inside the substeps are split among them; the results
-    /// are bitwise the same for any count. The app defaults to the
+    /// Threads the step runs on (0 counts as 1). The broad phase's sweep,
+    /// the narrow phase and the integration inside the substeps are split
+    /// among them once 1000 bodies are awake; the results are bitwise the
+    /// same for any count. The app defaults to the
     /// machine's cores, `sandbox bench` to 1.
     pub threads: usize,
 }

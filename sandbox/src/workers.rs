@@ -1,7 +1,7 @@
 //! The step's worker threads: a rayon pool of [`StepSettings::threads`]
 //! threads (none for one thread, where every stage runs inline on the
-//! caller), and the two ways the stages use it: [`Workers::for_each_chunk`]
-//! and [`Workers::for_each_chunk_zip`].
+//! caller), and the ways the stages use it: [`Workers::for_each`],
+//! [`Workers::for_each_chunk`] and [`Workers::for_each_chunk_zip`].
 //!
 //! **Determinism.** A stage hands the workers a slice cut into fixed-size
 //! chunks and a function that reads shared inputs and writes only its own
@@ -16,11 +16,18 @@
 
 use rayon::prelude::*;
 
+/// Awake bodies below which a step runs on the calling thread alone even
+/// with a pool: handing chunks to another thread costs microseconds (far
+/// more when the machine is busy), more than a small scene's stages take.
+pub(crate) const MIN_AWAKE_TO_SPLIT: usize = 1000;
+
 /// The worker pool of one world.
 #[derive(Debug, Default)]
 pub(crate) struct Workers {
     /// The pool, `None` when the step runs on the calling thread alone.
     pool: Option<rayon::ThreadPool>,
+    /// Whether this step's stages use the pool (see [`Self::split_for`]).
+    split: bool,
 }
 
 impl Workers {
@@ -30,7 +37,7 @@ impl Workers {
     /// warning: the results are the same either way.
     pub fn ensure_threads(&mut self, threads: usize) {
         let threads = threads.max(1);
-        if self.threads() == threads {
+        if self.pool.as_ref().map_or(1, rayon::ThreadPool::current_num_threads) == threads {
             return;
         }
         self.pool = None;
@@ -46,9 +53,36 @@ impl Workers {
         }
     }
 
-    /// Threads the step runs on.
+    /// Threads this step's stages run on.
     pub fn threads(&self) -> usize {
-        self.pool.as_ref().map_or(1, rayon::ThreadPool::current_num_threads)
+        self.pool().map_or(1, rayon::ThreadPool::current_num_threads)
+    }
+
+    /// Decides, for a step with `awake` awake bodies, whether the stages
+    /// use the pool ([`MIN_AWAKE_TO_SPLIT`]). Either way the results are
+    /// the same.
+    pub fn split_for(&mut self, awake: usize) {
+        self.split = awake >= MIN_AWAKE_TO_SPLIT;
+    }
+
+    /// The pool, if this step uses it.
+    fn pool(&self) -> Option<&rayon::ThreadPool> {
+        self.pool.as_ref().filter(|_| self.split)
+    }
+
+    /// Calls `f(k, &mut items[k])` for every item, on the pool's threads;
+    /// inline with one thread.
+    pub fn for_each<T, F>(&self, items: &mut [T], f: F)
+    where
+        T: Send,
+        F: Fn(usize, &mut T) + Sync,
+    {
+        match self.pool() {
+            Some(pool) if items.len() > 1 => pool.install(|| {
+                items.par_iter_mut().enumerate().for_each(|(k, item)| f(k, item));
+            }),
+            _ => items.iter_mut().enumerate().for_each(|(k, item)| f(k, item)),
+        }
     }
 
     /// Calls `f` on each `chunk`-sized piece of `items` (the last may be
@@ -64,7 +98,7 @@ impl Workers {
     {
         let chunk = chunk.max(1);
         debug_assert!(outputs.len() >= items.len().div_ceil(chunk));
-        match &self.pool {
+        match self.pool() {
             Some(pool) if items.len() > chunk => pool.install(|| {
                 items
                     .par_chunks_mut(chunk)
@@ -92,7 +126,7 @@ impl Workers {
     {
         let chunk = chunk.max(1);
         debug_assert!(b.len() >= a.len());
-        match &self.pool {
+        match self.pool() {
             Some(pool) if a.len() > chunk => pool.install(|| {
                 a.par_chunks_mut(chunk).zip(b.par_chunks_mut(chunk)).for_each(|(x, y)| f(x, y));
             }),

@@ -18,9 +18,9 @@
 //! 7. **update sleep** ([`update_sleep`]): islands, and still ones to sleep.
 //!
 //! `sandbox/README.md` draws the same pipeline with the data each stage
-//! reads and writes. The narrow phase and the integration inside the
-//! substeps run on [`StepSettings::threads`] threads ([`Workers`]), with
-//! bitwise the same results for any number.
+//! reads and writes. The broad phase's sweep, the narrow phase and the
+//! integration inside the substeps run on [`StepSettings::threads`]
+//! threads ([`Workers`]), with bitwise the same results for any number.
 
 use std::time::Instant;
 
@@ -366,10 +366,11 @@ impl World {
         }
         self.removed.clear();
         self.workers.ensure_threads(self.settings.threads);
+        self.workers.split_for(self.bodies.active.iter().filter(|&&a| a).count());
         let t0 = Instant::now();
         self.remove_invalid_bodies();
         self.bodies.update_reach(dt);
-        update_broad_phase(&mut self.broad_phase, &self.bodies);
+        update_broad_phase(&mut self.broad_phase, &self.bodies, &self.workers);
         let t1 = Instant::now();
         self.find_contacts();
         let t2 = Instant::now();

@@ -1,10 +1,11 @@
-//! Thread-count determinism: every scene of `shared/SCENES.md` at its
-//! default size, sleeping on and off, must step to bitwise the same poses,
-//! velocities and sleep states on 2 and 3 threads as on one. The oracle is
-//! the one-thread run of the same world; the step's parallel stages
-//! (narrow phase, integration) split these scenes into several chunks, so
-//! a stage whose result depended on the split or on the order the workers
-//! finish would fail here. Every world is validated after every step.
+//! Thread-count determinism: every scene of `shared/SCENES.md`, sleeping
+//! on and off, must step to bitwise the same poses, velocities and sleep
+//! states on 2 and 3 threads as on one. The oracle is the one-thread run of
+//! the same world. The sizes give each scene at least 1000 bodies, the
+//! count from which the step splits its parallel stages (broad-phase
+//! sweep, narrow phase, integration) into several chunks, so a stage whose
+//! result depended on the split or on the order the workers finish would
+//! fail here. Every world is validated after every step.
 
 use sandbox::{BodyId, Scene, StepSettings, World, build_scene};
 
@@ -16,6 +17,14 @@ use crate::common::DT;
 const STEPS: usize = 150;
 /// How often the runs are compared.
 const COMPARE_EVERY: usize = 25;
+/// Each scene with a size that gives it at least 1000 bodies.
+const SCENES: [(Scene, usize); 5] = [
+    (Scene::Pyramid, 50),
+    (Scene::FallingBoxes, 1000),
+    (Scene::Stack, 1000),
+    (Scene::Wall, 50),
+    (Scene::Mixed, 1000),
+];
 /// Thread counts checked against one thread: the machine's two cores, and
 /// one more than that, which splits the chunks unevenly.
 const THREAD_COUNTS: [usize; 2] = [2, 3];
@@ -41,19 +50,21 @@ fn state(world: &World, bodies: &[BodyId]) -> Vec<[u32; 14]> {
         .collect()
 }
 
-fn build(scene: Scene, sleep: bool, threads: usize) -> (World, Vec<BodyId>) {
+fn build(scene: Scene, size: usize, sleep: bool, threads: usize) -> (World, Vec<BodyId>) {
     let settings = StepSettings { sleep_enabled: sleep, threads, ..StepSettings::default() };
     let mut world = World::with_settings(settings);
-    let bodies = build_scene(&mut world, scene, scene.default_size()).expect("scene builds");
+    let bodies = build_scene(&mut world, scene, size).expect("scene builds");
+    assert!(bodies.len() >= 1000, "{scene} {size} is too small to split");
     (world, bodies)
 }
 
 #[test]
 fn every_scene_steps_the_same_on_any_number_of_threads() {
-    for scene in Scene::ALL {
+    assert_eq!(SCENES.len(), Scene::ALL.len());
+    for (scene, size) in SCENES {
         for sleep in [true, false] {
-            let (mut one, bodies) = build(scene, sleep, 1);
-            let mut many: Vec<_> = THREAD_COUNTS.map(|t| build(scene, sleep, t).0).into();
+            let (mut one, bodies) = build(scene, size, sleep, 1);
+            let mut many: Vec<_> = THREAD_COUNTS.map(|t| build(scene, size, sleep, t).0).into();
             for step in 1..=STEPS {
                 one.step(DT);
                 one.validate().unwrap_or_else(|e| panic!("{scene} step {step}: {e}"));
@@ -83,8 +94,8 @@ from one thread after {step} steps"
 /// Changing the thread count between steps changes nothing either.
 #[test]
 fn switching_threads_mid_run_changes_nothing() {
-    let (mut one, bodies) = build(Scene::FallingBoxes, true, 1);
-    let (mut switching, _) = build(Scene::FallingBoxes, true, 1);
+    let (mut one, bodies) = build(Scene::FallingBoxes, 1000, true, 1);
+    let (mut switching, _) = build(Scene::FallingBoxes, 1000, true, 1);
     for step in 1..=STEPS {
         let threads = 1 + step % 3;
         let settings = StepSettings { threads, ..*switching.settings() };
