@@ -105,18 +105,8 @@ fn run() -> Result<(), Box<dyn Error>> {
     };
     let sleep = std::env::var("SCALING_NO_SLEEP").is_err();
 
-    let mut cases: Vec<_> = match &filter {
-        Some(list) => list
-            .split(',')
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(|l| {
-                CASES.iter().find(|c| c.0 == l).copied().ok_or_else(|| {
-                    let known: Vec<_> = CASES.iter().map(|c| c.0).collect();
-                    format!("unknown case `{l}` in SCALING_CASES; known: {}", known.join(","))
-                })
-            })
-            .collect::<Result<_, _>>()?,
+    let mut cases = match &filter {
+        Some(list) => machine::select(&CASES, |c| c.0, "SCALING_CASES", list)?,
         None => CASES.to_vec(),
     };
     if let Some(steps) = steps_env {

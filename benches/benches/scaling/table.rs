@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use plotters::prelude::*;
 
-use crate::machine::{cpu_model, rapier_version, today};
+use crate::machine::{machine_and_date, rapier_version};
 
 /// One engine's figures for one case.
 #[derive(Clone, Copy, Debug)]
@@ -72,8 +72,7 @@ pub fn markdown(rows: &[Row], sleep: bool, load_before: &str, load_after: &str) 
         "Produced by `cargo bench -p benches --bench scaling` (source and definitions: \
 `benches/benches/scaling/main.rs`).\n"
     );
-    let _ = writeln!(out, "- Machine: {}", cpu_model());
-    let _ = writeln!(out, "- Date: {} (UTC)", today());
+    out.push_str(&machine_and_date());
     let _ = writeln!(
         out,
         "- Load average (1, 5, 15 min) before: {load_before}; after: {load_after}. The \

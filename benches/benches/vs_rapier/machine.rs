@@ -1,7 +1,8 @@
 //! The labels every committed benchmark result carries: the machine (CPU
 //! model and logical cores from `/proc/cpuinfo`), the date, the load average
-//! and the rapier3d version in `Cargo.lock`. Shared by `vs_rapier` and
-//! `scaling`.
+//! and the rapier3d version in `Cargo.lock`; and the one way the benchmarks
+//! pick rows from an environment variable. Shared by `vs_rapier`, `scaling`
+//! and `threads`.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -53,4 +54,26 @@ pub fn today() -> String {
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
     format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// The machine and date lines that open every report (Markdown list items).
+pub fn machine_and_date() -> String {
+    format!("- Machine: {}\n- Date: {} (UTC)\n", cpu_model(), today())
+}
+
+/// The rows of `cases` that the comma-separated `list` names by label, in
+/// its order; an unknown label is an error naming `var` and the labels.
+pub fn select<C: Copy>(
+    cases: &[C],
+    label: fn(&C) -> &str,
+    var: &str,
+    list: &str,
+) -> Result<Vec<C>, String> {
+    let pick = |l: &str| {
+        cases.iter().find(|c| label(c) == l).copied().ok_or_else(|| {
+            let known: Vec<_> = cases.iter().map(label).collect();
+            format!("unknown case `{l}` in {var}; known: {}", known.join(","))
+        })
+    };
+    list.split(',').map(str::trim).filter(|l| !l.is_empty()).map(pick).collect()
 }

@@ -130,18 +130,8 @@ fn run() -> Result<(), Box<dyn Error>> {
     let steps_env = env_usize("VS_RAPIER_STEPS")?;
     let exact_env = env_usize("VS_RAPIER_EXACT_EVERY")?;
 
-    let mut cases: Vec<_> = match &filter {
-        Some(list) => list
-            .split(',')
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(|l| {
-                CASES.iter().find(|c| c.0 == l).copied().ok_or_else(|| {
-                    let known: Vec<_> = CASES.iter().map(|c| c.0).collect();
-                    format!("unknown scene `{l}` in VS_RAPIER_SCENES; known: {}", known.join(","))
-                })
-            })
-            .collect::<Result<_, _>>()?,
+    let mut cases = match &filter {
+        Some(list) => machine::select(&CASES, |c| c.0, "VS_RAPIER_SCENES", list)?,
         None => CASES.to_vec(),
     };
     let mut steps = steps_env.unwrap_or(DEFAULT_STEPS).max(1);

@@ -1,6 +1,8 @@
 //! The rapier3d side: the same bodies in a `PhysicsWorld` with default
 //! `IntegrationParameters` (dt 1/60 s, 4 solver iterations, sleeping on,
-//! contact recycling on) and no `parallel` feature, so one thread. Every
+//! contact recycling on) and no `parallel` feature, so one thread (with
+//! this crate's `rapier-parallel` feature, a pool of one thread unless
+//! `set_threads` is called). Every
 //! collider has density 1000, friction 0.6 and restitution 0; rapier's
 //! default friction combine rule (the average) then gives 0.6 for every
 //! pair, as the sandbox's geometric mean does, and `contacts` reports the
@@ -68,7 +70,24 @@ impl RapierSide {
             let body = RigidBodyBuilder::dynamic().pose(pose).can_sleep(can_sleep);
             bodies.push(world.insert(body, collider).0);
         }
-        Ok(Self { world, bodies })
+        let side = Self { world, bodies };
+        // Built with `parallel` (the `rapier-parallel` feature of this
+        // crate), rapier would use every core of the global pool: one
+        // thread unless `set_threads` says otherwise.
+        #[cfg(feature = "rapier-parallel")]
+        let side = {
+            let mut side = side;
+            side.set_threads(1)?;
+            side
+        };
+        Ok(side)
+    }
+
+    /// Runs rapier's parallel stages on a pool of `threads` threads.
+    #[cfg(feature = "rapier-parallel")]
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), Box<dyn Error>> {
+        self.world.physics_pipeline.configure_thread_pool(threads)?;
+        Ok(())
     }
 
     /// The mass of every dynamic body, kg, in creation order.

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use rapier3d::math::Pose;
 
 use crate::layout::BodySpec;
-use crate::machine::{cpu_model, rapier_version, today};
+use crate::machine::{machine_and_date, rapier_version};
 
 /// Distance from its start (metres) beyond which a body counts as moved:
 /// the issue's tolerance for pyramid 20 after 1000 steps.
@@ -128,8 +128,7 @@ pub fn markdown(rows: &[Row], steps: usize, load_before: &str, load_after: &str)
         "Produced by `cargo bench -p benches --bench vs_rapier` (source and definitions: \
 `benches/benches/vs_rapier/main.rs`).\n"
     );
-    let _ = writeln!(out, "- Machine: {}", cpu_model());
-    let _ = writeln!(out, "- Date: {} (UTC)", today());
+    out.push_str(&machine_and_date());
     let _ = writeln!(
         out,
         "- Load average (1, 5, 15 min) before: {load_before}; after: {load_after}. \
