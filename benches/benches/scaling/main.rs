@@ -41,6 +41,8 @@
 #[global_allocator]
 static ALLOC: counting_alloc::CountingAlloc = counting_alloc::CountingAlloc;
 
+#[path = "../vs_rapier/alternate.rs"]
+mod alternate;
 mod counting_alloc;
 // The scene builders and engine wrappers of `vs_rapier`, shared so both
 // benchmarks build the same worlds; this one does not use all of them.
@@ -62,10 +64,11 @@ mod sandbox_side;
 mod table;
 
 use std::error::Error;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use sandbox::{Scene, StepSettings};
 
+use alternate::alternate;
 use counting_alloc::{Tag, counted};
 use engine::Engine;
 use rapier_side::RapierSide;
@@ -158,26 +161,10 @@ fn run_case(
     counting_alloc::reset(Tag::Rapier);
     let mut theirs = counted(Tag::Rapier, || RapierSide::build_with(&specs, sleep))?;
 
-    let mut wall = [Duration::ZERO; 2];
-    let mut block_start = 0;
-    let mut block = 0usize;
-    while block_start < steps {
-        let block_end = (block_start + BLOCK_STEPS).min(steps);
-        for turn in 0..2 {
-            let side = (turn + block) % 2;
-            let (engine, tag): (&mut dyn Engine, Tag) =
-                if side == 0 { (&mut ours, Tag::Sandbox) } else { (&mut theirs, Tag::Rapier) };
-            let t = Instant::now();
-            counted(tag, || {
-                for _ in block_start..block_end {
-                    engine.step();
-                }
-            });
-            wall[side] += t.elapsed();
-        }
-        block_start = block_end;
-        block += 1;
-    }
+    let tags = [Tag::Sandbox, Tag::Rapier];
+    let wall = alternate(&mut [&mut ours, &mut theirs], steps, BLOCK_STEPS, |k, block| {
+        counted(tags[k], block);
+    });
     let measured = |wall: Duration, tag: Tag, awake: usize| Measured {
         ms_per_step: wall.as_secs_f64() * 1e3 / steps as f64,
         peak_bytes: counting_alloc::peak_bytes(tag),

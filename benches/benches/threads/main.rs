@@ -25,6 +25,8 @@
 //! `THREADS_STEPS=N` changes the steps; either makes it a partial run that
 //! writes nothing. Without `--bench` it only takes a few steps of pyramid 20.
 
+#[path = "../vs_rapier/alternate.rs"]
+mod alternate;
 #[allow(dead_code)]
 #[path = "../vs_rapier/engine.rs"]
 mod engine;
@@ -43,10 +45,10 @@ mod sandbox_side;
 
 use std::error::Error;
 use std::fmt::Write as _;
-use std::time::{Duration, Instant};
 
 use sandbox::{Scene, StepSettings};
 
+use alternate::alternate;
 use engine::Engine;
 use rapier_side::RapierSide;
 use sandbox_side::SandboxSide;
@@ -142,21 +144,8 @@ fn run_case(
         rapier.set_threads(threads)?;
         engines.push(Box::new(rapier));
     }
-    let mut wall = vec![Duration::ZERO; engines.len()];
-    let (mut block_start, mut round) = (0, 0);
-    while block_start < steps {
-        let block_end = (block_start + BLOCK_STEPS).min(steps);
-        for turn in 0..engines.len() {
-            let k = (turn + round) % engines.len();
-            let t = Instant::now();
-            for _ in block_start..block_end {
-                engines[k].step();
-            }
-            wall[k] += t.elapsed();
-        }
-        block_start = block_end;
-        round += 1;
-    }
+    let mut runs: Vec<&mut dyn Engine> = engines.iter_mut().map(|e| &mut **e as _).collect();
+    let wall = alternate(&mut runs, steps, BLOCK_STEPS, |_, block| block());
     let (mut one, mut two) = (Vec::new(), Vec::new());
     engines[0].poses(&mut one);
     engines[1].poses(&mut two);
