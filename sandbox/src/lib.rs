@@ -48,6 +48,7 @@ mod solver;
 mod stage_times;
 mod tolerances;
 mod validate;
+mod workers;
 mod world;
 mod world_view;
 

@@ -18,7 +18,9 @@
 //! 7. **update sleep** ([`update_sleep`]): islands, and still ones to sleep.
 //!
 //! `sandbox/README.md` draws the same pipeline with the data each stage
-//! reads and writes.
+//! reads and writes. The broad phase's sweep, the narrow phase and the
+//! integration inside the substeps run on [`StepSettings::threads`]
+//! threads ([`Workers`]), with bitwise the same results for any number.
 
 use std::time::Instant;
 
@@ -32,7 +34,7 @@ use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::{BroadPhase, update_broad_phase};
 use crate::collision::contact_pair::ContactPair;
 use crate::collision::contact_recycling::motion_bound;
-use crate::collision::narrow_phase::{find_contacts, merge_pairs};
+use crate::collision::narrow_phase::{NarrowPhaseScratch, find_contacts, merge_pairs};
 use crate::collision::pair_cache::PairCache;
 use crate::collision::ray_cast::{RayHit, cast_ray_bodies};
 use crate::error::WorldError;
@@ -42,6 +44,7 @@ use crate::sleep::update_sleep::{SleepScratch, update_sleep};
 use crate::solver::solve::{SolverScratch, solve, write_back};
 use crate::stage_times::StageTimes;
 use crate::tolerances::AABB_MARGIN;
+use crate::workers::Workers;
 
 pub use crate::body::storage::WORLD_BOUND;
 
@@ -71,7 +74,10 @@ pub struct World {
     pub(crate) broad_phase: BroadPhase,
     /// Every pair whose fat boxes overlap, and its manifold.
     pub(crate) contacts: PairCache,
+    narrow_phase: NarrowPhaseScratch,
     pub(crate) solver: SolverScratch,
+    /// The threads the step runs on ([`StepSettings::threads`]).
+    workers: Workers,
     sleep: SleepScratch,
     /// Sleeping bodies the narrow phase found touched by an awake body.
     to_wake: Vec<u32>,
@@ -373,15 +379,23 @@ impl World {
             return StepOutcome::IgnoredDt { dt };
         }
         self.removed.clear();
+        self.workers.ensure_threads(self.settings.threads);
+        self.workers.split_for(self.bodies.active.iter().filter(|&&a| a).count());
         let t0 = Instant::now();
         self.remove_invalid_bodies();
         self.bodies.update_reach(dt);
-        update_broad_phase(&mut self.broad_phase, &self.bodies);
+        update_broad_phase(&mut self.broad_phase, &self.bodies, &self.workers);
         let t1 = Instant::now();
         self.find_contacts();
         let t2 = Instant::now();
-        let integrate_time =
-            solve(&self.bodies, &mut self.contacts, &self.settings, &mut self.solver, dt);
+        let integrate_time = solve(
+            &self.bodies,
+            &mut self.contacts,
+            &self.settings,
+            &self.workers,
+            &mut self.solver,
+            dt,
+        );
         let t3 = Instant::now();
         write_back(&mut self.bodies, &self.solver);
         self.remove_invalid_bodies();
@@ -406,7 +420,14 @@ impl World {
         merge_pairs(&self.bodies, &self.broad_phase, &mut self.contacts);
         self.to_wake.clear();
         let recycling = self.settings.contact_recycling;
-        find_contacts(&self.bodies, &mut self.contacts, recycling, &mut self.to_wake);
+        find_contacts(
+            &self.bodies,
+            &mut self.contacts,
+            recycling,
+            &self.workers,
+            &mut self.narrow_phase,
+            &mut self.to_wake,
+        );
         for &slot in &self.to_wake {
             self.bodies.wake(slot as usize);
         }

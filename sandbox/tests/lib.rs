@@ -24,3 +24,4 @@ mod simd_targets;
 mod sleeping;
 mod soak;
 mod stacking;
+mod threads;

@@ -22,8 +22,9 @@
 //! `VS_RAPIER_STEPS` says otherwise.
 //!
 //! **Same noise, clean timing.** For each scene the engines alternate in
-//! blocks of [`BLOCK_STEPS`] steps (who goes first alternates too), so a
-//! burst of load from other processes hits both rather than one. This timed
+//! blocks of [`BLOCK_STEPS`] steps (who goes first alternates too;
+//! `alternate`), so a burst of load from other processes hits both rather
+//! than one. This timed
 //! pass makes nothing but step calls. The penetrations come from a second,
 //! untimed pass: both engines are built afresh and replayed step by step
 //! with the measurements below after every step; the run fails unless each
@@ -67,19 +68,21 @@
 //! run without `--bench` (as `cargo test --benches` does) it only takes a
 //! few steps of one small scene as a smoke test.
 
+mod alternate;
 mod engine;
 mod exact_penetration;
 mod layout;
+mod machine;
 mod rapier_side;
 mod report;
 mod sandbox_side;
 
 use std::error::Error;
-use std::time::{Duration, Instant};
 
 use rapier3d::math::Pose;
 use sandbox::Scene;
 
+use alternate::alternate;
 use engine::Engine;
 use exact_penetration::PenetrationOracle;
 use layout::BodySpec;
@@ -129,18 +132,8 @@ fn run() -> Result<(), Box<dyn Error>> {
     let steps_env = env_usize("VS_RAPIER_STEPS")?;
     let exact_env = env_usize("VS_RAPIER_EXACT_EVERY")?;
 
-    let mut cases: Vec<_> = match &filter {
-        Some(list) => list
-            .split(',')
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(|l| {
-                CASES.iter().find(|c| c.0 == l).copied().ok_or_else(|| {
-                    let known: Vec<_> = CASES.iter().map(|c| c.0).collect();
-                    format!("unknown scene `{l}` in VS_RAPIER_SCENES; known: {}", known.join(","))
-                })
-            })
-            .collect::<Result<_, _>>()?,
+    let mut cases = match &filter {
+        Some(list) => machine::select(&CASES, |c| c.0, "VS_RAPIER_SCENES", list)?,
         None => CASES.to_vec(),
     };
     let mut steps = steps_env.unwrap_or(DEFAULT_STEPS).max(1);
@@ -150,13 +143,13 @@ fn run() -> Result<(), Box<dyn Error>> {
     }
     let full = bench_mode && filter.is_none() && exact_env.is_none() && steps == DEFAULT_STEPS;
 
-    let load_before = report::load_average();
+    let load_before = machine::load_average();
     let mut rows = Vec::new();
     for (label, scene, size) in cases {
         eprintln!("vs_rapier: {label} ({steps} steps)...");
         rows.push(run_case(label, scene, size, steps, exact_env)?);
     }
-    let load_after = report::load_average();
+    let load_after = machine::load_average();
 
     let markdown = report::markdown(&rows, steps, &load_before, &load_after);
     println!("{markdown}");
@@ -239,23 +232,7 @@ fn run_case(
 
     // Timed pass: nothing but the step calls, the engines taking turns.
     let (mut ours, mut theirs) = build_pair(label, scene, size, &specs)?;
-    let mut wall = [Duration::ZERO; 2];
-    let mut block_start = 0;
-    let mut block = 0usize;
-    while block_start < steps {
-        let block_end = (block_start + BLOCK_STEPS).min(steps);
-        for turn in 0..2 {
-            let side = (turn + block) % 2;
-            let engine: &mut dyn Engine = if side == 0 { &mut ours } else { &mut theirs };
-            let t = Instant::now();
-            for _ in block_start..block_end {
-                engine.step();
-            }
-            wall[side] += t.elapsed();
-        }
-        block_start = block_end;
-        block += 1;
-    }
+    let wall = alternate(&mut [&mut ours, &mut theirs], steps, BLOCK_STEPS, |_, block| block());
 
     // Untimed replay from a fresh build: penetrations every sampled step.
     let exact_every = exact_every.unwrap_or(DEFAULT_EXACT_EVERY).max(1);

@@ -1,6 +1,8 @@
 //! The rapier3d side: the same bodies in a `PhysicsWorld` with default
 //! `IntegrationParameters` (dt 1/60 s, 4 solver iterations, sleeping on,
-//! contact recycling on) and no `parallel` feature, so one thread. Every
+//! contact recycling on) and no `parallel` feature, so one thread (with
+//! this crate's `rapier-parallel` feature, a pool of one thread unless
+//! `set_threads` is called). Every
 //! collider has density 1000, friction 0.6 and restitution 0; rapier's
 //! default friction combine rule (the average) then gives 0.6 for every
 //! pair, as the sandbox's geometric mean does, and `contacts` reports the
@@ -26,8 +28,14 @@ pub struct RapierSide {
 }
 
 impl RapierSide {
-    /// Builds the ground, then `specs` in order.
+    /// Builds the ground, then `specs` in order, with sleeping on.
     pub fn build(specs: &[BodySpec]) -> Result<Self, Box<dyn Error>> {
+        Self::build_with(specs, true)
+    }
+
+    /// Builds the ground, then `specs` in order; with `can_sleep` false no
+    /// body ever sleeps (the sandbox's `--no-sleep`).
+    pub fn build_with(specs: &[BodySpec], can_sleep: bool) -> Result<Self, Box<dyn Error>> {
         let mut world = PhysicsWorld::new();
         world.insert(
             RigidBodyBuilder::fixed().translation(Vector::new(0.0, GROUND_Y, 0.0)),
@@ -59,9 +67,27 @@ impl RapierSide {
                 translation: Vector::new(p.x, p.y, p.z),
                 ..Pose::IDENTITY
             };
-            bodies.push(world.insert(RigidBodyBuilder::dynamic().pose(pose), collider).0);
+            let body = RigidBodyBuilder::dynamic().pose(pose).can_sleep(can_sleep);
+            bodies.push(world.insert(body, collider).0);
         }
-        Ok(Self { world, bodies })
+        let side = Self { world, bodies };
+        // Built with `parallel` (the `rapier-parallel` feature of this
+        // crate), rapier would use every core of the global pool: one
+        // thread unless `set_threads` says otherwise.
+        #[cfg(feature = "rapier-parallel")]
+        let side = {
+            let mut side = side;
+            side.set_threads(1)?;
+            side
+        };
+        Ok(side)
+    }
+
+    /// Runs rapier's parallel stages on a pool of `threads` threads.
+    #[cfg(feature = "rapier-parallel")]
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), Box<dyn Error>> {
+        self.world.physics_pipeline.configure_thread_pool(threads)?;
+        Ok(())
     }
 
     /// The mass of every dynamic body, kg, in creation order.

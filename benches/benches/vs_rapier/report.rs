@@ -1,14 +1,13 @@
 //! The end-of-run figures of each engine and the Markdown report: the
-//! machine (CPU model from `/proc/cpuinfo`), the date, the load average
-//! before and after, the rapier3d version from `Cargo.lock`, a speed table
-//! and a stability table.
+//! machine, date, load average before and after and rapier3d version (from
+//! `machine`), a speed table and a stability table.
 
 use std::fmt::Write as _;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use rapier3d::math::Pose;
 
 use crate::layout::BodySpec;
+use crate::machine::{machine_and_date, rapier_version};
 
 /// Distance from its start (metres) beyond which a body counts as moved:
 /// the issue's tolerance for pyramid 20 after 1000 steps.
@@ -97,55 +96,6 @@ pub struct Row {
     pub theirs: Measured,
 }
 
-/// The 1-, 5- and 15-minute load averages, from `/proc/loadavg`.
-pub fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".into())
-}
-
-fn cpu_model() -> String {
-    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let model = info
-        .lines()
-        .find(|l| l.starts_with("model name"))
-        .and_then(|l| l.split(':').nth(1))
-        .map_or("unknown CPU".to_owned(), |m| m.trim().to_owned());
-    let cores = info.lines().filter(|l| l.starts_with("processor")).count();
-    format!("{model}, {cores} logical cores")
-}
-
-/// The version of rapier3d in the workspace's `Cargo.lock`.
-fn rapier_version() -> String {
-    let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.lock"))
-        .unwrap_or_default();
-    let mut lines = lock.lines();
-    while let Some(line) = lines.next() {
-        if line == "name = \"rapier3d\""
-            && let Some(v) = lines.next().and_then(|l| l.strip_prefix("version = "))
-        {
-            return v.trim_matches('"').to_owned();
-        }
-    }
-    "0.36".into()
-}
-
-/// Today's date (UTC) as `YYYY-MM-DD`, by the civil-from-days conversion of
-/// Howard Hinnant's date algorithms.
-fn today() -> String {
-    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let z = (secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
-}
-
 fn mm(metres: f32) -> String {
     format!("{:.2}", metres * 1e3)
 }
@@ -178,8 +128,7 @@ pub fn markdown(rows: &[Row], steps: usize, load_before: &str, load_after: &str)
         "Produced by `cargo bench -p benches --bench vs_rapier` (source and definitions: \
 `benches/benches/vs_rapier/main.rs`).\n"
     );
-    let _ = writeln!(out, "- Machine: {}", cpu_model());
-    let _ = writeln!(out, "- Date: {} (UTC)", today());
+    out.push_str(&machine_and_date());
     let _ = writeln!(
         out,
         "- Load average (1, 5, 15 min) before: {load_before}; after: {load_after}. \

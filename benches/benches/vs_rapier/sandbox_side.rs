@@ -7,7 +7,7 @@ use std::error::Error;
 use collide::Shape;
 use rapier3d::math::Pose;
 use rapier3d::prelude::{Rotation, Vector};
-use sandbox::{BodyId, BodyKind, Scene, World, build_scene};
+use sandbox::{BodyId, BodyKind, Scene, StepSettings, World, build_scene};
 
 use crate::engine::{ContactSummary, EMPTY_RANGE, Engine, widen};
 use crate::layout::{
@@ -28,9 +28,20 @@ pub struct SandboxSide {
 }
 
 impl SandboxSide {
-    /// Builds `scene` at `size` and checks it against `specs`.
+    /// Builds `scene` at `size` with default settings and checks it
+    /// against `specs`.
     pub fn build(scene: Scene, size: usize, specs: &[BodySpec]) -> Result<Self, Box<dyn Error>> {
-        let mut world = World::new();
+        Self::build_with(scene, size, specs, StepSettings::default())
+    }
+
+    /// Builds `scene` at `size` with `settings` and checks it against `specs`.
+    pub fn build_with(
+        scene: Scene,
+        size: usize,
+        specs: &[BodySpec],
+        settings: StepSettings,
+    ) -> Result<Self, Box<dyn Error>> {
+        let mut world = World::with_settings(settings);
         let bodies = build_scene(&mut world, scene, size)?;
         check_ground(&world)?;
         if bodies.len() != specs.len() {

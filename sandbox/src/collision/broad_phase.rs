@@ -36,6 +36,7 @@ use crate::body::storage::Bodies;
 use crate::collision::aabb::Aabb;
 use crate::collision::pair_sort::{PairSortScratch, sort_pairs};
 use crate::tolerances::AABB_MARGIN;
+use crate::workers::Workers;
 
 /// Fattened boxes, the sorted order and the pairs of the last sweep.
 #[derive(Clone, Debug, Default)]
@@ -69,9 +70,8 @@ pub(crate) struct BroadPhase {
     /// Scratch: pairs of the unmoved bodies, and the moved bodies' new pairs.
     kept: Vec<(u32, u32)>,
     found: Vec<(u32, u32)>,
-    /// Scratch: the sweep's pairs, in sweep order, from the start; its
-    /// length is only a capacity (see [`Self::sweep_all`]).
-    emitted: Vec<(u32, u32)>,
+    /// Scratch: each strip's pairs, in sweep order (see [`Self::sweep_all`]).
+    strip_pairs: Vec<StripPairs>,
     /// Scratch of the pair sort.
     sort_scratch: PairSortScratch,
 }
@@ -302,7 +302,7 @@ impl BroadPhase {
     /// Updates `pairs`: every pair of overlapping fat boxes with at least one
     /// body awake. `active[slot]` says whether a body is awake and dynamic;
     /// pairs of two inactive bodies are not reported.
-    pub fn find_pairs(&mut self, active: &[bool]) {
+    pub fn find_pairs(&mut self, active: &[bool], workers: &Workers) {
         let full = self.structure_changed || self.last_active.len() != active.len();
         if !full {
             // A body that woke or fell asleep gains or loses pairs with
@@ -319,7 +319,7 @@ impl BroadPhase {
         }
         let few = (self.moved.len() as f32) <= INCREMENTAL_MAX_FRACTION * self.sorted.len() as f32;
         if full || !few {
-            self.sweep_all(active);
+            self.sweep_all(active, workers);
         } else {
             self.test_moved(active);
         }
@@ -460,7 +460,7 @@ impl BroadPhase {
     }
 
     /// Sorts and sweeps the whole list, strip by strip.
-    fn sweep_all(&mut self, active: &[bool]) {
+    fn sweep_all(&mut self, active: &[bool], workers: &Workers) {
         self.choose_axis();
         let axis = self.axis;
         let fat = &self.fat;
@@ -468,76 +468,17 @@ impl BroadPhase {
         self.fill_lanes(active);
         let strips = &self.strips;
         let sw = &self.swept;
-        // Local slices of the lanes, so that writing pairs does not make
-        // the loop reload them.
-        let (starts, ends) = (&sw.start[..], &sw.end[..]);
-        let (min_us, max_us) = (&sw.min_u[..], &sw.max_u[..]);
-        let (min_vs, max_vs) = (&sw.min_v[..], &sw.max_v[..]);
-        let (awakes, slots) = (&sw.awake[..], &sw.slot[..]);
-        // Every candidate of a chunk is written at `count`, which then
-        // moves past the hits only: no branch on the hit pattern. `emitted`
-        // keeps its length from step to step, so it only grows while warm.
-        let emitted = &mut self.emitted;
-        let mut count = 0;
-        for k in 0..strips.count {
-            let (begin, strip_end) = strips.bounds(k);
-            let entries = sw.strip(k);
-            let n = entries.end;
-            for i in entries {
-                let (start, end) = (f32x4::splat(starts[i]), f32x4::splat(ends[i]));
-                let (min_u, max_u) = (f32x4::splat(min_us[i]), f32x4::splat(max_us[i]));
-                let (min_v, max_v) = (f32x4::splat(min_vs[i]), f32x4::splat(max_vs[i]));
-                let awake = f32x4::splat(awakes[i]);
-                let a = slots[i];
-                // Four candidates at a time, from the next box on, until one
-                // starts past A's end (sorted by start: all after it do too).
-                let mut j = i + 1;
-                while j < n {
-                    // Candidates up to the first that starts past A's end (or
-                    // the strip's last box: a box that reaches +∞ would reach
-                    // the padding too).
-                    let remaining = n - j;
-                    let valid = if remaining >= LANES { 0b1111 } else { (1u32 << remaining) - 1 };
-                    let reach_bits = load(starts, j).simd_le(end).to_bitmask() & valid;
-                    let reach_len = (!reach_bits).trailing_zeros();
-                    let in_reach = (1u32 << reach_len) - 1;
-                    // The other five interval tests of `Aabb::overlaps`, and
-                    // at least one of the two awake (NaN bounds fail every
-                    // test).
-                    let b_min_u = load(min_us, j);
-                    let hits = start.simd_le(load(ends, j))
-                        & min_u.simd_le(load(max_us, j))
-                        & b_min_u.simd_le(max_u)
-                        & min_v.simd_le(load(max_vs, j))
-                        & load(min_vs, j).simd_le(max_v)
-                        & (awake + load(awakes, j)).simd_gt(f32x4::ZERO);
-                    let bits =
-                        hits.to_bitmask() & in_reach & owned(begin, strip_end, min_u, b_min_u);
-                    if bits != 0 {
-                        if emitted.len() < count + LANES {
-                            emitted.resize(2 * (count + LANES), (0, 0));
-                        }
-                        let mut others = [0; LANES];
-                        others.copy_from_slice(&slots[j..j + LANES]);
-                        let out = &mut emitted[count..count + LANES];
-                        // `written` is at most `lane` < LANES here, so the
-                        // mask does not change it (it spares a bounds check).
-                        let mut written = 0;
-                        for (lane, b) in others.into_iter().enumerate() {
-                            out[written & (LANES - 1)] = (a.min(b), a.max(b));
-                            written += (bits >> lane & 1) as usize;
-                        }
-                        count += written;
-                    }
-                    if reach_len < LANES as u32 {
-                        break;
-                    }
-                    j += LANES;
-                }
-            }
-        }
+        // The strips are swept apart (in parallel with a pool), each into
+        // its own list; joined in strip order, the pairs come out as one
+        // sweep would give them.
+        self.strip_pairs.resize_with(strips.count, StripPairs::default);
+        workers.for_each(&mut self.strip_pairs[..strips.count], |k, out| {
+            sweep_strip(sw, strips, k, out);
+        });
         self.pairs.clear();
-        self.pairs.extend_from_slice(&emitted[..count]);
+        for out in &self.strip_pairs[..strips.count] {
+            self.pairs.extend_from_slice(&out.emitted[..out.count]);
+        }
         sort_pairs(&mut self.pairs, &mut self.sort_scratch);
     }
 
@@ -591,6 +532,85 @@ impl BroadPhase {
     }
 }
 
+/// One strip's pairs from [`BroadPhase::sweep_all`]: `emitted[..count]`;
+/// `emitted` keeps its length from step to step, so it only grows while
+/// warm.
+#[derive(Clone, Debug, Default)]
+struct StripPairs {
+    emitted: Vec<(u32, u32)>,
+    count: usize,
+}
+
+/// Sweeps strip `k` of the lanes into `out`: every pair of its boxes that
+/// overlap, with at least one awake, that the strip owns.
+fn sweep_strip(sw: &SweepLanes, strips: &Strips, k: usize, out: &mut StripPairs) {
+    // Local slices of the lanes, so that writing pairs does not make the
+    // loop reload them.
+    let (starts, ends) = (&sw.start[..], &sw.end[..]);
+    let (min_us, max_us) = (&sw.min_u[..], &sw.max_u[..]);
+    let (min_vs, max_vs) = (&sw.min_v[..], &sw.max_v[..]);
+    let (awakes, slots) = (&sw.awake[..], &sw.slot[..]);
+    // Every candidate of a chunk is written at `count`, which then moves
+    // past the hits only: no branch on the hit pattern.
+    let emitted = &mut out.emitted;
+    let mut count = 0;
+    let (begin, strip_end) = strips.bounds(k);
+    let entries = sw.strip(k);
+    let n = entries.end;
+    for i in entries {
+        let (start, end) = (f32x4::splat(starts[i]), f32x4::splat(ends[i]));
+        let (min_u, max_u) = (f32x4::splat(min_us[i]), f32x4::splat(max_us[i]));
+        let (min_v, max_v) = (f32x4::splat(min_vs[i]), f32x4::splat(max_vs[i]));
+        let awake = f32x4::splat(awakes[i]);
+        let a = slots[i];
+        // Four candidates at a time, from the next box on, until one
+        // starts past A's end (sorted by start: all after it do too).
+        let mut j = i + 1;
+        while j < n {
+            // Candidates up to the first that starts past A's end (or
+            // the strip's last box: a box that reaches +∞ would reach
+            // the padding too).
+            let remaining = n - j;
+            let valid = if remaining >= LANES { 0b1111 } else { (1u32 << remaining) - 1 };
+            let reach_bits = load(starts, j).simd_le(end).to_bitmask() & valid;
+            let reach_len = (!reach_bits).trailing_zeros();
+            let in_reach = (1u32 << reach_len) - 1;
+            // The other five interval tests of `Aabb::overlaps`, and
+            // at least one of the two awake (NaN bounds fail every
+            // test).
+            let b_min_u = load(min_us, j);
+            let hits = start.simd_le(load(ends, j))
+                & min_u.simd_le(load(max_us, j))
+                & b_min_u.simd_le(max_u)
+                & min_v.simd_le(load(max_vs, j))
+                & load(min_vs, j).simd_le(max_v)
+                & (awake + load(awakes, j)).simd_gt(f32x4::ZERO);
+            let bits = hits.to_bitmask() & in_reach & owned(begin, strip_end, min_u, b_min_u);
+            if bits != 0 {
+                if emitted.len() < count + LANES {
+                    emitted.resize(2 * (count + LANES), (0, 0));
+                }
+                let mut others = [0; LANES];
+                others.copy_from_slice(&slots[j..j + LANES]);
+                let dest = &mut emitted[count..count + LANES];
+                // `written` is at most `lane` < LANES here, so the
+                // mask does not change it (it spares a bounds check).
+                let mut written = 0;
+                for (lane, b) in others.into_iter().enumerate() {
+                    dest[written & (LANES - 1)] = (a.min(b), a.max(b));
+                    written += (bits >> lane & 1) as usize;
+                }
+                count += written;
+            }
+            if reach_len < LANES as u32 {
+                break;
+            }
+            j += LANES;
+        }
+    }
+    out.count = count;
+}
+
 /// Merges two sorted pair lists into `out` (a pair is in at most one).
 /// `few` is the short list (the moved bodies' pairs): the run of `many`
 /// before each of its pairs is found by galloping (doubling steps, then a
@@ -632,14 +652,14 @@ fn insertion_sort(items: &mut [u32], key: impl Fn(u32) -> f32) {
 /// its shape sweeps at its current velocity this step (`bodies.reach`, found
 /// just before), so that pairs a fast body will reach are found and get
 /// speculative contacts, then finds the overlapping pairs.
-pub(crate) fn update_broad_phase(broad_phase: &mut BroadPhase, bodies: &Bodies) {
+pub(crate) fn update_broad_phase(broad_phase: &mut BroadPhase, bodies: &Bodies, workers: &Workers) {
     for i in 0..bodies.len() {
         if bodies.active[i] {
             let tight = Aabb::of_shape(&bodies.records[i].shape, &bodies.poses[i]);
             broad_phase.update(i as u32, &tight.expanded(bodies.reach[i]), AABB_MARGIN);
         }
     }
-    broad_phase.find_pairs(&bodies.active);
+    broad_phase.find_pairs(&bodies.active, workers);
 }
 
 #[cfg(test)]
@@ -701,7 +721,7 @@ mod tests {
             for (slot, b) in boxes.iter().enumerate() {
                 bp.insert(slot as u32, *b, 0.0);
             }
-            bp.find_pairs(&active);
+            bp.find_pairs(&active, &Workers::default());
             assert_eq!(bp.pairs, brute_force(&bp.fat, &active), "{count} boxes");
         }
     }
@@ -762,7 +782,7 @@ mod tests {
             let few = movers > 0 && movers <= 8 && step % 10 != 5;
             incremental_steps += usize::from(few);
             let untouched = step > 0 && movers == 0 && active == before && step % 10 != 5;
-            bp.find_pairs(&active);
+            bp.find_pairs(&active, &Workers::default());
             assert_eq!(
                 bp.pairs,
                 brute_force_live(&bp.fat, &active, &live),
@@ -845,7 +865,7 @@ mod tests {
             bp.insert(k as u32 + 1, cube(c, 0.5), 0.05);
             active.push(k % 5 != 0);
         }
-        bp.find_pairs(&active);
+        bp.find_pairs(&active, &Workers::default());
         assert!(bp.strips.count > 2, "only {} strips", bp.strips.count);
         assert_eq!(bp.pairs, brute_force(&bp.fat, &active), "first sweep");
         for step in 0..200 {
@@ -870,7 +890,7 @@ mod tests {
                 let k = 1 + (rng.unit() * centres.len() as f32) as usize % centres.len();
                 active[k] = !active[k];
             }
-            bp.find_pairs(&active);
+            bp.find_pairs(&active, &Workers::default());
             assert_eq!(bp.pairs, brute_force(&bp.fat, &active), "step {step}, {movers} moved");
         }
     }

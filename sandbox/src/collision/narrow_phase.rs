@@ -15,7 +15,9 @@
 //!    the previous manifold's impulses for warm starting.
 //!
 //! Sleeping bodies that an awake body touches are queued for waking; the
-//! world wakes them once the loop is done. rapier's
+//! world wakes them once the loop is done. The pairs are brought up to
+//! date in parallel chunks and their manifold slots written in a serial
+//! pass, in pair order (see [`find_contacts`]). rapier's
 //! `narrow_phase/pair_update.rs` keeps the same responsibilities together.
 
 use collide::nalgebra::Isometry3;
@@ -25,9 +27,10 @@ use crate::body::storage::{Bodies, BodyRecord};
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::contact_recycling::{MAX_RECYCLED_STEPS, distance_bound, try_recycle};
 use crate::collision::manifold::Manifold;
-use crate::collision::pair_cache::PairCache;
+use crate::collision::pair_cache::{CachedPair, ManifoldSlab, PairCache};
 use crate::collision::pair_manifold::collide_pair;
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
+use crate::workers::Workers;
 
 /// A manifold is reused while B's pose in A's frame stays within these of
 /// the pose it was computed at: a fiftieth of the linear slop (0.1 mm) and
@@ -59,115 +62,222 @@ pub(crate) fn merge_pairs(bodies: &Bodies, broad_phase: &BroadPhase, contacts: &
     );
 }
 
+/// Pairs one worker takes at a time in [`find_contacts`]'s parallel pass:
+/// enough that handing out a chunk costs little beside the pairs' own work,
+/// few enough that two threads share a few thousand pairs evenly.
+const PAIRS_PER_CHUNK: usize = 256;
+
+/// Chunks per round of [`find_contacts`] and per thread: a round's updates
+/// are held until its serial pass, so this bounds that scratch (a few
+/// hundred kilobytes) while leaving each thread several chunks to balance.
+const CHUNKS_PER_THREAD: usize = 4;
+
+/// What the parallel pass found for one pair that the serial pass must
+/// write to the manifold slab (everything else it wrote to the pair itself).
+#[derive(Debug)]
+enum SlabUpdate {
+    /// Same relative pose as computed: the cached manifold moves with A.
+    MoveWithA,
+    /// Recycled: the cached manifold is replaced by this one, and the
+    /// pair's bodies are touching.
+    Recycled(Manifold),
+    /// Computed with no points: the pair's slot is released.
+    Emptied,
+    /// Computed with points: the pair's slot (taken if it had none) gets
+    /// this manifold, and the pair's bodies are touching.
+    Computed(Manifold),
+}
+
+/// The narrow phase's scratch, kept between steps: per chunk of the
+/// current round, the slab updates of its pairs in pair order.
+#[derive(Debug, Default)]
+pub(crate) struct NarrowPhaseScratch {
+    chunks: Vec<Vec<(u32, SlabUpdate)>>,
+}
+
 /// Updates the manifold of every cached pair with an awake body, and
 /// appends to `to_wake` the sleeping bodies that an awake body touches.
+///
+/// The pairs are taken in rounds. In each, the workers bring chunks of
+/// pairs up to date in parallel ([`update_pair`]), each writing only its
+/// own pairs and listing what its pairs' manifolds need; then one serial
+/// pass, in pair order, applies those lists to the slab (whose slots are
+/// handed out in that order) and queues the bodies to wake. The result is
+/// the same for any number of threads.
 pub(crate) fn find_contacts(
     bodies: &Bodies,
     contacts: &mut PairCache,
     contact_recycling: bool,
+    workers: &Workers,
+    scratch: &mut NarrowPhaseScratch,
     to_wake: &mut Vec<u32>,
 ) {
-    let Bodies { records, poses, travel, radii, reach, active, .. } = bodies;
-    let mut computed = Manifold::default();
+    let chunks_per_round = CHUNKS_PER_THREAD * workers.threads();
+    scratch.chunks.resize_with(chunks_per_round, Vec::new);
     let PairCache { pairs, slab, .. } = contacts;
-    for c in pairs {
-        let (a, b) = (c.body_a as usize, c.body_b as usize);
-        if !(active[a] || active[b]) {
-            continue;
-        }
-        // Contacts the bodies may reach within this step are kept as
-        // speculative points, so fast bodies stop at the surface.
-        let speculative = SPECULATIVE_DISTANCE + reach[a] + reach[b];
-        // Proven apart, and the two bodies together have not travelled
-        // enough since to close the gap: a cheaper, looser form of the
-        // relative-motion test below (NaN fails it).
-        let travel = travel[a] + travel[b];
-        if c.travel_clearance > 0.0 {
-            let travelled = (travel - c.travel_at) as f32;
-            if c.travel_clearance - travelled > speculative {
-                continue;
-            }
-        }
-        let (pose_a, pose_b) = (&poses[a], &poses[b]);
-        let relative = pose_a.inv_mul(pose_b);
-        let radius_b = radii[b];
-        if let Some(before) = &c.computed_at {
-            // Proven apart when computed, and the bodies have not moved
-            // enough relative to each other since to come within the
-            // speculative distance. The bound proven now also restarts
-            // the travel test above, which then holds while the two
-            // bodies stay still (as falling bodies do not, but resting
-            // ones do).
-            if c.clearance > 0.0 {
-                let bound = distance_bound(c.clearance, before, &relative, radius_b);
-                if bound > speculative {
-                    c.travel_clearance = bound;
-                    c.travel_at = travel;
-                    continue;
-                }
-            }
-            // Same relative pose as computed (and not recycled since, so
-            // the separations are still those computed): same manifold,
-            // moved with A (an empty one stays empty).
-            let unchanged = c.recycled_steps == 0 && relative_pose_unchanged(before, &relative);
-            match slab.get_mut(c.manifold) {
-                None if unchanged => continue,
-                // Empty and moved: computed below (recycling needs points).
-                None => {}
-                Some(cached) if unchanged => {
-                    for p in &mut cached.manifold.points {
-                        p.point = pose_a * p.local_point_a;
-                    }
-                    cached.manifold.normal = pose_a.rotation * cached.normal_in_a;
-                    continue;
-                }
-                // A small drift: the same points, fixed on each body, with
-                // their separations refreshed; else computed below.
-                Some(cached) => {
-                    let recycled = contact_recycling
-                        && c.recycled_steps < MAX_RECYCLED_STEPS
-                        && try_recycle(
-                            &mut cached.manifold,
-                            before,
-                            &cached.normal_in_a,
-                            &relative,
-                            pose_a,
-                            radius_b,
-                            speculative,
-                        );
-                    if recycled {
-                        c.recycled_steps += 1;
-                        wake_touched(records, active, a, b, to_wake);
-                        continue;
+    let round_len = PAIRS_PER_CHUNK * chunks_per_round;
+    for round_start in (0..pairs.len()).step_by(round_len) {
+        let round_end = (round_start + round_len).min(pairs.len());
+        let slab_read: &ManifoldSlab = slab;
+        workers.for_each_chunk(
+            &mut pairs[round_start..round_end],
+            &mut scratch.chunks,
+            PAIRS_PER_CHUNK,
+            |offset, chunk, updates| {
+                updates.clear();
+                for (k, c) in chunk.iter_mut().enumerate() {
+                    if let Some(update) = update_pair(bodies, slab_read, c, contact_recycling) {
+                        updates.push(((round_start + offset + k) as u32, update));
                     }
                 }
-            }
-        }
-        let clearance = collide_pair(
-            &records[a].shape,
-            pose_a,
-            &records[b].shape,
-            pose_b,
-            speculative,
-            &mut computed,
+            },
         );
-        computed.inherit_impulses(slab.manifold(c.manifold), pose_a);
-        c.computed_at = Some(relative);
-        c.recycled_steps = 0;
-        c.clearance = clearance;
-        c.travel_clearance = clearance;
-        c.travel_at = travel;
-        c.point_count = computed.points.len() as u32;
-        if c.point_count == 0 {
-            // Nothing to keep: an empty manifold carries no impulses.
-            slab.release(&mut c.manifold);
-            continue;
+        let used = (round_end - round_start).div_ceil(PAIRS_PER_CHUNK);
+        for updates in &mut scratch.chunks[..used] {
+            for (index, update) in updates.drain(..) {
+                apply_slab_update(bodies, &mut pairs[index as usize], slab, update, to_wake);
+            }
         }
-        let cached = slab.ensure(&mut c.manifold);
-        std::mem::swap(&mut cached.manifold, &mut computed);
-        cached.normal_in_a = pose_a.rotation.inverse_transform_vector(&cached.manifold.normal);
-        wake_touched(records, active, a, b, to_wake);
     }
+}
+
+/// Brings one pair up to date at this step's poses, reading the slab but
+/// writing only the pair: returns what its manifold slot needs, or `None`
+/// when it needs nothing (proven apart, or unchanged and empty).
+fn update_pair(
+    bodies: &Bodies,
+    slab: &ManifoldSlab,
+    c: &mut CachedPair,
+    contact_recycling: bool,
+) -> Option<SlabUpdate> {
+    let Bodies { records, poses, travel, radii, reach, active, .. } = bodies;
+    let (a, b) = (c.body_a as usize, c.body_b as usize);
+    if !(active[a] || active[b]) {
+        return None;
+    }
+    // Contacts the bodies may reach within this step are kept as
+    // speculative points, so fast bodies stop at the surface.
+    let speculative = SPECULATIVE_DISTANCE + reach[a] + reach[b];
+    // Proven apart, and the two bodies together have not travelled
+    // enough since to close the gap: a cheaper, looser form of the
+    // relative-motion test below (NaN fails it).
+    let travel = travel[a] + travel[b];
+    if c.travel_clearance > 0.0 {
+        let travelled = (travel - c.travel_at) as f32;
+        if c.travel_clearance - travelled > speculative {
+            return None;
+        }
+    }
+    let (pose_a, pose_b) = (&poses[a], &poses[b]);
+    let relative = pose_a.inv_mul(pose_b);
+    let radius_b = radii[b];
+    // The cached manifold as a failed recycling attempt left it, which the
+    // computed one then inherits its impulses from.
+    let mut attempted = None;
+    if let Some(before) = &c.computed_at {
+        // Proven apart when computed, and the bodies have not moved
+        // enough relative to each other since to come within the
+        // speculative distance. The bound proven now also restarts
+        // the travel test above, which then holds while the two
+        // bodies stay still (as falling bodies do not, but resting
+        // ones do).
+        if c.clearance > 0.0 {
+            let bound = distance_bound(c.clearance, before, &relative, radius_b);
+            if bound > speculative {
+                c.travel_clearance = bound;
+                c.travel_at = travel;
+                return None;
+            }
+        }
+        // Same relative pose as computed (and not recycled since, so
+        // the separations are still those computed): same manifold,
+        // moved with A (an empty one stays empty).
+        let unchanged = c.recycled_steps == 0 && relative_pose_unchanged(before, &relative);
+        match slab.get(c.manifold) {
+            None if unchanged => return None,
+            // Empty and moved: computed below (recycling needs points).
+            None => {}
+            Some(_) if unchanged => return Some(SlabUpdate::MoveWithA),
+            // A small drift: the same points, fixed on each body, with
+            // their separations refreshed; else computed below.
+            Some(cached) if contact_recycling && c.recycled_steps < MAX_RECYCLED_STEPS => {
+                let mut manifold = cached.manifold.clone();
+                let recycled = try_recycle(
+                    &mut manifold,
+                    before,
+                    &cached.normal_in_a,
+                    &relative,
+                    pose_a,
+                    radius_b,
+                    speculative,
+                );
+                if recycled {
+                    c.recycled_steps += 1;
+                    return Some(SlabUpdate::Recycled(manifold));
+                }
+                attempted = Some(manifold);
+            }
+            Some(_) => {}
+        }
+    }
+    let mut computed = Manifold::default();
+    let clearance = collide_pair(
+        &records[a].shape,
+        pose_a,
+        &records[b].shape,
+        pose_b,
+        speculative,
+        &mut computed,
+    );
+    let old = attempted.as_ref().unwrap_or_else(|| slab.manifold(c.manifold));
+    computed.inherit_impulses(old, pose_a);
+    c.computed_at = Some(relative);
+    c.recycled_steps = 0;
+    c.clearance = clearance;
+    c.travel_clearance = clearance;
+    c.travel_at = travel;
+    c.point_count = computed.points.len() as u32;
+    // Nothing to keep: an empty manifold carries no impulses.
+    Some(if c.point_count == 0 { SlabUpdate::Emptied } else { SlabUpdate::Computed(computed) })
+}
+
+/// Writes what [`update_pair`] found to the pair's slab slot, and queues
+/// the bodies of a touching pair for waking.
+fn apply_slab_update(
+    bodies: &Bodies,
+    c: &mut CachedPair,
+    slab: &mut ManifoldSlab,
+    update: SlabUpdate,
+    to_wake: &mut Vec<u32>,
+) {
+    let pose_a = &bodies.poses[c.body_a as usize];
+    match update {
+        SlabUpdate::MoveWithA => {
+            if let Some(cached) = slab.get_mut(c.manifold) {
+                for p in &mut cached.manifold.points {
+                    p.point = pose_a * p.local_point_a;
+                }
+                cached.manifold.normal = pose_a.rotation * cached.normal_in_a;
+            }
+            return;
+        }
+        SlabUpdate::Recycled(manifold) => {
+            if let Some(cached) = slab.get_mut(c.manifold) {
+                cached.manifold = manifold;
+            }
+        }
+        SlabUpdate::Emptied => {
+            slab.release(&mut c.manifold);
+            return;
+        }
+        SlabUpdate::Computed(manifold) => {
+            let cached = slab.ensure(&mut c.manifold);
+            cached.manifold = manifold;
+            cached.normal_in_a = pose_a.rotation.inverse_transform_vector(&cached.manifold.normal);
+        }
+    }
+    let (a, b) = (c.body_a as usize, c.body_b as usize);
+    wake_touched(&bodies.records, &bodies.active, a, b, to_wake);
 }
 
 /// Queues whichever of the touching bodies `a` and `b` is a sleeping

@@ -23,6 +23,11 @@ use crate::solver::prepare::{ContactInput, prepare};
 use crate::solver::simd_batch::{self, ConstraintBatch, LANES};
 use crate::solver::solver_body::{SolverBody, SolverMass, SolverMotion};
 use crate::tolerances::LINEAR_SLOP;
+use crate::workers::Workers;
+
+/// Bodies one worker integrates at a time: each costs tens of nanoseconds,
+/// so a chunk must be large for handing it out to be worth it.
+const BODIES_PER_CHUNK: usize = 512;
 
 /// The solver's per-step arrays, kept between steps so that a step
 /// allocates nothing once they have grown.
@@ -57,6 +62,7 @@ pub(crate) fn solve(
     bodies: &Bodies,
     contacts: &mut PairCache,
     settings: &StepSettings,
+    workers: &Workers,
     scratch: &mut SolverScratch,
     dt: f32,
 ) -> Duration {
@@ -98,14 +104,24 @@ pub(crate) fn solve(
     let SolverScratch { bodies: solver_bodies, motions, batches, slots, .. } = scratch;
     for _ in 0..substeps {
         let t = Instant::now();
-        integrate_velocities(&mut solver_bodies[1..], &settings.gravity, h);
+        workers.for_each_chunk_zip(
+            &mut solver_bodies[1..],
+            &mut motions[1..],
+            BODIES_PER_CHUNK,
+            |bodies, _| integrate_velocities(bodies, &settings.gravity, h),
+        );
         integrate_time += t.elapsed();
         simd_batch::warm_start(batches, solver_bodies);
         for iteration in 0..push_iterations {
             simd_batch::push(batches, solver_bodies, &params, iteration == 0);
         }
         let t = Instant::now();
-        integrate_positions(&mut solver_bodies[1..], &mut motions[1..], h);
+        workers.for_each_chunk_zip(
+            &mut solver_bodies[1..],
+            &mut motions[1..],
+            BODIES_PER_CHUNK,
+            |bodies, motions| integrate_positions(bodies, motions, h),
+        );
         integrate_time += t.elapsed();
         for iteration in 0..relax_iterations {
             simd_batch::relax(batches, solver_bodies, &params, iteration == 0);

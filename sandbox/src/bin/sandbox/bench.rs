@@ -1,4 +1,5 @@
-//! `sandbox bench`: builds a scene, steps it on one thread, and reports the
+//! `sandbox bench`: builds a scene, steps it (on one thread unless
+//! `--threads`), and reports the
 //! time per step and per stage, the contact count, the deepest penetration
 //! seen, the largest drift of any body from its start and a hash of the
 //! final poses.
@@ -28,6 +29,7 @@ struct Report<'a> {
     bodies: usize,
     steps: u64,
     sleep: bool,
+    threads: usize,
     ms_per_step: f64,
     broad_phase_ms: f64,
     narrow_phase_ms: f64,
@@ -50,7 +52,8 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
     }
     let source = source(&opts.scene, None)?;
     let name = source.name();
-    let sandbox::LoadedScene { mut world, bodies, size } = build(&source, !opts.no_sleep)?;
+    let sandbox::LoadedScene { mut world, bodies, size } =
+        build(&source, !opts.no_sleep, usize::from(opts.threads))?;
     let sleep = world.settings().sleep_enabled;
     let start: Vec<_> =
         bodies.iter().map(|&b| world.pose(b).map(|p| p.translation.vector)).collect();
@@ -148,6 +151,7 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
             bodies: bodies.len(),
             steps: opts.steps,
             sleep,
+            threads: world.settings().threads,
             ms_per_step: ms(wall),
             broad_phase_ms: ms(st.broad_phase),
             narrow_phase_ms: ms(st.narrow_phase),

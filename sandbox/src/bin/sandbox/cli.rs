@@ -26,7 +26,7 @@ pub enum Command {
     /// adapter it says so in one line, runs the scene headless for a few
     /// seconds and prints the bench summary.
     Run(RunArgs),
-    /// Step a scene headless on one thread; report ms/step per stage and
+    /// Step a scene headless (on one thread unless `--threads`); report ms/step per stage and
     /// stability (penetration, drift, a hash of the final poses).
     Bench(BenchArgs),
     /// Render a scene offscreen to a PNG, with no window.
@@ -81,6 +81,9 @@ pub struct RunArgs {
     /// Keep every body awake.
     #[arg(long)]
     pub no_sleep: bool,
+    /// Threads the physics step runs on (default: the machine's cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
     /// Exit after this many frames (for tests).
     #[arg(long, value_name = "K")]
     pub exit_after_frames: Option<u64>,
@@ -181,6 +184,10 @@ pub struct BenchArgs {
     /// Keep every body awake.
     #[arg(long)]
     pub no_sleep: bool,
+    /// Threads the physics step runs on; the poses and hash are the same
+    /// for any count.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: u16,
     /// Print a JSON summary as the last line of stdout.
     #[arg(long)]
     pub json: bool,

@@ -66,8 +66,11 @@ fn run_app(args: RunArgs) -> Result<()> {
     #[cfg(feature = "render")]
     {
         use sandbox::app::{Controller, Simulation, WindowError, WindowOptions, run_window};
-        let settings =
-            sandbox::StepSettings { sleep_enabled: !args.no_sleep, ..Default::default() };
+        let settings = sandbox::StepSettings {
+            sleep_enabled: !args.no_sleep,
+            threads: args.threads.map_or_else(machine_cores, usize::from),
+            ..Default::default()
+        };
         let sim = Simulation::load(source.clone(), settings).map_err(|e| ShownError(e.render()))?;
         let controller = Controller::new(sim, (args.width as f32, args.height as f32));
         let options = WindowOptions {
@@ -94,10 +97,17 @@ fn run_app(args: RunArgs) -> Result<()> {
         scene: scene_source::args_for(&source),
         steps: FALLBACK_STEPS,
         no_sleep: args.no_sleep,
+        threads: args.threads.unwrap_or(1),
         json: false,
         dump_poses: None,
     };
     bench::run(&bench)
+}
+
+/// The machine's logical cores (1 if unknown): the app's default threads.
+#[cfg(feature = "render")]
+fn machine_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
 
 /// Writes `text` to standard output. A reader that closed the pipe early

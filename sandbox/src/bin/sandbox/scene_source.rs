@@ -44,9 +44,10 @@ pub fn source(args: &SceneArgs, default: Option<SceneSource>) -> Result<SceneSou
     }
 }
 
-/// Builds `source`; `sleep: false` keeps every body awake.
-pub fn build(source: &SceneSource, sleep: bool) -> Result<LoadedScene> {
-    let settings = StepSettings { sleep_enabled: sleep, ..StepSettings::default() };
+/// Builds `source` to step on `threads` threads; `sleep: false` keeps
+/// every body awake.
+pub fn build(source: &SceneSource, sleep: bool, threads: usize) -> Result<LoadedScene> {
+    let settings = StepSettings { sleep_enabled: sleep, threads, ..StepSettings::default() };
     source.build(settings).map_err(|e| ShownError(e.render()).into())
 }
 

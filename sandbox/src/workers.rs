@@ -1,0 +1,140 @@
+//! The step's worker threads: a rayon pool of [`StepSettings::threads`]
+//! threads (none for one thread, where every stage runs inline on the
+//! caller), and the ways the stages use it: [`Workers::for_each`],
+//! [`Workers::for_each_chunk`] and [`Workers::for_each_chunk_zip`].
+//!
+//! **Determinism.** A stage hands the workers a slice cut into fixed-size
+//! chunks and a function that reads shared inputs and writes only its own
+//! chunk. Which thread runs which chunk, and when, then cannot change a
+//! result: the chunk boundaries depend on the data alone, never on the
+//! thread count, and whatever must happen in order (allocating manifold
+//! slots, queueing bodies to wake) is left to a serial pass afterwards.
+//! So the poses after any number of steps are bitwise the same for 1, 2 or
+//! N threads, as Box2D v3 promises for its task system and rapier does not.
+//!
+//! [`StepSettings::threads`]: crate::StepSettings::threads
+
+use rayon::prelude::*;
+
+/// Awake bodies below which a step runs on the calling thread alone even
+/// with a pool: handing chunks to another thread costs microseconds (far
+/// more when the machine is busy), more than a small scene's stages take.
+pub(crate) const MIN_AWAKE_TO_SPLIT: usize = 1000;
+
+/// The worker pool of one world.
+#[derive(Debug, Default)]
+pub(crate) struct Workers {
+    /// The pool, `None` when the step runs on the calling thread alone.
+    pool: Option<rayon::ThreadPool>,
+    /// Whether this step's stages use the pool (see [`Self::split_for`]).
+    split: bool,
+}
+
+impl Workers {
+    /// Makes the pool hold `threads` threads (0 counts as 1). Does nothing
+    /// when it already does. A pool that cannot be built (the system
+    /// refused a thread) leaves the step on the calling thread, with a
+    /// warning: the results are the same either way.
+    pub fn ensure_threads(&mut self, threads: usize) {
+        let threads = threads.max(1);
+        if self.pool.as_ref().map_or(1, rayon::ThreadPool::current_num_threads) == threads {
+            return;
+        }
+        self.pool = None;
+        if threads > 1 {
+            match rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .thread_name(|i| format!("sandbox-step-{i}"))
+                .build()
+            {
+                Ok(pool) => self.pool = Some(pool),
+                Err(e) => log::warn!("stepping on one thread: no pool of {threads} ({e})"),
+            }
+        }
+    }
+
+    /// Threads this step's stages run on.
+    pub fn threads(&self) -> usize {
+        self.pool().map_or(1, rayon::ThreadPool::current_num_threads)
+    }
+
+    /// Decides, for a step with `awake` awake bodies, whether the stages
+    /// use the pool ([`MIN_AWAKE_TO_SPLIT`]). Either way the results are
+    /// the same.
+    pub fn split_for(&mut self, awake: usize) {
+        self.split = awake >= MIN_AWAKE_TO_SPLIT;
+    }
+
+    /// The pool, if this step uses it.
+    fn pool(&self) -> Option<&rayon::ThreadPool> {
+        self.pool.as_ref().filter(|_| self.split)
+    }
+
+    /// Calls `f(k, &mut items[k])` for every item, on the pool's threads;
+    /// inline with one thread.
+    pub fn for_each<T, F>(&self, items: &mut [T], f: F)
+    where
+        T: Send,
+        F: Fn(usize, &mut T) + Sync,
+    {
+        match self.pool() {
+            Some(pool) if items.len() > 1 => pool.install(|| {
+                items.par_iter_mut().enumerate().for_each(|(k, item)| f(k, item));
+            }),
+            _ => items.iter_mut().enumerate().for_each(|(k, item)| f(k, item)),
+        }
+    }
+
+    /// Calls `f` on each `chunk`-sized piece of `items` (the last may be
+    /// shorter), together with the matching piece of `outputs`
+    /// (`outputs[k]` goes with the `k`-th piece), on the pool's threads.
+    /// `outputs` must hold at least as many entries as there are pieces.
+    /// With one thread, or a single piece, it runs inline in order.
+    pub fn for_each_chunk<T, O, F>(&self, items: &mut [T], outputs: &mut [O], chunk: usize, f: F)
+    where
+        T: Send,
+        O: Send,
+        F: Fn(usize, &mut [T], &mut O) + Sync,
+    {
+        let chunk = chunk.max(1);
+        debug_assert!(outputs.len() >= items.len().div_ceil(chunk));
+        match self.pool() {
+            Some(pool) if items.len() > chunk => pool.install(|| {
+                items
+                    .par_chunks_mut(chunk)
+                    .zip(outputs.par_iter_mut())
+                    .enumerate()
+                    .for_each(|(k, (piece, out))| f(k * chunk, piece, out));
+            }),
+            _ => {
+                for (k, (piece, out)) in items.chunks_mut(chunk).zip(outputs.iter_mut()).enumerate()
+                {
+                    f(k * chunk, piece, out);
+                }
+            }
+        }
+    }
+
+    /// Calls `f` on each `chunk`-sized piece of `a` with the matching piece
+    /// of `b` (both cut at the same indices; `b` at least as long as `a`),
+    /// on the pool's threads; inline with one thread or a single piece.
+    pub fn for_each_chunk_zip<A, B, F>(&self, a: &mut [A], b: &mut [B], chunk: usize, f: F)
+    where
+        A: Send,
+        B: Send,
+        F: Fn(&mut [A], &mut [B]) + Sync,
+    {
+        let chunk = chunk.max(1);
+        debug_assert!(b.len() >= a.len());
+        match self.pool() {
+            Some(pool) if a.len() > chunk => pool.install(|| {
+                a.par_chunks_mut(chunk).zip(b.par_chunks_mut(chunk)).for_each(|(x, y)| f(x, y));
+            }),
+            _ => {
+                for (x, y) in a.chunks_mut(chunk).zip(b.chunks_mut(chunk)) {
+                    f(x, y);
+                }
+            }
+        }
+    }
+}

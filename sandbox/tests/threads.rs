@@ -1,0 +1,107 @@
+//! Thread-count determinism: every scene of `shared/SCENES.md`, sleeping
+//! on and off, must step to bitwise the same poses, velocities and sleep
+//! states on 2 and 3 threads as on one. The oracle is the one-thread run of
+//! the same world. The sizes give each scene at least 1000 bodies, the
+//! count from which the step splits its parallel stages (broad-phase
+//! sweep, narrow phase, integration) into several chunks, so a stage whose
+//! result depended on the split or on the order the workers finish would
+//! fail here. Every world is validated after every step.
+
+use sandbox::{BodyId, Scene, StepSettings, World, build_scene};
+
+use crate::common::DT;
+
+/// Steps of each run: falling bodies land (from step ~30), pile up and the
+/// settled scenes fall asleep, so pairs are created, computed, recycled,
+/// emptied and put to sleep along the way.
+const STEPS: usize = 150;
+/// How often the runs are compared.
+const COMPARE_EVERY: usize = 25;
+/// Each scene with a size that gives it at least 1000 bodies.
+const SCENES: [(Scene, usize); 5] = [
+    (Scene::Pyramid, 50),
+    (Scene::FallingBoxes, 1000),
+    (Scene::Stack, 1000),
+    (Scene::Wall, 50),
+    (Scene::Mixed, 1000),
+];
+/// Thread counts checked against one thread: the machine's two cores, and
+/// one more than that, which splits the chunks unevenly.
+const THREAD_COUNTS: [usize; 2] = [2, 3];
+
+/// Everything a step changes that can be read back, bit for bit.
+fn state(world: &World, bodies: &[BodyId]) -> Vec<[u32; 14]> {
+    bodies
+        .iter()
+        .map(|&b| {
+            let pose = world.pose(b).expect("scene bodies stay");
+            let (t, q) = (pose.translation.vector, pose.rotation.coords);
+            let v = world.linear_velocity(b).expect("live body");
+            let w = world.angular_velocity(b).expect("live body");
+            let awake = world.is_awake(b).expect("live body");
+            let f = [t.x, t.y, t.z, q.x, q.y, q.z, q.w, v.x, v.y, v.z, w.x, w.y, w.z];
+            let mut bits = [0u32; 14];
+            for (out, x) in bits.iter_mut().zip(f) {
+                *out = x.to_bits();
+            }
+            bits[13] = u32::from(awake);
+            bits
+        })
+        .collect()
+}
+
+fn build(scene: Scene, size: usize, sleep: bool, threads: usize) -> (World, Vec<BodyId>) {
+    let settings = StepSettings { sleep_enabled: sleep, threads, ..StepSettings::default() };
+    let mut world = World::with_settings(settings);
+    let bodies = build_scene(&mut world, scene, size).expect("scene builds");
+    assert!(bodies.len() >= 1000, "{scene} {size} is too small to split");
+    (world, bodies)
+}
+
+#[test]
+fn every_scene_steps_the_same_on_any_number_of_threads() {
+    assert_eq!(SCENES.len(), Scene::ALL.len());
+    for (scene, size) in SCENES {
+        for sleep in [true, false] {
+            let (mut one, bodies) = build(scene, size, sleep, 1);
+            let mut many: Vec<_> = THREAD_COUNTS.map(|t| build(scene, size, sleep, t).0).into();
+            for step in 1..=STEPS {
+                one.step(DT);
+                one.validate().unwrap_or_else(|e| panic!("{scene} step {step}: {e}"));
+                for w in &mut many {
+                    w.step(DT);
+                    w.validate().unwrap_or_else(|e| panic!("{scene} step {step}: {e}"));
+                }
+                if step % COMPARE_EVERY == 0 {
+                    let expected = state(&one, &bodies);
+                    for (w, threads) in many.iter().zip(THREAD_COUNTS) {
+                        assert_eq!(w.settings().threads, threads);
+                        assert_eq!(w.contact_point_count(), one.contact_point_count());
+                        let got = state(w, &bodies);
+                        let first = got.iter().zip(&expected).position(|(g, e)| g != e);
+                        assert!(
+                            first.is_none(),
+                            "{scene} (sleep {sleep}), {threads} threads: body {first:?} differs \
+from one thread after {step} steps"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Changing the thread count between steps changes nothing either.
+#[test]
+fn switching_threads_mid_run_changes_nothing() {
+    let (mut one, bodies) = build(Scene::FallingBoxes, 1000, true, 1);
+    let (mut switching, _) = build(Scene::FallingBoxes, 1000, true, 1);
+    for step in 1..=STEPS {
+        let threads = 1 + step % 3;
+        let settings = StepSettings { threads, ..*switching.settings() };
+        switching.set_settings(settings);
+        one.step(DT);
+        switching.step(DT);
+    }
+    assert!(state(&one, &bodies) == state(&switching, &bodies));
+}
