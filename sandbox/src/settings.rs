@@ -35,6 +35,20 @@ pub struct StepSettings {
     /// height above them: at 30 Hz a free-standing column of 1 m cubes
     /// topples at about 15 cubes, at 60 Hz it holds 20 with margin.
     pub contact_hertz: f32,
+    /// Largest compression (m) of a contact spring under the load it
+    /// carries, for contacts in a chain of bodies of very different masses
+    /// (a heavy body on a light one, and the light one's other contacts;
+    /// see the solver's `mass_ratio_chains.rs`): such a contact whose load
+    /// would compress it further is stiffened to compress by this much, up
+    /// to a quarter of the substep rate (half against static bodies), as
+    /// Box2D caps its contact frequency. Zero keeps `contact_hertz`.
+    pub max_contact_sag: f32,
+    /// Push and relax sweeps per substep over the contacts in chains of
+    /// bodies of very different masses (`push_iterations` and
+    /// `relax_iterations` where those are larger): a light body pressed
+    /// under a heavy one passes only a small fraction of each sweep's
+    /// correction on to it. Costs nothing in scenes without such chains.
+    pub mass_ratio_iterations: u32,
     /// Damping ratio of the contact spring (10: heavily over-damped, no bounce).
     pub contact_damping_ratio: f32,
     /// Largest speed (m/s) at which overlap is pushed apart.
@@ -71,6 +85,8 @@ impl Default for StepSettings {
             push_iterations: 1,
             relax_iterations: 1,
             contact_hertz: 50.0,
+            max_contact_sag: 0.002,
+            mass_ratio_iterations: 4,
             contact_damping_ratio: 10.0,
             max_push_out_velocity: 3.0,
             restitution_threshold: 1.0,

@@ -10,6 +10,7 @@ mod cli;
 mod fast_bodies;
 mod friction;
 mod mass_properties;
+mod mass_ratios;
 mod piles;
 mod ray_cast;
 #[cfg(feature = "render")]

@@ -18,6 +18,7 @@ use collide::{Contact, GjkCache, QueryError, Shape, Sphere, contact, penetration
 
 use crate::collision::manifold::{Candidate, ContactPoint, MAX_POLYGON_VERTICES, Manifold, reduce};
 use crate::collision::polygon_clip::{Polygon, clip};
+use crate::tolerances::LINEAR_SLOP;
 
 /// Below this distance (metres, for metre-sized shapes) the GJK closest
 /// points no longer define a direction, so EPA is asked instead.
@@ -31,6 +32,26 @@ const CAPSULE_SIDE_COSINE: f32 = 0.05;
 /// normal is too oblique to measure separation through; the contact normal
 /// is used directly.
 const MIN_FACE_COSINE: f32 = 0.1;
+
+/// A hull's face whose normal makes a cosine above this with the contact
+/// normal (within about 11°) is its supporting feature; a face leaning
+/// farther is not, and the hull touches with that face's farthest edge or
+/// vertex instead. Two icosahedra meeting edge to edge picked one face
+/// adjacent to each edge (20.9° off the normal); clipping one tilted
+/// triangle by the other's side planes left one point or none of the
+/// parallel edges, and fast ones passed through each other.
+const MIN_HULL_FACE_COSINE: f32 = 0.98;
+
+/// Two edges whose directions make a cosine above this (within about
+/// 2.5°) lie side by side and touch along their overlap; others cross.
+const PARALLEL_EDGE_COSINE: f32 = 0.999;
+
+/// The vertices of a leaning face within this fraction of the face's
+/// spread along the normal of its farthest one form the supporting edge or
+/// vertex: the feature is found from the face itself, so the tolerance is
+/// relative to its size (the spread is at least a fifth of the face's
+/// width at the lean of [`MIN_HULL_FACE_COSINE`]).
+const FEATURE_LEVEL_FRACTION: f32 = 0.01;
 
 /// Sphere against sphere, exactly. Returns the distance when the spheres
 /// are farther apart than `speculative` (`out` is then empty), else 0.
@@ -139,12 +160,17 @@ pub(crate) fn collide_convex(
 
     let mut poly_a = Polygon::new();
     let mut poly_b = Polygon::new();
-    let (face_a, normal_a) = supporting_feature(a, pose_a, &n, &mut poly_a);
-    let (face_b, normal_b) = supporting_feature(b, pose_b, &-n, &mut poly_b);
+    // Hulls meet with their leaning faces' edges only while the gap is
+    // wider than the slop (a fast approach); resting and touching pairs
+    // keep whole faces, whose clipped points change little as the
+    // contact rocks.
+    let edges = separation > LINEAR_SLOP;
+    let (face_a, normal_a) = supporting_feature(a, pose_a, &n, edges, &mut poly_a);
+    let (face_b, normal_b) = supporting_feature(b, pose_b, &-n, edges, &mut poly_b);
     let key = (face_a & 0xFF) << 24 | (face_b & 0xFF) << 16;
 
     let mut candidates: ArrayVec<Candidate, MAX_POLYGON_VERTICES> = ArrayVec::new();
-    if poly_a.len() > 1 || poly_b.len() > 1 {
+    if (poly_a.len() > 1 || poly_b.len() > 1) && !crossing_hull_edges(a, &poly_a, b, &poly_b) {
         let ref_is_a = poly_a.len() >= poly_b.len();
         let (reference, incident, face_normal, towards) = if ref_is_a {
             (&poly_a, &mut poly_b, normal_a, n)
@@ -170,6 +196,27 @@ pub(crate) fn collide_convex(
     }
     reduce(&candidates, &n, out);
     0.0
+}
+
+/// Whether the two features are segments, at least one a hull's edge,
+/// that cross rather than lie side by side: they touch at one point, the
+/// query's witness, and clipping one by the other's end caps would spread
+/// the contact along the whole overlap.
+fn crossing_hull_edges(a: &Shape, poly_a: &Polygon, b: &Shape, poly_b: &Polygon) -> bool {
+    let is_hull = |s: &Shape| matches!(s, Shape::ConvexHull(_));
+    if poly_a.len() != 2 || poly_b.len() != 2 || !(is_hull(a) || is_hull(b)) {
+        return false;
+    }
+    let axis_a = poly_a[1].0 - poly_a[0].0;
+    let axis_b = poly_b[1].0 - poly_b[0].0;
+    // |cos| below the bound, written without division; NaN counts as
+    // crossing (the witness point is always safe).
+    let dot = axis_a.dot(&axis_b);
+    !(dot * dot
+        >= PARALLEL_EDGE_COSINE
+            * PARALLEL_EDGE_COSINE
+            * axis_a.norm_squared()
+            * axis_b.norm_squared())
 }
 
 /// collide's [`contact`] on the concrete shapes, so that GJK and EPA are
@@ -227,11 +274,13 @@ fn clip_to_reference(reference: &Polygon, incident: &mut Polygon, face_normal: &
 
 /// Writes into `out` the world vertices of `shape`'s feature farthest along
 /// `dir` (world), and returns the feature's index and its outward face
-/// normal when it is a face.
+/// normal when it is a face. With `edges`, a hull whose best face leans
+/// away from `dir` gives that face's farthest edge or vertex instead.
 fn supporting_feature(
     shape: &Shape,
     pose: &Isometry3<f32>,
     dir: &Vector3<f32>,
+    edges: bool,
     out: &mut Polygon,
 ) -> (u32, Option<Vector3<f32>>) {
     out.clear();
@@ -286,18 +335,98 @@ fn supporting_feature(
             let face = best.map(|i| (i, &h.faces()[i]));
             match face {
                 Some((i, f)) if f.vertices.len() <= MAX_POLYGON_VERTICES => {
-                    for (id, &v) in f.vertices.iter().enumerate() {
-                        if let Some(p) = h.vertices().get(v as usize) {
+                    let vertices =
+                        || f.vertices.iter().filter_map(|&v| h.vertices().get(v as usize));
+                    if !edges || best_dot > MIN_HULL_FACE_COSINE {
+                        for (id, p) in vertices().enumerate() {
+                            out.push((pose * p, id as u32));
+                        }
+                        return (i as u32, Some(pose.rotation * f.normal.into_inner()));
+                    }
+                    // The face leans away from `dir`: the hull meets it
+                    // with the face's edge or vertex that reaches farthest.
+                    let reach = |p: &Point3<f32>| p.coords.dot(&dir_local);
+                    let (low, high) = vertices()
+                        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| {
+                            (lo.min(reach(p)), hi.max(reach(p)))
+                        });
+                    let level = high - FEATURE_LEVEL_FRACTION * (high - low);
+                    for (id, p) in vertices().enumerate() {
+                        if reach(p) >= level {
                             out.push((pose * p, id as u32));
                         }
                     }
-                    (i as u32, Some(pose.rotation * f.normal.into_inner()))
+                    (i as u32, None)
                 }
                 _ => {
                     let p = collide::SupportMap::local_support(h, &dir_local);
                     out.push((pose * p, 0));
                     (0xFF, None)
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::builtin::icosahedron;
+    use collide::nalgebra::{Translation3, UnitQuaternion};
+
+    /// Relative tolerance on positions and separations, of the
+    /// icosahedron's circumradius: f32 clipping rounds far below it.
+    const TOLERANCE: f32 = 1e-4;
+
+    /// Regression: two icosahedra meeting along parallel edges (each hull's
+    /// farthest feature along ±x is an edge along z) got one contact point
+    /// or none, and fast ones flew through each other. The oracle is the
+    /// geometry of the icosahedron: both edges have their ends at
+    /// z = ±s, at x = ±φ s from each centre (`s` the scale of the
+    /// (0, ±1, ±φ) vertex set); the pair is checked in A's frame, at the
+    /// identity and under seeded rigid transforms of both.
+    #[test]
+    fn parallel_edges_give_two_points_at_the_edge_ends() {
+        let radius = 0.3;
+        let hull: Shape = icosahedron(radius).unwrap().into();
+        let phi = (1.0 + 5.0f32.sqrt()) / 2.0;
+        let s = radius / (1.0 + phi * phi).sqrt();
+        let mut rng = crate::test_rng::Lcg(7);
+        // Pairs approaching from beyond the slop (touching ones have a cone
+        // of valid normals, and resting ones keep whole faces).
+        for gap in [2.0 * LINEAR_SLOP, 0.1, 1.0] {
+            for trial in 0..8 {
+                let frame = if trial == 0 {
+                    Isometry3::identity()
+                } else {
+                    Isometry3::from_parts(
+                        Translation3::new(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0), 0.0),
+                        UnitQuaternion::from_scaled_axis(Vector3::new(
+                            rng.range(-3.0, 3.0),
+                            rng.range(-3.0, 3.0),
+                            rng.range(-3.0, 3.0),
+                        )),
+                    )
+                };
+                let pose_a = frame;
+                let pose_b = frame * Isometry3::translation(2.0 * phi * s + gap, 0.0, 0.0);
+                let mut m = Manifold::default();
+                collide_convex(&hull, &pose_a, &hull, &pose_b, gap + 0.1, &mut m);
+                assert_eq!(m.points.len(), 2, "gap {gap}, trial {trial}: {m:?}");
+                let mut ends = [false; 2];
+                for p in &m.points {
+                    let local = pose_a.inverse_transform_point(&p.point);
+                    assert!(
+                        (p.separation - gap).abs() < TOLERANCE * radius,
+                        "gap {gap}, trial {trial}: separation {}",
+                        p.separation
+                    );
+                    assert!(local.y.abs() < TOLERANCE * radius, "off the edge: {local}");
+                    for (k, z) in [s, -s].into_iter().enumerate() {
+                        ends[k] |= (local.z - z).abs() < TOLERANCE * radius;
+                    }
+                }
+                assert_eq!(ends, [true, true], "gap {gap}, trial {trial}: {m:?}");
             }
         }
     }

@@ -49,6 +49,7 @@ use wide::f32x4;
 
 use crate::collision::manifold::{FrictionAnchor, MAX_MANIFOLD_POINTS};
 use crate::collision::pair_cache::PairCache;
+use crate::solver::load_stiffening::LoadStiffening;
 use crate::solver::simd_batch::{self, ConstraintBatch, MAX_MANIFOLD_SWEEPS};
 use crate::solver::solver_body::SolverBody;
 
@@ -62,6 +63,8 @@ pub(crate) const SWEEP_SLOP_FRACTION: f32 = 0.01;
 /// Spring coefficients of a soft constraint for one substep length.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Softness {
+    /// Angular frequency `ω = 2π f` of the spring (rad/s; 0 for rigid).
+    pub(super) omega: f32,
     pub(super) bias_rate: f32,
     pub(super) mass_scale: f32,
     pub(super) impulse_scale: f32,
@@ -71,13 +74,13 @@ impl Softness {
     /// Coefficients for frequency `hertz`, damping ratio `zeta` and substep `h`.
     pub fn new(hertz: f32, zeta: f32, h: f32) -> Self {
         if !(hertz > 0.0) {
-            return Self { bias_rate: 0.0, mass_scale: 1.0, impulse_scale: 0.0 };
+            return Self { omega: 0.0, bias_rate: 0.0, mass_scale: 1.0, impulse_scale: 0.0 };
         }
         let omega = 2.0 * std::f32::consts::PI * hertz;
         let a1 = 2.0 * zeta + h * omega;
         let a2 = h * omega * a1;
         let a3 = 1.0 / (1.0 + a2);
-        Self { bias_rate: omega / a1, mass_scale: a2 * a3, impulse_scale: a3 }
+        Self { omega, bias_rate: omega / a1, mass_scale: a2 * a3, impulse_scale: a3 }
     }
 }
 
@@ -88,6 +91,9 @@ pub(crate) struct SolverParams {
     pub dynamic_softness: Softness,
     /// Softness of contacts against static bodies (stiffer: nothing gives).
     pub static_softness: Softness,
+    /// How heavily loaded contacts are stiffened (see
+    /// [`crate::solver::load_stiffening`]).
+    pub load_stiffening: LoadStiffening,
     /// Largest speed (m/s) at which overlap is pushed out.
     pub max_push_out: f32,
     /// Approach speed (m/s) below which restitution is ignored.

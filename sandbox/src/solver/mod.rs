@@ -6,6 +6,8 @@
 pub(crate) mod constraint_batches;
 pub(crate) mod contact_solver;
 pub(crate) mod integrate;
+pub(crate) mod load_stiffening;
+pub(crate) mod mass_ratio_chains;
 pub(crate) mod prepare;
 pub(crate) mod simd_batch;
 pub(crate) mod simd_target;

@@ -19,6 +19,7 @@
 use collide::nalgebra::{Matrix3, Point3, Vector3};
 
 use super::contact_solver::{ANCHOR_RATE_FRACTION, SolverParams};
+use super::load_stiffening::stiffen_for_load;
 use super::simd_batch::{COUPLING_PAIRS, ConstraintBatch, LANES, W, WideVec, pair_index};
 use crate::collision::manifold::{MAX_MANIFOLD_POINTS, Manifold};
 use crate::solver::simd_target::per_simd_target;
@@ -37,6 +38,9 @@ pub(crate) struct ContactInput<'a> {
     /// surface: from A's anchor point to B's, world frame (zero for a new
     /// anchor).
     pub anchor_gap: Vector3<f32>,
+    /// Whether the manifold is in a mass-ratio chain, whose spring is
+    /// stiffened for its load (see [`crate::solver::mass_ratio_chains`]).
+    pub in_chain: bool,
 }
 
 /// One 3×3 matrix per lane, entry by entry (`m[row][column]`).
@@ -119,6 +123,7 @@ per_simd_target! {
         let mut friction_impulse = WideVec::default();
         let mut twist_impulse = W::ZERO;
         let mut is_static = [0.0f32; LANES];
+        let mut in_chain = [0.0f32; LANES];
         let mut any_restitution = false;
         let mut point_count = 0;
         for (l, input) in inputs.iter().enumerate() {
@@ -148,6 +153,9 @@ per_simd_target! {
             if ma.inv_mass == 0.0 || mb.inv_mass == 0.0 {
                 is_static[l] = 1.0;
             }
+            if input.in_chain {
+                in_chain[l] = 1.0;
+            }
             any_restitution |= input.restitution != 0.0;
         }
         let valid: [W; MAX_MANIFOLD_POINTS] =
@@ -155,9 +163,6 @@ per_simd_target! {
         let against_static = W::new(is_static).simd_gt(W::ZERO);
         let (dynamic, fixed) = (&params.dynamic_softness, &params.static_softness);
         let soft = |d: f32, s: f32| against_static.select(W::splat(s), W::splat(d));
-        let mass_scale = soft(dynamic.mass_scale, fixed.mass_scale);
-        let bias_rate = soft(dynamic.bias_rate, fixed.bias_rate);
-        let impulse_scale = soft(dynamic.impulse_scale, fixed.impulse_scale);
         let tangents = tangent_basis(&n);
         let inv_mass_sum = inv_mass_a + inv_mass_b;
 
@@ -173,6 +178,9 @@ per_simd_target! {
         let mut irn_a = [WideVec::default(); MAX_MANIFOLD_POINTS];
         let mut irn_b = [WideVec::default(); MAX_MANIFOLD_POINTS];
         let mut normal_mass = [W::ZERO; MAX_MANIFOLD_POINTS];
+        // Largest velocity change one point's warm-start impulse makes,
+        // `λ_i / m_i`: the load the spring is stiffened for.
+        let mut load = W::ZERO;
         let mut twist_coupling = [W::ZERO; MAX_MANIFOLD_POINTS];
         let mut center = WideVec::default();
         for i in 0..MAX_MANIFOLD_POINTS {
@@ -191,8 +199,23 @@ per_simd_target! {
             irn_a[i] = zero_vec_unless(valid[i], irn_a_i);
             irn_b[i] = zero_vec_unless(valid[i], irn_b_i);
             normal_mass[i] = zero_unless(valid[i], inverse_if_positive(k));
+            load = load.max(zero_unless(valid[i], normal_impulse[i] * k));
             twist_coupling[i] = zero_unless(valid[i], n.dot(&(irn_a_i + irn_b_i)));
         }
+        let base_bias_rate = soft(dynamic.bias_rate, fixed.bias_rate);
+        // Lanes outside a chain carry no load to stiffen for.
+        let chained = W::new(in_chain).simd_gt(W::ZERO);
+        let (mass_scale, bias_rate, impulse_scale) = stiffen_for_load(
+            chained.select(load, W::ZERO),
+            soft(dynamic.omega, fixed.omega),
+            soft(params.load_stiffening.max_omega, 2.0 * params.load_stiffening.max_omega),
+            (
+                soft(dynamic.mass_scale, fixed.mass_scale),
+                base_bias_rate,
+                soft(dynamic.impulse_scale, fixed.impulse_scale),
+            ),
+            &params.load_stiffening,
+        );
         // The mean over the points, divided component by component as
         // nalgebra's `v / s` does.
         let divisor = W::ONE.max(count);
@@ -300,7 +323,7 @@ per_simd_target! {
             center_a,
             center_b,
             anchor_gap,
-            anchor_rate: W::splat(ANCHOR_RATE_FRACTION) * bias_rate,
+            anchor_rate: W::splat(ANCHOR_RATE_FRACTION) * base_bias_rate,
             current_separation: [W::ZERO; MAX_MANIFOLD_POINTS],
             anchor_velocity: WideVec::default(),
             point_count,

@@ -720,3 +720,37 @@ fn relax_pass<const FRESH: bool>(
         by_point_count!(c.point_count, N => relax_batch::<FRESH, N>(c, bodies, params));
     }
 }
+
+per_simd_target! {
+    /// Further relax sweeps over the batches listed in `selected` only,
+    /// after the substep's [`relax`] iterations (which computed the
+    /// separations and anchor gaps these reuse).
+    fn relax_selected(
+        batches: &mut [ConstraintBatch],
+        selected: &[u32],
+        bodies: &mut [SolverBody],
+        params: &SolverParams,
+    ) {
+        for &index in selected {
+            let c = &mut batches[index as usize];
+            by_point_count!(c.point_count, N => relax_batch::<false, N>(c, bodies, params));
+        }
+    }
+}
+
+per_simd_target! {
+    /// Further push sweeps over the batches listed in `selected` only,
+    /// after the substep's [`push`] iterations (which computed the
+    /// separations these reuse).
+    fn push_selected(
+        batches: &mut [ConstraintBatch],
+        selected: &[u32],
+        bodies: &mut [SolverBody],
+        params: &SolverParams,
+    ) {
+        for &index in selected {
+            let c = &mut batches[index as usize];
+            by_point_count!(c.point_count, N => push_batch::<false, N>(c, bodies, params));
+        }
+    }
+}

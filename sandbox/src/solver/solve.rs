@@ -19,6 +19,8 @@ use crate::solver::contact_solver::{
     ConstraintSlot, SWEEP_SLOP_FRACTION, Softness, SolverParams, apply_restitution, store_impulses,
 };
 use crate::solver::integrate::{integrate_positions, integrate_velocities};
+use crate::solver::load_stiffening::LoadStiffening;
+use crate::solver::mass_ratio_chains::mark_chains;
 use crate::solver::prepare::{ContactInput, prepare};
 use crate::solver::simd_batch::{self, ConstraintBatch, LANES};
 use crate::solver::solver_body::{SolverBody, SolverMass, SolverMotion};
@@ -28,6 +30,13 @@ use crate::workers::Workers;
 /// Bodies one worker integrates at a time: each costs tens of nanoseconds,
 /// so a chunk must be large for handing it out to be worth it.
 const BODIES_PER_CHUNK: usize = 512;
+
+/// Highest contact spring frequency, as a fraction of the substep rate:
+/// Box2D v3's cap (a quarter), above which the soft step's single sweep
+/// per substep loses stability (contacts stiffened for their load beyond
+/// it made heavy-on-light stacks bounce and walk). Contacts against static
+/// bodies may reach twice this, as their base frequency is twice.
+const MAX_HERTZ_PER_SUBSTEP_RATE: f32 = 0.25;
 
 /// The solver's per-step arrays, kept between steps so that a step
 /// allocates nothing once they have grown.
@@ -53,6 +62,12 @@ pub(crate) struct SolverScratch {
     batching: ConstraintBatches,
     /// The manifolds prepared in SIMD batches.
     batches: Vec<ConstraintBatch>,
+    /// Per solver body: whether it touches a body of very different mass.
+    body_in_chain: Vec<bool>,
+    /// Per slot: whether its manifold is in a mass-ratio chain.
+    slot_in_chain: Vec<bool>,
+    /// The batches holding a manifold of a mass-ratio chain, in order.
+    chain_batches: Vec<u32>,
 }
 
 /// Solves one step of `dt` for the awake bodies and their touching
@@ -75,11 +90,21 @@ pub(crate) fn solve(
 
     let substeps = settings.substeps.max(1);
     let h = dt / substeps as f32;
-    let hertz = settings.contact_hertz.min(0.25 / h);
+    let hertz = settings.contact_hertz.min(MAX_HERTZ_PER_SUBSTEP_RATE / h);
     let zeta = settings.contact_damping_ratio;
     let params = SolverParams {
         dynamic_softness: Softness::new(hertz, zeta, h),
         static_softness: Softness::new(2.0 * hertz, zeta, h),
+        load_stiffening: LoadStiffening {
+            zeta,
+            h,
+            max_omega: 2.0 * std::f32::consts::PI * MAX_HERTZ_PER_SUBSTEP_RATE / h,
+            omega_sq_per_load: if settings.max_contact_sag > 0.0 {
+                1.0 / (h * settings.max_contact_sag)
+            } else {
+                0.0
+            },
+        },
         max_push_out: settings.max_push_out_velocity,
         restitution_threshold: settings.restitution_threshold,
         inv_h: 1.0 / h,
@@ -96,12 +121,22 @@ pub(crate) fn solve(
         scratch.slots.push(ConstraintSlot { contact: ci as u32, ..ConstraintSlot::EMPTY });
         scratch.pairs.push((scratch.solver_index[a], scratch.solver_index[b]));
     }
+    mark_chains(
+        &scratch.pairs,
+        &scratch.masses,
+        &mut scratch.body_in_chain,
+        &mut scratch.slot_in_chain,
+    );
     scratch.batch_constraints(bodies, contacts, &params);
 
     let push_iterations = settings.push_iterations.max(1);
     let relax_iterations = settings.relax_iterations.max(1);
     let mut integrate_time = Duration::ZERO;
-    let SolverScratch { bodies: solver_bodies, motions, batches, slots, .. } = scratch;
+    // Manifolds in mass-ratio chains get extra sweeps of both passes.
+    let chain_push_iterations = settings.mass_ratio_iterations.max(push_iterations);
+    let chain_relax_iterations = settings.mass_ratio_iterations.max(relax_iterations);
+    let SolverScratch { bodies: solver_bodies, motions, batches, slots, chain_batches, .. } =
+        scratch;
     for _ in 0..substeps {
         let t = Instant::now();
         workers.for_each_chunk_zip(
@@ -115,6 +150,11 @@ pub(crate) fn solve(
         for iteration in 0..push_iterations {
             simd_batch::push(batches, solver_bodies, &params, iteration == 0);
         }
+        if !chain_batches.is_empty() {
+            for _ in push_iterations..chain_push_iterations {
+                simd_batch::push_selected(batches, chain_batches, solver_bodies, &params);
+            }
+        }
         let t = Instant::now();
         workers.for_each_chunk_zip(
             &mut solver_bodies[1..],
@@ -125,6 +165,11 @@ pub(crate) fn solve(
         integrate_time += t.elapsed();
         for iteration in 0..relax_iterations {
             simd_batch::relax(batches, solver_bodies, &params, iteration == 0);
+        }
+        if !chain_batches.is_empty() {
+            for _ in relax_iterations..chain_relax_iterations {
+                simd_batch::relax_selected(batches, chain_batches, solver_bodies, &params);
+            }
         }
     }
     apply_restitution(slots, batches, solver_bodies, &params);
@@ -197,6 +242,7 @@ impl SolverScratch {
         self.batching.build(self.pairs.iter().copied());
         let count = self.batching.lens.len();
         self.batches.resize_with(count, ConstraintBatch::default);
+        self.chain_batches.clear();
         let mut start = 0;
         for (index, (batch, &len)) in self.batches.iter_mut().zip(&self.batching.lens).enumerate() {
             let end = start + usize::from(len);
@@ -220,6 +266,7 @@ impl SolverScratch {
                 };
                 inputs.push(ContactInput {
                     anchor_gap,
+                    in_chain: self.slot_in_chain[m as usize],
                     manifold,
                     body_a: index_a,
                     body_b: index_b,
@@ -237,6 +284,9 @@ impl SolverScratch {
                     relative_velocity: [0.0; MAX_MANIFOLD_POINTS],
                     anchor,
                 };
+            }
+            if inputs.iter().any(|input| input.in_chain) {
+                self.chain_batches.push(index as u32);
             }
             let relative_velocity = prepare(&inputs, &self.bodies, &self.masses, params, batch);
             for (lane, &m) in self.batching.order[start..end].iter().enumerate() {

@@ -7,6 +7,7 @@ use collide::nalgebra::{SMatrix, SVector, UnitQuaternion};
 use super::*;
 use crate::collision::manifold::ContactPoint;
 use crate::solver::contact_solver::Softness;
+use crate::solver::load_stiffening::LoadStiffening;
 
 /// Relative tolerance of the effective-mass entries against the oracle:
 /// both sides round f32 products of O(1) lever arms and inertias, so a
@@ -73,6 +74,12 @@ fn params() -> SolverParams {
     SolverParams {
         dynamic_softness: Softness::new(30.0, 10.0, 1.0 / 240.0),
         static_softness: Softness::new(60.0, 10.0, 1.0 / 240.0),
+        load_stiffening: LoadStiffening {
+            zeta: 10.0,
+            h: 1.0 / 240.0,
+            omega_sq_per_load: 0.0,
+            max_omega: 0.0,
+        },
         max_push_out: 3.0,
         restitution_threshold: 1.0,
         inv_h: 240.0,
@@ -115,6 +122,7 @@ fn lanes_match_explicit_effective_mass() {
                 friction: 0.5,
                 restitution: 0.0,
                 anchor_gap: Vector3::zeros(),
+                in_chain: false,
             })
             .collect();
         let mut batch = ConstraintBatch::default();
@@ -227,6 +235,7 @@ fn lanes_are_independent() {
             friction: 0.4,
             restitution: 0.0,
             anchor_gap: Vector3::new(0.001, 0.0, -0.002),
+            in_chain: false,
         }
     }
     let forward: Vec<_> = (0..4).map(|l| input(&manifolds[l], 1 + 2 * l as u32)).collect();
@@ -293,6 +302,7 @@ fn passes_per_point_count_match_the_all_point_passes() {
             friction: 0.5,
             restitution: 0.0,
             anchor_gap: rng_free_vector(k + 16, 0.002),
+            in_chain: false,
         };
         let inputs: Vec<ContactInput<'_>> = (0..8).map(input).collect();
         let mut batches = vec![ConstraintBatch::default(), ConstraintBatch::default()];
