@@ -37,6 +37,7 @@ mod body;
 mod collision;
 mod error;
 mod events;
+pub mod probe;
 #[cfg(feature = "render")]
 pub mod render;
 mod scene;
@@ -44,7 +45,6 @@ mod settings;
 mod sleep;
 mod solver;
 mod stage_times;
-#[cfg(test)]
 mod test_rng;
 mod tolerances;
 mod validate;

@@ -1,5 +1,6 @@
-//! A seeded pseudo-random generator shared by the unit tests, so that they
-//! need no crate and every run draws the same cases: Knuth's MMIX 64-bit
+//! A seeded pseudo-random generator shared by the unit tests (so that they
+//! need no crate and every run draws the same cases) and by the probe's
+//! random hulls (so that a seed names a hull): Knuth's MMIX 64-bit
 //! linear congruential generator, its top 24 bits as an `f32` in `[0, 1)`.
 
 /// A 64-bit LCG; the seed is the initial state.
