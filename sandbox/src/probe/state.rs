@@ -39,11 +39,11 @@ const GRAB_REACH: f32 = 1.0e3;
 const A_CENTER_3D: Vector3<f32> = Vector3::new(-2.4, 1.4, 0.0);
 const MINKOWSKI_ORIGIN_3D: Vector3<f32> = Vector3::new(2.4, 1.4, 0.0);
 /// B's starting offset from A in 3D: overlapping for every pair of shapes.
-const B_OFFSET_3D: Vector3<f32> = Vector3::new(0.65, 0.2, 0.15);
+const B_OFFSET_3D: Vector3<f32> = Vector3::new(0.55, 0.2, 0.15);
 /// The same in 2D.
 const A_CENTER_2D: Vector2<f32> = Vector2::new(-2.4, 0.0);
 const MINKOWSKI_ORIGIN_2D: Vector2<f32> = Vector2::new(2.4, 0.0);
-const B_OFFSET_2D: Vector2<f32> = Vector2::new(0.7, 0.25);
+const B_OFFSET_2D: Vector2<f32> = Vector2::new(0.6, 0.25);
 
 /// Whether the probe works in 3D or in the plane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -328,6 +328,38 @@ impl Probe {
         );
         self.pose_b2 = Isometry2::new(A_CENTER_2D + B_OFFSET_2D, 0.35);
         self.changed();
+    }
+
+    /// Puts B's centre at `offset` from A's (three numbers in 3D, two in
+    /// 2D; missing ones count as zero).
+    pub fn set_b_offset(&mut self, offset: &[f32]) {
+        let o = |i: usize| offset.get(i).copied().unwrap_or(0.0);
+        match self.dim {
+            Dim::Three => {
+                self.pose_b.translation.vector =
+                    self.pose_a.translation.vector + Vector3::new(o(0), o(1), o(2));
+            }
+            Dim::Two => {
+                self.pose_b2.translation.vector =
+                    self.pose_a2.translation.vector + Vector2::new(o(0), o(1));
+            }
+        }
+        self.changed();
+        self.refresh();
+    }
+
+    /// Sets B's rotation: roll, pitch, yaw in radians in 3D (nalgebra's
+    /// `from_euler_angles`), one angle in 2D; missing ones count as zero.
+    pub fn set_b_angles(&mut self, angles: &[f32]) {
+        let a = |i: usize| angles.get(i).copied().unwrap_or(0.0);
+        match self.dim {
+            Dim::Three => {
+                self.pose_b.rotation = UnitQuaternion::from_euler_angles(a(0), a(1), a(2))
+            }
+            Dim::Two => self.pose_b2.rotation = UnitComplex::new(a(0)),
+        }
+        self.changed();
+        self.refresh();
     }
 
     /// Moves B by `delta` (2D: its x and y).
