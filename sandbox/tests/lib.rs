@@ -13,6 +13,8 @@ mod mass_properties;
 mod piles;
 mod ray_cast;
 #[cfg(feature = "render")]
+mod render_probe;
+#[cfg(feature = "render")]
 mod render_scenes;
 mod resting;
 mod restitution;

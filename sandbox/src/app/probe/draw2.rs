@@ -62,14 +62,14 @@ pub fn fill2(probe: &Probe, frame: &mut FrameScene) {
         (&pictures.outlines[1], &probe.pose_b2, color_b),
     ] {
         let world: Vec<Point2<f32>> = outline.iter().map(|p| pose * p).collect();
-        polygon(frame, &world, SHAPE_Z, color, color.with_alpha(1.0));
+        polygon(frame, &world, SHAPE_Z, color.with_alpha(FLAT_SHAPE_ALPHA), color.with_alpha(1.0));
     }
     let origin3 = probe.minkowski_origin();
     let origin = Point2::new(origin3.x, origin3.y);
     // A's frame (where the trace and the polygon live) drawn at the origin.
     let minkowski_from_a = Isometry2::from_parts(origin.coords.into(), probe.pose_a2.rotation);
     let diff: Vec<Point2<f32>> = pictures.polygon.iter().map(|p| minkowski_from_a * p).collect();
-    polygon(frame, &diff, DIFFERENCE_Z, MINKOWSKI, MINKOWSKI_EDGE);
+    polygon(frame, &diff, DIFFERENCE_Z, MINKOWSKI.with_alpha(FLAT_MINKOWSKI_ALPHA), MINKOWSKI_EDGE);
     for (axis, color) in [(Vector2::x(), AXIS_X), (Vector2::y(), AXIS_Y)] {
         thick_segment(
             frame,

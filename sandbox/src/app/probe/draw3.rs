@@ -114,7 +114,7 @@ fn draw_contact(frame: &mut FrameScene, trace: &Trace3, origin: Point3<f32>) {
 }
 
 /// A GJK simplex: its edges as thick segments and its vertices as markers
-/// (a tetrahedron's faces lightly filled).
+/// (a triangle lightly filled).
 fn draw_simplex(
     frame: &mut FrameScene,
     simplex: &Simplex,
@@ -128,16 +128,14 @@ fn draw_simplex(
         }
         marker(frame, points[i], 8.0, color);
     }
-    if points.len() >= 3 {
-        let triangles = if points.len() == 4 {
-            vec![[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]]
-        } else {
-            vec![[0, 1, 2]]
-        };
+    // A triangle is filled lightly so its plane reads; a tetrahedron is
+    // left as edges, or its fill would hide the difference it encloses.
+    if points.len() == 3 {
+        let triangles = vec![[0, 1, 2]];
         frame.translucent.push(TranslucentMesh {
             positions: points,
             triangles,
-            color: color.with_alpha(0.25),
+            color: color.with_alpha(0.2),
         });
     }
 }

@@ -8,7 +8,7 @@ use crate::render::Color;
 pub const MAX_OUTLINE_EDGES: usize = 120;
 
 /// The Minkowski difference's fill (translucent blue).
-pub const MINKOWSKI: Color = Color::rgba(0.22, 0.45, 0.95, 0.22);
+pub const MINKOWSKI: Color = Color::rgba(0.22, 0.45, 0.95, 0.28);
 /// Its outline.
 pub const MINKOWSKI_EDGE: Color = Color::rgb(0.25, 0.40, 0.85);
 /// The outline of the cores' difference (rounded shapes).
@@ -39,6 +39,13 @@ pub const CLOSEST_FACE: Color = Color::rgb(1.0, 0.88, 0.20);
 pub const DIRECTION: Color = Color::rgb(0.85, 0.10, 0.85);
 /// A step's support point.
 pub const SUPPORT: Color = Color::rgb(0.85, 0.10, 0.85);
+
+/// Opacity of the fills in 2D, where they lie on a pale background and
+/// hide nothing (the 3D shapes keep their colours' 0.5 so the vectors
+/// inside them show).
+pub const FLAT_SHAPE_ALPHA: f32 = 0.75;
+/// Opacity of the 2D Minkowski difference's fill.
+pub const FLAT_MINKOWSKI_ALPHA: f32 = 0.45;
 
 /// A's and B's colours: green when separated, red when intersecting (B a
 /// little lighter), translucent.
