@@ -22,7 +22,7 @@ const DIFFERENCE_Z: f32 = -0.4;
 const LINE_Z: f32 = 0.1;
 /// Radius of the thick segments, metres: about three pixels across in the
 /// default view.
-const THICK: f32 = 0.012;
+const THICK: f32 = 0.02;
 /// Length of a drawn search direction, metres.
 const DIRECTION_LENGTH: f32 = 0.55;
 /// Length of the Minkowski origin's axes, metres.
@@ -52,9 +52,20 @@ fn polygon(
     }
 }
 
+/// How far markers sit in front of the outlines and vectors, metres: more
+/// than the thick segments' radius, so the capsules never cover them.
+const MARKER_LIFT: f32 = 0.1;
+
 /// Fills `frame` (cleared first) with the 2D probe.
 pub fn fill2(probe: &Probe, frame: &mut FrameScene) {
     frame.clear();
+    draw(probe, frame);
+    for p in &mut frame.points {
+        p.position.z += MARKER_LIFT;
+    }
+}
+
+fn draw(probe: &Probe, frame: &mut FrameScene) {
     let pictures = probe.pictures();
     let (color_a, color_b) = shape_colors(probe.intersecting());
     for (outline, pose, color) in [
