@@ -64,11 +64,10 @@ pub fn probe_section(ui: &mut egui::Ui, probe: &Probe, actions: &mut Vec<Action>
             push(ProbeAction::ResetPose);
         }
     });
-    drop(push);
     ui.separator();
     result_section(ui, probe);
     ui.separator();
-    step_section(ui, probe, actions);
+    step_section(ui, probe, &mut push);
     ui.collapsing("probe keys", |ui| {
         ui.label(
             "arrows, PageUp/PageDown: move B · I/O, K/L, ,/.: turn B\n\
@@ -146,7 +145,7 @@ fn result_section(ui: &mut egui::Ui, probe: &Probe) {
     }
 }
 
-fn step_section(ui: &mut egui::Ui, probe: &Probe, actions: &mut Vec<Action>) {
+fn step_section(ui: &mut egui::Ui, probe: &Probe, push: &mut impl FnMut(ProbeAction)) {
     let n = probe.step_count();
     let label = match probe.step {
         None => format!("final state ({n} steps recorded)"),
@@ -165,13 +164,13 @@ fn step_section(ui: &mut egui::Ui, probe: &Probe, actions: &mut Vec<Action>) {
     ui.label(label);
     ui.horizontal(|ui| {
         if ui.button("◀ B").clicked() {
-            actions.push(Action::Probe(ProbeAction::PreviousStep));
+            push(ProbeAction::PreviousStep);
         }
         if ui.button("N ▶").clicked() {
-            actions.push(Action::Probe(ProbeAction::NextStep));
+            push(ProbeAction::NextStep);
         }
         if ui.add_enabled(probe.step.is_some(), egui::Button::new("final (Esc)")).clicked() {
-            actions.push(Action::Probe(ProbeAction::FinalState));
+            push(ProbeAction::FinalState);
         }
     });
     ui.label(
