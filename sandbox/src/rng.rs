@@ -1,6 +1,6 @@
-//! A seeded pseudo-random generator shared by the unit tests and the soak
-//! driver (`soak/`), so that they need no crate and every run with a seed
-//! draws the same cases: Knuth's MMIX 64-bit linear congruential generator,
+//! A seeded pseudo-random generator shared by the unit tests, the soak
+//! driver (`soak/`) and the probe's random hulls, so that they need no crate
+//! and every run with a seed draws the same cases (a seed names a hull): Knuth's MMIX 64-bit linear congruential generator,
 //! its top 24 bits as an `f32` in `[0, 1)`.
 
 /// A 64-bit LCG; the seed is the initial state.

@@ -14,6 +14,8 @@ mod mass_ratios;
 mod piles;
 mod ray_cast;
 #[cfg(feature = "render")]
+mod render_probe;
+#[cfg(feature = "render")]
 mod render_scenes;
 mod resting;
 mod restitution;

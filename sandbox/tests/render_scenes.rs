@@ -14,19 +14,19 @@ use sandbox::app::{Headless, Simulation};
 use sandbox::render::RenderError;
 use sandbox::{Scene, SceneSource, StepSettings};
 
-fn require_gpu() -> bool {
+pub(crate) fn require_gpu() -> bool {
     std::env::var("SANDBOX_REQUIRE_GPU").is_ok_and(|v| v == "1")
 }
 
 /// Skips loudly, or fails when the environment requires a GPU.
-fn skip(why: &str) {
+pub(crate) fn skip(why: &str) {
     assert!(!require_gpu(), "SANDBOX_REQUIRE_GPU=1 but {why}");
     // Written past libtest's capture, so a skipped run is visible.
     use std::io::Write as _;
     let _ = writeln!(std::io::stderr().lock(), "SKIPPED: {why}");
 }
 
-fn headless(scene: Scene, size: usize, width: u32, height: u32) -> Option<Headless> {
+pub(crate) fn headless(scene: Scene, size: usize, width: u32, height: u32) -> Option<Headless> {
     let sim =
         Simulation::load(SceneSource::Named { scene, size }, StepSettings::default()).unwrap();
     match Headless::new(sim, width, height) {
@@ -39,7 +39,7 @@ fn headless(scene: Scene, size: usize, width: u32, height: u32) -> Option<Headle
     }
 }
 
-fn out_dir() -> PathBuf {
+pub(crate) fn out_dir() -> PathBuf {
     let dir = std::env::temp_dir().join("sandbox-render-tests");
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -65,7 +65,12 @@ fn is_ground(p: &Rgba<u8>) -> bool {
 
 /// The fraction of pixels in the rectangle `[x0, x1) × [y0, y1)` (as
 /// fractions of the image) for which `test` holds.
-fn fraction(image: &RgbaImage, x: (f32, f32), y: (f32, f32), test: fn(&Rgba<u8>) -> bool) -> f32 {
+pub(crate) fn fraction(
+    image: &RgbaImage,
+    x: (f32, f32),
+    y: (f32, f32),
+    test: fn(&Rgba<u8>) -> bool,
+) -> f32 {
     let (w, h) = (image.width() as f32, image.height() as f32);
     let (x0, x1) = ((x.0 * w) as u32, (x.1 * w) as u32);
     let (y0, y1) = ((y.0 * h) as u32, (y.1 * h) as u32);

@@ -18,6 +18,7 @@ use nalgebra::{Point2, Unit, Vector2};
 
 use super::gjk::TOUCH_REL_TOL;
 use super::minkowski::{CoreDifference2, SupportPoint2};
+use super::record::{EpaStep2, Recorder2};
 use super::simplex::Simplex2;
 use super::support_map::SupportMap2;
 
@@ -156,17 +157,19 @@ fn on_line(
 
 /// Penetration of the cores given GJK's final simplex, which holds or
 /// touches the origin. `None` only for a non-finite support point.
-pub(crate) fn epa<A, B>(
+pub(crate) fn epa<A, B, R>(
     diff: &mut CoreDifference2<'_, A, B>,
     simplex: &Simplex2,
+    recorder: &mut R,
 ) -> Option<EpaResult>
 where
     A: SupportMap2 + ?Sized,
     B: SupportMap2 + ?Sized,
+    R: Recorder2 + ?Sized,
 {
     let start = match simplex.points() {
-        [p] => return grow_point(diff, p),
-        [p, q] => return from_segment(diff, p, q),
+        [p] => return grow_point(diff, p, recorder),
+        [p, q] => return from_segment(diff, p, q, recorder),
         [p, q, r] => {
             let area2 = (q.w - p.w).perp(&(r.w - p.w));
             let lengths = (q.w - p.w).norm() * (r.w - p.w).norm();
@@ -180,7 +183,7 @@ where
                         (x.0.w - x.1.w).norm_squared().total_cmp(&(y.0.w - y.1.w).norm_squared())
                     })
                     .unwrap_or((p, q));
-                return from_segment(diff, s, t);
+                return from_segment(diff, s, t, recorder);
             }
             if area2 > 0.0 { [*p, *q, *r] } else { [*p, *r, *q] }
         }
@@ -189,17 +192,22 @@ where
             return None;
         }
     };
-    expand(diff, Polytope::new(&start))
+    expand(diff, Polytope::new(&start), recorder)
 }
 
 /// GJK stopped on one point `p` at (or within tolerance of) the origin.
 /// Look along A->B: if D does not extend past `p` that way the origin is on
 /// D's boundary there (depth zero, e.g. two circle cores, a point), otherwise
 /// the new support point makes a segment through the origin.
-fn grow_point<A, B>(diff: &mut CoreDifference2<'_, A, B>, p: &SupportPoint2) -> Option<EpaResult>
+fn grow_point<A, B, R>(
+    diff: &mut CoreDifference2<'_, A, B>,
+    p: &SupportPoint2,
+    recorder: &mut R,
+) -> Option<EpaResult>
 where
     A: SupportMap2 + ?Sized,
     B: SupportMap2 + ?Sized,
+    R: Recorder2 + ?Sized,
 {
     let offset = diff.offset_b_in_a();
     let dir = if offset.norm_squared() > 0.0 { offset.normalize() } else { Vector2::x() };
@@ -212,23 +220,25 @@ where
         return Some(on_line(p, p, dir, true));
     }
     // |s - p| >= (s - p)·dir > tol, so the segment is not degenerate.
-    grow_segment(diff, p, &s)
+    grow_segment(diff, p, &s, recorder)
 }
 
 /// A segment from GJK, or a point if it is shorter than the tolerance.
-fn from_segment<A, B>(
+fn from_segment<A, B, R>(
     diff: &mut CoreDifference2<'_, A, B>,
     p: &SupportPoint2,
     q: &SupportPoint2,
+    recorder: &mut R,
 ) -> Option<EpaResult>
 where
     A: SupportMap2 + ?Sized,
     B: SupportMap2 + ?Sized,
+    R: Recorder2 + ?Sized,
 {
     if (q.w - p.w).norm() > GAP_REL_TOL * diff.scale() {
-        grow_segment(diff, p, q)
+        grow_segment(diff, p, q, recorder)
     } else {
-        grow_point(diff, p)
+        grow_point(diff, p, recorder)
     }
 }
 
@@ -237,14 +247,16 @@ where
 /// origin is on D's boundary (depth zero; D itself is a segment when neither
 /// side extends); otherwise the supports on both sides make a quadrilateral
 /// around the origin for [`expand`].
-fn grow_segment<A, B>(
+fn grow_segment<A, B, R>(
     diff: &mut CoreDifference2<'_, A, B>,
     p: &SupportPoint2,
     q: &SupportPoint2,
+    recorder: &mut R,
 ) -> Option<EpaResult>
 where
     A: SupportMap2 + ?Sized,
     B: SupportMap2 + ?Sized,
+    R: Recorder2 + ?Sized,
 {
     let e = q.w - p.w;
     let len = e.norm();
@@ -278,14 +290,19 @@ where
     } else {
         [*p, s_neg, *q, s_pos]
     };
-    expand(diff, Polytope::new(&start))
+    expand(diff, Polytope::new(&start), recorder)
 }
 
 /// The EPA loop proper.
-fn expand<A, B>(diff: &mut CoreDifference2<'_, A, B>, mut poly: Polytope) -> Option<EpaResult>
+fn expand<A, B, R>(
+    diff: &mut CoreDifference2<'_, A, B>,
+    mut poly: Polytope,
+    recorder: &mut R,
+) -> Option<EpaResult>
 where
     A: SupportMap2 + ?Sized,
     B: SupportMap2 + ?Sized,
+    R: Recorder2 + ?Sized,
 {
     let mut best_result = poly.result(poly.closest_edge(), false);
     let mut previous_dist = f32::NEG_INFINITY;
@@ -303,6 +320,11 @@ where
 
         let n = poly.normals[i];
         let s = diff.support(&n);
+        recorder.epa_step(&EpaStep2 {
+            vertices: &poly.vertices[..poly.len],
+            closest_edge: i,
+            support: s,
+        });
         if !s.is_finite() {
             return None;
         }
@@ -337,14 +359,15 @@ mod tests {
 
     use super::*;
     use crate::dim2::gjk::{GjkOutcome, gjk};
+    use crate::dim2::record::NoRecord2;
     use crate::dim2::{Circle, Rectangle};
 
     fn run<A: SupportMap2, B: SupportMap2>(a: &A, b: &B, pose_b_in_a: Isometry2<f32>) -> EpaResult {
         let mut diff = CoreDifference2::new(a, b, pose_b_in_a);
-        let GjkOutcome::Intersecting(simplex) = gjk(&mut diff, None) else {
+        let GjkOutcome::Intersecting(simplex) = gjk(&mut diff, None, &mut NoRecord2) else {
             panic!("cores expected to overlap");
         };
-        epa(&mut diff, &simplex).expect("finite input")
+        epa(&mut diff, &simplex, &mut NoRecord2).expect("finite input")
     }
 
     /// A disc given by its exact support, without the core/margin split, so

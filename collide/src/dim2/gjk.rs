@@ -15,6 +15,7 @@
 use nalgebra::Vector2;
 
 use super::minkowski::{CoreDifference2, SupportPoint2};
+use super::record::{GjkStep2, Recorder2};
 use super::simplex::Simplex2;
 use super::support_map::SupportMap2;
 
@@ -69,19 +70,22 @@ pub(crate) enum GjkOutcome {
 /// full distance run would then report the shapes separated too, so the two
 /// queries agree. The factor two covers the tolerance growing with the
 /// scale of later support points.
-pub(crate) fn gjk<A, B>(
+pub(crate) fn gjk<A, B, R>(
     diff: &mut CoreDifference2<'_, A, B>,
     exit_beyond: Option<f32>,
+    recorder: &mut R,
 ) -> GjkOutcome
 where
     A: SupportMap2 + ?Sized,
     B: SupportMap2 + ?Sized,
+    R: Recorder2 + ?Sized,
 {
     // Start from the support towards B: the far side of D along A->B is the
     // part of D nearest the origin when the shapes are apart.
     let offset = diff.offset_b_in_a();
     let dir0 = if offset.norm_squared() > 0.0 { offset } else { Vector2::x() };
     let first = diff.support(&dir0);
+    recorder.gjk_step(&GjkStep2::new(&[], dir0, first));
     if !first.is_finite() {
         return GjkOutcome::NonFinite;
     }
@@ -98,6 +102,7 @@ where
         }
 
         let w = diff.support(&-v);
+        recorder.gjk_step(&GjkStep2::new(simplex.points(), -v, w));
         if !w.is_finite() {
             return GjkOutcome::NonFinite;
         }
@@ -147,6 +152,7 @@ mod tests {
     use nalgebra::{Isometry2, Point2, Vector2};
 
     use super::*;
+    use crate::dim2::record::NoRecord2;
     use crate::dim2::{Polygon, Rectangle};
 
     fn run<A: SupportMap2, B: SupportMap2>(
@@ -154,7 +160,7 @@ mod tests {
         b: &B,
         pose_b_in_a: Isometry2<f32>,
     ) -> GjkOutcome {
-        gjk(&mut CoreDifference2::new(a, b, pose_b_in_a), None)
+        gjk(&mut CoreDifference2::new(a, b, pose_b_in_a), None, &mut NoRecord2)
     }
 
     #[test]

@@ -13,7 +13,7 @@ use super::support_map::SupportMap2;
 /// A point of the core difference `D` with the two core points it came from,
 /// all in A's frame: `w = a - b`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct SupportPoint2 {
+pub struct SupportPoint2 {
     /// The point of `D`.
     pub w: Vector2<f32>,
     /// Witness on A's core.
@@ -23,14 +23,15 @@ pub(crate) struct SupportPoint2 {
 }
 
 impl SupportPoint2 {
+    /// Whether `w` is finite.
     #[inline]
-    pub fn is_finite(&self) -> bool {
+    pub(crate) fn is_finite(&self) -> bool {
         self.w.x.is_finite() && self.w.y.is_finite()
     }
 
     /// Affine combination `(1 - t) * self + t * other`, witnesses included.
     #[inline]
-    pub fn lerp(&self, other: &Self, t: f32) -> Self {
+    pub(crate) fn lerp(&self, other: &Self, t: f32) -> Self {
         Self {
             w: self.w.lerp(&other.w, t),
             a: Point2::from(self.a.coords.lerp(&other.a.coords, t)),

@@ -40,6 +40,7 @@ mod minkowski;
 mod polygon;
 mod query;
 mod ray_cast;
+mod record;
 mod rectangle;
 mod shape;
 mod simplex;
@@ -48,12 +49,14 @@ mod support_map;
 pub use crate::error::QueryError;
 pub use circle::Circle;
 pub use error::PolygonError;
+pub use minkowski::SupportPoint2;
 pub use polygon::Polygon;
 pub use query::{
-    Penetration2, Proximity2, closest_points, intersects, penetration, try_closest_points,
-    try_intersects, try_penetration,
+    Contact2, Penetration2, Proximity2, closest_points, contact_with, intersects, penetration,
+    try_closest_points, try_intersects, try_penetration,
 };
 pub use ray_cast::{CastRay2, Ray2, RayCast2, cast_ray};
+pub use record::{EpaSnapshot2, EpaStep2, GjkStep2, IterationLog2, NoRecord2, Recorder2};
 pub use rectangle::Rectangle;
 pub use shape::Shape2;
 pub use support_map::SupportMap2;

@@ -14,6 +14,7 @@ use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use super::epa::epa;
 use super::gjk::{GjkOutcome, gjk};
 use super::minkowski::CoreDifference2;
+use super::record::{NoRecord2, Recorder2};
 use super::support_map::SupportMap2;
 use crate::error::QueryError;
 
@@ -174,7 +175,7 @@ pub fn try_intersects<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
     pose_b: &Isometry2<f32>,
 ) -> Result<bool, QueryError> {
     Ok(!matches!(
-        query(a, pose_a, b, pose_b, Goal::Intersection)?,
+        query(a, pose_a, b, pose_b, Goal::Intersection, &mut NoRecord2)?,
         Outcome::Separated(_) | Outcome::Apart
     ))
 }
@@ -197,7 +198,7 @@ pub fn try_closest_points<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
     b: &B,
     pose_b: &Isometry2<f32>,
 ) -> Result<Proximity2, QueryError> {
-    Ok(match query(a, pose_a, b, pose_b, Goal::Distance)? {
+    Ok(match query(a, pose_a, b, pose_b, Goal::Distance, &mut NoRecord2)? {
         Outcome::Separated(p) => p,
         Outcome::Intersecting | Outcome::Penetrating(_) => Proximity2::Intersecting,
         Outcome::Apart => {
@@ -227,7 +228,7 @@ pub fn try_penetration<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
     b: &B,
     pose_b: &Isometry2<f32>,
 ) -> Result<Option<Penetration2>, QueryError> {
-    Ok(match query(a, pose_a, b, pose_b, Goal::Penetration)? {
+    Ok(match query(a, pose_a, b, pose_b, Goal::Penetration, &mut NoRecord2)? {
         Outcome::Separated(_) | Outcome::Apart => None,
         Outcome::Penetrating(p) => Some(p),
         Outcome::Intersecting => {
@@ -235,6 +236,53 @@ pub fn try_penetration<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
             None
         }
     })
+}
+
+/// The contact state of a pair: separated with a distance, or penetrating.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Contact2 {
+    /// The shapes are disjoint.
+    Separated {
+        /// Distance between the shapes, in metres (positive).
+        distance: f32,
+        /// Point of A closest to B, world frame.
+        point_a: Point2<f32>,
+        /// Point of B closest to A, world frame.
+        point_b: Point2<f32>,
+    },
+    /// The shapes overlap or touch.
+    Penetrating(Penetration2),
+}
+
+/// The pair's contact state in one query (the distance and closest points
+/// if separated, the penetration if not), reporting every GJK and EPA
+/// iteration to `recorder` (see [`IterationLog2`](super::IterationLog2)).
+///
+/// # Errors
+/// Non-finite input, as [`try_penetration`].
+pub fn contact_with<A, B, R>(
+    a: &A,
+    pose_a: &Isometry2<f32>,
+    b: &B,
+    pose_b: &Isometry2<f32>,
+    recorder: &mut R,
+) -> Result<Contact2, QueryError>
+where
+    A: SupportMap2 + ?Sized,
+    B: SupportMap2 + ?Sized,
+    R: Recorder2 + ?Sized,
+{
+    match query(a, pose_a, b, pose_b, Goal::Penetration, recorder)? {
+        Outcome::Separated(Proximity2::Separated { distance, point_a, point_b }) => {
+            Ok(Contact2::Separated { distance, point_a, point_b })
+        }
+        Outcome::Penetrating(p) => Ok(Contact2::Penetrating(p)),
+        // A penetration query runs GJK to the end and EPA on overlap.
+        Outcome::Separated(Proximity2::Intersecting) | Outcome::Apart | Outcome::Intersecting => {
+            debug_assert!(false, "a penetration query stopped early");
+            Err(QueryError::NonFiniteInput)
+        }
+    }
 }
 
 /// How much a query needs to know.
@@ -271,13 +319,19 @@ fn margin_is_valid(margin: f32) -> bool {
 
 /// The shared body of every query. [`Goal::Penetration`] runs EPA when the
 /// cores overlap; otherwise an overlap is just [`Outcome::Intersecting`].
-fn query<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
+fn query<A, B, R>(
     a: &A,
     pose_a: &Isometry2<f32>,
     b: &B,
     pose_b: &Isometry2<f32>,
     goal: Goal,
-) -> Result<Outcome, QueryError> {
+    recorder: &mut R,
+) -> Result<Outcome, QueryError>
+where
+    A: SupportMap2 + ?Sized,
+    B: SupportMap2 + ?Sized,
+    R: Recorder2 + ?Sized,
+{
     let want_depth = goal == Goal::Penetration;
     let (radius_a, radius_b) = (a.margin(), b.margin());
     if !(pose_is_finite(pose_a)
@@ -288,11 +342,12 @@ fn query<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
         return Err(QueryError::NonFiniteInput);
     }
     let radius = radius_a + radius_b;
+    recorder.begin(pose_a);
     let pose_b_in_a = pose_a.inv_mul(pose_b);
     let mut diff = CoreDifference2::new(a, b, pose_b_in_a);
 
     let exit_beyond = if goal == Goal::Intersection { Some(radius) } else { None };
-    match gjk(&mut diff, exit_beyond) {
+    match gjk(&mut diff, exit_beyond, recorder) {
         GjkOutcome::NonFinite => Err(QueryError::NonFiniteInput),
         GjkOutcome::Apart => Ok(Outcome::Apart),
         GjkOutcome::Separated { closest, .. } => {
@@ -323,7 +378,7 @@ fn query<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
             if !want_depth {
                 return Ok(Outcome::Intersecting);
             }
-            let core = epa(&mut diff, &simplex).ok_or(QueryError::NonFiniteInput)?;
+            let core = epa(&mut diff, &simplex, recorder).ok_or(QueryError::NonFiniteInput)?;
             // The penetration depth of core ⊕ disc(r) is the cores' depth plus
             // r, along the same normal (support functions add).
             let n = core.normal.into_inner();

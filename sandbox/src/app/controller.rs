@@ -9,7 +9,9 @@
 //! restarts (re-reading a scene file), 1–5 pick a scene of SCENES.md, B (or
 //! Shift + left click) shoots a cube from the camera, Ctrl + left drag
 //! drags a body on a spring, H hides the HUD, F12 saves a screenshot, C, A
-//! and I toggle the contact, AABB and island overlays.
+//! and I toggle the contact, AABB and island overlays. 6 (or the picker)
+//! opens the probe scene, where the probe's own keys come first (see
+//! `app::probe::keys`) and the left button drags shape B.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -18,9 +20,11 @@ use winit::keyboard::KeyCode;
 
 use crate::app::clock::{FixedStepClock, FrameSteps};
 use crate::app::orbit_camera::OrbitCamera;
+use crate::app::probe::{ProbeSession, probe_key_action};
 use crate::app::scene_drawer::DebugDraw;
 use crate::app::simulation::Simulation;
 use crate::collision::aabb::Aabb;
+use crate::probe::{Dim, ProbeAction};
 use crate::scene::builtin::Scene;
 use crate::scene::source::SceneSource;
 
@@ -56,6 +60,17 @@ pub enum Action {
     ToggleAabbs,
     /// Toggle colouring by island.
     ToggleIslands,
+    /// Open the probe scene in 3D or 2D (physics pauses meanwhile).
+    OpenProbe(Dim),
+    /// Something for the probe (ignored when the probe is not open).
+    Probe(ProbeAction),
+}
+
+impl Action {
+    /// Whether holding its key down repeats the action.
+    pub fn repeats(&self) -> bool {
+        matches!(self, Action::Probe(a) if crate::app::probe::repeats(a))
+    }
 }
 
 /// The action bound to `key`, if any.
@@ -70,6 +85,7 @@ pub fn key_action(key: KeyCode) -> Option<Action> {
         KeyCode::Digit3 => Action::Pick(Scene::ALL[2]),
         KeyCode::Digit4 => Action::Pick(Scene::ALL[3]),
         KeyCode::Digit5 => Action::Pick(Scene::ALL[4]),
+        KeyCode::Digit6 => Action::OpenProbe(Dim::Three),
         KeyCode::KeyB => Action::Shoot,
         KeyCode::KeyF => Action::Frame,
         KeyCode::KeyH => Action::ToggleHud,
@@ -106,6 +122,10 @@ pub struct Modifiers {
 enum LeftDrag {
     Orbit,
     Body,
+    /// Dragging the probe's shape B.
+    ProbeShape,
+    /// Panning the probe's 2D view.
+    Pan2,
 }
 
 /// The app's state, driven by input and by frames.
@@ -126,6 +146,8 @@ pub struct Controller {
     pub screenshot_requested: bool,
     /// Window size in physical pixels.
     pub window_size: (f32, f32),
+    /// The probe scene, when it is open (the simulation then waits).
+    pub probe: Option<ProbeSession>,
     /// The cursor, in physical pixels from the top-left.
     cursor: Option<(f32, f32)>,
     left: Option<LeftDrag>,
@@ -143,6 +165,7 @@ impl Controller {
             hud_visible: true,
             screenshot_requested: false,
             window_size,
+            probe: None,
             cursor: None,
             left: None,
             panning: false,
@@ -154,6 +177,22 @@ impl Controller {
     /// Carries out `action`. Loading errors are kept in the simulation's
     /// `error` for the HUD; the current scene stays.
     pub fn apply(&mut self, action: Action) {
+        if let Some(session) = &mut self.probe {
+            match action {
+                Action::Probe(a) => {
+                    let dim = session.probe.dim;
+                    session.probe.apply(a);
+                    if session.probe.dim != dim {
+                        session.frame(&mut self.camera);
+                    }
+                    return;
+                }
+                Action::Restart => return session.probe.apply(ProbeAction::ResetPose),
+                Action::Frame => return session.frame(&mut self.camera),
+                Action::Pick(_) | Action::LoadFile(_) => self.probe = None,
+                _ => {}
+            }
+        }
         match action {
             Action::TogglePause => self.sim.paused = !self.sim.paused,
             Action::StepOnce => {
@@ -188,12 +227,44 @@ impl Controller {
             Action::ToggleContacts => self.debug.contacts = !self.debug.contacts,
             Action::ToggleAabbs => self.debug.aabbs = !self.debug.aabbs,
             Action::ToggleIslands => self.debug.islands = !self.debug.islands,
+            Action::OpenProbe(dim) => {
+                let mut session = ProbeSession::new(dim);
+                session.frame(&mut self.camera);
+                self.probe = Some(session);
+            }
+            // The probe is closed: nothing to do.
+            Action::Probe(_) => {}
+        }
+    }
+
+    /// The action bound to `key` in the current scene: with the probe open,
+    /// the probe's bindings first, then the app's scene picker, restart,
+    /// frame, HUD and screenshot keys; otherwise [`key_action`].
+    pub fn action_for_key(&self, key: KeyCode) -> Option<Action> {
+        let Some(session) = &self.probe else { return key_action(key) };
+        if let Some(a) = probe_key_action(key, session.probe.dim) {
+            return Some(Action::Probe(a));
+        }
+        match key_action(key)? {
+            a @ (Action::Pick(_)
+            | Action::OpenProbe(_)
+            | Action::Restart
+            | Action::Frame
+            | Action::ToggleHud
+            | Action::Screenshot) => Some(a),
+            _ => None,
         }
     }
 
     /// Advances the clock by a frame's `elapsed` time and runs the steps it
     /// asks for (none while paused). Returns the clock's answer.
     pub fn advance(&mut self, elapsed: Duration) -> FrameSteps {
+        if let Some(session) = &mut self.probe {
+            // The probe's frame: resolve pushes B out, no physics.
+            session.probe.tick();
+            self.clock.reset();
+            return FrameSteps { steps: 0, alpha: 1.0, dropped: false };
+        }
         if self.sim.paused {
             self.clock.reset();
             return FrameSteps { steps: 0, alpha: 1.0, dropped: false };
@@ -207,6 +278,9 @@ impl Controller {
 
     /// A mouse button went down or up at the cursor.
     pub fn mouse_button(&mut self, button: Button, pressed: bool, modifiers: Modifiers) {
+        if self.probe.is_some() {
+            return self.probe_mouse_button(button, pressed);
+        }
         match (button, pressed) {
             (Button::Left, true) => {
                 let ray = self.cursor.map(|(x, y)| self.cursor_ray(x, y));
@@ -240,7 +314,9 @@ impl Controller {
                     let ray = self.cursor_ray(x, y);
                     self.sim.update_drag(&ray);
                 }
-                None if self.panning => self.camera.pan(dx, dy, self.window_size.1),
+                Some(LeftDrag::ProbeShape) => self.probe_drag_to(x, y),
+                Some(LeftDrag::Pan2) => self.pan(dx, dy),
+                None if self.panning => self.pan(dx, dy),
                 None => {}
             }
         }
@@ -250,6 +326,9 @@ impl Controller {
     /// The cursor left the window: drags end.
     pub fn cursor_left(&mut self) {
         self.cursor = None;
+        if let Some(session) = &mut self.probe {
+            session.probe.release();
+        }
         if self.left == Some(LeftDrag::Body) {
             self.sim.end_drag();
         }
@@ -259,7 +338,56 @@ impl Controller {
 
     /// The wheel turned by `notches` (positive: away from the user, zoom in).
     pub fn wheel(&mut self, notches: f32) {
-        self.camera.zoom(notches);
+        match &mut self.probe {
+            Some(session) if session.probe.dim == Dim::Two => session.view2.zoom(notches),
+            _ => self.camera.zoom(notches),
+        }
+    }
+
+    /// Pans the view by a drag of `(dx, dy)` pixels: the orbit camera, or
+    /// the probe's 2D view.
+    fn pan(&mut self, dx: f32, dy: f32) {
+        let height = self.window_size.1;
+        match &mut self.probe {
+            Some(session) if session.probe.dim == Dim::Two => session.view2.pan(dx, dy, height),
+            _ => self.camera.pan(dx, dy, height),
+        }
+    }
+
+    /// A button in the probe: the left one grabs shape B under the cursor
+    /// (or orbits in 3D, pans in 2D); the others pan.
+    fn probe_mouse_button(&mut self, button: Button, pressed: bool) {
+        let (w, h) = self.window_size;
+        let cursor = self.cursor;
+        let Some(session) = &mut self.probe else { return };
+        match (button, pressed) {
+            (Button::Left, true) => {
+                let grabbed = cursor.is_some_and(|(x, y)| match session.probe.dim {
+                    Dim::Three => session.probe.grab(&self.camera.ray_through(x, y, w, h)),
+                    Dim::Two => session.probe.grab2(session.view2.pixel_to_plane(x, y, w, h)),
+                });
+                self.left = Some(match (grabbed, session.probe.dim) {
+                    (true, _) => LeftDrag::ProbeShape,
+                    (false, Dim::Three) => LeftDrag::Orbit,
+                    (false, Dim::Two) => LeftDrag::Pan2,
+                });
+            }
+            (Button::Left, false) => {
+                session.probe.release();
+                self.left = None;
+            }
+            (Button::Right | Button::Middle, pressed) => self.panning = pressed,
+        }
+    }
+
+    /// Moves the probe's dragged shape B to follow the cursor at `(x, y)`.
+    fn probe_drag_to(&mut self, x: f32, y: f32) {
+        let (w, h) = self.window_size;
+        let Some(session) = &mut self.probe else { return };
+        match session.probe.dim {
+            Dim::Three => session.probe.drag_to(&self.camera.ray_through(x, y, w, h)),
+            Dim::Two => session.probe.drag2_to(session.view2.pixel_to_plane(x, y, w, h)),
+        }
     }
 
     /// Fits the dynamic bodies in view, with room for a falling scene to
@@ -291,7 +419,21 @@ impl Controller {
     /// so that its haze begins well beyond what is framed: the ground fades
     /// into the horizon from 15 % of its half extent on.
     pub fn aim(&self, frame: &mut crate::render::FrameScene) {
-        frame.camera = self.camera.camera();
+        let flat = self.probe.as_ref().is_some_and(|s| s.probe.dim == Dim::Two);
+        frame.camera = match &self.probe {
+            Some(session) if flat => session.view2.camera(),
+            _ => self.camera.camera(),
+        };
+        // The 2D probe is drawn in the plane z = 0, with no ground, on a
+        // plain light background.
+        if flat {
+            frame.ground = None;
+            let paper = crate::render::Color::rgb(0.93, 0.94, 0.96);
+            frame.sky = crate::render::Sky { zenith: paper, horizon: paper, nadir: paper };
+        } else if frame.ground.is_none() {
+            frame.ground = Some(crate::render::Ground::default());
+            frame.sky = crate::render::Sky::default();
+        }
         if let Some(ground) = &mut frame.ground {
             ground.half_extent = (10.0 * self.camera.distance).max(200.0);
         }

@@ -73,11 +73,17 @@ impl Headless {
         self.offscreen.gpu().adapter_info().name
     }
 
-    /// Steps the simulation `steps` times; returns the time spent.
+    /// Steps the simulation `steps` times (with the probe open: runs that
+    /// many probe frames instead); returns the time spent.
     pub fn step(&mut self, steps: u64) -> Duration {
         let t = Instant::now();
         for _ in 0..steps {
-            self.controller.sim.step();
+            match &mut self.controller.probe {
+                Some(session) => {
+                    session.probe.tick();
+                }
+                None => self.controller.sim.step(),
+            }
         }
         t.elapsed()
     }
@@ -89,13 +95,16 @@ impl Headless {
     pub fn render(&mut self) -> Result<(RgbaImage, FrameStats), RenderError> {
         self.controller.aim(&mut self.frame);
         let debug = self.debug;
-        self.drawer.fill(
-            &self.controller.sim,
-            1.0,
-            debug,
-            self.offscreen.renderer_mut(),
-            &mut self.frame,
-        )?;
+        match &self.controller.probe {
+            Some(session) => crate::app::probe::fill(&session.probe, &mut self.frame),
+            None => self.drawer.fill(
+                &self.controller.sim,
+                1.0,
+                debug,
+                self.offscreen.renderer_mut(),
+                &mut self.frame,
+            )?,
+        }
         self.offscreen.render(&self.frame)
     }
 }
@@ -112,8 +121,11 @@ pub fn screenshot(
     out: &Path,
 ) -> Result<HeadlessReport, RenderError> {
     let physics = headless.step(steps);
-    // Frame what the scene has become, not where it started.
-    headless.controller.frame_scene();
+    // Frame what the scene has become, not where it started (the probe
+    // keeps its own framing).
+    if headless.controller.probe.is_none() {
+        headless.controller.frame_scene();
+    }
     let mut times = Vec::new();
     let mut last = None;
     for _ in 0..bench_frames.max(1) {

@@ -2,8 +2,9 @@
 //! (gravity, substeps, contact hertz, sleeping), counts of bodies, awake
 //! bodies and contact points, the step time per stage with a rolling plot,
 //! FPS, the debug toggles, the key bindings, and the last scene-loading
-//! error. It returns the actions the user clicked; the controller carries
-//! them out.
+//! error; with the probe scene open, the probe's section instead of the
+//! physics ones. It returns the actions the user clicked; the controller
+//! carries them out.
 
 use egui_plot::{Legend, Line, Plot, PlotPoints};
 
@@ -29,6 +30,12 @@ pub fn show(ui: &mut egui::Ui, c: &mut Controller, info: &FrameInfo) -> Vec<Acti
         ui.heading("sandbox");
         scene_section(ui, c, &mut actions);
         ui.separator();
+        if let Some(session) = &c.probe {
+            crate::app::probe::hud::probe_section(ui, &session.probe, &mut actions);
+            ui.separator();
+            ui.label(format!("{:.0} FPS", info.fps));
+            return;
+        }
         settings_section(ui, c);
         ui.separator();
         stats_section(ui, c, info);
@@ -38,7 +45,7 @@ pub fn show(ui: &mut egui::Ui, c: &mut Controller, info: &FrameInfo) -> Vec<Acti
         ui.collapsing("keys", |ui| {
             ui.label(
                 "drag: orbit · right/middle drag: pan · wheel: zoom · F: frame\n\
-                 Space: pause · N or .: step · R: restart · 1–5: scenes\n\
+                 Space: pause · N or .: step · R: restart · 1–5: scenes · 6: probe\n\
                  B or Shift+click: shoot · Ctrl+drag: drag a body\n\
                  C/A/I: contacts/AABBs/islands · H: hide HUD · F12: screenshot\n\
                  drop a .toml scene file on the window to load it",
@@ -54,14 +61,24 @@ pub fn show(ui: &mut egui::Ui, c: &mut Controller, info: &FrameInfo) -> Vec<Acti
 }
 
 fn scene_section(ui: &mut egui::Ui, c: &mut Controller, actions: &mut Vec<Action>) {
-    ui.label(format!("scene: {} (size {})", c.sim.source.name(), c.sim.size));
+    if c.probe.is_some() {
+        ui.label("scene: probe (GJK and EPA between two shapes)");
+    } else {
+        ui.label(format!("scene: {} (size {})", c.sim.source.name(), c.sim.size));
+    }
     ui.horizontal_wrapped(|ui| {
         for (key, scene) in Scene::ALL.iter().enumerate().map(|(i, s)| (i + 1, *s)) {
             if ui.button(format!("{key} {scene}")).clicked() {
                 actions.push(Action::Pick(scene));
             }
         }
+        if ui.button("6 probe").clicked() {
+            actions.push(Action::OpenProbe(crate::probe::Dim::Three));
+        }
     });
+    if c.probe.is_some() {
+        return;
+    }
     ui.horizontal(|ui| {
         let pause = if c.sim.paused { "resume" } else { "pause" };
         if ui.button(pause).clicked() {

@@ -9,6 +9,7 @@ pub mod controller;
 pub mod headless;
 pub mod hud;
 pub mod orbit_camera;
+pub mod probe;
 mod readback;
 pub mod scene_drawer;
 pub mod simulation;

@@ -15,7 +15,7 @@ use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::keyboard::PhysicalKey;
 use winit::window::{Window, WindowId};
 
-use crate::app::controller::{Button, Controller, Modifiers, key_action};
+use crate::app::controller::{Button, Controller, Modifiers};
 use crate::app::hud::{self, FrameInfo};
 use crate::app::readback::read_texture;
 use crate::app::scene_drawer::SceneDrawer;
@@ -246,13 +246,19 @@ impl WindowApp {
         let target = surface_texture.texture.create_view(&wgpu::TextureViewDescriptor::default());
         let t = Instant::now();
         self.controller.aim(&mut gpu.frame);
-        let filled = gpu.drawer.fill(
-            &self.controller.sim,
-            steps.alpha,
-            self.controller.debug,
-            &mut gpu.renderer,
-            &mut gpu.frame,
-        );
+        let filled = match &self.controller.probe {
+            Some(session) => {
+                crate::app::probe::fill(&session.probe, &mut gpu.frame);
+                Ok(())
+            }
+            None => gpu.drawer.fill(
+                &self.controller.sim,
+                steps.alpha,
+                self.controller.debug,
+                &mut gpu.renderer,
+                &mut gpu.frame,
+            ),
+        };
         let mut encoder = gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("app.frame") });
@@ -398,9 +404,9 @@ impl ApplicationHandler for WindowApp {
             _ if consumed => {}
             WindowEvent::KeyboardInput { event, .. } => {
                 if event.state == ElementState::Pressed
-                    && !event.repeat
                     && let PhysicalKey::Code(code) = event.physical_key
-                    && let Some(action) = key_action(code)
+                    && let Some(action) = self.controller.action_for_key(code)
+                    && (!event.repeat || action.repeats())
                 {
                     self.controller.apply(action);
                 }

@@ -391,7 +391,7 @@ mod tests {
         let hull: Shape = icosahedron(radius).unwrap().into();
         let phi = (1.0 + 5.0f32.sqrt()) / 2.0;
         let s = radius / (1.0 + phi * phi).sqrt();
-        let mut rng = crate::test_rng::Lcg(7);
+        let mut rng = crate::rng::Lcg(7);
         // Pairs approaching from beyond the slop (touching ones have a cone
         // of valid normals, and resting ones keep whole faces).
         for gap in [2.0 * LINEAR_SLOP, 0.1, 1.0] {

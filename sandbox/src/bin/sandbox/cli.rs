@@ -58,12 +58,22 @@ pub struct SoakArgs {
     pub max_bodies: u64,
 }
 
+/// A `--scene` name: a scene of shared/SCENES.md, or the probe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SceneName {
+    /// A physics scene.
+    Physics(Scene),
+    /// The probe: GJK and EPA between two shapes (`run` and `screenshot`).
+    Probe,
+}
+
 /// Where the bodies come from: a named scene or a scene file.
 #[derive(Debug, Clone, Default, Args)]
 pub struct SceneArgs {
-    /// A scene of shared/SCENES.md.
+    /// A scene of shared/SCENES.md, or `probe` (GJK and EPA between two
+    /// shapes; `run` and `screenshot` only).
     #[arg(long, value_parser = parse_scene, conflicts_with = "scene_file")]
-    pub scene: Option<Scene>,
+    pub scene: Option<SceneName>,
     /// The scene's size (default: the scene's own). Only with `--scene`.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub size: Option<u64>,
@@ -72,12 +82,48 @@ pub struct SceneArgs {
     pub scene_file: Option<PathBuf>,
 }
 
+/// The probe's options (with `--scene probe`).
+#[derive(Debug, Clone, Default, Args)]
+pub struct ProbeArgs {
+    /// The probe in 3D (the default) or 2D.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=3), value_name = "2|3")]
+    pub dim: Option<u8>,
+    /// Shape A: sphere, cuboid, capsule, cloud or icosahedron (3D); circle,
+    /// rectangle or polygon (2D).
+    #[arg(long, value_name = "SHAPE")]
+    pub shape_a: Option<String>,
+    /// Shape B, as `--shape-a`.
+    #[arg(long, value_name = "SHAPE")]
+    pub shape_b: Option<String>,
+    /// B's centre relative to A's, metres (2D: X,Y).
+    #[arg(long, value_name = "X,Y[,Z]", value_delimiter = ',', allow_negative_numbers = true)]
+    pub b_offset: Option<Vec<f32>>,
+    /// B's rotation as roll, pitch, yaw in degrees (2D: one angle).
+    #[arg(
+        long,
+        value_name = "DEG[,DEG,DEG]",
+        value_delimiter = ',',
+        allow_negative_numbers = true
+    )]
+    pub b_angles: Option<Vec<f32>>,
+    /// Show recorded step K (from 1: GJK's iterations, then EPA's) instead
+    /// of the final state.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub step: Option<u64>,
+    /// Push B out by the penetration vector before the picture.
+    #[arg(long)]
+    pub resolve: bool,
+}
+
 /// Options of `sandbox run`.
 #[derive(Debug, Clone, Default, Args)]
 pub struct RunArgs {
     /// The scene (default: falling-boxes 1000).
     #[command(flatten)]
     pub scene: SceneArgs,
+    /// The probe's shapes and pose, with `--scene probe`.
+    #[command(flatten)]
+    pub probe: ProbeArgs,
     /// Keep every body awake.
     #[arg(long)]
     pub no_sleep: bool,
@@ -147,6 +193,9 @@ pub struct ScreenshotArgs {
     /// frame benchmark; the last frame is saved).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub bench_frames: u32,
+    /// The probe's shapes and pose, with `--scene probe`.
+    #[command(flatten)]
+    pub probe: ProbeArgs,
 }
 
 /// Options of `sandbox record`.
@@ -204,6 +253,9 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
-fn parse_scene(s: &str) -> Result<Scene, String> {
-    s.parse::<Scene>().map_err(|e| e.to_string())
+fn parse_scene(s: &str) -> Result<SceneName, String> {
+    if s == "probe" {
+        return Ok(SceneName::Probe);
+    }
+    s.parse::<Scene>().map(SceneName::Physics).map_err(|e| format!("{e}, or probe"))
 }

@@ -6,6 +6,8 @@ mod bench;
 mod cli;
 #[cfg(feature = "render")]
 mod offscreen;
+#[cfg(feature = "render")]
+mod probe;
 mod scene_source;
 mod soak;
 
@@ -62,7 +64,15 @@ const FALLBACK_STEPS: u64 = 600;
 /// (plus a screenshot when an adapter exists but no display).
 fn run_app(args: RunArgs) -> Result<()> {
     let default = Some(sandbox::SceneSource::named(sandbox::Scene::FallingBoxes));
-    let source = scene_source::source(&args.scene, default)?;
+    let probe = args.scene.scene == Some(cli::SceneName::Probe);
+    #[cfg(not(feature = "render"))]
+    if probe {
+        anyhow::bail!("the probe needs the renderer (built without the `render` feature)");
+    }
+    // The probe keeps the default scene loaded (paused) behind it, for the
+    // scene picker.
+    let scene_args = if probe { cli::SceneArgs::default() } else { args.scene.clone() };
+    let source = scene_source::source(&scene_args, default)?;
     #[cfg(feature = "render")]
     {
         use sandbox::app::{Controller, Simulation, WindowError, WindowOptions, run_window};
@@ -72,7 +82,12 @@ fn run_app(args: RunArgs) -> Result<()> {
             ..Default::default()
         };
         let sim = Simulation::load(source.clone(), settings).map_err(|e| ShownError(e.render()))?;
-        let controller = Controller::new(sim, (args.width as f32, args.height as f32));
+        let mut controller = Controller::new(sim, (args.width as f32, args.height as f32));
+        if probe {
+            let mut session = probe::session(&args.probe)?;
+            session.frame(&mut controller.camera);
+            controller.probe = Some(session);
+        }
         let options = WindowOptions {
             exit_after_frames: args.exit_after_frames,
             screenshot_at_exit: args.screenshot_at_exit.clone(),

@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use sandbox::SceneSource;
 use sandbox::app::{Headless, Simulation};
 
-use crate::cli::{RecordArgs, ScreenshotArgs};
+use crate::cli::{RecordArgs, SceneName, ScreenshotArgs};
 use crate::scene_source::{ShownError, source};
 
 /// Where the fallback saves its picture.
@@ -19,8 +19,19 @@ fn headless(source: SceneSource, sleep: bool, width: u32, height: u32) -> Result
 }
 
 pub fn screenshot(args: &ScreenshotArgs) -> Result<()> {
-    let source = source(&args.scene, None)?;
+    let probe = args.scene.scene == Some(SceneName::Probe);
+    // The probe draws no bodies; the smallest scene stands behind it.
+    let source = if probe {
+        SceneSource::Named { scene: sandbox::Scene::Stack, size: 1 }
+    } else {
+        source(&args.scene, None)?
+    };
     let mut h = headless(source, !args.no_sleep, args.width, args.height)?;
+    if probe {
+        let mut session = crate::probe::session(&args.probe)?;
+        session.frame(&mut h.controller.camera);
+        h.controller.probe = Some(session);
+    }
     h.debug.contacts = args.contacts;
     if let Some(yaw) = args.yaw {
         h.controller.camera.yaw = yaw.to_radians();

@@ -6,7 +6,7 @@ use core::fmt;
 use anyhow::{Result, bail};
 use sandbox::{LoadedScene, SceneSource, StepSettings};
 
-use crate::cli::SceneArgs;
+use crate::cli::{SceneArgs, SceneName};
 
 /// An error already laid out for the terminal (a scene-file error with its
 /// source line), printed as it is.
@@ -24,7 +24,10 @@ impl std::error::Error for ShownError {}
 /// The source `args` name, or `default` when they name none.
 pub fn source(args: &SceneArgs, default: Option<SceneSource>) -> Result<SceneSource> {
     match (&args.scene, &args.scene_file) {
-        (Some(scene), None) => {
+        (Some(SceneName::Probe), _) => {
+            bail!("the probe is interactive: use it with `run` or `screenshot`")
+        }
+        (Some(SceneName::Physics(scene)), None) => {
             let size = match args.size {
                 // A size past usize is past MAX_SCENE_BODIES too: saturate
                 // and let the build name the limit.
@@ -55,9 +58,11 @@ pub fn build(source: &SceneSource, sleep: bool, threads: usize) -> Result<Loaded
 /// another, as the fallback's bench).
 pub fn args_for(source: &SceneSource) -> SceneArgs {
     match source {
-        SceneSource::Named { scene, size } => {
-            SceneArgs { scene: Some(*scene), size: Some(*size as u64), scene_file: None }
-        }
+        SceneSource::Named { scene, size } => SceneArgs {
+            scene: Some(SceneName::Physics(*scene)),
+            size: Some(*size as u64),
+            scene_file: None,
+        },
         SceneSource::File(path) => {
             SceneArgs { scene: None, size: None, scene_file: Some(path.clone()) }
         }
