@@ -68,6 +68,7 @@
 
 pub use nalgebra;
 
+mod core;
 pub mod dim2;
 mod error;
 mod hull;
@@ -75,6 +76,7 @@ pub mod query;
 mod shape;
 mod support_map;
 
+pub use core::Core;
 pub use error::{HullError, QueryError};
 pub use hull::support::strategy::{
     AUTO_CUBE_MAP_MIN, AUTO_SIMD_MIN, SupportCache, SupportStrategy,
@@ -85,7 +87,7 @@ pub use query::{
     closest_points, contact, intersects, penetration, shape_cast, try_closest_points,
     try_intersects, try_penetration,
 };
-pub use shape::{Capsule, ConvexHull, Cuboid, HullFace, Shape, Sphere};
+pub use shape::{Capsule, ConvexHull, Cuboid, HullFace, Shape, ShapeRef, Sphere};
 pub use support_map::SupportMap;
 
 // The README's code blocks are compiled and run as doctests.
