@@ -15,6 +15,7 @@ use nalgebra::{Isometry3, Point3, Unit, Vector3};
 
 use crate::core::Core;
 use crate::error::QueryError;
+use crate::query::box_box::boxes_overlap;
 use crate::query::epa::epa;
 use crate::query::gjk::{GjkOutcome, GjkSettings, gjk};
 use crate::query::input::{CheckedPair, all_finite, check_input};
@@ -127,6 +128,14 @@ enum ClosedForm {
     Segments([Point3<f32>; 2], [Point3<f32>; 2]),
     /// A point core and a box core, in either order.
     SphereBox(SphereBox),
+    /// Two boxes without margins: whether they overlap has a closed form
+    /// (separating axes); the depth and the distance do not.
+    Boxes {
+        /// Whether they overlap or touch.
+        overlap: bool,
+        /// B's pose in A's frame, for GJK/EPA when more is wanted.
+        pose_b_in_a: Isometry3<f32>,
+    },
 }
 
 /// A sphere–box pair, in either order, as the closed form wants it.
@@ -168,6 +177,13 @@ fn closed_form(
         }
         (Core::Point(p), Core::Box(half)) => {
             ClosedForm::SphereBox(sphere_box(half, pose_b, place(pose_a, p), (rb, ra), false)?)
+        }
+        (Core::Box(half_a), Core::Box(half_b)) if ra == 0.0 && rb == 0.0 => {
+            let pose_b_in_a = pose_a.inv_mul(pose_b);
+            ClosedForm::Boxes {
+                overlap: boxes_overlap(&half_a, &half_b, &pose_b_in_a),
+                pose_b_in_a,
+            }
         }
         _ => return Ok(None),
     }))
@@ -268,6 +284,7 @@ fn intersects_on<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         Some(ClosedForm::SphereBox(sb)) => {
             return Ok(point_box_intersects(&sb.half, &sb.centre_in_box, sb.margins));
         }
+        Some(ClosedForm::Boxes { overlap, .. }) => return Ok(overlap),
         None => {}
     }
     let pose_b_in_a = pose_a.inv_mul(pose_b);
@@ -596,6 +613,13 @@ where
             let world = in_box.to_world(if sb.box_is_a { pose_a } else { pose_b });
             return Ok(Local::Contact(if sb.box_is_a { world } else { swapped(world) }));
         }
+        Some(ClosedForm::Boxes { overlap, pose_b_in_a }) => match (want, overlap) {
+            // The separating-axis test settles a distance query on an
+            // overlapping pair and a penetration query on a separated one.
+            (Want::Distance, true) => return Ok(Local::Overlapping),
+            (Want::Penetration, false) => return Ok(Local::Apart),
+            _ => gjk_epa(&MinkowskiDifference::new(a, b, pose_b_in_a), want, cache, &mut NoRecord)?,
+        },
         None => {
             let md = MinkowskiDifference::new(a, b, pose_a.inv_mul(pose_b));
             gjk_epa(&md, want, cache, &mut NoRecord)?

@@ -8,6 +8,7 @@
 //! reports overlap, [`epa::epa`] on its simplex.
 
 mod api;
+mod box_box;
 pub mod epa;
 pub mod gjk;
 mod input;
