@@ -49,7 +49,13 @@
 //! * **Margins.** Spheres and capsules are a core (point, segment) plus a
 //!   radius. GJK and EPA run on the cores; radii are added exactly. Pairs of
 //!   spheres and capsules, and sphere–cuboid pairs in either order, skip
-//!   GJK/EPA for exact closed forms.
+//!   GJK/EPA for exact closed forms; two cuboids answer "do they overlap?"
+//!   by separating axes (their depth and distance still come from GJK/EPA).
+//!   [`query::contact_with`], the entry point that records iterations, runs
+//!   GJK/EPA for every pair.
+//! * **Dispatch.** A query on two [`Shape`]s matches the pair of kinds once
+//!   and runs code compiled for that pair (see [`ShapeRef`]); a shape asks
+//!   for its [`Core`] with one call.
 //! * **Tolerances** are relative to the size of the shapes (see each
 //!   algorithm's constants), so results scale with the shapes.
 //! * **Failure.** Non-finite input is a [`QueryError`] from the `try_*`
