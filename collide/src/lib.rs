@@ -49,7 +49,13 @@
 //! * **Margins.** Spheres and capsules are a core (point, segment) plus a
 //!   radius. GJK and EPA run on the cores; radii are added exactly. Pairs of
 //!   spheres and capsules, and sphere–cuboid pairs in either order, skip
-//!   GJK/EPA for exact closed forms.
+//!   GJK/EPA for exact closed forms; two cuboids answer "do they overlap?"
+//!   by separating axes (their depth and distance still come from GJK/EPA).
+//!   [`query::contact_with`], the entry point that records iterations, runs
+//!   GJK/EPA for every pair.
+//! * **Dispatch.** A query on two [`Shape`]s matches the pair of kinds once
+//!   and runs code compiled for that pair (see [`ShapeRef`]); a shape asks
+//!   for its [`Core`] with one call.
 //! * **Tolerances** are relative to the size of the shapes (see each
 //!   algorithm's constants), so results scale with the shapes.
 //! * **Failure.** Non-finite input is a [`QueryError`] from the `try_*`
@@ -68,6 +74,7 @@
 
 pub use nalgebra;
 
+mod core;
 pub mod dim2;
 mod error;
 mod hull;
@@ -75,6 +82,7 @@ pub mod query;
 mod shape;
 mod support_map;
 
+pub use core::Core;
 pub use error::{HullError, QueryError};
 pub use hull::support::strategy::{
     AUTO_CUBE_MAP_MIN, AUTO_SIMD_MIN, SupportCache, SupportStrategy,
@@ -85,7 +93,7 @@ pub use query::{
     closest_points, contact, intersects, penetration, shape_cast, try_closest_points,
     try_intersects, try_penetration,
 };
-pub use shape::{Capsule, ConvexHull, Cuboid, HullFace, Shape, Sphere};
+pub use shape::{Capsule, ConvexHull, Cuboid, HullFace, Shape, ShapeRef, Sphere};
 pub use support_map::SupportMap;
 
 // The README's code blocks are compiled and run as doctests.

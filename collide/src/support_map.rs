@@ -14,6 +14,9 @@
 
 use nalgebra::{Point3, Vector3};
 
+use crate::core::Core;
+use crate::shape::ShapeRef;
+
 /// A convex shape given by its support function, in the shape's own frame.
 ///
 /// Only [`local_support`](SupportMap::local_support) is required. Rounded
@@ -102,6 +105,29 @@ pub trait SupportMap {
     fn core_box(&self) -> Option<Vector3<f32>> {
         None
     }
+
+    /// The core's kind and data in one call: what the queries use to pick a
+    /// closed form.
+    ///
+    /// The default builds it from [`core_box`](SupportMap::core_box) and
+    /// [`core_segment`](SupportMap::core_segment), so a shape that
+    /// overrides only those is classified correctly; overriding `core` too
+    /// saves the queries a call or two. It must agree with them.
+    #[inline]
+    fn core(&self) -> Core {
+        Core::from_parts(self)
+    }
+
+    /// The shape itself, if it is one of the crate's own kinds.
+    ///
+    /// The queries match the pair of answers once and then run code
+    /// compiled for that pair of kinds (a [`Shape`](crate::Shape) answers
+    /// with the kind it holds). The default `None`, right for every shape
+    /// defined outside this crate, runs the query on the shapes as given.
+    #[inline]
+    fn as_shape_ref(&self) -> Option<ShapeRef<'_>> {
+        None
+    }
 }
 
 impl<T: SupportMap + ?Sized> SupportMap for &T {
@@ -125,6 +151,14 @@ impl<T: SupportMap + ?Sized> SupportMap for &T {
     fn core_box(&self) -> Option<Vector3<f32>> {
         (**self).core_box()
     }
+    #[inline]
+    fn core(&self) -> Core {
+        (**self).core()
+    }
+    #[inline]
+    fn as_shape_ref(&self) -> Option<ShapeRef<'_>> {
+        (**self).as_shape_ref()
+    }
 }
 
 impl<T: SupportMap + ?Sized> SupportMap for Box<T> {
@@ -147,5 +181,13 @@ impl<T: SupportMap + ?Sized> SupportMap for Box<T> {
     #[inline]
     fn core_box(&self) -> Option<Vector3<f32>> {
         (**self).core_box()
+    }
+    #[inline]
+    fn core(&self) -> Core {
+        (**self).core()
+    }
+    #[inline]
+    fn as_shape_ref(&self) -> Option<ShapeRef<'_>> {
+        (**self).as_shape_ref()
     }
 }

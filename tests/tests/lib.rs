@@ -6,6 +6,8 @@ mod bad_input;
 mod big_run;
 mod capsules_vs_oracles;
 mod casts;
+mod closed_forms_vs_general_path;
+mod cuboid_pair_sat;
 mod ground_slab;
 mod hard_configurations;
 mod hull_vs_brute_force;

@@ -13,13 +13,17 @@
 
 use nalgebra::{Isometry3, Point3, Unit, Vector3};
 
+use crate::core::Core;
 use crate::error::QueryError;
+use crate::query::box_box::boxes_overlap;
 use crate::query::epa::epa;
 use crate::query::gjk::{GjkOutcome, GjkSettings, gjk};
+use crate::query::input::{CheckedPair, all_finite, check_input};
 use crate::query::minkowski::MinkowskiDifference;
 use crate::query::record::{NoRecord, Recorder};
 use crate::query::segment::closest_points_segments;
 use crate::query::sphere_cuboid::{in_box_frame, point_box_contact, point_box_intersects, swapped};
+use crate::shape::with_shape_pair;
 use crate::support_map::SupportMap;
 
 /// Core distance, relative to the size of the cores, below which the
@@ -115,33 +119,23 @@ impl GjkCache {
     }
 }
 
-/// Rejects non-finite poses, margins and box extents, and negative margins
-/// and extents; returns the margins `(a, b)`.
-pub(crate) fn check_input<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
-    a: &A,
-    pose_a: &Isometry3<f32>,
-    b: &B,
-    pose_b: &Isometry3<f32>,
-) -> Result<(f32, f32), QueryError> {
-    let finite = |p: &Isometry3<f32>| {
-        p.translation.vector.iter().chain(p.rotation.coords.iter()).all(|x| x.is_finite())
-    };
-    let (ra, rb) = (a.margin(), b.margin());
-    if !finite(pose_a) || !finite(pose_b) || !ra.is_finite() || !rb.is_finite() {
-        return Err(QueryError::NonFiniteInput);
-    }
-    if ra < 0.0 || rb < 0.0 {
-        return Err(QueryError::NegativeMargin);
-    }
-    for half in [a.core_box(), b.core_box()].into_iter().flatten() {
-        if !half.iter().all(|x| x.is_finite()) {
-            return Err(QueryError::NonFiniteInput);
-        }
-        if half.iter().any(|&x| x < 0.0) {
-            return Err(QueryError::NegativeExtent);
-        }
-    }
-    Ok((ra, rb))
+/// A pair that has an exact closed form, with what the closed form needs.
+enum ClosedForm {
+    /// Two point cores (spheres), in the world frame.
+    Points([Point3<f32>; 2]),
+    /// Point or segment cores (spheres and capsules), both in A's frame;
+    /// points are segments with equal ends.
+    Segments([Point3<f32>; 2], [Point3<f32>; 2]),
+    /// A point core and a box core, in either order.
+    SphereBox(SphereBox),
+    /// Two boxes without margins: whether they overlap has a closed form
+    /// (separating axes); the depth and the distance do not.
+    Boxes {
+        /// Whether they overlap or touch.
+        overlap: bool,
+        /// B's pose in A's frame, for GJK/EPA when more is wanted.
+        pose_b_in_a: Isometry3<f32>,
+    },
 }
 
 /// A sphere–box pair, in either order, as the closed form wants it.
@@ -156,54 +150,81 @@ struct SphereBox {
     box_is_a: bool,
 }
 
-/// The pair as a sphere–box pair if one shape has a point core and the other
-/// a box core; `None` otherwise. `margins` are `(a, b)` from [`check_input`].
-fn sphere_box<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
-    a: &A,
+/// The pair's closed form, if its cores have one; `None` sends it to
+/// GJK/EPA. The cores are already validated (finite).
+#[inline(always)]
+fn closed_form(
+    input: &CheckedPair,
     pose_a: &Isometry3<f32>,
-    b: &B,
     pose_b: &Isometry3<f32>,
-    (ra, rb): (f32, f32),
-) -> Result<Option<SphereBox>, QueryError> {
-    let point_core = |s: Option<[Point3<f32>; 2]>| s.filter(|s| s[0] == s[1]);
-    let (half, point, pose_point, pose_box, margins, box_is_a) = match (a.core_box(), b.core_box())
-    {
-        (Some(half), None) => match point_core(b.core_segment()) {
-            Some(p) => (half, p, pose_b, pose_a, (ra, rb), true),
-            None => return Ok(None),
-        },
-        (None, Some(half)) => match point_core(a.core_segment()) {
-            Some(p) => (half, p, pose_a, pose_b, (rb, ra), false),
-            None => return Ok(None),
-        },
+) -> Result<Option<ClosedForm>, QueryError> {
+    let (ra, rb) = input.margins;
+    Ok(Some(match input.cores {
+        // Two points (spheres) are compared in the world frame directly.
+        (Core::Point(pa), Core::Point(pb)) => {
+            ClosedForm::Points([place(pose_a, pa), place(pose_b, pb)])
+        }
+        // Segments in A's frame, where A's segment is exact: in the world,
+        // each end picks up the rounding of a rotation and a large
+        // translation, enough to make parallel capsules look slightly skew.
+        (Core::Point(_) | Core::Segment(_), Core::Point(_) | Core::Segment(_)) => {
+            let (sa, sb) = (as_segment(&input.cores.0), as_segment(&input.cores.1));
+            let pose_b_in_a = pose_a.inv_mul(pose_b);
+            ClosedForm::Segments(sa, sb.map(|p| pose_b_in_a * p))
+        }
+        (Core::Box(half), Core::Point(p)) => {
+            ClosedForm::SphereBox(sphere_box(half, pose_a, place(pose_b, p), (ra, rb), true)?)
+        }
+        (Core::Point(p), Core::Box(half)) => {
+            ClosedForm::SphereBox(sphere_box(half, pose_b, place(pose_a, p), (rb, ra), false)?)
+        }
+        (Core::Box(half_a), Core::Box(half_b)) if ra == 0.0 && rb == 0.0 => {
+            let pose_b_in_a = pose_a.inv_mul(pose_b);
+            ClosedForm::Boxes {
+                overlap: boxes_overlap(&half_a, &half_b, &pose_b_in_a),
+                pose_b_in_a,
+            }
+        }
         _ => return Ok(None),
-    };
-    let centre_world = place(pose_point, finite_segment(point)?)[0];
+    }))
+}
+
+/// A point or segment core as a segment (a point has equal ends).
+#[inline]
+fn as_segment(core: &Core) -> [Point3<f32>; 2] {
+    match *core {
+        Core::Point(p) => [p, p],
+        Core::Segment(s) => s,
+        _ => unreachable!("only point and segment cores reach the segment closed form"),
+    }
+}
+
+/// The sphere–box closed form's input: the sphere's centre (given in the
+/// world) taken into the box's frame.
+#[inline]
+fn sphere_box(
+    half: Vector3<f32>,
+    pose_box: &Isometry3<f32>,
+    centre_world: Point3<f32>,
+    margins: (f32, f32),
+    box_is_a: bool,
+) -> Result<SphereBox, QueryError> {
     let centre_in_box = in_box_frame(pose_box, &centre_world);
-    if !centre_in_box.coords.iter().all(|x| x.is_finite()) {
+    // Finite poses can still overflow here (coordinates near f32::MAX).
+    if !all_finite(centre_in_box.coords.as_slice()) {
         return Err(QueryError::NonFiniteInput);
     }
-    Ok(Some(SphereBox { half, centre_in_box, margins, box_is_a }))
+    Ok(SphereBox { half, centre_in_box, margins, box_is_a })
 }
 
-/// Whether a core segment is the local origin (a sphere's core).
-fn is_origin(seg: &[Point3<f32>; 2]) -> bool {
-    seg[0] == Point3::origin() && seg[1] == Point3::origin()
-}
-
-/// A core segment placed in the world. A sphere's core (the local origin)
-/// is just the pose's translation, which skips two rotations.
-fn place(pose: &Isometry3<f32>, seg: [Point3<f32>; 2]) -> [Point3<f32>; 2] {
-    if is_origin(&seg) { [Point3::from(pose.translation.vector); 2] } else { seg.map(|p| pose * p) }
-}
-
-/// A core segment, if its ends are finite (GJK checks every support point
-/// it uses; the closed-form path checks the segment once).
-fn finite_segment(seg: [Point3<f32>; 2]) -> Result<[Point3<f32>; 2], QueryError> {
-    if seg.iter().all(|p| p.coords.iter().all(|x| x.is_finite())) {
-        Ok(seg)
+/// A point core placed in the world. A sphere's core (the local origin) is
+/// just the pose's translation, which skips a rotation.
+#[inline]
+fn place(pose: &Isometry3<f32>, p: Point3<f32>) -> Point3<f32> {
+    if p.x == 0.0 && p.y == 0.0 && p.z == 0.0 {
+        Point3::from(pose.translation.vector)
     } else {
-        Err(QueryError::NonFiniteInput)
+        pose * p
     }
 }
 
@@ -235,21 +256,36 @@ pub fn try_intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     b: &B,
     pose_b: &Isometry3<f32>,
 ) -> Result<bool, QueryError> {
-    let (ra, rb) = check_input(a, pose_a, b, pose_b)?;
-    if let Some(sb) = sphere_box(a, pose_a, b, pose_b, (ra, rb))? {
-        return Ok(point_box_intersects(&sb.half, &sb.centre_in_box, sb.margins));
-    }
-    let sum = ra + rb;
-    if let (Some(sa), Some(sb)) = (a.core_segment(), b.core_segment()) {
-        let (sa, sb) = (finite_segment(sa)?, finite_segment(sb)?);
-        if is_origin(&sa) && is_origin(&sb) {
-            // Two spheres: compare centres in the world, no relative pose.
-            let gap = pose_b.translation.vector - pose_a.translation.vector;
-            return Ok(gap.norm_squared() <= sum * sum);
+    match (a.as_shape_ref(), b.as_shape_ref()) {
+        (Some(ra), Some(rb)) => {
+            with_shape_pair!(ra, rb, |x, y| intersects_on(x, pose_a, y, pose_b))
         }
-        let pose_b_in_a = pose_a.inv_mul(pose_b);
-        let c = closest_points_segments(sa, sb.map(|p| pose_b_in_a * p));
-        return Ok((c.on_first - c.on_second).norm() <= sum);
+        _ => intersects_on(a, pose_a, b, pose_b),
+    }
+}
+
+/// [`try_intersects`] on shapes of known types.
+#[inline]
+fn intersects_on<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    pose_a: &Isometry3<f32>,
+    b: &B,
+    pose_b: &Isometry3<f32>,
+) -> Result<bool, QueryError> {
+    let input = check_input(a, pose_a, b, pose_b)?;
+    let (ra, rb) = input.margins;
+    let sum = ra + rb;
+    match closed_form(&input, pose_a, pose_b)? {
+        Some(ClosedForm::Points([pa, pb])) => return Ok((pb - pa).norm_squared() <= sum * sum),
+        Some(ClosedForm::Segments(sa, sb)) => {
+            let c = closest_points_segments(sa, sb);
+            return Ok((c.on_first - c.on_second).norm() <= sum);
+        }
+        Some(ClosedForm::SphereBox(sb)) => {
+            return Ok(point_box_intersects(&sb.half, &sb.centre_in_box, sb.margins));
+        }
+        Some(ClosedForm::Boxes { overlap, .. }) => return Ok(overlap),
+        None => {}
     }
     let pose_b_in_a = pose_a.inv_mul(pose_b);
     let md = MinkowskiDifference::new(a, b, pose_b_in_a);
@@ -303,7 +339,7 @@ pub fn try_closest_points<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     pose_b: &Isometry3<f32>,
 ) -> Result<Proximity, QueryError> {
     let cache = &mut GjkCache::default();
-    Ok(match run(a, pose_a, b, pose_b, Want::Distance, cache, &mut NoRecord)? {
+    Ok(match run(a, pose_a, b, pose_b, Want::Distance, cache)? {
         Local::Contact(Contact::Separated { distance, point_a, point_b, .. }) => {
             Proximity::Separated { distance, point_a, point_b }
         }
@@ -348,7 +384,7 @@ pub fn try_penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     pose_b: &Isometry3<f32>,
 ) -> Result<Option<Penetration>, QueryError> {
     let cache = &mut GjkCache::default();
-    Ok(match run(a, pose_a, b, pose_b, Want::Penetration, cache, &mut NoRecord)? {
+    Ok(match run(a, pose_a, b, pose_b, Want::Penetration, cache)? {
         Local::Contact(Contact::Penetrating(p)) => Some(p),
         Local::Contact(Contact::Separated { .. }) | Local::Apart => None,
         Local::Overlapping => {
@@ -382,10 +418,31 @@ pub fn contact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     pose_b: &Isometry3<f32>,
     cache: &mut GjkCache,
 ) -> Result<Contact, QueryError> {
-    contact_with(a, pose_a, b, pose_b, cache, &mut NoRecord)
+    exact(run(a, pose_a, b, pose_b, Want::Contact, cache)?)
 }
 
-/// [`contact`], reporting every GJK and EPA iteration to `recorder`.
+/// [`contact`] through the general path, GJK and then EPA on overlap, for
+/// every pair (the closed forms [`contact`] takes for spheres, capsules and
+/// boxes are skipped), reporting every GJK and EPA iteration to `recorder`.
+///
+/// With [`NoRecord`] this is the general algorithm on its own, for
+/// comparing it with the closed forms or studying it on any pair.
+///
+/// ```
+/// use collide::{Contact, Sphere, contact};
+/// use collide::query::{GjkCache, IterationLog, contact_with};
+/// use collide::nalgebra::Isometry3;
+/// let ball = Sphere::new(0.5);
+/// let (pose_a, pose_b) = (Isometry3::identity(), Isometry3::translation(0.0, 0.8, 0.0));
+/// let mut log = IterationLog::default();
+/// let general = contact_with(&ball, &pose_a, &ball, &pose_b, &mut GjkCache::default(), &mut log);
+/// let closed = contact(&ball, &pose_a, &ball, &pose_b, &mut GjkCache::default());
+/// assert!(!log.gjk.is_empty()); // GJK ran, on the spheres' point cores
+/// match (general.unwrap(), closed.unwrap()) {
+///     (Contact::Penetrating(g), Contact::Penetrating(c)) => assert!((g.depth - c.depth).abs() < 1e-6),
+///     other => panic!("{other:?}"),
+/// }
+/// ```
 pub fn contact_with<A, B, R>(
     a: &A,
     pose_a: &Isometry3<f32>,
@@ -399,7 +456,18 @@ where
     B: SupportMap + ?Sized,
     R: Recorder + ?Sized,
 {
-    match run(a, pose_a, b, pose_b, Want::Contact, cache, recorder)? {
+    check_input(a, pose_a, b, pose_b)?;
+    recorder.begin(pose_a);
+    let md = MinkowskiDifference::new(a, b, pose_a.inv_mul(pose_b));
+    exact(match gjk_epa(&md, Want::Contact, cache, recorder)? {
+        Local::Contact(c) => Local::Contact(c.to_world(pose_a)),
+        other => other,
+    })
+}
+
+/// The contact of a [`Want::Contact`] query.
+fn exact(local: Local) -> Result<Contact, QueryError> {
+    match local {
         Local::Contact(c) => Ok(c),
         // Want::Contact runs GJK to convergence and EPA on overlap, so these
         // early answers cannot occur; map them conservatively all the same.
@@ -485,59 +553,76 @@ where
     Ok(Local::Contact(cores_apart(md.margins(), core_distance, normal, core_a, core_b)))
 }
 
-/// Runs a query in A's frame and takes its answer to the world.
-fn run<A, B, R>(
+/// Runs a query: a closed form if the pair has one, else GJK/EPA in A's
+/// frame; the answer is taken to the world. The crate's own shapes are
+/// matched once here, so the rest runs on concrete types.
+fn run<A, B>(
     a: &A,
     pose_a: &Isometry3<f32>,
     b: &B,
     pose_b: &Isometry3<f32>,
     want: Want,
     cache: &mut GjkCache,
-    recorder: &mut R,
 ) -> Result<Local, QueryError>
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
-    R: Recorder + ?Sized,
 {
-    let margins = check_input(a, pose_a, b, pose_b)?;
-    recorder.begin(pose_a);
-    if let Some(sb) = sphere_box(a, pose_a, b, pose_b, margins)? {
-        // Solved in the box's frame (where the box is exact), taken to the
-        // world by the box's pose, then given A's point of view.
-        let in_box = point_box_contact(&sb.half, &sb.centre_in_box, sb.margins);
-        // Like GJK's early stops: a penetration query on a separated pair and
-        // a distance query on an overlapping one need nothing taken to the
-        // world.
-        match (want, &in_box) {
-            (Want::Penetration, Contact::Separated { .. }) => return Ok(Local::Apart),
-            (Want::Distance, Contact::Penetrating(_)) => return Ok(Local::Overlapping),
-            _ => {}
+    match (a.as_shape_ref(), b.as_shape_ref()) {
+        (Some(ra), Some(rb)) => {
+            with_shape_pair!(ra, rb, |x, y| run_on(x, pose_a, y, pose_b, want, cache))
         }
-        let world = in_box.to_world(if sb.box_is_a { pose_a } else { pose_b });
-        return Ok(Local::Contact(if sb.box_is_a { world } else { swapped(world) }));
+        _ => run_on(a, pose_a, b, pose_b, want, cache),
     }
-    let local = match (a.core_segment(), b.core_segment()) {
-        // Point and segment cores have a closed form. Two points (spheres)
-        // are compared in the world frame directly; segments in A's frame,
-        // where A's segment is exact: in the world, each end picks up the
-        // rounding of a rotation and a large translation, enough to make
-        // parallel capsules look slightly skew.
-        (Some(sa), Some(sb)) => {
-            let (sa, sb) = (finite_segment(sa)?, finite_segment(sb)?);
-            if is_origin(&sa) && is_origin(&sb) {
-                return Ok(Local::Contact(segment_contact(
-                    margins,
-                    place(pose_a, sa),
-                    place(pose_b, sb),
-                )));
-            }
-            let pose_b_in_a = pose_a.inv_mul(pose_b);
-            Local::Contact(segment_contact(margins, sa, sb.map(|p| pose_b_in_a * p)))
+}
+
+/// [`run`] on shapes of known types.
+#[inline]
+fn run_on<A, B>(
+    a: &A,
+    pose_a: &Isometry3<f32>,
+    b: &B,
+    pose_b: &Isometry3<f32>,
+    want: Want,
+    cache: &mut GjkCache,
+) -> Result<Local, QueryError>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let input = check_input(a, pose_a, b, pose_b)?;
+    let local = match closed_form(&input, pose_a, pose_b)? {
+        Some(ClosedForm::Points([pa, pb])) => {
+            return Ok(Local::Contact(point_contact(input.margins, pa, pb)));
         }
-        _ => {
+        Some(ClosedForm::Segments(sa, sb)) => {
+            Local::Contact(segment_contact(input.margins, sa, sb))
+        }
+        Some(ClosedForm::SphereBox(sb)) => {
+            // Solved in the box's frame (where the box is exact), taken to the
+            // world by the box's pose, then given A's point of view.
+            let in_box = point_box_contact(&sb.half, &sb.centre_in_box, sb.margins);
+            // Like GJK's early stops: a penetration query on a separated pair
+            // and a distance query on an overlapping one need nothing taken
+            // to the world.
+            match (want, &in_box) {
+                (Want::Penetration, Contact::Separated { .. }) => return Ok(Local::Apart),
+                (Want::Distance, Contact::Penetrating(_)) => return Ok(Local::Overlapping),
+                _ => {}
+            }
+            let world = in_box.to_world(if sb.box_is_a { pose_a } else { pose_b });
+            return Ok(Local::Contact(if sb.box_is_a { world } else { swapped(world) }));
+        }
+        Some(ClosedForm::Boxes { overlap, pose_b_in_a }) => match (want, overlap) {
+            // The separating-axis test settles a distance query on an
+            // overlapping pair and a penetration query on a separated one.
+            (Want::Distance, true) => return Ok(Local::Overlapping),
+            (Want::Penetration, false) => return Ok(Local::Apart),
+            _ => gjk_epa(&MinkowskiDifference::new(a, b, pose_b_in_a), want, cache, &mut NoRecord)?,
+        },
+        None => {
             let md = MinkowskiDifference::new(a, b, pose_a.inv_mul(pose_b));
-            gjk_epa(&md, want, cache, recorder)?
+            gjk_epa(&md, want, cache, &mut NoRecord)?
         }
     };
     Ok(match local {
@@ -565,6 +650,19 @@ fn cores_apart(
     }
 }
 
+/// Exact contact of two point cores (spheres): the gap between them is
+/// the answer.
+#[inline]
+fn point_contact((ra, rb): (f32, f32), a: Point3<f32>, b: Point3<f32>) -> Contact {
+    let gap = b - a;
+    let d = gap.norm();
+    let largest = |p: &Point3<f32>| p.x.abs().max(p.y.abs()).max(p.z.abs());
+    let touch = SEGMENT_TOUCH_REL * largest(&a).max(largest(&b)).max(ra + rb);
+    let normal =
+        if d > touch { Unit::new_unchecked(gap / d) } else { crossing_normal([a, a], [b, b]) };
+    cores_apart((ra, rb), d, normal, a, b)
+}
+
 /// Exact contact of two point-or-segment cores (spheres and capsules).
 fn segment_contact(
     (ra, rb): (f32, f32),
@@ -572,14 +670,7 @@ fn segment_contact(
     seg_b: [Point3<f32>; 2],
 ) -> Contact {
     if seg_a[0] == seg_a[1] && seg_b[0] == seg_b[1] {
-        // Two points (sphere cores): the gap between them is the answer.
-        let gap = seg_b[0] - seg_a[0];
-        let d = gap.norm();
-        let touch = SEGMENT_TOUCH_REL
-            * seg_a[0].coords.abs().max().max(seg_b[0].coords.abs().max()).max(ra + rb);
-        let normal =
-            if d > touch { Unit::new_unchecked(gap / d) } else { crossing_normal(seg_a, seg_b) };
-        return cores_apart((ra, rb), d, normal, seg_a[0], seg_b[0]);
+        return point_contact((ra, rb), seg_a[0], seg_b[0]);
     }
     let closest = closest_points_segments(seg_a, seg_b);
     let (core_a, core_b) = (closest.on_first, closest.on_second);
@@ -645,7 +736,7 @@ fn crossing_normal(seg_a: [Point3<f32>; 2], seg_b: [Point3<f32>; 2]) -> Unit<Vec
 }
 
 impl Contact {
-    fn to_world(self, world_from_a: &Isometry3<f32>) -> Self {
+    pub(crate) fn to_world(self, world_from_a: &Isometry3<f32>) -> Self {
         let r = &world_from_a.rotation;
         match self {
             Contact::Separated { distance, normal, point_a, point_b } => Contact::Separated {

@@ -224,7 +224,9 @@ impl Polytope {
         if horizon.len() < 3 || !is_single_loop(&horizon) {
             return Err(Stop::Numerical);
         }
-        for [i, j] in horizon {
+        // By reference: iterating the ArrayVec by value would copy all of
+        // its capacity first.
+        for &[i, j] in &horizon {
             self.push_face([i, j, new], min_area_sq)?;
         }
         Ok(())

@@ -8,8 +8,10 @@
 //! reports overlap, [`epa::epa`] on its simplex.
 
 mod api;
+mod box_box;
 pub mod epa;
 pub mod gjk;
+mod input;
 mod minkowski;
 mod ray_cast;
 mod record;
@@ -22,6 +24,7 @@ pub use api::{
     Contact, GjkCache, Penetration, Proximity, closest_points, contact, contact_with, intersects,
     penetration, try_closest_points, try_intersects, try_penetration,
 };
+pub(crate) use input::all_finite;
 pub use minkowski::{MinkowskiDifference, SupportPoint};
 pub use ray_cast::{CastRay, LocalRayCast, Ray, RayCast, cast_ray};
 pub use record::{EpaSnapshot, EpaStep, GjkStep, IterationLog, NoRecord, Recorder};

@@ -26,7 +26,7 @@
 use nalgebra::{Isometry3, Point3, Translation3, Unit, Vector3};
 
 use crate::error::QueryError;
-use crate::query::api::check_input;
+use crate::query::input::check_input;
 use crate::query::minkowski::{MinkowskiDifference, SupportPoint};
 use crate::query::simplex::{Reduction, Simplex};
 use crate::support_map::SupportMap;
@@ -118,7 +118,7 @@ pub fn shape_cast<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     vel_b: &Vector3<f32>,
     max_toi: f32,
 ) -> Result<ShapeCast, QueryError> {
-    let margins = check_input(a, pose_a, b, pose_b)?;
+    let margins = check_input(a, pose_a, b, pose_b)?.margins;
     if !vel_a.iter().chain(vel_b.iter()).all(|x| x.is_finite()) || max_toi.is_nan() {
         return Err(QueryError::NonFiniteInput);
     }

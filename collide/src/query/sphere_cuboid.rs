@@ -258,22 +258,29 @@ mod tests {
     }
 
     #[test]
-    fn both_orders_skip_gjk_and_the_opaque_box_does_not() {
+    fn both_orders_take_the_closed_form_and_the_recorded_path_runs_gjk() {
         let (cube, ball) = (Cuboid::new(Vector3::new(1.0, 0.5, 2.0)), Sphere::new(0.3));
         let pose_box = Isometry3::rotation(Vector3::new(0.3, -0.2, 0.9));
         for x in [0.2, 1.1, 3.0] {
             let pose_ball = Isometry3::translation(x, 0.1, -0.2);
+            // The closed form, by hand: in the box's frame, then the world.
+            let centre = in_box_frame(&pose_box, &Point3::from(pose_ball.translation.vector));
+            let by_hand = point_box_contact(&cube.half_extents, &centre, (0.0, ball.radius))
+                .to_world(&pose_box);
             let cache = &mut GjkCache::default();
-            let mut steps = Steps::default();
-            crate::query::contact_with(&cube, &pose_box, &ball, &pose_ball, cache, &mut steps)
-                .unwrap();
-            crate::query::contact_with(&ball, &pose_ball, &cube, &pose_box, cache, &mut steps)
-                .unwrap();
-            assert_eq!(steps.0, 0, "a closed-form pair ran GJK/EPA");
-            let opaque = OpaqueBox(cube);
-            crate::query::contact_with(&opaque, &pose_box, &ball, &pose_ball, cache, &mut steps)
-                .unwrap();
-            assert!(steps.0 > 0, "the opaque box must go through GJK");
+            assert_eq!(contact(&cube, &pose_box, &ball, &pose_ball, cache).unwrap(), by_hand);
+            assert_eq!(
+                contact(&ball, &pose_ball, &cube, &pose_box, cache).unwrap(),
+                swapped(by_hand)
+            );
+            // The recorded entry point runs the general path for every pair.
+            for (a, b) in [(&cube as &dyn SupportMap, &ball as &dyn SupportMap), (&ball, &cube)] {
+                let mut steps = Steps::default();
+                let pose_a = if a.core_box().is_some() { &pose_box } else { &pose_ball };
+                let pose_b = if b.core_box().is_some() { &pose_box } else { &pose_ball };
+                crate::query::contact_with(a, pose_a, b, pose_b, cache, &mut steps).unwrap();
+                assert!(steps.0 > 0, "the recorded path must go through GJK");
+            }
         }
     }
 

@@ -2,6 +2,8 @@
 
 use nalgebra::{Point3, Vector3};
 
+use crate::core::Core;
+use crate::shape::ShapeRef;
 use crate::support_map::SupportMap;
 
 /// A segment from `(0, -half_height, 0)` to `(0, half_height, 0)`, dilated by
@@ -59,5 +61,19 @@ impl SupportMap for Capsule {
     #[inline]
     fn core_segment(&self) -> Option<[Point3<f32>; 2]> {
         Some(self.segment())
+    }
+
+    #[inline]
+    fn core(&self) -> Core {
+        // A capsule of zero height is a sphere.
+        match self.segment() {
+            [p, q] if p == q => Core::Point(p),
+            segment => Core::Segment(segment),
+        }
+    }
+
+    #[inline]
+    fn as_shape_ref(&self) -> Option<ShapeRef<'_>> {
+        Some(ShapeRef::Capsule(self))
     }
 }

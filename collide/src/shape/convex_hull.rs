@@ -13,6 +13,7 @@ use crate::hull::support::cube_map::CubeMap;
 use crate::hull::support::hill_climb::{Adjacency, climb};
 use crate::hull::support::strategy::{SupportCache, SupportStrategy};
 use crate::hull::support::warm_started::WarmStarted;
+use crate::shape::ShapeRef;
 use crate::support_map::SupportMap;
 
 /// One planar face of a [`ConvexHull`].
@@ -335,5 +336,10 @@ impl SupportMap for ConvexHull {
     #[inline]
     fn local_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
         self.vertices[self.support_index(dir)]
+    }
+
+    #[inline]
+    fn as_shape_ref(&self) -> Option<ShapeRef<'_>> {
+        Some(ShapeRef::ConvexHull(self))
     }
 }

@@ -2,6 +2,8 @@
 
 use nalgebra::{Point3, Vector3};
 
+use crate::core::Core;
+use crate::shape::ShapeRef;
 use crate::support_map::SupportMap;
 
 /// A box with the given half-extents along local X, Y and Z, centred on the
@@ -52,5 +54,15 @@ impl SupportMap for Cuboid {
     #[inline]
     fn core_box(&self) -> Option<Vector3<f32>> {
         Some(self.half_extents)
+    }
+
+    #[inline]
+    fn core(&self) -> Core {
+        Core::Box(self.half_extents)
+    }
+
+    #[inline]
+    fn as_shape_ref(&self) -> Option<ShapeRef<'_>> {
+        Some(ShapeRef::Cuboid(self))
     }
 }

@@ -2,7 +2,8 @@
 
 use nalgebra::{Point3, Vector3};
 
-use crate::shape::{Capsule, ConvexHull, Cuboid, Sphere};
+use crate::core::Core;
+use crate::shape::{Capsule, ConvexHull, Cuboid, ShapeRef, Sphere};
 use crate::support_map::SupportMap;
 
 /// Any of the crate's shapes. Dispatches [`SupportMap`] by `match`, which is
@@ -58,6 +59,14 @@ impl SupportMap for Shape {
     #[inline]
     fn core_box(&self) -> Option<Vector3<f32>> {
         dispatch!(self, s => s.core_box())
+    }
+    #[inline]
+    fn core(&self) -> Core {
+        dispatch!(self, s => s.core())
+    }
+    #[inline]
+    fn as_shape_ref(&self) -> Option<ShapeRef<'_>> {
+        dispatch!(self, s => s.as_shape_ref())
     }
 }
 

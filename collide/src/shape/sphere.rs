@@ -2,6 +2,8 @@
 
 use nalgebra::{Point3, Vector3};
 
+use crate::core::Core;
+use crate::shape::ShapeRef;
 use crate::support_map::SupportMap;
 
 /// A ball of `radius` centred on the local origin.
@@ -55,5 +57,15 @@ impl SupportMap for Sphere {
     #[inline]
     fn core_segment(&self) -> Option<[Point3<f32>; 2]> {
         Some([Point3::origin(); 2])
+    }
+
+    #[inline]
+    fn core(&self) -> Core {
+        Core::Point(Point3::origin())
+    }
+
+    #[inline]
+    fn as_shape_ref(&self) -> Option<ShapeRef<'_>> {
+        Some(ShapeRef::Sphere(self))
     }
 }

@@ -20,6 +20,7 @@
 use nalgebra::{Isometry3, Point3, Unit, Vector3};
 
 use crate::error::QueryError;
+use crate::query::input::check_shape;
 use crate::shape::Shape;
 use crate::support_map::SupportMap;
 
@@ -175,32 +176,6 @@ pub fn cast_ray<S: CastRay + ?Sized>(
         LocalRayCast::StartsInside => RayCast::StartsInside,
         LocalRayCast::Miss => RayCast::Miss,
     })
-}
-
-/// Rejects non-finite or negative margins and box extents, as the contact
-/// queries do.
-pub(crate) fn check_shape<S: SupportMap + ?Sized>(shape: &S) -> Result<(), QueryError> {
-    let margin = shape.margin();
-    if !margin.is_finite() {
-        return Err(QueryError::NonFiniteInput);
-    }
-    if margin < 0.0 {
-        return Err(QueryError::NegativeMargin);
-    }
-    if let Some(half) = shape.core_box() {
-        if !half.iter().all(|x| x.is_finite()) {
-            return Err(QueryError::NonFiniteInput);
-        }
-        if half.iter().any(|&x| x < 0.0) {
-            return Err(QueryError::NegativeExtent);
-        }
-    }
-    if let Some(seg) = shape.core_segment()
-        && !seg.iter().all(|p| p.coords.iter().all(|x| x.is_finite()))
-    {
-        return Err(QueryError::NonFiniteInput);
-    }
-    Ok(())
 }
 
 impl CastRay for Shape {
