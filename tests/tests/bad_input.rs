@@ -205,7 +205,7 @@ fn degenerate_clouds_are_rejected() {
             ("empty", vec![]),
             ("one point", tet[..1].to_vec()),
             ("two points", tet[..2].to_vec()),
-            ("three points", tet[..3].to_vec()),
+            ("three collinear points", vec![p(0.0, 0.0, 0.0), p(1.0, 2.0, 3.0), p(2.0, 4.0, 6.0)]),
             ("collinear", (0..10).map(|i| p(i as f32, 2.0 * i as f32, -(i as f32))).collect()),
             ("duplicates of one point", vec![p(0.3, 0.4, 0.5); 8]),
             ("duplicates on a line", [tet[0], tet[1], tet[0], tet[1], tet[1]].to_vec()),
@@ -251,5 +251,10 @@ fn degenerate_clouds_are_rejected() {
             }
             assert!(result.is_err(), "{name}: {cloud:?} gave {result:?}");
         }
+        // Three points not on one line are not degenerate: they make a flat
+        // hull, the triangle itself.
+        let triangle = ConvexHull::new(&tet[..3]).expect("a triangle builds a flat hull");
+        assert!(triangle.is_flat(), "{triangle:?}");
+        assert_eq!(triangle.vertices().len(), 3, "{triangle:?}");
     });
 }
