@@ -122,7 +122,7 @@ fn check_framed_scene(image: &RgbaImage, what: &str) {
 fn falling_boxes_shows_sky_ground_and_the_pile_in_the_middle() {
     let Some(mut h) = headless(Scene::FallingBoxes, 1000, 320, 180) else { return };
     let out = out_dir().join("falling_boxes.png");
-    let report = sandbox::app::screenshot(&mut h, 120, 1, &out).unwrap();
+    let report = sandbox::app::screenshot(&mut h, 120, 1, false, &out).unwrap();
     assert_eq!(report.stats.instances, 1000, "the ground is drawn as the grid, not an instance");
     assert_eq!(report.stats.mesh_draw_calls, 1, "1000 cubes must be one instanced draw");
     let image = image::open(&out).unwrap().to_rgba8();
@@ -136,7 +136,7 @@ fn falling_boxes_shows_sky_ground_and_the_pile_in_the_middle() {
 fn pyramid_is_a_heap_centred_in_view() {
     let Some(mut h) = headless(Scene::Pyramid, 20, 320, 180) else { return };
     let out = out_dir().join("pyramid.png");
-    sandbox::app::screenshot(&mut h, 30, 1, &out).unwrap();
+    sandbox::app::screenshot(&mut h, 30, 1, false, &out).unwrap();
     let image = image::open(&out).unwrap().to_rgba8();
     check_framed_scene(&image, "pyramid");
     let rows_with_bodies: Vec<u32> = (0..image.height())

@@ -22,6 +22,10 @@ use crate::render::{FrameScene, FrameStats, OffscreenRenderer, RenderError};
 /// usual trade-off, a few seconds for a short clip.
 const GIF_SPEED: i32 = 10;
 
+/// Frames the back-to-back measurement lets the device run behind the CPU,
+/// as a window's swap chain with two images does.
+pub const FRAMES_IN_FLIGHT: usize = 2;
+
 /// What a headless render measured.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct HeadlessReport {
@@ -31,8 +35,12 @@ pub struct HeadlessReport {
     pub physics_per_step: Duration,
     /// Frames rendered.
     pub frames: u32,
-    /// Median time to render and read back one frame.
+    /// Median time to render and read back one frame: a frame's latency.
     pub render_per_frame: Duration,
+    /// Mean time per frame over frames rendered back to back with at most
+    /// [`FRAMES_IN_FLIGHT`] submitted and unfinished, and no readback: the
+    /// frame rate a window sustains. Zero when only one frame was asked for.
+    pub frame_interval: Duration,
     /// What the last frame drew.
     pub stats: FrameStats,
 }
@@ -93,6 +101,12 @@ impl Headless {
     /// # Errors
     /// What the renderer reports.
     pub fn render(&mut self) -> Result<(RgbaImage, FrameStats), RenderError> {
+        self.fill()?;
+        self.offscreen.render(&self.frame)
+    }
+
+    /// Fills the frame from the current state.
+    fn fill(&mut self) -> Result<(), RenderError> {
         self.controller.aim(&mut self.frame);
         let debug = self.debug;
         match &self.controller.probe {
@@ -105,12 +119,49 @@ impl Headless {
                 &mut self.frame,
             )?,
         }
-        self.offscreen.render(&self.frame)
+        Ok(())
+    }
+
+    /// Renders `frames` frames of the current state back to back, as a
+    /// window does: each is filled and submitted while the device may still
+    /// render up to [`FRAMES_IN_FLIGHT`] - 1 earlier ones, with no readback.
+    /// With `redraw_shadows`, the shadow map is redrawn every frame, as when
+    /// bodies move (otherwise a still scene reuses it). Returns the mean
+    /// time per frame, from the first fill to the last frame's completion.
+    ///
+    /// # Errors
+    /// What the renderer reports.
+    pub fn frame_interval(
+        &mut self,
+        frames: u32,
+        redraw_shadows: bool,
+    ) -> Result<Duration, RenderError> {
+        let mut in_flight = std::collections::VecDeque::with_capacity(FRAMES_IN_FLIGHT);
+        let start = Instant::now();
+        for _ in 0..frames {
+            if in_flight.len() == FRAMES_IN_FLIGHT {
+                if let Some(oldest) = in_flight.pop_front() {
+                    self.offscreen.wait_for(oldest)?;
+                }
+            }
+            self.fill()?;
+            if redraw_shadows {
+                self.offscreen.renderer_mut().invalidate_shadow_map();
+            }
+            in_flight.push_back(self.offscreen.submit_frame(&self.frame)?.1);
+        }
+        while let Some(index) = in_flight.pop_front() {
+            self.offscreen.wait_for(index)?;
+        }
+        Ok(start.elapsed() / frames.max(1))
     }
 }
 
 /// Steps `headless` `steps` times, renders `bench_frames` frames (at least
-/// one) to time them, and saves the last to `out` as a PNG.
+/// one) to time them, and saves the last to `out` as a PNG. With more than
+/// one frame it also times as many frames back to back
+/// ([`Headless::frame_interval`]). With `redraw_shadows` every frame redraws
+/// the shadow map, as when the bodies move.
 ///
 /// # Errors
 /// A render or write failure.
@@ -118,6 +169,7 @@ pub fn screenshot(
     headless: &mut Headless,
     steps: u64,
     bench_frames: u32,
+    redraw_shadows: bool,
     out: &Path,
 ) -> Result<HeadlessReport, RenderError> {
     let physics = headless.step(steps);
@@ -129,17 +181,26 @@ pub fn screenshot(
     let mut times = Vec::new();
     let mut last = None;
     for _ in 0..bench_frames.max(1) {
+        if redraw_shadows {
+            headless.offscreen.renderer_mut().invalidate_shadow_map();
+        }
         let t = Instant::now();
         last = Some(headless.render()?);
         times.push(t.elapsed());
     }
     let (image, stats) = last.ok_or(RenderError::Device("no frame rendered".to_owned()))?;
+    let frame_interval = if bench_frames > 1 {
+        headless.frame_interval(bench_frames, redraw_shadows)?
+    } else {
+        Duration::ZERO
+    };
     OffscreenRenderer::save_png(&image, out)?;
     Ok(HeadlessReport {
         steps,
         physics_per_step: physics / steps.max(1) as u32,
         frames: times.len() as u32,
         render_per_frame: median(&mut times),
+        frame_interval,
         stats,
     })
 }
@@ -188,6 +249,7 @@ pub fn record(
         physics_per_step: physics / steps.max(1) as u32,
         frames,
         render_per_frame: median(&mut times),
+        frame_interval: Duration::ZERO,
         stats,
     })
 }

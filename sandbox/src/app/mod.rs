@@ -18,7 +18,7 @@ pub mod window;
 
 pub use clock::{FIXED_DT, FixedStepClock, FrameSteps, MAX_STEPS_PER_FRAME};
 pub use controller::{Action, Button, Controller, Modifiers, key_action};
-pub use headless::{Headless, HeadlessReport, record, screenshot};
+pub use headless::{FRAMES_IN_FLIGHT, Headless, HeadlessReport, record, screenshot};
 pub use orbit_camera::OrbitCamera;
 pub use scene_drawer::{DebugDraw, SceneDrawer};
 pub use simulation::{Simulation, StepTiming};

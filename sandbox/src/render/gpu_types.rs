@@ -19,8 +19,9 @@ pub(crate) struct MeshVertex {
     pub hemisphere: f32,
     /// Outward unit normal.
     pub normal: [f32; 3],
-    /// Padding to 32 bytes.
-    pub pad: f32,
+    /// The copy of the mesh this vertex belongs to within a block mesh, and
+    /// the block size (`instance_blocks::block_tag`); 0 in a plain mesh.
+    pub block: u32,
 }
 
 /// One mesh instance, 64 bytes.

@@ -33,10 +33,12 @@ impl GrowableBuffer {
     }
 
     /// Uploads `bytes` (a multiple of 4 long), reallocating to the next
-    /// power of two first if they do not fit.
-    pub fn write(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, bytes: &[u8]) {
+    /// power of two first if they do not fit. Returns whether it did
+    /// reallocate, so that bind groups naming the buffer can be rebuilt.
+    pub fn write(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, bytes: &[u8]) -> bool {
         let needed = bytes.len() as u64;
-        if needed > self.buffer.size() {
+        let grow = needed > self.buffer.size();
+        if grow {
             let size = needed.next_power_of_two().max(MIN_CAPACITY);
             log::debug!("{}: growing to {size} bytes", self.label);
             self.buffer = Self::allocate(device, self.label, self.usage, size);
@@ -44,6 +46,7 @@ impl GrowableBuffer {
         if !bytes.is_empty() {
             queue.write_buffer(&self.buffer, 0, bytes);
         }
+        grow
     }
 
     /// The buffer (valid until the next `write`).

@@ -26,7 +26,7 @@ pub(crate) struct MeshData {
 }
 
 fn vertex(position: Vector3<f32>, normal: Vector3<f32>, hemisphere: f32) -> MeshVertex {
-    MeshVertex { position: position.into(), hemisphere, normal: normal.into(), pad: 0.0 }
+    MeshVertex { position: position.into(), hemisphere, normal: normal.into(), block: 0 }
 }
 
 /// The cube `[-1, 1]^3` with one flat-shaded quad per face.

@@ -209,6 +209,35 @@ impl OffscreenRenderer {
         Ok(stats)
     }
 
+    /// Renders a frame into the offscreen texture and submits it without a
+    /// readback and without waiting: the way a window's frames follow each
+    /// other, so that the CPU prepares the next frame while the device
+    /// renders this one. Wait with [`wait_for`](Self::wait_for).
+    pub fn submit_frame(
+        &mut self,
+        frame: &FrameScene,
+    ) -> Result<(FrameStats, wgpu::SubmissionIndex), RenderError> {
+        let scope = self.gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let mut encoder = self.gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("render.offscreen_encoder"),
+        });
+        let stats = self.renderer.render(&mut encoder, &self.view, frame)?;
+        let index = self.gpu.queue.submit([encoder.finish()]);
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            return Err(RenderError::Device(error.to_string()));
+        }
+        Ok((stats, index))
+    }
+
+    /// Waits until the device has finished the submission `index`.
+    pub fn wait_for(&self, index: wgpu::SubmissionIndex) -> Result<(), RenderError> {
+        self.gpu
+            .device
+            .poll(wgpu::PollType::Wait { submission_index: Some(index), timeout: None })
+            .map(|_| ())
+            .map_err(|e| RenderError::Device(e.to_string()))
+    }
+
     /// Maps the readback buffer filled by the last
     /// [`render_to_texture`](Self::render_to_texture) and returns the image.
     pub fn read_image(&mut self) -> Result<RgbaImage, RenderError> {

@@ -2,11 +2,14 @@
 //!
 //! Main-pass pipelines share one layout (globals, shadow map, comparison
 //! sampler) and the MSAA sample count; the shadow pipeline has its own
-//! layout with only the globals, because the shadow map is its attachment.
+//! layout with only the globals and the instances, because the shadow map is
+//! its attachment. Both layouts bind the instance storage buffer at
+//! [`INSTANCES_BINDING`] for the meshes' vertex pulling (instance_blocks.rs).
 
 use std::borrow::Cow;
 
 use super::gpu_types::{GpuInstance, LineVertex, MeshVertex, PointInstance, TranslucentVertex};
+use super::ground_tiles::GroundVariant;
 
 /// Depth format of the main pass and of the shadow map.
 pub(crate) const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
@@ -19,7 +22,8 @@ pub(crate) struct Pipelines {
     pub scene_layout: wgpu::BindGroupLayout,
     pub shadow_layout: wgpu::BindGroupLayout,
     pub sky: wgpu::RenderPipeline,
-    pub ground: wgpu::RenderPipeline,
+    /// The ground, one pipeline per `GroundVariant::ALL` entry.
+    pub ground: [wgpu::RenderPipeline; 4],
     pub mesh: wgpu::RenderPipeline,
     /// The mesh pipeline for the three-face cube mesh (`vs_cube`).
     pub mesh_cube: wgpu::RenderPipeline,
@@ -38,10 +42,9 @@ fn shader(device: &wgpu::Device, label: &str, body: &str) -> wgpu::ShaderModule 
     })
 }
 
-const MESH_VERTEX_ATTRIBUTES: [wgpu::VertexAttribute; 3] =
-    wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32, 2 => Float32x3];
-const INSTANCE_ATTRIBUTES: [wgpu::VertexAttribute; 4] =
-    wgpu::vertex_attr_array![3 => Float32x4, 4 => Float32x4, 5 => Float32x4, 6 => Float32x4];
+const MESH_VERTEX_ATTRIBUTES: [wgpu::VertexAttribute; 4] =
+    wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32, 2 => Float32x3, 3 => Uint32];
+const GROUND_ATTRIBUTES: [wgpu::VertexAttribute; 1] = wgpu::vertex_attr_array![0 => Float32x2];
 const LINE_ATTRIBUTES: [wgpu::VertexAttribute; 2] =
     wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4];
 const POINT_ATTRIBUTES: [wgpu::VertexAttribute; 2] =
@@ -49,19 +52,32 @@ const POINT_ATTRIBUTES: [wgpu::VertexAttribute; 2] =
 const TRANSLUCENT_ATTRIBUTES: [wgpu::VertexAttribute; 3] =
     wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32x4];
 
-fn mesh_buffers() -> [Option<wgpu::VertexBufferLayout<'static>>; 2] {
-    [
-        Some(wgpu::VertexBufferLayout {
-            array_stride: size_of::<MeshVertex>() as u64,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &MESH_VERTEX_ATTRIBUTES,
-        }),
-        Some(wgpu::VertexBufferLayout {
-            array_stride: size_of::<GpuInstance>() as u64,
-            step_mode: wgpu::VertexStepMode::Instance,
-            attributes: &INSTANCE_ATTRIBUTES,
-        }),
-    ]
+/// The block mesh's vertices; the bodies come from the instance storage
+/// buffer (see instance_blocks.rs).
+fn mesh_buffers() -> [Option<wgpu::VertexBufferLayout<'static>>; 1] {
+    [Some(wgpu::VertexBufferLayout {
+        array_stride: size_of::<MeshVertex>() as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &MESH_VERTEX_ATTRIBUTES,
+    })]
+}
+
+/// The binding of the instance storage buffer in both the scene and the
+/// shadow bind group (`instances` in mesh.wgsl).
+pub(crate) const INSTANCES_BINDING: u32 = 3;
+
+/// The read-only instance storage buffer, read by vertex shaders.
+fn instances_entry() -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding: INSTANCES_BINDING,
+        visibility: wgpu::ShaderStages::VERTEX,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only: true },
+            has_dynamic_offset: false,
+            min_binding_size: wgpu::BufferSize::new(size_of::<GpuInstance>() as u64),
+        },
+        count: None,
+    }
 }
 
 fn depth_state(write: bool, compare: wgpu::CompareFunction) -> wgpu::DepthStencilState {
@@ -85,6 +101,9 @@ struct MainPipeline<'a> {
     cull: Option<wgpu::Face>,
     depth: wgpu::DepthStencilState,
     blend: Option<wgpu::BlendState>,
+    /// Pipeline-overridable constants of the fragment stage, besides
+    /// `ENCODE_SRGB`.
+    overrides: &'a [(&'a str, f64)],
 }
 
 impl Pipelines {
@@ -118,20 +137,24 @@ impl Pipelines {
                     ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
                     count: None,
                 },
+                instances_entry(),
             ],
         });
         let shadow_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("render.shadow_bind_group_layout"),
-            entries: &[wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::VERTEX,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::VERTEX,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
                 },
-                count: None,
-            }],
+                instances_entry(),
+            ],
         });
         let main_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("render.main_pipeline_layout"),
@@ -154,10 +177,6 @@ impl Pipelines {
 
         // Constant-folded out of the shaders; see `ENCODE_SRGB` in common.wgsl.
         let encode_srgb = [("ENCODE_SRGB", if target_format.is_srgb() { 0.0 } else { 1.0 })];
-        let fragment_options = wgpu::PipelineCompilationOptions {
-            constants: &encode_srgb,
-            ..wgpu::PipelineCompilationOptions::default()
-        };
         let main = |p: MainPipeline<'_>| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(p.label),
@@ -181,7 +200,10 @@ impl Pipelines {
                 fragment: Some(wgpu::FragmentState {
                     module: p.module,
                     entry_point: Some(p.fs),
-                    compilation_options: fragment_options.clone(),
+                    compilation_options: wgpu::PipelineCompilationOptions {
+                        constants: &[&encode_srgb[..], p.overrides].concat(),
+                        ..wgpu::PipelineCompilationOptions::default()
+                    },
                     targets: &[Some(wgpu::ColorTargetState {
                         format: target_format,
                         blend: p.blend,
@@ -206,17 +228,26 @@ impl Pipelines {
             // cleared depth is untouched.
             depth: depth_state(false, LessEqual),
             blend: None,
+            overrides: &[],
         });
-        let ground = main(MainPipeline {
-            label: "render.ground_pipeline",
-            module: &ground_module,
-            vs: "vs_main",
-            fs: "fs_main",
-            buffers: &[],
-            topology: TriangleList,
-            cull: None,
-            depth: depth_state(true, Less),
-            blend: None,
+        let ground = GroundVariant::ALL.map(|variant| {
+            let flag = |on: bool| if on { 1.0 } else { 0.0 };
+            main(MainPipeline {
+                label: "render.ground_pipeline",
+                module: &ground_module,
+                vs: "vs_main",
+                fs: "fs_main",
+                buffers: &[Some(wgpu::VertexBufferLayout {
+                    array_stride: size_of::<[f32; 2]>() as u64,
+                    step_mode: wgpu::VertexStepMode::Vertex,
+                    attributes: &GROUND_ATTRIBUTES,
+                })],
+                overrides: &[("GRID", flag(variant.grid())), ("SHADOW", flag(variant.shadow()))],
+                topology: TriangleList,
+                cull: None,
+                depth: depth_state(true, Less),
+                blend: None,
+            })
         });
         let mesh = main(MainPipeline {
             label: "render.mesh_pipeline",
@@ -228,6 +259,7 @@ impl Pipelines {
             cull: Some(wgpu::Face::Back),
             depth: depth_state(true, Less),
             blend: None,
+            overrides: &[],
         });
         let mesh_cube = main(MainPipeline {
             label: "render.mesh_cube_pipeline",
@@ -239,6 +271,7 @@ impl Pipelines {
             cull: Some(wgpu::Face::Back),
             depth: depth_state(true, Less),
             blend: None,
+            overrides: &[],
         });
         let lines = main(MainPipeline {
             label: "render.line_pipeline",
@@ -254,6 +287,7 @@ impl Pipelines {
             cull: None,
             depth: depth_state(false, LessEqual),
             blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+            overrides: &[],
         });
         let points = main(MainPipeline {
             label: "render.point_pipeline",
@@ -269,6 +303,7 @@ impl Pipelines {
             cull: None,
             depth: depth_state(false, LessEqual),
             blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+            overrides: &[],
         });
         let translucent = main(MainPipeline {
             label: "render.translucent_pipeline",
@@ -284,6 +319,7 @@ impl Pipelines {
             cull: None,
             depth: depth_state(false, Less),
             blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+            overrides: &[],
         });
         let shadow_pipeline = |label: &str, vs: &str| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {

@@ -2,7 +2,8 @@
 //! caller's command encoder and resolved into the caller's texture view.
 //!
 //! Per frame: group the instances by mesh kind (a counting sort into one
-//! instance buffer, so each kind is one contiguous range and one draw),
+//! instance buffer, so each kind is one contiguous range and one draw, each
+//! instance of which is a block of bodies: instance_blocks.rs),
 //! nearest first within a kind, upload the globals and overlays, render the
 //! shadow map from the sun unless the casters and light are unchanged since
 //! it was drawn, then one main pass (multisampled on a GPU, single-sampled
@@ -12,8 +13,10 @@
 //! Costs on a software rasteriser (lavapipe), where almost all of a frame
 //! is fragment shading and per-triangle setup, shaped the shaders: lighting
 //! per vertex, one shadow tap per pixel, the sky's ray per vertex, no
-//! uniform branches around expensive code (both sides run), and cubes drawn
-//! as their three camera-facing faces. `render_timing` in tests.rs measures
+//! uniform branches around expensive code (both sides run), cubes drawn
+//! as their three camera-facing faces, bodies pulled in blocks rather than
+//! one instance each, and the ground cut into tiles that each evaluate only
+//! the per-pixel terms that can show on them (ground_tiles.rs). `render_timing` in tests.rs measures
 //! them. The surface and window belong to the app; after
 //! `render` returns, the app may record more passes (a UI) into the same
 //! encoder and view with `LoadOp::Load`.
@@ -23,9 +26,11 @@ use nalgebra::{Matrix4, Point3, Vector3};
 use super::gpu_types::{
     Globals, GpuInstance, LineVertex, MeshVertex, PointInstance, TranslucentVertex,
 };
+use super::ground_tiles::{GroundTiles, ShadowReach};
 use super::growable_buffer::GrowableBuffer;
+use super::instance_blocks::{block_mesh, block_size, padded_len, padding_instance};
 use super::mesh::{MeshData, hull_mesh, unit_capsule, unit_cube_front_faces};
-use super::pipelines::Pipelines;
+use super::pipelines::{INSTANCES_BINDING, Pipelines};
 use super::targets::{FrameTargets, SHADOW_MAP_SIZE, ShadowMap};
 use super::{
     Color, DrawShape, FrameScene, FrameStats, HullMeshId, MeshKind, Projection, RenderError,
@@ -51,15 +56,22 @@ pub fn default_msaa_samples(device: &wgpu::Device) -> u32 {
     }
 }
 
+/// The smallest grid cell drawn, in metres: a smaller or non-positive
+/// `Ground::cell_size` is raised to it.
+const MIN_CELL_SIZE: f32 = 1e-3;
+
 /// Mesh slots in the instance buffer: cube, sphere, capsule, then hulls.
 const FIRST_HULL_SLOT: usize = 3;
 
-/// A mesh uploaded once.
+/// A mesh uploaded once, as its block mesh (see instance_blocks.rs).
 #[derive(Debug)]
 struct GpuMesh {
     vertices: wgpu::Buffer,
     indices: wgpu::Buffer,
+    /// Indices of the whole block mesh: `block` copies of the mesh.
     index_count: u32,
+    /// Bodies per block: per instance of the draw.
+    block: u32,
     /// Radius of a sphere around the local origin bounding the unit mesh.
     radius: f32,
 }
@@ -82,6 +94,8 @@ impl GpuMesh {
             queue.write_buffer(&buffer, 0, bytes);
             buffer
         };
+        let block = block_size(data.vertices.len());
+        let data = &block_mesh(data, block);
         Self {
             vertices: buffer(
                 "vertices",
@@ -94,6 +108,7 @@ impl GpuMesh {
                 wgpu::BufferUsages::INDEX,
             ),
             index_count: data.indices.len() as u32,
+            block,
             radius,
         }
     }
@@ -130,6 +145,12 @@ pub struct Renderer {
     capsule: GpuMesh,
     hulls: Vec<GpuMesh>,
     instance_buffer: GrowableBuffer,
+    /// This frame's ground tiles and their vertex buffer.
+    ground_tiles: GroundTiles,
+    ground_buffer: GrowableBuffer,
+    /// Tests: draw every ground tile with this variant instead of its own.
+    #[cfg(test)]
+    pub(crate) ground_override: Option<super::ground_tiles::GroundVariant>,
     line_buffer: GrowableBuffer,
     point_buffer: GrowableBuffer,
     translucent_buffer: GrowableBuffer,
@@ -161,26 +182,10 @@ impl Renderer {
             mapped_at_creation: false,
         });
         let shadow_map = ShadowMap::new(device);
-        let scene_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("render.scene_bind_group"),
-            layout: &pipelines.scene_layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::TextureView(&shadow_map.view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: wgpu::BindingResource::Sampler(&shadow_map.sampler),
-                },
-            ],
-        });
-        let shadow_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("render.shadow_bind_group"),
-            layout: &pipelines.shadow_layout,
-            entries: &[wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() }],
-        });
+        let instance_buffer =
+            GrowableBuffer::new(device, "render.instances", wgpu::BufferUsages::STORAGE);
+        let (scene_bind_group, shadow_bind_group) =
+            bind_groups(device, &pipelines, &globals, &shadow_map, instance_buffer.buffer());
         let cube =
             GpuMesh::new(device, queue, "render.cube_mesh", &unit_cube_front_faces(), 3f32.sqrt());
         let capsule = GpuMesh::new(device, queue, "render.capsule_mesh", &unit_capsule(), 1.0);
@@ -201,11 +206,11 @@ impl Renderer {
             cube,
             capsule,
             hulls: Vec::new(),
-            instance_buffer: GrowableBuffer::new(
-                device,
-                "render.instances",
-                wgpu::BufferUsages::VERTEX,
-            ),
+            instance_buffer,
+            ground_tiles: GroundTiles::default(),
+            ground_buffer: GrowableBuffer::new(device, "render.ground", wgpu::BufferUsages::VERTEX),
+            #[cfg(test)]
+            ground_override: None,
             line_buffer: GrowableBuffer::new(device, "render.lines", wgpu::BufferUsages::VERTEX),
             point_buffer: GrowableBuffer::new(device, "render.points", wgpu::BufferUsages::VERTEX),
             translucent_buffer: GrowableBuffer::new(
@@ -254,6 +259,7 @@ impl Renderer {
         if samples != self.samples {
             self.samples = samples;
             self.pipelines = Pipelines::new(&self.device, self.target_format, samples);
+            self.rebind();
             self.targets = (self.width > 0 && self.height > 0).then(|| {
                 FrameTargets::new(
                     &self.device,
@@ -342,7 +348,10 @@ impl Renderer {
         frame.camera.validate()?;
 
         // Counting sort of the instances by mesh slot, so every kind is one
-        // contiguous range of the instance buffer and one draw call.
+        // contiguous range of the instance buffer and one draw call. Each
+        // range starts on a multiple of its mesh's block size, and what is
+        // not a body (before a range, and after it to the end of its last
+        // block) is a zero-area padding instance (see instance_blocks.rs).
         let slots = FIRST_HULL_SLOT + self.hulls.len();
         self.scratch_ranges.clear();
         self.scratch_ranges.resize(slots, (0, 0));
@@ -350,15 +359,18 @@ impl Renderer {
             let slot = self.slot(instance.shape.mesh_kind())?;
             self.scratch_ranges[slot].1 += 1;
         }
-        let mut start = 0;
-        for range in &mut self.scratch_ranges {
-            range.0 = start;
-            start += range.1;
+        let mut cursor = 0u32;
+        for slot in 0..slots {
+            let block = self.meshes(slot).block;
+            let range = &mut self.scratch_ranges[slot];
+            let count = range.1;
+            range.0 = cursor.next_multiple_of(block);
             range.1 = range.0;
+            cursor = range.0 + padded_len(count, block);
         }
         // Now `range.1` is the write cursor; it ends at the range's end.
         self.scratch_instances.clear();
-        self.scratch_instances.resize(frame.instances.len(), bytemuck::Zeroable::zeroed());
+        self.scratch_instances.resize(cursor as usize, padding_instance());
         let mut bounds = SceneBounds::default();
         for instance in &frame.instances {
             let slot = self.slot(instance.shape.mesh_kind())?;
@@ -413,18 +425,45 @@ impl Renderer {
                 let t = i.translation_half_height;
                 (Vector3::new(t[0], t[1], t[2]) - eye).dot(&forward)
             };
-            let mut start = 0;
-            for &(_, end) in &self.scratch_ranges {
-                self.scratch_instances[start..end as usize]
+            for &(start, end) in &self.scratch_ranges {
+                self.scratch_instances[start as usize..end as usize]
                     .sort_unstable_by(|a, b| depth(a).total_cmp(&depth(b)));
-                start = end as usize;
             }
         }
         stats.instances = frame.instances.len() as u32;
         let instance_bytes: &[u8] = bytemuck::cast_slice(&self.scratch_instances);
-        self.instance_buffer.write(&self.device, &self.queue, instance_bytes);
+        if self.instance_buffer.write(&self.device, &self.queue, instance_bytes) {
+            self.rebind();
+        }
 
         self.upload_overlays(frame, &mut stats);
+        if let Some(ground) = &frame.ground {
+            let (center, radius) = shadow_sphere(frame, &bounds);
+            let reach = ShadowReach {
+                center,
+                radius,
+                to_light: Vector3::new(
+                    globals.to_light[0],
+                    globals.to_light[1],
+                    globals.to_light[2],
+                ),
+            };
+            self.ground_tiles.rebuild(
+                ground.half_extent,
+                ground.cell_size.max(MIN_CELL_SIZE),
+                &frame.camera.eye,
+                frame.light.shadows.then_some(&reach),
+            );
+            #[cfg(test)]
+            if let Some(variant) = self.ground_override {
+                self.ground_tiles.draw_all_as(variant);
+            }
+            self.ground_buffer.write(
+                &self.device,
+                &self.queue,
+                bytemuck::cast_slice(&self.ground_tiles.vertices),
+            );
+        }
         self.queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
 
         // Shadow pass: cleared even when nothing casts, so that no stale
@@ -505,10 +544,18 @@ impl Renderer {
         stats.mesh_draw_calls = draws;
         stats.draw_calls += draws;
         if frame.ground.is_some() {
-            pass.set_pipeline(&self.pipelines.ground);
-            pass.draw(0..6, 0..1);
-            stats.draw_calls += 1;
+            pass.set_vertex_buffer(0, self.ground_buffer.buffer().slice(..));
+            for (pipeline, &(start, end)) in
+                self.pipelines.ground.iter().zip(&self.ground_tiles.ranges)
+            {
+                if start < end {
+                    pass.set_pipeline(pipeline);
+                    pass.draw(start..end, 0..1);
+                    stats.ground_draw_calls += 1;
+                }
+            }
         }
+        stats.draw_calls += stats.ground_draw_calls;
         pass.set_pipeline(&self.pipelines.sky);
         pass.draw(0..3, 0..1);
         stats.draw_calls += 1;
@@ -552,8 +599,30 @@ impl Renderer {
         }
     }
 
+    /// The mesh a slot draws.
+    fn meshes(&self, slot: usize) -> &GpuMesh {
+        match slot {
+            0 => &self.cube,
+            1 | 2 => &self.capsule,
+            hull => &self.hulls[hull - FIRST_HULL_SLOT],
+        }
+    }
+
+    /// Recreates the bind groups, which name the instance buffer, after it
+    /// was reallocated or the pipelines (and so the layouts) were rebuilt.
+    fn rebind(&mut self) {
+        (self.scene_bind_group, self.shadow_bind_group) = bind_groups(
+            &self.device,
+            &self.pipelines,
+            &self.globals,
+            &self.shadow_map,
+            self.instance_buffer.buffer(),
+        );
+    }
+
     /// One instanced draw per non-empty mesh slot, the cube with
     /// `cube_pipeline` and the others with `pipeline`; returns the draw count.
+    /// Each instance of a draw is a block of the slot's bodies.
     fn draw_meshes(
         &self,
         pass: &mut wgpu::RenderPass<'_>,
@@ -561,20 +630,17 @@ impl Renderer {
         pipeline: &wgpu::RenderPipeline,
     ) -> u32 {
         let mut draws = 0;
-        pass.set_vertex_buffer(1, self.instance_buffer.buffer().slice(..));
         for (slot, &(start, end)) in self.scratch_ranges.iter().enumerate() {
             if start == end {
                 continue;
             }
             pass.set_pipeline(if slot == 0 { cube_pipeline } else { pipeline });
-            let mesh = match slot {
-                0 => &self.cube,
-                1 | 2 => &self.capsule,
-                hull => &self.hulls[hull - FIRST_HULL_SLOT],
-            };
+            let mesh = self.meshes(slot);
+            let blocks =
+                start / mesh.block..(start + padded_len(end - start, mesh.block)) / mesh.block;
             pass.set_vertex_buffer(0, mesh.vertices.slice(..));
             pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
-            pass.draw_indexed(0..mesh.index_count, 0, start..end);
+            pass.draw_indexed(0..mesh.index_count, 0, blocks);
             draws += 1;
         }
         draws
@@ -643,14 +709,7 @@ impl Renderer {
         let clip_from_world = frame.camera.clip_from_world(aspect);
         let world_from_clip = clip_from_world.try_inverse().unwrap_or_else(Matrix4::identity);
         let to_light = (-frame.light.direction).try_normalize(0.0).unwrap_or_else(Vector3::y);
-        let (center, radius) = match frame.light.shadow_fit {
-            ShadowFit::SceneBounds { min_radius } => {
-                let (c, r) = bounds.sphere();
-                (c, r.max(min_radius))
-            }
-            ShadowFit::Sphere { center, radius } => (center, radius),
-        };
-        let radius = if radius.is_finite() && radius > 0.0 { radius } else { 1.0 };
+        let (center, radius) = shadow_sphere(frame, bounds);
         // The light looks at the sphere from two radii away along its
         // direction; the box [-r, r]^2 x [r, 3r] in light view space holds it.
         let up = if to_light.y.abs() > 0.99 { Vector3::z() } else { Vector3::y() };
@@ -690,7 +749,7 @@ impl Renderer {
             grid_color: v4(ground.line_color),
             params: [
                 ground.half_extent.max(0.0),
-                ground.cell_size.max(1e-3),
+                ground.cell_size.max(MIN_CELL_SIZE),
                 2.0 * radius / SHADOW_MAP_SIZE as f32,
                 1.0 / SHADOW_MAP_SIZE as f32,
             ],
@@ -702,6 +761,60 @@ impl Renderer {
             ],
         }
     }
+}
+
+/// The sphere the shadow map is fitted to: every caster is inside it.
+fn shadow_sphere(frame: &FrameScene, bounds: &SceneBounds) -> (Point3<f32>, f32) {
+    let (center, radius) = match frame.light.shadow_fit {
+        ShadowFit::SceneBounds { min_radius } => {
+            let (c, r) = bounds.sphere();
+            (c, r.max(min_radius))
+        }
+        ShadowFit::Sphere { center, radius } => (center, radius),
+    };
+    (center, if radius.is_finite() && radius > 0.0 { radius } else { 1.0 })
+}
+
+/// The scene and shadow bind groups over the globals, the shadow map and the
+/// instance storage buffer.
+fn bind_groups(
+    device: &wgpu::Device,
+    pipelines: &Pipelines,
+    globals: &wgpu::Buffer,
+    shadow_map: &ShadowMap,
+    instances: &wgpu::Buffer,
+) -> (wgpu::BindGroup, wgpu::BindGroup) {
+    let scene = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("render.scene_bind_group"),
+        layout: &pipelines.scene_layout,
+        entries: &[
+            wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: wgpu::BindingResource::TextureView(&shadow_map.view),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: wgpu::BindingResource::Sampler(&shadow_map.sampler),
+            },
+            wgpu::BindGroupEntry {
+                binding: INSTANCES_BINDING,
+                resource: instances.as_entire_binding(),
+            },
+        ],
+    });
+    let shadow = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("render.shadow_bind_group"),
+        layout: &pipelines.shadow_layout,
+        entries: &[
+            wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() },
+            wgpu::BindGroupEntry {
+                binding: INSTANCES_BINDING,
+                resource: instances.as_entire_binding(),
+            },
+        ],
+    });
+    (scene, shadow)
 }
 
 /// The casters and light the shadow map was last drawn from, compared

@@ -9,6 +9,9 @@ pub struct FrameStats {
     pub mesh_draw_calls: u32,
     /// Mesh draw calls in the shadow pass.
     pub shadow_draw_calls: u32,
+    /// Ground draw calls: one per kind of ground tile present, 1 to 4
+    /// (`ground_tiles.rs`), 0 without a ground.
+    pub ground_draw_calls: u32,
     /// Whether the shadow pass was skipped because no caster and not the
     /// light changed since the frame that drew the shadow map.
     pub shadow_map_reused: bool,

@@ -193,6 +193,10 @@ pub struct ScreenshotArgs {
     /// frame benchmark; the last frame is saved).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub bench_frames: u32,
+    /// With `--bench-frames`: redraw the shadow map every frame, as when
+    /// bodies move (a still scene reuses it)
+    #[arg(long)]
+    pub redraw_shadows: bool,
     /// The probe's shapes and pose, with `--scene probe`.
     #[command(flatten)]
     pub probe: ProbeArgs,

@@ -40,9 +40,16 @@ pub fn screenshot(args: &ScreenshotArgs) -> Result<()> {
         h.controller.camera.pitch = pitch.clamp(-85.0, 85.0).to_radians();
     }
     let adapter = h.adapter_name();
-    let report = sandbox::app::screenshot(&mut h, args.steps, args.bench_frames, &args.out)
-        .with_context(|| format!("rendering {}", args.out.display()))?;
-    crate::print_stdout(&format!(
+    let report = sandbox::app::screenshot(
+        &mut h,
+        args.steps,
+        args.bench_frames,
+        args.redraw_shadows,
+        &args.out,
+    )
+    .with_context(|| format!("rendering {}", args.out.display()))?;
+    let shadows = if args.redraw_shadows { "redrawn every frame" } else { "reused while still" };
+    let mut text = format!(
         "wrote {} ({}x{}, {adapter})\nphysics  {:.3} ms/step over {} steps\nrender   {:.2} ms/frame (median of {}), {} instances in {} mesh draw calls\n",
         args.out.display(),
         args.width,
@@ -53,7 +60,16 @@ pub fn screenshot(args: &ScreenshotArgs) -> Result<()> {
         report.frames,
         report.stats.instances,
         report.stats.mesh_draw_calls,
-    ))
+    );
+    if report.frame_interval > std::time::Duration::ZERO {
+        text.push_str(&format!(
+            "         (the median above is one frame's latency: render, then read back)\nframes   {:.2} ms/frame back to back ({} frames, at most {} in flight, no readback; shadow map {shadows})\n",
+            report.frame_interval.as_secs_f64() * 1e3,
+            report.frames,
+            sandbox::app::FRAMES_IN_FLIGHT,
+        ));
+    }
+    crate::print_stdout(&text)
 }
 
 pub fn record(args: &RecordArgs) -> Result<()> {
@@ -79,7 +95,7 @@ pub fn record(args: &RecordArgs) -> Result<()> {
 pub fn fallback_screenshot(source: &SceneSource, sleep: bool) {
     let out = std::path::Path::new(FALLBACK_SCREENSHOT);
     match headless(source.clone(), sleep, 1280, 720)
-        .and_then(|mut h| sandbox::app::screenshot(&mut h, 180, 1, out).map_err(Into::into))
+        .and_then(|mut h| sandbox::app::screenshot(&mut h, 180, 1, false, out).map_err(Into::into))
     {
         Ok(_) => eprintln!("sandbox: saved a headless screenshot to {}", out.display()),
         Err(e) => eprintln!("sandbox: no headless screenshot either: {e:#}"),

@@ -2,12 +2,31 @@
 //! shadows. Grid lines are anti-aliased with screen-space derivatives and
 //! fade out with distance (before they would alias), and the far ground
 //! fades into the horizon colour.
+//!
+//! The ground comes as tiles (ground_tiles.rs), each drawn by the pipeline
+//! whose overrides `GRID` and `SHADOW` keep only the per-pixel terms that
+//! can be non-zero on it; the rest are constant-folded away. The lighting
+//! of a flat ground is constant, and the fog is smooth, so both are
+//! evaluated per vertex.
 //! Bindings come from common.wgsl.
+
+override GRID: bool = true;
+override SHADOW: bool = true;
+
+// Grid lines fade out between these distances from the eye, in cells (the
+// end is GRID_FADE_END_CELLS in ground_tiles.rs, which must match).
+const FADE_START_CELLS: f32 = 25.0;
+const FADE_END_CELLS: f32 = 90.0;
 
 struct VertexOut {
     @builtin(position) clip: vec4<f32>,
-    @location(0) world_position: vec3<f32>,
+    @location(0) world_xz: vec2<f32>,
     @location(1) shadow: vec3<f32>,
+    // How much of the horizon colour the ground fades into here.
+    @location(2) fog: f32,
+    // The sunlit, fogged ground colour: the whole answer where a tile has
+    // no grid and no shadow.
+    @location(3) plain: vec3<f32>,
 };
 
 // Coverage of grid lines `width_px` pixels wide at grid coordinate `coord`.
@@ -19,35 +38,44 @@ fn grid_lines(coord: vec2<f32>, width_px: f32) -> f32 {
 }
 
 @vertex
-fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
-    var corners = array<vec2<f32>, 6>(
-        vec2<f32>(-1.0, -1.0), vec2<f32>(-1.0, 1.0), vec2<f32>(1.0, 1.0),
-        vec2<f32>(-1.0, -1.0), vec2<f32>(1.0, 1.0), vec2<f32>(1.0, -1.0),
-    );
-    let c = corners[index] * globals.params.x;
+fn vs_main(@location(0) xz: vec2<f32>) -> VertexOut {
+    let p = vec3<f32>(xz.x, 0.0, xz.y);
     var out: VertexOut;
-    out.world_position = vec3<f32>(c.x, 0.0, c.y);
-    out.clip = globals.clip_from_world * vec4<f32>(out.world_position, 1.0);
-    out.shadow = shadow_coord(out.world_position, vec3<f32>(0.0, 1.0, 0.0));
-    return out;
-}
-
-@fragment
-fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
-    let p = in.world_position;
-    let coord = p.xz / globals.params.y;
-    let minor = grid_lines(coord, 1.0);
-    let major = grid_lines(coord / 5.0, 1.6);
-    let distance = length(p - globals.eye.xyz);
-    let fade = 1.0 - smoothstep(globals.params.y * 25.0, globals.params.y * 90.0, distance);
-    let line = max(minor * 0.45, major) * fade;
-    let albedo = mix(globals.ground_color.rgb, globals.grid_color.rgb, line);
-    let light = reflected_light(albedo, vec3<f32>(0.0, 1.0, 0.0));
-    let lit = light.ambient + light.sun * sun_visibility(in.shadow);
+    out.world_xz = xz;
+    out.clip = globals.clip_from_world * vec4<f32>(p, 1.0);
+    out.shadow = shadow_coord(p, vec3<f32>(0.0, 1.0, 0.0));
     // Fog into the horizon colour with distance from the eye, and always by
     // the ground's edge, so the ground ends without a visible border.
     let half = globals.params.x;
     let edge = smoothstep(half * 0.6, half, max(abs(p.x), abs(p.z)));
     let haze = smoothstep(half * 0.15, half * 0.9, length(p.xz - globals.eye.xz));
-    return encode_output(mix(lit, globals.sky_horizon.rgb, max(edge, haze)), 1.0);
+    out.fog = max(edge, haze);
+    let light = reflected_light(globals.ground_color.rgb, vec3<f32>(0.0, 1.0, 0.0));
+    out.plain = mix(light.ambient + light.sun, globals.sky_horizon.rgb, out.fog);
+    return out;
+}
+
+@fragment
+fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
+    if !GRID && !SHADOW {
+        return encode_output(in.plain, 1.0);
+    }
+    var line = 0.0;
+    if GRID {
+        let coord = in.world_xz / globals.params.y;
+        let minor = grid_lines(coord, 1.0);
+        let major = grid_lines(coord / 5.0, 1.6);
+        let p = vec3<f32>(in.world_xz.x, 0.0, in.world_xz.y);
+        let cell = globals.params.y;
+        let fade = 1.0 - smoothstep(cell * FADE_START_CELLS, cell * FADE_END_CELLS, length(p - globals.eye.xyz));
+        line = max(minor * 0.45, major) * fade;
+    }
+    let albedo = mix(globals.ground_color.rgb, globals.grid_color.rgb, line);
+    let light = reflected_light(albedo, vec3<f32>(0.0, 1.0, 0.0));
+    var visible = 1.0;
+    if SHADOW {
+        visible = sun_visibility(in.shadow);
+    }
+    let lit = light.ambient + light.sun * visible;
+    return encode_output(mix(lit, globals.sky_horizon.rgb, in.fog), 1.0);
 }

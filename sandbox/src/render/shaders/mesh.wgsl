@@ -13,20 +13,34 @@
 //! the highlight and the curved meshes' shading are interpolated. On a
 //! software rasteriser, where the fragment shader is most of a frame's
 //! cost, this halves the cost of a pixel of mesh.
-//! Bindings come from common.wgsl.
+//!
+//! Each instance of a draw is a block of bodies (see instance_blocks.rs):
+//! the vertex buffer holds the mesh repeated once per body of a block, each
+//! copy tagged with its number, and `body` pulls the body's data from the
+//! `instances` storage buffer.
+//! The other bindings come from common.wgsl.
 
 struct VertexIn {
     @location(0) position: vec3<f32>,
     @location(1) hemisphere: f32,
     @location(2) normal: vec3<f32>,
+    // Block size in the high 16 bits, this copy's number in the low 16.
+    @location(3) block: u32,
 };
 
 struct InstanceIn {
-    @location(3) rotation: vec4<f32>,
-    @location(4) translation_half_height: vec4<f32>,
-    @location(5) scale: vec4<f32>,
-    @location(6) color: vec4<f32>,
+    rotation: vec4<f32>,
+    translation_half_height: vec4<f32>,
+    scale: vec4<f32>,
+    color: vec4<f32>,
 };
+
+@group(0) @binding(3) var<storage, read> instances: array<InstanceIn>;
+
+// The body that vertex `v` of draw instance (block) `block_index` belongs to.
+fn body(v: VertexIn, block_index: u32) -> InstanceIn {
+    return instances[block_index * (v.block >> 16u) + (v.block & 0xffffu)];
+}
 
 struct VertexOut {
     @builtin(position) clip: vec4<f32>,
@@ -80,12 +94,13 @@ fn to_camera(i: InstanceIn) -> vec3<f32> {
 }
 
 @vertex
-fn vs_main(v: VertexIn, i: InstanceIn) -> VertexOut {
-    return lit_vertex(v, i);
+fn vs_main(v: VertexIn, @builtin(instance_index) block_index: u32) -> VertexOut {
+    return lit_vertex(v, body(v, block_index));
 }
 
 @vertex
-fn vs_cube(v: VertexIn, i: InstanceIn) -> VertexOut {
+fn vs_cube(v: VertexIn, @builtin(instance_index) block_index: u32) -> VertexOut {
+    let i = body(v, block_index);
     return lit_vertex(facing_viewer(v, i, to_camera(i)), i);
 }
 
@@ -108,12 +123,14 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
 }
 
 @vertex
-fn vs_shadow(v: VertexIn, i: InstanceIn) -> @builtin(position) vec4<f32> {
+fn vs_shadow(v: VertexIn, @builtin(instance_index) block_index: u32) -> @builtin(position) vec4<f32> {
+    let i = body(v, block_index);
     return globals.light_clip_from_world * vec4<f32>(world_position(v, i), 1.0);
 }
 
 @vertex
-fn vs_shadow_cube(v: VertexIn, i: InstanceIn) -> @builtin(position) vec4<f32> {
+fn vs_shadow_cube(v: VertexIn, @builtin(instance_index) block_index: u32) -> @builtin(position) vec4<f32> {
+    let i = body(v, block_index);
     let turned = facing_viewer(v, i, globals.to_light.xyz);
     return globals.light_clip_from_world * vec4<f32>(world_position(turned, i), 1.0);
 }
