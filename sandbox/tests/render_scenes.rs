@@ -178,33 +178,45 @@ fn compare_with_reference(image: &RgbaImage, name: &str) {
     assert!(far * 100 <= n, "{name}: {far} of {n} pixels differ by more than 24 levels");
 }
 
-/// The real window under Xvfb: `sandbox run --exit-after-frames` opens it,
-/// draws the scene and the egui HUD, saves the last frame and exits 0.
-#[test]
-fn the_window_opens_under_xvfb_and_shows_the_scene_and_the_hud() {
+/// Runs `sandbox run` on pyramid 12 in a 960x540 window under Xvfb with
+/// `extra` arguments, saving the frame at exit to `name`: the saved image
+/// and the window's stderr, or `None` after a loud skip when there is no
+/// `xvfb-run` or no adapter (a failure with `SANDBOX_REQUIRE_GPU=1`).
+fn run_window(name: &str, extra: &[&str]) -> Option<(RgbaImage, String)> {
     let found = Command::new("xvfb-run").arg("--help").output().is_ok();
     if !found {
         skip("xvfb-run is not installed");
-        return;
+        return None;
     }
-    let shot = out_dir().join("window.png");
+    let shot = out_dir().join(name);
     let _ = std::fs::remove_file(&shot);
     let out = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x720x24"])
         .arg(env!("CARGO_BIN_EXE_sandbox"))
         .args(["run", "--scene", "pyramid", "--size", "12", "--width", "960", "--height", "540"])
-        .args(["--exit-after-frames", "8", "--screenshot-at-exit"])
+        .args(extra)
+        .arg("--screenshot-at-exit")
         .arg(&shot)
         .output()
         .expect("runs xvfb-run");
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     if stderr.contains("no GPU adapter") {
         skip(&format!("no adapter for the window: {stderr}"));
-        return;
+        return None;
     }
     assert!(out.status.success(), "exit {:?}: {stderr}", out.status.code());
-    assert!(!stderr.contains("running the scene headless"), "fell back: {stderr}");
     let image = image::open(&shot).unwrap_or_else(|e| panic!("{e}: {stderr}")).to_rgba8();
+    Some((image, stderr))
+}
+
+/// The real window under Xvfb: `sandbox run --exit-after-frames` opens it,
+/// draws the scene and the egui HUD, saves the last frame and exits 0.
+#[test]
+fn the_window_opens_under_xvfb_and_shows_the_scene_and_the_hud() {
+    let Some((image, stderr)) = run_window("window.png", &["--exit-after-frames", "8"]) else {
+        return;
+    };
+    assert!(!stderr.contains("running the scene headless"), "fell back: {stderr}");
     assert_eq!(image.dimensions(), (960, 540));
     // The HUD: egui's dark panel down the left edge, with light text in it.
     let dark = |p: &Rgba<u8>| p.0[..3].iter().all(|&c| c < 50);
@@ -226,30 +238,11 @@ fn the_window_opens_under_xvfb_and_shows_the_scene_and_the_hud() {
 /// and still shows the scene, and nothing fails on the way.
 #[test]
 fn the_window_follows_a_resize_under_xvfb() {
-    let found = Command::new("xvfb-run").arg("--help").output().is_ok();
-    if !found {
-        skip("xvfb-run is not installed");
+    let resize = ["--resize-at-frame", "3", "--resize-to", "720x400", "--exit-after-frames", "12"];
+    let Some((image, stderr)) = run_window("window_resized.png", &resize) else {
         return;
-    }
-    let shot = out_dir().join("window_resized.png");
-    let _ = std::fs::remove_file(&shot);
-    let out = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x720x24"])
-        .arg(env!("CARGO_BIN_EXE_sandbox"))
-        .args(["run", "--scene", "pyramid", "--size", "12", "--width", "960", "--height", "540"])
-        .args(["--resize-at-frame", "3", "--resize-to", "720x400"])
-        .args(["--exit-after-frames", "12", "--screenshot-at-exit"])
-        .arg(&shot)
-        .output()
-        .expect("runs xvfb-run");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if stderr.contains("no GPU adapter") {
-        skip(&format!("no adapter for the window: {stderr}"));
-        return;
-    }
-    assert!(out.status.success(), "exit {:?}: {stderr}", out.status.code());
+    };
     assert!(!stderr.contains("ERROR"), "errors while resizing: {stderr}");
-    let image = image::open(&shot).unwrap_or_else(|e| panic!("{e}: {stderr}")).to_rgba8();
     assert_eq!(image.dimensions(), (720, 400), "the saved frame kept the old size");
     let sky = fraction(&image, (0.4, 1.0), (0.0, 0.08), is_sky);
     assert!(sky > 0.9, "top right {:.0} % sky after the resize", 100.0 * sky);
