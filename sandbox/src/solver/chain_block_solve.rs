@@ -1,49 +1,55 @@
-//! A direct (block) solve of the normal rows of each mass-ratio chain,
-//! after every push and relax pass, so a heavy body pressed onto a light
-//! one meets the contact it would meet with an exact solver.
+//! A direct (block) solve of the normal rows of each small island of
+//! contacts that holds a mass-ratio chain, after every push and relax
+//! pass, so a heavy body pressed onto a light one meets the contact it
+//! would meet with an exact solver.
 //!
 //! Gauss-Seidel passes only a fraction `m / M` of each sweep's correction
 //! across a light body pressed between heavier ones (see
 //! [`crate::solver::mass_ratio_chains`]), and its soft springs are stable
 //! only up to a quarter of the substep rate, where a 1000:1 load still
-//! compresses them by 2 cm. Solved together, the chain's normal rows need
+//! compresses them by 2 cm. Solved together, the island's normal rows need
 //! neither: the block solve finds the impulses that meet every row's
 //! soft-step equation at once, which is the implicit (backward Euler)
-//! spring, stable at any stiffness, so the chain's springs may be
-//! stiffened until they sag by
-//! [`StepSettings::max_contact_sag`](crate::StepSettings) whatever their
-//! load.
+//! spring, so the island's springs may be stiffened beyond the sweeps'
+//! cap towards a sag of
+//! [`StepSettings::max_contact_sag`](crate::StepSettings) (how far is the
+//! solve stage's `MAX_BLOCK_HERTZ_PER_SUBSTEP_RATE`).
 //!
-//! Method. A chain is a connected group of manifolds in a mass-ratio
-//! chain (bodies connect them; the static stand-in does not). Its normal
+//! Method. An island is a group of touching manifolds connected through
+//! dynamic bodies (the static stand-in connects nothing); one holding a
+//! manifold of a mass-ratio chain and at most [`MAX_BLOCK_ROWS`] contact
+//! points is solved directly. The whole island, not the chain alone: a
+//! chain's bodies solved exactly against neighbours left to the sweeps
+//! drove the impulse of a heavy box dropped on a pyramid into the cubes
+//! under it, which the sweeps then could not stop. The island's normal
 //! rows `i` (one per contact point) have the coupling matrix
 //! `K = J M⁻¹ Jᵀ`, assembled once per step from the rows the preparation
 //! wrote into the batch lanes, as Box2D v3's block solver for two-point
-//! manifolds does for one manifold (Catto), and as the "direct solver"
-//! of articulations (Baraff, "Linear-time dynamics using Lagrange
-//! multipliers", 1996) does along a chain. The push pass's soft row
-//! (parent module) leaves `Δλ_i = -m_i ms_i (vn_i + b_i / ms_i) - is_i λ_i`,
-//! whose fixed point, with `vn'` and `λ'` after the change and
-//! `ms + is = 1`, is
+//! manifolds does for one manifold (Catto), and as a direct solver of
+//! articulations does along a chain (Baraff, "Linear-time dynamics using
+//! Lagrange multipliers", 1996). The push pass's soft row (parent module)
+//! leaves `Δλ_i = -m_i ms_i (vn_i + b_i / ms_i) - is_i λ_i`, whose fixed
+//! point, with `vn'` and `λ'` after the change and `ms + is = 1`, is
 //!
 //! `vn_i' + b_i / ms_i + γ_i λ_i' = 0`,  `γ_i = K_ii is_i / ms_i`,
 //!
-//! so the chain's impulse changes solve `(K + Γ) Δλ = -(vn + b / ms + Γ λ)`
+//! so the island's impulse changes solve `(K + Γ) Δλ = -(vn + b / ms + Γ λ)`
 //! (the relax pass: `ms = 1`, `is = 0`, no bias). The matrix is symmetric
 //! and positive semi-definite, singular where a face's four coplanar
 //! points leave a rigid row dependent on the others: it is factored as
 //! `L D Lᵀ` in f64 (a 1000:1 chain's slow mode is 1000 times below its
-//! fast one), a pivot that vanishes marks a dependent row, whose change is
-//! left at zero. Contacts only push: a row whose impulse would turn
-//! negative is set to zero and the others are solved again (an active set
-//! that only shrinks, as the block solver's case enumeration does for two
-//! points), at most [`MAX_ACTIVE_SET_PASSES`] times, after which the
-//! impulses are clamped. Departures: friction, and contacts outside the
-//! chain, stay with the Gauss-Seidel sweeps (the block solve holds them
-//! fixed), and chains of more than [`MAX_BLOCK_ROWS`] rows are left to the
-//! sweeps too. The solve runs chain by chain in the order of the chains'
-//! first manifolds, on one thread, so results do not depend on the thread
-//! count.
+//! fast one), and a pivot that vanishes marks a dependent row, whose
+//! change is left at zero. Contacts only push: a row whose impulse would
+//! turn negative is set to zero and the others are solved again (an
+//! active set that only shrinks, as the block solver's case enumeration
+//! does for two points), at most [`MAX_ACTIVE_SET_PASSES`] times, after
+//! which the impulses are clamped. Departures: friction stays with the
+//! Gauss-Seidel sweeps (the block solve corrects the normal rows after
+//! them), and larger islands are left to the sweeps (with the chains'
+//! extra sweeps and capped springs). The solve runs island by island in
+//! the order of their first manifolds, on one thread, so results do not
+//! depend on the thread count. Scenes without a mass-ratio chain never
+//! reach it.
 
 use collide::nalgebra::Vector3;
 
@@ -53,10 +59,10 @@ use super::solver_body::SolverBody;
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 use crate::solver::contact_solver::ConstraintSlot;
 
-/// Most normal rows (contact points) a chain may have to be solved
+/// Most normal rows (contact points) an island may have to be solved
 /// directly: twelve four-point manifolds, a column of a dozen bodies. The
 /// factorisation costs `n³ / 6` per pass (about 18,000 multiply-adds at
-/// the cap); longer chains stay with the sweeps.
+/// the cap); larger islands stay with the sweeps.
 pub(crate) const MAX_BLOCK_ROWS: usize = 48;
 
 /// Most times the rows with negative impulses are dropped and the rest
@@ -69,11 +75,11 @@ const MAX_ACTIVE_SET_PASSES: usize = 6;
 /// row's diagonal marks the row as dependent on the rows before it: the
 /// fourth coplanar point of a face in a rigid pass leaves a pivot at the
 /// rounding of the f32 rows (about 1e-7 of the diagonal), while the
-/// slowest real mode of a chain (a 1000:1 light body between heavy ones)
+/// slowest real mode of an island (a 1000:1 light body between heavy ones)
 /// keeps about 1e-3, and 1e5:1 would keep 1e-5.
 const DEPENDENT_PIVOT: f64 = 1e-6;
 
-/// Marks a slot outside every directly solved chain.
+/// Marks a slot outside every island solved directly.
 pub(crate) const NO_BLOCK: u32 = u32::MAX;
 
 /// Which pass the block solve follows.
@@ -85,7 +91,7 @@ pub(crate) enum BlockPass {
     Relax,
 }
 
-/// One chain solved directly: its rows and its matrix.
+/// One island solved directly: its rows and its matrix.
 #[derive(Clone, Copy, Debug)]
 struct Block {
     /// First row in [`ChainBlocks::rows`] and the number of rows.
@@ -103,21 +109,23 @@ struct Row {
     point: u8,
 }
 
-/// The chains solved directly this step and the scratch of their solves,
+/// The islands solved directly this step and the scratch of their solves,
 /// kept between steps so that a step allocates nothing once they have
 /// grown.
 #[derive(Debug, Default)]
 pub(crate) struct ChainBlocks {
-    /// Per solver body: its parent in the union-find over chain manifolds.
+    /// Per solver body: its parent in the union-find over the manifolds.
     parent: Vec<u32>,
-    /// Per solver body (a union-find root): the chain it roots, or
+    /// Per solver body (a union-find root): the island it roots, or
     /// [`NO_BLOCK`].
-    chain_of_root: Vec<u32>,
+    island_of_root: Vec<u32>,
     /// Per island: its number of rows, and whether it holds a manifold of
     /// a mass-ratio chain.
-    chain_rows: Vec<u32>,
-    chain_has_ratio: Vec<bool>,
-    /// Per slot: the chain solved directly that holds it, or [`NO_BLOCK`].
+    island_rows: Vec<u32>,
+    island_has_ratio: Vec<bool>,
+    /// Per block: rows filled so far, while [`Self::assemble`] collects them.
+    block_fill: Vec<usize>,
+    /// Per slot: the island solved directly that holds it, or [`NO_BLOCK`].
     pub slot_block: Vec<u32>,
     blocks: Vec<Block>,
     rows: Vec<Row>,
@@ -141,7 +149,7 @@ struct SolveScratch {
 }
 
 impl ChainBlocks {
-    /// Whether any chain is solved directly this step.
+    /// Whether any island is solved directly this step.
     pub fn is_empty(&self) -> bool {
         self.blocks.is_empty()
     }
@@ -178,25 +186,26 @@ impl ChainBlocks {
                 self.parent[high as usize] = low;
             }
         }
-        self.chain_of_root.clear();
-        self.chain_of_root.resize(body_count, NO_BLOCK);
-        self.chain_rows.clear();
-        self.chain_has_ratio.clear();
+        self.island_of_root.clear();
+        self.island_of_root.resize(body_count, NO_BLOCK);
+        self.island_rows.clear();
+        self.island_has_ratio.clear();
         for ((slot, &(a, b)), count) in pairs.iter().enumerate().zip(point_counts) {
             let root = self.root(if a != 0 { a } else { b }) as usize;
-            if self.chain_of_root[root] == NO_BLOCK {
-                self.chain_of_root[root] = self.chain_rows.len() as u32;
-                self.chain_rows.push(0);
-                self.chain_has_ratio.push(false);
+            if self.island_of_root[root] == NO_BLOCK {
+                self.island_of_root[root] = self.island_rows.len() as u32;
+                self.island_rows.push(0);
+                self.island_has_ratio.push(false);
             }
-            let island = self.chain_of_root[root] as usize;
-            self.chain_rows[island] += count;
-            self.chain_has_ratio[island] |= in_chain[slot];
+            let island = self.island_of_root[root] as usize;
+            self.island_rows[island] += count;
+            self.island_has_ratio[island] |= in_chain[slot];
             self.slot_block[slot] = island as u32;
         }
         for block in &mut self.slot_block {
             let island = *block as usize;
-            if !self.chain_has_ratio[island] || self.chain_rows[island] as usize > MAX_BLOCK_ROWS {
+            if !self.island_has_ratio[island] || self.island_rows[island] as usize > MAX_BLOCK_ROWS
+            {
                 *block = NO_BLOCK;
             }
         }
@@ -213,34 +222,58 @@ impl ChainBlocks {
         i
     }
 
-    /// Collects the rows of each chain found by [`Self::find`] from the
-    /// prepared batches (each slot's batch lane) and assembles its `K`.
+    /// Collects the rows of each island found by [`Self::find`] from the
+    /// prepared batches (each slot's batch lane), in slot order, and
+    /// assembles its `K`.
     pub fn assemble(&mut self, slots: &[ConstraintSlot], batches: &[ConstraintBatch]) {
-        let chains = self.chain_rows.len();
         if self.slot_block.iter().all(|&b| b == NO_BLOCK) {
             return;
         }
-        // Rows of each chain in slot order: one walk of the slots per
-        // chain (chains are few and small).
-        for chain in 0..chains as u32 {
-            let row_start = self.rows.len();
-            for (slot, _) in slots.iter().zip(&self.slot_block).filter(|(_, b)| **b == chain) {
-                let count = (slot.count as usize).min(MAX_MANIFOLD_POINTS);
-                for point in 0..count {
-                    self.rows.push(Row {
-                        batch: slot.batch,
-                        lane: slot.lane as u8,
-                        point: point as u8,
-                    });
-                }
-            }
-            let row_count = self.rows.len() - row_start;
-            if row_count == 0 {
+        // Each island solved directly becomes a block, numbered in the
+        // order of its first slot, its rows at a running offset
+        // (`island_of_root` is reused: island -> block, then the block's
+        // fill cursor).
+        let islands = self.island_rows.len();
+        self.island_of_root.clear();
+        self.island_of_root.resize(islands, NO_BLOCK);
+        let block_of_island = &mut self.island_of_root;
+        let mut row_total = 0;
+        for (slot, &island) in slots.iter().zip(&self.slot_block) {
+            if island == NO_BLOCK {
                 continue;
             }
-            let matrix_start = self.matrix.len();
-            self.matrix.resize(matrix_start + row_count * row_count, 0.0);
-            self.blocks.push(Block { row_start, row_count, matrix_start });
+            let count = (slot.count as usize).min(MAX_MANIFOLD_POINTS);
+            let block = &mut block_of_island[island as usize];
+            if *block == NO_BLOCK {
+                *block = self.blocks.len() as u32;
+                self.blocks.push(Block { row_start: 0, row_count: 0, matrix_start: 0 });
+            }
+            self.blocks[*block as usize].row_count += count;
+            row_total += count;
+        }
+        let (mut row_start, mut matrix_start) = (0, 0);
+        for block in &mut self.blocks {
+            (block.row_start, block.matrix_start) = (row_start, matrix_start);
+            row_start += block.row_count;
+            matrix_start += block.row_count * block.row_count;
+        }
+        self.rows.resize(row_total, Row { batch: 0, lane: 0, point: 0 });
+        self.matrix.resize(matrix_start, 0.0);
+        let filled = &mut self.block_fill;
+        filled.clear();
+        filled.resize(self.blocks.len(), 0);
+        for (slot, &island) in slots.iter().zip(&self.slot_block) {
+            if island == NO_BLOCK {
+                continue;
+            }
+            let block = block_of_island[island as usize] as usize;
+            let count = (slot.count as usize).min(MAX_MANIFOLD_POINTS);
+            for point in 0..count {
+                let at = self.blocks[block].row_start + filled[block];
+                self.rows[at] =
+                    Row { batch: slot.batch, lane: slot.lane as u8, point: point as u8 };
+                filled[block] += 1;
+            }
         }
         for block in &self.blocks {
             let rows = &self.rows[block.row_start..block.row_start + block.row_count];
@@ -255,7 +288,7 @@ impl ChainBlocks {
         }
     }
 
-    /// Solves every chain's normal rows directly after a `pass` of the
+    /// Solves every island's normal rows directly after a `pass` of the
     /// sweeps (which left the current separations in the batches), and
     /// applies the impulse changes to the bodies.
     pub fn solve(
@@ -275,7 +308,7 @@ impl ChainBlocks {
 }
 
 impl SolveScratch {
-    /// Solves one chain's rows (`k` its matrix) and applies the changes.
+    /// Solves one island's rows (`k` its matrix) and applies the changes.
     fn solve_block(
         &mut self,
         rows: &[Row],
@@ -493,5 +526,108 @@ fn apply_normal(
         let v = body.linear_velocity() + n * (delta * batch.inv_mass_b.as_array()[lane]);
         let w = body.angular_velocity() + batch.irn_b[p].get(lane) * delta;
         body.set_velocities(&v, &w);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Largest residual `|A x - b|` allowed relative to `|b|`: the f64
+    /// factorisation of these small, well-conditioned matrices rounds at
+    /// about 1e-15.
+    const RESIDUAL_TOLERANCE: f64 = 1e-10;
+
+    /// A seeded sequence in [-1, 1) (a linear congruential generator).
+    fn numbers(seed: u64) -> impl FnMut() -> f64 {
+        let mut state = seed;
+        move || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+        }
+    }
+
+    /// `J Jᵀ` for a `rows × columns` J from `next`, and J.
+    fn gram(rows: usize, columns: usize, next: &mut impl FnMut() -> f64) -> (Vec<f64>, Vec<f64>) {
+        let j: Vec<f64> = (0..rows * columns).map(|_| next()).collect();
+        let mut a = vec![0.0; rows * rows];
+        for r in 0..rows {
+            for c in 0..rows {
+                a[r * rows + c] =
+                    (0..columns).map(|t| j[r * columns + t] * j[c * columns + t]).sum();
+            }
+        }
+        (a, j)
+    }
+
+    /// `|A x - b| / |b|`, by multiplying back (the oracle shares nothing
+    /// with the factorisation).
+    fn relative_residual(a: &[f64], m: usize, x: &[f64], b: &[f64]) -> f64 {
+        let mut residual = 0.0f64;
+        let mut norm = 0.0f64;
+        for r in 0..m {
+            let ax: f64 = (0..m).map(|c| a[r * m + c] * x[c]).sum();
+            residual += (ax - b[r]).powi(2);
+            norm += b[r].powi(2);
+        }
+        (residual / norm).sqrt()
+    }
+
+    #[test]
+    fn positive_definite_systems_are_solved_exactly() {
+        for seed in 0..20 {
+            let mut next = numbers(seed);
+            let m = 1 + seed as usize % 12;
+            // More columns than rows: full rank.
+            let (a, _) = gram(m, m + 3, &mut next);
+            let b: Vec<f64> = (0..m).map(|_| next()).collect();
+            let (mut factor, mut x) = (a.clone(), b.clone());
+            ldlt_solve_in_place(&mut factor, m, &mut x);
+            let residual = relative_residual(&a, m, &x, &b);
+            assert!(residual < RESIDUAL_TOLERANCE, "seed {seed}: residual {residual}");
+        }
+    }
+
+    #[test]
+    fn dependent_rows_are_skipped_and_consistent_systems_still_met() {
+        // Four rows of rank three, as a face's four coplanar points in a
+        // rigid pass; the right-hand side is in the range (b = J y).
+        for seed in 0..20 {
+            let mut next = numbers(100 + seed);
+            let (a, j) = gram(4, 3, &mut next);
+            let y: Vec<f64> = (0..3).map(|_| next()).collect();
+            let b: Vec<f64> = (0..4).map(|r| (0..3).map(|t| j[r * 3 + t] * y[t]).sum()).collect();
+            let (mut factor, mut x) = (a.clone(), b.clone());
+            ldlt_solve_in_place(&mut factor, 4, &mut x);
+            assert!(x.iter().all(|v| v.is_finite()), "seed {seed}: {x:?}");
+            assert_eq!(x[3], 0.0, "the last of four rows of rank three is dependent");
+            let residual = relative_residual(&a, 4, &x, &b);
+            assert!(residual < 1e-6, "seed {seed}: residual {residual}");
+        }
+    }
+
+    #[test]
+    fn only_small_islands_holding_a_mass_ratio_chain_are_solved_directly() {
+        // Body 0 is the static stand-in. Island {1, 2} holds a chain;
+        // island {3, 4} does not; bodies 5..=17 form a chain island of 13
+        // four-point manifolds, beyond the row cap; the ground contacts of
+        // 1 and 3 join their islands through their dynamic body only.
+        let mut pairs = vec![(0, 1), (1, 2), (0, 3), (3, 4)];
+        let mut in_chain = vec![true, true, false, false];
+        for b in 5..18 {
+            pairs.push((b, b + 1));
+            in_chain.push(b == 5);
+        }
+        let counts = pairs.iter().map(|_| 4u32);
+        let mut blocks = ChainBlocks::default();
+        blocks.find(&pairs, &in_chain, counts, 19);
+        assert!(13 * MAX_MANIFOLD_POINTS > MAX_BLOCK_ROWS);
+        assert_eq!(&blocks.slot_block[..4], &[0, 0, NO_BLOCK, NO_BLOCK]);
+        assert!(blocks.slot_block[4..].iter().all(|&b| b == NO_BLOCK));
+
+        // Without any chain nothing is solved directly.
+        let none = vec![false; pairs.len()];
+        blocks.find(&pairs, &none, pairs.iter().map(|_| 4u32), 19);
+        assert!(blocks.slot_block.iter().all(|&b| b == NO_BLOCK));
     }
 }
