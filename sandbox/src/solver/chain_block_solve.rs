@@ -621,7 +621,7 @@ mod tests {
         let counts = pairs.iter().map(|_| 4u32);
         let mut blocks = ChainBlocks::default();
         blocks.find(&pairs, &in_chain, counts, 19);
-        assert!(13 * MAX_MANIFOLD_POINTS > MAX_BLOCK_ROWS);
+        const { assert!(13 * MAX_MANIFOLD_POINTS > MAX_BLOCK_ROWS) };
         assert_eq!(&blocks.slot_block[..4], &[0, 0, NO_BLOCK, NO_BLOCK]);
         assert!(blocks.slot_block[4..].iter().all(|&b| b == NO_BLOCK));
 
