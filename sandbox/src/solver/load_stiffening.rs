@@ -46,6 +46,10 @@ pub(crate) struct LoadStiffening {
     pub omega_sq_per_load: f32,
     /// Highest frequency (rad/s) a dynamic-dynamic contact is stiffened to.
     pub max_omega: f32,
+    /// Highest frequency (rad/s) a contact of a chain solved directly is
+    /// stiffened to (see [`crate::solver::chain_block_solve`]): the direct
+    /// solve is the implicit spring, stable at any frequency.
+    pub block_max_omega: f32,
 }
 
 /// Each lane's spring coefficients `(mass_scale, bias_rate, impulse_scale)`,
@@ -101,6 +105,7 @@ mod tests {
             h: H,
             omega_sq_per_load: 1.0 / (H * MAX_SAG),
             max_omega: 2.0 * std::f32::consts::PI * 0.25 / H,
+            block_max_omega: 2.0 * std::f32::consts::PI * 4.0 / H,
         }
     }
 

@@ -41,6 +41,10 @@ pub(crate) struct ContactInput<'a> {
     /// Whether the manifold is in a mass-ratio chain, whose spring is
     /// stiffened for its load (see [`crate::solver::mass_ratio_chains`]).
     pub in_chain: bool,
+    /// Whether the manifold's chain is solved directly (see
+    /// [`crate::solver::chain_block_solve`]), whose springs may be
+    /// stiffened beyond the sweeps' stable frequency.
+    pub block_solved: bool,
 }
 
 /// One 3×3 matrix per lane, entry by entry (`m[row][column]`).
@@ -124,6 +128,7 @@ per_simd_target! {
         let mut twist_impulse = W::ZERO;
         let mut is_static = [0.0f32; LANES];
         let mut in_chain = [0.0f32; LANES];
+        let mut block_solved = [0.0f32; LANES];
         let mut any_restitution = false;
         let mut point_count = 0;
         for (l, input) in inputs.iter().enumerate() {
@@ -155,6 +160,9 @@ per_simd_target! {
             }
             if input.in_chain {
                 in_chain[l] = 1.0;
+            }
+            if input.block_solved {
+                block_solved[l] = 1.0;
             }
             any_restitution |= input.restitution != 0.0;
         }
@@ -208,7 +216,10 @@ per_simd_target! {
         let (mass_scale, bias_rate, impulse_scale) = stiffen_for_load(
             chained.select(load, W::ZERO),
             soft(dynamic.omega, fixed.omega),
-            soft(params.load_stiffening.max_omega, 2.0 * params.load_stiffening.max_omega),
+            W::new(block_solved).simd_gt(W::ZERO).select(
+                W::splat(params.load_stiffening.block_max_omega),
+                soft(params.load_stiffening.max_omega, 2.0 * params.load_stiffening.max_omega),
+            ),
             (
                 soft(dynamic.mass_scale, fixed.mass_scale),
                 base_bias_rate,

@@ -79,6 +79,7 @@ fn params() -> SolverParams {
             h: 1.0 / 240.0,
             omega_sq_per_load: 0.0,
             max_omega: 0.0,
+            block_max_omega: 0.0,
         },
         max_push_out: 3.0,
         restitution_threshold: 1.0,
@@ -123,6 +124,7 @@ fn lanes_match_explicit_effective_mass() {
                 restitution: 0.0,
                 anchor_gap: Vector3::zeros(),
                 in_chain: false,
+                block_solved: false,
             })
             .collect();
         let mut batch = ConstraintBatch::default();
@@ -236,6 +238,7 @@ fn lanes_are_independent() {
             restitution: 0.0,
             anchor_gap: Vector3::new(0.001, 0.0, -0.002),
             in_chain: false,
+            block_solved: false,
         }
     }
     let forward: Vec<_> = (0..4).map(|l| input(&manifolds[l], 1 + 2 * l as u32)).collect();
@@ -303,6 +306,7 @@ fn passes_per_point_count_match_the_all_point_passes() {
             restitution: 0.0,
             anchor_gap: rng_free_vector(k + 16, 0.002),
             in_chain: false,
+            block_solved: false,
         };
         let inputs: Vec<ContactInput<'_>> = (0..8).map(input).collect();
         let mut batches = vec![ConstraintBatch::default(), ConstraintBatch::default()];
