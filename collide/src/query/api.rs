@@ -201,7 +201,7 @@ fn as_segment(core: &Core) -> [Point3<f32>; 2] {
 
 /// The sphere–box closed form's input: the sphere's centre (given in the
 /// world) taken into the box's frame.
-#[inline]
+#[inline(always)]
 fn sphere_box(
     half: Vector3<f32>,
     pose_box: &Isometry3<f32>,
@@ -219,7 +219,7 @@ fn sphere_box(
 
 /// A point core placed in the world. A sphere's core (the local origin) is
 /// just the pose's translation, which skips a rotation.
-#[inline]
+#[inline(always)]
 fn place(pose: &Isometry3<f32>, p: Point3<f32>) -> Point3<f32> {
     if p.x == 0.0 && p.y == 0.0 && p.z == 0.0 {
         Point3::from(pose.translation.vector)
