@@ -546,7 +546,7 @@ where
         Want::Penetration => GjkSettings { stop_beyond: sum, stop_within: -1.0 },
         // Closer than the margins: overlapping, whatever the depth.
         Want::Distance => GjkSettings { stop_beyond: f32::INFINITY, stop_within: sum },
-        // Either bound settles the verdict.
+        // Never asked here (see `gjk_verdict`); the verdict's settings.
         Want::Intersects => GjkSettings { stop_beyond: sum, stop_within: sum },
     };
     let g = gjk(md, cache.initial_dir(md.pose_b_in_a()), &settings, recorder);
@@ -587,6 +587,28 @@ where
     // v = a − b points from B's core to A's, so A→B is −v.
     let normal = Unit::try_new(-g.direction, 0.0).ok_or(QueryError::NonFiniteInput)?;
     Ok(Local::Contact(cores_apart(md.margins(), core_distance, normal, core_a, core_b)))
+}
+
+/// Whether the shapes overlap, by GJK alone: it stops as soon as either
+/// bound settles the verdict, and needs no cache (an intersection query
+/// has none to fill).
+#[inline]
+fn gjk_verdict<A, B>(md: &MinkowskiDifference<'_, A, B>) -> Result<bool, QueryError>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let sum = md.margin_sum();
+    let settings = GjkSettings { stop_beyond: sum, stop_within: sum };
+    let r = gjk(md, -md.pose_b_in_a().translation.vector, &settings, &mut NoRecord);
+    match r.outcome {
+        GjkOutcome::Overlapping | GjkOutcome::Within { .. } => Ok(true),
+        GjkOutcome::Beyond { .. } => Ok(false),
+        GjkOutcome::Separated { distance } | GjkOutcome::IterationLimit { distance } => {
+            Ok(distance <= sum)
+        }
+        GjkOutcome::NonFinite => Err(QueryError::NonFiniteInput),
+    }
 }
 
 /// Runs a query: a closed form if the pair has one, else GJK/EPA in A's
@@ -660,6 +682,9 @@ where
         },
         None => {
             let md = MinkowskiDifference::new(a, b, pose_a.inv_mul(pose_b));
+            if want == Want::Intersects {
+                return gjk_verdict(&md).map(verdict);
+            }
             gjk_epa(&md, want, cache, &mut NoRecord)?
         }
     };
