@@ -8,6 +8,7 @@ mod capsules_vs_oracles;
 mod casts;
 mod closed_forms_vs_general_path;
 mod cuboid_pair_sat;
+mod early_verdicts;
 mod ground_slab;
 mod hard_configurations;
 mod hull_vs_brute_force;

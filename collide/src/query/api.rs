@@ -201,7 +201,7 @@ fn as_segment(core: &Core) -> [Point3<f32>; 2] {
 
 /// The sphere–box closed form's input: the sphere's centre (given in the
 /// world) taken into the box's frame.
-#[inline]
+#[inline(always)]
 fn sphere_box(
     half: Vector3<f32>,
     pose_box: &Isometry3<f32>,
@@ -219,7 +219,7 @@ fn sphere_box(
 
 /// A point core placed in the world. A sphere's core (the local origin) is
 /// just the pose's translation, which skips a rotation.
-#[inline]
+#[inline(always)]
 fn place(pose: &Isometry3<f32>, p: Point3<f32>) -> Point3<f32> {
     if p.x == 0.0 && p.y == 0.0 && p.z == 0.0 {
         Point3::from(pose.translation.vector)
@@ -256,49 +256,7 @@ pub fn try_intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     b: &B,
     pose_b: &Isometry3<f32>,
 ) -> Result<bool, QueryError> {
-    match (a.as_shape_ref(), b.as_shape_ref()) {
-        (Some(ra), Some(rb)) => {
-            with_shape_pair!(ra, rb, |x, y| intersects_on(x, pose_a, y, pose_b))
-        }
-        _ => intersects_on(a, pose_a, b, pose_b),
-    }
-}
-
-/// [`try_intersects`] on shapes of known types.
-#[inline]
-fn intersects_on<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
-    a: &A,
-    pose_a: &Isometry3<f32>,
-    b: &B,
-    pose_b: &Isometry3<f32>,
-) -> Result<bool, QueryError> {
-    let input = check_input(a, pose_a, b, pose_b)?;
-    let (ra, rb) = input.margins;
-    let sum = ra + rb;
-    match closed_form(&input, pose_a, pose_b)? {
-        Some(ClosedForm::Points([pa, pb])) => return Ok((pb - pa).norm_squared() <= sum * sum),
-        Some(ClosedForm::Segments(sa, sb)) => {
-            let c = closest_points_segments(sa, sb);
-            return Ok((c.on_first - c.on_second).norm() <= sum);
-        }
-        Some(ClosedForm::SphereBox(sb)) => {
-            return Ok(point_box_intersects(&sb.half, &sb.centre_in_box, sb.margins));
-        }
-        Some(ClosedForm::Boxes { overlap, .. }) => return Ok(overlap),
-        None => {}
-    }
-    let pose_b_in_a = pose_a.inv_mul(pose_b);
-    let md = MinkowskiDifference::new(a, b, pose_b_in_a);
-    let settings = GjkSettings { stop_beyond: sum, stop_within: sum };
-    let r = gjk(&md, -pose_b_in_a.translation.vector, &settings, &mut NoRecord);
-    match r.outcome {
-        GjkOutcome::Overlapping | GjkOutcome::Within { .. } => Ok(true),
-        GjkOutcome::Beyond { .. } => Ok(false),
-        GjkOutcome::Separated { distance } | GjkOutcome::IterationLimit { distance } => {
-            Ok(distance <= sum)
-        }
-        GjkOutcome::NonFinite => Err(QueryError::NonFiniteInput),
-    }
+    run::<_, _, AskIntersects>(a, pose_a, b, pose_b, &mut GjkCache::default())
 }
 
 /// Distance and closest points, or [`Proximity::Intersecting`].
@@ -338,17 +296,7 @@ pub fn try_closest_points<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     b: &B,
     pose_b: &Isometry3<f32>,
 ) -> Result<Proximity, QueryError> {
-    let cache = &mut GjkCache::default();
-    Ok(match run(a, pose_a, b, pose_b, Want::Distance, cache)? {
-        Local::Contact(Contact::Separated { distance, point_a, point_b, .. }) => {
-            Proximity::Separated { distance, point_a, point_b }
-        }
-        Local::Contact(Contact::Penetrating(_)) | Local::Overlapping => Proximity::Intersecting,
-        Local::Apart => {
-            debug_assert!(false, "a distance query never stops as merely apart");
-            return Err(QueryError::NonFiniteInput);
-        }
-    })
+    run::<_, _, AskDistance>(a, pose_a, b, pose_b, &mut GjkCache::default())
 }
 
 /// Penetration depth, normal and witness points, or `None` if the shapes do
@@ -383,15 +331,7 @@ pub fn try_penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     b: &B,
     pose_b: &Isometry3<f32>,
 ) -> Result<Option<Penetration>, QueryError> {
-    let cache = &mut GjkCache::default();
-    Ok(match run(a, pose_a, b, pose_b, Want::Penetration, cache)? {
-        Local::Contact(Contact::Penetrating(p)) => Some(p),
-        Local::Contact(Contact::Separated { .. }) | Local::Apart => None,
-        Local::Overlapping => {
-            debug_assert!(false, "a penetration query never stops as merely overlapping");
-            return Err(QueryError::NonFiniteInput);
-        }
-    })
+    run::<_, _, AskPenetration>(a, pose_a, b, pose_b, &mut GjkCache::default())
 }
 
 /// The pair's contact state in one query: the distance and closest points if
@@ -418,7 +358,7 @@ pub fn contact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     pose_b: &Isometry3<f32>,
     cache: &mut GjkCache,
 ) -> Result<Contact, QueryError> {
-    exact(run(a, pose_a, b, pose_b, Want::Contact, cache)?)
+    run::<_, _, AskContact>(a, pose_a, b, pose_b, cache)
 }
 
 /// [`contact`] through the general path, GJK and then EPA on overlap, for
@@ -488,6 +428,93 @@ enum Want {
     Penetration,
     /// The distance and points if separated; if overlapping, nothing more.
     Distance,
+    /// Only whether the shapes overlap or touch.
+    Intersects,
+}
+
+/// A [`Want`] as a type, with the public answer it becomes, so that [`run`]
+/// is compiled once per kind of query: each copy has its `want` as a
+/// constant and keeps only its own early answers, small enough for the
+/// compiler to inline a pair's whole path into it, and it returns the
+/// query's own answer (a `bool` for an intersection test) rather than a
+/// [`Local`] through memory.
+trait Ask {
+    /// What the query needs to know.
+    const WANT: Want;
+    /// The public function's answer.
+    type Answer;
+    /// The answer from a query's result, in the world frame.
+    fn answer(local: Local) -> Result<Self::Answer, QueryError>;
+}
+
+/// [`Want::Contact`] as a type.
+struct AskContact;
+/// [`Want::Penetration`] as a type.
+struct AskPenetration;
+/// [`Want::Distance`] as a type.
+struct AskDistance;
+/// [`Want::Intersects`] as a type.
+struct AskIntersects;
+
+impl Ask for AskContact {
+    const WANT: Want = Want::Contact;
+    type Answer = Contact;
+    #[inline(always)]
+    fn answer(local: Local) -> Result<Contact, QueryError> {
+        exact(local)
+    }
+}
+
+impl Ask for AskPenetration {
+    const WANT: Want = Want::Penetration;
+    type Answer = Option<Penetration>;
+    #[inline(always)]
+    fn answer(local: Local) -> Result<Option<Penetration>, QueryError> {
+        match local {
+            Local::Contact(Contact::Penetrating(p)) => Ok(Some(p)),
+            Local::Contact(Contact::Separated { .. }) | Local::Apart => Ok(None),
+            Local::Overlapping => {
+                debug_assert!(false, "a penetration query never stops as merely overlapping");
+                Err(QueryError::NonFiniteInput)
+            }
+        }
+    }
+}
+
+impl Ask for AskDistance {
+    const WANT: Want = Want::Distance;
+    type Answer = Proximity;
+    #[inline(always)]
+    fn answer(local: Local) -> Result<Proximity, QueryError> {
+        match local {
+            Local::Contact(Contact::Separated { distance, point_a, point_b, .. }) => {
+                Ok(Proximity::Separated { distance, point_a, point_b })
+            }
+            Local::Contact(Contact::Penetrating(_)) | Local::Overlapping => {
+                Ok(Proximity::Intersecting)
+            }
+            Local::Apart => {
+                debug_assert!(false, "a distance query never stops as merely apart");
+                Err(QueryError::NonFiniteInput)
+            }
+        }
+    }
+}
+
+impl Ask for AskIntersects {
+    const WANT: Want = Want::Intersects;
+    type Answer = bool;
+    #[inline(always)]
+    fn answer(local: Local) -> Result<bool, QueryError> {
+        match local {
+            Local::Overlapping => Ok(true),
+            Local::Apart => Ok(false),
+            Local::Contact(_) => {
+                debug_assert!(false, "an intersection query stops as overlapping or apart");
+                Err(QueryError::NonFiniteInput)
+            }
+        }
+    }
 }
 
 /// A query's answer in A's frame, before it is taken to the world.
@@ -519,9 +546,16 @@ where
         Want::Penetration => GjkSettings { stop_beyond: sum, stop_within: -1.0 },
         // Closer than the margins: overlapping, whatever the depth.
         Want::Distance => GjkSettings { stop_beyond: f32::INFINITY, stop_within: sum },
+        // Never asked here (see `gjk_verdict`); the verdict's settings.
+        Want::Intersects => GjkSettings { stop_beyond: sum, stop_within: sum },
     };
     let g = gjk(md, cache.initial_dir(md.pose_b_in_a()), &settings, recorder);
     let core_distance = match g.outcome {
+        GjkOutcome::Separated { distance } | GjkOutcome::IterationLimit { distance }
+            if want == Want::Intersects =>
+        {
+            return Ok(if distance <= sum { Local::Overlapping } else { Local::Apart });
+        }
         GjkOutcome::Separated { distance } | GjkOutcome::IterationLimit { distance } => distance,
         GjkOutcome::NonFinite => return Err(QueryError::NonFiniteInput),
         GjkOutcome::Beyond { .. } => {
@@ -529,7 +563,9 @@ where
             return Ok(Local::Apart);
         }
         GjkOutcome::Within { .. } => return Ok(Local::Overlapping),
-        GjkOutcome::Overlapping if want == Want::Distance => return Ok(Local::Overlapping),
+        GjkOutcome::Overlapping if matches!(want, Want::Distance | Want::Intersects) => {
+            return Ok(Local::Overlapping);
+        }
         GjkOutcome::Overlapping => {
             let e = epa(md, &g.simplex, recorder)?;
             debug_assert!(e.depth >= 0.0);
@@ -553,75 +589,102 @@ where
     Ok(Local::Contact(cores_apart(md.margins(), core_distance, normal, core_a, core_b)))
 }
 
-/// Runs a query: a closed form if the pair has one, else GJK/EPA in A's
-/// frame; the answer is taken to the world. The crate's own shapes are
-/// matched once here, so the rest runs on concrete types.
-fn run<A, B>(
-    a: &A,
-    pose_a: &Isometry3<f32>,
-    b: &B,
-    pose_b: &Isometry3<f32>,
-    want: Want,
-    cache: &mut GjkCache,
-) -> Result<Local, QueryError>
+/// Whether the shapes overlap, by GJK alone: it stops as soon as either
+/// bound settles the verdict, and needs no cache (an intersection query
+/// has none to fill).
+#[inline]
+fn gjk_verdict<A, B>(md: &MinkowskiDifference<'_, A, B>) -> Result<bool, QueryError>
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
-    match (a.as_shape_ref(), b.as_shape_ref()) {
-        (Some(ra), Some(rb)) => {
-            with_shape_pair!(ra, rb, |x, y| run_on(x, pose_a, y, pose_b, want, cache))
+    let sum = md.margin_sum();
+    let settings = GjkSettings { stop_beyond: sum, stop_within: sum };
+    let r = gjk(md, -md.pose_b_in_a().translation.vector, &settings, &mut NoRecord);
+    match r.outcome {
+        GjkOutcome::Overlapping | GjkOutcome::Within { .. } => Ok(true),
+        GjkOutcome::Beyond { .. } => Ok(false),
+        GjkOutcome::Separated { distance } | GjkOutcome::IterationLimit { distance } => {
+            Ok(distance <= sum)
         }
-        _ => run_on(a, pose_a, b, pose_b, want, cache),
+        GjkOutcome::NonFinite => Err(QueryError::NonFiniteInput),
+    }
+}
+
+/// Runs a query: a closed form if the pair has one, else GJK/EPA in A's
+/// frame; the answer is taken to the world. The crate's own shapes are
+/// matched once here, so the rest runs on concrete types.
+fn run<A, B, W>(
+    a: &A,
+    pose_a: &Isometry3<f32>,
+    b: &B,
+    pose_b: &Isometry3<f32>,
+    cache: &mut GjkCache,
+) -> Result<W::Answer, QueryError>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+    W: Ask,
+{
+    match (a.as_shape_ref(), b.as_shape_ref()) {
+        (Some(ra), Some(rb)) => with_shape_pair!(ra, rb, |x, y| {
+            run_on::<_, _, W>(x, pose_a, y, pose_b, cache).and_then(W::answer)
+        }),
+        _ => run_on::<_, _, W>(a, pose_a, b, pose_b, cache).and_then(W::answer),
     }
 }
 
 /// [`run`] on shapes of known types.
 #[inline]
-fn run_on<A, B>(
+fn run_on<A, B, W>(
     a: &A,
     pose_a: &Isometry3<f32>,
     b: &B,
     pose_b: &Isometry3<f32>,
-    want: Want,
     cache: &mut GjkCache,
 ) -> Result<Local, QueryError>
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
+    W: Ask,
 {
+    let want = W::WANT;
     let input = check_input(a, pose_a, b, pose_b)?;
     let local = match closed_form(&input, pose_a, pose_b)? {
-        Some(ClosedForm::Points([pa, pb])) => {
-            return Ok(Local::Contact(point_contact(input.margins, pa, pb)));
-        }
-        Some(ClosedForm::Segments(sa, sb)) => {
-            Local::Contact(segment_contact(input.margins, sa, sb))
-        }
+        // Points are in the world already.
+        Some(ClosedForm::Points([pa, pb])) => return Ok(point_query(input.margins, pa, pb, want)),
+        Some(ClosedForm::Segments(sa, sb)) => segment_query(input.margins, sa, sb, want),
         Some(ClosedForm::SphereBox(sb)) => {
+            if want == Want::Intersects {
+                return Ok(verdict(point_box_intersects(&sb.half, &sb.centre_in_box, sb.margins)));
+            }
             // Solved in the box's frame (where the box is exact), taken to the
             // world by the box's pose, then given A's point of view.
             let in_box = point_box_contact(&sb.half, &sb.centre_in_box, sb.margins);
             // Like GJK's early stops: a penetration query on a separated pair
             // and a distance query on an overlapping one need nothing taken
             // to the world.
-            match (want, &in_box) {
-                (Want::Penetration, Contact::Separated { .. }) => return Ok(Local::Apart),
-                (Want::Distance, Contact::Penetrating(_)) => return Ok(Local::Overlapping),
-                _ => {}
+            let separated = matches!(in_box, Contact::Separated { .. });
+            if let Some(early) = early_answer(want, separated) {
+                return Ok(early);
             }
             let world = in_box.to_world(if sb.box_is_a { pose_a } else { pose_b });
             return Ok(Local::Contact(if sb.box_is_a { world } else { swapped(world) }));
         }
-        Some(ClosedForm::Boxes { overlap, pose_b_in_a }) => match (want, overlap) {
-            // The separating-axis test settles a distance query on an
-            // overlapping pair and a penetration query on a separated one.
-            (Want::Distance, true) => return Ok(Local::Overlapping),
-            (Want::Penetration, false) => return Ok(Local::Apart),
-            _ => gjk_epa(&MinkowskiDifference::new(a, b, pose_b_in_a), want, cache, &mut NoRecord)?,
+        // The separating-axis test settles an intersection query, a
+        // distance query on an overlapping pair and a penetration query on a
+        // separated one.
+        Some(ClosedForm::Boxes { overlap, pose_b_in_a }) => match early_answer(want, !overlap) {
+            Some(early) => return Ok(early),
+            None => {
+                gjk_epa(&MinkowskiDifference::new(a, b, pose_b_in_a), want, cache, &mut NoRecord)?
+            }
         },
         None => {
             let md = MinkowskiDifference::new(a, b, pose_a.inv_mul(pose_b));
+            if want == Want::Intersects {
+                return gjk_verdict(&md).map(verdict);
+            }
             gjk_epa(&md, want, cache, &mut NoRecord)?
         }
     };
@@ -631,8 +694,36 @@ where
     })
 }
 
+/// The larger of two numbers known not to be NaN (validated input): one
+/// comparison, where `f32::max` also spends several instructions on NaN
+/// handling. Equal to `f32::max` for such input, up to the sign of zero.
+#[inline(always)]
+fn finite_max(x: f32, y: f32) -> f32 {
+    if x > y { x } else { y }
+}
+
+/// An intersection query's answer.
+#[inline(always)]
+fn verdict(overlap: bool) -> Local {
+    if overlap { Local::Overlapping } else { Local::Apart }
+}
+
+/// The answer a query can give from the verdict alone, before any normal or
+/// witness point is computed: every intersection query, a penetration query
+/// on a separated pair and a distance query on an overlapping one.
+#[inline(always)]
+fn early_answer(want: Want, separated: bool) -> Option<Local> {
+    match (want, separated) {
+        (Want::Intersects, _) => Some(verdict(!separated)),
+        (Want::Penetration, true) => Some(Local::Apart),
+        (Want::Distance, false) => Some(Local::Overlapping),
+        _ => None,
+    }
+}
+
 /// The contact of two cores a positive distance apart along `normal`
 /// (A→B), once the margins are added back.
+#[inline(always)]
 fn cores_apart(
     (ra, rb): (f32, f32),
     core_distance: f32,
@@ -650,34 +741,63 @@ fn cores_apart(
     }
 }
 
-/// Exact contact of two point cores (spheres): the gap between them is
-/// the answer.
-#[inline]
-fn point_contact((ra, rb): (f32, f32), a: Point3<f32>, b: Point3<f32>) -> Contact {
+/// Exact answer for two point cores (spheres): the gap between them is the
+/// answer. The verdict needs only the gap's length, so every query but a
+/// full contact returns before the normal is formed.
+#[inline(always)]
+fn point_query((ra, rb): (f32, f32), a: Point3<f32>, b: Point3<f32>, want: Want) -> Local {
     let gap = b - a;
+    if want == Want::Intersects {
+        // No square root: the squared gap against the squared reach.
+        let sum = ra + rb;
+        return verdict(gap.norm_squared() <= sum * sum);
+    }
     let d = gap.norm();
-    let largest = |p: &Point3<f32>| p.x.abs().max(p.y.abs()).max(p.z.abs());
-    let touch = SEGMENT_TOUCH_REL * largest(&a).max(largest(&b)).max(ra + rb);
+    // The same expression as `cores_apart`'s, so the early verdict and the
+    // full contact never disagree.
+    if let Some(early) = early_answer(want, d - ra - rb > 0.0) {
+        return early;
+    }
+    Local::Contact(point_contact((ra, rb), a, b, gap, d))
+}
+
+/// Exact contact of two point cores, given their gap `b − a` and its length.
+#[inline]
+fn point_contact(
+    (ra, rb): (f32, f32),
+    a: Point3<f32>,
+    b: Point3<f32>,
+    gap: Vector3<f32>,
+    d: f32,
+) -> Contact {
+    let largest = |p: &Point3<f32>| finite_max(finite_max(p.x.abs(), p.y.abs()), p.z.abs());
+    let touch = SEGMENT_TOUCH_REL * finite_max(finite_max(largest(&a), largest(&b)), ra + rb);
     let normal =
         if d > touch { Unit::new_unchecked(gap / d) } else { crossing_normal([a, a], [b, b]) };
     cores_apart((ra, rb), d, normal, a, b)
 }
 
-/// Exact contact of two point-or-segment cores (spheres and capsules).
-fn segment_contact(
+/// Exact answer for two point-or-segment cores (spheres and capsules). As
+/// for points, the verdict comes before the normal, and only a full contact
+/// forms it.
+#[inline]
+fn segment_query(
     (ra, rb): (f32, f32),
     seg_a: [Point3<f32>; 2],
     seg_b: [Point3<f32>; 2],
-) -> Contact {
+    want: Want,
+) -> Local {
+    if want == Want::Intersects {
+        let c = closest_points_segments(seg_a, seg_b);
+        return verdict((c.on_first - c.on_second).norm() <= ra + rb);
+    }
     if seg_a[0] == seg_a[1] && seg_b[0] == seg_b[1] {
-        return point_contact((ra, rb), seg_a[0], seg_b[0]);
+        return point_query((ra, rb), seg_a[0], seg_b[0], want);
     }
     let closest = closest_points_segments(seg_a, seg_b);
     let (core_a, core_b) = (closest.on_first, closest.on_second);
     let gap = core_b - core_a;
     let mut d = gap.norm();
-    let scale = seg_a.iter().chain(seg_b.iter()).fold(0.0f32, |m, p| m.max(p.coords.norm()));
-    let touch = SEGMENT_TOUCH_REL * scale.max(ra + rb);
     let da = seg_a[1] - seg_a[0];
     let db = seg_b[1] - seg_b[0];
     let cross = da.cross(&db);
@@ -689,9 +809,20 @@ fn segment_contact(
     // tilts the normal.
     let well_skewed =
         cross.norm_squared() > COMMON_PERPENDICULAR_SIN_SQ * da.norm_squared() * db.norm_squared();
-    let normal = if well_skewed && closest.interior() {
-        let line_gap = cross.normalize().dot(&(seg_b[0] - seg_a[0]));
+    let on_common_perpendicular = well_skewed && closest.interior();
+    let mut line_gap = 0.0;
+    if on_common_perpendicular {
+        line_gap = cross.normalize().dot(&(seg_b[0] - seg_a[0]));
         d = line_gap.abs();
+    }
+    // The same expression as `cores_apart`'s, so the early verdict and the
+    // full contact never disagree.
+    if let Some(early) = early_answer(want, d - ra - rb > 0.0) {
+        return early;
+    }
+    let scale = seg_a.iter().chain(seg_b.iter()).fold(0.0f32, |m, p| m.max(p.coords.norm()));
+    let touch = SEGMENT_TOUCH_REL * scale.max(ra + rb);
+    let normal = if on_common_perpendicular {
         if d > touch {
             Unit::new_normalize(cross * line_gap.signum())
         } else {
@@ -704,7 +835,7 @@ fn segment_contact(
         // oriented from A's centre towards B's.
         crossing_normal(seg_a, seg_b)
     };
-    cores_apart((ra, rb), d, normal, core_a, core_b)
+    Local::Contact(cores_apart((ra, rb), d, normal, core_a, core_b))
 }
 
 /// The separating direction for crossing point/segment cores: the common
