@@ -37,6 +37,7 @@ use crate::collision::contact_recycling::motion_bound;
 use crate::collision::narrow_phase::{NarrowPhaseScratch, find_contacts, merge_pairs};
 use crate::collision::pair_cache::PairCache;
 use crate::collision::ray_cast::{RayHit, cast_ray_bodies};
+use crate::collision::reachable_pairs::{ReachableScratch, mark_reachable_pairs};
 use crate::error::WorldError;
 use crate::events::{RemovalReason, RemovedBody, StepOutcome};
 use crate::settings::StepSettings;
@@ -75,6 +76,7 @@ pub struct World {
     /// Every pair whose fat boxes overlap, and its manifold.
     pub(crate) contacts: PairCache,
     narrow_phase: NarrowPhaseScratch,
+    reachable: ReachableScratch,
     pub(crate) solver: SolverScratch,
     /// The threads the step runs on ([`StepSettings::threads`]).
     workers: Workers,
@@ -313,6 +315,14 @@ impl World {
         self.contacts.pairs.iter().map(|c| c.point_count as usize).sum()
     }
 
+    /// Number of contact points the last step solved: those of the
+    /// manifolds whose gap the bodies could close within the step (a
+    /// speculative manifold between bodies moving together is kept but not
+    /// solved).
+    pub fn solved_contact_point_count(&self) -> usize {
+        self.reachable.solved_points
+    }
+
     /// Deepest penetration among the current contact points, in metres.
     pub fn max_penetration(&self) -> f32 {
         let touching = self.contacts.pairs.iter().filter(|c| c.point_count != 0);
@@ -387,6 +397,8 @@ impl World {
         update_broad_phase(&mut self.broad_phase, &self.bodies, &self.workers);
         let t1 = Instant::now();
         self.find_contacts();
+        let gravity = self.settings.gravity;
+        mark_reachable_pairs(&self.bodies, &mut self.contacts, &gravity, dt, &mut self.reachable);
         let t2 = Instant::now();
         let integrate_time = solve(
             &self.bodies,
