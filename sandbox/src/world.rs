@@ -394,7 +394,7 @@ impl World {
         let t0 = Instant::now();
         self.remove_invalid_bodies();
         self.bodies.update_reach(dt);
-        update_broad_phase(&mut self.broad_phase, &self.bodies, &self.workers);
+        update_broad_phase(&mut self.broad_phase, &self.bodies, dt, &self.workers);
         let t1 = Instant::now();
         self.find_contacts();
         let gravity = self.settings.gravity;
