@@ -9,7 +9,8 @@
 //!    of awake bodies to what they sweep this step, find overlapping pairs;
 //! 3. **find contacts** ([`merge_pairs`], [`find_contacts`]): merge the
 //!    pair cache, bring each pair's manifold up to date, wake sleeping
-//!    bodies that an awake body touches;
+//!    bodies that an awake body touches; then mark the manifolds whose gap
+//!    can close within the step for the solver ([`mark_reachable_pairs`]);
 //! 4. **solve** ([`solve`]): substeps of integrate velocities, warm start,
 //!    push, integrate positions and relax; then restitution and storing
 //!    impulses;
