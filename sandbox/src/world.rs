@@ -9,7 +9,8 @@
 //!    of awake bodies to what they sweep this step, find overlapping pairs;
 //! 3. **find contacts** ([`merge_pairs`], [`find_contacts`]): merge the
 //!    pair cache, bring each pair's manifold up to date, wake sleeping
-//!    bodies that an awake body touches;
+//!    bodies that an awake body touches; then mark the manifolds whose gap
+//!    can close within the step for the solver ([`mark_reachable_pairs`]);
 //! 4. **solve** ([`solve`]): substeps of integrate velocities, warm start,
 //!    push, integrate positions and relax; then restitution and storing
 //!    impulses;
@@ -37,6 +38,7 @@ use crate::collision::contact_recycling::motion_bound;
 use crate::collision::narrow_phase::{NarrowPhaseScratch, find_contacts, merge_pairs};
 use crate::collision::pair_cache::PairCache;
 use crate::collision::ray_cast::{RayHit, cast_ray_bodies};
+use crate::collision::reachable_pairs::{ReachableScratch, mark_reachable_pairs};
 use crate::error::WorldError;
 use crate::events::{RemovalReason, RemovedBody, StepOutcome};
 use crate::settings::StepSettings;
@@ -75,6 +77,7 @@ pub struct World {
     /// Every pair whose fat boxes overlap, and its manifold.
     pub(crate) contacts: PairCache,
     narrow_phase: NarrowPhaseScratch,
+    reachable: ReachableScratch,
     pub(crate) solver: SolverScratch,
     /// The threads the step runs on ([`StepSettings::threads`]).
     workers: Workers,
@@ -313,6 +316,14 @@ impl World {
         self.contacts.pairs.iter().map(|c| c.point_count as usize).sum()
     }
 
+    /// Number of contact points the last step solved: those of the
+    /// manifolds whose gap the bodies could close within the step (a
+    /// speculative manifold between bodies moving together is kept but not
+    /// solved).
+    pub fn solved_contact_point_count(&self) -> usize {
+        self.reachable.solved_points
+    }
+
     /// Deepest penetration among the current contact points, in metres.
     pub fn max_penetration(&self) -> f32 {
         let touching = self.contacts.pairs.iter().filter(|c| c.point_count != 0);
@@ -384,9 +395,11 @@ impl World {
         let t0 = Instant::now();
         self.remove_invalid_bodies();
         self.bodies.update_reach(dt);
-        update_broad_phase(&mut self.broad_phase, &self.bodies, &self.workers);
+        update_broad_phase(&mut self.broad_phase, &self.bodies, dt, &self.workers);
         let t1 = Instant::now();
         self.find_contacts();
+        let gravity = self.settings.gravity;
+        mark_reachable_pairs(&self.bodies, &mut self.contacts, &gravity, dt, &mut self.reachable);
         let t2 = Instant::now();
         let integrate_time = solve(
             &self.bodies,

@@ -51,6 +51,14 @@ impl Aabb {
             && other.max.z <= self.max.z
     }
 
+    /// The box this one sweeps when translated by `displacement`: the
+    /// union of the two, grown only on the side it moves towards.
+    #[inline]
+    pub(crate) fn swept(&self, displacement: &Vector3<f32>) -> Self {
+        let zero = Vector3::zeros();
+        Self { min: self.min + displacement.inf(&zero), max: self.max + displacement.sup(&zero) }
+    }
+
     /// The box grown by `margin` on every side.
     #[inline]
     pub fn expanded(&self, margin: f32) -> Self {

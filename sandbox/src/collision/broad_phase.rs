@@ -649,17 +649,38 @@ fn insertion_sort(items: &mut [u32], key: impl Fn(u32) -> f32) {
 }
 
 /// The broad-phase stage: refits the fat box of every awake body to the box
-/// its shape sweeps at its current velocity this step (`bodies.reach`, found
-/// just before), so that pairs a fast body will reach are found and get
+/// its shape sweeps at its current velocity over this step of `dt` (see
+/// [`swept_box`]), so that pairs a fast body will reach are found and get
 /// speculative contacts, then finds the overlapping pairs.
-pub(crate) fn update_broad_phase(broad_phase: &mut BroadPhase, bodies: &Bodies, workers: &Workers) {
+pub(crate) fn update_broad_phase(
+    broad_phase: &mut BroadPhase,
+    bodies: &Bodies,
+    dt: f32,
+    workers: &Workers,
+) {
     for i in 0..bodies.len() {
         if bodies.active[i] {
-            let tight = Aabb::of_shape(&bodies.records[i].shape, &bodies.poses[i]);
-            broad_phase.update(i as u32, &tight.expanded(bodies.reach[i]), AABB_MARGIN);
+            broad_phase.update(i as u32, &swept_box(bodies, i, dt), AABB_MARGIN);
         }
     }
     broad_phase.find_pairs(&bodies.active, workers);
+}
+
+/// The box body `i`'s shape sweeps over a step of `dt`: its tight box
+/// swept along its linear displacement `v dt` (grown only on the side it
+/// moves towards, as rapier's swept boxes are), then grown on every side
+/// by the rest of its reach (`bodies.reach`, found just before: the
+/// rotation's share, `dt |ω| e`). Growing by the whole reach on every
+/// side instead would pair bodies that fall side by side at the same
+/// velocity, whose gap no motion closes: in falling-boxes 16k, five
+/// times the pairs, and most of the memory per body.
+fn swept_box(bodies: &Bodies, i: usize, dt: f32) -> Aabb {
+    let tight = Aabb::of_shape(&bodies.records[i].shape, &bodies.poses[i]);
+    let displacement = bodies.linear_velocities[i] * dt;
+    // The reach less the linear share; NaN (a body about to be removed)
+    // grows by nothing.
+    let rest = (bodies.reach[i] - displacement.norm()).max(0.0);
+    tight.swept(&displacement).expanded(rest)
 }
 
 #[cfg(test)]

@@ -16,4 +16,5 @@ pub(crate) mod pair_manifold;
 pub(crate) mod pair_sort;
 pub(crate) mod polygon_clip;
 pub(crate) mod ray_cast;
+pub(crate) mod reachable_pairs;
 pub(crate) mod rectangle_clip;

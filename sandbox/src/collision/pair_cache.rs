@@ -61,6 +61,10 @@ pub(crate) struct CachedPair {
     /// here rather than in the slab since it also proves most pairs that
     /// fall together still apart.
     pub computed_at: Option<Isometry3<f32>>,
+    /// Whether the solver takes the pair's manifold this step: its gap can
+    /// close within the step given the bodies' relative motion (set by
+    /// [`mark_reachable_pairs`](crate::collision::reachable_pairs::mark_reachable_pairs)).
+    pub reachable: bool,
 }
 
 impl Default for CachedPair {
@@ -77,6 +81,7 @@ impl Default for CachedPair {
             travel_clearance: 0.0,
             travel_at: 0.0,
             computed_at: None,
+            reachable: true,
         }
     }
 }

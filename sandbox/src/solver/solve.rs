@@ -129,7 +129,7 @@ pub(crate) fn solve(
     scratch.pairs.clear();
     for (ci, c) in contacts.pairs.iter().enumerate() {
         let (a, b) = (c.body_a as usize, c.body_b as usize);
-        if c.point_count == 0 || !(bodies.active[a] || bodies.active[b]) {
+        if c.point_count == 0 || !c.reachable || !(bodies.active[a] || bodies.active[b]) {
             continue;
         }
         scratch.slots.push(ConstraintSlot { contact: ci as u32, ..ConstraintSlot::EMPTY });

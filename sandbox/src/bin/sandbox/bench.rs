@@ -37,6 +37,10 @@ struct Report<'a> {
     integrate_ms: f64,
     sleep_ms: f64,
     contacts: usize,
+    /// Mean over the steps of the contact points in the manifolds.
+    contacts_per_step: f64,
+    /// Mean over the steps of the contact points the solver took.
+    solved_contacts_per_step: f64,
     max_penetration: f32,
     max_drift: f32,
     awake: usize,
@@ -60,6 +64,7 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
 
     let mut wall = Duration::ZERO;
     let mut max_penetration = 0.0f32;
+    let (mut point_sum, mut solved_sum) = (0usize, 0usize);
     // A bar on stderr, only for a terminal and only once the run has taken
     // a while: never on stdout, which `--json` keeps for the report.
     let terminal = std::io::stderr().is_terminal();
@@ -70,6 +75,8 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
         world.step(DT);
         wall += t.elapsed();
         max_penetration = max_penetration.max(world.max_penetration());
+        point_sum += world.contact_point_count();
+        solved_sum += world.solved_contact_point_count();
         if progress.is_none() && terminal && started.elapsed() > PROGRESS_AFTER {
             let bar = ProgressBar::new(opts.steps).with_style(
                 ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {eta} left")
@@ -123,6 +130,8 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
     writeln!(out, "  integrate      {:.3}", ms(st.integrate)).ok();
     writeln!(out, "  sleep          {:.3}", ms(st.sleep)).ok();
     writeln!(out, "contact points   {contacts}").ok();
+    let (points_per_step, solved_per_step) = (point_sum as f64 / steps, solved_sum as f64 / steps);
+    writeln!(out, "  per step       {points_per_step:.1} ({solved_per_step:.1} solved)").ok();
     writeln!(out, "max penetration  {:.5} m", max_penetration).ok();
     writeln!(out, "max drift        {:.5} m", max_drift).ok();
     writeln!(out, "hash             {hash}").ok();
@@ -159,6 +168,8 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
             integrate_ms: ms(st.integrate),
             sleep_ms: ms(st.sleep),
             contacts,
+            contacts_per_step: points_per_step,
+            solved_contacts_per_step: solved_per_step,
             max_penetration,
             max_drift,
             awake,

@@ -1,0 +1,232 @@
+//! Reachable pairs: after the narrow phase, decides which manifolds the
+//! solver takes this step, dropping those whose gap the two bodies cannot
+//! close within the step given how they move *relative to each other*.
+//!
+//! The narrow phase keeps speculative points out to the summed reach of the
+//! two bodies (each body's own speed times the step), as it must: it runs
+//! before anything is known of this step's impacts. But bodies that fall
+//! side by side at the same velocity have a large summed reach and no
+//! relative motion, and solving their speculative points is wasted work (in
+//! falling-boxes 16k, most of the solver's points). Box2D v3 keeps only
+//! points within a fixed speculative distance (4 linear slops) and leaves
+//! faster approaches to continuous collision; here the fixed distance is
+//! widened by a bound on the pair's relative motion over the step:
+//!
+//! `closing ≤ SPECULATIVE_DISTANCE + dt (|v_a − v_b| + |ω_a| e_a + |ω_b| e_b) + dt² |g|`
+//!
+//! (`e` a body's extent; the last term covers one body falling while the
+//! other is static or asleep; a rotating body's points move at most
+//! `|ω| e`). That holds while neither body's velocity changes within the
+//! step but for gravity. A body's velocity does change when the solver
+//! stops or pushes it, which it does only through a manifold it solves; so
+//! the bodies of a solved manifold (the *impact set*) are *disturbed*: from
+//! the earliest time their manifold's gap can close, their velocity may
+//! change by the pair's relative speed plus the other body's disturbance
+//! (capped at the body's own speed, the narrow phase's reach: what a body
+//! that stops loses). A disturbed body's other manifolds then close faster
+//! from that time on. This is the departure from a plain relative-speed
+//! bound, which lets a body that falls with its neighbour run into it when
+//! the neighbour lands mid-step; and the disturbance's start time is what
+//! keeps a landing from reaching up a whole falling column (each cube
+//! above needs its own gap's worth of time to arrive, and only the first
+//! few arrive within the step). The impact set, its disturbances and the
+//! solved manifolds are found together as the least fixed point.
+//!
+//! A manifold whose nearest point is within the bound is solved whole. A
+//! dropped manifold stays in the pair cache as the narrow phase left it
+//! (its bodies still wake each other and share an island), and its stored
+//! impulses are not updated this step; it was more than the speculative
+//! distance apart, so they are those of an unloaded speculative contact.
+
+use collide::nalgebra::Vector3;
+
+use crate::body::BodyKind;
+use crate::body::storage::Bodies;
+use crate::collision::pair_cache::PairCache;
+use crate::tolerances::SPECULATIVE_DISTANCE;
+
+/// Most passes over the manifolds while the impact set's velocity changes
+/// and times settle (see [`mark_reachable_pairs`]). Each pass but the last
+/// moves some body's disturbance earlier or larger; a pile of bodies that
+/// land one on another settles in a few passes, one per body a disturbance
+/// travels through within the step. Past the cap, every body in the impact
+/// set is taken as disturbed from the step's start by its whole reach,
+/// which can only solve more manifolds.
+const MAX_IMPACT_PASSES: usize = 32;
+
+/// The scratch of [`mark_reachable_pairs`], kept between steps.
+#[derive(Debug, Default)]
+pub(crate) struct ReachableScratch {
+    /// Per body slot: the earliest time within the step at which the body's
+    /// velocity may change (`f32::INFINITY` outside the impact set), and by
+    /// how much at most (m/s).
+    disturbance: Vec<(f32, f32)>,
+    /// The pairs with points and an awake body: pair index, the gap their
+    /// relative motion must close (nearest separation less the speculative
+    /// distance and gravity's drift), and their relative speed bound.
+    candidates: Vec<(u32, f32, f32)>,
+    /// Points in the manifolds marked for solving at the last call.
+    pub solved_points: usize,
+}
+
+/// The earliest time within a step of `dt` at which a gap of `free` can
+/// close, the bodies closing at `relative_speed` while undisturbed and each
+/// body `(τ, Δv)` closing `Δv` faster from its disturbance time `τ` on;
+/// `None` if not within the step. The closing `f(t) = v t + Σ Δv (t − τ)⁺`
+/// is piecewise linear and increasing, so it is solved segment by segment
+/// between the disturbance times. NaN anywhere gives `Some(0)` (solved).
+fn earliest_touch(
+    free: f32,
+    relative_speed: f32,
+    disturbed: [(f32, f32); 2],
+    dt: f32,
+) -> Option<f32> {
+    if !(free > 0.0) {
+        return Some(0.0);
+    }
+    let [d0, d1] = disturbed;
+    let (first, second) = if d0.0 <= d1.0 { (d0, d1) } else { (d1, d0) };
+    let closed = |t: f32| {
+        relative_speed * t + first.1 * (t - first.0).max(0.0) + second.1 * (t - second.0).max(0.0)
+    };
+    if !(closed(dt) >= free) {
+        return if closed(dt).is_nan() { Some(0.0) } else { None };
+    }
+    // Walk the segments [0, τ1], [τ1, τ2], [τ2, dt]: in each the closing
+    // speed is constant, so the crossing is found by one division.
+    let mut t0 = 0.0f32;
+    for (t1, speed) in [
+        (first.0.min(dt), relative_speed),
+        (second.0.min(dt), relative_speed + first.1),
+        (dt, relative_speed + first.1 + second.1),
+    ] {
+        if t1 > t0 && closed(t1) >= free {
+            let at = if speed > 0.0 { t0 + (free - closed(t0)) / speed } else { t1 };
+            return Some(at.clamp(t0, t1));
+        }
+        t0 = t0.max(t1);
+    }
+    Some(dt)
+}
+
+/// Sets [`reachable`](crate::collision::pair_cache::CachedPair::reachable)
+/// on every pair with points and an awake body: whether its gap can close
+/// within this step of `dt` under `gravity` (see the module docs). Reads the
+/// bodies' reach, found for this step by [`Bodies::update_reach`].
+///
+/// The impact set is found as a least fixed point by passes over the
+/// manifolds: a manifold is solved when [`earliest_touch`] finds its gap
+/// closing within the step; its bodies are then disturbed from that time
+/// on, each by at most `(1 + e)` times the pair's relative speed plus the
+/// other body's disturbance (what matching the other's velocity, with
+/// restitution `e`, can take), but never more than its own speed (the
+/// narrow phase's reach, which is what a body that stops loses). Only
+/// dynamic bodies are disturbed. The passes stop when no disturbance
+/// changed; disturbances only grow and move earlier, so the result does
+/// not depend on the order of the pairs.
+pub(crate) fn mark_reachable_pairs(
+    bodies: &Bodies,
+    contacts: &mut PairCache,
+    gravity: &Vector3<f32>,
+    dt: f32,
+    scratch: &mut ReachableScratch,
+) {
+    let Bodies { records, linear_velocities, angular_velocities, reach, active, .. } = bodies;
+    let disturbance = &mut scratch.disturbance;
+    disturbance.clear();
+    disturbance.resize(records.len(), (f32::INFINITY, 0.0));
+    scratch.candidates.clear();
+    scratch.solved_points = 0;
+    let gravity_drift = dt * dt * gravity.norm();
+    let PairCache { pairs, slab, .. } = contacts;
+
+    for (index, c) in pairs.iter_mut().enumerate() {
+        let (a, b) = (c.body_a as usize, c.body_b as usize);
+        if c.point_count == 0 || !(active[a] || active[b]) {
+            continue;
+        }
+        let nearest =
+            slab.manifold(c.manifold).points.iter().map(|p| p.separation).fold(f32::MAX, f32::min);
+        let relative_speed = (linear_velocities[a] - linear_velocities[b]).norm()
+            + angular_velocities[a].norm() * records[a].extent
+            + angular_velocities[b].norm() * records[b].extent;
+        c.reachable = false;
+        let free = nearest - SPECULATIVE_DISTANCE - gravity_drift;
+        scratch.candidates.push((index as u32, free, relative_speed));
+    }
+
+    let own_speed = |i: usize| if dt > 0.0 { reach[i] / dt } else { 0.0 };
+    let mut settled = false;
+    for _ in 0..MAX_IMPACT_PASSES {
+        let mut changed = false;
+        for &(index, free, relative_speed) in &scratch.candidates {
+            let c = &mut pairs[index as usize];
+            let (a, b) = (c.body_a as usize, c.body_b as usize);
+            let Some(at) =
+                earliest_touch(free, relative_speed, [disturbance[a], disturbance[b]], dt)
+            else {
+                continue;
+            };
+            c.reachable = true;
+            let restitution = 1.0 + c.restitution;
+            for (me, other) in [(a, b), (b, a)] {
+                if records[me].kind != BodyKind::Dynamic {
+                    continue;
+                }
+                let by = (restitution * (relative_speed + disturbance[other].1)).min(own_speed(me));
+                let (when, size) = disturbance[me];
+                // Written so that NaN counts as no change.
+                if at < when || by > size {
+                    disturbance[me] = (when.min(at), size.max(by));
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            settled = true;
+            break;
+        }
+    }
+    if !settled {
+        // The cap: every disturbed body from the step's start by its
+        // whole reach, until no body joins.
+        for d in disturbance.iter_mut().zip(reach.iter()) {
+            if d.0.0 < f32::INFINITY {
+                *d.0 = (0.0, d.1 / dt);
+            }
+        }
+        for _ in 0..=scratch.candidates.len() {
+            let mut joined = false;
+            for &(index, free, relative_speed) in &scratch.candidates {
+                let c = &mut pairs[index as usize];
+                let (a, b) = (c.body_a as usize, c.body_b as usize);
+                if c.reachable
+                    || earliest_touch(free, relative_speed, [disturbance[a], disturbance[b]], dt)
+                        .is_none()
+                {
+                    continue;
+                }
+                c.reachable = true;
+                joined = true;
+                for i in [a, b] {
+                    if records[i].kind == BodyKind::Dynamic && disturbance[i].0 > 0.0 {
+                        disturbance[i] = (0.0, reach[i] / dt);
+                    }
+                }
+            }
+            if !joined {
+                break;
+            }
+        }
+    }
+    scratch.solved_points = scratch
+        .candidates
+        .iter()
+        .map(|&(index, ..)| &pairs[index as usize])
+        .filter(|c| c.reachable)
+        .map(|c| c.point_count as usize)
+        .sum();
+}
+
+#[cfg(test)]
+mod tests;
