@@ -139,10 +139,10 @@ impl Headless {
         let mut in_flight = std::collections::VecDeque::with_capacity(FRAMES_IN_FLIGHT);
         let start = Instant::now();
         for _ in 0..frames {
-            if in_flight.len() == FRAMES_IN_FLIGHT {
-                if let Some(oldest) = in_flight.pop_front() {
-                    self.offscreen.wait_for(oldest)?;
-                }
+            if in_flight.len() == FRAMES_IN_FLIGHT
+                && let Some(oldest) = in_flight.pop_front()
+            {
+                self.offscreen.wait_for(oldest)?;
             }
             self.fill()?;
             if redraw_shadows {
