@@ -2,7 +2,8 @@
 //!
 //! Convex collision detection in f32: GJK for intersection, distance and
 //! closest points; EPA for penetration depth, normal and witness points; ray
-//! casts and shape casts (time of impact under linear motion); in 3D and, in
+//! casts and shape casts (time of impact under linear motion); time of
+//! impact under rigid motion with rotation ([`time_of_impact`]); in 3D and, in
 //! [`dim2`], in 2D.
 //!
 //! Shapes are defined in their own local frame and placed by a rigid
@@ -89,9 +90,9 @@ pub use hull::support::strategy::{
 };
 pub use hull::support::warm_started::WarmStarted;
 pub use query::{
-    CastRay, Contact, GjkCache, Penetration, Proximity, Ray, RayCast, ShapeCast, cast_ray,
-    closest_points, contact, intersects, penetration, shape_cast, try_closest_points,
-    try_intersects, try_penetration,
+    CastRay, Contact, GjkCache, Penetration, Proximity, Ray, RayCast, ShapeCast, Sweep,
+    TimeOfImpact, cast_ray, closest_points, contact, intersects, penetration, shape_cast,
+    time_of_impact, try_closest_points, try_intersects, try_penetration,
 };
 pub use shape::{Capsule, ConvexHull, Cuboid, HullFace, Shape, ShapeRef, Sphere};
 pub use support_map::SupportMap;

@@ -21,3 +21,4 @@ mod scale_sweep;
 mod sphere_cuboid_closed_form;
 mod spheres_vs_closed_form;
 mod swap_symmetry;
+mod time_of_impact;

@@ -19,6 +19,7 @@ mod segment;
 mod shape_cast;
 mod simplex;
 mod sphere_cuboid;
+mod time_of_impact;
 
 pub use api::{
     Contact, GjkCache, Penetration, Proximity, closest_points, contact, contact_with, intersects,
@@ -30,3 +31,6 @@ pub use ray_cast::{CastRay, LocalRayCast, Ray, RayCast, cast_ray};
 pub use record::{EpaSnapshot, EpaStep, GjkStep, IterationLog, NoRecord, Recorder};
 pub use shape_cast::{MAX_ITERATIONS as SHAPE_CAST_MAX_ITERATIONS, ShapeCast, shape_cast};
 pub use simplex::Simplex;
+pub use time_of_impact::{
+    MAX_ITERATIONS as TIME_OF_IMPACT_MAX_ITERATIONS, Sweep, TimeOfImpact, time_of_impact,
+};
