@@ -31,6 +31,21 @@ pub fn worlds(rng: &mut SplitMix64, count: usize) -> Vec<Isometry3<f32>> {
     (0..count).map(|_| isometry(rng, 10.0)).collect()
 }
 
+/// A shape of a kind that has a closed form with the other two kinds
+/// (`which`: 0 sphere, 1 capsule, else cuboid), each size log-uniform in
+/// `0.1 scale ..= 2 scale`.
+pub fn closed_form_kind(rng: &mut SplitMix64, which: usize, scale: f64) -> Params {
+    let (lo, hi) = (0.1 * scale, 2.0 * scale);
+    match which {
+        0 => Params::Sphere { radius: rng.log_range(lo, hi) as f32 },
+        1 => Params::Capsule {
+            half_height: rng.log_range(lo, hi) as f32,
+            radius: rng.log_range(lo, hi) as f32,
+        },
+        _ => Params::Cuboid { half: half_extents(rng, lo, hi) },
+    }
+}
+
 /// Box half extents, each log-uniform in `[lo, hi]`.
 pub fn half_extents(rng: &mut SplitMix64, lo: f64, hi: f64) -> Vector3<f32> {
     Vector3::new(rng.log_range(lo, hi), rng.log_range(lo, hi), rng.log_range(lo, hi)).cast::<f32>()

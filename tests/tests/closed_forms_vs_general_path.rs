@@ -8,23 +8,10 @@
 
 use collide::query::{NoRecord, contact_with};
 use collide::{Contact, GjkCache, contact, intersects};
-use tests::generators::{half_extents, pose_pair};
-use tests::{Params, SplitMix64, TestShape, Tolerances};
+use tests::generators::{closed_form_kind, pose_pair};
+use tests::{SplitMix64, TestShape, Tolerances};
 
 const SEED: u64 = 0xC105_ED00;
-
-/// The kinds that have a closed form with one another.
-fn kind(rng: &mut SplitMix64, which: usize, scale: f64) -> Params {
-    let (lo, hi) = (0.1 * scale, 2.0 * scale);
-    match which {
-        0 => Params::Sphere { radius: rng.log_range(lo, hi) as f32 },
-        1 => Params::Capsule {
-            half_height: rng.log_range(lo, hi) as f32,
-            radius: rng.log_range(lo, hi) as f32,
-        },
-        _ => Params::Cuboid { half: half_extents(rng, lo, hi) },
-    }
-}
 
 /// Signed separation (distance, or minus depth) and the witness residual
 /// `|point_a - point_b - signed * (-normal)|`.
@@ -51,8 +38,8 @@ fn closed_forms_agree_with_gjk_epa_on_random_pairs() {
         // no closed form and is left out.
         for (ka, kb) in [(0, 0), (0, 1), (1, 0), (1, 1), (0, 2), (2, 0), (2, 2)] {
             for _ in 0..150 {
-                let a = TestShape::new(kind(&mut rng, ka, scale)).expect("valid shape");
-                let b = TestShape::new(kind(&mut rng, kb, scale)).expect("valid shape");
+                let a = TestShape::new(closed_form_kind(&mut rng, ka, scale)).expect("valid shape");
+                let b = TestShape::new(closed_form_kind(&mut rng, kb, scale)).expect("valid shape");
                 let factor = rng.range(0.0, 1.1);
                 let mut p = pose_pair(&mut rng, a, b, factor);
                 // Keep the pair near the origin at its own scale.

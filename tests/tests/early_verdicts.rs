@@ -14,24 +14,10 @@
 
 use collide::nalgebra::{Isometry3, Translation3, Vector3};
 use collide::{Contact, GjkCache, Proximity, closest_points, contact, intersects, penetration};
-use tests::generators::{bounding_radius, half_extents, place_at_gap, pose_pair};
+use tests::generators::{bounding_radius, closed_form_kind, place_at_gap, pose_pair};
 use tests::{Pair, Params, SplitMix64, TestShape, expected_separation};
 
 const SEED: u64 = 0xEA21_7E5D;
-
-/// The kinds that have a closed form with one another: 0 sphere, 1
-/// capsule, 2 cuboid, each `lo..hi` in size.
-fn kind(rng: &mut SplitMix64, which: usize, scale: f64) -> Params {
-    let (lo, hi) = (0.1 * scale, 2.0 * scale);
-    match which {
-        0 => Params::Sphere { radius: rng.log_range(lo, hi) as f32 },
-        1 => Params::Capsule {
-            half_height: rng.log_range(lo, hi) as f32,
-            radius: rng.log_range(lo, hi) as f32,
-        },
-        _ => Params::Cuboid { half: half_extents(rng, lo, hi) },
-    }
-}
 
 /// Checks every query against `contact` on one pair, and the verdict
 /// against the oracle where the oracle's signed separation is beyond
@@ -109,8 +95,8 @@ fn early_answers_match_the_full_contact_and_the_oracle() {
         let mut rng = SplitMix64::for_case(SEED, k as u64);
         for (ka, kb) in kinds {
             for i in 0..120 {
-                let a = TestShape::new(kind(&mut rng, ka, scale)).expect("valid shape");
-                let b = TestShape::new(kind(&mut rng, kb, scale)).expect("valid shape");
+                let a = TestShape::new(closed_form_kind(&mut rng, ka, scale)).expect("valid shape");
+                let b = TestShape::new(closed_form_kind(&mut rng, kb, scale)).expect("valid shape");
                 let factor = rng.range(0.0, 1.1);
                 let mut p = pose_pair(&mut rng, a, b, factor);
                 let shift = p.pose_a.translation.vector * (1.0 - scale as f32);
