@@ -4,7 +4,7 @@
 //! Why: a software rasteriser runs its whole vertex pipeline (fetch, vertex
 //! shader, clipping, primitive assembly) once per instance. Mesa's `draw`
 //! module, which lavapipe uses, loops `draw_pt_arrays` over the instances,
-//! so a 12-vertex cube pays that fixed cost 5050 times in pyramid 100, and
+//! so a 7-vertex cube pays that fixed cost 5050 times in pyramid 100, and
 //! the fixed cost is larger than the cube's vertex work. On a GPU the same
 //! small-mesh instancing also wastes wavefront lanes. A block packs many
 //! bodies into one instance, so the fixed cost is paid per block.
@@ -19,7 +19,7 @@
 //! whose triangles have zero area and are dropped by triangle setup.
 //!
 //! The block size keeps a block mesh near [`BLOCK_VERTICES`] vertices:
-//! 64 cubes (12 vertices each), one capsule (726), a few dozen small hulls.
+//! 64 cubes (7 vertices each), one capsule (726), a few dozen small hulls.
 
 use super::gpu_types::{GpuInstance, MeshVertex};
 use super::mesh::MeshData;
@@ -83,12 +83,12 @@ pub(crate) fn padded_len(count: u32, block: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::mesh::{unit_capsule, unit_cube_front_faces};
+    use crate::render::mesh::{unit_capsule, unit_cube_corner};
 
     #[test]
     fn block_sizes_keep_block_meshes_near_the_vertex_budget() {
-        let cube = unit_cube_front_faces();
-        assert_eq!(cube.vertices.len(), 12);
+        let cube = unit_cube_corner();
+        assert_eq!(cube.vertices.len(), 7);
         assert_eq!(block_size(cube.vertices.len()), 64);
         assert_eq!(block_size(unit_capsule().vertices.len()), 1);
         assert_eq!(block_size(0), MAX_BLOCK);
@@ -98,7 +98,7 @@ mod tests {
 
     #[test]
     fn block_mesh_repeats_the_mesh_with_offset_indices_and_tags() {
-        let cube = unit_cube_front_faces();
+        let cube = unit_cube_corner();
         let block = 3;
         let b = block_mesh(&cube, block);
         let n = cube.vertices.len();

@@ -1,6 +1,7 @@
 //! The unit meshes every instance of a kind shares, built on the CPU once.
 //!
-//! The cube spans `[-1, 1]^3`, so scaling by half extents sizes it. The
+//! The cube spans `[-1, 1]^3`, so scaling by half extents sizes it; only
+//! the three faces around one corner are stored ([`unit_cube_corner`]). The
 //! capsule is a UV sphere of radius 1 cut at the equator: the upper
 //! hemisphere's vertices carry `hemisphere = +1`, the lower ones `-1`, and
 //! the equator ring is duplicated once for each side. The vertex shader moves
@@ -29,40 +30,55 @@ fn vertex(position: Vector3<f32>, normal: Vector3<f32>, hemisphere: f32) -> Mesh
     MeshVertex { position: position.into(), hemisphere, normal: normal.into(), block: 0 }
 }
 
-/// The cube `[-1, 1]^3` with one flat-shaded quad per face.
-pub(crate) fn unit_cube() -> MeshData {
-    let (x, y, z) = (Vector3::x(), Vector3::y(), Vector3::z());
-    // (normal, u, v) with u x v = normal, so the corners in the order
-    // (-,-), (+,-), (+,+), (-,+) wind counter-clockwise seen from outside.
-    let faces = [(x, y, z), (-x, z, y), (y, z, x), (-y, x, z), (z, x, y), (-z, y, x)];
+/// The three faces of the cube `[-1, 1]^3` around its corner `(1, 1, 1)`:
+/// seven vertices and six triangles, counter-clockwise seen from outside.
+///
+/// At most three faces of a box face any viewer, the ones on the viewer's
+/// side along each axis, and they meet at the corner nearest the viewer.
+/// The cube shaders turn this patch so that its corner is that one
+/// (`turn_to_octant` in mesh.wgsl, [`turn_to_octant`] here), so each box
+/// costs seven vertices where its separate faces would cost twelve: on a
+/// software rasteriser the per-vertex pipeline is most of the cost of a
+/// small box.
+///
+/// Vertex 0 is the corner; vertex `1 + a` is the corner moved along axis
+/// `a`, shared by two faces; vertex `4 + a` is the far corner of face `+a`,
+/// which belongs to that face alone. Each face's two triangles start at
+/// its far corner, the provoking vertex of flat interpolation, and only
+/// those three vertices carry a normal (their face's); the shared ones
+/// carry zero, which no face reads.
+pub(crate) fn unit_cube_corner() -> MeshData {
+    let axis = [Vector3::x(), Vector3::y(), Vector3::z()];
+    let corner = Vector3::new(1.0, 1.0, 1.0);
     let mut mesh = MeshData::default();
-    for (normal, u, v) in faces {
-        let base = mesh.vertices.len() as u32;
-        for (su, sv) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
-            mesh.vertices.push(vertex(normal + u * su + v * sv, normal, 0.0));
-        }
-        mesh.indices.extend([base, base + 1, base + 2, base, base + 2, base + 3]);
+    mesh.vertices.push(vertex(corner, Vector3::zeros(), 0.0));
+    for a in &axis {
+        mesh.vertices.push(vertex(corner - 2.0 * a, Vector3::zeros(), 0.0));
+    }
+    for a in &axis {
+        mesh.vertices.push(vertex(2.0 * a - corner, *a, 0.0));
+    }
+    for a in 0..3u32 {
+        // Face +a is bounded by the corner moved along the next axis (b)
+        // and along the one after (c): far, edge c, corner / far, corner,
+        // edge b winds counter-clockwise about +a.
+        let (b, c) = ((a + 1) % 3, (a + 2) % 3);
+        mesh.indices.extend([4 + a, 1 + c, 0, 4 + a, 0, 1 + b]);
     }
     mesh
 }
 
-/// The faces +X, +Y and +Z of [`unit_cube`], the same vertices and winding.
-/// The cube shaders turn each to whichever of its face and the opposite one
-/// faces the viewer (`facing_viewer` in mesh.wgsl), so that only faces that
-/// can be visible are drawn.
-pub(crate) fn unit_cube_front_faces() -> MeshData {
-    let cube = unit_cube();
-    let mut mesh = MeshData::default();
-    for face in 0..6 {
-        let first = &cube.vertices[4 * face];
-        if first.normal.iter().sum::<f32>() < 0.0 {
-            continue;
-        }
-        let base = mesh.vertices.len() as u32;
-        mesh.vertices.extend_from_slice(&cube.vertices[4 * face..4 * face + 4]);
-        mesh.indices.extend([base, base + 1, base + 2, base, base + 2, base + 3]);
-    }
-    mesh
+/// The rotation (a signed axis permutation) that `vs_cube` and
+/// `vs_shadow_cube` in mesh.wgsl apply to [`unit_cube_corner`], mirrored
+/// here for tests: it takes the corner `(1, 1, 1)` to `(sx, sy, sz)` for the
+/// signs `s`. `diag(s)` alone would mirror, and flip the winding, when an
+/// odd number of signs is negative; swapping x and y first (which fixes the
+/// corner) makes the determinant +1 again.
+#[cfg(test)]
+pub(crate) fn turn_to_octant(s: Vector3<f32>, v: Vector3<f32>) -> Vector3<f32> {
+    let odd = s.x * s.y * s.z < 0.0;
+    let v = if odd { Vector3::new(v.y, v.x, v.z) } else { v };
+    s.component_mul(&v)
 }
 
 /// The unit capsule (a sphere when the half height is zero); see the file
@@ -152,4 +168,58 @@ pub(crate) fn hull_mesh(
         return Err(RenderError::InvalidHull("every triangle is degenerate"));
     }
     Ok((mesh, radius))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn signs() -> impl Iterator<Item = Vector3<f32>> {
+        (0..8).map(|k| {
+            let s = |bit: u32| if k & (1 << bit) == 0 { 1.0 } else { -1.0 };
+            Vector3::new(s(0), s(1), s(2))
+        })
+    }
+
+    /// Turned to every octant, the patch is the three faces facing that
+    /// octant, each covered exactly (area 4 of the 2x2 face), wound
+    /// counter-clockwise from outside, with its flat attributes on a
+    /// vertex no other face uses.
+    #[test]
+    fn the_corner_patch_is_the_three_faces_around_any_corner() {
+        let mesh = unit_cube_corner();
+        assert_eq!((mesh.vertices.len(), mesh.indices.len()), (7, 18));
+        for s in signs() {
+            let at = |i: u32| {
+                let v = &mesh.vertices[i as usize];
+                (turn_to_octant(s, v.position.into()), turn_to_octant(s, v.normal.into()))
+            };
+            assert_eq!(at(0).0, s, "the corner goes to the octant's corner");
+            let mut area = [0.0f32; 3];
+            let mut provoking = Vec::new();
+            for tri in mesh.indices.chunks(3) {
+                let ((a, n), (b, _), (c, _)) = (at(tri[0]), at(tri[1]), at(tri[2]));
+                assert!((n.norm() - 1.0).abs() < 1e-6, "{s:?}: provoking vertex has no normal");
+                let axis = n.iamax();
+                assert_eq!(n[axis], s[axis], "{s:?}: face {n:?} does not face the octant");
+                for p in [a, b, c] {
+                    assert_eq!(p[axis], s[axis], "{s:?}: vertex {p:?} off face {n:?}");
+                }
+                let cross = (b - a).cross(&(c - a));
+                assert!(cross.dot(&n) > 0.0, "{s:?}: triangle {tri:?} wound clockwise");
+                area[axis] += cross.norm() / 2.0;
+                provoking.push(tri[0]);
+            }
+            assert_eq!(area, [4.0; 3], "{s:?}");
+            for tri in mesh.indices.chunks(3) {
+                let owner = provoking.iter().filter(|&&p| p == tri[0]).count();
+                let shared = mesh
+                    .indices
+                    .chunks(3)
+                    .filter(|other| other[0] != tri[0] && other.contains(&tri[0]))
+                    .count();
+                assert_eq!((owner, shared), (2, 0), "{s:?}: vertex {} not private", tri[0]);
+            }
+        }
+    }
 }

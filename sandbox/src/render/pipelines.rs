@@ -25,10 +25,10 @@ pub(crate) struct Pipelines {
     /// The ground, one pipeline per `GroundVariant::ALL` entry.
     pub ground: [wgpu::RenderPipeline; 4],
     pub mesh: wgpu::RenderPipeline,
-    /// The mesh pipeline for the three-face cube mesh (`vs_cube`).
+    /// The mesh pipeline for the cube's corner patch (`vs_cube`, `fs_cube`).
     pub mesh_cube: wgpu::RenderPipeline,
     pub shadow: wgpu::RenderPipeline,
-    /// The shadow pipeline for the three-face cube mesh (`vs_shadow_cube`).
+    /// The shadow pipeline for the cube's corner patch (`vs_shadow_cube`).
     pub shadow_cube: wgpu::RenderPipeline,
     pub lines: wgpu::RenderPipeline,
     pub points: wgpu::RenderPipeline,
@@ -265,7 +265,7 @@ impl Pipelines {
             label: "render.mesh_cube_pipeline",
             vs: "vs_cube",
             module: &mesh_module,
-            fs: "fs_main",
+            fs: "fs_cube",
             buffers: &mesh_buffers(),
             topology: TriangleList,
             cull: Some(wgpu::Face::Back),

@@ -14,7 +14,8 @@
 //! is fragment shading and per-triangle setup, shaped the shaders: lighting
 //! per vertex, one shadow tap per pixel, the sky's ray per vertex, no
 //! uniform branches around expensive code (both sides run), cubes drawn
-//! as their three camera-facing faces, bodies pulled in blocks rather than
+//! as the three faces around their corner nearest the camera (seven
+//! vertices), bodies pulled in blocks rather than
 //! one instance each, and the ground cut into tiles that each evaluate only
 //! the per-pixel terms that can show on them (ground_tiles.rs). `render_timing` in tests.rs measures
 //! them. The surface and window belong to the app; after
@@ -29,7 +30,7 @@ use super::gpu_types::{
 use super::ground_tiles::{GroundTiles, ShadowReach};
 use super::growable_buffer::GrowableBuffer;
 use super::instance_blocks::{block_mesh, block_size, padded_len, padding_instance};
-use super::mesh::{MeshData, hull_mesh, unit_capsule, unit_cube_front_faces};
+use super::mesh::{MeshData, hull_mesh, unit_capsule, unit_cube_corner};
 use super::pipelines::{INSTANCES_BINDING, Pipelines};
 use super::targets::{FrameTargets, SHADOW_MAP_SIZE, ShadowMap};
 use super::{
@@ -187,7 +188,7 @@ impl Renderer {
         let (scene_bind_group, shadow_bind_group) =
             bind_groups(device, &pipelines, &globals, &shadow_map, instance_buffer.buffer());
         let cube =
-            GpuMesh::new(device, queue, "render.cube_mesh", &unit_cube_front_faces(), 3f32.sqrt());
+            GpuMesh::new(device, queue, "render.cube_mesh", &unit_cube_corner(), 3f32.sqrt());
         let capsule = GpuMesh::new(device, queue, "render.capsule_mesh", &unit_capsule(), 1.0);
         let mut renderer = Self {
             device: device.clone(),

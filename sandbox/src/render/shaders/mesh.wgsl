@@ -65,21 +65,29 @@ fn world_position(v: VertexIn, i: InstanceIn) -> vec3<f32> {
     return rotate(i.rotation, local) + i.translation_half_height.xyz;
 }
 
-// The cube mesh holds only the faces +X, +Y and +Z (see mesh.rs): at most
-// three faces of a box face any one viewer, the ones on the viewer's side
-// along each axis. `facing_viewer` turns the face of vertex `v` to the
-// viewer at `to_viewer_world` (a direction from the box centre) by a
-// half turn about the next axis, which keeps the winding counter-clockwise
-// from outside. Faces that end up facing away are back-face culled as
-// before, so the image is the same with half the vertices and triangles.
-fn facing_viewer(v: VertexIn, i: InstanceIn, to_viewer_world: vec3<f32>) -> VertexIn {
+// The cube mesh holds only the three faces around the corner (1, 1, 1)
+// (`unit_cube_corner` in mesh.rs): at most three faces of a box face any
+// one viewer, the ones on the viewer's side along each axis, and they meet
+// at one corner. `turn_to_octant` turns the patch so that its corner is the
+// one on the viewer's side of every axis, by a signed permutation of the
+// axes with determinant +1 (so the winding stays counter-clockwise from
+// outside): diag(s), after swapping x and y, which fixes the corner, when
+// an odd number of signs is negative. A face that still faces away (the
+// viewer within the box's slab along its axis) is back-face culled.
+fn octant(i: InstanceIn, to_viewer_world: vec3<f32>) -> vec3<f32> {
     let q = vec4<f32>(-i.rotation.xyz, i.rotation.w);
     let to_viewer = rotate(q, to_viewer_world) * sign(i.scale.xyz);
-    let axis = v.normal;
-    let flip = (axis + axis.zxy) * select(2.0, 0.0, dot(to_viewer, axis) >= 0.0);
+    return select(vec3<f32>(-1.0), vec3<f32>(1.0), to_viewer >= vec3<f32>(0.0));
+}
+
+fn turn_to_octant(s: vec3<f32>, v: vec3<f32>) -> vec3<f32> {
+    return s * select(v, v.yxz, s.x * s.y * s.z < 0.0);
+}
+
+fn turned(v: VertexIn, s: vec3<f32>) -> VertexIn {
     var out = v;
-    out.position = v.position * (1.0 - flip);
-    out.normal = v.normal * (1.0 - 2.0 * select(1.0, 0.0, dot(to_viewer, axis) >= 0.0));
+    out.position = turn_to_octant(s, v.position);
+    out.normal = turn_to_octant(s, v.normal);
     return out;
 }
 
@@ -98,10 +106,41 @@ fn vs_main(v: VertexIn, @builtin(instance_index) block_index: u32) -> VertexOut 
     return lit_vertex(v, body(v, block_index));
 }
 
+// A box face is flat, so its lighting is one value per face: the cube
+// pipeline passes it flat, from each face's far corner (the provoking
+// vertex, the only one of the patch's seven that no other face shares).
+// The highlight is taken at the face's centre. The shadow lookup's normal
+// offset is flat too; only the light-space position is interpolated.
+struct CubeOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) @interpolate(flat, first) ambient: vec3<f32>,
+    @location(1) @interpolate(flat, first) sun: vec3<f32>,
+    @location(2) shadow: vec3<f32>,
+    @location(3) @interpolate(flat, first) shadow_offset: vec3<f32>,
+};
+
 @vertex
-fn vs_cube(v: VertexIn, @builtin(instance_index) block_index: u32) -> VertexOut {
+fn vs_cube(v: VertexIn, @builtin(instance_index) block_index: u32) -> CubeOut {
     let i = body(v, block_index);
-    return lit_vertex(facing_viewer(v, i, to_camera(i)), i);
+    let t = turned(v, octant(i, to_camera(i)));
+    let p = world_position(t, i);
+    var centre = t;
+    centre.position = t.normal;
+    let inverse_scale = 1.0 / max(abs(i.scale.xyz), vec3<f32>(1e-6));
+    let n = normalize(rotate(i.rotation, t.normal * inverse_scale));
+    let light = reflected_light(i.color.rgb, n);
+    var out: CubeOut;
+    out.clip = globals.clip_from_world * vec4<f32>(p, 1.0);
+    out.ambient = light.ambient;
+    out.sun = light.sun + SPECULAR * sun_highlight(n, world_position(centre, i));
+    out.shadow = shadow_coord(p, vec3<f32>(0.0));
+    out.shadow_offset = shadow_coord(p, n) - out.shadow;
+    return out;
+}
+
+@fragment
+fn fs_cube(in: CubeOut) -> @location(0) vec4<f32> {
+    return encode_output(in.ambient + in.sun * sun_visibility(in.shadow + in.shadow_offset), 1.0);
 }
 
 fn lit_vertex(v: VertexIn, i: InstanceIn) -> VertexOut {
@@ -131,6 +170,6 @@ fn vs_shadow(v: VertexIn, @builtin(instance_index) block_index: u32) -> @builtin
 @vertex
 fn vs_shadow_cube(v: VertexIn, @builtin(instance_index) block_index: u32) -> @builtin(position) vec4<f32> {
     let i = body(v, block_index);
-    let turned = facing_viewer(v, i, globals.to_light.xyz);
-    return globals.light_clip_from_world * vec4<f32>(world_position(turned, i), 1.0);
+    let t = turned(v, octant(i, globals.to_light.xyz));
+    return globals.light_clip_from_world * vec4<f32>(world_position(t, i), 1.0);
 }
