@@ -27,7 +27,7 @@ use nalgebra::{Matrix4, Point3, Vector3};
 use super::gpu_types::{
     Globals, GpuInstance, LineVertex, MeshVertex, PointInstance, TranslucentVertex,
 };
-use super::ground_tiles::{GroundTiles, ShadowReach};
+use super::ground_tiles::{GroundTiles, ShadowCasters};
 use super::growable_buffer::GrowableBuffer;
 use super::instance_blocks::{block_mesh, block_size, padded_len, padding_instance};
 use super::mesh::{MeshData, hull_mesh, unit_capsule, unit_cube_corner};
@@ -158,6 +158,9 @@ pub struct Renderer {
     /// Per-frame scratch, kept to avoid reallocating.
     scratch_instances: Vec<GpuInstance>,
     scratch_ranges: Vec<(u32, u32)>,
+    /// Every instance's bounding sphere (centre, radius): the shadow casters
+    /// whose shadows the ground tiles look up.
+    scratch_casters: Vec<[f32; 4]>,
     scratch_lines: Vec<LineVertex>,
     scratch_points: Vec<PointInstance>,
     scratch_translucent: Vec<TranslucentVertex>,
@@ -221,6 +224,7 @@ impl Renderer {
             ),
             scratch_instances: Vec::new(),
             scratch_ranges: Vec::new(),
+            scratch_casters: Vec::new(),
             scratch_lines: Vec::new(),
             scratch_points: Vec::new(),
             scratch_translucent: Vec::new(),
@@ -372,6 +376,7 @@ impl Renderer {
         // Now `range.1` is the write cursor; it ends at the range's end.
         self.scratch_instances.clear();
         self.scratch_instances.resize(cursor as usize, padding_instance());
+        self.scratch_casters.clear();
         let mut bounds = SceneBounds::default();
         for instance in &frame.instances {
             let slot = self.slot(instance.shape.mesh_kind())?;
@@ -381,7 +386,9 @@ impl Renderer {
                 _ => 0.0,
             };
             let t = instance.world_from_local.translation.vector;
-            bounds.add(&t, instance.shape.bounding_radius(hull_radius));
+            let radius = instance.shape.bounding_radius(hull_radius);
+            bounds.add(&t, radius);
+            self.scratch_casters.push([t.x, t.y, t.z, radius]);
             let mut color = instance.color.to_linear();
             if instance.sleeping {
                 let k = frame.sleeping_brightness.clamp(0.0, 1.0);
@@ -439,21 +446,19 @@ impl Renderer {
 
         self.upload_overlays(frame, &mut stats);
         if let Some(ground) = &frame.ground {
-            let (center, radius) = shadow_sphere(frame, &bounds);
-            let reach = ShadowReach {
-                center,
-                radius,
+            let casters = ShadowCasters {
                 to_light: Vector3::new(
                     globals.to_light[0],
                     globals.to_light[1],
                     globals.to_light[2],
                 ),
+                spheres: &self.scratch_casters,
             };
             self.ground_tiles.rebuild(
                 ground.half_extent,
                 ground.cell_size.max(MIN_CELL_SIZE),
                 &frame.camera.eye,
-                frame.light.shadows.then_some(&reach),
+                frame.light.shadows.then_some(&casters),
             );
             #[cfg(test)]
             if let Some(variant) = self.ground_override {
