@@ -5,6 +5,8 @@
 mod bench;
 mod cli;
 #[cfg(feature = "render")]
+mod heap_tuning;
+#[cfg(feature = "render")]
 mod offscreen;
 #[cfg(feature = "render")]
 mod probe;
@@ -21,6 +23,8 @@ use crate::scene_source::ShownError;
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    #[cfg(feature = "render")]
+    heap_tuning::keep_freed_memory();
     let cli = Cli::parse();
     match run(cli.command.unwrap_or(Command::Run(RunArgs {
         width: 1280,
