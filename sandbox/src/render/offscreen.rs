@@ -11,8 +11,12 @@ use image::RgbaImage;
 
 use super::{FrameScene, FrameStats, RenderError, Renderer};
 
-/// The default offscreen colour format; its bytes are the PNG's bytes.
-const OFFSCREEN_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+/// The default offscreen colour format; its bytes are the PNG's bytes. Not
+/// an sRGB format: the shaders write sRGB-encoded values themselves (see
+/// `to_target` in common.wgsl), as for the window's surface, which is
+/// cheaper on a software rasteriser and draws the same picture as the
+/// window.
+const OFFSCREEN_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 
 /// A wgpu device and queue with no surface.
 #[derive(Debug, Clone)]
@@ -89,7 +93,8 @@ impl OffscreenRenderer {
         Self::with_gpu(Gpu::headless()?, width, height)
     }
 
-    /// An offscreen `Rgba8UnormSrgb` target on an existing GPU.
+    /// An offscreen `Rgba8Unorm` target (the shaders encode sRGB) on an
+    /// existing GPU.
     pub fn with_gpu(gpu: Gpu, width: u32, height: u32) -> Result<Self, RenderError> {
         Self::with_format(gpu, width, height, OFFSCREEN_FORMAT)
     }

@@ -184,7 +184,10 @@ impl Pipelines {
                 vertex: wgpu::VertexState {
                     module: p.module,
                     entry_point: Some(p.vs),
-                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                    compilation_options: wgpu::PipelineCompilationOptions {
+                        constants: &encode_srgb,
+                        ..wgpu::PipelineCompilationOptions::default()
+                    },
                     buffers: p.buffers,
                 },
                 primitive: wgpu::PrimitiveState {
@@ -232,11 +235,13 @@ impl Pipelines {
         });
         let ground = GroundVariant::ALL.map(|variant| {
             let flag = |on: bool| if on { 1.0 } else { 0.0 };
+            let plain = !variant.grid() && !variant.shadow();
             main(MainPipeline {
                 label: "render.ground_pipeline",
                 module: &ground_module,
                 vs: "vs_main",
-                fs: "fs_main",
+                // The plain tiles only pass the interpolated colour on.
+                fs: if plain { "fs_plain" } else { "fs_main" },
                 buffers: &[Some(wgpu::VertexBufferLayout {
                     array_stride: size_of::<[f32; 2]>() as u64,
                     step_mode: wgpu::VertexStepMode::Vertex,

@@ -6,10 +6,9 @@
 @group(0) @binding(1) var shadow_map: texture_depth_2d;
 @group(0) @binding(2) var shadow_sampler: sampler_comparison;
 
-// True when the target is not sRGB and the shader must encode. A pipeline
-// constant rather than a uniform: a software rasteriser (lavapipe) runs
-// both sides of a uniform branch, and the three `pow`s of the encoding
-// then cost every pixel as much as the rest of the sky shader.
+// True when the target is not sRGB and the shaders must encode (see
+// `to_target`). A pipeline constant rather than a uniform: a software
+// rasteriser (lavapipe) runs both sides of a uniform branch.
 override ENCODE_SRGB: bool = false;
 
 struct Globals {
@@ -91,12 +90,35 @@ fn sun_highlight(n: vec3<f32>, p: vec3<f32>) -> vec3<f32> {
     return globals.light_color.rgb * (power * step(0.0, dot(n, l)));
 }
 
-// Linear to sRGB when the target does not encode in hardware.
-fn encode_output(linear: vec3<f32>, alpha: f32) -> vec4<f32> {
-    if !ENCODE_SRGB {
-        return vec4<f32>(linear, alpha);
-    }
+// Linear light to sRGB-encoded values.
+fn srgb_encode(linear: vec3<f32>) -> vec3<f32> {
     let low = linear * 12.92;
     let high = 1.055 * pow(linear, vec3<f32>(1.0 / 2.4)) - 0.055;
-    return vec4<f32>(select(high, low, linear <= vec3<f32>(0.0031308)), alpha);
+    return select(high, low, linear <= vec3<f32>(0.0031308));
+}
+
+// The space the scene shaders mix colours in and write them: the values
+// the target stores. On a target that does not encode in hardware
+// (`ENCODE_SRGB`, the default offscreen and window targets) that is sRGB;
+// on an sRGB target it is linear light, which the hardware encodes on the
+// store. Vertex shaders convert their per-vertex or per-face colours once
+// with `to_target`, and fragment shaders only mix those and write them:
+// no `pow` per pixel, and no format conversion on the store. On lavapipe
+// the store's conversion to an sRGB target costs about 10 ms of CPU per
+// 1280x720 frame, and a fragment shader that only passes an interpolated
+// colour to an 8-bit unorm target is the rasteriser's cheapest case.
+// Mixing encoded values equals mixing linear ones where the weight is 0
+// or 1, and differs slightly in between: the grid lines' anti-aliased
+// edges, the one-texel shadow penumbra and the sky's gradient.
+fn to_target(linear: vec3<f32>) -> vec3<f32> {
+    if !ENCODE_SRGB {
+        return linear;
+    }
+    return srgb_encode(linear);
+}
+
+// Linear to what the target stores, per pixel: for the debug overlays,
+// which are few pixels.
+fn encode_output(linear: vec3<f32>, alpha: f32) -> vec4<f32> {
+    return vec4<f32>(to_target(linear), alpha);
 }

@@ -7,9 +7,9 @@
 //! Normals use the inverse of the scale (the inverse transpose of a
 //! diagonal matrix); the capsule offset does not change them.
 //!
-//! Lighting is evaluated per vertex (Gouraud): the ambient and the
-//! unshadowed sun light, highlight included, are interpolated, and only the
-//! shadow lookup runs per pixel. On flat faces the diffuse terms are exact;
+//! Lighting is evaluated per vertex (Gouraud): the colour in shadow and in
+//! sunlight, highlight included, already in the target's space, are
+//! interpolated, and only the shadow lookup runs per pixel. On flat faces the diffuse terms are exact;
 //! the highlight and the curved meshes' shading are interpolated. On a
 //! software rasteriser, where the fragment shader is most of a frame's
 //! cost, this halves the cost of a pixel of mesh.
@@ -44,10 +44,11 @@ fn body(v: VertexIn, block_index: u32) -> InstanceIn {
 
 struct VertexOut {
     @builtin(position) clip: vec4<f32>,
-    // Linear light reflected from the sky and ground, and from the sun
-    // when nothing shadows it (see the file header).
-    @location(0) ambient: vec3<f32>,
-    @location(1) sun: vec3<f32>,
+    // The colour in the sun's shadow (the light from the sky and ground)
+    // and in sunlight, in the target's space (`to_target` in common.wgsl);
+    // a pixel mixes them by its sunlight.
+    @location(0) dark: vec3<f32>,
+    @location(1) lit: vec3<f32>,
     @location(2) shadow: vec3<f32>,
 };
 
@@ -113,8 +114,8 @@ fn vs_main(v: VertexIn, @builtin(instance_index) block_index: u32) -> VertexOut 
 // offset is flat too; only the light-space position is interpolated.
 struct CubeOut {
     @builtin(position) clip: vec4<f32>,
-    @location(0) @interpolate(flat, first) ambient: vec3<f32>,
-    @location(1) @interpolate(flat, first) sun: vec3<f32>,
+    @location(0) @interpolate(flat, first) dark: vec3<f32>,
+    @location(1) @interpolate(flat, first) lit: vec3<f32>,
     @location(2) shadow: vec3<f32>,
     @location(3) @interpolate(flat, first) shadow_offset: vec3<f32>,
 };
@@ -131,8 +132,8 @@ fn vs_cube(v: VertexIn, @builtin(instance_index) block_index: u32) -> CubeOut {
     let light = reflected_light(i.color.rgb, n);
     var out: CubeOut;
     out.clip = globals.clip_from_world * vec4<f32>(p, 1.0);
-    out.ambient = light.ambient;
-    out.sun = light.sun + SPECULAR * sun_highlight(n, world_position(centre, i));
+    out.dark = to_target(light.ambient);
+    out.lit = to_target(light.ambient + light.sun + SPECULAR * sun_highlight(n, world_position(centre, i)));
     out.shadow = shadow_coord(p, vec3<f32>(0.0));
     out.shadow_offset = shadow_coord(p, n) - out.shadow;
     return out;
@@ -140,7 +141,7 @@ fn vs_cube(v: VertexIn, @builtin(instance_index) block_index: u32) -> CubeOut {
 
 @fragment
 fn fs_cube(in: CubeOut) -> @location(0) vec4<f32> {
-    return encode_output(in.ambient + in.sun * sun_visibility(in.shadow + in.shadow_offset), 1.0);
+    return vec4<f32>(mix(in.dark, in.lit, sun_visibility(in.shadow + in.shadow_offset)), 1.0);
 }
 
 fn lit_vertex(v: VertexIn, i: InstanceIn) -> VertexOut {
@@ -150,15 +151,15 @@ fn lit_vertex(v: VertexIn, i: InstanceIn) -> VertexOut {
     let light = reflected_light(i.color.rgb, n);
     var out: VertexOut;
     out.clip = globals.clip_from_world * vec4<f32>(p, 1.0);
-    out.ambient = light.ambient;
-    out.sun = light.sun + SPECULAR * sun_highlight(n, p);
+    out.dark = to_target(light.ambient);
+    out.lit = to_target(light.ambient + light.sun + SPECULAR * sun_highlight(n, p));
     out.shadow = shadow_coord(p, n);
     return out;
 }
 
 @fragment
 fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
-    return encode_output(in.ambient + in.sun * sun_visibility(in.shadow), 1.0);
+    return vec4<f32>(mix(in.dark, in.lit, sun_visibility(in.shadow)), 1.0);
 }
 
 @vertex

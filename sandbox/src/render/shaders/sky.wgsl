@@ -8,6 +8,8 @@
 //! points there, and the ray between them, are affine in NDC and the
 //! rasteriser's interpolation reproduces them exactly. A software
 //! rasteriser then spends only a normalisation and the gradient per pixel.
+//! The gradient mixes the colours in the target's space (see `to_target`
+//! in common.wgsl).
 //! Bindings come from common.wgsl.
 
 struct VertexOut {
@@ -15,6 +17,11 @@ struct VertexOut {
     // xyz: the unnormalised world view ray (perspective), zero for an
     // orthographic camera; w: the orthographic elevation before clamping.
     @location(0) ray: vec4<f32>,
+    // The sky's colours in the target's space (`to_target`), converted
+    // once per vertex: the gradient mixes them per pixel.
+    @location(1) @interpolate(flat, first) zenith: vec3<f32>,
+    @location(2) @interpolate(flat, first) horizon: vec3<f32>,
+    @location(3) @interpolate(flat, first) nadir: vec3<f32>,
 };
 
 @vertex
@@ -32,6 +39,9 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
     } else {
         out.ray = vec4<f32>(ray, 0.0);
     }
+    out.zenith = to_target(globals.sky_zenith.rgb);
+    out.horizon = to_target(globals.sky_horizon.rgb);
+    out.nadir = to_target(globals.sky_nadir.rgb);
     return out;
 }
 
@@ -43,7 +53,7 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     }
     // Above the horizon toward the zenith; just below it the colour stays
     // horizon-coloured, matching the ground's fogged far edge.
-    let up = mix(globals.sky_horizon.rgb, globals.sky_zenith.rgb, pow(max(elevation, 0.0), 0.55));
-    let down = mix(globals.sky_horizon.rgb, globals.sky_nadir.rgb, smoothstep(0.25, 0.9, -elevation));
-    return encode_output(select(down, up, elevation >= 0.0), 1.0);
+    let up = mix(in.horizon, in.zenith, pow(max(elevation, 0.0), 0.55));
+    let down = mix(in.horizon, in.nadir, smoothstep(0.25, 0.9, -elevation));
+    return vec4<f32>(select(down, up, elevation >= 0.0), 1.0);
 }
