@@ -688,3 +688,31 @@ fn ground_tiles_draw_the_same_picture_as_every_term_everywhere() {
         assert!(stats.ground_draw_calls >= 1, "{name}");
     }
 }
+
+/// The main pass loads its target instead of clearing it on a CPU adapter
+/// (the sky covers every pixel nothing opaque does): a frame must not keep
+/// anything of the frame before it.
+#[test]
+fn a_frame_keeps_nothing_of_the_previous_one() {
+    let Some(mut used) = offscreen("a_frame_keeps_nothing_of_the_previous_one", WIDTH, HEIGHT)
+    else {
+        return;
+    };
+    let Some(mut fresh) = offscreen("a_frame_keeps_nothing_of_the_previous_one", WIDTH, HEIGHT)
+    else {
+        return;
+    };
+    let mut busy = pyramid_scene();
+    busy.lines.push(DebugLine {
+        start: Point3::origin(),
+        end: Point3::new(0.0, 9.0, 0.0),
+        color: Color::RED,
+    });
+    let mut empty = FrameScene::new(test_camera());
+    empty.ground = None;
+    used.render(&busy).unwrap();
+    let (after, _) = used.render(&empty).unwrap();
+    let (clean, _) = fresh.render(&empty).unwrap();
+    let differing = after.pixels().zip(clean.pixels()).filter(|(a, b)| a != b).count();
+    assert_eq!(differing, 0, "{differing} pixels kept from the previous frame");
+}
