@@ -10,17 +10,21 @@
 //! by default on a CPU adapter): meshes, ground, sky, translucent
 //! triangles, lines and points.
 //!
-//! Costs on a software rasteriser (lavapipe), where almost all of a frame
-//! is fragment shading and per-triangle setup, shaped the shaders: lighting
-//! per vertex, one shadow tap per pixel, the sky's ray per vertex, no
-//! uniform branches around expensive code (both sides run), cubes drawn
-//! as the three faces around their corner nearest the camera (seven
-//! vertices), bodies pulled in blocks rather than
-//! one instance each, and the ground cut into tiles that each evaluate only
-//! the per-pixel terms that can show on them (ground_tiles.rs). `render_timing` in tests.rs measures
-//! them. The surface and window belong to the app; after
-//! `render` returns, the app may record more passes (a UI) into the same
-//! encoder and view with `LoadOp::Load`.
+//! Costs on a software rasteriser (lavapipe), where a frame is per-vertex
+//! and per-triangle work on one thread and per-pixel work on the others,
+//! shaped the renderer: lighting per vertex or per face, already in the
+//! target's space so that pixels only mix and write colours (`to_target`
+//! in common.wgsl), one shadow tap per pixel, the sky's ray per vertex, no
+//! uniform branches around expensive code (both sides run), cubes drawn as
+//! the three faces around their corner nearest the camera (seven
+//! vertices), bodies pulled in blocks rather than one instance each, the
+//! ground cut into tiles that each evaluate only the per-pixel terms that
+//! can show on them, refined around each caster's shadow
+//! (ground_tiles.rs), and no colour clear where the sky covers the rest.
+//! `render_timing` in tests.rs and `sandbox screenshot --bench-frames`
+//! measure them. The surface and window belong to the app; after `render`
+//! returns, the app may record more passes (a UI) into the same encoder
+//! and view with `LoadOp::Load`.
 
 use nalgebra::{Matrix4, Point3, Vector3};
 
