@@ -85,14 +85,7 @@ impl Trace2 {
 
     /// Step `i`, GJK's first.
     pub fn step(&self, i: usize) -> Option<TraceStep> {
-        let g = self.log.gjk.len();
-        if i < g {
-            Some(TraceStep::Gjk(i))
-        } else if i - g < self.log.epa.len() {
-            Some(TraceStep::Epa(i - g))
-        } else {
-            None
-        }
+        TraceStep::nth(i, self.log.gjk.len(), self.log.epa.len())
     }
 
     /// The answer as the recorded steps alone give it: the last EPA step's

@@ -37,6 +37,20 @@ pub enum TraceStep {
     Epa(usize),
 }
 
+impl TraceStep {
+    /// Step `i` of a log with `gjk` GJK and then `epa` EPA iterations, in
+    /// 2D or 3D.
+    pub(crate) fn nth(i: usize, gjk: usize, epa: usize) -> Option<Self> {
+        if i < gjk {
+            Some(Self::Gjk(i))
+        } else if i - gjk < epa {
+            Some(Self::Epa(i - gjk))
+        } else {
+            None
+        }
+    }
+}
+
 /// The signed answer rebuilt from the recorded steps.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StepAnswer {
@@ -148,14 +162,7 @@ impl Trace3 {
 
     /// Step `i` of [`steps`](Self::steps).
     pub fn step(&self, i: usize) -> Option<TraceStep> {
-        let g = self.log.gjk.len();
-        if i < g {
-            Some(TraceStep::Gjk(i))
-        } else if i - g < self.log.epa.len() {
-            Some(TraceStep::Epa(i - g))
-        } else {
-            None
-        }
+        TraceStep::nth(i, self.log.gjk.len(), self.log.epa.len())
     }
 
     /// Whether EPA stopped short of convergence (cap, capacity, rounding).
