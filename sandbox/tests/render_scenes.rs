@@ -217,6 +217,7 @@ fn the_window_opens_under_xvfb_and_shows_the_scene_and_the_hud() {
         return;
     };
     assert!(!stderr.contains("running the scene headless"), "fell back: {stderr}");
+    assert!(stderr.contains("window: 8 frames, "), "no frame time at exit: {stderr}");
     assert_eq!(image.dimensions(), (960, 540));
     // The HUD: egui's dark panel down the left edge, with light text in it.
     let dark = |p: &Rgba<u8>| p.0[..3].iter().all(|&c| c < 50);

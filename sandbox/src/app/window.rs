@@ -80,6 +80,7 @@ pub fn run_window(controller: Controller, options: WindowOptions) -> Result<(), 
         gpu: None,
         error: None,
         frames: 0,
+        first_frame: None,
         last_frame: Instant::now(),
         fps: 0.0,
         modifiers: Modifiers::default(),
@@ -116,6 +117,9 @@ struct WindowApp {
     gpu: Option<Gpu>,
     error: Option<WindowError>,
     frames: u64,
+    /// When the first frame was submitted: `--exit-after-frames` reports
+    /// the mean frame time after it.
+    first_frame: Option<Instant>,
     last_frame: Instant,
     fps: f32,
     modifiers: Modifiers,
@@ -316,7 +320,15 @@ impl WindowApp {
         }
 
         self.frames += 1;
+        let first = *self.first_frame.get_or_insert_with(Instant::now);
         let last = self.options.exit_after_frames.is_some_and(|n| self.frames >= n);
+        if last && self.frames > 1 {
+            let ms = 1e3 * first.elapsed().as_secs_f64() / (self.frames - 1) as f64;
+            eprintln!(
+                "window: {} frames, {ms:.2} ms per frame after the first (scene, HUD and present)",
+                self.frames
+            );
+        }
         let save_to = if self.controller.screenshot_requested {
             self.controller.screenshot_requested = false;
             Some(screenshot_path())

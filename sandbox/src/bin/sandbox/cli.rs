@@ -130,7 +130,11 @@ pub struct RunArgs {
     /// Threads the physics step runs on (default: the machine's cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
-    /// Exit after this many frames (for tests).
+    /// Start paused (Space resumes). With `--exit-after-frames`, the frame
+    /// time printed at exit is then drawing alone, without physics.
+    #[arg(long)]
+    pub paused: bool,
+    /// Exit after this many frames (for tests); prints the mean frame time.
     #[arg(long, value_name = "K")]
     pub exit_after_frames: Option<u64>,
     /// Save the last frame as a PNG before exiting.

@@ -87,6 +87,7 @@ fn run_app(args: RunArgs) -> Result<()> {
         };
         let sim = Simulation::load(source.clone(), settings).map_err(|e| ShownError(e.render()))?;
         let mut controller = Controller::new(sim, (args.width as f32, args.height as f32));
+        controller.sim.paused = args.paused;
         if probe {
             let mut session = probe::session(&args.probe)?;
             session.frame(&mut controller.camera);
