@@ -23,10 +23,11 @@ pub struct FrameInfo {
     pub software: bool,
 }
 
-/// Draws the HUD into `ui` and returns the actions clicked.
-pub fn show(ui: &mut egui::Ui, c: &mut Controller, info: &FrameInfo) -> Vec<Action> {
+/// Draws the HUD into `ui`. Returns the actions clicked and the panel's
+/// rectangle in points: opaque, so the scene need not be drawn under it.
+pub fn show(ui: &mut egui::Ui, c: &mut Controller, info: &FrameInfo) -> (Vec<Action>, egui::Rect) {
     let mut actions = Vec::new();
-    egui::Panel::left("hud").resizable(false).show(ui, |ui| {
+    let panel = egui::Panel::left("hud").resizable(false).show(ui, |ui| {
         ui.heading("sandbox");
         scene_section(ui, c, &mut actions);
         ui.separator();
@@ -57,7 +58,7 @@ pub fn show(ui: &mut egui::Ui, c: &mut Controller, info: &FrameInfo) -> Vec<Acti
             ui.label(egui::RichText::new(error).monospace().small());
         }
     });
-    actions
+    (actions, panel.response.rect)
 }
 
 fn scene_section(ui: &mut egui::Ui, c: &mut Controller, actions: &mut Vec<Action>) {

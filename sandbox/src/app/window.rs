@@ -248,6 +248,27 @@ impl WindowApp {
             _ => return, // timeout or occluded: try the next frame
         };
         let target = surface_texture.texture.create_view(&wgpu::TextureViewDescriptor::default());
+        // The HUD first, so that the scene is drawn only right of its panel
+        // (which is opaque); it is drawn into the same view after the scene.
+        // Its "recorded in" time is the previous frame's.
+        let raw_input = gpu.egui_state.take_egui_input(&gpu.window);
+        let info = FrameInfo { fps: self.fps, record_ms: gpu.render_ms, software: gpu.software };
+        let controller = &mut self.controller;
+        let mut clicked = Vec::new();
+        let mut panel = None;
+        let mut output = self.egui_ctx.run_ui(raw_input, |ui| {
+            if controller.hud_visible {
+                let (actions, rect) = hud::show(ui, controller, &info);
+                (clicked, panel) = (actions, Some(rect));
+            }
+        });
+        gpu.egui_state.handle_platform_output(&gpu.window, output.platform_output);
+        let jobs = self.egui_ctx.tessellate(output.shapes, output.pixels_per_point);
+        // One column under the panel's edge is drawn too, in case the edge
+        // is not pixel-aligned.
+        let covered = panel
+            .map_or(0, |r| ((r.max.x * output.pixels_per_point).floor() as u32).saturating_sub(1));
+        gpu.renderer.set_scissor((covered > 0).then_some([covered, 0, u32::MAX, u32::MAX]));
         let t = Instant::now();
         self.controller.aim(&mut gpu.frame);
         let filled = match &self.controller.probe {
@@ -273,18 +294,6 @@ impl WindowApp {
             return;
         }
 
-        // The HUD, drawn into the same view.
-        let raw_input = gpu.egui_state.take_egui_input(&gpu.window);
-        let info = FrameInfo { fps: self.fps, record_ms: gpu.render_ms, software: gpu.software };
-        let controller = &mut self.controller;
-        let mut clicked = Vec::new();
-        let mut output = self.egui_ctx.run_ui(raw_input, |ui| {
-            if controller.hud_visible {
-                clicked = hud::show(ui, controller, &info);
-            }
-        });
-        gpu.egui_state.handle_platform_output(&gpu.window, output.platform_output);
-        let jobs = self.egui_ctx.tessellate(output.shapes, output.pixels_per_point);
         let screen = egui_wgpu::ScreenDescriptor {
             size_in_pixels: [gpu.config.width, gpu.config.height],
             pixels_per_point: output.pixels_per_point,

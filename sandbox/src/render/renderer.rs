@@ -136,6 +136,9 @@ pub struct Renderer {
     height: u32,
     /// Samples per pixel of the main pass: 1 or 4.
     samples: u32,
+    /// The part of the target the main pass draws, `[x, y, width, height]`
+    /// in pixels (see [`set_scissor`](Self::set_scissor)); `None`: all.
+    scissor: Option<[u32; 4]>,
     /// The device rasterises on the CPU (lavapipe and the like): there the
     /// main pass loads its colour target instead of clearing it (see
     /// `render`).
@@ -208,6 +211,7 @@ impl Renderer {
             width: 0,
             height: 0,
             samples,
+            scissor: None,
             cpu_adapter: device.adapter_info().device_type == wgpu::DeviceType::Cpu,
             pipelines,
             globals,
@@ -240,6 +244,16 @@ impl Renderer {
         };
         renderer.resize(width, height);
         renderer
+    }
+
+    /// Limits the main pass to the rectangle `[x, y, width, height]` of
+    /// the target, in pixels from its top left (clamped to the target), or
+    /// lifts the limit with `None`. The rest of the target is left as it
+    /// was, which on a CPU adapter means unspecified: for a caller that
+    /// covers it anyway, such as the app's HUD panel, whose pixels would
+    /// otherwise be shaded twice. The shadow map is not affected.
+    pub fn set_scissor(&mut self, rect: Option<[u32; 4]>) {
+        self.scissor = rect;
     }
 
     /// Resizes the attachments. A zero width or height (a minimised window)
@@ -561,6 +575,10 @@ impl Renderer {
             occlusion_query_set: None,
             multiview_mask: None,
         });
+        if let Some([x, y, w, h]) = self.scissor {
+            let (x, y) = (x.min(self.width), y.min(self.height));
+            pass.set_scissor_rect(x, y, w.min(self.width - x), h.min(self.height - y));
+        }
         // Opaque front to back, roughly: meshes, then the ground where they
         // left it visible, then the sky (at depth 1) only on untouched
         // pixels, so the software rasteriser shades few hidden fragments.

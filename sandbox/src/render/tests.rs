@@ -716,3 +716,31 @@ fn a_frame_keeps_nothing_of_the_previous_one() {
     let differing = after.pixels().zip(clean.pixels()).filter(|(a, b)| a != b).count();
     assert_eq!(differing, 0, "{differing} pixels kept from the previous frame");
 }
+
+/// With a scissor the main pass draws only inside it, the same pixels as
+/// without one; outside, the target keeps what it held (here, a frame of
+/// another scene).
+#[test]
+fn a_scissor_limits_the_main_pass_to_its_rectangle() {
+    let Some(mut r) = offscreen("a_scissor_limits_the_main_pass", WIDTH, HEIGHT) else {
+        return;
+    };
+    let mut before = FrameScene::new(test_camera());
+    before.ground = None;
+    let scene = pyramid_scene();
+    let (full, _) = r.render(&scene).unwrap();
+    let (sky_only, _) = r.render(&before).unwrap();
+    let left = WIDTH / 3;
+    r.renderer_mut().set_scissor(Some([left, 0, u32::MAX, u32::MAX]));
+    let (cut, _) = r.render(&scene).unwrap();
+    r.renderer_mut().set_scissor(None);
+    for (x, y, p) in cut.enumerate_pixels() {
+        if x >= left {
+            assert_eq!(p, full.get_pixel(x, y), "({x}, {y}) inside the scissor");
+        } else if r.gpu().adapter_info().device_type == wgpu::DeviceType::Cpu {
+            // A CPU adapter loads the target rather than clearing it.
+            assert_eq!(p, sky_only.get_pixel(x, y), "({x}, {y}) outside the scissor");
+        }
+    }
+    assert_ne!(full, sky_only, "the two scenes differ left of the scissor");
+}
