@@ -63,7 +63,7 @@ fn soak_runs_pass_every_check_but_the_open_one() {
 /// The whole soak contract, as the issue states it. Fails today on the
 /// sinking described in the module docs.
 #[test]
-#[ignore = "open (issue 13): bodies sink below the ground, see the module docs"]
+
 fn soak_finds_no_failure() {
     for seed in CI_SEEDS {
         let report = run(seed, CI_STEPS);
@@ -129,7 +129,7 @@ fn the_command_prints_a_summary_and_fails_with_the_step_and_seed() {
 /// through it and falls on under it. The issue asks that no body up to
 /// 2,000 m/s pass through a 1 cm wall.
 #[test]
-#[ignore = "open (issue 13): fast thin hull passes through the ground"]
+
 fn thin_hull_at_480_mps_passes_through_the_ground() {
     let points: Vec<Point3<f32>> = [
         [0.459, -0.205, -0.031],
