@@ -402,7 +402,7 @@ impl World {
             dt,
         );
         let t3 = Instant::now();
-        self.continuous.remember_start_poses(&self.bodies, &self.solver.awake_slots);
+        self.continuous.remember_start_poses(&self.bodies, &self.solver.awake_slots, dt);
         write_back(&mut self.bodies, &self.solver);
         let awake = &self.solver.awake_slots;
         sweep_fast_bodies(&mut self.bodies, &self.contacts, awake, &mut self.continuous);

@@ -99,6 +99,8 @@ pub(crate) struct ContinuousScratch {
     moving: Vec<bool>,
     /// Whether the body is fast this step.
     fast: Vec<bool>,
+    /// The step's duration, s.
+    dt: f32,
     /// The earliest time of impact that moves the body back, in `[0, 1]`
     /// of the step (1: none).
     toi: Vec<f32>,
@@ -107,7 +109,8 @@ pub(crate) struct ContinuousScratch {
 impl ContinuousScratch {
     /// Remembers the poses of the awake bodies before the solved ones are
     /// written back.
-    pub(crate) fn remember_start_poses(&mut self, bodies: &Bodies, awake: &[u32]) {
+    pub(crate) fn remember_start_poses(&mut self, bodies: &Bodies, awake: &[u32], dt: f32) {
+        self.dt = dt;
         let n = bodies.len();
         self.start.resize(n, Isometry3::identity());
         self.moving.clear();
@@ -121,13 +124,33 @@ impl ContinuousScratch {
 
     /// The body's motion over the step: from its start pose to its solved
     /// one, or standing still.
+    ///
+    /// The turn between two poses is known only up to whole turns about
+    /// its axis; [`Sweep::between`] takes the shorter arc, which is the
+    /// body's own only while it turns by less than half a turn a step (under
+    /// 188 rad/s at 60 Hz). The arc taken is the one closest to the body's
+    /// angular velocity times the step, so a body spun faster still sweeps
+    /// the way it turned.
     fn sweep(&self, bodies: &Bodies, i: usize) -> Sweep {
         let end = bodies.poses[i];
-        if self.moving[i] {
-            Sweep::between(&self.start[i], &end, bodies.records[i].mass.local_center)
-        } else {
-            Sweep::fixed(end)
+        if !self.moving[i] {
+            return Sweep::fixed(end);
         }
+        let mut sweep = Sweep::between(&self.start[i], &end, bodies.records[i].mass.local_center);
+        let turned = bodies.angular_velocities[i] * self.dt;
+        let arc = sweep.angular_velocity;
+        let axis = arc.try_normalize(0.0).or_else(|| turned.try_normalize(0.0));
+        if let Some(axis) = axis {
+            let full_turn = axis * std::f32::consts::TAU;
+            let candidates =
+                [arc - 2.0 * full_turn, arc - full_turn, arc + full_turn, arc + 2.0 * full_turn];
+            for candidate in candidates {
+                if (candidate - turned).norm() < (sweep.angular_velocity - turned).norm() {
+                    sweep.angular_velocity = candidate;
+                }
+            }
+        }
+        sweep
     }
 }
 
@@ -149,8 +172,14 @@ pub(crate) fn sweep_fast_bodies(
         let i = slot as usize;
         let r = &bodies.records[i];
         let (start, end) = (&scratch.start[i], &bodies.poses[i]);
-        let moved = (end * r.mass.local_center - start * r.mass.local_center).norm()
-            + end.rotation.angle_to(&start.rotation) * r.extent;
+        // The turn is at least the arc between the poses, and at least the
+        // angular speed over the step (see `ContinuousScratch::sweep`).
+        let turn = end
+            .rotation
+            .angle_to(&start.rotation)
+            .max(bodies.angular_velocities[i].norm() * scratch.dt);
+        let moved =
+            (end * r.mass.local_center - start * r.mass.local_center).norm() + turn * r.extent;
         // Written so that NaN is not fast (the invalid-body check removes it).
         let fast = moved > FAST_FRACTION * r.min_extent;
         scratch.fast[i] = fast;
