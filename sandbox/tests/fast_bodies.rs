@@ -201,3 +201,131 @@ fn fast_bodies_meet_head_on_without_passing_or_rebounding() {
         assert_head_on(name, &shape);
     }
 }
+
+/// Spins tried, rad/s about an axis across the flight.
+const SPINS: [f32; 3] = [10.0, 40.0, 100.0];
+
+/// Regression: spinning at 40 rad/s, the small hull at 100 m/s passed the
+/// wall, and so did the capsule at 10 rad/s and the plate at 100 rad/s
+/// (with restitution): the contacts found at the step's start were on the
+/// features nearest then, and the features that swung into the wall during
+/// the step had none. The sweep-fast-bodies stage now sweeps them with
+/// their rotation.
+#[test]
+fn spinning_bodies_up_to_2000_mps_never_pass_a_thin_wall() {
+    for (name, shape) in shapes() {
+        for speed in [100.0, 500.0, 2000.0] {
+            for spin in SPINS {
+                for e in [0.0, 0.3, 0.8] {
+                    let shot = fire(&shape, speed, spin, e);
+                    assert!(!shot.passed, "{name} at {speed} m/s, {spin} rad/s, e = {e} passed");
+                }
+            }
+        }
+    }
+}
+
+/// A spinning ball's contact normal passes through its centre, so spin
+/// changes nothing along the flight: it stops with `e = 0` and comes back
+/// at `e v` at every speed.
+#[test]
+fn spinning_spheres_stop_or_rebound_at_e_v() {
+    let (name, ball) = shapes().remove(2);
+    for speed in [100.0, 500.0, 2000.0] {
+        for spin in SPINS {
+            assert_stopped(name, speed, spin, &fire(&ball, speed, spin, 0.0));
+            for e in [0.3, 0.8] {
+                assert_rebound(name, speed, spin, e, &fire(&ball, speed, spin, e));
+            }
+        }
+    }
+}
+
+/// At 500 m/s and more, a spin of up to 100 rad/s turns a body by at most
+/// 0.2 rad while it crosses its own size, so it meets the wall nearly as
+/// it would without spin and comes back at `e v` within 5 %.
+#[test]
+fn spinning_bodies_at_500_mps_and_more_rebound_at_e_v() {
+    for (name, shape) in shapes() {
+        for speed in [500.0, 2000.0] {
+            for spin in SPINS {
+                for e in [0.3, 0.8] {
+                    assert_rebound(name, speed, spin, e, &fire(&shape, speed, spin, e));
+                }
+            }
+        }
+    }
+}
+
+/// Two equal bodies meet head on, each at `speed` and spinning at `spin`
+/// in opposite senses: whether they passed through each other, and their
+/// final velocities along x.
+fn collide_spinning_head_on(shape: &Shape, speed: f32, spin: f32, e: f32) -> (bool, f32, f32) {
+    let mut w = World::with_settings(StepSettings {
+        gravity: Vector3::zeros(),
+        sleep_enabled: false,
+        ..StepSettings::default()
+    });
+    let desc = BodyDesc::dynamic(shape.clone()).with_restitution(e);
+    let a = w.add_body(desc.clone()).unwrap();
+    let b = w.add_body(desc).unwrap();
+    let offset = 0.5 * START_GAP + reach(&w, a);
+    w.set_pose(a, Isometry3::translation(-offset, 0.0, 0.0)).unwrap();
+    w.set_pose(b, Isometry3::translation(offset, 0.0, 0.0)).unwrap();
+    w.set_linear_velocity(a, Vector3::new(speed, 0.0, 0.0)).unwrap();
+    w.set_linear_velocity(b, Vector3::new(-speed, 0.0, 0.0)).unwrap();
+    w.set_angular_velocity(a, Vector3::new(0.0, 0.6 * spin, 0.8 * spin)).unwrap();
+    w.set_angular_velocity(b, Vector3::new(0.0, -0.8 * spin, 0.6 * spin)).unwrap();
+    let mut passed = false;
+    for _ in 0..STEPS {
+        common::step(&mut w);
+        let x = |id| w.pose(id).map_or(f32::NAN, |p| p.translation.x);
+        passed |= !(x(a) < x(b));
+    }
+    let vx = |id| w.linear_velocity(id).map_or(f32::NAN, |v| v.x);
+    (passed, vx(a), vx(b))
+}
+
+/// Body against body, both moving and spinning: never through each other;
+/// spinning balls stop with `e = 0` and go back at `e v` with `e = 0.5`.
+/// Two plates are left to [`spinning_plates_meet_head_on_without_passing`].
+#[test]
+fn spinning_bodies_meet_head_on_without_passing() {
+    for (name, shape) in shapes().into_iter().filter(|(name, _)| *name != "plate") {
+        assert_spinning_head_on(name, &shape);
+    }
+}
+
+/// Open: two 2 cm plates spinning at 40 rad/s meet at 250 m/s and stop
+/// (the sweep-fast-bodies stage catches the impact), but end up crossed in
+/// an X and then slide through each other at under 1 m/s over the
+/// following steps: their overlap is never deeper than their thickness, so
+/// neither the depth test nor the core sphere sees it.
+#[test]
+#[ignore = "open (issue 13): crossed spinning plates slide through each other slowly"]
+fn spinning_plates_meet_head_on_without_passing() {
+    let (name, plate) = shapes().remove(5);
+    assert_spinning_head_on(name, &plate);
+}
+
+/// Checks two bodies of `shape` meeting head on while spinning.
+fn assert_spinning_head_on(name: &str, shape: &Shape) {
+    for speed in [250.0, 1000.0] {
+        for spin in [40.0, 100.0] {
+            for e in [0.0, 0.5] {
+                let (passed, va, vb) = collide_spinning_head_on(shape, speed, spin, e);
+                assert!(!passed, "two {name}s at {speed} m/s, {spin} rad/s, e = {e} passed");
+                if name != "sphere" {
+                    continue;
+                }
+                for v in [-va, vb] {
+                    let (want, tol) = (e * speed, REST_SPEED.max(REBOUND_TOLERANCE * e * speed));
+                    assert!(
+                        (v - want).abs() < tol,
+                        "two balls at {speed} m/s, {spin} rad/s, e = {e}: end at {va} and {vb}"
+                    );
+                }
+            }
+        }
+    }
+}
