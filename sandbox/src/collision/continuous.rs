@@ -99,6 +99,12 @@ pub(crate) struct ContinuousScratch {
     moving: Vec<bool>,
     /// Whether the body is fast this step.
     fast: Vec<bool>,
+    /// How far the body's centre of mass moved this step (valid for slots
+    /// in `moving`).
+    shift: Vec<Vector3<f32>>,
+    /// How far the body's farthest point moved by its turn this step (valid
+    /// for slots in `moving`).
+    arc: Vec<f32>,
     /// The step's duration, s.
     dt: f32,
     /// The earliest time of impact that moves the body back, in `[0, 1]`
@@ -167,6 +173,8 @@ pub(crate) fn sweep_fast_bodies(
     let n = bodies.len();
     scratch.fast.clear();
     scratch.fast.resize(n, false);
+    scratch.shift.resize(n, Vector3::zeros());
+    scratch.arc.resize(n, 0.0);
     let mut any_fast = false;
     for &slot in awake {
         let i = slot as usize;
@@ -178,8 +186,11 @@ pub(crate) fn sweep_fast_bodies(
             .rotation
             .angle_to(&start.rotation)
             .max(bodies.angular_velocities[i].norm() * scratch.dt);
-        let moved =
-            (end * r.mass.local_center - start * r.mass.local_center).norm() + turn * r.extent;
+        let shift = end * r.mass.local_center - start * r.mass.local_center;
+        let arc = turn * r.extent;
+        scratch.shift[i] = shift;
+        scratch.arc[i] = arc;
+        let moved = shift.norm() + arc;
         // Written so that NaN is not fast (the invalid-body check removes it).
         let fast = moved > FAST_FRACTION * r.min_extent;
         scratch.fast[i] = fast;
@@ -192,7 +203,7 @@ pub(crate) fn sweep_fast_bodies(
     scratch.toi.resize(n, 1.0);
     for pair in &contacts.pairs {
         let (a, b) = (pair.body_a as usize, pair.body_b as usize);
-        if !(scratch.fast[a] || scratch.fast[b]) {
+        if !(scratch.fast[a] || scratch.fast[b]) || !pair_is_fast(bodies, scratch, a, b) {
             continue;
         }
         let toi = pair_toi(bodies, scratch, a, b);
@@ -208,6 +219,23 @@ pub(crate) fn sweep_fast_bodies(
             bodies.poses[i] = scratch.sweep(bodies, i).pose_at(scratch.toi[i]);
         }
     }
+}
+
+/// Whether the pair's bodies moved far *relative to each other* this step:
+/// their centres' relative shift plus both turns' arcs, against
+/// [`FAST_FRACTION`] of the thinner one. Bodies that fell together (a stack
+/// landing as one) are fast each but not against each other; their
+/// contacts at the step's start held them, and moving them back in time
+/// would only move them into their other neighbours, which stay at the
+/// step's end.
+fn pair_is_fast(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) -> bool {
+    let motion = |i: usize| {
+        if scratch.moving[i] { (scratch.shift[i], scratch.arc[i]) } else { (Vector3::zeros(), 0.0) }
+    };
+    let ((shift_a, arc_a), (shift_b, arc_b)) = (motion(a), motion(b));
+    let thinnest = bodies.records[a].min_extent.min(bodies.records[b].min_extent);
+    // Written so that NaN is not fast.
+    (shift_a - shift_b).norm() + arc_a + arc_b > FAST_FRACTION * thinnest
 }
 
 /// The time, in `[0, 1]` of the step, to which the pair's bodies must go
@@ -227,8 +255,20 @@ fn pair_toi(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) ->
             let sink = sink_time(bodies, scratch, a, b);
             core_toi(bodies, scratch, a, b).map_or(sink, |core| core.min(sink))
         }
-        // Proven apart before the bound: a hit there is the safe reading.
-        Ok(TimeOfImpact::IterationLimit { toi_lower_bound }) => toi_lower_bound,
+        // Proven apart before the bound, and no time of impact found (two
+        // tumbling bodies grazing each other make conservative advancement
+        // creep): the solved poses stand unless they show a pass, as for a
+        // pair that starts touching; then the bound is the safe time.
+        Ok(TimeOfImpact::IterationLimit { toi_lower_bound }) => {
+            let end_depth = depth_at(bodies, &bodies.poses[a], a, &bodies.poses[b], b);
+            if end_depth <= allowed_depth(bodies, scratch, a, b)
+                && core_toi(bodies, scratch, a, b).is_none()
+            {
+                1.0
+            } else {
+                toi_lower_bound
+            }
+        }
         Ok(TimeOfImpact::Miss) => 1.0,
         // Non-finite poses: the invalid-body check removes the body.
         Err(_) => 1.0,
@@ -259,18 +299,26 @@ fn end_pose_holds(
     let passed_a = scratch.moving[a] && (centre(a) - plane.point).dot(&plane.normal) > 0.0;
     let passed_b = scratch.moving[b] && (centre(b) - plane.point).dot(&plane.normal) < 0.0;
     let depth = depth_at(bodies, &bodies.poses[a], a, &bodies.poses[b], b);
-    !(passed_a || passed_b) && depth <= allowed_depth(bodies, a, b)
+    !(passed_a || passed_b) && depth <= allowed_depth(bodies, scratch, a, b)
 }
 
 /// How deep two bodies may overlap at the end of a step and still be held
 /// by their contacts: half the thinner one's thinnest half-width, at least
-/// [`LINEAR_SLOP`] (what the solver leaves anyway) and at most
-/// [`SPECULATIVE_DISTANCE`]. Two thin plates crossed in an X overlap by no
-/// more than their thickness however far they passed into each other, so
-/// the bound must shrink with the thickness.
-fn allowed_depth(bodies: &Bodies, a: usize, b: usize) -> f32 {
+/// [`LINEAR_SLOP`] (what the solver leaves anyway). Two thin plates crossed
+/// in an X overlap by no more than their thickness however far they passed
+/// into each other, so the bound must shrink with the thickness.
+///
+/// Against a body that did not move (static, kinematic at rest, asleep) it
+/// is also at most [`SPECULATIVE_DISTANCE`]: moving the body back there
+/// cannot push it into anything that moved. When both moved, going back
+/// moves both away from their other neighbours, which stay at the step's
+/// end, so an impact the solver held, however deep (a capsule landing on a
+/// falling column sinks 2 to 10 cm for a step), must stand; only a body
+/// whose core crossed into the other's half-thickness is moved back.
+fn allowed_depth(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) -> f32 {
     let thinnest = bodies.records[a].min_extent.min(bodies.records[b].min_extent);
-    (0.5 * thinnest).clamp(LINEAR_SLOP, SPECULATIVE_DISTANCE)
+    let held = (0.5 * thinnest).max(LINEAR_SLOP);
+    if scratch.moving[a] && scratch.moving[b] { held } else { held.min(SPECULATIVE_DISTANCE) }
 }
 
 /// The penetration depth of bodies `a` and `b` at the given poses (0 when
@@ -312,14 +360,37 @@ fn core_toi(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) ->
         };
         let other_sweep = scratch.sweep(bodies, other);
         let other_shape = &bodies.records[other].shape;
-        if let Ok(TimeOfImpact::Hit { toi, .. }) =
+        if let Ok(TimeOfImpact::Hit { toi, point_a, normal, .. }) =
             time_of_impact(other_shape, &other_sweep, &core, &core_sweep, 1.0, 0.0)
             && toi > 0.0
+            && core_stands_wrong(bodies, scratch, fast, other, point_a, *normal)
         {
             earliest = Some(earliest.map_or(toi, |t| t.min(toi)));
         }
     }
     earliest
+}
+
+/// Whether a body whose core sphere met `other` during the step (at
+/// `point_other`, `normal` from the other to the core) ended it wrong: its
+/// centre behind the tangent plane there (it passed through), or deeper in
+/// than [`allowed_depth`]. The sweep is the straight path between the
+/// step's poses, not the solver's: a body that hit and bounced within the
+/// step may have a straight path through the other while its solved pose
+/// is clear, and that pose stands.
+fn core_stands_wrong(
+    bodies: &Bodies,
+    scratch: &ContinuousScratch,
+    fast: usize,
+    other: usize,
+    point_other: Point3<f32>,
+    normal: Vector3<f32>,
+) -> bool {
+    let centre = bodies.poses[fast] * bodies.records[fast].mass.local_center;
+    // NaN reads as wrong: the invalid-body check removes the body anyway.
+    let passed = !((centre - point_other).dot(&normal) > 0.0);
+    let depth = depth_at(bodies, &bodies.poses[fast], fast, &bodies.poses[other], other);
+    passed || depth > allowed_depth(bodies, scratch, fast, other)
 }
 
 /// For a pair that starts within the slop: 1 if the solved poses overlap
@@ -330,7 +401,7 @@ fn core_toi(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) ->
 fn sink_time(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) -> f32 {
     let (sweep_a, sweep_b) = (scratch.sweep(bodies, a), scratch.sweep(bodies, b));
     let depth = |t: f32| depth_at(bodies, &sweep_a.pose_at(t), a, &sweep_b.pose_at(t), b);
-    let allowed = allowed_depth(bodies, a, b);
+    let allowed = allowed_depth(bodies, scratch, a, b);
     if depth(1.0) <= allowed || !(depth(0.0) <= allowed) {
         return 1.0;
     }
