@@ -418,7 +418,8 @@ impl World {
         self.continuous.remember_start_poses(&self.bodies, &self.solver.awake_slots, dt);
         write_back(&mut self.bodies, &self.solver);
         let awake = &self.solver.awake_slots;
-        sweep_fast_bodies(&mut self.bodies, &self.contacts, awake, &mut self.continuous);
+        let fat = &self.broad_phase.fat;
+        sweep_fast_bodies(&mut self.bodies, &self.contacts, fat, awake, &mut self.continuous);
         self.remove_invalid_bodies();
         let t4 = Instant::now();
         let awake = &self.solver.awake_slots;

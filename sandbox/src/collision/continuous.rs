@@ -39,6 +39,7 @@ use collide::{Contact, GjkCache, Shape, Sphere, SupportMap, Sweep, TimeOfImpact,
 
 use crate::body::BodyKind;
 use crate::body::storage::Bodies;
+use crate::collision::aabb::Aabb;
 use crate::collision::pair_cache::PairCache;
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 
@@ -167,6 +168,7 @@ impl ContinuousScratch {
 pub(crate) fn sweep_fast_bodies(
     bodies: &mut Bodies,
     contacts: &PairCache,
+    fat: &[Aabb],
     awake: &[u32],
     scratch: &mut ContinuousScratch,
 ) {
@@ -210,6 +212,40 @@ pub(crate) fn sweep_fast_bodies(
         for i in [a, b] {
             if scratch.moving[i] && toi < scratch.toi[i] {
                 scratch.toi[i] = toi;
+            }
+        }
+    }
+    // A fast body whose velocity changed within the step (struck by a
+    // faster one) can have left the box the broad phase fattened for it
+    // at the step's start, and so reach bodies it has no cached pair with
+    // (a sphere knocked into the ground at 400 m/s). Such a body is swept
+    // against every body whose box its swept box overlaps, as Box2D's
+    // continuous stage queries the tree with the swept box. Bodies that
+    // stayed in their box (all but a few, and then none) need no search.
+    for &slot in awake {
+        let i = slot as usize;
+        if !scratch.fast[i] {
+            continue;
+        }
+        let r = &bodies.records[i];
+        let radius = r.radius_from_origin();
+        let (start, end) =
+            (scratch.start[i].translation.vector, bodies.poses[i].translation.vector);
+        let swept = Aabb {
+            min: Point3::from(start.inf(&end) - Vector3::repeat(radius)),
+            max: Point3::from(start.sup(&end) + Vector3::repeat(radius)),
+        };
+        if fat[i].contains(&swept) {
+            continue;
+        }
+        for j in 0..n {
+            if j != i && bodies.records[j].alive && fat[j].overlaps(&swept) {
+                let toi = pair_toi(bodies, scratch, i, j);
+                for k in [i, j] {
+                    if scratch.moving[k] && toi < scratch.toi[k] {
+                        scratch.toi[k] = toi;
+                    }
+                }
             }
         }
     }
