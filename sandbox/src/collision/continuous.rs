@@ -182,19 +182,28 @@ pub(crate) fn sweep_fast_bodies(
         let i = slot as usize;
         let r = &bodies.records[i];
         let (start, end) = (&scratch.start[i], &bodies.poses[i]);
+        let shift = end * r.mass.local_center - start * r.mass.local_center;
+        scratch.shift[i] = shift;
+        let spin = bodies.angular_velocities[i].norm() * scratch.dt;
+        // Cheap bound first: the turn θ between the poses has
+        // |imag(q_end q_start⁻¹)| = sin(θ/2) = x, and θ = 2 asin x ≤ π x.
+        // A body below the threshold on the bound is not fast, and most
+        // bodies are, so the arc's inverse trigonometry is only paid near
+        // the threshold.
+        let half_sine = (end.rotation * start.rotation.inverse()).imag().norm();
+        let arc_bound = (std::f32::consts::PI * half_sine).max(spin) * r.extent;
+        let threshold = FAST_FRACTION * r.min_extent;
+        if shift.norm() + arc_bound <= threshold {
+            scratch.arc[i] = arc_bound;
+            continue;
+        }
         // The turn is at least the arc between the poses, and at least the
         // angular speed over the step (see `ContinuousScratch::sweep`).
-        let turn = end
-            .rotation
-            .angle_to(&start.rotation)
-            .max(bodies.angular_velocities[i].norm() * scratch.dt);
-        let shift = end * r.mass.local_center - start * r.mass.local_center;
-        let arc = turn * r.extent;
-        scratch.shift[i] = shift;
+        let arc = exact_arc(bodies, scratch, i);
         scratch.arc[i] = arc;
         let moved = shift.norm() + arc;
         // Written so that NaN is not fast (the invalid-body check removes it).
-        let fast = moved > FAST_FRACTION * r.min_extent;
+        let fast = moved > threshold;
         scratch.fast[i] = fast;
         any_fast |= fast;
     }
@@ -227,14 +236,13 @@ pub(crate) fn sweep_fast_bodies(
         if !scratch.fast[i] {
             continue;
         }
-        let r = &bodies.records[i];
-        let radius = r.radius_from_origin();
-        let (start, end) =
-            (scratch.start[i].translation.vector, bodies.poses[i].translation.vector);
-        let swept = Aabb {
-            min: Point3::from(start.inf(&end) - Vector3::repeat(radius)),
-            max: Point3::from(start.sup(&end) + Vector3::repeat(radius)),
-        };
+        // The tight boxes at both ends, grown by the turn's arc: a box
+        // holding every pose along the sweep.
+        let shape = &bodies.records[i].shape;
+        let (start, end) = (&scratch.start[i], &bodies.poses[i]);
+        let (box_start, box_end) = (Aabb::of_shape(shape, start), Aabb::of_shape(shape, end));
+        let swept = Aabb::new(box_start.min.inf(&box_end.min), box_start.max.sup(&box_end.max))
+            .expanded(scratch.arc[i]);
         if fat[i].contains(&swept) {
             continue;
         }
@@ -257,6 +265,18 @@ pub(crate) fn sweep_fast_bodies(
     }
 }
 
+/// How far body `i`'s farthest point moved by its turn this step: the arc
+/// at its extent of the larger of the turn between its poses and its
+/// angular speed times the step.
+fn exact_arc(bodies: &Bodies, scratch: &ContinuousScratch, i: usize) -> f32 {
+    let (start, end) = (&scratch.start[i], &bodies.poses[i]);
+    let turn = end
+        .rotation
+        .angle_to(&start.rotation)
+        .max(bodies.angular_velocities[i].norm() * scratch.dt);
+    turn * bodies.records[i].extent
+}
+
 /// Whether the pair's bodies moved far *relative to each other* this step:
 /// their centres' relative shift plus both turns' arcs, against
 /// [`FAST_FRACTION`] of the thinner one. Bodies that fell together (a stack
@@ -265,8 +285,11 @@ pub(crate) fn sweep_fast_bodies(
 /// would only move them into their other neighbours, which stay at the
 /// step's end.
 fn pair_is_fast(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) -> bool {
-    let motion = |i: usize| {
-        if scratch.moving[i] { (scratch.shift[i], scratch.arc[i]) } else { (Vector3::zeros(), 0.0) }
+    // A slow body's `arc` is only a bound; its exact arc is taken here.
+    let motion = |i: usize| match (scratch.moving[i], scratch.fast[i]) {
+        (false, _) => (Vector3::zeros(), 0.0),
+        (true, true) => (scratch.shift[i], scratch.arc[i]),
+        (true, false) => (scratch.shift[i], exact_arc(bodies, scratch, i)),
     };
     let ((shift_a, arc_a), (shift_b, arc_b)) = (motion(a), motion(b));
     let thinnest = bodies.records[a].min_extent.min(bodies.records[b].min_extent);
