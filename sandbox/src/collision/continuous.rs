@@ -246,8 +246,8 @@ pub(crate) fn sweep_fast_bodies(
         if fat[i].contains(&swept) {
             continue;
         }
-        for j in 0..n {
-            if j != i && bodies.records[j].alive && fat[j].overlaps(&swept) {
+        for (j, fat_j) in fat.iter().enumerate().take(n) {
+            if j != i && bodies.records[j].alive && fat_j.overlaps(&swept) {
                 let toi = pair_toi(bodies, scratch, i, j);
                 for k in [i, j] {
                     if scratch.moving[k] && toi < scratch.toi[k] {
