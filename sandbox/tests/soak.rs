@@ -17,6 +17,13 @@
 //! `soak_finds_no_failure` checks the whole contract on the CI seeds (seed
 //! 2 also needed the sweep to follow a body turning by more than half a
 //! turn a step: a cube at 230 m/s and 330 rad/s grazing the ground).
+//! Two more roots surfaced once the sweep no longer moved resting bodies
+//! (branch toi2): seed 2, step 140, a 0.1 g sphere at 100 m/s touching the
+//! ground lost its ground contact in the mass-ratio block solve, whose
+//! active set started with every row and dropped the loaded ground row
+//! together with speculative rows metres away; seed 1, step 493, a sphere
+//! knocked into the ground at 400 m/s by a thrown body had left its fat
+//! box and had no cached pair with the ground to be swept against.
 
 use std::process::Command;
 
