@@ -15,8 +15,11 @@
 //!    push, integrate positions and relax; then restitution and storing
 //!    impulses;
 //! 5. **write back** ([`write_back`]): the solved poses and velocities;
-//! 6. **remove invalid bodies** again, after the motion;
-//! 7. **update sleep** ([`update_sleep`]): islands, and still ones to sleep.
+//! 6. **sweep fast bodies** ([`sweep_fast_bodies`]): a body that moved far
+//!    for its thickness is swept with its rotation, and moved back to the
+//!    time of impact if its solved motion passed into or through another;
+//! 7. **remove invalid bodies** again, after the motion;
+//! 8. **update sleep** ([`update_sleep`]): islands, and still ones to sleep.
 //!
 //! `sandbox/README.md` draws the same pipeline with the data each stage
 //! reads and writes. The broad phase's sweep, the narrow phase and the
@@ -35,6 +38,7 @@ use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::{BroadPhase, update_broad_phase};
 use crate::collision::contact_pair::ContactPair;
 use crate::collision::contact_recycling::motion_bound;
+use crate::collision::continuous::{ContinuousScratch, sweep_fast_bodies};
 use crate::collision::narrow_phase::{NarrowPhaseScratch, find_contacts, merge_pairs};
 use crate::collision::pair_cache::PairCache;
 use crate::collision::ray_cast::{RayHit, cast_ray_bodies};
@@ -79,6 +83,7 @@ pub struct World {
     narrow_phase: NarrowPhaseScratch,
     reachable: ReachableScratch,
     pub(crate) solver: SolverScratch,
+    continuous: ContinuousScratch,
     /// The threads the step runs on ([`StepSettings::threads`]).
     workers: Workers,
     sleep: SleepScratch,
@@ -410,7 +415,11 @@ impl World {
             dt,
         );
         let t3 = Instant::now();
+        self.continuous.remember_start_poses(&self.bodies, &self.solver.awake_slots, dt);
         write_back(&mut self.bodies, &self.solver);
+        let awake = &self.solver.awake_slots;
+        let fat = &self.broad_phase.fat;
+        sweep_fast_bodies(&mut self.bodies, &self.contacts, fat, awake, &mut self.continuous);
         self.remove_invalid_bodies();
         let t4 = Instant::now();
         let awake = &self.solver.awake_slots;

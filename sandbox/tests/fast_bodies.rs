@@ -201,3 +201,217 @@ fn fast_bodies_meet_head_on_without_passing_or_rebounding() {
         assert_head_on(name, &shape);
     }
 }
+
+/// Spins tried, rad/s about an axis across the flight.
+const SPINS: [f32; 3] = [10.0, 40.0, 100.0];
+
+/// Regression: spinning at 40 rad/s, the small hull at 100 m/s passed the
+/// wall, and so did the capsule at 10 rad/s and the plate at 100 rad/s
+/// (with restitution): the contacts found at the step's start were on the
+/// features nearest then, and the features that swung into the wall during
+/// the step had none. The sweep-fast-bodies stage now sweeps them with
+/// their rotation.
+#[test]
+fn spinning_bodies_up_to_2000_mps_never_pass_a_thin_wall() {
+    for (name, shape) in shapes() {
+        for speed in [100.0, 500.0, 2000.0] {
+            for spin in SPINS {
+                for e in [0.0, 0.3, 0.8] {
+                    let shot = fire(&shape, speed, spin, e);
+                    assert!(!shot.passed, "{name} at {speed} m/s, {spin} rad/s, e = {e} passed");
+                }
+            }
+        }
+    }
+}
+
+/// A spinning ball's contact normal passes through its centre, so spin
+/// changes nothing along the flight: it stops with `e = 0` and comes back
+/// at `e v` at every speed.
+#[test]
+fn spinning_spheres_stop_or_rebound_at_e_v() {
+    let (name, ball) = shapes().remove(2);
+    for speed in [100.0, 500.0, 2000.0] {
+        for spin in SPINS {
+            assert_stopped(name, speed, spin, &fire(&ball, speed, spin, 0.0));
+            for e in [0.3, 0.8] {
+                assert_rebound(name, speed, spin, e, &fire(&ball, speed, spin, e));
+            }
+        }
+    }
+}
+
+/// At 500 m/s and more, a spin of up to 100 rad/s turns a body by at most
+/// 0.2 rad while it crosses its own size, so it meets the wall nearly as
+/// it would without spin and comes back at `e v` within 5 %.
+#[test]
+fn spinning_bodies_at_500_mps_and_more_rebound_at_e_v() {
+    for (name, shape) in shapes() {
+        for speed in [500.0, 2000.0] {
+            for spin in SPINS {
+                for e in [0.3, 0.8] {
+                    assert_rebound(name, speed, spin, e, &fire(&shape, speed, spin, e));
+                }
+            }
+        }
+    }
+}
+
+/// Two equal bodies meet head on, each at `speed` and spinning at `spin`
+/// in opposite senses: whether they passed through each other, and their
+/// final velocities along x.
+fn collide_spinning_head_on(shape: &Shape, speed: f32, spin: f32, e: f32) -> (bool, f32, f32) {
+    let mut w = World::with_settings(StepSettings {
+        gravity: Vector3::zeros(),
+        sleep_enabled: false,
+        ..StepSettings::default()
+    });
+    let desc = BodyDesc::dynamic(shape.clone()).with_restitution(e);
+    let a = w.add_body(desc.clone()).unwrap();
+    let b = w.add_body(desc).unwrap();
+    let offset = 0.5 * START_GAP + reach(&w, a);
+    w.set_pose(a, Isometry3::translation(-offset, 0.0, 0.0)).unwrap();
+    w.set_pose(b, Isometry3::translation(offset, 0.0, 0.0)).unwrap();
+    w.set_linear_velocity(a, Vector3::new(speed, 0.0, 0.0)).unwrap();
+    w.set_linear_velocity(b, Vector3::new(-speed, 0.0, 0.0)).unwrap();
+    w.set_angular_velocity(a, Vector3::new(0.0, 0.6 * spin, 0.8 * spin)).unwrap();
+    w.set_angular_velocity(b, Vector3::new(0.0, -0.8 * spin, 0.6 * spin)).unwrap();
+    let mut passed = false;
+    for _ in 0..STEPS {
+        common::step(&mut w);
+        let x = |id| w.pose(id).map_or(f32::NAN, |p| p.translation.x);
+        passed |= !(x(a) < x(b));
+    }
+    let vx = |id| w.linear_velocity(id).map_or(f32::NAN, |v| v.x);
+    (passed, vx(a), vx(b))
+}
+
+/// Body against body, both moving and spinning: never through each other;
+/// spinning balls stop with `e = 0` and go back at `e v` with `e = 0.5`.
+/// Two plates are left to [`spinning_plates_meet_head_on_without_passing`].
+#[test]
+fn spinning_bodies_meet_head_on_without_passing() {
+    for (name, shape) in shapes().into_iter().filter(|(name, _)| *name != "plate") {
+        assert_spinning_head_on(name, &shape);
+    }
+}
+
+/// Open: two 2 cm plates spinning at 40 rad/s meet at 250 m/s and stop
+/// (the sweep-fast-bodies stage catches the impact), but end up crossed in
+/// an X and then slide through each other at under 1 m/s over the
+/// following steps: their overlap is never deeper than their thickness, so
+/// neither the depth test nor the core sphere sees it.
+#[test]
+#[ignore = "open (issue 13): crossed spinning plates slide through each other slowly"]
+fn spinning_plates_meet_head_on_without_passing() {
+    let (name, plate) = shapes().remove(5);
+    assert_spinning_head_on(name, &plate);
+}
+
+/// Checks two bodies of `shape` meeting head on while spinning.
+fn assert_spinning_head_on(name: &str, shape: &Shape) {
+    for speed in [250.0, 1000.0] {
+        for spin in [40.0, 100.0] {
+            for e in [0.0, 0.5] {
+                let (passed, va, vb) = collide_spinning_head_on(shape, speed, spin, e);
+                assert!(!passed, "two {name}s at {speed} m/s, {spin} rad/s, e = {e} passed");
+                if name != "sphere" {
+                    continue;
+                }
+                for v in [-va, vb] {
+                    let (want, tol) = (e * speed, REST_SPEED.max(REBOUND_TOLERANCE * e * speed));
+                    assert!(
+                        (v - want).abs() < tol,
+                        "two balls at {speed} m/s, {spin} rad/s, e = {e}: end at {va} and {vb}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Relative slack on "no kinetic energy gained": f32 rounding of the
+/// energies of a body at up to 2,000 m/s (a few ulps of `v²`).
+const ENERGY_SLACK: f32 = 1e-4;
+
+/// A spinning body's kinetic energy before and after it meets the wall with
+/// `e = 0`, and its rebound along x.
+struct SpinShot {
+    passed: bool,
+    rebound: f32,
+    energy_before: f32,
+    energy_after: f32,
+    /// `sqrt(2 E_rot / m)`: the speed the spin's energy could feed.
+    spin_speed: f32,
+}
+
+/// Kinetic energy of body `id` (translation plus rotation about its centre
+/// of mass, the inertia turned into the world frame).
+fn kinetic_energy(w: &World, id: BodyId) -> (f32, f32) {
+    let m = w.mass_properties(id).unwrap();
+    let r = w.pose(id).unwrap().rotation.to_rotation_matrix();
+    let inertia = r.matrix() * m.inertia * r.matrix().transpose();
+    let (v, omega) = (w.linear_velocity(id).unwrap(), w.angular_velocity(id).unwrap());
+    (0.5 * m.mass * v.norm_squared(), 0.5 * omega.dot(&(inertia * omega)))
+}
+
+/// Fires `shape` as [`fire`] does with `e = 0` and measures its energies.
+fn fire_spinning(shape: &Shape, speed: f32, spin: f32) -> SpinShot {
+    let mut w = wall_world(0.0);
+    let id = w.add_body(BodyDesc::dynamic(shape.clone())).unwrap();
+    let start = -(WALL_HALF_THICKNESS + START_GAP + reach(&w, id));
+    w.set_pose(id, Isometry3::translation(start, 0.0, 0.0)).unwrap();
+    w.set_linear_velocity(id, Vector3::new(speed, 0.0, 0.0)).unwrap();
+    w.set_angular_velocity(id, Vector3::new(0.0, 0.6 * spin, 0.8 * spin)).unwrap();
+    let (linear, rotational) = kinetic_energy(&w, id);
+    let mass = w.mass_properties(id).unwrap().mass;
+    let mut passed = false;
+    for _ in 0..STEPS {
+        common::step(&mut w);
+        let x = w.pose(id).map_or(f32::NAN, |p| p.translation.x);
+        passed |= !(x < 0.0);
+    }
+    let (after_linear, after_rotational) =
+        w.pose(id).map_or((f32::NAN, f32::NAN), |_| kinetic_energy(&w, id));
+    SpinShot {
+        passed,
+        rebound: -w.linear_velocity(id).map_or(f32::NAN, |v| v.x),
+        energy_before: linear + rotational,
+        energy_after: after_linear + after_rotational,
+        spin_speed: (2.0 * rotational / mass).sqrt(),
+    }
+}
+
+/// A tumbling non-round body can turn spin into outward motion at a wall
+/// even with `e = 0` (it rocks onto its next corner), so for spinning
+/// bodies the contract is: never through the wall, no kinetic energy
+/// gained, and a rebound no faster than the pre-impact spin energy could
+/// feed, `sqrt(2 E_rot / m)`, plus [`REST_SPEED`]. Prints the rebounds
+/// (`--nocapture`).
+#[test]
+#[ignore = "open (issue 13): 14 of 54 shots exceed the bound (no pass and no energy gain \
+            anywhere), mostly at 100 m/s: e.g. a capsule at 100 m/s, 10 rad/s comes back at \
+            24 m/s against 1.4 + 1; the impact itself turns forward motion into spin"]
+fn spinning_bodies_rebound_no_faster_than_their_spin_energy_feeds() {
+    println!("| shape | v (m/s) | spin (rad/s) | rebound (m/s) | sqrt(2 E_rot/m) (m/s) |");
+    println!("|---|---|---|---|---|");
+    let mut failures = Vec::new();
+    for (name, shape) in shapes() {
+        for speed in [100.0, 500.0, 2000.0] {
+            for spin in SPINS {
+                let s = fire_spinning(&shape, speed, spin);
+                println!("| {name} | {speed} | {spin} | {:.2} | {:.2} |", s.rebound, s.spin_speed);
+                let gained = !(s.energy_after <= s.energy_before * (1.0 + ENERGY_SLACK));
+                let too_fast = !(s.rebound <= s.spin_speed + REST_SPEED);
+                if s.passed || gained || too_fast {
+                    failures.push(format!(
+                        "{name} at {speed} m/s, {spin} rad/s: passed {}, energy {} -> {}, \
+                         rebound {} m/s against {} + {REST_SPEED}",
+                        s.passed, s.energy_before, s.energy_after, s.rebound, s.spin_speed
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

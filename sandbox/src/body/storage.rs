@@ -10,6 +10,7 @@ use collide::nalgebra::{Isometry3, Matrix3, Point3, Vector3};
 use crate::body::mass_properties::MassProperties;
 use crate::body::{BodyDesc, BodyId, BodyKind};
 use crate::collision::aabb::Aabb;
+use crate::collision::continuous::thinnest_half_width;
 use crate::error::WorldError;
 use crate::events::RemovalReason;
 
@@ -37,6 +38,9 @@ pub(crate) struct BodyRecord {
     /// Distance from the centre of mass to the farthest point of the shape,
     /// to turn angular speed into a surface speed for the sleep test.
     pub extent: f32,
+    /// Half the body's thinnest width: how far it may move in a step before
+    /// the sweep-fast-bodies stage sweeps it.
+    pub min_extent: f32,
 }
 
 impl BodyRecord {
@@ -92,6 +96,7 @@ impl BodyRecord {
             sleep_time: 0.0,
             island: 0,
             extent,
+            min_extent: thinnest_half_width(&desc.shape),
         })
     }
 

@@ -8,6 +8,7 @@ pub(crate) mod box_box;
 pub(crate) mod broad_phase;
 pub(crate) mod contact_pair;
 pub(crate) mod contact_recycling;
+pub(crate) mod continuous;
 pub(crate) mod convex_manifold;
 pub(crate) mod manifold;
 pub(crate) mod narrow_phase;

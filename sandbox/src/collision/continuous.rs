@@ -1,0 +1,487 @@
+//! The sweep-fast-bodies stage (continuous collision): after the solve has
+//! moved every awake body, each *fast* body (one that moved, by translation
+//! plus its rotation's arc, more than half its thinnest half-width this
+//! step) is swept from its pose at the step's start to its solved pose,
+//! with its rotation, against the other body of every cached pair it is
+//! in, by collide's [`time_of_impact`]. Where the sweep meets the other body
+//! and the solved pose shows the contacts found at the step's start did not
+//! hold (a body passed through, or sank deeper than the speculative
+//! distance, typically a spinning body whose far vertices swung into a
+//! surface that only its near features had contacts with), the body is
+//! moved back along its sweep to the time of impact. Its velocity is kept:
+//! next step's narrow phase builds the manifold there, on the features that
+//! actually meet, and the solver and the restitution pass handle the impact.
+//!
+//! Follows Box2D v3's `b2SolveContinuous` (fast bodies are swept with their
+//! rotation against what their swept box overlaps and paused at the time
+//! of impact, with a target separation of the linear slop; when the body
+//! starts within that, a small core sphere about its centre is swept
+//! instead) and rapier's CCD motion clamping. Departures:
+//! * Dynamic pairs are swept too, both bodies moving, and both go back to
+//!   their pair's time of impact (Box2D sweeps bullets only against bodies
+//!   already at their end pose), but only pairs that moved fast *relative
+//!   to each other*, and only on a pass or a depth beyond half the thinner
+//!   body's thinnest half-width: moving a body back in time leaves its
+//!   other neighbours at the step's end, so going back for an impact the
+//!   solver held pushed it into them (mixed 500's worst penetration doubled,
+//!   104.8 to 203.2 mm, a capsule in a landing column moved back into the
+//!   one above it).
+//! * The pairs are the cached ones, and for a fast body that left the fat
+//!   box the broad phase gave it (its velocity changed within the step),
+//!   every body whose fat box its swept box overlaps, as Box2D queries its
+//!   tree with the swept box.
+//! * A hit only moves a body back when the solved pose is wrong: the body's
+//!   centre ended behind the plane of impact, or the end pose penetrates
+//!   deeper than the contacts hold (`allowed_depth`: the speculative
+//!   distance, less for thin bodies). A body the speculative contacts
+//!   already stopped at the surface keeps its solved pose, so resting and
+//!   landing bodies are not lifted by the slop.
+//! * A body that starts the step touching and ends it deep (the spinning
+//!   case) goes back to the last time, found by bisection, at which it was
+//!   no deeper than that.
+//!
+//! The stage runs on one thread, in pair-cache order, so the poses are the
+//! same for any number of threads.
+
+use collide::nalgebra::{Isometry3, Point3, Vector3};
+use collide::time_of_impact;
+use collide::{Contact, GjkCache, Shape, Sphere, SupportMap, Sweep, TimeOfImpact, contact};
+
+use crate::body::BodyKind;
+use crate::body::storage::Bodies;
+use crate::collision::aabb::Aabb;
+use crate::collision::pair_cache::PairCache;
+use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
+
+/// A body is fast when it moved more than this fraction of its thinnest
+/// half-width in a step (Box2D v3's safety factor): slower ones cannot
+/// have crossed anything thinner than themselves between two manifolds.
+const FAST_FRACTION: f32 = 0.5;
+
+/// The radius of the core sphere swept when a body starts within the
+/// target of another, relative to its thinnest half-width (Box2D's 0.25):
+/// deep enough inside the body that a resting body's sphere never meets
+/// the surface it rests on.
+const CORE_SPHERE_FRACTION: f32 = 0.25;
+
+/// Bisection steps for the last time a touching body was no deeper than
+/// allowed: 1/256 of the step, a millimetre for a body moving at 15 m/s.
+const DEPTH_BISECTIONS: u32 = 8;
+
+/// Directions over which a body's thinnest half-width is taken: the axes,
+/// the face diagonals and the body diagonals of the shape's frame.
+const WIDTH_DIRECTIONS: [[f32; 3]; 13] = [
+    [1.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0],
+    [0.0, 0.0, 1.0],
+    [1.0, 1.0, 0.0],
+    [1.0, -1.0, 0.0],
+    [1.0, 0.0, 1.0],
+    [1.0, 0.0, -1.0],
+    [0.0, 1.0, 1.0],
+    [0.0, 1.0, -1.0],
+    [1.0, 1.0, 1.0],
+    [1.0, 1.0, -1.0],
+    [1.0, -1.0, 1.0],
+    [-1.0, 1.0, 1.0],
+];
+
+/// Half the smallest width of `shape` over [`WIDTH_DIRECTIONS`]: an upper
+/// bound on its half-thickness, about how far it can move before it could
+/// have crossed a thin wall unseen (a plate's half-thickness, a sphere's
+/// radius).
+pub(crate) fn thinnest_half_width(shape: &Shape) -> f32 {
+    WIDTH_DIRECTIONS
+        .iter()
+        .map(|d| {
+            let d = Vector3::from(*d).normalize();
+            0.5 * (shape.local_support(&d) - shape.local_support(&-d)).dot(&d)
+        })
+        .fold(f32::INFINITY, f32::min)
+}
+
+/// The stage's scratch, by body slot, kept between steps so nothing is
+/// allocated once the world has stopped growing.
+#[derive(Debug, Default)]
+pub(crate) struct ContinuousScratch {
+    /// Poses at the step's start (valid for slots in `moving`).
+    start: Vec<Isometry3<f32>>,
+    /// Whether the body moved this step (was awake and dynamic).
+    moving: Vec<bool>,
+    /// Whether the body is fast this step.
+    fast: Vec<bool>,
+    /// How far the body's centre of mass moved this step (valid for slots
+    /// in `moving`).
+    shift: Vec<Vector3<f32>>,
+    /// How far the body's farthest point moved by its turn this step (valid
+    /// for slots in `moving`).
+    arc: Vec<f32>,
+    /// The step's duration, s.
+    dt: f32,
+    /// The earliest time of impact that moves the body back, in `[0, 1]`
+    /// of the step (1: none).
+    toi: Vec<f32>,
+}
+
+impl ContinuousScratch {
+    /// Remembers the poses of the awake bodies before the solved ones are
+    /// written back.
+    pub(crate) fn remember_start_poses(&mut self, bodies: &Bodies, awake: &[u32], dt: f32) {
+        self.dt = dt;
+        let n = bodies.len();
+        self.start.resize(n, Isometry3::identity());
+        self.moving.clear();
+        self.moving.resize(n, false);
+        for &slot in awake {
+            let i = slot as usize;
+            self.start[i] = bodies.poses[i];
+            self.moving[i] = true;
+        }
+    }
+
+    /// The body's motion over the step: from its start pose to its solved
+    /// one, or standing still.
+    ///
+    /// The turn between two poses is known only up to whole turns about
+    /// its axis; [`Sweep::between`] takes the shorter arc, which is the
+    /// body's own only while it turns by less than half a turn a step (under
+    /// 188 rad/s at 60 Hz). The arc taken is the one closest to the body's
+    /// angular velocity times the step, so a body spun faster still sweeps
+    /// the way it turned.
+    fn sweep(&self, bodies: &Bodies, i: usize) -> Sweep {
+        let end = bodies.poses[i];
+        if !self.moving[i] {
+            return Sweep::fixed(end);
+        }
+        let mut sweep = Sweep::between(&self.start[i], &end, bodies.records[i].mass.local_center);
+        let turned = bodies.angular_velocities[i] * self.dt;
+        let arc = sweep.angular_velocity;
+        let axis = arc.try_normalize(0.0).or_else(|| turned.try_normalize(0.0));
+        if let Some(axis) = axis {
+            let full_turn = axis * std::f32::consts::TAU;
+            let candidates =
+                [arc - 2.0 * full_turn, arc - full_turn, arc + full_turn, arc + 2.0 * full_turn];
+            for candidate in candidates {
+                if (candidate - turned).norm() < (sweep.angular_velocity - turned).norm() {
+                    sweep.angular_velocity = candidate;
+                }
+            }
+        }
+        sweep
+    }
+}
+
+/// The sweep-fast-bodies stage: moves each fast body whose solved motion
+/// passed into or through another body back to the time of impact (see the
+/// module docs). `awake` lists the bodies the solve moved; call
+/// [`ContinuousScratch::remember_start_poses`] before writing them back.
+pub(crate) fn sweep_fast_bodies(
+    bodies: &mut Bodies,
+    contacts: &PairCache,
+    fat: &[Aabb],
+    awake: &[u32],
+    scratch: &mut ContinuousScratch,
+) {
+    let n = bodies.len();
+    scratch.fast.clear();
+    scratch.fast.resize(n, false);
+    scratch.shift.resize(n, Vector3::zeros());
+    scratch.arc.resize(n, 0.0);
+    let mut any_fast = false;
+    for &slot in awake {
+        let i = slot as usize;
+        let r = &bodies.records[i];
+        let (start, end) = (&scratch.start[i], &bodies.poses[i]);
+        let shift = end * r.mass.local_center - start * r.mass.local_center;
+        scratch.shift[i] = shift;
+        let spin = bodies.angular_velocities[i].norm() * scratch.dt;
+        // Cheap bound first: the turn θ between the poses has
+        // |imag(q_end q_start⁻¹)| = sin(θ/2) = x, and θ = 2 asin x ≤ π x.
+        // A body below the threshold on the bound is not fast, and most
+        // bodies are, so the arc's inverse trigonometry is only paid near
+        // the threshold.
+        let half_sine = (end.rotation * start.rotation.inverse()).imag().norm();
+        let arc_bound = (std::f32::consts::PI * half_sine).max(spin) * r.extent;
+        let threshold = FAST_FRACTION * r.min_extent;
+        if shift.norm() + arc_bound <= threshold {
+            scratch.arc[i] = arc_bound;
+            continue;
+        }
+        // The turn is at least the arc between the poses, and at least the
+        // angular speed over the step (see `ContinuousScratch::sweep`).
+        let arc = exact_arc(bodies, scratch, i);
+        scratch.arc[i] = arc;
+        let moved = shift.norm() + arc;
+        // Written so that NaN is not fast (the invalid-body check removes it).
+        let fast = moved > threshold;
+        scratch.fast[i] = fast;
+        any_fast |= fast;
+    }
+    if !any_fast {
+        return;
+    }
+    scratch.toi.clear();
+    scratch.toi.resize(n, 1.0);
+    for pair in &contacts.pairs {
+        let (a, b) = (pair.body_a as usize, pair.body_b as usize);
+        if !(scratch.fast[a] || scratch.fast[b]) || !pair_is_fast(bodies, scratch, a, b) {
+            continue;
+        }
+        let toi = pair_toi(bodies, scratch, a, b);
+        for i in [a, b] {
+            if scratch.moving[i] && toi < scratch.toi[i] {
+                scratch.toi[i] = toi;
+            }
+        }
+    }
+    // A fast body whose velocity changed within the step (struck by a
+    // faster one) can have left the box the broad phase fattened for it
+    // at the step's start, and so reach bodies it has no cached pair with
+    // (a sphere knocked into the ground at 400 m/s). Such a body is swept
+    // against every body whose box its swept box overlaps, as Box2D's
+    // continuous stage queries the tree with the swept box. Bodies that
+    // stayed in their box (all but a few, and then none) need no search.
+    for &slot in awake {
+        let i = slot as usize;
+        if !scratch.fast[i] {
+            continue;
+        }
+        // The tight boxes at both ends, grown by the turn's arc: a box
+        // holding every pose along the sweep.
+        let shape = &bodies.records[i].shape;
+        let (start, end) = (&scratch.start[i], &bodies.poses[i]);
+        let (box_start, box_end) = (Aabb::of_shape(shape, start), Aabb::of_shape(shape, end));
+        let swept = Aabb::new(box_start.min.inf(&box_end.min), box_start.max.sup(&box_end.max))
+            .expanded(scratch.arc[i]);
+        if fat[i].contains(&swept) {
+            continue;
+        }
+        for (j, fat_j) in fat.iter().enumerate().take(n) {
+            if j != i && bodies.records[j].alive && fat_j.overlaps(&swept) {
+                let toi = pair_toi(bodies, scratch, i, j);
+                for k in [i, j] {
+                    if scratch.moving[k] && toi < scratch.toi[k] {
+                        scratch.toi[k] = toi;
+                    }
+                }
+            }
+        }
+    }
+    for &slot in awake {
+        let i = slot as usize;
+        if scratch.toi[i] < 1.0 {
+            bodies.poses[i] = scratch.sweep(bodies, i).pose_at(scratch.toi[i]);
+        }
+    }
+}
+
+/// How far body `i`'s farthest point moved by its turn this step: the arc
+/// at its extent of the larger of the turn between its poses and its
+/// angular speed times the step.
+fn exact_arc(bodies: &Bodies, scratch: &ContinuousScratch, i: usize) -> f32 {
+    let (start, end) = (&scratch.start[i], &bodies.poses[i]);
+    let turn = end
+        .rotation
+        .angle_to(&start.rotation)
+        .max(bodies.angular_velocities[i].norm() * scratch.dt);
+    turn * bodies.records[i].extent
+}
+
+/// Whether the pair's bodies moved far *relative to each other* this step:
+/// their centres' relative shift plus both turns' arcs, against
+/// [`FAST_FRACTION`] of the thinner one. Bodies that fell together (a stack
+/// landing as one) are fast each but not against each other; their
+/// contacts at the step's start held them, and moving them back in time
+/// would only move them into their other neighbours, which stay at the
+/// step's end.
+fn pair_is_fast(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) -> bool {
+    // A slow body's `arc` is only a bound; its exact arc is taken here.
+    let motion = |i: usize| match (scratch.moving[i], scratch.fast[i]) {
+        (false, _) => (Vector3::zeros(), 0.0),
+        (true, true) => (scratch.shift[i], scratch.arc[i]),
+        (true, false) => (scratch.shift[i], exact_arc(bodies, scratch, i)),
+    };
+    let ((shift_a, arc_a), (shift_b, arc_b)) = (motion(a), motion(b));
+    let thinnest = bodies.records[a].min_extent.min(bodies.records[b].min_extent);
+    // Written so that NaN is not fast.
+    (shift_a - shift_b).norm() + arc_a + arc_b > FAST_FRACTION * thinnest
+}
+
+/// The time, in `[0, 1]` of the step, to which the pair's bodies must go
+/// back, or 1 when their solved poses stand.
+fn pair_toi(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) -> f32 {
+    let (shape_a, shape_b) = (&bodies.records[a].shape, &bodies.records[b].shape);
+    let (sweep_a, sweep_b) = (scratch.sweep(bodies, a), scratch.sweep(bodies, b));
+    match time_of_impact(shape_a, &sweep_a, shape_b, &sweep_b, 1.0, LINEAR_SLOP) {
+        Ok(TimeOfImpact::Hit { toi, point_a, point_b, normal, .. }) if toi > 0.0 => {
+            let plane = Plane { point: point_a + 0.5 * (point_b - point_a), normal: *normal };
+            if end_pose_holds(bodies, scratch, a, b, &plane) { 1.0 } else { toi }
+        }
+        // Within the slop at the start: only the body's core passing into
+        // the other, or a sinking its contacts could not have held, calls
+        // for a move back, to whichever came first.
+        Ok(TimeOfImpact::Hit { .. } | TimeOfImpact::InitiallyOverlapping) => {
+            let sink = sink_time(bodies, scratch, a, b);
+            core_toi(bodies, scratch, a, b).map_or(sink, |core| core.min(sink))
+        }
+        // Proven apart before the bound, and no time of impact found (two
+        // tumbling bodies grazing each other make conservative advancement
+        // creep): the solved poses stand unless they show a pass, as for a
+        // pair that starts touching; then the bound is the safe time.
+        Ok(TimeOfImpact::IterationLimit { toi_lower_bound }) => {
+            let end_depth = depth_at(bodies, &bodies.poses[a], a, &bodies.poses[b], b);
+            if end_depth <= allowed_depth(bodies, scratch, a, b)
+                && core_toi(bodies, scratch, a, b).is_none()
+            {
+                1.0
+            } else {
+                toi_lower_bound
+            }
+        }
+        Ok(TimeOfImpact::Miss) => 1.0,
+        // Non-finite poses: the invalid-body check removes the body.
+        Err(_) => 1.0,
+    }
+}
+
+/// The tangent plane at a time of impact: a point between the two closest
+/// points and the normal from A to B.
+struct Plane {
+    point: Point3<f32>,
+    normal: Vector3<f32>,
+}
+
+/// Whether the solved poses of a pair that met during the step stand: no
+/// moving body's centre ended behind the plane of impact (it passed
+/// through), and they do not overlap deeper than [`allowed_depth`] (the
+/// contacts found at the step's start were holding them).
+fn end_pose_holds(
+    bodies: &Bodies,
+    scratch: &ContinuousScratch,
+    a: usize,
+    b: usize,
+    plane: &Plane,
+) -> bool {
+    let centre = |i: usize| bodies.poses[i] * bodies.records[i].mass.local_center;
+    // A's centre stays on A's side (below the plane along the normal), B's
+    // on B's side.
+    let passed_a = scratch.moving[a] && (centre(a) - plane.point).dot(&plane.normal) > 0.0;
+    let passed_b = scratch.moving[b] && (centre(b) - plane.point).dot(&plane.normal) < 0.0;
+    let depth = depth_at(bodies, &bodies.poses[a], a, &bodies.poses[b], b);
+    !(passed_a || passed_b) && depth <= allowed_depth(bodies, scratch, a, b)
+}
+
+/// How deep two bodies may overlap at the end of a step and still be held
+/// by their contacts: half the thinner one's thinnest half-width, at least
+/// [`LINEAR_SLOP`] (what the solver leaves anyway). Two thin plates crossed
+/// in an X overlap by no more than their thickness however far they passed
+/// into each other, so the bound must shrink with the thickness.
+///
+/// Against a body that did not move (static, kinematic at rest, asleep) it
+/// is also at most [`SPECULATIVE_DISTANCE`]: moving the body back there
+/// cannot push it into anything that moved. When both moved, going back
+/// moves both away from their other neighbours, which stay at the step's
+/// end, so an impact the solver held, however deep (a capsule landing on a
+/// falling column sinks 2 to 10 cm for a step), must stand; only a body
+/// whose core crossed into the other's half-thickness is moved back.
+fn allowed_depth(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) -> f32 {
+    let thinnest = bodies.records[a].min_extent.min(bodies.records[b].min_extent);
+    let held = (0.5 * thinnest).max(LINEAR_SLOP);
+    if scratch.moving[a] && scratch.moving[b] { held } else { held.min(SPECULATIVE_DISTANCE) }
+}
+
+/// The penetration depth of bodies `a` and `b` at the given poses (0 when
+/// apart; infinite when it cannot be measured, the safe side).
+fn depth_at(
+    bodies: &Bodies,
+    pose_a: &Isometry3<f32>,
+    a: usize,
+    pose_b: &Isometry3<f32>,
+    b: usize,
+) -> f32 {
+    let (shape_a, shape_b) = (&bodies.records[a].shape, &bodies.records[b].shape);
+    match contact(shape_a, pose_a, shape_b, pose_b, &mut GjkCache::default()) {
+        Ok(Contact::Penetrating(p)) => p.depth,
+        Ok(Contact::Separated { .. }) => 0.0,
+        Err(_) => f32::INFINITY,
+    }
+}
+
+/// For a pair that starts within the slop: the time at which a fast
+/// body's core sphere (radius [`CORE_SPHERE_FRACTION`] of its thinnest
+/// half-width, about its centre of mass) first touches the other body,
+/// which only a body passing through can reach.
+fn core_toi(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) -> Option<f32> {
+    let mut earliest: Option<f32> = None;
+    for (fast, other) in [(a, b), (b, a)] {
+        let r = &bodies.records[fast];
+        if !(scratch.fast[fast] && r.kind == BodyKind::Dynamic) {
+            continue;
+        }
+        let core = Sphere::new(CORE_SPHERE_FRACTION * r.min_extent);
+        let body_sweep = scratch.sweep(bodies, fast);
+        // The sphere sits at the centre of mass and turns with the body.
+        let centre = r.mass.local_center;
+        let core_sweep = Sweep {
+            pose: body_sweep.pose * Isometry3::translation(centre.x, centre.y, centre.z),
+            local_center: Point3::origin(),
+            ..body_sweep
+        };
+        let other_sweep = scratch.sweep(bodies, other);
+        let other_shape = &bodies.records[other].shape;
+        if let Ok(TimeOfImpact::Hit { toi, point_a, normal, .. }) =
+            time_of_impact(other_shape, &other_sweep, &core, &core_sweep, 1.0, 0.0)
+            && toi > 0.0
+            && core_stands_wrong(bodies, scratch, fast, other, point_a, *normal)
+        {
+            earliest = Some(earliest.map_or(toi, |t| t.min(toi)));
+        }
+    }
+    earliest
+}
+
+/// Whether a body whose core sphere met `other` during the step (at
+/// `point_other`, `normal` from the other to the core) ended it wrong: its
+/// centre behind the tangent plane there (it passed through), or deeper in
+/// than [`allowed_depth`]. The sweep is the straight path between the
+/// step's poses, not the solver's: a body that hit and bounced within the
+/// step may have a straight path through the other while its solved pose
+/// is clear, and that pose stands.
+fn core_stands_wrong(
+    bodies: &Bodies,
+    scratch: &ContinuousScratch,
+    fast: usize,
+    other: usize,
+    point_other: Point3<f32>,
+    normal: Vector3<f32>,
+) -> bool {
+    let centre = bodies.poses[fast] * bodies.records[fast].mass.local_center;
+    // NaN reads as wrong: the invalid-body check removes the body anyway.
+    let passed = !((centre - point_other).dot(&normal) > 0.0);
+    let depth = depth_at(bodies, &bodies.poses[fast], fast, &bodies.poses[other], other);
+    passed || depth > allowed_depth(bodies, scratch, fast, other)
+}
+
+/// For a pair that starts within the slop: 1 if the solved poses overlap
+/// no deeper than [`allowed_depth`], else the last time, to
+/// 1/2^[`DEPTH_BISECTIONS`] of the step, at which they did (1 as well if
+/// they were already deeper at the start: going back would not help, and
+/// the contacts found there push them apart).
+fn sink_time(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) -> f32 {
+    let (sweep_a, sweep_b) = (scratch.sweep(bodies, a), scratch.sweep(bodies, b));
+    let depth = |t: f32| depth_at(bodies, &sweep_a.pose_at(t), a, &sweep_b.pose_at(t), b);
+    let allowed = allowed_depth(bodies, scratch, a, b);
+    if depth(1.0) <= allowed || !(depth(0.0) <= allowed) {
+        return 1.0;
+    }
+    let (mut lo, mut hi) = (0.0f32, 1.0f32);
+    for _ in 0..DEPTH_BISECTIONS {
+        let mid = 0.5 * (lo + hi);
+        if depth(mid) <= allowed {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
