@@ -10,7 +10,7 @@
 //!   start of the step on the features closest then; other vertices swung
 //!   into the ground during the step with no contact;
 //! - a thin hull (7 cm thick) thrown obliquely at 480 m/s passed through
-//!   the 1 m ground altogether (`thin_hull_at_480_mps_passes_through_the_ground`).
+//!   the 1 m ground altogether (`thin_hull_at_480_mps_does_not_pass_through_the_ground`).
 //!
 //! The sweep-fast-bodies stage (`collision/continuous.rs`) now sweeps such
 //! bodies with their rotation and moves them back to the time of impact;
@@ -24,6 +24,13 @@
 //! together with speculative rows metres away; seed 1, step 493, a sphere
 //! knocked into the ground at 400 m/s by a thrown body had left its fat
 //! box and had no cached pair with the ground to be swept against.
+//!
+//! **Still open.** Longer runs still fail the same check: `sandbox soak
+//! --seconds 150` found 28,334 below-ground steps on seed 1 (415,488 steps)
+//! and 18,656 on seed 2 (433,248), plus 5 energy-growth failures on seed 1.
+//! What remains looks like impact penetration of a body crushed between a
+//! landing body and the ground (seed 1, step 1100: a box's corners 6.9 cm
+//! under the ground for one step).
 
 use std::process::Command;
 
@@ -40,9 +47,6 @@ const CI_STEPS: u64 = 240 + QUIET_STEPS as u64 + 180;
 /// Seeds of the CI runs.
 const CI_SEEDS: [u64; 2] = [1, 2];
 
-/// The failures the open sinking bug produces (see the module docs).
-const OPEN_KINDS: [&str; 1] = ["below ground"];
-
 fn run(seed: u64, steps: u64) -> SoakReport {
     let mut soak = Soak::new(SoakConfig::new(seed)).unwrap();
     for _ in 0..steps {
@@ -53,22 +57,6 @@ fn run(seed: u64, steps: u64) -> SoakReport {
     soak.report().clone()
 }
 
-#[test]
-fn soak_runs_pass_every_check_but_the_open_one() {
-    for seed in CI_SEEDS {
-        let report = run(seed, CI_STEPS);
-        assert_eq!(report.steps, CI_STEPS, "seed {seed} stopped early:\n{report}");
-        assert!(report.quiet_windows >= 1, "seed {seed}: no quiet window checked:\n{report}");
-        assert!(report.bodies_added > 20 && report.bodies_removed > 0, "{report}");
-        assert!(report.impulses > 0 && report.teleports > 0 && report.throws > 0, "{report}");
-        for (kind, count) in &report.failures_by_kind {
-            assert!(OPEN_KINDS.contains(kind), "seed {seed}: {count} {kind} failures:\n{report}");
-        }
-    }
-}
-
-/// The whole soak contract, as the issue states it. Fails today on the
-/// sinking described in the module docs.
 #[test]
 
 fn soak_finds_no_failure() {
@@ -132,12 +120,11 @@ fn the_command_prints_a_summary_and_fails_with_the_step_and_seed() {
 }
 
 /// Found by the soak (seed 2, step 31): a thin hull, 7 cm thick and 1.7 m
-/// across, thrown at 480 m/s obliquely at the ground (1 m thick) passed
+/// across, thrown at 480 m/s obliquely at the ground (1 m thick), passed
 /// through it and fell on under it. The issue asks that no body up to
-/// 2,000 m/s pass through a 1 cm wall.
+/// 2,000 m/s pass through a 1 cm wall; the sweep stage now stops it.
 #[test]
-
-fn thin_hull_at_480_mps_passes_through_the_ground() {
+fn thin_hull_at_480_mps_does_not_pass_through_the_ground() {
     let points: Vec<Point3<f32>> = [
         [0.459, -0.205, -0.031],
         [0.038, 0.352, -0.017],
