@@ -61,6 +61,29 @@ fn rotate(q: vec4<f32>, v: vec3<f32>) -> vec3<f32> {
     return v + q.w * t + cross(q.xyz, t);
 }
 
+// The world normal of vertex `v`: the inverse of the scale (the inverse
+// transpose of a diagonal matrix), then the body's rotation.
+fn world_normal(v: VertexIn, i: InstanceIn) -> vec3<f32> {
+    let inverse_scale = 1.0 / max(abs(i.scale.xyz), vec3<f32>(1e-6));
+    return normalize(rotate(i.rotation, v.normal * inverse_scale));
+}
+
+// A surface of body `i` with unit normal `n`, in the target's space: its
+// colour in the sun's shadow, and in sunlight with the highlight as seen
+// at `p`.
+struct Shading {
+    dark: vec3<f32>,
+    lit: vec3<f32>,
+};
+
+fn shading(i: InstanceIn, n: vec3<f32>, p: vec3<f32>) -> Shading {
+    let light = reflected_light(i.color.rgb, n);
+    var out: Shading;
+    out.dark = to_target(light.ambient);
+    out.lit = to_target(light.ambient + light.sun + SPECULAR * sun_highlight(n, p));
+    return out;
+}
+
 fn world_position(v: VertexIn, i: InstanceIn) -> vec3<f32> {
     let local = v.position * i.scale.xyz + vec3<f32>(0.0, v.hemisphere * i.translation_half_height.w, 0.0);
     return rotate(i.rotation, local) + i.translation_half_height.xyz;
@@ -127,13 +150,12 @@ fn vs_cube(v: VertexIn, @builtin(instance_index) block_index: u32) -> CubeOut {
     let p = world_position(t, i);
     var centre = t;
     centre.position = t.normal;
-    let inverse_scale = 1.0 / max(abs(i.scale.xyz), vec3<f32>(1e-6));
-    let n = normalize(rotate(i.rotation, t.normal * inverse_scale));
-    let light = reflected_light(i.color.rgb, n);
+    let n = world_normal(t, i);
+    let shade = shading(i, n, world_position(centre, i));
     var out: CubeOut;
     out.clip = globals.clip_from_world * vec4<f32>(p, 1.0);
-    out.dark = to_target(light.ambient);
-    out.lit = to_target(light.ambient + light.sun + SPECULAR * sun_highlight(n, world_position(centre, i)));
+    out.dark = shade.dark;
+    out.lit = shade.lit;
     out.shadow = shadow_coord(p, vec3<f32>(0.0));
     out.shadow_offset = shadow_coord(p, n) - out.shadow;
     return out;
@@ -146,13 +168,12 @@ fn fs_cube(in: CubeOut) -> @location(0) vec4<f32> {
 
 fn lit_vertex(v: VertexIn, i: InstanceIn) -> VertexOut {
     let p = world_position(v, i);
-    let inverse_scale = 1.0 / max(abs(i.scale.xyz), vec3<f32>(1e-6));
-    let n = normalize(rotate(i.rotation, v.normal * inverse_scale));
-    let light = reflected_light(i.color.rgb, n);
+    let n = world_normal(v, i);
+    let shade = shading(i, n, p);
     var out: VertexOut;
     out.clip = globals.clip_from_world * vec4<f32>(p, 1.0);
-    out.dark = to_target(light.ambient);
-    out.lit = to_target(light.ambient + light.sun + SPECULAR * sun_highlight(n, p));
+    out.dark = shade.dark;
+    out.lit = shade.lit;
     out.shadow = shadow_coord(p, n);
     return out;
 }
