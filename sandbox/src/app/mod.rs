@@ -8,6 +8,7 @@ pub mod clock;
 pub mod controller;
 pub mod headless;
 pub mod hud;
+pub mod hud_refresh;
 pub mod orbit_camera;
 pub mod probe;
 mod readback;
@@ -25,5 +26,7 @@ pub use simulation::{Simulation, StepTiming};
 pub use surface_size::{SurfaceChange, SurfaceSize};
 pub use window::{WindowError, WindowOptions, run_window};
 
+#[cfg(test)]
+mod hud_layer_tests;
 #[cfg(test)]
 mod tests;

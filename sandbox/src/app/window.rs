@@ -17,10 +17,11 @@ use winit::window::{Window, WindowId};
 
 use crate::app::controller::{Button, Controller, Modifiers};
 use crate::app::hud::{self, FrameInfo};
+use crate::app::hud_refresh::{HudInputs, HudRefresh, painted_rect, pixel_rect};
 use crate::app::readback::read_texture;
 use crate::app::scene_drawer::SceneDrawer;
 use crate::app::surface_size::{SurfaceChange, SurfaceSize};
-use crate::render::{FrameScene, Renderer};
+use crate::render::{CachedLayer, FrameScene, Renderer};
 
 /// Options of a windowed run, for users and for tests.
 #[derive(Clone, Debug, Default)]
@@ -107,6 +108,15 @@ struct Gpu {
     frame: FrameScene,
     egui_state: egui_winit::State,
     egui_renderer: egui_wgpu::Renderer,
+    /// The HUD as last painted, drawn over every frame inside `hud_rect`
+    /// (pixels), and when to paint it again.
+    hud_layer: CachedLayer,
+    hud_refresh: HudRefresh,
+    hud_rect: [u32; 4],
+    /// The column the HUD's opaque panel covers up to (pixels), 0 for none.
+    hud_panel_px: u32,
+    /// How many frames painted the HUD (reported by `--exit-after-frames`).
+    hud_paints: u64,
     software: bool,
     render_ms: f32,
 }
@@ -203,6 +213,8 @@ impl WindowApp {
         );
         let egui_renderer =
             egui_wgpu::Renderer::new(&device, format, egui_wgpu::RendererOptions::default());
+        let mut hud_layer = CachedLayer::new(&device, format);
+        hud_layer.resize(&device, width, height);
         if width > 0 {
             self.controller.window_size = (width as f32, height as f32);
         }
@@ -219,6 +231,11 @@ impl WindowApp {
             frame,
             egui_state,
             egui_renderer,
+            hud_layer,
+            hud_refresh: HudRefresh::default(),
+            hud_rect: [0; 4],
+            hud_panel_px: 0,
+            hud_paints: 0,
             software: info.device_type == wgpu::DeviceType::Cpu,
             render_ms: 0.0,
         })
@@ -249,25 +266,53 @@ impl WindowApp {
         };
         let target = surface_texture.texture.create_view(&wgpu::TextureViewDescriptor::default());
         // The HUD first, so that the scene is drawn only right of its panel
-        // (which is opaque); it is drawn into the same view after the scene.
-        // Its "recorded in" time is the previous frame's.
-        let raw_input = gpu.egui_state.take_egui_input(&gpu.window);
-        let info = FrameInfo { fps: self.fps, record_ms: gpu.render_ms, software: gpu.software };
-        let controller = &mut self.controller;
+        // (which is opaque). egui runs and paints into the HUD layer only
+        // when `hud_refresh` says so; the layer is drawn over every frame.
+        // Its "recorded in" time is that of the frame before the paint.
+        let size = (gpu.config.width, gpu.config.height);
+        let visible = self.controller.hud_visible;
+        let hud_due = gpu.hud_refresh.due(
+            now,
+            HudInputs {
+                events: &gpu.egui_state.egui_input().events,
+                egui_busy: self.egui_ctx.egui_is_using_pointer()
+                    || self.egui_ctx.egui_wants_keyboard_input(),
+                visible,
+                size,
+            },
+        );
         let mut clicked = Vec::new();
-        let mut panel = None;
-        let mut output = self.egui_ctx.run_ui(raw_input, |ui| {
-            if controller.hud_visible {
-                let (actions, rect) = hud::show(ui, controller, &info);
-                (clicked, panel) = (actions, Some(rect));
-            }
-        });
-        gpu.egui_state.handle_platform_output(&gpu.window, output.platform_output);
-        let jobs = self.egui_ctx.tessellate(output.shapes, output.pixels_per_point);
-        // One column under the panel's edge is drawn too, in case the edge
-        // is not pixel-aligned.
-        let covered = panel
-            .map_or(0, |r| ((r.max.x * output.pixels_per_point).floor() as u32).saturating_sub(1));
+        let mut hud_paint = None;
+        if hud_due {
+            let raw_input = gpu.egui_state.take_egui_input(&gpu.window);
+            let info =
+                FrameInfo { fps: self.fps, record_ms: gpu.render_ms, software: gpu.software };
+            let controller = &mut self.controller;
+            let mut panel = None;
+            let output = self.egui_ctx.run_ui(raw_input, |ui| {
+                if controller.hud_visible {
+                    let (actions, rect) = hud::show(ui, controller, &info);
+                    (clicked, panel) = (actions, Some(rect));
+                }
+            });
+            gpu.egui_state.handle_platform_output(&gpu.window, output.platform_output);
+            let jobs = self.egui_ctx.tessellate(output.shapes, output.pixels_per_point);
+            let painted = painted_rect(&jobs);
+            let asap = output
+                .viewport_output
+                .get(&egui::ViewportId::ROOT)
+                .is_some_and(|v| v.repaint_delay.is_zero());
+            gpu.hud_refresh.painted(now, (visible, size), painted, asap);
+            let ppp = output.pixels_per_point;
+            // One column under the panel's edge is drawn too, in case the
+            // edge is not pixel-aligned.
+            gpu.hud_panel_px =
+                panel.map_or(0, |r| ((r.max.x * ppp).floor() as u32).saturating_sub(1));
+            gpu.hud_rect = painted.map_or([0; 4], |r| pixel_rect(r, ppp, size));
+            hud_paint = Some((jobs, output.textures_delta, ppp));
+            gpu.hud_paints += 1;
+        }
+        let covered = gpu.hud_panel_px;
         gpu.renderer.set_scissor((covered > 0).then_some([covered, 0, u32::MAX, u32::MAX]));
         let t = Instant::now();
         self.controller.aim(&mut gpu.frame);
@@ -294,35 +339,45 @@ impl WindowApp {
             return;
         }
 
-        let screen = egui_wgpu::ScreenDescriptor {
-            size_in_pixels: [gpu.config.width, gpu.config.height],
-            pixels_per_point: output.pixels_per_point,
-        };
-        for (id, deltas) in &output.textures_delta.set {
-            for delta in deltas {
-                gpu.egui_renderer.update_texture(&gpu.device, &gpu.queue, *id, delta);
+        let mut commands = Vec::new();
+        if let Some((jobs, mut textures_delta, pixels_per_point)) = hud_paint {
+            let screen =
+                egui_wgpu::ScreenDescriptor { size_in_pixels: [size.0, size.1], pixels_per_point };
+            for (id, deltas) in &textures_delta.set {
+                for delta in deltas {
+                    gpu.egui_renderer.update_texture(&gpu.device, &gpu.queue, *id, delta);
+                }
             }
+            commands = gpu.egui_renderer.update_buffers(
+                &gpu.device,
+                &gpu.queue,
+                &mut encoder,
+                &jobs,
+                &screen,
+            );
+            if let Some(layer) = gpu.hud_layer.view() {
+                let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: Some("app.hud"),
+                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                        view: layer,
+                        depth_slice: None,
+                        resolve_target: None,
+                        ops: wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                            store: wgpu::StoreOp::Store,
+                        },
+                    })],
+                    ..wgpu::RenderPassDescriptor::default()
+                });
+                gpu.egui_renderer.render(&mut pass.forget_lifetime(), &jobs, &screen);
+            }
+            for id in &textures_delta.free {
+                gpu.egui_renderer.free_texture(id);
+            }
+            // Applied above; epaint's debug builds assert a dropped delta is empty.
+            textures_delta.clear();
         }
-        let commands =
-            gpu.egui_renderer.update_buffers(&gpu.device, &gpu.queue, &mut encoder, &jobs, &screen);
-        {
-            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("app.hud"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &target,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
-                })],
-                ..wgpu::RenderPassDescriptor::default()
-            });
-            gpu.egui_renderer.render(&mut pass.forget_lifetime(), &jobs, &screen);
-        }
-        for id in &output.textures_delta.free {
-            gpu.egui_renderer.free_texture(id);
-        }
-        // Applied above; epaint's debug builds assert a dropped delta is empty.
-        output.textures_delta.clear();
+        gpu.hud_layer.draw(&mut encoder, &target, gpu.hud_rect);
         gpu.queue.submit(commands.into_iter().chain([encoder.finish()]));
         for action in clicked {
             self.controller.apply(action);
@@ -334,8 +389,9 @@ impl WindowApp {
         if last && self.frames > 1 {
             let ms = 1e3 * first.elapsed().as_secs_f64() / (self.frames - 1) as f64;
             eprintln!(
-                "window: {} frames, {ms:.2} ms per frame after the first (scene, HUD and present)",
-                self.frames
+                "window: {} frames, {ms:.2} ms per frame after the first (scene, HUD and present); \
+                 HUD painted in {} of them, over {:?} (x, y, width, height)",
+                self.frames, gpu.hud_paints, gpu.hud_rect
             );
         }
         let save_to = if self.controller.screenshot_requested {
@@ -378,6 +434,7 @@ impl WindowApp {
                 (gpu.config.width, gpu.config.height) = (width, height);
                 gpu.surface.configure(&gpu.device, &gpu.config);
                 gpu.renderer.resize(width, height);
+                gpu.hud_layer.resize(&gpu.device, width, height);
                 self.controller.window_size = (width as f32, height as f32);
             }
             SurfaceChange::Suspend | SurfaceChange::Unchanged => {}

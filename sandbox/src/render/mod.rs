@@ -37,6 +37,7 @@ mod ground_tiles;
 mod growable_buffer;
 mod instance;
 mod instance_blocks;
+mod layer;
 mod light;
 mod mesh;
 mod offscreen;
@@ -46,13 +47,14 @@ mod renderer;
 mod stats;
 mod targets;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use camera::{Camera, Projection, orthographic_rh_zo, perspective_rh_zo};
 pub use color::Color;
 pub use error::RenderError;
 pub use frame_scene::{FrameScene, Ground, Sky};
 pub use instance::{DrawInstance, DrawShape, HullMeshId, MeshKind};
+pub use layer::CachedLayer;
 pub use light::{DirectionalLight, ShadowFit};
 pub use offscreen::{Gpu, OffscreenRenderer};
 pub use overlay::{DebugLine, PointMarker, TranslucentMesh};

@@ -22,13 +22,12 @@ fn shared_gpu() -> &'static Result<Gpu, String> {
     GPU.get_or_init(|| Gpu::headless().map_err(|e| e.to_string()))
 }
 
-/// An offscreen renderer, or `None` after a loud skip message when there is
-/// no adapter and `SANDBOX_REQUIRE_GPU` is not `1`.
-fn offscreen(test: &str, width: u32, height: u32) -> Option<OffscreenRenderer> {
+/// The shared headless GPU, or `None` after a loud skip message when there
+/// is no adapter and `SANDBOX_REQUIRE_GPU` is not `1`. The app's GPU tests
+/// use it too.
+pub(crate) fn gpu_or_skip(test: &str) -> Option<Gpu> {
     match shared_gpu() {
-        Ok(gpu) => {
-            Some(OffscreenRenderer::with_gpu(gpu.clone(), width, height).expect("offscreen target"))
-        }
+        Ok(gpu) => Some(gpu.clone()),
         Err(why) => {
             assert!(
                 std::env::var("SANDBOX_REQUIRE_GPU").as_deref() != Ok("1"),
@@ -40,6 +39,13 @@ fn offscreen(test: &str, width: u32, height: u32) -> Option<OffscreenRenderer> {
             None
         }
     }
+}
+
+/// An offscreen renderer, or `None` after a loud skip message (see
+/// [`gpu_or_skip`]).
+fn offscreen(test: &str, width: u32, height: u32) -> Option<OffscreenRenderer> {
+    let gpu = gpu_or_skip(test)?;
+    Some(OffscreenRenderer::with_gpu(gpu, width, height).expect("offscreen target"))
 }
 
 fn save(image: &RgbaImage, name: &str) {
