@@ -413,7 +413,9 @@ fn depth_at(
 /// For a pair that starts within the slop: the time at which a fast
 /// body's core sphere (radius [`CORE_SPHERE_FRACTION`] of its thinnest
 /// half-width, about its centre of mass) first touches the other body,
-/// which only a body passing through can reach.
+/// which only a body passing through can reach, or the time its sweep was
+/// proven clear until when the sweep stopped at its iteration cap; either
+/// only if the body's solved pose stands wrong ([`core_stands_wrong`]).
 fn core_toi(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) -> Option<f32> {
     let mut earliest: Option<f32> = None;
     for (fast, other) in [(a, b), (b, a)] {
@@ -432,8 +434,23 @@ fn core_toi(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) ->
         };
         let other_sweep = scratch.sweep(bodies, other);
         let other_shape = &bodies.records[other].shape;
-        if let Ok(TimeOfImpact::Hit { toi, point_a, normal, .. }) =
-            time_of_impact(other_shape, &other_sweep, &core, &core_sweep, 1.0, 0.0)
+        // The time the core met the other, with the tangent plane there. A
+        // sweep stopped at its iteration cap (conservative advancement
+        // creeps for two tumbling bodies in contact) proved the core clear
+        // until its lower bound: the plane is taken between the closest
+        // points there, and the bound is the time to go back to.
+        let met = match time_of_impact(other_shape, &other_sweep, &core, &core_sweep, 1.0, 0.0) {
+            Ok(TimeOfImpact::Hit { toi, point_a, normal, .. }) => Some((toi, point_a, *normal)),
+            Ok(TimeOfImpact::IterationLimit { toi_lower_bound: t }) => {
+                let (other_at, core_at) = (other_sweep.pose_at(t), core_sweep.pose_at(t));
+                match contact(other_shape, &other_at, &core, &core_at, &mut GjkCache::default()) {
+                    Ok(Contact::Separated { point_a, normal, .. }) => Some((t, point_a, *normal)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        if let Some((toi, point_other, normal)) = met
             && toi > 0.0
             && core_stands_wrong(
                 bodies,
@@ -441,8 +458,8 @@ fn core_toi(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) ->
                 fast,
                 other,
                 &other_sweep.pose_at(toi),
-                point_a,
-                *normal,
+                point_other,
+                normal,
             )
         {
             earliest = Some(earliest.map_or(toi, |t| t.min(toi)));
