@@ -193,8 +193,13 @@ fn update_pair(
         // the separations are still those computed): same manifold,
         // moved with A (an empty one stays empty).
         let unchanged = c.recycled_steps == 0 && relative_pose_unchanged(before, &relative);
+        // An empty manifold stays empty only if no pose within the reuse
+        // tolerance could bring the bodies within the speculative
+        // distance: B's points move by at most the translation plus the
+        // turn times B's radius.
+        let stays_apart = c.clearance > speculative + REUSE_DISTANCE + REUSE_ANGLE * radius_b;
         match slab.get(c.manifold) {
-            None if unchanged => return None,
+            None if unchanged && stays_apart => return None,
             // Empty and moved: computed below (recycling needs points).
             None => {}
             Some(_) if unchanged => return Some(SlabUpdate::MoveWithA),

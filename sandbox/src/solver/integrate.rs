@@ -49,6 +49,25 @@ pub(crate) fn integrate_positions(bodies: &mut [SolverBody], motions: &mut [Solv
         let q = *m.delta_rotation.quaternion();
         let dq = Quaternion::from_parts(0.0, w * (0.5 * h)) * q;
         m.delta_rotation = UnitQuaternion::new_normalize(q + dq);
-        b.set_deltas(&(b.delta_position() + v * h), &(b.delta_angle() + w * h));
+        b.set_deltas(&(b.delta_position() + v * h), &turn_vector(&m.delta_rotation));
     }
+}
+
+/// The vector the contact solver turns anchors by, from the body's rotation
+/// since the step began, angle φ about unit axis u: `sin φ · u`
+/// (`2 q_w q_v` of the quaternion, the same for `q` and `-q`).
+///
+/// The solver moves an anchor `r` by the first-order turn `θ × r`. With
+/// the summed angle `θ = φ u` that term grows without bound, while the
+/// anchor really moves by `sin φ (u × r) + (1 - cos φ) u × (u × r)`: a
+/// capsule rolling at 240 rad/s turns 4 rad in a step, and the linear term
+/// told the solver its contact had lifted 20 cm off the ground, so it let
+/// the body sink 7.6 cm into it. `sin φ · u` keeps the first term of the
+/// exact motion, which is bounded by the anchor's lever; the second term
+/// is dropped because for a round surface (sphere, capsule) the contact
+/// point does not turn with the body at all. For small turns the two
+/// agree to third order in φ.
+pub(crate) fn turn_vector(rotation: &UnitQuaternion<f32>) -> Vector3<f32> {
+    let q = rotation.quaternion();
+    q.imag() * (2.0 * q.w)
 }

@@ -61,13 +61,6 @@ impl SolverBody {
         Vector3::new(r1[2], r1[3], r2[0])
     }
 
-    /// Rotation vector since the start of the step, `Δθ`.
-    #[inline]
-    pub fn delta_angle(&self) -> Vector3<f32> {
-        let r2 = self.rows[2].as_array();
-        Vector3::new(r2[1], r2[2], r2[3])
-    }
-
     /// Sets `v` and `ω`.
     #[inline]
     pub fn set_velocities(&mut self, v: &Vector3<f32>, w: &Vector3<f32>) {
