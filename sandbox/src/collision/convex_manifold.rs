@@ -138,11 +138,17 @@ pub(crate) fn collide_convex(
             if !(distance <= speculative) {
                 return distance;
             }
+            let gjk = (normal.into_inner(), distance, point_a, point_b);
             if distance > MIN_NORMAL_DISTANCE {
-                Some((normal.into_inner(), distance, point_a, point_b))
+                Some(gjk)
             } else {
+                // Touching: EPA's normal where it finds an overlap, else
+                // GJK's own. A capsule resting 8 µm above the ground is
+                // apart for EPA, and dropping its contact let it fall
+                // 5.5 cm into the ground in one step.
                 penetration(a, pose_a, b, pose_b)
                     .map(|p| (p.normal.into_inner(), -p.depth, p.point_a, p.point_b))
+                    .or(Some(gjk))
             }
         }
         Ok(Contact::Penetrating(p)) => {
@@ -385,6 +391,35 @@ mod tests {
     /// z = ±s, at x = ±φ s from each centre (`s` the scale of the
     /// (0, ±1, ±φ) vertex set); the pair is checked in A's frame, at the
     /// identity and under seeded rigid transforms of both.
+    /// Regression (soak seed 1, step 6258): a capsule 8 µm above the
+    /// ground, closer than GJK's normal is trusted but apart for EPA, got
+    /// no contact at all and fell 5.5 cm into the ground in one step. The
+    /// oracle is collide's own distance query: a touching point, along +y.
+    #[test]
+    fn a_pair_closer_than_the_normal_precision_but_apart_keeps_its_contact() {
+        use collide::nalgebra::{Quaternion, Vector3};
+        let ground: Shape = collide::Cuboid::new(Vector3::new(20000.0, 0.5, 20000.0)).into();
+        let ground_pose = Isometry3::translation(0.0, -0.5, 0.0);
+        let capsule: Shape = collide::Capsule::new(0.7431157, 0.5).into();
+        let rotation = UnitQuaternion::from_quaternion(Quaternion::new(
+            0.303971, -0.3999695, 0.24317828, -0.8297532,
+        ));
+        let pose =
+            Isometry3::from_parts(Translation3::new(6.411611, 1.0179092, -18.963705), rotation);
+        let mut cache = GjkCache::default();
+        match contact(&ground, &ground_pose, &capsule, &pose, &mut cache).unwrap() {
+            Contact::Separated { distance, .. } => assert!(distance < MIN_NORMAL_DISTANCE),
+            other => panic!("the case needs a pair just apart, got {other:?}"),
+        }
+        let mut out = Manifold::default();
+        collide_convex(&ground, &ground_pose, &capsule, &pose, 0.02, &mut out);
+        assert!(!out.points.is_empty(), "a touching capsule lost its contact");
+        assert!((out.normal - Vector3::y()).norm() < 1e-3, "normal {:?}", out.normal);
+        for p in &out.points {
+            assert!(p.separation.abs() < 1e-4, "separation {}", p.separation);
+        }
+    }
+
     #[test]
     fn parallel_edges_give_two_points_at_the_edge_ends() {
         let radius = 0.3;
