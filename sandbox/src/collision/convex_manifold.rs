@@ -20,6 +20,13 @@ use crate::collision::manifold::{Candidate, ContactPoint, MAX_POLYGON_VERTICES, 
 use crate::collision::polygon_clip::{Polygon, clip};
 use crate::tolerances::LINEAR_SLOP;
 
+/// A clipped manifold whose deepest point is shallower than the query's
+/// separation by more than this (a fifth of the linear slop, 1 mm) missed
+/// the feature that goes deepest, and the query's witness point is added.
+/// Face-on-face contacts clip to the query's depth within rounding, far
+/// below it.
+const MISSED_DEPTH: f32 = 0.2 * LINEAR_SLOP;
+
 /// Below this distance (metres, for metre-sized shapes) the GJK closest
 /// points no longer define a direction, so EPA is asked instead.
 const MIN_NORMAL_DISTANCE: f32 = 1.0e-5;
@@ -196,9 +203,26 @@ pub(crate) fn collide_convex(
             }
         }
     }
-    if candidates.is_empty() {
+    // The clipped features must hold the deepest point the query found.
+    // A clip that leaves nothing, or only points shallower than the query's
+    // depth (a hull touching with a vertex outside the face that supports
+    // it along the normal), gets the query's witness point as well: a hull
+    // whose three clipped points said "touching" while its lowest vertex
+    // was 2.4 cm into the ground sank by gravity, step after step.
+    let deepest = candidates.iter().map(|c| c.1).fold(f32::INFINITY, f32::min);
+    // Written so that NaN and the empty clip add the witness.
+    if !(deepest <= separation + MISSED_DEPTH) {
         let mid = Point3::from((point_a.coords + point_b.coords) * 0.5);
-        candidates.push((mid, separation, key | 0xFFFF));
+        let witness = (mid, separation, key | 0xFFFF);
+        if candidates.is_full() {
+            // Replace the shallowest point (reduce keeps at most four anyway).
+            let shallowest = (0..candidates.len())
+                .max_by(|&i, &j| candidates[i].1.total_cmp(&candidates[j].1))
+                .unwrap_or(0);
+            candidates[shallowest] = witness;
+        } else {
+            candidates.push(witness);
+        }
     }
     reduce(&candidates, &n, out);
     0.0
@@ -418,6 +442,61 @@ mod tests {
         for p in &out.points {
             assert!(p.separation.abs() < 1e-4, "separation {}", p.separation);
         }
+    }
+
+    /// Regression (soak seed 3, step 4411): a hull touching the ground with
+    /// a vertex outside the face that supports it along the normal clipped
+    /// to three points at 0.1 mm or more of separation while its lowest
+    /// vertex was 1.6 mm in, and it sank step after step (2.4 cm by step
+    /// 4414). The oracle is collide's penetration query: the manifold must
+    /// reach its depth.
+    #[test]
+    fn a_clip_that_misses_the_deepest_point_gets_the_witness() {
+        use collide::nalgebra::{Quaternion, Vector3};
+        let points: Vec<Point3<f32>> = [
+            [-0.04463901, 0.40154335, -0.16701676],
+            [-0.14218168, -0.33714786, -0.12963614],
+            [0.15414387, -0.28355202, -0.12787956],
+            [-0.11122459, -0.088227235, -0.17478347],
+            [0.12910624, 0.55660117, 0.07548696],
+            [0.19873387, 0.3670907, 0.0020329554],
+            [-0.22585921, -0.013794469, 0.020343954],
+            [0.18908104, -0.38234538, 0.046521638],
+            [0.11670316, 0.551477, 0.0923122],
+            [-0.17541198, 0.24689607, -0.11031562],
+            [0.064081095, 0.5268689, -0.134004],
+            [-0.21630467, 0.15649188, -0.045194812],
+            [0.14083833, -0.51855904, -0.078023694],
+            [-0.116704054, -0.3088007, 0.15277839],
+            [-0.04745362, 0.61997527, -0.10885484],
+            [0.056930665, -0.32921794, 0.17508678],
+            [-0.062338036, 0.38086528, -0.16595198],
+            [-0.15742019, -0.27475727, -0.12606117],
+            [0.13854545, 0.4288145, -0.11239054],
+        ]
+        .iter()
+        .map(|&[x, y, z]| Point3::new(x, y, z))
+        .collect();
+        let hull: Shape = collide::ConvexHull::new(&points).unwrap().into();
+        let rotation = UnitQuaternion::from_quaternion(Quaternion::new(
+            -0.47047925,
+            -0.7103096,
+            0.5173113,
+            0.08061349,
+        ));
+        let pose =
+            Isometry3::from_parts(Translation3::new(14.330286, 0.17049253, 0.10419812), rotation);
+        let ground: Shape = collide::Cuboid::new(Vector3::new(20000.0, 0.5, 20000.0)).into();
+        let ground_pose = Isometry3::translation(0.0, -0.5, 0.0);
+        let depth = penetration(&ground, &ground_pose, &hull, &pose).expect("overlapping").depth;
+        assert!(depth > MISSED_DEPTH, "the case needs a depth beyond the tolerance: {depth}");
+        let mut out = Manifold::default();
+        collide_convex(&ground, &ground_pose, &hull, &pose, 0.02, &mut out);
+        let deepest = out.points.iter().map(|p| p.separation).fold(f32::INFINITY, f32::min);
+        assert!(
+            (deepest + depth).abs() < 1e-4,
+            "deepest manifold point at {deepest}, the hull is {depth} in"
+        );
     }
 
     #[test]
