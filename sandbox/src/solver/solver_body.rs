@@ -16,13 +16,15 @@ use wide::f32x4;
 /// back with two (see `contact_solver::simd_batch`):
 /// - `v`, `ω`: linear and angular velocity;
 /// - `Δp`: displacement of the centre of mass since the start of the step;
-/// - `Δθ`: rotation since the start of the step as the sum of the substeps'
-///   `ω h` (a rotation vector). The contact solver moves anchors by the
-///   first-order displacement `Δθ × r`, as PhysX's TGS does: within one
-///   step `|Δθ|` is small (0.1 rad turns a 1 m lever by 5 mm of
-///   second-order error) and the product `Δθ · (r × n)` reuses the
-///   precomputed angular Jacobian. The exact rotation, a quaternion, lives
-///   in [`SolverMotion`], touched only by integration.
+/// - `Δθ`: the turn since the start of the step as `sin φ · u` (angle φ
+///   about unit axis u; see `integrate::turn_vector`). The contact solver
+///   moves anchors by the first-order displacement `Δθ × r`, as PhysX's
+///   TGS does with the summed angle; `sin φ · u` agrees with that to third
+///   order for small turns and stays bounded by the lever for large ones (a
+///   capsule tumbling at 240 rad/s turns 4 rad in a step), and the product
+///   `Δθ · (r × n)` still reuses the precomputed angular Jacobian. The
+///   exact rotation, a quaternion, lives in [`SolverMotion`], touched only
+///   by integration.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct SolverBody {
     rows: [f32x4; 3],
