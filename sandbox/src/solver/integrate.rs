@@ -59,14 +59,16 @@ pub(crate) fn integrate_positions(bodies: &mut [SolverBody], motions: &mut [Solv
 ///
 /// The solver moves an anchor `r` by the first-order turn `θ × r`. With
 /// the summed angle `θ = φ u` that term grows without bound, while the
-/// anchor really moves by `sin φ (u × r) + (1 - cos φ) u × (u × r)`: a
-/// capsule rolling at 240 rad/s turns 4 rad in a step, and the linear term
-/// told the solver its contact had lifted 20 cm off the ground, so it let
-/// the body sink 7.6 cm into it. `sin φ · u` keeps the first term of the
-/// exact motion, which is bounded by the anchor's lever; the second term
-/// is dropped because for a round surface (sphere, capsule) the contact
-/// point does not turn with the body at all. For small turns the two
-/// agree to third order in φ.
+/// anchor really moves by `sin φ (u × r) + (1 - cos φ) u × (u × r)`: a body
+/// tumbling at 240 rad/s turns 4 rad in a step, where `φ` and `sin φ`
+/// differ even in sign. `sin φ · u` keeps the first term of the exact
+/// motion, which is bounded by the anchor's lever; the second term is
+/// dropped because for a round surface (sphere, capsule) the contact point
+/// does not turn with the body at all. For small turns the two agree to
+/// third order in φ. Measured on the soak (seed 1, 20 s), this change alone
+/// cut the below-ground failures from 3,012 to 165, and falling-boxes
+/// 1000's worst impact penetration from 134.7 to 96.1 mm; no minimal
+/// scene reproducing a single case has been found, so no test pins it.
 pub(crate) fn turn_vector(rotation: &UnitQuaternion<f32>) -> Vector3<f32> {
     let q = rotation.quaternion();
     q.imag() * (2.0 * q.w)
