@@ -21,12 +21,12 @@ use crate::scene::file::raw::{
 use crate::world::WORLD_BOUND;
 
 /// Most substeps a scene file may ask for: eight times the default (see
-/// [`StepSettings::default`]); past that, more only hides a badly scaled
+/// [`StepSettings::default`](crate::StepSettings::default)); past that, more only hides a badly scaled
 /// scene.
 pub const MAX_SUBSTEPS: u32 = 64;
 
 /// Most push or relax sweeps per substep a scene file may ask for (the
-/// defaults are in [`StepSettings::default`]); past 16 a scene wants more
+/// defaults are in [`StepSettings::default`](crate::StepSettings::default)); past 16 a scene wants more
 /// substeps instead.
 pub const MAX_ITERATIONS: u32 = 16;
 
