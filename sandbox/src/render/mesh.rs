@@ -68,6 +68,37 @@ pub(crate) fn unit_cube_corner() -> MeshData {
     mesh
 }
 
+/// The cube's silhouette from any direction in the octant of its corner
+/// `(1, 1, 1)`, for the shadow map: the six rim vertices of
+/// [`unit_cube_corner`] (every vertex but the corner), as a hexagon of four
+/// triangles, counter-clockwise seen from that octant.
+///
+/// A shadow map needs, per texel, a depth between the caster's near and far
+/// surfaces: receivers nearer the light than it are lit, farther ones are
+/// shadowed, and no receiver lies inside the box. The hexagon qualifies.
+/// Seen from a direction in the octant, the rim is the box's outline, so
+/// the shadow's edge is exact, and each triangle has its corners on the box,
+/// so by convexity it lies inside the box, between the near and far
+/// surfaces. Drawing the three faces would store the near surface, at six
+/// triangles and seven vertices a box; the hexagon costs four and six, and
+/// on a software rasteriser the shadow pass of many small boxes is
+/// per-triangle and per-vertex work. That the stored depth lies inside the
+/// box, not on its lit faces, also keeps those faces free of shadow acne.
+///
+/// The same turn as the patch ([`turn_to_octant`]) takes it to any octant.
+pub(crate) fn unit_cube_silhouette() -> MeshData {
+    let patch = unit_cube_corner();
+    let mut mesh = MeshData { vertices: patch.vertices[1..].to_vec(), indices: Vec::new() };
+    // Patch vertices 1..=6 are 0..=5 here: the corner moved along x, y, z
+    // (edge corners), then the far corners of faces +x, +y, +z. Going round
+    // the rim counter-clockwise, each face's far corner between its two
+    // edge corners as the patch winds them: edge y, far x, edge z, far y,
+    // edge x, far z. Three ears, then the middle triangle.
+    let [ex, ey, ez, fx, fy, fz] = [0u32, 1, 2, 3, 4, 5];
+    mesh.indices.extend([ey, fx, ez, ez, fy, ex, ex, fz, ey, ey, ez, ex]);
+    mesh
+}
+
 /// The rotation (a signed axis permutation) that `vs_cube` and
 /// `vs_shadow_cube` in mesh.wgsl apply to [`unit_cube_corner`], mirrored
 /// here for tests: it takes the corner `(1, 1, 1)` to `(sx, sy, sz)` for the
@@ -179,6 +210,42 @@ mod tests {
             let s = |bit: u32| if k & (1 << bit) == 0 { 1.0 } else { -1.0 };
             Vector3::new(s(0), s(1), s(2))
         })
+    }
+
+    /// Turned to every octant and seen from random directions in it, the
+    /// hexagon covers exactly the box's outline (the projected area of a
+    /// box is the sum of its three visible faces' projections), each
+    /// triangle counter-clockwise from the viewer, with every vertex a box
+    /// corner (so every triangle lies inside the box).
+    #[test]
+    fn the_silhouette_covers_the_outline_from_any_direction_in_the_octant() {
+        let mesh = unit_cube_silhouette();
+        assert_eq!((mesh.vertices.len(), mesh.indices.len()), (6, 12));
+        let mut seed = 7u32;
+        let mut unit = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32
+        };
+        for s in signs() {
+            for _ in 0..50 {
+                let d = Vector3::new(unit(), unit(), unit()).component_mul(&s).normalize();
+                let mut covered = 0.0;
+                for tri in mesh.indices.chunks(3) {
+                    let p = |i: u32| turn_to_octant(s, mesh.vertices[i as usize].position.into());
+                    let (a, b, c) = (p(tri[0]), p(tri[1]), p(tri[2]));
+                    for q in [a, b, c] {
+                        assert_eq!(q.abs(), Vector3::repeat(1.0), "{q:?} is not a corner");
+                    }
+                    let projected = (b - a).cross(&(c - a)).dot(&d) / 2.0;
+                    assert!(projected >= 0.0, "{s:?} {d:?}: {tri:?} wound clockwise");
+                    covered += projected;
+                }
+                // Each face of the 2x2x2 box has area 4; its projection
+                // along d is 4 |n . d|.
+                let outline = 4.0 * (d.x.abs() + d.y.abs() + d.z.abs());
+                assert!((covered - outline).abs() < 1e-4, "{s:?} {d:?}: {covered} vs {outline}");
+            }
+        }
     }
 
     /// Turned to every octant, the patch is the three faces facing that

@@ -17,7 +17,10 @@
 //! in common.wgsl), one shadow tap per pixel, the sky's ray per vertex, no
 //! uniform branches around expensive code (both sides run), cubes drawn as
 //! the three faces around their corner nearest the camera (seven
-//! vertices), bodies pulled in blocks rather than one instance each, the
+//! vertices) and into the shadow map as their outline from the light (six
+//! vertices, four triangles: `unit_cube_silhouette` in mesh.rs), a shadow
+//! map with about one texel per screen pixel (`shadow_map_size` in
+//! targets.rs), bodies pulled in blocks rather than one instance each, the
 //! ground cut into tiles that each evaluate only the per-pixel terms that
 //! can show on them, refined around each caster's shadow
 //! (ground_tiles.rs), and no colour clear where the sky covers the rest.
@@ -34,9 +37,9 @@ use super::gpu_types::{
 use super::ground_tiles::{GroundTiles, ShadowCasters};
 use super::growable_buffer::GrowableBuffer;
 use super::instance_blocks::{block_mesh, block_size, padded_len, padding_instance};
-use super::mesh::{MeshData, hull_mesh, unit_capsule, unit_cube_corner};
+use super::mesh::{MeshData, hull_mesh, unit_capsule, unit_cube_corner, unit_cube_silhouette};
 use super::pipelines::{INSTANCES_BINDING, Pipelines};
-use super::targets::{FrameTargets, SHADOW_MAP_SIZE, ShadowMap};
+use super::targets::{FrameTargets, MAX_SHADOW_MAP_SIZE, ShadowMap, shadow_map_size};
 use super::{
     Color, DrawShape, FrameScene, FrameStats, HullMeshId, MeshKind, Projection, RenderError,
     ShadowFit, orthographic_rh_zo,
@@ -89,6 +92,19 @@ impl GpuMesh {
         data: &MeshData,
         radius: f32,
     ) -> Self {
+        Self::with_block(device, queue, label, data, radius, block_size(data.vertices.len()))
+    }
+
+    /// A mesh drawn over the same instance blocks as another (the cube's
+    /// shadow silhouette over the cube's range): `block` bodies a block.
+    fn with_block(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        label: &str,
+        data: &MeshData,
+        radius: f32,
+        block: u32,
+    ) -> Self {
         let buffer = |suffix: &str, bytes: &[u8], usage: wgpu::BufferUsages| {
             let buffer = device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(&format!("{label}.{suffix}")),
@@ -99,7 +115,6 @@ impl GpuMesh {
             queue.write_buffer(&buffer, 0, bytes);
             buffer
         };
-        let block = block_size(data.vertices.len());
         let data = &block_mesh(data, block);
         Self {
             vertices: buffer(
@@ -154,6 +169,9 @@ pub struct Renderer {
     targets: Option<FrameTargets>,
     /// Cube, sphere/capsule (one mesh, see mesh.rs), then registered hulls.
     cube: GpuMesh,
+    /// The cube's outline from the light, drawn instead of `cube` into the
+    /// shadow map (`unit_cube_silhouette`), over the same blocks.
+    cube_shadow: GpuMesh,
     capsule: GpuMesh,
     hulls: Vec<GpuMesh>,
     instance_buffer: GrowableBuffer,
@@ -196,13 +214,21 @@ impl Renderer {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let shadow_map = ShadowMap::new(device);
+        let shadow_map = ShadowMap::new(device, MAX_SHADOW_MAP_SIZE);
         let instance_buffer =
             GrowableBuffer::new(device, "render.instances", wgpu::BufferUsages::STORAGE);
         let (scene_bind_group, shadow_bind_group) =
             bind_groups(device, &pipelines, &globals, &shadow_map, instance_buffer.buffer());
         let cube =
             GpuMesh::new(device, queue, "render.cube_mesh", &unit_cube_corner(), 3f32.sqrt());
+        let cube_shadow = GpuMesh::with_block(
+            device,
+            queue,
+            "render.cube_shadow_mesh",
+            &unit_cube_silhouette(),
+            3f32.sqrt(),
+            cube.block,
+        );
         let capsule = GpuMesh::new(device, queue, "render.capsule_mesh", &unit_capsule(), 1.0);
         let mut renderer = Self {
             device: device.clone(),
@@ -221,6 +247,7 @@ impl Renderer {
             shadow_contents: None,
             targets: None,
             cube,
+            cube_shadow,
             capsule,
             hulls: Vec::new(),
             instance_buffer,
@@ -427,6 +454,17 @@ impl Renderer {
             };
             *cursor += 1;
         }
+        // The shadow map's size follows the detail the camera can show; a
+        // new size is a new, empty map.
+        if frame.light.shadows {
+            let (center, radius) = shadow_sphere(frame, &bounds);
+            let size = shadow_map_size(&center, radius, &frame.camera, self.height);
+            if size != self.shadow_map.size {
+                self.shadow_map = ShadowMap::new(&self.device, size);
+                self.shadow_contents = None;
+                self.rebind();
+            }
+        }
         // The shadow map depends only on the casters (in mesh-kind order,
         // before the camera sort below) and the light's projection.
         let globals = self.globals(frame, &bounds);
@@ -499,6 +537,7 @@ impl Renderer {
         // shadow from an earlier frame remains, and skipped when the map
         // already holds these casters seen from this light (bodies at rest).
         stats.shadow_map_reused = reuse_shadow_map;
+        stats.shadow_map_size = if frame.light.shadows { self.shadow_map.size } else { 0 };
         if frame.light.shadows && !reuse_shadow_map {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("render.shadow_pass"),
@@ -516,8 +555,11 @@ impl Renderer {
                 multiview_mask: None,
             });
             pass.set_bind_group(0, &self.shadow_bind_group, &[]);
-            let draws =
-                self.draw_meshes(&mut pass, &self.pipelines.shadow_cube, &self.pipelines.shadow);
+            let draws = self.draw_meshes(
+                &mut pass,
+                (&self.pipelines.shadow_cube, &self.cube_shadow),
+                &self.pipelines.shadow,
+            );
             stats.shadow_draw_calls = draws;
             stats.draw_calls += draws;
         }
@@ -583,7 +625,11 @@ impl Renderer {
         // left it visible, then the sky (at depth 1) only on untouched
         // pixels, so the software rasteriser shades few hidden fragments.
         pass.set_bind_group(0, &self.scene_bind_group, &[]);
-        let draws = self.draw_meshes(&mut pass, &self.pipelines.mesh_cube, &self.pipelines.mesh);
+        let draws = self.draw_meshes(
+            &mut pass,
+            (&self.pipelines.mesh_cube, &self.cube),
+            &self.pipelines.mesh,
+        );
         stats.mesh_draw_calls = draws;
         stats.draw_calls += draws;
         if frame.ground.is_some() {
@@ -664,12 +710,13 @@ impl Renderer {
     }
 
     /// One instanced draw per non-empty mesh slot, the cube with
-    /// `cube_pipeline` and the others with `pipeline`; returns the draw count.
-    /// Each instance of a draw is a block of the slot's bodies.
+    /// `cube_pipeline` and `cube_mesh` and the others with `pipeline`;
+    /// returns the draw count. Each instance of a draw is a block of the
+    /// slot's bodies.
     fn draw_meshes(
         &self,
         pass: &mut wgpu::RenderPass<'_>,
-        cube_pipeline: &wgpu::RenderPipeline,
+        (cube_pipeline, cube_mesh): (&wgpu::RenderPipeline, &GpuMesh),
         pipeline: &wgpu::RenderPipeline,
     ) -> u32 {
         let mut draws = 0;
@@ -678,7 +725,7 @@ impl Renderer {
                 continue;
             }
             pass.set_pipeline(if slot == 0 { cube_pipeline } else { pipeline });
-            let mesh = self.meshes(slot);
+            let mesh = if slot == 0 { cube_mesh } else { self.meshes(slot) };
             let blocks =
                 start / mesh.block..(start + padded_len(end - start, mesh.block)) / mesh.block;
             pass.set_vertex_buffer(0, mesh.vertices.slice(..));
@@ -793,8 +840,8 @@ impl Renderer {
             params: [
                 ground.half_extent.max(0.0),
                 ground.cell_size.max(MIN_CELL_SIZE),
-                2.0 * radius / SHADOW_MAP_SIZE as f32,
-                1.0 / SHADOW_MAP_SIZE as f32,
+                2.0 * radius / self.shadow_map.size as f32,
+                1.0 / self.shadow_map.size as f32,
             ],
             viewport: [
                 self.width as f32,

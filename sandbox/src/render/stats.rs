@@ -15,6 +15,9 @@ pub struct FrameStats {
     /// Whether the shadow pass was skipped because no caster and not the
     /// light changed since the frame that drew the shadow map.
     pub shadow_map_reused: bool,
+    /// Texels along a side of the shadow map (sized to the view; see
+    /// `shadow_map_size` in targets.rs), or 0 without shadows.
+    pub shadow_map_size: u32,
     /// Mesh instances drawn.
     pub instances: u32,
     /// Debug line segments drawn.

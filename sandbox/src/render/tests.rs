@@ -214,6 +214,52 @@ fn cube_shadow_darkens_the_ground() {
     assert_eq!(stats.shadow_draw_calls, 1);
 }
 
+/// The shadow map follows the view's detail: a far camera gets a small map,
+/// a near one a large map. A new size is a new, empty map, so it is redrawn
+/// even though no caster and not the light moved, and the shadow still
+/// falls where the light puts it.
+#[test]
+fn the_shadow_map_is_resized_with_the_view_and_redrawn() {
+    // At the size of the app's window: the test images are too small for
+    // anything but the smallest map.
+    const W: u32 = 1280;
+    const H: u32 = 720;
+    let Some(mut r) = offscreen("the_shadow_map_is_resized_with_the_view_and_redrawn", W, H) else {
+        return;
+    };
+    let centre = Vector3::new(0.0, 1.5, 0.0);
+    let views =
+        [Point3::new(0.0, 2.5, 7.0), Point3::new(0.0, 10.0, 28.0), Point3::new(0.0, 2.5, 7.0)];
+    let scene = |eye: Point3<f32>, with_cube: bool| {
+        let mut scene = FrameScene::new(Camera::looking_at(eye, Point3::new(0.0, 0.8, 0.0)));
+        scene.light.direction = Vector3::new(0.3, -1.0, 0.6);
+        if with_cube {
+            scene.instances.push(cube(centre, 0.5, Color::BLUE));
+        }
+        scene
+    };
+    let empty: Vec<_> = views.iter().map(|&eye| r.render(&scene(eye, false)).unwrap().0).collect();
+    // The cube first drawn in the first view, so that only the view changes.
+    let (_, first) = r.render(&scene(views[0], true)).unwrap();
+    assert!(!first.shadow_map_reused);
+    let mut sizes = Vec::new();
+    for (k, &eye) in views.iter().enumerate() {
+        let frame = scene(eye, true);
+        let (image, stats) = r.render(&frame).unwrap();
+        let dir = frame.light.direction;
+        let shadow = centre + dir * (centre.y / -dir.y);
+        let p = frame.camera.project_to_pixel(&Point3::from(shadow), W, H).expect("in view");
+        let (x, y) = (p.x as u32, p.y as u32);
+        let (lit, shaded) = (luminance(mean(&empty[k], x, y, 1)), luminance(mean(&image, x, y, 1)));
+        assert!(shaded < 0.8 * lit, "{eye:?}: no shadow at ({x},{y}): {shaded} vs {lit} lit");
+        // A new size is drawn; the same size as the frame before is reused.
+        let resized = k > 0;
+        assert_eq!(stats.shadow_map_reused, !resized, "{eye:?}: {stats:?}");
+        sizes.push(stats.shadow_map_size);
+    }
+    assert!(sizes[1] < sizes[0] && sizes[2] == sizes[0], "sizes near, far, near: {sizes:?}");
+}
+
 /// A pyramid of `rows` rows of unit cubes: `rows * (rows + 1) / 2` bodies.
 fn pyramid(rows: u32) -> Vec<DrawInstance> {
     let colors = [Color::RED, Color::ORANGE, Color::YELLOW, Color::GREEN, Color::BLUE];

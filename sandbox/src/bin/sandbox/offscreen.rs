@@ -50,7 +50,7 @@ pub fn screenshot(args: &ScreenshotArgs) -> Result<()> {
     .with_context(|| format!("rendering {}", args.out.display()))?;
     let shadows = if args.redraw_shadows { "redrawn every frame" } else { "reused while still" };
     let mut text = format!(
-        "wrote {} ({}x{}, {adapter})\nphysics  {:.3} ms/step over {} steps\nrender   {:.2} ms/frame (median of {}), {} instances in {} mesh draw calls\n",
+        "wrote {} ({}x{}, {adapter})\nphysics  {:.3} ms/step over {} steps\nrender   {:.2} ms/frame (median of {}), {} instances in {} mesh draw calls, shadow map {}\n",
         args.out.display(),
         args.width,
         args.height,
@@ -60,6 +60,10 @@ pub fn screenshot(args: &ScreenshotArgs) -> Result<()> {
         report.frames,
         report.stats.instances,
         report.stats.mesh_draw_calls,
+        match report.stats.shadow_map_size {
+            0 => "off".to_owned(),
+            n => format!("{n}x{n}"),
+        },
     );
     if report.frame_interval > std::time::Duration::ZERO {
         text.push_str(&format!(
