@@ -1,5 +1,8 @@
 //! collide's separating-axis test for two cuboids (the path `intersects`
 //! takes, and `closest_points` and `penetration` take for an early answer),
+//! and its separating-axis depth (the path `penetration` and `contact`
+//! take for overlapping cuboids, falling back to EPA where that is ill
+//! conditioned),
 //! against the f64 oracle of `tests::separation` (an exact separating-axis
 //! depth and brute-force distance, sharing no code with collide) and
 //! against collide's own general GJK/EPA path (`contact_with`).
@@ -12,7 +15,7 @@ use collide::nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use collide::query::{NoRecord, contact_with};
 use collide::{Contact, Cuboid, GjkCache, Proximity, closest_points, intersects, penetration};
 use tests::generators::{bounding_radius, half_extents, place_at_gap};
-use tests::{Pair, Params, SplitMix64, TestShape, expected_separation};
+use tests::{Pair, Params, SplitMix64, TestShape, Tolerances, check_swap, expected_separation};
 
 const SEED: u64 = 0xB0C5_5A75;
 
@@ -198,4 +201,80 @@ fn the_separating_axis_verdict_agrees_with_general_gjk_epa() {
         );
     }
     assert!(compared > 950, "only {compared} pairs compared");
+}
+
+/// Whether `penetration` answered a pair differently, bit for bit, from the
+/// general GJK/EPA path: then the separating axes answered it (the fallback
+/// runs that same path from the same empty cache).
+fn answered_by_axes(p: &Pair) -> bool {
+    let (a, b) = (&p.a.shape, &p.b.shape);
+    let general = contact_with(a, &p.pose_a, b, &p.pose_b, &mut GjkCache::default(), &mut NoRecord);
+    let fast = penetration(a, &p.pose_a, b, &p.pose_b);
+    match (general, fast) {
+        (Ok(Contact::Penetrating(g)), Some(f)) => g != f,
+        _ => false,
+    }
+}
+
+/// Overlapping pairs at every scale: the depth against the exact f64 oracle,
+/// the normal achieving it, the witnesses on the surfaces with
+/// `point_a - point_b = depth * normal`, and B moved by the depth just
+/// separated (all of `check_pair`), in both orders with the same depth. Most
+/// random pairs must be answered by the axes, not by EPA.
+#[test]
+fn overlapping_pairs_get_the_oracles_depth_from_the_separating_axes() {
+    let mut failures = Vec::new();
+    let (mut overlapping, mut by_axes) = (0, 0);
+    for (k, scale) in [1e-2, 1.0, 1e2].into_iter().enumerate() {
+        let mut rng = SplitMix64::for_case(SEED ^ 4, k as u64);
+        for _ in 0..300 {
+            let factor = rng.range(0.0, 0.9);
+            let pair = random_pair(&mut rng, scale, factor);
+            let (oa, ob) = pair.oracles();
+            if expected_separation(&oa, &ob).signed() > -UNDECIDED_REL * size(&pair) {
+                continue;
+            }
+            overlapping += 1;
+            by_axes += usize::from(answered_by_axes(&pair));
+            if let Err(e) = check_swap(&pair, &Tolerances { length: scale }) {
+                failures.push(e);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failures, first: {}", failures.len(), failures[0]);
+    assert!(overlapping > 500, "only {overlapping} overlapping pairs");
+    assert!(by_axes * 10 > overlapping * 9, "axes answered {by_axes} of {overlapping}");
+}
+
+/// Boxes turned from each other by 0 to 1e-2 rad (stacked, side by side,
+/// crossed), where edge axes are nearly degenerate: the answer, from the
+/// axes or from EPA, still meets the oracle.
+#[test]
+fn nearly_parallel_boxes_get_the_oracles_depth() {
+    let mut rng = SplitMix64::new(SEED ^ 5);
+    let mut failures = Vec::new();
+    let cuboid = |half: Vector3<f32>| TestShape::new(Params::Cuboid { half }).expect("valid");
+    for angle in [0.0, 1e-7, 1e-5, 5e-5, 1e-4, 1e-3, 1e-2] {
+        for _ in 0..20 {
+            let base = UnitQuaternion::from_scaled_axis(rng.unit_vector().cast::<f32>() * 2.0);
+            let tilt = UnitQuaternion::from_scaled_axis(rng.unit_vector().cast::<f32>() * angle);
+            let (a, b) = (cuboid(Vector3::new(0.5, 0.5, 0.5)), cuboid(Vector3::new(0.7, 0.3, 0.4)));
+            // B sunk 1 cm into A along one of A's axes, slid sideways.
+            let axis = [Vector3::x(), Vector3::y(), Vector3::z()][rng.below(3)];
+            let side =
+                Vector3::new(rng.range(-0.3, 0.3), rng.range(-0.3, 0.3), rng.range(-0.3, 0.3));
+            let reach = 0.5 + [0.7, 0.3, 0.4][rng.below(3)] - 0.01;
+            let local = axis * reach + side - axis * side.dot(&axis);
+            let pose_a = Isometry3::from_parts(Translation3::new(1.0, -2.0, 0.5), base);
+            let pose_b = Isometry3::from_parts(
+                Translation3::from(pose_a.translation.vector + base * local.cast::<f32>()),
+                base * tilt,
+            );
+            let pair = Pair { a, pose_a, b, pose_b };
+            if let Err(e) = check_swap(&pair, &Tolerances::METRES) {
+                failures.push(format!("angle {angle:e}: {e}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failures, first: {}", failures.len(), failures[0]);
 }

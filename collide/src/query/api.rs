@@ -16,6 +16,7 @@ use nalgebra::{Isometry3, Point3, Unit, Vector3};
 use crate::core::Core;
 use crate::error::QueryError;
 use crate::query::box_box::boxes_overlap;
+use crate::query::box_box_depth::box_penetration;
 use crate::query::epa::epa;
 use crate::query::gjk::{GjkOutcome, GjkSettings, gjk};
 use crate::query::input::{CheckedPair, all_finite, check_input};
@@ -128,11 +129,13 @@ enum ClosedForm {
     Segments([Point3<f32>; 2], [Point3<f32>; 2]),
     /// A point core and a box core, in either order.
     SphereBox(SphereBox),
-    /// Two boxes without margins: whether they overlap has a closed form
-    /// (separating axes); the depth and the distance do not.
+    /// Two boxes without margins: whether they overlap and how deep have
+    /// closed forms (separating axes); the distance does not.
     Boxes {
         /// Whether they overlap or touch.
         overlap: bool,
+        /// The half extents, A's then B's.
+        halves: (Vector3<f32>, Vector3<f32>),
         /// B's pose in A's frame, for GJK/EPA when more is wanted.
         pose_b_in_a: Isometry3<f32>,
     },
@@ -182,6 +185,7 @@ fn closed_form(
             let pose_b_in_a = pose_a.inv_mul(pose_b);
             ClosedForm::Boxes {
                 overlap: boxes_overlap(&half_a, &half_b, &pose_b_in_a),
+                halves: (half_a, half_b),
                 pose_b_in_a,
             }
         }
@@ -673,13 +677,24 @@ where
         }
         // The separating-axis test settles an intersection query, a
         // distance query on an overlapping pair and a penetration query on a
-        // separated one.
-        Some(ClosedForm::Boxes { overlap, pose_b_in_a }) => match early_answer(want, !overlap) {
-            Some(early) => return Ok(early),
-            None => {
-                gjk_epa(&MinkowskiDifference::new(a, b, pose_b_in_a), want, cache, &mut NoRecord)?
+        // separated one, and gives the depth of an overlapping pair where it
+        // is well conditioned.
+        Some(ClosedForm::Boxes { overlap, halves, pose_b_in_a }) => {
+            match early_answer(want, !overlap) {
+                Some(early) => return Ok(early),
+                None => {
+                    match overlap.then(|| box_penetration(&halves.0, &halves.1, &pose_b_in_a)) {
+                        Some(Some(p)) => Local::Contact(Contact::Penetrating(p)),
+                        _ => gjk_epa(
+                            &MinkowskiDifference::new(a, b, pose_b_in_a),
+                            want,
+                            cache,
+                            &mut NoRecord,
+                        )?,
+                    }
+                }
             }
-        },
+        }
         None => {
             let md = MinkowskiDifference::new(a, b, pose_a.inv_mul(pose_b));
             if want == Want::Intersects {

@@ -9,6 +9,7 @@
 
 mod api;
 mod box_box;
+mod box_box_depth;
 pub mod epa;
 pub mod gjk;
 mod input;
