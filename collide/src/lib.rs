@@ -51,7 +51,8 @@
 //!   radius. GJK and EPA run on the cores; radii are added exactly. Pairs of
 //!   spheres and capsules, and sphere–cuboid pairs in either order, skip
 //!   GJK/EPA for exact closed forms; two cuboids answer "do they overlap?"
-//!   by separating axes (their depth and distance still come from GJK/EPA).
+//!   and "how deep?" by separating axes (EPA only where that is ill
+//!   conditioned: nearly parallel edges), and their distance by GJK.
 //!   [`query::contact_with`], the entry point that records iterations, runs
 //!   GJK/EPA for every pair.
 //! * **Dispatch.** A query on two [`Shape`]s matches the pair of kinds once
