@@ -36,8 +36,20 @@ pub(crate) fn boxes_overlap(
     // Plain arrays, row-major (`r[i][j]` = A's axis i · B's axis j), so
     // the fully unrolled loops index with constants and no bounds checks.
     let m: Matrix3<f32> = pose_b_in_a.rotation.to_rotation_matrix().into_inner();
-    let r: [[f32; 3]; 3] = core::array::from_fn(|i| core::array::from_fn(|j| m[(i, j)]));
-    let abs_r = r.map(|row| row.map(|x| x.abs() + PARALLEL_GUARD));
+    // Written out: `array::map` was left as a call, through the stack, whose
+    // result the next loads read across the pieces it was stored in (a
+    // store-forwarding stall, a third of a separated pair's verdict).
+    let r = [
+        [m[(0, 0)], m[(0, 1)], m[(0, 2)]],
+        [m[(1, 0)], m[(1, 1)], m[(1, 2)]],
+        [m[(2, 0)], m[(2, 1)], m[(2, 2)]],
+    ];
+    let g = |x: f32| x.abs() + PARALLEL_GUARD;
+    let abs_r = [
+        [g(r[0][0]), g(r[0][1]), g(r[0][2])],
+        [g(r[1][0]), g(r[1][1]), g(r[1][2])],
+        [g(r[2][0]), g(r[2][1]), g(r[2][2])],
+    ];
     let v = pose_b_in_a.translation.vector;
     let t = [v.x, v.y, v.z];
     let (a, b) = ([half_a.x, half_a.y, half_a.z], [half_b.x, half_b.y, half_b.z]);

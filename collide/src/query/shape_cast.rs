@@ -122,7 +122,7 @@ pub fn shape_cast<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     if !vel_a.iter().chain(vel_b.iter()).all(|x| x.is_finite()) || max_toi.is_nan() {
         return Err(QueryError::NonFiniteInput);
     }
-    let md = MinkowskiDifference::new(a, b, pose_a.inv_mul(pose_b));
+    let md = MinkowskiDifference::new(a, b, crate::query::api::b_in_a(pose_a, pose_b));
     // B's motion relative to A, in A's frame.
     let r = pose_a.inverse_transform_vector(&(vel_b - vel_a));
     Ok(match cast_in_a(&md, &r, margins, max_toi.max(0.0))? {
