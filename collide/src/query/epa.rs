@@ -119,7 +119,17 @@ enum Stop {
 
 impl Polytope {
     fn new() -> Self {
-        Self { vertices: ArrayVec::new(), faces: ArrayVec::new(), edges: EdgeMap::new() }
+        // The edge map is zeroed in place, then emptied: built as a value
+        // and moved in, its 4 KiB went through a temporary whose copy
+        // aliased the destination 4 KiB apart, which stalled the copy (a
+        // quarter of an EPA on two 32-vertex hulls).
+        let mut polytope = Self {
+            vertices: ArrayVec::new(),
+            faces: ArrayVec::new(),
+            edges: EdgeMap { keys: [0; EDGE_SLOTS], faces: [0; EDGE_SLOTS] },
+        };
+        polytope.edges.clear();
+        polytope
     }
 
     fn w(&self, i: u16) -> Vector3<f32> {
@@ -276,10 +286,6 @@ struct EdgeMap {
 
 impl EdgeMap {
     const EMPTY: u16 = u16::MAX;
-
-    fn new() -> Self {
-        Self { keys: [Self::EMPTY; EDGE_SLOTS], faces: [0; EDGE_SLOTS] }
-    }
 
     fn clear(&mut self) {
         self.keys.fill(Self::EMPTY);
