@@ -338,6 +338,16 @@ impl SupportMap for ConvexHull {
         self.vertices[self.support_index(dir)]
     }
 
+    /// Always inlined, unlike the default: called, the point came back
+    /// through the stack in pieces that GJK's next load read across (a
+    /// store-forwarding stall in every support call). Inlined, only the
+    /// index comes back, in a register, and the vertex is loaded from the
+    /// hull.
+    #[inline(always)]
+    fn local_core_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
+        self.vertices[self.support_index(dir)]
+    }
+
     #[inline]
     fn as_shape_ref(&self) -> Option<ShapeRef<'_>> {
         Some(ShapeRef::ConvexHull(self))
