@@ -918,20 +918,20 @@ impl Contact {
     pub(crate) fn to_world(self, world_from_a: &Isometry3<f32>) -> Self {
         let r = &world_from_a.rotation;
         let turn = |n: Unit<Vector3<f32>>| Unit::new_unchecked(rotate(r, &n));
-        let place =
+        let moved =
             |p: Point3<f32>| Point3::from(rotate(r, &p.coords) + world_from_a.translation.vector);
         match self {
             Contact::Separated { distance, normal, point_a, point_b } => Contact::Separated {
                 distance,
                 normal: turn(normal),
-                point_a: place(point_a),
-                point_b: place(point_b),
+                point_a: moved(point_a),
+                point_b: moved(point_b),
             },
             Contact::Penetrating(p) => Contact::Penetrating(Penetration {
                 depth: p.depth,
                 normal: turn(p.normal),
-                point_a: place(p.point_a),
-                point_b: place(p.point_b),
+                point_a: moved(p.point_a),
+                point_b: moved(p.point_b),
             }),
         }
     }
