@@ -456,8 +456,9 @@ impl Renderer {
         }
         // The shadow map's size follows the detail the camera can show; a
         // new size is a new, empty map.
+        let sphere = shadow_sphere(frame, &bounds);
         if frame.light.shadows {
-            let (center, radius) = shadow_sphere(frame, &bounds);
+            let (center, radius) = sphere;
             let size = shadow_map_size(&center, radius, &frame.camera, self.height);
             if size != self.shadow_map.size {
                 self.shadow_map = ShadowMap::new(&self.device, size);
@@ -467,7 +468,7 @@ impl Renderer {
         }
         // The shadow map depends only on the casters (in mesh-kind order,
         // before the camera sort below) and the light's projection.
-        let globals = self.globals(frame, &bounds);
+        let globals = self.globals(frame, sphere);
         let reuse_shadow_map = frame.light.shadows
             && self.shadow_contents.as_ref().is_some_and(|c| {
                 c.light_clip_from_world == globals.light_clip_from_world
@@ -793,13 +794,12 @@ impl Renderer {
     }
 
     /// The per-frame constants, including the light's projection fitted to
-    /// the shadow sphere.
-    fn globals(&self, frame: &FrameScene, bounds: &SceneBounds) -> Globals {
+    /// the shadow sphere (`shadow_sphere`).
+    fn globals(&self, frame: &FrameScene, (center, radius): (Point3<f32>, f32)) -> Globals {
         let aspect = self.width as f32 / self.height as f32;
         let clip_from_world = frame.camera.clip_from_world(aspect);
         let world_from_clip = clip_from_world.try_inverse().unwrap_or_else(Matrix4::identity);
         let to_light = (-frame.light.direction).try_normalize(0.0).unwrap_or_else(Vector3::y);
-        let (center, radius) = shadow_sphere(frame, bounds);
         // The light looks at the sphere from two radii away along its
         // direction; the box [-r, r]^2 x [r, 3r] in light view space holds it.
         let up = if to_light.y.abs() > 0.99 { Vector3::z() } else { Vector3::y() };
