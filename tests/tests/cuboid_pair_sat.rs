@@ -13,7 +13,9 @@
 
 use collide::nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use collide::query::{NoRecord, contact_with};
-use collide::{Contact, Cuboid, GjkCache, Proximity, closest_points, intersects, penetration};
+use collide::{
+    Contact, Cuboid, GjkCache, Proximity, closest_points, contact, intersects, penetration,
+};
 use tests::generators::{bounding_radius, half_extents, place_at_gap};
 use tests::{Pair, Params, SplitMix64, TestShape, Tolerances, check_swap, expected_separation};
 
@@ -273,6 +275,107 @@ fn nearly_parallel_boxes_get_the_oracles_depth() {
             let pair = Pair { a, pose_a, b, pose_b };
             if let Err(e) = check_swap(&pair, &Tolerances::METRES) {
                 failures.push(format!("angle {angle:e}: {e}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failures, first: {}", failures.len(), failures[0]);
+}
+
+/// Whether `closest_points` answered a separated pair differently, bit for
+/// bit, from the general GJK path: then the separating axes answered it
+/// (the fallback runs that same path from the same empty cache).
+fn distance_by_axes(p: &Pair) -> bool {
+    let (a, b) = (&p.a.shape, &p.b.shape);
+    let general = contact_with(a, &p.pose_a, b, &p.pose_b, &mut GjkCache::default(), &mut NoRecord);
+    let fast = closest_points(a, &p.pose_a, b, &p.pose_b);
+    match (general, fast) {
+        (
+            Ok(Contact::Separated { distance, point_a, point_b, .. }),
+            Proximity::Separated { distance: d, point_a: pa, point_b: pb },
+        ) => (distance, point_a, point_b) != (d, pa, pb),
+        _ => false,
+    }
+}
+
+/// Separated pairs at every scale, from nearly touching to far apart: the
+/// distance against the f64 brute-force oracle, the witnesses on the
+/// surfaces with `point_b - point_a = distance * normal` (all of
+/// `check_pair`), in both orders. Most random pairs, whose nearest
+/// features are a vertex over a face or two crossing edges, must be
+/// answered by the axes, not by GJK.
+#[test]
+fn separated_pairs_get_the_oracles_distance_from_the_separating_axes() {
+    let mut failures = Vec::new();
+    let (mut separated, mut by_axes) = (0, 0);
+    for (k, scale) in [1e-2, 1.0, 1e2].into_iter().enumerate() {
+        let mut rng = SplitMix64::for_case(SEED ^ 6, k as u64);
+        for _ in 0..300 {
+            let factor = rng.range(0.6, 2.0);
+            let pair = random_pair(&mut rng, scale, factor);
+            let (oa, ob) = pair.oracles();
+            if expected_separation(&oa, &ob).signed() < UNDECIDED_REL * size(&pair) {
+                continue;
+            }
+            separated += 1;
+            by_axes += usize::from(distance_by_axes(&pair));
+            if let Err(e) = check_swap(&pair, &Tolerances { length: scale }) {
+                failures.push(e);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failures, first: {}", failures.len(), failures[0]);
+    assert!(separated > 500, "only {separated} separated pairs");
+    eprintln!("axes answered {by_axes} of {separated}");
+    assert!(by_axes * 2 > separated, "axes answered {by_axes} of {separated}");
+}
+
+/// Boxes turned from each other by 0 to 1e-2 rad, 1 cm apart along one of
+/// A's axes and slid sideways, where the nearest features are parallel
+/// faces or edges and edge axes are nearly degenerate: the answer, from the
+/// axes or from GJK, meets the oracle, and for faces facing each other the
+/// normal is A's face normal to within the tilt.
+#[test]
+fn nearly_parallel_separated_boxes_get_the_oracles_distance() {
+    let mut rng = SplitMix64::new(SEED ^ 7);
+    let mut failures = Vec::new();
+    let cuboid = |half: Vector3<f32>| TestShape::new(Params::Cuboid { half }).expect("valid");
+    for angle in [0.0, 1e-7, 1e-5, 5e-5, 1e-4, 1e-3, 1e-2] {
+        for _ in 0..20 {
+            let base = UnitQuaternion::from_scaled_axis(rng.unit_vector().cast::<f32>() * 2.0);
+            let tilt = UnitQuaternion::from_scaled_axis(rng.unit_vector().cast::<f32>() * angle);
+            let (a, b) = (cuboid(Vector3::new(0.5, 0.5, 0.5)), cuboid(Vector3::new(0.7, 0.3, 0.4)));
+            let pick = rng.below(3);
+            let axis = [Vector3::x(), Vector3::y(), Vector3::z()][pick];
+            let side =
+                Vector3::new(rng.range(-0.3, 0.3), rng.range(-0.3, 0.3), rng.range(-0.3, 0.3));
+            let reach = 0.5 + [0.7, 0.3, 0.4][pick] + 0.01;
+            let local = axis * reach + side - axis * side.dot(&axis);
+            let pose_a = Isometry3::from_parts(Translation3::new(1.0, -2.0, 0.5), base);
+            let pose_b = Isometry3::from_parts(
+                Translation3::from(pose_a.translation.vector + base * local.cast::<f32>()),
+                base * tilt,
+            );
+            let pair = Pair { a, pose_a, b, pose_b };
+            if let Err(e) = check_swap(&pair, &Tolerances::METRES) {
+                failures.push(format!("angle {angle:e}: {e}"));
+            }
+            let (a, b) = (&pair.a.shape, &pair.b.shape);
+            let normal = match contact(a, &pair.pose_a, b, &pair.pose_b, &mut GjkCache::default()) {
+                Ok(Contact::Separated { normal, .. }) => normal,
+                other => {
+                    failures.push(format!("angle {angle:e}: not separated: {other:?}"));
+                    continue;
+                }
+            };
+            let face = base * axis.cast::<f32>();
+            // B's faces are tilted by `angle`, so the nearest features may be
+            // a tilted face's vertex over A's face (normal = A's face normal)
+            // or A's vertex over B's face (normal within `angle` of it).
+            // The sine, from the cross product: an arccosine of a dot
+            // product near 1 turns its f32 rounding into ~1e-3 rad.
+            let off = normal.cross(&face).norm();
+            if !(normal.dot(&face) > 0.0 && off <= angle + 2e-6) {
+                failures.push(format!("angle {angle:e}: normal {off:e} rad off the faces'"));
             }
         }
     }

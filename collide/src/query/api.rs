@@ -5,7 +5,9 @@
 //! cores overlap) on the cores there, adds the margins analytically, and
 //! takes the answer to the world frame. Pairs whose cores are both points or
 //! segments (sphere and capsule pairs) take an exact closed-form path, and so
-//! do sphere–box pairs, in either order (see `sphere_cuboid`).
+//! do sphere–box pairs, in either order (see `sphere_cuboid`), and box pairs
+//! wherever their separating axes settle the answer (`box_box`,
+//! `box_box_depth`, `box_box_distance`).
 //!
 //! Non-finite input (a NaN or infinite pose, margin or support point) is an
 //! error in the `try_*` functions. The plain functions document what they
@@ -17,6 +19,7 @@ use crate::core::Core;
 use crate::error::QueryError;
 use crate::query::box_box::boxes_overlap;
 use crate::query::box_box_depth::box_penetration;
+use crate::query::box_box_distance::box_distance;
 use crate::query::epa::epa;
 use crate::query::gjk::{GjkOutcome, GjkSettings, gjk};
 use crate::query::input::{CheckedPair, all_finite, check_input};
@@ -129,8 +132,9 @@ enum ClosedForm {
     Segments([Point3<f32>; 2], [Point3<f32>; 2]),
     /// A point core and a box core, in either order.
     SphereBox(SphereBox),
-    /// Two boxes without margins: whether they overlap and how deep have
-    /// closed forms (separating axes); the distance does not.
+    /// Two boxes without margins: whether they overlap has a closed form
+    /// (separating axes), and so, for most poses, do the depth and the
+    /// distance.
     Boxes {
         /// Whether they overlap or touch.
         overlap: bool,
@@ -707,15 +711,21 @@ where
         }
         // The separating-axis test settles an intersection query, a
         // distance query on an overlapping pair and a penetration query on a
-        // separated one, and gives the depth of an overlapping pair where it
-        // is well conditioned.
+        // separated one, and gives the depth of an overlapping pair and the
+        // distance of a separated one where they are well conditioned.
         Some(ClosedForm::Boxes { overlap, halves, pose_b_in_a }) => {
             match early_answer(want, !overlap) {
                 Some(early) => return Ok(early),
                 None => {
-                    match overlap.then(|| box_penetration(&halves.0, &halves.1, &pose_b_in_a)) {
-                        Some(Some(p)) => Local::Contact(Contact::Penetrating(p)),
-                        _ => gjk_epa(
+                    let closed = if overlap {
+                        box_penetration(&halves.0, &halves.1, &pose_b_in_a)
+                            .map(Contact::Penetrating)
+                    } else {
+                        box_distance(&halves.0, &halves.1, &pose_b_in_a)
+                    };
+                    match closed {
+                        Some(c) => Local::Contact(c),
+                        None => gjk_epa(
                             &MinkowskiDifference::new(a, b, pose_b_in_a),
                             want,
                             cache,

@@ -32,12 +32,12 @@ use crate::query::api::Penetration;
 /// rounded at ~6e-8), summed six at a time, so 1e-6 of the pair's size
 /// (~16 ulps) bounds the error. Divided by the axis's length, this is the
 /// error of that axis's depth.
-const EDGE_ROUNDING_REL: f32 = 1e-6;
+pub(super) const EDGE_ROUNDING_REL: f32 = 1e-6;
 
 /// The largest depth error, relative to the pair's size, accepted from an
 /// edge axis that might win: 1e-4, far inside the accuracy that EPA is held
 /// to (1e-3). An axis that might win with more error sends the pair to EPA.
-const EDGE_DEPTH_ERROR_REL: f32 = 1e-4;
+pub(super) const EDGE_DEPTH_ERROR_REL: f32 = 1e-4;
 
 /// The sine of the angle between two edges below which their cross product
 /// is not a candidate axis. At zero angle it is not one: parallel edges
@@ -47,12 +47,12 @@ const EDGE_DEPTH_ERROR_REL: f32 = 1e-4;
 /// leaving out the axes of edges within 5e-5 rad of parallel costs at most
 /// 1e-4 of the size in depth (twice 5e-5: the depth found and the true one
 /// both move).
-const PARALLEL_SINE: f32 = 5e-5;
+pub(super) const PARALLEL_SINE: f32 = 5e-5;
 
 /// How far, relative to the pair's size, a witness point may fall outside
 /// the feature it must lie on (a box face or edge) before the pair goes to
 /// EPA instead: rounding of the vertex and of its projection, ~100 ulps.
-const FEATURE_SLACK_REL: f32 = 1e-5;
+pub(super) const FEATURE_SLACK_REL: f32 = 1e-5;
 
 /// The axis along which the boxes overlap least.
 #[derive(Clone, Copy, Debug)]

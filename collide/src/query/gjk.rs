@@ -155,6 +155,9 @@ where
     let mut simplex = Simplex::new();
     // Squared length of the current estimate; the first support point sets it.
     let mut v_sq = f32::INFINITY;
+    // Largest squared norm of the simplex's points (its size scale), kept
+    // from the reduction that left them rather than recomputed.
+    let mut simplex_scale_sq = 0.0f32;
     let mut iterations = 0;
     let end = |outcome, simplex, direction, iterations| GjkResult {
         outcome,
@@ -184,7 +187,7 @@ where
             // Converged: the bounds have met. `vw > 0` is the certificate: the
             // support plane along −v separates the origin from the whole
             // difference, however v was computed.
-            let scale = simplex.max_norm_squared().max(w.w.norm_squared()).sqrt();
+            let scale = simplex_scale_sq.max(w.w.norm_squared()).sqrt();
             let gap_limit = REL_GAP * v_sq + SCALE_GAP * scale * v_norm;
             if v_sq - vw <= gap_limit && vw > 0.0 && direction_converged(&v64, &w.w, scale) {
                 return end(GjkOutcome::Separated { distance: v_norm }, simplex, v, iterations);
@@ -225,6 +228,7 @@ where
             return stalled(dot64(&v, &w.w), simplex, newest, v, iterations);
         }
         simplex.apply(&sub);
+        simplex_scale_sq = scale_sq;
         v = closest;
         v64 = sub.closest64();
         v_sq = closest_sq;

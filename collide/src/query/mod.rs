@@ -10,6 +10,7 @@
 mod api;
 mod box_box;
 mod box_box_depth;
+mod box_box_distance;
 pub mod epa;
 pub mod gjk;
 mod input;
