@@ -27,6 +27,10 @@
 //!   as "no contact".
 //! * Storage is fixed-capacity ([`MAX_VERTICES`], [`MAX_FACES`]) on the
 //!   stack: no allocation per query.
+//! * Each face keeps the faces across its three edges, updated as faces are
+//!   removed and fanned in, so finding the faces that see a new point and
+//!   their horizon needs no search (van den Bergen rebuilds nothing either;
+//!   an earlier version here rehashed every edge at every step).
 
 use arrayvec::ArrayVec;
 use nalgebra::{Point3, Unit, Vector3};
@@ -108,7 +112,10 @@ pub struct EpaResult {
 struct Polytope {
     vertices: ArrayVec<SupportPoint, MAX_VERTICES>,
     faces: ArrayVec<EpaFace, MAX_FACES>,
-    edges: EdgeMap,
+    /// For each face, the faces across its edges `ij`, `jk` and `ki`: the
+    /// polytope is closed, so every edge has exactly one face on its other
+    /// side. Kept beside `faces`, index for index.
+    neighbours: ArrayVec<[u16; 3], MAX_FACES>,
 }
 
 /// Why an expansion step could not be carried out.
@@ -119,17 +126,7 @@ enum Stop {
 
 impl Polytope {
     fn new() -> Self {
-        // The edge map is zeroed in place, then emptied: built as a value
-        // and moved in, its 4 KiB went through a temporary whose copy
-        // aliased the destination 4 KiB apart, which stalled the copy (a
-        // quarter of an EPA on two 32-vertex hulls).
-        let mut polytope = Self {
-            vertices: ArrayVec::new(),
-            faces: ArrayVec::new(),
-            edges: EdgeMap { keys: [0; EDGE_SLOTS], faces: [0; EDGE_SLOTS] },
-        };
-        polytope.edges.clear();
-        polytope
+        Self { vertices: ArrayVec::new(), faces: ArrayVec::new(), neighbours: ArrayVec::new() }
     }
 
     fn w(&self, i: u16) -> Vector3<f32> {
@@ -146,7 +143,32 @@ impl Polytope {
         }
         let normal = n / n_sq.sqrt();
         let face = EpaFace { vertices: [i, j, k], normal, distance: normal.dot(&a) };
-        self.faces.try_push(face).map_err(|_| Stop::Capacity)
+        self.faces.try_push(face).map_err(|_| Stop::Capacity)?;
+        // Linked by the caller.
+        self.neighbours.push([NO_FACE; 3]);
+        Ok(())
+    }
+
+    /// Face `f`'s directed edges `ij`, `jk`, `ki`.
+    fn edges(&self, f: usize) -> [[u16; 2]; 3] {
+        let [i, j, k] = self.faces[f].vertices;
+        [[i, j], [j, k], [k, i]]
+    }
+
+    /// Links every face to its neighbours by searching all faces for each
+    /// edge's twin: for the starting tetrahedron, whose four faces make this
+    /// cheaper than any bookkeeping. `false` if some edge has no twin.
+    fn link_by_search(&mut self) -> bool {
+        for f in 0..self.faces.len() {
+            for (e, [a, b]) in self.edges(f).into_iter().enumerate() {
+                let twin = (0..self.faces.len()).find(|&g| self.edges(g).contains(&[b, a]));
+                match twin {
+                    Some(g) => self.neighbours[f][e] = g as u16,
+                    None => return false,
+                }
+            }
+        }
+        true
     }
 
     /// Index of the live face closest to the origin.
@@ -160,18 +182,6 @@ impl Polytope {
             }
         }
         best
-    }
-
-    /// Records every face's three directed edges in `self.edges`, for
-    /// constant-time neighbour look-ups during one expansion.
-    fn rebuild_edge_map(&mut self) {
-        self.edges.clear();
-        for (f, face) in self.faces.iter().enumerate() {
-            let [i, j, k] = face.vertices;
-            for [a, b] in [[i, j], [j, k], [k, i]] {
-                self.edges.insert(a, b, f as u16);
-            }
-        }
     }
 
     /// Whether face `f` sees `w`: `w` lies in front of its plane, or on it
@@ -196,8 +206,6 @@ impl Polytope {
     ) -> Result<(), Stop> {
         let new = self.vertices.len() as u16;
         self.vertices.try_push(w).map_err(|_| Stop::Capacity)?;
-        self.rebuild_edge_map();
-        let edges = &self.edges;
         // Flood fill over edge-adjacent faces keeps the removed region
         // connected, so its boundary (the horizon) is one loop.
         let mut visible = [false; MAX_FACES];
@@ -205,39 +213,79 @@ impl Polytope {
         visible[start] = true;
         stack.push(start);
         while let Some(f) = stack.pop() {
-            let [i, j, k] = self.faces[f].vertices;
-            for [a, b] in [[i, j], [j, k], [k, i]] {
-                if let Some(g) = edges.face(b, a)
-                    && !visible[g]
-                    && self.sees(g, &w.w, on_plane)
-                {
+            for g in self.neighbours[f] {
+                let g = usize::from(g);
+                // Every link is made (NO_FACE would be out of range): a
+                // missing one means the bookkeeping broke, not a panic.
+                let seen = *visible.get(g).ok_or(Stop::Numerical)?;
+                if !seen && self.sees(g, &w.w, on_plane) {
                     visible[g] = true;
                     stack.push(g);
                 }
             }
         }
-        // The horizon: directed edges of removed faces whose twin stays.
+        // The horizon: directed edges of removed faces whose twin stays,
+        // with the face that stays across each.
         let mut horizon: ArrayVec<[u16; 2], MAX_FACES> = ArrayVec::new();
+        let mut outside: ArrayVec<u16, MAX_FACES> = ArrayVec::new();
         for f in (0..self.faces.len()).filter(|&f| visible[f]) {
-            let [i, j, k] = self.faces[f].vertices;
-            for [a, b] in [[i, j], [j, k], [k, i]] {
-                if edges.face(b, a).is_none_or(|g| !visible[g]) {
-                    horizon.try_push([a, b]).map_err(|_| Stop::Capacity)?;
+            for (edge, g) in self.edges(f).into_iter().zip(self.neighbours[f]) {
+                if !*visible.get(usize::from(g)).ok_or(Stop::Numerical)? {
+                    horizon.try_push(edge).map_err(|_| Stop::Capacity)?;
+                    outside.push(g);
                 }
             }
         }
-        let mut index = 0;
-        self.faces.retain(|_| {
-            index += 1;
-            !visible[index - 1]
-        });
         if horizon.len() < 3 || !is_single_loop(&horizon) {
             return Err(Stop::Numerical);
         }
+        // Remove the visible faces in one pass, keeping the others in order,
+        // then move every link to the kept faces' new indices.
+        let mut moved_to = [NO_FACE; MAX_FACES];
+        let mut kept = 0;
+        for f in 0..self.faces.len() {
+            if !visible[f] {
+                moved_to[f] = kept as u16;
+                self.faces[kept] = self.faces[f];
+                self.neighbours[kept] = self.neighbours[f];
+                kept += 1;
+            }
+        }
+        self.faces.truncate(kept);
+        self.neighbours.truncate(kept);
+        for links in &mut self.neighbours {
+            // A link to a removed face is a horizon edge, relinked below.
+            *links = links.map(|g| moved_to.get(usize::from(g)).copied().unwrap_or(NO_FACE));
+        }
+        // The fan: face k is `i j new` for horizon edge k = `i → j`. Across
+        // `ij` lies the face that stayed; across `j → new`, the fan face of
+        // the horizon edge leaving j; across `new → i`, that of the edge
+        // entering i.
+        let first = self.faces.len();
+        let mut leaving = [0u16; MAX_VERTICES];
+        for (k, &[i, _]) in horizon.iter().enumerate() {
+            leaving[usize::from(i)] = (first + k) as u16;
+        }
         // By reference: iterating the ArrayVec by value would copy all of
         // its capacity first.
-        for &[i, j] in &horizon {
+        for (k, &[i, j]) in horizon.iter().enumerate() {
             self.push_face([i, j, new], min_area_sq)?;
+            let fan = (first + k) as u16;
+            let stayed = moved_to[usize::from(outside[k])];
+            if stayed == NO_FACE {
+                return Err(Stop::Numerical);
+            }
+            let next = leaving[usize::from(j)];
+            self.neighbours[usize::from(fan)] = [stayed, next, NO_FACE];
+            // The stayed face's edge `j → i` now borders the fan face.
+            let slot = self.edges(usize::from(stayed)).iter().position(|e| *e == [j, i]);
+            self.neighbours[usize::from(stayed)][slot.ok_or(Stop::Numerical)?] = fan;
+        }
+        // Each fan face's `new → i` edge is the twin of the `j → new` edge
+        // of the fan face before it.
+        for k in 0..horizon.len() {
+            let next = usize::from(self.neighbours[first + k][1]);
+            self.neighbours.get_mut(next).ok_or(Stop::Numerical)?[2] = (first + k) as u16;
         }
         Ok(())
     }
@@ -271,61 +319,8 @@ impl Polytope {
     }
 }
 
-/// Slots of [`EdgeMap`]'s open-addressing table: a power of two above the
-/// most directed edges a polytope can have (3 · [`MAX_FACES`]), so probes
-/// stay short.
-const EDGE_SLOTS: usize = 1024;
-
-/// Directed edge `i → j` to the face that holds it, as a linear-probing hash
-/// table in a fixed array: no allocation, and constant-time neighbour
-/// look-ups where a scan over the faces would make each expansion quadratic.
-struct EdgeMap {
-    keys: [u16; EDGE_SLOTS],
-    faces: [u16; EDGE_SLOTS],
-}
-
-impl EdgeMap {
-    const EMPTY: u16 = u16::MAX;
-
-    fn clear(&mut self) {
-        self.keys.fill(Self::EMPTY);
-    }
-
-    fn key(i: u16, j: u16) -> u16 {
-        // Vertex indices are below MAX_VERTICES = 128, so the key is below
-        // 2^14 and never collides with EMPTY.
-        i * MAX_VERTICES as u16 + j
-    }
-
-    fn slot(key: u16) -> usize {
-        // Fibonacci hashing spreads consecutive keys over the table.
-        ((u32::from(key).wrapping_mul(2_654_435_769)) >> 22) as usize % EDGE_SLOTS
-    }
-
-    fn insert(&mut self, i: u16, j: u16, face: u16) {
-        let key = Self::key(i, j);
-        let mut s = Self::slot(key);
-        // The table is never more than 3/4 full, so an empty slot exists.
-        while self.keys[s] != Self::EMPTY && self.keys[s] != key {
-            s = (s + 1) % EDGE_SLOTS;
-        }
-        self.keys[s] = key;
-        self.faces[s] = face;
-    }
-
-    fn face(&self, i: u16, j: u16) -> Option<usize> {
-        let key = Self::key(i, j);
-        let mut s = Self::slot(key);
-        for _ in 0..EDGE_SLOTS {
-            match self.keys[s] {
-                k if k == key => return Some(self.faces[s] as usize),
-                Self::EMPTY => return None,
-                _ => s = (s + 1) % EDGE_SLOTS,
-            }
-        }
-        None
-    }
-}
+/// A face index that names no face: a link not yet made.
+const NO_FACE: u16 = u16::MAX;
 
 /// `1 − cos θ` below which two face normals count as one plane's: θ ≈ 1.4e-3
 /// rad, well above f32 noise in a cross product of edges and well below any
@@ -381,7 +376,9 @@ where
     let mut poly = Polytope::new();
     let mut iterations = 0;
     match grow_to_tetrahedron(md, simplex, &mut poly, &mut iterations)? {
-        Grown::Tetrahedron => {}
+        Grown::Tetrahedron if poly.link_by_search() => {}
+        // A tetrahedron always links; treat a failure as flat, not a panic.
+        Grown::Tetrahedron => return Ok(flat_result(md, simplex, Vector3::y(), iterations)),
         Grown::Flat(normal) => return Ok(flat_result(md, simplex, normal, iterations)),
     }
     let mut scale = poly.vertices.iter().fold(0.0f32, |m, v| m.max(v.w.norm()));
@@ -696,4 +693,74 @@ where
         (a.into(), b.into())
     };
     EpaResult { status: EpaStatus::Degenerate, depth: 0.0, normal, point_a, point_b, iterations }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A support point at `w` (witnesses unused by the polytope).
+    fn point(w: Vector3<f32>) -> SupportPoint {
+        SupportPoint { w, a: Point3::from(w), b: Point3::origin() }
+    }
+
+    /// Every face's links, against a search of all faces for each edge's
+    /// twin.
+    fn check_links(poly: &Polytope) {
+        assert_eq!(poly.faces.len(), poly.neighbours.len());
+        for f in 0..poly.faces.len() {
+            for (e, [a, b]) in poly.edges(f).into_iter().enumerate() {
+                let twins: Vec<usize> =
+                    (0..poly.faces.len()).filter(|&g| poly.edges(g).contains(&[b, a])).collect();
+                assert_eq!(twins, [usize::from(poly.neighbours[f][e])], "face {f} edge {e}");
+            }
+        }
+    }
+
+    /// Expanding a tetrahedron by 60 points on a sphere, each from the face
+    /// that sees it most, keeps every face linked to the face across each
+    /// edge, as a search finds it, through every removal and fan.
+    #[test]
+    fn expansion_keeps_the_links_between_faces() {
+        let mut s = 0x1234_5678_u32;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            (s as f32 / u32::MAX as f32) * 2.0 - 1.0
+        };
+        let mut poly = Polytope::new();
+        let tetra = [
+            Vector3::new(1.0, 1.0, 1.0),
+            Vector3::new(1.0, -1.0, -1.0),
+            Vector3::new(-1.0, 1.0, -1.0),
+            Vector3::new(-1.0, -1.0, 1.0),
+        ];
+        for w in tetra {
+            poly.vertices.push(point(w * 0.1));
+        }
+        for face in [[0u16, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]] {
+            let (a, b, c) = (poly.w(face[0]), poly.w(face[1]), poly.w(face[2]));
+            let outward = (b - a).cross(&(c - a)).dot(&a) >= 0.0;
+            let face = if outward { face } else { [face[0], face[2], face[1]] };
+            assert!(poly.push_face(face, 0.0).is_ok());
+        }
+        assert!(poly.link_by_search());
+        check_links(&poly);
+        for _ in 0..60 {
+            let w = Vector3::new(next(), next(), next()).normalize();
+            let start = (0..poly.faces.len())
+                .max_by(|&f, &g| {
+                    let gap = |f: usize| poly.faces[f].normal.dot(&w) - poly.faces[f].distance;
+                    gap(f).total_cmp(&gap(g))
+                })
+                .expect("faces");
+            if !poly.sees(start, &w, 0.0) {
+                continue;
+            }
+            assert!(poly.expand(point(w), start, 1e-6, 1e-12).is_ok());
+            check_links(&poly);
+        }
+        assert!(poly.faces.len() > 60, "only {} faces", poly.faces.len());
+    }
 }
