@@ -83,6 +83,8 @@ mod hull;
 pub mod query;
 mod shape;
 mod support_map;
+#[cfg(test)]
+mod test_stream;
 
 pub use core::Core;
 pub use error::{HullError, QueryError};

@@ -205,17 +205,73 @@ fn the_separating_axis_verdict_agrees_with_general_gjk_epa() {
     assert!(compared > 950, "only {compared} pairs compared");
 }
 
-/// Whether `penetration` answered a pair differently, bit for bit, from the
-/// general GJK/EPA path: then the separating axes answered it (the fallback
-/// runs that same path from the same empty cache).
+/// Whether `penetration` (for an overlapping pair) or `closest_points` (for
+/// a separated one) answered differently, bit for bit, from the general
+/// GJK/EPA path: then the separating axes answered it (the fallback runs
+/// that same path from the same empty cache).
 fn answered_by_axes(p: &Pair) -> bool {
     let (a, b) = (&p.a.shape, &p.b.shape);
     let general = contact_with(a, &p.pose_a, b, &p.pose_b, &mut GjkCache::default(), &mut NoRecord);
-    let fast = penetration(a, &p.pose_a, b, &p.pose_b);
-    match (general, fast) {
-        (Ok(Contact::Penetrating(g)), Some(f)) => g != f,
-        _ => false,
+    match general {
+        Ok(Contact::Penetrating(g)) => penetration(a, &p.pose_a, b, &p.pose_b) != Some(g),
+        Ok(Contact::Separated { distance, point_a, point_b, .. }) => {
+            closest_points(a, &p.pose_a, b, &p.pose_b)
+                != Proximity::Separated { distance, point_a, point_b }
+        }
+        Err(_) => false,
     }
+}
+
+/// Random pairs at scales 1e-2, 1 and 1e2, B at `factors` of the reach,
+/// those that `keep` accepts (given the oracle's signed separation over the
+/// pair's size) checked in both orders against the oracle (`check_swap`).
+/// Returns how many were kept, how many of those the axes answered, and
+/// the failures.
+fn sweep_scales(
+    seed: u64,
+    factors: (f64, f64),
+    keep: impl Fn(f64) -> bool,
+) -> (usize, usize, Vec<String>) {
+    let (mut kept, mut by_axes, mut failures) = (0, 0, Vec::new());
+    for (k, scale) in [1e-2, 1.0, 1e2].into_iter().enumerate() {
+        let mut rng = SplitMix64::for_case(seed, k as u64);
+        for _ in 0..300 {
+            let factor = rng.range(factors.0, factors.1);
+            let pair = random_pair(&mut rng, scale, factor);
+            let (oa, ob) = pair.oracles();
+            if !keep(expected_separation(&oa, &ob).signed() / size(&pair)) {
+                continue;
+            }
+            kept += 1;
+            by_axes += usize::from(answered_by_axes(&pair));
+            if let Err(e) = check_swap(&pair, &Tolerances { length: scale }) {
+                failures.push(e);
+            }
+        }
+    }
+    (kept, by_axes, failures)
+}
+
+/// Box B turned from box A by `angle` (stacked, side by side or crossed,
+/// where edge axes are nearly degenerate), its face `gap` from A's along
+/// one of A's axes (negative: sunk into A), slid sideways. Also returns
+/// that axis in the world.
+fn turned_pair(rng: &mut SplitMix64, angle: f32, gap: f64) -> (Pair, Vector3<f32>) {
+    let cuboid = |half: Vector3<f32>| TestShape::new(Params::Cuboid { half }).expect("valid");
+    let base = UnitQuaternion::from_scaled_axis(rng.unit_vector().cast::<f32>() * 2.0);
+    let tilt = UnitQuaternion::from_scaled_axis(rng.unit_vector().cast::<f32>() * angle);
+    let (a, b) = (cuboid(Vector3::new(0.5, 0.5, 0.5)), cuboid(Vector3::new(0.7, 0.3, 0.4)));
+    let pick = rng.below(3);
+    let axis = [Vector3::x(), Vector3::y(), Vector3::z()][pick];
+    let side = Vector3::new(rng.range(-0.3, 0.3), rng.range(-0.3, 0.3), rng.range(-0.3, 0.3));
+    let reach = 0.5 + [0.7, 0.3, 0.4][pick] + gap;
+    let local = axis * reach + side - axis * side.dot(&axis);
+    let pose_a = Isometry3::from_parts(Translation3::new(1.0, -2.0, 0.5), base);
+    let pose_b = Isometry3::from_parts(
+        Translation3::from(pose_a.translation.vector + base * local.cast::<f32>()),
+        base * tilt,
+    );
+    (Pair { a, pose_a, b, pose_b }, base * axis.cast::<f32>())
 }
 
 /// Overlapping pairs at every scale: the depth against the exact f64 oracle,
@@ -225,24 +281,8 @@ fn answered_by_axes(p: &Pair) -> bool {
 /// random pairs must be answered by the axes, not by EPA.
 #[test]
 fn overlapping_pairs_get_the_oracles_depth_from_the_separating_axes() {
-    let mut failures = Vec::new();
-    let (mut overlapping, mut by_axes) = (0, 0);
-    for (k, scale) in [1e-2, 1.0, 1e2].into_iter().enumerate() {
-        let mut rng = SplitMix64::for_case(SEED ^ 4, k as u64);
-        for _ in 0..300 {
-            let factor = rng.range(0.0, 0.9);
-            let pair = random_pair(&mut rng, scale, factor);
-            let (oa, ob) = pair.oracles();
-            if expected_separation(&oa, &ob).signed() > -UNDECIDED_REL * size(&pair) {
-                continue;
-            }
-            overlapping += 1;
-            by_axes += usize::from(answered_by_axes(&pair));
-            if let Err(e) = check_swap(&pair, &Tolerances { length: scale }) {
-                failures.push(e);
-            }
-        }
-    }
+    let (overlapping, by_axes, failures) =
+        sweep_scales(SEED ^ 4, (0.0, 0.9), |signed| signed <= -UNDECIDED_REL);
     assert!(failures.is_empty(), "{} failures, first: {}", failures.len(), failures[0]);
     assert!(overlapping > 500, "only {overlapping} overlapping pairs");
     assert!(by_axes * 10 > overlapping * 9, "axes answered {by_axes} of {overlapping}");
@@ -255,46 +295,16 @@ fn overlapping_pairs_get_the_oracles_depth_from_the_separating_axes() {
 fn nearly_parallel_boxes_get_the_oracles_depth() {
     let mut rng = SplitMix64::new(SEED ^ 5);
     let mut failures = Vec::new();
-    let cuboid = |half: Vector3<f32>| TestShape::new(Params::Cuboid { half }).expect("valid");
     for angle in [0.0, 1e-7, 1e-5, 5e-5, 1e-4, 1e-3, 1e-2] {
         for _ in 0..20 {
-            let base = UnitQuaternion::from_scaled_axis(rng.unit_vector().cast::<f32>() * 2.0);
-            let tilt = UnitQuaternion::from_scaled_axis(rng.unit_vector().cast::<f32>() * angle);
-            let (a, b) = (cuboid(Vector3::new(0.5, 0.5, 0.5)), cuboid(Vector3::new(0.7, 0.3, 0.4)));
-            // B sunk 1 cm into A along one of A's axes, slid sideways.
-            let axis = [Vector3::x(), Vector3::y(), Vector3::z()][rng.below(3)];
-            let side =
-                Vector3::new(rng.range(-0.3, 0.3), rng.range(-0.3, 0.3), rng.range(-0.3, 0.3));
-            let reach = 0.5 + [0.7, 0.3, 0.4][rng.below(3)] - 0.01;
-            let local = axis * reach + side - axis * side.dot(&axis);
-            let pose_a = Isometry3::from_parts(Translation3::new(1.0, -2.0, 0.5), base);
-            let pose_b = Isometry3::from_parts(
-                Translation3::from(pose_a.translation.vector + base * local.cast::<f32>()),
-                base * tilt,
-            );
-            let pair = Pair { a, pose_a, b, pose_b };
+            // B sunk 1 cm into A.
+            let (pair, _) = turned_pair(&mut rng, angle, -0.01);
             if let Err(e) = check_swap(&pair, &Tolerances::METRES) {
                 failures.push(format!("angle {angle:e}: {e}"));
             }
         }
     }
     assert!(failures.is_empty(), "{} failures, first: {}", failures.len(), failures[0]);
-}
-
-/// Whether `closest_points` answered a separated pair differently, bit for
-/// bit, from the general GJK path: then the separating axes answered it
-/// (the fallback runs that same path from the same empty cache).
-fn distance_by_axes(p: &Pair) -> bool {
-    let (a, b) = (&p.a.shape, &p.b.shape);
-    let general = contact_with(a, &p.pose_a, b, &p.pose_b, &mut GjkCache::default(), &mut NoRecord);
-    let fast = closest_points(a, &p.pose_a, b, &p.pose_b);
-    match (general, fast) {
-        (
-            Ok(Contact::Separated { distance, point_a, point_b, .. }),
-            Proximity::Separated { distance: d, point_a: pa, point_b: pb },
-        ) => (distance, point_a, point_b) != (d, pa, pb),
-        _ => false,
-    }
 }
 
 /// Separated pairs at every scale, from nearly touching to far apart: the
@@ -305,27 +315,10 @@ fn distance_by_axes(p: &Pair) -> bool {
 /// answered by the axes, not by GJK.
 #[test]
 fn separated_pairs_get_the_oracles_distance_from_the_separating_axes() {
-    let mut failures = Vec::new();
-    let (mut separated, mut by_axes) = (0, 0);
-    for (k, scale) in [1e-2, 1.0, 1e2].into_iter().enumerate() {
-        let mut rng = SplitMix64::for_case(SEED ^ 6, k as u64);
-        for _ in 0..300 {
-            let factor = rng.range(0.6, 2.0);
-            let pair = random_pair(&mut rng, scale, factor);
-            let (oa, ob) = pair.oracles();
-            if expected_separation(&oa, &ob).signed() < UNDECIDED_REL * size(&pair) {
-                continue;
-            }
-            separated += 1;
-            by_axes += usize::from(distance_by_axes(&pair));
-            if let Err(e) = check_swap(&pair, &Tolerances { length: scale }) {
-                failures.push(e);
-            }
-        }
-    }
+    let (separated, by_axes, failures) =
+        sweep_scales(SEED ^ 6, (0.6, 2.0), |signed| signed >= UNDECIDED_REL);
     assert!(failures.is_empty(), "{} failures, first: {}", failures.len(), failures[0]);
     assert!(separated > 500, "only {separated} separated pairs");
-    eprintln!("axes answered {by_axes} of {separated}");
     assert!(by_axes * 2 > separated, "axes answered {by_axes} of {separated}");
 }
 
@@ -338,24 +331,9 @@ fn separated_pairs_get_the_oracles_distance_from_the_separating_axes() {
 fn nearly_parallel_separated_boxes_get_the_oracles_distance() {
     let mut rng = SplitMix64::new(SEED ^ 7);
     let mut failures = Vec::new();
-    let cuboid = |half: Vector3<f32>| TestShape::new(Params::Cuboid { half }).expect("valid");
     for angle in [0.0, 1e-7, 1e-5, 5e-5, 1e-4, 1e-3, 1e-2] {
         for _ in 0..20 {
-            let base = UnitQuaternion::from_scaled_axis(rng.unit_vector().cast::<f32>() * 2.0);
-            let tilt = UnitQuaternion::from_scaled_axis(rng.unit_vector().cast::<f32>() * angle);
-            let (a, b) = (cuboid(Vector3::new(0.5, 0.5, 0.5)), cuboid(Vector3::new(0.7, 0.3, 0.4)));
-            let pick = rng.below(3);
-            let axis = [Vector3::x(), Vector3::y(), Vector3::z()][pick];
-            let side =
-                Vector3::new(rng.range(-0.3, 0.3), rng.range(-0.3, 0.3), rng.range(-0.3, 0.3));
-            let reach = 0.5 + [0.7, 0.3, 0.4][pick] + 0.01;
-            let local = axis * reach + side - axis * side.dot(&axis);
-            let pose_a = Isometry3::from_parts(Translation3::new(1.0, -2.0, 0.5), base);
-            let pose_b = Isometry3::from_parts(
-                Translation3::from(pose_a.translation.vector + base * local.cast::<f32>()),
-                base * tilt,
-            );
-            let pair = Pair { a, pose_a, b, pose_b };
+            let (pair, face) = turned_pair(&mut rng, angle, 0.01);
             if let Err(e) = check_swap(&pair, &Tolerances::METRES) {
                 failures.push(format!("angle {angle:e}: {e}"));
             }
@@ -367,12 +345,11 @@ fn nearly_parallel_separated_boxes_get_the_oracles_distance() {
                     continue;
                 }
             };
-            let face = base * axis.cast::<f32>();
             // B's faces are tilted by `angle`, so the nearest features may be
             // a tilted face's vertex over A's face (normal = A's face normal)
-            // or A's vertex over B's face (normal within `angle` of it).
-            // The sine, from the cross product: an arccosine of a dot
-            // product near 1 turns its f32 rounding into ~1e-3 rad.
+            // or A's vertex over B's face (normal within `angle` of it). The
+            // sine, from the cross product: an arccosine of a dot product
+            // near 1 turns its f32 rounding into ~1e-3 rad.
             let off = normal.cross(&face).norm();
             if !(normal.dot(&face) > 0.0 && off <= angle + 2e-6) {
                 failures.push(format!("angle {angle:e}: normal {off:e} rad off the faces'"));

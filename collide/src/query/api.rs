@@ -954,13 +954,7 @@ mod tests {
 
     /// A deterministic spread of unit quaternions and vectors.
     fn samples() -> impl Iterator<Item = (UnitQuaternion<f32>, Vector3<f32>)> {
-        let mut s = 0x9E37_79B9_u32;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 17;
-            s ^= s << 5;
-            (s as f32 / u32::MAX as f32) * 2.0 - 1.0
-        };
+        let mut next = crate::test_stream::stream(0x9E37_79B9);
         (0..2000).map(move |_| {
             let axis = Vector3::new(next(), next(), next());
             let q = UnitQuaternion::from_scaled_axis(axis * 3.0);

@@ -36,14 +36,7 @@ pub(crate) fn boxes_overlap(
     // Plain arrays, row-major (`r[i][j]` = A's axis i · B's axis j), so
     // the fully unrolled loops index with constants and no bounds checks.
     let m: Matrix3<f32> = pose_b_in_a.rotation.to_rotation_matrix().into_inner();
-    // Written out: `array::map` was left as a call, through the stack, whose
-    // result the next loads read across the pieces it was stored in (a
-    // store-forwarding stall, a third of a separated pair's verdict).
-    let r = [
-        [m[(0, 0)], m[(0, 1)], m[(0, 2)]],
-        [m[(1, 0)], m[(1, 1)], m[(1, 2)]],
-        [m[(2, 0)], m[(2, 1)], m[(2, 2)]],
-    ];
+    let r = rows(&m);
     let g = |x: f32| x.abs() + PARALLEL_GUARD;
     let abs_r = [
         [g(r[0][0]), g(r[0][1]), g(r[0][2])],
@@ -89,4 +82,18 @@ pub(crate) fn boxes_overlap(
     // No separating axis; a NaN anywhere also ends here (every comparison
     // with NaN is false), but the queries reject non-finite input first.
     true
+}
+
+/// A matrix as plain row-major arrays (`rows(m)[i][j]` = `m[(i, j)]`), so
+/// that unrolled loops index it with constants and no bounds checks.
+/// Written out: `array::map` was left as a call, through the stack, whose
+/// result the next loads read across the pieces it was stored in (a
+/// store-forwarding stall, a third of a separated pair's verdict).
+#[inline(always)]
+pub(super) fn rows(m: &Matrix3<f32>) -> [[f32; 3]; 3] {
+    [
+        [m[(0, 0)], m[(0, 1)], m[(0, 2)]],
+        [m[(1, 0)], m[(1, 1)], m[(1, 2)]],
+        [m[(2, 0)], m[(2, 1)], m[(2, 2)]],
+    ]
 }

@@ -29,6 +29,7 @@
 use nalgebra::{Isometry3, Matrix3, Point3, Unit, Vector3};
 
 use crate::query::api::Contact;
+use crate::query::box_box::rows;
 use crate::query::box_box_depth::{
     EDGE_DEPTH_ERROR_REL, EDGE_ROUNDING_REL, FEATURE_SLACK_REL, PARALLEL_SINE,
 };
@@ -93,16 +94,7 @@ pub(crate) fn box_distance(
     // that the unrolled loops index with constants: a vector built by
     // `Vector3::ith` at a loop index is stored in pieces and read back
     // whole, a store-forwarding stall on every axis.
-    let m = [
-        [r[(0, 0)], r[(0, 1)], r[(0, 2)]],
-        [r[(1, 0)], r[(1, 1)], r[(1, 2)]],
-        [r[(2, 0)], r[(2, 1)], r[(2, 2)]],
-    ];
-    let am = [
-        [abs_r[(0, 0)], abs_r[(0, 1)], abs_r[(0, 2)]],
-        [abs_r[(1, 0)], abs_r[(1, 1)], abs_r[(1, 2)]],
-        [abs_r[(2, 0)], abs_r[(2, 1)], abs_r[(2, 2)]],
-    ];
+    let (m, am) = (rows(&r), rows(&abs_r));
     let tv = [t.x, t.y, t.z];
     let (a, b) = ([half_a.x, half_a.y, half_a.z], [half_b.x, half_b.y, half_b.z]);
     const NEXT: [usize; 3] = [1, 2, 0];
@@ -275,17 +267,6 @@ mod tests {
 
     type V64 = Vector3<f64>;
 
-    /// A deterministic stream of numbers in [-1, 1).
-    fn stream(seed: u32) -> impl FnMut() -> f32 {
-        let mut s = seed;
-        move || {
-            s ^= s << 13;
-            s ^= s >> 17;
-            s ^= s << 5;
-            (s as f32 / u32::MAX as f32) * 2.0 - 1.0
-        }
-    }
-
     /// A box's corners and edges in A's frame, in f64.
     fn corners(half: &Vector3<f32>, pose: &Isometry3<f32>) -> [V64; 8] {
         let m = pose.to_homogeneous().cast::<f64>();
@@ -352,7 +333,7 @@ mod tests {
     /// built wrongly fails its certificate and would send pairs to GJK).
     #[test]
     fn the_closed_form_answers_nearly_every_pair_with_the_oracles_distance() {
-        let mut next = stream(0x5EED_B0C5);
+        let mut next = crate::test_stream::stream(0x5EED_B0C5);
         let (mut separated, mut answered) = (0, 0);
         for k in 0..1200 {
             let corner = k % 2 == 1;

@@ -722,13 +722,7 @@ mod tests {
     /// edge, as a search finds it, through every removal and fan.
     #[test]
     fn expansion_keeps_the_links_between_faces() {
-        let mut s = 0x1234_5678_u32;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 17;
-            s ^= s << 5;
-            (s as f32 / u32::MAX as f32) * 2.0 - 1.0
-        };
+        let mut next = crate::test_stream::stream(0x1234_5678);
         let mut poly = Polytope::new();
         let tetra = [
             Vector3::new(1.0, 1.0, 1.0),
