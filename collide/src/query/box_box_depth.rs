@@ -151,15 +151,7 @@ pub(crate) fn box_penetration(
             (n, vertex, vertex - n * depth)
         }
         Axis::Edges(i, j) => {
-            let axis = Vector3::ith(i, 1.0).cross(&r.column(j));
-            let n = axis * (sign(t.dot(&axis)) / axis.norm());
-            // A's edge along e_i through its support along n; B's along R_j
-            // through its support along -n.
-            let mut centre_a = n.map(sign).component_mul(half_a);
-            centre_a[i] = 0.0;
-            let mut corner_b = (-r.tr_mul(&n)).map(sign).component_mul(half_b);
-            corner_b[j] = 0.0;
-            let centre_b = t + r * corner_b;
+            let (n, centre_a, centre_b) = supporting_edges(i, j, &r, &t, half_a, half_b);
             let (s, u) =
                 line_parameters(&centre_a, &Vector3::ith(i, 1.0), &centre_b, &r.column(j).into())?;
             if s.abs() > half_a[i] + slack || u.abs() > half_b[j] + slack {
@@ -172,6 +164,31 @@ pub(crate) fn box_penetration(
     };
     let normal = Unit::try_new(normal, 0.0)?;
     Some(Penetration { depth, normal, point_a, point_b })
+}
+
+/// For the edge axis `e_i × R_j` (A's axis `i` crossed with B's axis `j`,
+/// B's axes the columns of `r` in A's frame, B's centre at `t`): the axis as
+/// a unit normal oriented from A towards B, and the centres of the edges
+/// that support each box along it, A's along `e_i` through its support
+/// along the normal, B's along `R_j` through its support against it.
+#[inline(always)]
+pub(super) fn supporting_edges(
+    i: usize,
+    j: usize,
+    r: &Matrix3<f32>,
+    t: &Vector3<f32>,
+    half_a: &Vector3<f32>,
+    half_b: &Vector3<f32>,
+) -> (Vector3<f32>, Vector3<f32>, Vector3<f32>) {
+    // +1 or -1, with +1 for zero, so that a normal always exists.
+    let sign = |x: f32| if x < 0.0 { -1.0 } else { 1.0 };
+    let axis = Vector3::ith(i, 1.0).cross(&r.column(j));
+    let n = axis * (sign(t.dot(&axis)) / axis.norm());
+    let mut centre_a = n.map(sign).component_mul(half_a);
+    centre_a[i] = 0.0;
+    let mut corner_b = (-r.tr_mul(&n)).map(sign).component_mul(half_b);
+    corner_b[j] = 0.0;
+    (n, centre_a, t + r * corner_b)
 }
 
 /// The parameters `(s, u)` of the closest points `p + s d` and `q + u e` of

@@ -31,7 +31,7 @@ use nalgebra::{Isometry3, Matrix3, Point3, Unit, Vector3};
 use crate::query::api::Contact;
 use crate::query::box_box::rows;
 use crate::query::box_box_depth::{
-    EDGE_DEPTH_ERROR_REL, EDGE_ROUNDING_REL, FEATURE_SLACK_REL, PARALLEL_SINE,
+    EDGE_DEPTH_ERROR_REL, EDGE_ROUNDING_REL, FEATURE_SLACK_REL, PARALLEL_SINE, supporting_edges,
 };
 use crate::query::segment::closest_points_segments;
 
@@ -211,13 +211,7 @@ pub(crate) fn box_distance(
     // its support along n, B's along R_j through its support along -n.
     let candidate_e = || {
         let (_, i, j) = edges?;
-        let axis = Vector3::ith(i, 1.0).cross(&r.column(j));
-        let n = axis * (sign(t.dot(&axis)) / axis.norm());
-        let mut centre_a = n.map(sign).component_mul(half_a);
-        centre_a[i] = 0.0;
-        let mut corner_b = (-r.tr_mul(&n)).map(sign).component_mul(half_b);
-        corner_b[j] = 0.0;
-        let centre_b = t + r * corner_b;
+        let (n, centre_a, centre_b) = supporting_edges(i, j, &r, &t, half_a, half_b);
         let (ea, eb) = (Vector3::ith(i, half_a[i]), r.column(j) * half_b[j]);
         let closest = closest_points_segments(
             [(centre_a - ea).into(), (centre_a + ea).into()],
