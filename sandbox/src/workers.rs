@@ -65,9 +65,26 @@ impl Workers {
         self.split = awake >= MIN_AWAKE_TO_SPLIT;
     }
 
+    /// Whether this step's stages hand work to the pool.
+    pub fn splits(&self) -> bool {
+        self.pool().is_some()
+    }
+
     /// The pool, if this step uses it.
     fn pool(&self) -> Option<&rayon::ThreadPool> {
         self.pool.as_ref().filter(|_| self.split)
+    }
+
+    /// Runs `f` on one of the pool's threads (inline without a pool), so
+    /// that the stages `f` calls hand work to the pool from inside it: a
+    /// thread of the pool that waits for its helpers steals work and spins
+    /// instead of sleeping, where a caller outside the pool sleeps on a
+    /// lock and is woken by the system after every hand-off.
+    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        match self.pool() {
+            Some(pool) => pool.install(f),
+            None => f(),
+        }
     }
 
     /// Calls `f(k, &mut items[k])` for every item, on the pool's threads;
@@ -117,22 +134,26 @@ impl Workers {
 
     /// Calls `f` on each `chunk`-sized piece of `a` with the matching piece
     /// of `b` (both cut at the same indices; `b` at least as long as `a`),
-    /// on the pool's threads; inline with one thread or a single piece.
+    /// and the index of the piece's first item, on the pool's threads;
+    /// inline with one thread or a single piece.
     pub fn for_each_chunk_zip<A, B, F>(&self, a: &mut [A], b: &mut [B], chunk: usize, f: F)
     where
         A: Send,
         B: Send,
-        F: Fn(&mut [A], &mut [B]) + Sync,
+        F: Fn(usize, &mut [A], &mut [B]) + Sync,
     {
         let chunk = chunk.max(1);
         debug_assert!(b.len() >= a.len());
         match self.pool() {
             Some(pool) if a.len() > chunk => pool.install(|| {
-                a.par_chunks_mut(chunk).zip(b.par_chunks_mut(chunk)).for_each(|(x, y)| f(x, y));
+                a.par_chunks_mut(chunk)
+                    .zip(b.par_chunks_mut(chunk))
+                    .enumerate()
+                    .for_each(|(k, (x, y))| f(k * chunk, x, y));
             }),
             _ => {
-                for (x, y) in a.chunks_mut(chunk).zip(b.chunks_mut(chunk)) {
-                    f(x, y);
+                for (k, (x, y)) in a.chunks_mut(chunk).zip(b.chunks_mut(chunk)).enumerate() {
+                    f(k * chunk, x, y);
                 }
             }
         }

@@ -406,14 +406,16 @@ impl World {
         let gravity = self.settings.gravity;
         mark_reachable_pairs(&self.bodies, &mut self.contacts, &gravity, dt, &mut self.reachable);
         let t2 = Instant::now();
-        let integrate_time = solve(
-            &self.bodies,
-            &mut self.contacts,
-            &self.settings,
-            &self.workers,
-            &mut self.solver,
-            dt,
-        );
+        let integrate_time = self.workers.install(|| {
+            solve(
+                &self.bodies,
+                &mut self.contacts,
+                &self.settings,
+                &self.workers,
+                &mut self.solver,
+                dt,
+            )
+        });
         let t3 = Instant::now();
         self.continuous.remember_start_poses(&self.bodies, &self.solver.awake_slots, dt);
         write_back(&mut self.bodies, &self.solver);

@@ -5,7 +5,11 @@
 //! count from which the step splits its parallel stages (broad-phase
 //! sweep, narrow phase, integration) into several chunks, so a stage whose
 //! result depended on the split or on the order the workers finish would
-//! fail here. Every world is validated after every step.
+//! fail here. Three scenes are larger still, past the 2 × 1024 awake
+//! bodies from which the solver cuts the bodies into regions solved on
+//! several threads (`solver/regions.rs`): pyramid 100 and falling-boxes
+//! 4200 start with 4 regions, and as the boxes land and fall asleep their
+//! count drops to one. Every world is validated after every step.
 
 use sandbox::{BodyId, Scene, StepSettings, World, build_scene};
 
@@ -19,11 +23,11 @@ const STEPS: usize = 150;
 const COMPARE_EVERY: usize = 25;
 /// Each scene with a size that gives it at least 1000 bodies.
 const SCENES: [(Scene, usize); 5] = [
-    (Scene::Pyramid, 50),
-    (Scene::FallingBoxes, 1000),
+    (Scene::Pyramid, 100),
+    (Scene::FallingBoxes, 4200),
     (Scene::Stack, 1000),
     (Scene::Wall, 50),
-    (Scene::Mixed, 1000),
+    (Scene::Mixed, 2100),
 ];
 /// Thread counts checked against one thread: the machine's two cores, and
 /// one more than that, which splits the chunks unevenly.

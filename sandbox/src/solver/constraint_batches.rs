@@ -54,13 +54,28 @@ pub(crate) struct ConstraintBatches {
 }
 
 impl ConstraintBatches {
-    /// Batches the constraints whose solver body pairs are `pairs`.
+    /// Batches the constraints whose solver body pairs are `pairs`,
+    /// numbering them in order from 0.
+    #[cfg(test)]
     pub fn build(&mut self, pairs: impl Iterator<Item = (u32, u32)>) {
-        self.first = 0;
-        self.open_count = 0;
+        self.clear();
+        self.append(pairs.enumerate().map(|(i, (a, b))| (i as u32, a, b)));
+    }
+
+    /// Forgets every batch.
+    pub fn clear(&mut self) {
         self.order.clear();
         self.lens.clear();
-        for (i, (a, b)) in pairs.enumerate() {
+    }
+
+    /// Batches the constraints `(index, a, b)` (their index and their
+    /// solver body pair) after the batches already built, never mixing
+    /// them with those: the solver runs the batches of each region apart
+    /// (see [`crate::solver::regions`]).
+    pub fn append(&mut self, constraints: impl Iterator<Item = (u32, u32, u32)>) {
+        self.first = 0;
+        self.open_count = 0;
+        for (i, a, b) in constraints {
             // The newest open batch that takes the constraint, else a new one.
             let found = (0..self.open_count).rev().find(|&k| self.open_at(k).accepts(a, b));
             let k = match found {
@@ -76,7 +91,7 @@ impl ConstraintBatches {
                 }
             };
             let o = &mut self.open[(self.first + k) % WINDOW];
-            o.members[o.len] = i as u32;
+            o.members[o.len] = i;
             o.bodies[o.len] = [a, b];
             o.len += 1;
             // Full batches leave as soon as every older one has.

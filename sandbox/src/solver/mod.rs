@@ -10,6 +10,7 @@ pub(crate) mod integrate;
 pub(crate) mod load_stiffening;
 pub(crate) mod mass_ratio_chains;
 pub(crate) mod prepare;
+pub(crate) mod regions;
 pub(crate) mod simd_batch;
 pub(crate) mod simd_target;
 pub(crate) mod solve;

@@ -96,7 +96,8 @@ per_simd_target! {
     /// Prepares `inputs` (one to [`LANES`] manifolds that share no awake body)
     /// into the lanes of `batch`, in order, writing every field of the batch.
     /// Lanes past the inputs, and points past a manifold's count, get zero
-    /// masses and impulses and the static stand-in as both bodies. Returns each
+    /// masses and impulses and `stand_in`, the static stand-in of the batch's
+    /// task, as both bodies. Returns each
     /// lane's per-point normal relative velocity at the start of the step,
     /// which restitution needs, or zeros for lanes without restitution.
     fn prepare(
@@ -104,13 +105,14 @@ per_simd_target! {
         bodies: &[SolverBody],
         masses: &[SolverMass],
         params: &SolverParams,
+        stand_in: u32,
         batch: &mut ConstraintBatch,
     ) -> [[f32; MAX_MANIFOLD_POINTS]; LANES] {
         debug_assert!(!inputs.is_empty() && inputs.len() <= LANES);
         // Gather the inputs, one manifold per lane; missing lanes and points
-        // stay zero.
-        let mut body_a = [0u32; LANES];
-        let mut body_b = [0u32; LANES];
+        // stay zero, and their bodies are the batch's static stand-in.
+        let mut body_a = [stand_in; LANES];
+        let mut body_b = [stand_in; LANES];
         let mut inv_mass_a = W::ZERO;
         let mut inv_mass_b = W::ZERO;
         let mut inv_inertia_a = WideMat::default();

@@ -29,7 +29,7 @@ use collide::nalgebra::Vector3;
 use super::contact_solver::SolverParams;
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 use crate::solver::simd_target::per_simd_target;
-use crate::solver::solver_body::SolverBody;
+use crate::solver::solver_body::BodyWindow;
 
 /// Manifolds solved side by side, one per lane.
 pub(crate) const LANES: usize = 4;
@@ -128,13 +128,13 @@ struct WideBody {
 
 impl WideBody {
     /// Loads each lane's body as three rows of four (its twelve floats in
-    /// [`SolverBody`]'s field order) and transposes the rows into lanes:
+    /// [`SolverBody`](crate::solver::solver_body::SolverBody)'s field order) and transposes the rows into lanes:
     /// row 0 holds `v.x v.y v.z ω.x`, row 1 `ω.y ω.z Δp.x Δp.y`, row 2
     /// `Δp.z Δθ.x Δθ.y Δθ.z`.
     #[inline(always)]
-    fn gather(bodies: &[SolverBody], index: &[u32; LANES]) -> Self {
+    fn gather(bodies: &BodyWindow<'_>, index: &[u32; LANES]) -> Self {
         // Written out: `index.map` is not always inlined.
-        let row = |lane: usize| bodies[index[lane] as usize].rows();
+        let row = |lane: usize| bodies.rows(index[lane]);
         let rows = [row(0), row(1), row(2), row(3)];
         let column = |r: usize| W::transpose([rows[0][r], rows[1][r], rows[2][r], rows[3][r]]);
         let [vx, vy, vz, wx] = column(0);
@@ -153,14 +153,12 @@ impl WideBody {
     /// [`Self::gather`]'s transposes for rows 0 and 1, stored whole (row 1's
     /// `Δp.x Δp.y` go back as they were gathered).
     #[inline(always)]
-    fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; LANES]) {
+    fn scatter(&self, bodies: &mut BodyWindow<'_>, index: &[u32; LANES]) {
         let (v, w, p) = (&self.linear_velocity, &self.angular_velocity, &self.delta_position);
         let row0 = W::transpose([v.x, v.y, v.z, w.x]);
         let row1 = W::transpose([w.y, w.z, p.x, p.y]);
         for (lane, &i) in index.iter().enumerate() {
-            if i != 0 {
-                bodies[i as usize].set_first_rows(row0[lane], row1[lane]);
-            }
+            bodies.set_first_rows(i, row0[lane], row1[lane]);
         }
     }
 }
@@ -614,7 +612,7 @@ const _: () = assert!(MAX_MANIFOLD_POINTS == 4, "by_point_count! lists the count
 
 /// Warm start of one batch whose manifolds have at most `N` points.
 #[inline(always)]
-fn warm_start_batch<const N: usize>(c: &ConstraintBatch, bodies: &mut [SolverBody]) {
+fn warm_start_batch<const N: usize>(c: &ConstraintBatch, bodies: &mut BodyWindow<'_>) {
     let mut ba = WideBody::gather(bodies, &c.body_a);
     let mut bb = WideBody::gather(bodies, &c.body_b);
     c.apply::<N>(&mut ba, &mut bb, &c.normal_impulse, c.tangent_impulse, c.twist_impulse);
@@ -626,7 +624,7 @@ fn warm_start_batch<const N: usize>(c: &ConstraintBatch, bodies: &mut [SolverBod
 #[inline(always)]
 fn push_batch<const FRESH: bool, const N: usize>(
     c: &mut ConstraintBatch,
-    bodies: &mut [SolverBody],
+    bodies: &mut BodyWindow<'_>,
     params: &SolverParams,
 ) {
     let mut ba = WideBody::gather(bodies, &c.body_a);
@@ -641,7 +639,7 @@ fn push_batch<const FRESH: bool, const N: usize>(
 #[inline(always)]
 fn relax_batch<const FRESH: bool, const N: usize>(
     c: &mut ConstraintBatch,
-    bodies: &mut [SolverBody],
+    bodies: &mut BodyWindow<'_>,
     params: &SolverParams,
 ) {
     let mut ba = WideBody::gather(bodies, &c.body_a);
@@ -653,9 +651,10 @@ fn relax_batch<const FRESH: bool, const N: usize>(
 
 per_simd_target! {
     /// Applies last substep's impulses again, so the solver starts near the answer.
-    fn warm_start(batches: &[ConstraintBatch], bodies: &mut [SolverBody]) {
+    fn warm_start(batches: &[ConstraintBatch], bodies: BodyWindow<'_>) {
+        let mut bodies = bodies;
         for c in batches {
-            by_point_count!(c.point_count, N => warm_start_batch::<N>(c, bodies));
+            by_point_count!(c.point_count, N => warm_start_batch::<N>(c, &mut bodies));
         }
     }
 }
@@ -665,7 +664,7 @@ per_simd_target! {
     /// normal constraints only, pushing overlap out through the soft spring.
     fn push(
         batches: &mut [ConstraintBatch],
-        bodies: &mut [SolverBody],
+        bodies: BodyWindow<'_>,
         params: &SolverParams,
         first_iteration: bool,
     ) {
@@ -682,11 +681,11 @@ per_simd_target! {
 #[inline(always)]
 fn push_pass<const FRESH: bool>(
     batches: &mut [ConstraintBatch],
-    bodies: &mut [SolverBody],
+    mut bodies: BodyWindow<'_>,
     params: &SolverParams,
 ) {
     for c in batches.iter_mut() {
-        by_point_count!(c.point_count, N => push_batch::<FRESH, N>(c, bodies, params));
+        by_point_count!(c.point_count, N => push_batch::<FRESH, N>(c, &mut bodies, params));
     }
 }
 
@@ -697,7 +696,7 @@ per_simd_target! {
     /// later ones reuse.
     fn relax(
         batches: &mut [ConstraintBatch],
-        bodies: &mut [SolverBody],
+        bodies: BodyWindow<'_>,
         params: &SolverParams,
         first_iteration: bool,
     ) {
@@ -713,11 +712,11 @@ per_simd_target! {
 #[inline(always)]
 fn relax_pass<const FRESH: bool>(
     batches: &mut [ConstraintBatch],
-    bodies: &mut [SolverBody],
+    mut bodies: BodyWindow<'_>,
     params: &SolverParams,
 ) {
     for c in batches.iter_mut() {
-        by_point_count!(c.point_count, N => relax_batch::<FRESH, N>(c, bodies, params));
+        by_point_count!(c.point_count, N => relax_batch::<FRESH, N>(c, &mut bodies, params));
     }
 }
 
@@ -728,12 +727,13 @@ per_simd_target! {
     fn relax_selected(
         batches: &mut [ConstraintBatch],
         selected: &[u32],
-        bodies: &mut [SolverBody],
+        bodies: BodyWindow<'_>,
         params: &SolverParams,
     ) {
+        let mut bodies = bodies;
         for &index in selected {
             let c = &mut batches[index as usize];
-            by_point_count!(c.point_count, N => relax_batch::<false, N>(c, bodies, params));
+            by_point_count!(c.point_count, N => relax_batch::<false, N>(c, &mut bodies, params));
         }
     }
 }
@@ -745,12 +745,13 @@ per_simd_target! {
     fn push_selected(
         batches: &mut [ConstraintBatch],
         selected: &[u32],
-        bodies: &mut [SolverBody],
+        bodies: BodyWindow<'_>,
         params: &SolverParams,
     ) {
+        let mut bodies = bodies;
         for &index in selected {
             let c = &mut batches[index as usize];
-            by_point_count!(c.point_count, N => push_batch::<false, N>(c, bodies, params));
+            by_point_count!(c.point_count, N => push_batch::<false, N>(c, &mut bodies, params));
         }
     }
 }

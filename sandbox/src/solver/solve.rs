@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
-use collide::nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion};
+use collide::nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 
 use crate::body::storage::Bodies;
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
@@ -23,14 +23,18 @@ use crate::solver::integrate::{integrate_positions, integrate_velocities};
 use crate::solver::load_stiffening::LoadStiffening;
 use crate::solver::mass_ratio_chains::mark_chains;
 use crate::solver::prepare::{ContactInput, prepare};
+use crate::solver::regions::Regions;
 use crate::solver::simd_batch::{self, ConstraintBatch, LANES};
-use crate::solver::solver_body::{SolverBody, SolverMass, SolverMotion};
+use crate::solver::solver_body::{BodyWindow, SolverBody, SolverMass, SolverMotion};
 use crate::tolerances::LINEAR_SLOP;
 use crate::workers::Workers;
 
 /// Bodies one worker integrates at a time: each costs tens of nanoseconds,
 /// so a chunk must be large for handing it out to be worth it.
 const BODIES_PER_CHUNK: usize = 512;
+
+/// Batches one worker prepares at a time: each takes about a microsecond.
+const BATCHES_PER_CHUNK: usize = 64;
 
 /// Highest contact spring frequency, as a fraction of the substep rate:
 /// Box2D v3's cap (a quarter), above which the soft step's single sweep
@@ -61,8 +65,12 @@ pub(crate) struct SolverScratch {
     motions: Vec<SolverMotion>,
     /// World centre of mass of each solver body at the start of the step.
     centers: Vec<Point3<f32>>,
-    /// Slot of each solver body after the stand-in.
+    /// World centre of mass of each awake body, in `awake_slots`' order.
+    awake_centers: Vec<Point3<f32>>,
+    /// The awake bodies' slots, in increasing order.
     pub awake_slots: Vec<u32>,
+    /// The regions whose sweeps may run on several threads.
+    regions: Regions,
     /// Per manifold the solver sees (touching, with an awake body), in
     /// contact order: its contact, its batch lane and what restitution and
     /// storing need.
@@ -73,6 +81,13 @@ pub(crate) struct SolverScratch {
     batching: ConstraintBatches,
     /// The manifolds prepared in SIMD batches.
     batches: Vec<ConstraintBatch>,
+    /// Where each batch's manifolds start in `batching.order`.
+    batch_starts: Vec<u32>,
+    /// The static stand-in each batch's manifolds use (its task's).
+    batch_stand_ins: Vec<u32>,
+    /// Per batch: the slot record of each lane, written by the preparation
+    /// when it runs on several threads, and copied into `slots` after.
+    lane_slots: Vec<[ConstraintSlot; LANES]>,
     /// Per solver body: whether it touches a body of very different mass.
     body_in_chain: Vec<bool>,
     /// Per slot: whether its manifold is in a mass-ratio chain.
@@ -94,7 +109,7 @@ pub(crate) fn solve(
     scratch: &mut SolverScratch,
     dt: f32,
 ) -> Duration {
-    scratch.gather_awake(bodies);
+    scratch.gather_awake(bodies, &settings.gravity);
     if scratch.awake_slots.is_empty() {
         // Everything asleep or static: no contact can change.
         scratch.slots.clear();
@@ -147,7 +162,7 @@ pub(crate) fn solve(
         scratch.slots.iter().map(|s| contacts.pairs[s.contact as usize].point_count),
         scratch.masses.len(),
     );
-    scratch.batch_constraints(bodies, contacts, &params);
+    scratch.batch_constraints(bodies, contacts, &params, workers);
     scratch.chain_blocks.assemble(&scratch.slots, &scratch.batches);
 
     let push_iterations = settings.push_iterations.max(1);
@@ -163,6 +178,7 @@ pub(crate) fn solve(
         slots,
         chain_batches,
         chain_blocks,
+        regions,
         ..
     } = scratch;
     for _ in 0..substeps {
@@ -171,16 +187,26 @@ pub(crate) fn solve(
             &mut solver_bodies[1..],
             &mut motions[1..],
             BODIES_PER_CHUNK,
-            |bodies, _| integrate_velocities(bodies, &settings.gravity, h),
+            |_, bodies, _| integrate_velocities(bodies, &settings.gravity, h),
         );
+        // Integration gave the stand-ins after the first gravity; they must
+        // stay at rest.
+        for stand_in in regions.stand_ins() {
+            solver_bodies[stand_in as usize] = SolverBody::STATIC;
+        }
         integrate_time += t.elapsed();
-        simd_batch::warm_start(batches, solver_bodies);
+        regions.sweep(workers, batches, solver_bodies, |batches, bodies| {
+            simd_batch::warm_start(batches, bodies);
+        });
         for iteration in 0..push_iterations {
-            simd_batch::push(batches, solver_bodies, &params, iteration == 0);
+            regions.sweep(workers, batches, solver_bodies, |batches, bodies| {
+                simd_batch::push(batches, bodies, &params, iteration == 0);
+            });
         }
         if !chain_batches.is_empty() {
             for _ in push_iterations..chain_push_iterations {
-                simd_batch::push_selected(batches, chain_batches, solver_bodies, &params);
+                let bodies = BodyWindow::whole(solver_bodies);
+                simd_batch::push_selected(batches, chain_batches, bodies, &params);
             }
         }
         if !chain_blocks.is_empty() {
@@ -191,15 +217,18 @@ pub(crate) fn solve(
             &mut solver_bodies[1..],
             &mut motions[1..],
             BODIES_PER_CHUNK,
-            |bodies, motions| integrate_positions(bodies, motions, h),
+            |_, bodies, motions| integrate_positions(bodies, motions, h),
         );
         integrate_time += t.elapsed();
         for iteration in 0..relax_iterations {
-            simd_batch::relax(batches, solver_bodies, &params, iteration == 0);
+            regions.sweep(workers, batches, solver_bodies, |batches, bodies| {
+                simd_batch::relax(batches, bodies, &params, iteration == 0);
+            });
         }
         if !chain_batches.is_empty() {
             for _ in relax_iterations..chain_relax_iterations {
-                simd_batch::relax_selected(batches, chain_batches, solver_bodies, &params);
+                let bodies = BodyWindow::whole(solver_bodies);
+                simd_batch::relax_selected(batches, chain_batches, bodies, &params);
             }
         }
         if !chain_blocks.is_empty() {
@@ -215,10 +244,11 @@ pub(crate) fn solve(
 /// body storage, and grows each body's travel bound by how far any of its
 /// points moved.
 pub(crate) fn write_back(bodies: &mut Bodies, scratch: &SolverScratch) {
-    for (k, &slot) in scratch.awake_slots.iter().enumerate() {
+    for &slot in &scratch.awake_slots {
         let i = slot as usize;
-        let sb = &scratch.bodies[k + 1];
-        let motion = &scratch.motions[k + 1];
+        let k = scratch.solver_index[i] as usize;
+        let sb = &scratch.bodies[k];
+        let motion = &scratch.motions[k];
         let r = &bodies.records[i];
         let pose = bodies.poses[i];
         let delta_position = sb.delta_position();
@@ -238,33 +268,48 @@ pub(crate) fn write_back(bodies: &mut Bodies, scratch: &SolverScratch) {
 }
 
 impl SolverScratch {
+    /// Regions the last step's solve cut the awake bodies into.
+    #[cfg(test)]
+    pub fn region_count(&self) -> usize {
+        self.regions.count()
+    }
+
     /// Copies the awake bodies into the compact solver arrays, after the
-    /// static stand-in at index 0.
-    fn gather_awake(&mut self, bodies: &Bodies) {
-        self.bodies.clear();
-        self.bodies.push(SolverBody::STATIC);
-        self.masses.clear();
-        self.masses.push(SolverMass::STATIC);
-        self.motions.clear();
-        self.motions.push(SolverMotion::IDENTITY);
-        self.centers.clear();
-        self.centers.push(Point3::origin());
+    /// static stand-in at index 0, region after region (see
+    /// [`crate::solver::regions`]; the regions are cut across `gravity`).
+    fn gather_awake(&mut self, bodies: &Bodies, gravity: &Vector3<f32>) {
         self.awake_slots.clear();
-        self.solver_index.resize(bodies.len(), 0);
+        self.awake_centers.clear();
         for (i, r) in bodies.records.iter().enumerate() {
-            if !bodies.active[i] {
-                self.solver_index[i] = 0;
-                continue;
+            if bodies.active[i] {
+                self.awake_slots.push(i as u32);
+                self.awake_centers.push(bodies.poses[i] * r.mass.local_center);
             }
-            self.solver_index[i] = self.bodies.len() as u32;
-            self.awake_slots.push(i as u32);
-            let pose = &bodies.poses[i];
-            self.bodies
-                .push(SolverBody::new(&bodies.linear_velocities[i], &bodies.angular_velocities[i]));
+        }
+        self.regions.split(&self.awake_centers, gravity);
+        self.bodies.clear();
+        self.masses.clear();
+        self.motions.clear();
+        self.centers.clear();
+        self.solver_index.clear();
+        self.solver_index.resize(bodies.len(), 0);
+        for region in 0..self.regions.count() {
+            self.bodies.push(SolverBody::STATIC);
+            self.masses.push(SolverMass::STATIC);
             self.motions.push(SolverMotion::IDENTITY);
-            self.centers.push(pose * r.mass.local_center);
-            self.masses
-                .push(SolverMass { inv_mass: r.inv_mass, inv_inertia: r.inv_inertia_world(pose) });
+            self.centers.push(Point3::origin());
+            for &k in self.regions.members(region) {
+                let i = self.awake_slots[k as usize] as usize;
+                let r = &bodies.records[i];
+                self.solver_index[i] = self.bodies.len() as u32;
+                let pose = &bodies.poses[i];
+                let (v, w) = (&bodies.linear_velocities[i], &bodies.angular_velocities[i]);
+                self.bodies.push(SolverBody::new(v, w));
+                self.motions.push(SolverMotion::IDENTITY);
+                self.centers.push(self.awake_centers[k as usize]);
+                let inv_inertia = r.inv_inertia_world(pose);
+                self.masses.push(SolverMass { inv_mass: r.inv_mass, inv_inertia });
+            }
         }
     }
 
@@ -272,65 +317,137 @@ impl SolverScratch {
     /// pairs alone (see [`crate::solver::constraint_batches`]), then prepares
     /// each manifold straight into its batch lane and records the lane in
     /// its slot.
-    fn batch_constraints(&mut self, bodies: &Bodies, contacts: &PairCache, params: &SolverParams) {
-        self.batching.build(self.pairs.iter().copied());
+    fn batch_constraints(
+        &mut self,
+        bodies: &Bodies,
+        contacts: &PairCache,
+        params: &SolverParams,
+        workers: &Workers,
+    ) {
+        self.regions.assign(&self.pairs);
+        self.batching.clear();
+        self.batch_stand_ins.clear();
+        for task in 0..self.regions.tasks.len() {
+            let first = self.batching.lens.len() as u32;
+            let pairs = &self.pairs;
+            let slots = self.regions.task_slots(task).iter();
+            self.batching.append(slots.map(|&m| (m, pairs[m as usize].0, pairs[m as usize].1)));
+            let end = self.batching.lens.len() as u32;
+            self.regions.set_batches(task, first..end);
+            let stand_in = self.regions.tasks[task].stand_in();
+            self.batch_stand_ins.extend(std::iter::repeat_n(stand_in, (end - first) as usize));
+        }
         let count = self.batching.lens.len();
+        self.batch_starts.clear();
+        self.batch_starts.extend(self.batching.lens.iter().scan(0u32, |start, &len| {
+            *start += u32::from(len);
+            Some(*start - u32::from(len))
+        }));
         self.batches.resize_with(count, ConstraintBatch::default);
-        self.chain_batches.clear();
-        let mut start = 0;
-        for (index, (batch, &len)) in self.batches.iter_mut().zip(&self.batching.lens).enumerate() {
-            let end = start + usize::from(len);
-            let mut inputs = ArrayVec::<ContactInput<'_>, LANES>::new();
-            for (lane, &m) in self.batching.order[start..end].iter().enumerate() {
-                let slot = &mut self.slots[m as usize];
-                let c = &contacts.pairs[slot.contact as usize];
-                let manifold = contacts.manifold(c);
-                let (a, b) = (c.body_a as usize, c.body_b as usize);
-                let (pose_a, pose_b) = (&bodies.poses[a], &bodies.poses[b]);
-                let (anchor, anchor_gap) = manifold.friction_anchor_gap(pose_a, pose_b);
-                let (index_a, index_b) = self.pairs[m as usize];
-                // Awake bodies' centres were computed with the solver
-                // bodies; static and sleeping ones share index 0.
-                let center = |slot: usize, index: u32| {
-                    if index != 0 {
-                        self.centers[index as usize]
-                    } else {
-                        bodies.poses[slot] * bodies.records[slot].mass.local_center
+        let (mut batches, mut lane_slots) =
+            (std::mem::take(&mut self.batches), std::mem::take(&mut self.lane_slots));
+        // On several threads each batch is prepared apart from the others
+        // into `lane_slots`, and the slots are copied in order below. On one
+        // the slots are written as each batch is prepared, while the lines
+        // it read are still in cache: the same results, without a second
+        // pass over the slots after the batches pushed them out.
+        let parallel = workers.splits();
+        if parallel {
+            lane_slots.resize(count, [ConstraintSlot::EMPTY; LANES]);
+            let this = &*self;
+            workers.for_each_chunk_zip(
+                &mut batches,
+                &mut lane_slots,
+                BATCHES_PER_CHUNK,
+                |first, batches, lane_slots| {
+                    for (k, (batch, lanes)) in batches.iter_mut().zip(lane_slots).enumerate() {
+                        this.prepare_batch(first + k, bodies, contacts, params, batch, lanes);
                     }
-                };
-                inputs.push(ContactInput {
-                    anchor_gap,
-                    in_chain: self.slot_in_chain[m as usize],
-                    block_solved: self.chain_blocks.slot_block[m as usize] != NO_BLOCK,
-                    manifold,
-                    body_a: index_a,
-                    body_b: index_b,
-                    center_a: center(a, index_a),
-                    center_b: center(b, index_b),
-                    friction: c.friction,
-                    restitution: c.restitution,
-                });
-                *slot = ConstraintSlot {
-                    contact: slot.contact,
-                    batch: index as u32,
-                    lane: lane as u32,
-                    count: c.point_count,
-                    restitution: c.restitution,
-                    relative_velocity: [0.0; MAX_MANIFOLD_POINTS],
-                    anchor,
-                };
+                },
+            );
+        }
+        self.chain_batches.clear();
+        for (index, batch) in batches.iter_mut().enumerate() {
+            let mut prepared = [ConstraintSlot::EMPTY; LANES];
+            let lanes = if parallel {
+                &lane_slots[index]
+            } else {
+                self.prepare_batch(index, bodies, contacts, params, batch, &mut prepared);
+                &prepared
+            };
+            let start = self.batch_starts[index] as usize;
+            let members = &self.batching.order[start..][..usize::from(self.batching.lens[index])];
+            for (lane, &m) in members.iter().enumerate() {
+                self.slots[m as usize] = lanes[lane];
             }
-            if inputs.iter().any(|input| input.in_chain) {
+            if members.iter().any(|&m| self.slot_in_chain[m as usize]) {
                 self.chain_batches.push(index as u32);
             }
-            let relative_velocity = prepare(&inputs, &self.bodies, &self.masses, params, batch);
-            for (lane, &m) in self.batching.order[start..end].iter().enumerate() {
-                let slot = &mut self.slots[m as usize];
-                if slot.restitution != 0.0 {
-                    slot.relative_velocity = relative_velocity[lane];
+        }
+        (self.batches, self.lane_slots) = (batches, lane_slots);
+    }
+
+    /// Prepares batch `index` into `batch`, and fills `lane_slots` with the
+    /// slot record of each of its lanes.
+    fn prepare_batch(
+        &self,
+        index: usize,
+        bodies: &Bodies,
+        contacts: &PairCache,
+        params: &SolverParams,
+        batch: &mut ConstraintBatch,
+        lane_slots: &mut [ConstraintSlot; LANES],
+    ) {
+        let start = self.batch_starts[index] as usize;
+        let stand_in = self.batch_stand_ins[index];
+        let members = &self.batching.order[start..][..usize::from(self.batching.lens[index])];
+        let mut inputs = ArrayVec::<ContactInput<'_>, LANES>::new();
+        for (lane, &m) in members.iter().enumerate() {
+            let contact = self.slots[m as usize].contact;
+            let c = &contacts.pairs[contact as usize];
+            let manifold = contacts.manifold(c);
+            let (a, b) = (c.body_a as usize, c.body_b as usize);
+            let (pose_a, pose_b) = (&bodies.poses[a], &bodies.poses[b]);
+            let (anchor, anchor_gap) = manifold.friction_anchor_gap(pose_a, pose_b);
+            let (index_a, index_b) = self.pairs[m as usize];
+            // Awake bodies' centres were computed with the solver
+            // bodies; static and sleeping ones are index 0 in the pairs,
+            // and the batch's stand-in in the batch.
+            let center = |slot: usize, index: u32| {
+                if index != 0 {
+                    self.centers[index as usize]
+                } else {
+                    bodies.poses[slot] * bodies.records[slot].mass.local_center
                 }
+            };
+            inputs.push(ContactInput {
+                anchor_gap,
+                in_chain: self.slot_in_chain[m as usize],
+                block_solved: self.chain_blocks.slot_block[m as usize] != NO_BLOCK,
+                manifold,
+                body_a: if index_a != 0 { index_a } else { stand_in },
+                body_b: if index_b != 0 { index_b } else { stand_in },
+                center_a: center(a, index_a),
+                center_b: center(b, index_b),
+                friction: c.friction,
+                restitution: c.restitution,
+            });
+            lane_slots[lane] = ConstraintSlot {
+                contact,
+                batch: index as u32,
+                lane: lane as u32,
+                count: c.point_count,
+                restitution: c.restitution,
+                relative_velocity: [0.0; MAX_MANIFOLD_POINTS],
+                anchor,
+            };
+        }
+        let relative_velocity =
+            prepare(&inputs, &self.bodies, &self.masses, params, stand_in, batch);
+        for (slot, velocity) in lane_slots.iter_mut().zip(relative_velocity).take(members.len()) {
+            if slot.restitution != 0.0 {
+                slot.relative_velocity = velocity;
             }
-            start = end;
         }
     }
 }

@@ -81,18 +81,58 @@ impl SolverBody {
         [r2[0], r2[1], r2[2], r2[3]] = [p.z, a.x, a.y, a.z];
     }
 
-    /// The three rows, for the SIMD batches to transpose into lanes.
-    #[inline]
-    pub fn rows(&self) -> [f32x4; 3] {
-        self.rows
-    }
-
     /// Replaces the first two rows (`v`, `ω`, and `Δp.x Δp.y`, which the
     /// SIMD batches write back as they read them).
     #[inline]
     pub fn set_first_rows(&mut self, row0: f32x4, row1: f32x4) {
         self.rows[0] = row0;
         self.rows[1] = row1;
+    }
+}
+
+/// The solver bodies one task of a sweep may write: a contiguous run of
+/// the solver array, addressed by solver index, whose first body is the
+/// static stand-in the task's manifolds use (see
+/// [`crate::solver::regions`]); that one is read but never written. Tasks
+/// that run at once hold disjoint windows, so the borrow checker, not a
+/// promise, keeps them from writing the same body.
+#[derive(Debug)]
+pub(crate) struct BodyWindow<'a> {
+    bodies: &'a mut [SolverBody],
+    /// Solver index of `bodies[0]`, the stand-in.
+    first: u32,
+}
+
+impl<'a> BodyWindow<'a> {
+    /// The window whose first body, the stand-in, has solver index `first`.
+    pub fn new(bodies: &'a mut [SolverBody], first: u32) -> Self {
+        Self { bodies, first }
+    }
+
+    /// Every solver body, with stand-in 0 first.
+    pub fn whole(bodies: &'a mut [SolverBody]) -> Self {
+        Self::new(bodies, 0)
+    }
+
+    /// The same window, borrowed again (to hand to a pass by value).
+    pub fn reborrow(&mut self) -> BodyWindow<'_> {
+        BodyWindow { bodies: &mut *self.bodies, first: self.first }
+    }
+
+    /// The rows of the body with solver index `index`. Panics if the body is
+    /// outside the window (a task reaching a body it does not own).
+    #[inline(always)]
+    pub fn rows(&self, index: u32) -> [f32x4; 3] {
+        self.bodies[index.wrapping_sub(self.first) as usize].rows
+    }
+
+    /// [`SolverBody::set_first_rows`] on the body with solver index
+    /// `index`, unless it is the stand-in.
+    #[inline(always)]
+    pub fn set_first_rows(&mut self, index: u32, row0: f32x4, row1: f32x4) {
+        if index != self.first {
+            self.bodies[index.wrapping_sub(self.first) as usize].set_first_rows(row0, row1);
+        }
     }
 }
 

@@ -203,3 +203,16 @@ fn no_pair_is_left_empty_that_contact_determination_finds() {
     }
     assert!(empty > 1000 && empty < checked, "{empty} of {checked} checked pairs empty");
 }
+
+/// A large awake scene is solved in regions (several per 1024 awake
+/// bodies), a small one in one: the threads test relies on both.
+#[test]
+fn large_awake_scenes_are_solved_in_regions() {
+    for (size, regions) in [(20, 1), (63, 1), (64, 2), (100, 4)] {
+        let settings = StepSettings { sleep_enabled: false, ..StepSettings::default() };
+        let mut world = World::with_settings(settings);
+        crate::build_scene(&mut world, crate::Scene::Pyramid, size).expect("scene builds");
+        world.step(1.0 / 60.0);
+        assert_eq!(world.solver.region_count(), regions, "pyramid {size}");
+    }
+}

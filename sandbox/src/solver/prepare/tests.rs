@@ -8,6 +8,7 @@ use super::*;
 use crate::collision::manifold::ContactPoint;
 use crate::solver::contact_solver::Softness;
 use crate::solver::load_stiffening::LoadStiffening;
+use crate::solver::solver_body::BodyWindow;
 
 /// Relative tolerance of the effective-mass entries against the oracle:
 /// both sides round f32 products of O(1) lever arms and inertias, so a
@@ -128,7 +129,7 @@ fn lanes_match_explicit_effective_mass() {
             })
             .collect();
         let mut batch = ConstraintBatch::default();
-        prepare(&inputs, &bodies, &masses, &params(), &mut batch);
+        prepare(&inputs, &bodies, &masses, &params(), 0, &mut batch);
         for (l, input) in inputs.iter().enumerate() {
             let (ma, mb) = (&masses[input.body_a as usize], &masses[input.body_b as usize]);
             let mut inv_m = SMatrix::<f32, 12, 12>::zeros();
@@ -245,9 +246,9 @@ fn lanes_are_independent() {
     let reverse: Vec<_> = (0..4).rev().map(|l| input(&manifolds[l], 1 + 2 * l as u32)).collect();
     let (mut a, mut b, mut alone) =
         (ConstraintBatch::default(), ConstraintBatch::default(), ConstraintBatch::default());
-    prepare(&forward, &bodies, &masses, &params(), &mut a);
-    prepare(&reverse, &bodies, &masses, &params(), &mut b);
-    prepare(&forward[2..3], &bodies, &masses, &params(), &mut alone);
+    prepare(&forward, &bodies, &masses, &params(), 0, &mut a);
+    prepare(&reverse, &bodies, &masses, &params(), 0, &mut b);
+    prepare(&forward[2..3], &bodies, &masses, &params(), 0, &mut alone);
     let bits = |batch: &ConstraintBatch, l: usize| {
         let mut v: Vec<u32> = Vec::new();
         for i in 0..MAX_MANIFOLD_POINTS {
@@ -311,7 +312,7 @@ fn passes_per_point_count_match_the_all_point_passes() {
         let inputs: Vec<ContactInput<'_>> = (0..8).map(input).collect();
         let mut batches = vec![ConstraintBatch::default(), ConstraintBatch::default()];
         for (batch, lanes) in batches.iter_mut().zip(inputs.chunks(LANES)) {
-            prepare(lanes, &bodies, &masses, &params(), batch);
+            prepare(lanes, &bodies, &masses, &params(), 0, batch);
             assert_eq!(batch.point_count as usize, largest);
         }
         let mut all_points = batches.clone();
@@ -321,11 +322,11 @@ fn passes_per_point_count_match_the_all_point_passes() {
         let run = |batches: &mut Vec<ConstraintBatch>| {
             let mut bodies = bodies.clone();
             for _ in 0..3 {
-                simd_batch::warm_start(batches, &mut bodies);
-                simd_batch::push(batches, &mut bodies, &params(), true);
-                simd_batch::push(batches, &mut bodies, &params(), false);
-                simd_batch::relax(batches, &mut bodies, &params(), true);
-                simd_batch::relax(batches, &mut bodies, &params(), false);
+                simd_batch::warm_start(batches, BodyWindow::whole(&mut bodies));
+                simd_batch::push(batches, BodyWindow::whole(&mut bodies), &params(), true);
+                simd_batch::push(batches, BodyWindow::whole(&mut bodies), &params(), false);
+                simd_batch::relax(batches, BodyWindow::whole(&mut bodies), &params(), true);
+                simd_batch::relax(batches, BodyWindow::whole(&mut bodies), &params(), false);
             }
             let bits = |v: &Vector3<f32>| v.map(f32::to_bits);
             let body_bits: Vec<_> = bodies
