@@ -14,6 +14,8 @@
 //!
 //! [`StepSettings::threads`]: crate::StepSettings::threads
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 
 /// Awake bodies below which a step runs on the calling thread alone even
@@ -21,11 +23,11 @@ use rayon::prelude::*;
 /// more when the machine is busy), more than a small scene's stages take.
 pub(crate) const MIN_AWAKE_TO_SPLIT: usize = 1000;
 
-/// The worker pool of one world.
-#[derive(Debug, Default)]
+/// The worker pool of one world (a clone shares the pool).
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Workers {
     /// The pool, `None` when the step runs on the calling thread alone.
-    pool: Option<rayon::ThreadPool>,
+    pool: Option<Arc<rayon::ThreadPool>>,
     /// Whether this step's stages use the pool (see [`Self::split_for`]).
     split: bool,
 }
@@ -37,7 +39,7 @@ impl Workers {
     /// warning: the results are the same either way.
     pub fn ensure_threads(&mut self, threads: usize) {
         let threads = threads.max(1);
-        if self.pool.as_ref().map_or(1, rayon::ThreadPool::current_num_threads) == threads {
+        if self.pool.as_ref().map_or(1, |pool| pool.current_num_threads()) == threads {
             return;
         }
         self.pool = None;
@@ -47,7 +49,7 @@ impl Workers {
                 .thread_name(|i| format!("sandbox-step-{i}"))
                 .build()
             {
-                Ok(pool) => self.pool = Some(pool),
+                Ok(pool) => self.pool = Some(Arc::new(pool)),
                 Err(e) => log::warn!("stepping on one thread: no pool of {threads} ({e})"),
             }
         }
@@ -72,7 +74,7 @@ impl Workers {
 
     /// The pool, if this step uses it.
     fn pool(&self) -> Option<&rayon::ThreadPool> {
-        self.pool.as_ref().filter(|_| self.split)
+        self.pool.as_deref().filter(|_| self.split)
     }
 
     /// Runs `f` on one of the pool's threads (inline without a pool), so

@@ -397,6 +397,16 @@ impl World {
         self.removed.clear();
         self.workers.ensure_threads(self.settings.threads);
         self.workers.split_for(self.bodies.active.iter().filter(|&&a| a).count());
+        // The stages run on a thread of the pool, so that handing work to
+        // the other threads never puts the caller to sleep (see
+        // `Workers::install`).
+        let workers = self.workers.clone();
+        workers.install(|| self.run_stages(dt));
+        StepOutcome::Stepped
+    }
+
+    /// The step's pipeline, for a `dt` already checked.
+    fn run_stages(&mut self, dt: f32) {
         let t0 = Instant::now();
         self.remove_invalid_bodies();
         self.bodies.update_reach(dt);
@@ -406,16 +416,14 @@ impl World {
         let gravity = self.settings.gravity;
         mark_reachable_pairs(&self.bodies, &mut self.contacts, &gravity, dt, &mut self.reachable);
         let t2 = Instant::now();
-        let integrate_time = self.workers.install(|| {
-            solve(
-                &self.bodies,
-                &mut self.contacts,
-                &self.settings,
-                &self.workers,
-                &mut self.solver,
-                dt,
-            )
-        });
+        let integrate_time = solve(
+            &self.bodies,
+            &mut self.contacts,
+            &self.settings,
+            &self.workers,
+            &mut self.solver,
+            dt,
+        );
         let t3 = Instant::now();
         self.continuous.remember_start_poses(&self.bodies, &self.solver.awake_slots, dt);
         write_back(&mut self.bodies, &self.solver);
@@ -435,7 +443,6 @@ impl World {
         st.integrate += (t4 - t3) + integrate_time;
         st.sleep += t5 - t4;
         st.steps += 1;
-        StepOutcome::Stepped
     }
 
     /// The find-contacts stage: merge the pair cache, update manifolds, then
