@@ -215,7 +215,11 @@ impl Regions {
         let task_count = k + seams + 1;
         let region = |index: u32| usize::from(self.solver_region[index as usize]);
         self.slot_task.clear();
-        for &(a, b) in pairs {
+        if k == 1 {
+            // One region: every manifold is its interior's (task 0).
+            self.slot_task.resize(pairs.len(), 0);
+        }
+        for &(a, b) in pairs.iter().filter(|_| k > 1) {
             let task = match (a, b) {
                 (0, 0) => leftover,
                 (0, x) | (x, 0) => (seams + region(x)) as u16,
