@@ -72,10 +72,14 @@ pub struct StepSettings {
     /// pose is unchanged to 0.1 mm / 1e-4 rad.
     pub contact_recycling: bool,
     /// Threads the step runs on (0 counts as 1). The broad phase's sweep,
-    /// the narrow phase and the integration inside the substeps are split
-    /// among them once 1000 bodies are awake; the results are bitwise the
-    /// same for any count. The app defaults to the
-    /// machine's cores, `sandbox bench` to 1.
+    /// the narrow phase, the preparation of the contacts and the
+    /// integration inside the substeps are split among them once 1000
+    /// bodies are awake, and from 2048 awake bodies the solver's sweeps run
+    /// region by region on them too (one region per 1024 awake bodies, up
+    /// to 16; see the sandbox's `solver/regions.rs`). The results are
+    /// bitwise the same for any count: the regions depend on the bodies'
+    /// positions, never on the threads. The app defaults to the machine's
+    /// cores, `sandbox bench` to 1.
     pub threads: usize,
 }
 
