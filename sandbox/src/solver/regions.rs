@@ -12,8 +12,10 @@
 //! - bodies in neighbouring regions `r` and `r + 1`: the seam between them;
 //! - anything else (a body reaching across a whole slab): the leftovers.
 //!
-//! A sweep runs the tasks in four phases: the seams after even regions,
-//! the seams after odd regions, every interior, then the leftovers. The tasks of one phase write disjoint runs of bodies, so they
+//! A push or relax sweep runs the tasks in six phases: the seams after
+//! even regions, the seams after odd regions, every interior, the two
+//! seam phases again, then the leftovers. The warm start visits the seams
+//! once, as it must apply each impulse once. The tasks of one phase write disjoint runs of bodies, so they
 //! may run at once and in any order; each solves its manifolds in their
 //! contact order. What a sweep computes therefore depends on the bodies'
 //! positions alone, never on the thread count.
@@ -31,12 +33,14 @@
 //! manifolds, and measured here that made the 100-row pyramid slide 2.3 m
 //! by step 600 where the contact order leaves 0.46 m (see
 //! [`crate::solver::constraint_batches`]). A region keeps the contact order
-//! inside it, and only the seams' manifolds move, to the start of the
-//! sweep. That is still a different order, and on the 100-row pyramid
-//! without sleeping it costs something: the top sinks 0.81 m by step 600
-//! where the contact order sinks it 0.61 m (seams last: 0.97 m). Both
-//! orders collapse by step 800 there; with sleeping the pyramid rests at
-//! step 600 either way.
+//! inside it, and only the seams' manifolds move. Where they move to was
+//! measured on the 100-row pyramid (4 regions): it falls asleep at step
+//! 208 in the contact order, at 236 with the seams solved once before the
+//! interiors, at about 205 with them once after, and at 190 with them both
+//! before and after, which costs an extra visit of the seams (about 3 % of
+//! its manifolds, 10-20 % of a pile's cut into 15 thin slabs). Without
+//! sleeping its top sinks 0.61 m by step 600 in the contact order, 0.81,
+//! 0.97 and 0.89 m in the three others; all collapse by step 800 there.
 //! Below [`BODIES_PER_REGION`] awake bodies there is a single region, and
 //! the sweep is exactly the single-threaded one.
 
@@ -65,6 +69,27 @@ const BINS_PER_REGION: usize = 64;
 
 /// The phases of a sweep: even seams, odd seams, interiors, leftovers.
 const PHASES: usize = 4;
+
+/// How a sweep visits the seams (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Seams {
+    /// Once, before the interiors: for the warm start, which must apply
+    /// each manifold's impulse exactly once.
+    Once,
+    /// Before the interiors and again after them: for the push and relax
+    /// sweeps.
+    Twice,
+}
+
+impl Seams {
+    /// The phases a sweep runs, in order.
+    fn phases(self) -> &'static [usize] {
+        match self {
+            Seams::Once => &[0, 1, 2, 3],
+            Seams::Twice => &[0, 1, 2, 0, 1, 3],
+        }
+    }
+}
 
 /// One task of a sweep: the solver bodies its manifolds may write, and its
 /// SIMD batches (a contiguous run of the solver's batch array).
@@ -288,18 +313,20 @@ impl Regions {
     }
 
     /// Runs one sweep: `f` on each task's batches and body window, phase
-    /// after phase, the tasks of a phase on the workers' threads. The
-    /// result is the same for any thread count (see the module docs).
+    /// after phase as `seams` says, the tasks of a phase on the workers'
+    /// threads. The result is the same for any thread count (see the module
+    /// docs).
     pub fn sweep<F>(
         &self,
         workers: &Workers,
+        seams: Seams,
         batches: &mut [ConstraintBatch],
         bodies: &mut [SolverBody],
         f: F,
     ) where
         F: Fn(&mut [ConstraintBatch], BodyWindow<'_>) + Sync,
     {
-        for p in 0..PHASES {
+        for &p in seams.phases() {
             let tasks = &self.tasks[self.phase_starts[p]..self.phase_starts[p + 1]];
             let mut work = ArrayVec::<(&mut [ConstraintBatch], BodyWindow<'_>), MAX_REGIONS>::new();
             let (mut batch_rest, mut batch_at) = (&mut *batches, 0u32);

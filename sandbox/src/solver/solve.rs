@@ -23,7 +23,7 @@ use crate::solver::integrate::{integrate_positions, integrate_velocities};
 use crate::solver::load_stiffening::LoadStiffening;
 use crate::solver::mass_ratio_chains::mark_chains;
 use crate::solver::prepare::{ContactInput, prepare};
-use crate::solver::regions::Regions;
+use crate::solver::regions::{Regions, Seams};
 use crate::solver::simd_batch::{self, ConstraintBatch, LANES};
 use crate::solver::solver_body::{BodyWindow, SolverBody, SolverMass, SolverMotion};
 use crate::tolerances::LINEAR_SLOP;
@@ -195,11 +195,11 @@ pub(crate) fn solve(
             solver_bodies[stand_in as usize] = SolverBody::STATIC;
         }
         integrate_time += t.elapsed();
-        regions.sweep(workers, batches, solver_bodies, |batches, bodies| {
+        regions.sweep(workers, Seams::Once, batches, solver_bodies, |batches, bodies| {
             simd_batch::warm_start(batches, bodies);
         });
         for iteration in 0..push_iterations {
-            regions.sweep(workers, batches, solver_bodies, |batches, bodies| {
+            regions.sweep(workers, Seams::Twice, batches, solver_bodies, |batches, bodies| {
                 simd_batch::push(batches, bodies, &params, iteration == 0);
             });
         }
@@ -221,7 +221,7 @@ pub(crate) fn solve(
         );
         integrate_time += t.elapsed();
         for iteration in 0..relax_iterations {
-            regions.sweep(workers, batches, solver_bodies, |batches, bodies| {
+            regions.sweep(workers, Seams::Twice, batches, solver_bodies, |batches, bodies| {
                 simd_batch::relax(batches, bodies, &params, iteration == 0);
             });
         }
