@@ -57,9 +57,10 @@ const MAX_BLOCK_HERTZ_PER_SUBSTEP_RATE: f32 = 0.6;
 /// allocates nothing once they have grown.
 #[derive(Debug, Default)]
 pub(crate) struct SolverScratch {
-    /// Per body slot: index in `bodies` (0, the static stand-in, if not awake).
+    /// Per body slot: index in `bodies` (0, the first static stand-in, if
+    /// not awake).
     pub solver_index: Vec<u32>,
-    /// The static stand-in, then each awake body.
+    /// Region after region: its static stand-in, then its awake bodies.
     pub bodies: Vec<SolverBody>,
     masses: Vec<SolverMass>,
     motions: Vec<SolverMotion>,
@@ -274,9 +275,10 @@ impl SolverScratch {
         self.regions.count()
     }
 
-    /// Copies the awake bodies into the compact solver arrays, after the
-    /// static stand-in at index 0, region after region (see
-    /// [`crate::solver::regions`]; the regions are cut across `gravity`).
+    /// Copies the awake bodies into the compact solver arrays region after
+    /// region, each region's bodies after its own static stand-in (the
+    /// first at index 0; see [`crate::solver::regions`], whose regions are
+    /// cut across `gravity`).
     fn gather_awake(&mut self, bodies: &Bodies, gravity: &Vector3<f32>) {
         self.awake_slots.clear();
         self.awake_centers.clear();
