@@ -40,10 +40,22 @@ use crate::query::segment::closest_points_segments;
 /// ten f32 ulps).
 const CERTIFICATE_REL: f32 = 1e-6;
 
-/// Rounding floor of that comparison, relative to the pair's size: the
-/// lower bound sums about ten products of extents, offsets and rotation
-/// entries, each rounded at ~6e-8 of the size.
+/// Rounding floor of that comparison, relative to the magnitude of the
+/// terms it sums along the candidate's normal (the offset's, each box's
+/// extents' and B's vertex's, see `certified`): the lower bound sums about
+/// ten products of extents, offsets and rotation entries, each rounded at
+/// ~6e-8 of its own size. Not relative to the pair's size: a 40 km ground
+/// slab under a 1 m plate would let a candidate 1 cm too far pass (the
+/// slab's extents enter no term along its face normal).
 const CERTIFICATE_ROUNDING: f32 = 32.0 * f32::EPSILON;
+
+/// A unit support direction reads as perpendicular to a box axis when its
+/// component along it is within this of zero: the components come from a
+/// rotation and are rounded absolutely at ~1e-7, whatever the box's size,
+/// so this is about 80 ulps of 1. Taking any point of the edge or face then
+/// moves the support by at most this times the extent, which the
+/// certificate checks.
+const PARALLEL_COMPONENT: f32 = 1e-5;
 
 /// A candidate answer: B's nearest point, A's, and the normal between them.
 #[derive(Clone, Copy, Debug)]
@@ -88,7 +100,6 @@ pub(crate) fn box_distance(
     let r: Matrix3<f32> = pose_b_in_a.rotation.to_rotation_matrix().into_inner();
     let abs_r = r.abs();
     let t = pose_b_in_a.translation.vector;
-    let size = half_a.max() + half_b.max() + t.amax();
 
     // Plain arrays, row-major (`m[i][j]` = A's axis i · B's axis j), so
     // that the unrolled loops index with constants: a vector built by
@@ -149,7 +160,17 @@ pub(crate) fn box_distance(
         // Touching within rounding, or NaN: GJK decides.
         return None;
     }
-    let slack = FEATURE_SLACK_REL * size;
+    // Rounding allowances, each relative to the numbers it compares, never
+    // to the pair's size: beside a box 40 km across, 1e-5 of the pair's
+    // size is 0.2 m, which let a 1 m plate's every axis read as parallel to
+    // the slab's face and moved its nearest point 1.3 cm up. A point of
+    // one box taken into the other's frame is rounded at about its
+    // coordinates' size (the offset plus its own box's extent); a support
+    // direction's components are rounded absolutely, so an axis reads as
+    // parallel when its component is within the slack of zero, whatever
+    // the box's size.
+    let over_slack_a = FEATURE_SLACK_REL * (t.amax() + half_b.max());
+    let over_slack_b = FEATURE_SLACK_REL * (t.amax() + half_a.max());
     // +1 or -1, with +1 for zero, so that a normal always exists.
     let sign = |x: f32| if x < 0.0 { -1.0 } else { 1.0 };
     let clamp = |p: Vector3<f32>, half: &Vector3<f32>| {
@@ -159,18 +180,18 @@ pub(crate) fn box_distance(
             p.z.clamp(-half.z, half.z),
         )
     };
-    let over_face = |p: &Vector3<f32>, half: &Vector3<f32>, face: usize| {
+    let over_face = |p: &Vector3<f32>, half: &Vector3<f32>, face: usize, slack: f32| {
         (0..3).all(|k| k == face || p[k].abs() <= half[k] + slack)
     };
 
     // A box's nearest point along `dir` (its frame) to `towards`: a vertex,
     // except along the box's axes that `dir` is perpendicular to (within
-    // the slack over the extent), where the nearest feature is an edge or
-    // face and any point of it is as near: there the point nearest
-    // `towards` is taken, so that parallel faces meet over each other.
+    // the slack), where the nearest feature is an edge or face and any
+    // point of it is as near: there the point nearest `towards` is taken,
+    // so that parallel faces meet over each other.
     let nearest = |dir: Vector3<f32>, half: &Vector3<f32>, towards: Vector3<f32>| {
         Vector3::from_fn(|k, _| {
-            if (dir[k] * half[k]).abs() <= slack {
+            if dir[k].abs() <= PARALLEL_COMPONENT {
                 towards[k].clamp(-half[k], half[k])
             } else {
                 sign(dir[k]) * half[k]
@@ -184,7 +205,7 @@ pub(crate) fn box_distance(
         let i = face_a.1;
         let n = Vector3::ith(i, sign(t[i]));
         let vertex = t + r * nearest(-r.tr_mul(&n), half_b, -r.tr_mul(&t));
-        if over_face(&vertex, half_a, i) {
+        if over_face(&vertex, half_a, i, over_slack_a) {
             let mut on_a = vertex;
             on_a[i] = n[i] * half_a[i];
             Candidate::new(on_a.into(), vertex.into(), Some(n))
@@ -199,7 +220,7 @@ pub(crate) fn box_distance(
         let n = r.column(j) * side;
         let vertex = nearest(n, half_a, t);
         let in_b = r.tr_mul(&(vertex - t));
-        if over_face(&in_b, half_b, j) {
+        if over_face(&in_b, half_b, j, over_slack_b) {
             let mut on_b = in_b;
             on_b[j] = -side * half_b[j];
             Candidate::new(vertex.into(), (t + r * on_b).into(), Some(n))
@@ -226,8 +247,13 @@ pub(crate) fn box_distance(
     // candidate's, and these must meet.
     let certified = |c: &Candidate| {
         let u = c.normal;
-        let lower = t.dot(&u) - half_a.dot(&u.abs()) - half_b.dot(&r.tr_mul(&u).abs());
-        c.distance - lower <= CERTIFICATE_REL * c.distance + CERTIFICATE_ROUNDING * size
+        let (ua, ub) = (u.abs(), r.tr_mul(&u).abs());
+        let lower = t.dot(&u) - half_a.dot(&ua) - half_b.dot(&ub);
+        // The magnitude of the terms along u: the offset's, both boxes'
+        // supports, and B's vertex, whose coordinates the candidate's
+        // points carry.
+        let terms = t.abs().dot(&ua) + half_a.dot(&ua) + half_b.dot(&ub) + half_b.max() * ua.sum();
+        c.distance - lower <= CERTIFICATE_REL * c.distance + CERTIFICATE_ROUNDING * terms
     };
     // The best axis's own candidate first: it is exact whenever that axis
     // attains the distance (a vertex over a face, crossing edges), which is

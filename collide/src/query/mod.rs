@@ -22,6 +22,7 @@ mod shape_cast;
 mod simplex;
 mod sphere_cuboid;
 mod time_of_impact;
+mod window;
 
 pub use api::{
     Contact, GjkCache, Penetration, Proximity, closest_points, contact, contact_with, intersects,

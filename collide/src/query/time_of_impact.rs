@@ -23,10 +23,18 @@
 //!   test `d ≤ target + tolerance` in finitely many steps instead of only
 //!   in the limit, and a pure translation never lands in contact, where
 //!   rounding could call the shapes overlapping.
-//! * **Distance.** Each step measures with [`try_closest_points`] (GJK, or
-//!   the closed forms for spheres, capsules and sphere–box pairs) instead
-//!   of Box2D's separating-axis root finder; the rotation radius is bounded
-//!   from six core support points, not stored with the shape.
+//! * **Distance.** Each step measures with the query behind
+//!   [`try_closest_points`](crate::try_closest_points) (GJK, or the closed
+//!   forms for spheres, capsules and sphere–box pairs) instead of Box2D's
+//!   separating-axis root finder; the rotation radius is bounded from six
+//!   core support points, not stored with the shape.
+//! * **Normal.** The advancement's normal is GJK's last search direction,
+//!   not the difference of the closest points: those are combinations of
+//!   the shapes' vertices, and on a large shape (a ground slab 40 km
+//!   across) they carry the vertices' rounding, about 1e-3 m, which tilts a
+//!   normal formed from a 1 cm gap by 0.1 rad. A tilted normal turns a fast
+//!   body's sliding speed into apparent separation speed, and the sweep
+//!   reported a miss for a capsule that sank 6 cm into the slab.
 //! * **Exits.** Hitting [`MAX_ITERATIONS`], a step too small to change `t`
 //!   in f32, or a distance query that finds the shapes overlapping after a
 //!   jump (rounding) reports [`TimeOfImpact::IterationLimit`] with the
@@ -36,7 +44,7 @@
 use nalgebra::{Isometry3, Point3, Translation3, Unit, UnitQuaternion, Vector3};
 
 use crate::error::QueryError;
-use crate::query::api::{Proximity, try_closest_points};
+use crate::query::api::{Separation, try_separation};
 use crate::support_map::SupportMap;
 
 /// Iteration cap. Each step covers at least `(d − target) / μ`: a motion
@@ -240,20 +248,14 @@ pub fn time_of_impact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let mut t = 0.0f32;
     for iteration in 0..MAX_ITERATIONS {
         let (pose_a, pose_b) = (sweep_a.pose_at(t), sweep_b.pose_at(t));
-        let (distance, point_a, point_b) = match try_closest_points(a, &pose_a, b, &pose_b)? {
-            Proximity::Separated { distance, point_a, point_b } => (distance, point_a, point_b),
-            Proximity::Intersecting if iteration == 0 => {
-                return Ok(TimeOfImpact::InitiallyOverlapping);
-            }
-            // A jump never reaches the target, so this is rounding at a
-            // distance near the tolerance: `t` is still a proven bound.
-            Proximity::Intersecting => {
-                return Ok(TimeOfImpact::IterationLimit { toi_lower_bound: t });
-            }
-        };
-        let Some(normal) = Unit::try_new(point_b - point_a, 0.0) else {
-            return Ok(TimeOfImpact::IterationLimit { toi_lower_bound: t });
-        };
+        let Separation { distance, normal, point_a, point_b } =
+            match try_separation(a, &pose_a, b, &pose_b)? {
+                Some(separation) => separation,
+                None if iteration == 0 => return Ok(TimeOfImpact::InitiallyOverlapping),
+                // A jump never reaches the target, so this is rounding at a
+                // distance near the tolerance: `t` is still a proven bound.
+                None => return Ok(TimeOfImpact::IterationLimit { toi_lower_bound: t }),
+            };
         // Stop test: within the tolerance of the target.
         if distance <= target + tolerance {
             return Ok(TimeOfImpact::Hit { toi: t, distance, normal, point_a, point_b });

@@ -64,6 +64,15 @@ const FAST_FRACTION: f32 = 0.5;
 /// the surface it rests on.
 const CORE_SPHERE_FRACTION: f32 = 0.25;
 
+/// The depth a body may reach in a body that stood still (static, or
+/// asleep) before the stage checks it, whatever its speed: the
+/// speculative distance, the most the contacts found at the step's start
+/// can leave it (see [`allowed_depth`]). A body that moved less than this
+/// in a step cannot have sunk deeper; one that moved more, by its centre
+/// or by the arc of its turn, is checked against every unmoving body it
+/// has a pair with, one depth query each.
+const STILL_ALLOWANCE: f32 = SPECULATIVE_DISTANCE;
+
 /// Bisection steps for the last time a touching body was no deeper than
 /// allowed: 1/256 of the step, a millimetre for a body moving at 15 m/s.
 const DEPTH_BISECTIONS: u32 = 8;
@@ -110,6 +119,10 @@ pub(crate) struct ContinuousScratch {
     moving: Vec<bool>,
     /// Whether the body is fast this step.
     fast: Vec<bool>,
+    /// Whether the body, fast or not, moved far enough this step to have
+    /// sunk into a body that stood still by more than the contacts allow
+    /// ([`STILL_ALLOWANCE`]).
+    sinkable: Vec<bool>,
     /// How far the body's centre of mass moved this step (valid for slots
     /// in `moving`).
     shift: Vec<Vector3<f32>>,
@@ -185,9 +198,11 @@ pub(crate) fn sweep_fast_bodies(
     let n = bodies.len();
     scratch.fast.clear();
     scratch.fast.resize(n, false);
+    scratch.sinkable.clear();
+    scratch.sinkable.resize(n, false);
     scratch.shift.resize(n, Vector3::zeros());
     scratch.arc.resize(n, 0.0);
-    let mut any_fast = false;
+    let (mut any_fast, mut any_sinkable) = (false, false);
     for &slot in awake {
         let i = slot as usize;
         let r = &bodies.records[i];
@@ -203,6 +218,10 @@ pub(crate) fn sweep_fast_bodies(
         let half_sine = (end.rotation * start.rotation.inverse()).imag().norm();
         let arc_bound = (std::f32::consts::PI * half_sine).max(spin) * r.extent;
         let threshold = FAST_FRACTION * r.min_extent;
+        // Written so that NaN is not sinkable.
+        let sinkable = shift.norm() + arc_bound > STILL_ALLOWANCE.min(threshold);
+        scratch.sinkable[i] = sinkable;
+        any_sinkable |= sinkable;
         if shift.norm() + arc_bound <= threshold {
             scratch.arc[i] = arc_bound;
             continue;
@@ -217,17 +236,28 @@ pub(crate) fn sweep_fast_bodies(
         scratch.fast[i] = fast;
         any_fast |= fast;
     }
-    if !any_fast {
+    if !(any_fast || any_sinkable) {
         return;
     }
     scratch.toi.clear();
     scratch.toi.resize(n, 1.0);
     for pair in &contacts.pairs {
         let (a, b) = (pair.body_a as usize, pair.body_b as usize);
-        if !(scratch.fast[a] || scratch.fast[b]) || !pair_is_fast(bodies, scratch, a, b) {
+        let toi = if (scratch.fast[a] || scratch.fast[b]) && pair_is_fast(bodies, scratch, a, b) {
+            pair_toi(bodies, scratch, a, b)
+        } else if (scratch.sinkable[a] && !scratch.moving[b])
+            || (scratch.sinkable[b] && !scratch.moving[a])
+        {
+            // A slower body against one that stood still: its contacts
+            // came from the features nearest at the step's start, and a
+            // turn can swing others in (a hull landing at 6 rad/s dips a
+            // corner 8 cm into the ground within a step). Back to the last
+            // time it was no deeper than allowed, as for a fast body that
+            // started touching.
+            sink_time(bodies, scratch, a, b, 1.0)
+        } else {
             continue;
-        }
-        let toi = pair_toi(bodies, scratch, a, b);
+        };
         for i in [a, b] {
             if scratch.moving[i] && toi < scratch.toi[i] {
                 scratch.toi[i] = toi;
