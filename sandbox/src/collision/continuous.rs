@@ -38,7 +38,18 @@
 //!   landing bodies are not lifted by the slop.
 //! * A body that starts the step touching and ends it deep (the spinning
 //!   case) goes back to the last time, found by bisection, at which it was
-//!   no deeper than that.
+//!   no deeper than that; one already deeper at the start goes back only
+//!   if it sank on by more than [`LINEAR_SLOP`] within the step.
+//! * Slow bodies are checked too, against bodies that stood still: any
+//!   body that moved more than the speculative distance, by its centre or
+//!   the arc of its turn, and ended deeper than that in a static or
+//!   sleeping body goes back the same way (a turn can swing in a corner
+//!   that no contact of its manifold held).
+//! * A body never goes back, for an impact with a moving body, into a body
+//!   that stood still: its straight sweep is not the path the solver took
+//!   (a resting body struck from above goes down and up again within the
+//!   substeps), and there it goes back only as far as its still partners
+//!   call for.
 //!
 //! The stage runs on one thread, in pair-cache order, so the poses are the
 //! same for any number of threads.
@@ -134,6 +145,8 @@ pub(crate) struct ContinuousScratch {
     /// The earliest time of impact that moves the body back, in `[0, 1]`
     /// of the step (1: none).
     toi: Vec<f32>,
+    /// The earliest of those found against bodies that stood still.
+    toi_still: Vec<f32>,
 }
 
 impl ContinuousScratch {
@@ -241,6 +254,8 @@ pub(crate) fn sweep_fast_bodies(
     }
     scratch.toi.clear();
     scratch.toi.resize(n, 1.0);
+    scratch.toi_still.clear();
+    scratch.toi_still.resize(n, 1.0);
     for pair in &contacts.pairs {
         let (a, b) = (pair.body_a as usize, pair.body_b as usize);
         let toi = if (scratch.fast[a] || scratch.fast[b]) && pair_is_fast(bodies, scratch, a, b) {
@@ -258,11 +273,7 @@ pub(crate) fn sweep_fast_bodies(
         } else {
             continue;
         };
-        for i in [a, b] {
-            if scratch.moving[i] && toi < scratch.toi[i] {
-                scratch.toi[i] = toi;
-            }
-        }
+        scratch.lower_toi(a, b, toi);
     }
     // A fast body whose velocity changed within the step (struck by a
     // faster one) can have left the box the broad phase fattened for it
@@ -289,10 +300,30 @@ pub(crate) fn sweep_fast_bodies(
         for (j, fat_j) in fat.iter().enumerate().take(n) {
             if j != i && bodies.records[j].alive && fat_j.overlaps(&swept) {
                 let toi = pair_toi(bodies, scratch, i, j);
-                for k in [i, j] {
-                    if scratch.moving[k] && toi < scratch.toi[k] {
-                        scratch.toi[k] = toi;
-                    }
+                scratch.lower_toi(i, j, toi);
+            }
+        }
+    }
+    if !awake.iter().any(|&slot| scratch.toi[slot as usize] < 1.0) {
+        return;
+    }
+    // A body going back for a moving partner must not go back into a body
+    // that stood still: a resting hull struck from above at 133 m/s was
+    // driven down into the ground and out again within the step's
+    // substeps; its straight sweep dips 16 cm into the ground, and going
+    // back to its time of impact with the striker left it 7 cm in. Such a
+    // body goes back only as far as its still partners call for (often not
+    // at all: the striker alone goes back, and the solver parts the two
+    // next step).
+    for pair in &contacts.pairs {
+        let (a, b) = (pair.body_a as usize, pair.body_b as usize);
+        for (i, still) in [(a, b), (b, a)] {
+            if scratch.moving[i] && !scratch.moving[still] && scratch.toi[i] < 1.0 {
+                let back = scratch.sweep(bodies, i).pose_at(scratch.toi[i]);
+                let depth_back = depth_at(bodies, &back, i, &bodies.poses[still], still);
+                let depth_end = depth_at(bodies, &bodies.poses[i], i, &bodies.poses[still], still);
+                if depth_back > allowed_depth(bodies, scratch, i, still).max(depth_end) {
+                    scratch.toi[i] = scratch.toi_still[i];
                 }
             }
         }
@@ -301,6 +332,21 @@ pub(crate) fn sweep_fast_bodies(
         let i = slot as usize;
         if scratch.toi[i] < 1.0 {
             bodies.poses[i] = scratch.sweep(bodies, i).pose_at(scratch.toi[i]);
+        }
+    }
+}
+
+impl ContinuousScratch {
+    /// Lowers the time of impact of the pair's moving bodies to `toi`, and
+    /// their times against still bodies when the other stood still.
+    fn lower_toi(&mut self, a: usize, b: usize, toi: f32) {
+        for (i, other) in [(a, b), (b, a)] {
+            if self.moving[i] {
+                self.toi[i] = self.toi[i].min(toi);
+                if !self.moving[other] {
+                    self.toi_still[i] = self.toi_still[i].min(toi);
+                }
+            }
         }
     }
 }
@@ -530,23 +576,33 @@ fn core_stands_wrong(
     passed || depth > allowed_depth(bodies, scratch, fast, other)
 }
 
-/// For a pair that starts within the slop: `until` (a time in `[0, 1]` of
-/// the step) if the poses there overlap no deeper than [`allowed_depth`],
-/// else the last time before it, to 1/2^[`DEPTH_BISECTIONS`] of the
-/// interval, at which they did (`until` as well if they were already
-/// deeper at the start: going back would not help, and the contacts found
-/// there push them apart).
+/// `until` (a time in `[0, 1]` of the step) if the poses there overlap no
+/// deeper than [`allowed_depth`], else the last time before it, to
+/// 1/2^[`DEPTH_BISECTIONS`] of the interval, at which they did. A pair
+/// already deeper than that at the step's start is held to its starting
+/// depth plus [`LINEAR_SLOP`] instead: its contacts push it apart, and a
+/// pair that keeps its depth (a body sliding while pressed in) must not be
+/// stopped, but one that sank on by more than the slop within the step (a
+/// plate 1.8 cm in, tipped 3.5 cm further by a neighbour's push) goes back
+/// to where it had not.
 fn sink_time(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize, until: f32) -> f32 {
     let (sweep_a, sweep_b) = (scratch.sweep(bodies, a), scratch.sweep(bodies, b));
     let depth = |t: f32| depth_at(bodies, &sweep_a.pose_at(t), a, &sweep_b.pose_at(t), b);
     let allowed = allowed_depth(bodies, scratch, a, b);
-    if depth(until) <= allowed || !(depth(0.0) <= allowed) {
+    let end = depth(until);
+    if end <= allowed {
+        return until;
+    }
+    let start = depth(0.0);
+    // Written so that an unmeasurable start (infinite) goes nowhere.
+    let limit = if start <= allowed { allowed } else { start + LINEAR_SLOP };
+    if !(limit.is_finite() && end > limit) {
         return until;
     }
     let (mut lo, mut hi) = (0.0f32, until);
     for _ in 0..DEPTH_BISECTIONS {
         let mid = 0.5 * (lo + hi);
-        if depth(mid) <= allowed {
+        if depth(mid) <= limit {
             lo = mid;
         } else {
             hi = mid;
