@@ -27,7 +27,7 @@ use crate::query::minkowski::MinkowskiDifference;
 use crate::query::record::{NoRecord, Recorder};
 use crate::query::segment::closest_points_segments;
 use crate::query::sphere_cuboid::{in_box_frame, point_box_contact, point_box_intersects, swapped};
-use crate::query::window::window;
+use crate::query::window::{needs_window, window};
 use crate::shape::{ShapeRef, with_shape_pair};
 use crate::support_map::SupportMap;
 
@@ -714,24 +714,7 @@ where
     B: SupportMap + ?Sized,
     W: Ask,
 {
-    let (ref_a, ref_b) = (a.as_shape_ref(), b.as_shape_ref());
-    // A box much larger than the other shape is cut to a window around it
-    // first (see `window`): the answer is the same, without the rounding
-    // of its far corners.
-    match (ref_a, ref_b) {
-        (Some(ShapeRef::Cuboid(boxed)), Some(other)) => {
-            if let Some((cut, pose)) = window(boxed, pose_a, other, pose_b) {
-                return run::<_, _, W>(&cut, &pose, b, pose_b, cache);
-            }
-        }
-        (Some(other), Some(ShapeRef::Cuboid(boxed))) => {
-            if let Some((cut, pose)) = window(boxed, pose_b, other, pose_a) {
-                return run::<_, _, W>(a, pose_a, &cut, &pose, cache);
-            }
-        }
-        _ => {}
-    }
-    match (ref_a, ref_b) {
+    match (a.as_shape_ref(), b.as_shape_ref()) {
         (Some(ra), Some(rb)) => with_shape_pair!(ra, rb, |x, y| {
             run_on::<_, _, W>(x, pose_a, y, pose_b, cache).and_then(W::answer)
         }),
@@ -739,9 +722,63 @@ where
     }
 }
 
+/// [`run_on`] for a pair with a box to cut to a window (rare, so kept out
+/// of line): on the window, or on the shapes as given if no window
+/// applies after all (bad parameters, which the query then reports).
+#[cold]
+#[inline(never)]
+fn run_windowed<A, B, W>(
+    a: &A,
+    pose_a: &Isometry3<f32>,
+    b: &B,
+    pose_b: &Isometry3<f32>,
+    cache: &mut GjkCache,
+) -> Result<Local, QueryError>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+    W: Ask,
+{
+    if let (Some(ShapeRef::Cuboid(boxed)), Some(other)) = (a.as_shape_ref(), b.as_shape_ref())
+        && let Some((cut, pose)) = window(boxed, pose_a, other, pose_b)
+    {
+        return run_on::<_, _, W>(&cut, &pose, b, pose_b, cache);
+    }
+    if let (Some(other), Some(ShapeRef::Cuboid(boxed))) = (a.as_shape_ref(), b.as_shape_ref())
+        && let Some((cut, pose)) = window(boxed, pose_b, other, pose_a)
+    {
+        return run_on::<_, _, W>(a, pose_a, &cut, &pose, cache);
+    }
+    run_direct::<_, _, W>(a, pose_a, b, pose_b, cache)
+}
+
 /// [`run`] on shapes of known types.
 #[inline]
 fn run_on<A, B, W>(
+    a: &A,
+    pose_a: &Isometry3<f32>,
+    b: &B,
+    pose_b: &Isometry3<f32>,
+    cache: &mut GjkCache,
+) -> Result<Local, QueryError>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+    W: Ask,
+{
+    // A box much larger than the other shape is cut to a window around it
+    // first (see `window`): the answer is the same, without the rounding of
+    // its far corners. For shapes of known types the test folds to one
+    // comparison, or to nothing when neither is a box.
+    if needs_window(a.as_shape_ref(), b.as_shape_ref()) {
+        return run_windowed::<_, _, W>(a, pose_a, b, pose_b, cache);
+    }
+    run_direct::<_, _, W>(a, pose_a, b, pose_b, cache)
+}
+
+/// [`run_on`] without the window test.
+#[inline(always)]
+fn run_direct<A, B, W>(
     a: &A,
     pose_a: &Isometry3<f32>,
     b: &B,

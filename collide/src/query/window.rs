@@ -48,12 +48,42 @@ const WINDOW_RATIO: f32 = 16.0;
 
 /// The radius of a ball about `shape`'s origin that holds it, margin
 /// included.
+#[inline(always)]
 fn bounding_radius(shape: ShapeRef<'_>) -> f32 {
     match shape {
         ShapeRef::Sphere(s) => s.radius,
         ShapeRef::Cuboid(c) => c.half_extents.norm(),
         ShapeRef::Capsule(c) => c.half_height + c.radius,
         ShapeRef::ConvexHull(h) => h.bounding_radius(),
+    }
+}
+
+/// Whether either shape is a box large enough beside the other to be cut
+/// to a window ([`window`] decides for good). Only boxes beside capsules
+/// and hulls, which GJK and EPA answer from support points: a sphere is
+/// answered in the box's frame by clamping (exact at any size), and two
+/// boxes by separating axes, whose terms along one box's axes carry only
+/// that box's own extents. For shapes of known types this folds to a few
+/// comparisons, or to nothing.
+#[inline(always)]
+pub(crate) fn needs_window(a: Option<ShapeRef<'_>>, b: Option<ShapeRef<'_>>) -> bool {
+    // The window's half-width is at least 2ρ times the safety, so no box
+    // smaller than the ratio times that is ever cut. NaN compares false;
+    // negative sizes may pass, and `window` then declines them.
+    let large = |boxed: &Cuboid, other: ShapeRef<'_>| {
+        let h = &boxed.half_extents;
+        h.x.max(h.y).max(h.z) > WINDOW_RATIO * WINDOW_SAFETY * 2.0 * bounding_radius(other)
+    };
+    match (a, b) {
+        (
+            Some(ShapeRef::Cuboid(boxed)),
+            Some(other @ (ShapeRef::Capsule(_) | ShapeRef::ConvexHull(_))),
+        )
+        | (
+            Some(other @ (ShapeRef::Capsule(_) | ShapeRef::ConvexHull(_))),
+            Some(ShapeRef::Cuboid(boxed)),
+        ) => large(boxed, other),
+        _ => false,
     }
 }
 

@@ -61,7 +61,7 @@ use collide::{Contact, GjkCache, Shape, Sphere, SupportMap, Sweep, TimeOfImpact,
 use crate::body::BodyKind;
 use crate::body::storage::Bodies;
 use crate::collision::aabb::Aabb;
-use crate::collision::pair_cache::PairCache;
+use crate::collision::pair_cache::{CachedPair, PairCache};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 
 /// A body is fast when it moved more than this fraction of its thinnest
@@ -268,7 +268,13 @@ pub(crate) fn sweep_fast_bodies(
             // turn can swing others in (a hull landing at 6 rad/s dips a
             // corner 8 cm into the ground within a step). Back to the last
             // time it was no deeper than allowed, as for a fast body that
-            // started touching.
+            // started touching. Most such bodies slide or roll on their
+            // support and are checked by two support points.
+            if overlap_along_manifold(bodies, contacts, pair)
+                <= allowed_depth(bodies, scratch, a, b)
+            {
+                continue;
+            }
             sink_time(bodies, scratch, a, b, 1.0)
         } else {
             continue;
@@ -349,6 +355,27 @@ impl ContinuousScratch {
             }
         }
     }
+}
+
+/// An upper bound on the pair's penetration depth at its solved poses, by
+/// two support points: the overlap of the bodies along the normal of the
+/// manifold found at the step's start (the depth is the smallest overlap
+/// over all directions), or infinity for a pair without one.
+fn overlap_along_manifold(bodies: &Bodies, contacts: &PairCache, pair: &CachedPair) -> f32 {
+    let Some(cached) = contacts.slab.get(pair.manifold) else {
+        return f32::INFINITY;
+    };
+    let (a, b) = (pair.body_a as usize, pair.body_b as usize);
+    let (pose_a, pose_b) = (&bodies.poses[a], &bodies.poses[b]);
+    // From A to B, in the world.
+    let n = pose_a.rotation * cached.normal_in_a;
+    let reach = |i: usize, pose: &Isometry3<f32>, d: Vector3<f32>| {
+        let local = bodies.records[i].shape.local_support(&pose.inverse_transform_vector(&d));
+        (pose * local).coords.dot(&d)
+    };
+    // A's extent along n past B's extent along -n; NaN reads as infinite.
+    let overlap = reach(a, pose_a, n) + reach(b, pose_b, -n);
+    if overlap.is_nan() { f32::INFINITY } else { overlap }
 }
 
 /// How far body `i`'s farthest point moved by its turn this step: the arc
