@@ -45,11 +45,13 @@
 //!   the arc of its turn, and ended deeper than that in a static or
 //!   sleeping body goes back the same way (a turn can swing in a corner
 //!   that no contact of its manifold held).
-//! * A body never goes back, for an impact with a moving body, into a body
-//!   that stood still: its straight sweep is not the path the solver took
-//!   (a resting body struck from above goes down and up again within the
-//!   substeps), and there it goes back only as far as its still partners
-//!   call for.
+//! * A body never goes back into a body that stood still: its straight
+//!   sweep is not the path the solver took (a resting body struck from
+//!   above goes down and up again within the substeps), and a fast turn can
+//!   dip a corner into the ground between two poses that both clear it.
+//!   For an impact with a moving body it goes back only as far as its still
+//!   partners call for; for an impact with a still body, further back, to
+//!   the last time it was within the allowance of every still partner.
 //!
 //! The stage runs on one thread, in pair-cache order, so the poses are the
 //! same for any number of threads.
@@ -83,6 +85,11 @@ const CORE_SPHERE_FRACTION: f32 = 0.25;
 /// or by the arc of its turn, is checked against every unmoving body it
 /// has a pair with, one depth query each.
 const STILL_ALLOWANCE: f32 = SPECULATIVE_DISTANCE;
+
+/// Passes of the check that bodies going back do not go back into bodies
+/// that stood still. Each pass settles every body that needs at most one
+/// correction; a body among several still bodies may need one per body.
+const GUARD_PASSES: usize = 4;
 
 /// Bisection steps for the last time a touching body was no deeper than
 /// allowed: 1/256 of the step, a millimetre for a body moving at 15 m/s.
@@ -313,25 +320,50 @@ pub(crate) fn sweep_fast_bodies(
     if !awake.iter().any(|&slot| scratch.toi[slot as usize] < 1.0) {
         return;
     }
-    // A body going back for a moving partner must not go back into a body
-    // that stood still: a resting hull struck from above at 133 m/s was
-    // driven down into the ground and out again within the step's
-    // substeps; its straight sweep dips 16 cm into the ground, and going
-    // back to its time of impact with the striker left it 7 cm in. Such a
-    // body goes back only as far as its still partners call for (often not
-    // at all: the striker alone goes back, and the solver parts the two
-    // next step).
-    for pair in &contacts.pairs {
-        let (a, b) = (pair.body_a as usize, pair.body_b as usize);
-        for (i, still) in [(a, b), (b, a)] {
-            if scratch.moving[i] && !scratch.moving[still] && scratch.toi[i] < 1.0 {
+    // A body going back must not go back into a body that stood still.
+    // * For a moving partner: a resting hull struck from above at 133 m/s
+    //   was driven down into the ground and out again within the step's
+    //   substeps; its straight sweep dips 16 cm into the ground, and going
+    //   back to its time of impact with the striker left it 7 cm in. It
+    //   goes back only as far as its still partners call for (often not at
+    //   all: the striker alone goes back, and the solver parts the two next
+    //   step).
+    // * For another still body: a hull spinning at 193 rad/s went back to
+    //   its impact with a fixed body, to a pose where its turn had swung a
+    //   corner 10 cm into the ground, though the ground held at both ends
+    //   of the step. It goes back further, to the last time before that
+    //   impact it was no deeper than allowed in the ground.
+    // Each correction only moves a time earlier once it is a still
+    // partner's, so the passes settle; they stop at `GUARD_PASSES`.
+    for _ in 0..GUARD_PASSES {
+        let mut changed = false;
+        for pair in &contacts.pairs {
+            let (a, b) = (pair.body_a as usize, pair.body_b as usize);
+            for (i, still) in [(a, b), (b, a)] {
+                if !(scratch.moving[i] && !scratch.moving[still] && scratch.toi[i] < 1.0) {
+                    continue;
+                }
                 let back = scratch.sweep(bodies, i).pose_at(scratch.toi[i]);
                 let depth_back = depth_at(bodies, &back, i, &bodies.poses[still], still);
                 let depth_end = depth_at(bodies, &bodies.poses[i], i, &bodies.poses[still], still);
-                if depth_back > allowed_depth(bodies, scratch, i, still).max(depth_end) {
+                if !(depth_back > allowed_depth(bodies, scratch, i, still).max(depth_end)) {
+                    continue;
+                }
+                if scratch.toi[i] < scratch.toi_still[i] {
                     scratch.toi[i] = scratch.toi_still[i];
+                    changed = true;
+                } else {
+                    let t = sink_time(bodies, scratch, a, b, scratch.toi[i]);
+                    if t < scratch.toi[i] {
+                        scratch.toi[i] = t;
+                        scratch.toi_still[i] = t;
+                        changed = true;
+                    }
                 }
             }
+        }
+        if !changed {
+            break;
         }
     }
     for &slot in awake {
