@@ -255,6 +255,21 @@ fn wall_case_result(shape: &TestShape, speed: f32, spin: f32) -> Result<Judged, 
     judge_both(&case)
 }
 
+/// A thin, elongated hull (1.6 m long, 7 cm thick), of the kind the soak
+/// throws.
+fn thin_hull() -> tests::Params {
+    tests::Params::Hull {
+        points: vec![
+            Point3::new(0.8, 0.0, 0.0),
+            Point3::new(-0.8, 0.1, 0.0),
+            Point3::new(0.0, 0.35, 0.035),
+            Point3::new(0.0, -0.35, -0.035),
+            Point3::new(0.1, 0.0, 0.035),
+            Point3::new(-0.1, 0.0, -0.035),
+        ],
+    }
+}
+
 #[test]
 fn spinning_plates_capsules_and_hulls_against_a_thin_wall() {
     let shapes = [
@@ -262,16 +277,7 @@ fn spinning_plates_capsules_and_hulls_against_a_thin_wall() {
         tests::Params::Cuboid { half: Vector3::new(0.3, 0.005, 0.2) },
         tests::Params::Capsule { half_height: 0.2, radius: 0.1 },
         tests::Params::Capsule { half_height: 0.4, radius: 0.01 },
-        tests::Params::Hull {
-            points: vec![
-                Point3::new(0.8, 0.0, 0.0),
-                Point3::new(-0.8, 0.1, 0.0),
-                Point3::new(0.0, 0.35, 0.035),
-                Point3::new(0.0, -0.35, -0.035),
-                Point3::new(0.1, 0.0, 0.035),
-                Point3::new(-0.1, 0.0, -0.035),
-            ],
-        },
+        thin_hull(),
         tests::Params::Sphere { radius: 0.1 },
     ];
     let mut hits = 0;
@@ -399,16 +405,7 @@ fn bodies_skimming_a_large_slab_far_from_its_centre() {
     let shapes = [
         tests::Params::Capsule { half_height: 0.324_245_8, radius: 0.5 },
         tests::Params::Cuboid { half: Vector3::new(0.5, 0.02, 0.3) },
-        tests::Params::Hull {
-            points: vec![
-                Point3::new(0.8, 0.0, 0.0),
-                Point3::new(-0.8, 0.1, 0.0),
-                Point3::new(0.0, 0.35, 0.035),
-                Point3::new(0.0, -0.35, -0.035),
-                Point3::new(0.1, 0.0, 0.035),
-                Point3::new(-0.1, 0.0, -0.035),
-            ],
-        },
+        thin_hull(),
     ];
     // The soak's pose, turn and motion over its step (1/60 s as the unit).
     let rotation = UnitQuaternion::from_quaternion(collide::nalgebra::Quaternion::new(
