@@ -37,6 +37,7 @@ mod body;
 mod collision;
 mod error;
 mod events;
+mod prefetch;
 pub mod probe;
 #[cfg(feature = "render")]
 pub mod render;

@@ -43,6 +43,7 @@ use collide::nalgebra::Vector3;
 use crate::body::BodyKind;
 use crate::body::storage::Bodies;
 use crate::collision::pair_cache::PairCache;
+use crate::prefetch::{PAIRS_AHEAD, PREFETCH_FROM_PAIRS, prefetch};
 use crate::tolerances::SPECULATIVE_DISTANCE;
 
 /// Most passes over the manifolds while the impact set's velocity changes
@@ -61,12 +62,34 @@ pub(crate) struct ReachableScratch {
     /// velocity may change (`f32::INFINITY` outside the impact set), and by
     /// how much at most (m/s).
     disturbance: Vec<(f32, f32)>,
-    /// The pairs with points and an awake body: pair index, the gap their
-    /// relative motion must close (nearest separation less the speculative
-    /// distance and gravity's drift), and their relative speed bound.
-    candidates: Vec<(u32, f32, f32)>,
+    /// The pairs with points and an awake body, with what the passes read
+    /// of them.
+    candidates: Vec<Candidate>,
     /// Points in the manifolds marked for solving at the last call.
     pub solved_points: usize,
+}
+
+/// A pair with points and an awake body, holding everything the passes
+/// over the impact set read of it, so that they walk one array in order
+/// instead of reaching into the pair cache and the body records (on a
+/// 16,000-box pile, the passes' time went mostly to those reads).
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    /// Its index in the pair cache.
+    index: u32,
+    /// Its bodies' slots.
+    bodies: [u32; 2],
+    /// Whether each body is dynamic (only those are disturbed).
+    dynamic: [bool; 2],
+    /// The gap its relative motion must close: the nearest separation less
+    /// the speculative distance and gravity's drift.
+    free: f32,
+    /// Bound on the bodies' relative speed.
+    relative_speed: f32,
+    /// `1 + e`, with `e` the pair's restitution.
+    restitution: f32,
+    /// Whether it is solved this step.
+    reachable: bool,
 }
 
 /// The earliest time within a step of `dt` at which a gap of `free` can
@@ -140,7 +163,15 @@ pub(crate) fn mark_reachable_pairs(
     let gravity_drift = dt * dt * gravity.norm();
     let PairCache { pairs, slab, .. } = contacts;
 
-    for (index, c) in pairs.iter_mut().enumerate() {
+    let ahead = pairs.len() >= PREFETCH_FROM_PAIRS;
+    for index in 0..pairs.len() {
+        if ahead
+            && let Some(later) = pairs.get(index + PAIRS_AHEAD)
+            && later.point_count > 0
+        {
+            prefetch(slab.manifold(later.manifold));
+        }
+        let c = &mut pairs[index];
         let (a, b) = (c.body_a as usize, c.body_b as usize);
         if c.point_count == 0 || !(active[a] || active[b]) {
             continue;
@@ -151,29 +182,38 @@ pub(crate) fn mark_reachable_pairs(
             + angular_velocities[a].norm() * records[a].extent
             + angular_velocities[b].norm() * records[b].extent;
         c.reachable = false;
-        let free = nearest - SPECULATIVE_DISTANCE - gravity_drift;
-        scratch.candidates.push((index as u32, free, relative_speed));
+        scratch.candidates.push(Candidate {
+            index: index as u32,
+            bodies: [c.body_a, c.body_b],
+            dynamic: [a, b].map(|i| records[i].kind == BodyKind::Dynamic),
+            free: nearest - SPECULATIVE_DISTANCE - gravity_drift,
+            relative_speed,
+            restitution: 1.0 + c.restitution,
+            reachable: false,
+        });
     }
 
     let own_speed = |i: usize| if dt > 0.0 { reach[i] / dt } else { 0.0 };
     let mut settled = false;
     for _ in 0..MAX_IMPACT_PASSES {
         let mut changed = false;
-        for &(index, free, relative_speed) in &scratch.candidates {
-            let c = &mut pairs[index as usize];
-            let (a, b) = (c.body_a as usize, c.body_b as usize);
-            let Some(at) =
-                earliest_touch(free, relative_speed, [disturbance[a], disturbance[b]], dt)
-            else {
+        for cand in scratch.candidates.iter_mut() {
+            let [a, b] = cand.bodies.map(|i| i as usize);
+            let Some(at) = earliest_touch(
+                cand.free,
+                cand.relative_speed,
+                [disturbance[a], disturbance[b]],
+                dt,
+            ) else {
                 continue;
             };
-            c.reachable = true;
-            let restitution = 1.0 + c.restitution;
-            for (me, other) in [(a, b), (b, a)] {
-                if records[me].kind != BodyKind::Dynamic {
+            cand.reachable = true;
+            for (me, other, dynamic) in [(a, b, cand.dynamic[0]), (b, a, cand.dynamic[1])] {
+                if !dynamic {
                     continue;
                 }
-                let by = (restitution * (relative_speed + disturbance[other].1)).min(own_speed(me));
+                let by = (cand.restitution * (cand.relative_speed + disturbance[other].1))
+                    .min(own_speed(me));
                 let (when, size) = disturbance[me];
                 // Written so that NaN counts as no change.
                 if at < when || by > size {
@@ -197,19 +237,23 @@ pub(crate) fn mark_reachable_pairs(
         }
         for _ in 0..=scratch.candidates.len() {
             let mut joined = false;
-            for &(index, free, relative_speed) in &scratch.candidates {
-                let c = &mut pairs[index as usize];
-                let (a, b) = (c.body_a as usize, c.body_b as usize);
-                if c.reachable
-                    || earliest_touch(free, relative_speed, [disturbance[a], disturbance[b]], dt)
-                        .is_none()
-                {
+            for cand in scratch.candidates.iter_mut() {
+                let [a, b] = cand.bodies.map(|i| i as usize);
+                let touch = || {
+                    earliest_touch(
+                        cand.free,
+                        cand.relative_speed,
+                        [disturbance[a], disturbance[b]],
+                        dt,
+                    )
+                };
+                if cand.reachable || touch().is_none() {
                     continue;
                 }
-                c.reachable = true;
+                cand.reachable = true;
                 joined = true;
-                for i in [a, b] {
-                    if records[i].kind == BodyKind::Dynamic && disturbance[i].0 > 0.0 {
+                for (i, dynamic) in [(a, cand.dynamic[0]), (b, cand.dynamic[1])] {
+                    if dynamic && disturbance[i].0 > 0.0 {
                         disturbance[i] = (0.0, reach[i] / dt);
                     }
                 }
@@ -219,13 +263,12 @@ pub(crate) fn mark_reachable_pairs(
             }
         }
     }
-    scratch.solved_points = scratch
-        .candidates
-        .iter()
-        .map(|&(index, ..)| &pairs[index as usize])
-        .filter(|c| c.reachable)
-        .map(|c| c.point_count as usize)
-        .sum();
+    scratch.solved_points = 0;
+    for cand in scratch.candidates.iter().filter(|cand| cand.reachable) {
+        let c = &mut pairs[cand.index as usize];
+        c.reachable = true;
+        scratch.solved_points += c.point_count as usize;
+    }
 }
 
 #[cfg(test)]

@@ -105,6 +105,10 @@ pub(crate) struct SolverParams {
     /// [`ConstraintBatch::converge_normal`](crate::solver::simd_batch)):
     /// [`SWEEP_SLOP_FRACTION`] of the linear slop per substep.
     pub sweep_tolerance: f32,
+    /// Whether the passes prefetch the batches ahead: set when the step has
+    /// at least [`PREFETCH_FROM_BATCHES`](crate::prefetch::PREFETCH_FROM_BATCHES),
+    /// too many for the caches. A hint only: it changes no result.
+    pub prefetch: bool,
 }
 
 /// One value per contact point of a manifold, a SIMD vector of four lanes

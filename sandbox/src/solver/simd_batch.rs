@@ -28,6 +28,7 @@ use collide::nalgebra::Vector3;
 
 use super::contact_solver::SolverParams;
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
+use crate::prefetch::prefetch;
 use crate::solver::simd_target::per_simd_target;
 use crate::solver::solver_body::BodyWindow;
 
@@ -610,6 +611,29 @@ const _: () = assert!(MAX_MANIFOLD_POINTS == 4, "by_point_count! lists the count
 // arithmetic is the same in every version (no fused multiply-add
 // contraction), so the results are bit-identical.
 
+/// Batches ahead of the one being solved whose constraint data a pass
+/// asks for, when [`SolverParams::prefetch`] is set (see
+/// [`crate::prefetch`]). The bodies are asked for one batch ahead,
+/// as their indices are read from the batch. Two and four batches ahead
+/// measured the same on falling-boxes 16,000.
+const PREFETCH_AHEAD: usize = 2;
+
+/// Prefetches batch `index + PREFETCH_AHEAD` of `batches`, and the bodies
+/// of the batch after `index`, where there are such.
+#[inline(always)]
+fn prefetch_ahead(batches: &[ConstraintBatch], index: usize, bodies: &BodyWindow<'_>) {
+    if let Some(c) = batches.get(index + PREFETCH_AHEAD) {
+        prefetch(c);
+    }
+    if let Some(c) = batches.get(index + 1) {
+        for &body in c.body_a.iter().chain(&c.body_b) {
+            if let Some(body) = bodies.get(body) {
+                prefetch(body);
+            }
+        }
+    }
+}
+
 /// Warm start of one batch whose manifolds have at most `N` points.
 #[inline(always)]
 fn warm_start_batch<const N: usize>(c: &ConstraintBatch, bodies: &mut BodyWindow<'_>) {
@@ -651,9 +675,12 @@ fn relax_batch<const FRESH: bool, const N: usize>(
 
 per_simd_target! {
     /// Applies last substep's impulses again, so the solver starts near the answer.
-    fn warm_start(batches: &[ConstraintBatch], bodies: BodyWindow<'_>) {
+    fn warm_start(batches: &[ConstraintBatch], bodies: BodyWindow<'_>, params: &SolverParams) {
         let mut bodies = bodies;
-        for c in batches {
+        for (i, c) in batches.iter().enumerate() {
+            if params.prefetch {
+                prefetch_ahead(batches, i, &bodies);
+            }
             by_point_count!(c.point_count, N => warm_start_batch::<N>(c, &mut bodies));
         }
     }
@@ -684,7 +711,11 @@ fn push_pass<const FRESH: bool>(
     mut bodies: BodyWindow<'_>,
     params: &SolverParams,
 ) {
-    for c in batches.iter_mut() {
+    for i in 0..batches.len() {
+        if params.prefetch {
+            prefetch_ahead(batches, i, &bodies);
+        }
+        let c = &mut batches[i];
         by_point_count!(c.point_count, N => push_batch::<FRESH, N>(c, &mut bodies, params));
     }
 }
@@ -715,7 +746,11 @@ fn relax_pass<const FRESH: bool>(
     mut bodies: BodyWindow<'_>,
     params: &SolverParams,
 ) {
-    for c in batches.iter_mut() {
+    for i in 0..batches.len() {
+        if params.prefetch {
+            prefetch_ahead(batches, i, &bodies);
+        }
+        let c = &mut batches[i];
         by_point_count!(c.point_count, N => relax_batch::<FRESH, N>(c, &mut bodies, params));
     }
 }

@@ -13,6 +13,7 @@ use collide::nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3
 use crate::body::storage::Bodies;
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 use crate::collision::pair_cache::PairCache;
+use crate::prefetch::{PREFETCH_FROM_BATCHES, prefetch};
 use crate::settings::StepSettings;
 use crate::solver::chain_block_solve::{BlockPass, ChainBlocks, NO_BLOCK};
 use crate::solver::constraint_batches::ConstraintBatches;
@@ -121,7 +122,7 @@ pub(crate) fn solve(
     let h = dt / substeps as f32;
     let hertz = settings.contact_hertz.min(MAX_HERTZ_PER_SUBSTEP_RATE / h);
     let zeta = settings.contact_damping_ratio;
-    let params = SolverParams {
+    let mut params = SolverParams {
         dynamic_softness: Softness::new(hertz, zeta, h),
         static_softness: Softness::new(2.0 * hertz, zeta, h),
         load_stiffening: LoadStiffening {
@@ -139,6 +140,7 @@ pub(crate) fn solve(
         restitution_threshold: settings.restitution_threshold,
         inv_h: 1.0 / h,
         sweep_tolerance: SWEEP_SLOP_FRACTION * LINEAR_SLOP / h,
+        prefetch: false,
     };
 
     scratch.slots.clear();
@@ -165,6 +167,7 @@ pub(crate) fn solve(
     );
     scratch.batch_constraints(bodies, contacts, &params, workers);
     scratch.chain_blocks.assemble(&scratch.slots, &scratch.batches);
+    params.prefetch = scratch.batches.len() >= PREFETCH_FROM_BATCHES;
 
     let push_iterations = settings.push_iterations.max(1);
     let relax_iterations = settings.relax_iterations.max(1);
@@ -197,7 +200,7 @@ pub(crate) fn solve(
         }
         integrate_time += t.elapsed();
         regions.sweep(workers, Seams::Once, batches, solver_bodies, |batches, bodies| {
-            simd_batch::warm_start(batches, bodies);
+            simd_batch::warm_start(batches, bodies, &params);
         });
         for iteration in 0..push_iterations {
             regions.sweep(workers, Seams::Twice, batches, solver_bodies, |batches, bodies| {
@@ -354,6 +357,7 @@ impl SolverScratch {
         // it read are still in cache: the same results, without a second
         // pass over the slots after the batches pushed them out.
         let parallel = workers.splits();
+        let ahead = count >= PREFETCH_FROM_BATCHES;
         if parallel {
             lane_slots.resize(count, [ConstraintSlot::EMPTY; LANES]);
             let this = &*self;
@@ -363,6 +367,9 @@ impl SolverScratch {
                 BATCHES_PER_CHUNK,
                 |first, batches, lane_slots| {
                     for (k, (batch, lanes)) in batches.iter_mut().zip(lane_slots).enumerate() {
+                        if ahead {
+                            this.prefetch_inputs(first + k, bodies, contacts);
+                        }
                         this.prepare_batch(first + k, bodies, contacts, params, batch, lanes);
                     }
                 },
@@ -374,6 +381,9 @@ impl SolverScratch {
             let lanes = if parallel {
                 &lane_slots[index]
             } else {
+                if ahead {
+                    self.prefetch_inputs(index, bodies, contacts);
+                }
                 self.prepare_batch(index, bodies, contacts, params, batch, &mut prepared);
                 &prepared
             };
@@ -387,6 +397,38 @@ impl SolverScratch {
             }
         }
         (self.batches, self.lane_slots) = (batches, lane_slots);
+    }
+
+    /// Asks for what preparing the batches after `index` reads (see
+    /// [`crate::prefetch`]): the pair records of batch `index + 2`,
+    /// and the manifolds, poses and centres of batch `index + 1`, whose
+    /// pair records were asked for one batch before.
+    #[inline]
+    fn prefetch_inputs(&self, index: usize, bodies: &Bodies, contacts: &PairCache) {
+        let members = |index: usize| {
+            let start = self.batch_starts.get(index).map_or(0, |&s| s as usize);
+            let len = self.batching.lens.get(index).map_or(0, |&l| usize::from(l));
+            &self.batching.order[start..][..len]
+        };
+        for &m in members(index + 2) {
+            if let Some(c) = contacts.pairs.get(self.slots[m as usize].contact as usize) {
+                prefetch(c);
+            }
+        }
+        for &m in members(index + 1) {
+            let c = &contacts.pairs[self.slots[m as usize].contact as usize];
+            prefetch(contacts.manifold(c));
+            for (slot, solver_index) in
+                [(c.body_a, self.pairs[m as usize].0), (c.body_b, self.pairs[m as usize].1)]
+            {
+                if let Some(pose) = bodies.poses.get(slot as usize) {
+                    prefetch(pose);
+                }
+                if let Some(center) = self.centers.get(solver_index as usize) {
+                    prefetch(center);
+                }
+            }
+        }
     }
 
     /// Prepares batch `index` into `batch`, and fills `lane_slots` with the

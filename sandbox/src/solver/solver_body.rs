@@ -126,6 +126,12 @@ impl<'a> BodyWindow<'a> {
         self.bodies[index.wrapping_sub(self.first) as usize].rows
     }
 
+    /// The body with solver index `index`, if it is in the window.
+    #[inline(always)]
+    pub fn get(&self, index: u32) -> Option<&SolverBody> {
+        self.bodies.get(index.wrapping_sub(self.first) as usize)
+    }
+
     /// [`SolverBody::set_first_rows`] on the body with solver index
     /// `index`, unless it is the stand-in.
     #[inline(always)]

@@ -86,6 +86,7 @@ fn params() -> SolverParams {
         restitution_threshold: 1.0,
         inv_h: 240.0,
         sweep_tolerance: 0.012,
+        prefetch: false,
     }
 }
 
@@ -277,7 +278,8 @@ fn lanes_are_independent() {
 /// bits as the passes over all four points (forced by a point count of
 /// zero): the points every lane lacks are exact zeros, so skipping them
 /// changes nothing. Batches of every largest count, over substeps of warm
-/// start, push and relax, with bodies shared across batches.
+/// start, push and relax, with bodies shared across batches; and the
+/// same again with prefetching on.
 #[test]
 fn passes_per_point_count_match_the_all_point_passes() {
     use crate::solver::simd_batch;
@@ -319,14 +321,15 @@ fn passes_per_point_count_match_the_all_point_passes() {
         for batch in &mut all_points {
             batch.point_count = 0;
         }
-        let run = |batches: &mut Vec<ConstraintBatch>| {
+        let run = |batches: &mut Vec<ConstraintBatch>, prefetch: bool| {
             let mut bodies = bodies.clone();
+            let params = SolverParams { prefetch, ..params() };
             for _ in 0..3 {
-                simd_batch::warm_start(batches, BodyWindow::whole(&mut bodies));
-                simd_batch::push(batches, BodyWindow::whole(&mut bodies), &params(), true);
-                simd_batch::push(batches, BodyWindow::whole(&mut bodies), &params(), false);
-                simd_batch::relax(batches, BodyWindow::whole(&mut bodies), &params(), true);
-                simd_batch::relax(batches, BodyWindow::whole(&mut bodies), &params(), false);
+                simd_batch::warm_start(batches, BodyWindow::whole(&mut bodies), &params);
+                simd_batch::push(batches, BodyWindow::whole(&mut bodies), &params, true);
+                simd_batch::push(batches, BodyWindow::whole(&mut bodies), &params, false);
+                simd_batch::relax(batches, BodyWindow::whole(&mut bodies), &params, true);
+                simd_batch::relax(batches, BodyWindow::whole(&mut bodies), &params, false);
             }
             let bits = |v: &Vector3<f32>| v.map(f32::to_bits);
             let body_bits: Vec<_> = bodies
@@ -342,7 +345,11 @@ fn passes_per_point_count_match_the_all_point_passes() {
                 .collect();
             (body_bits, impulse_bits)
         };
-        assert_eq!(run(&mut batches), run(&mut all_points), "largest count {largest}");
+        let mut prefetched = batches.clone();
+        let expected = run(&mut batches, false);
+        assert_eq!(expected, run(&mut all_points, false), "largest count {largest}");
+        // Prefetching is a hint: the same bits with it.
+        assert_eq!(expected, run(&mut prefetched, true), "largest count {largest}, prefetched");
     }
 }
 
