@@ -29,6 +29,7 @@ use crate::collision::contact_recycling::{MAX_RECYCLED_STEPS, distance_bound, tr
 use crate::collision::manifold::Manifold;
 use crate::collision::pair_cache::{CachedPair, ManifoldSlab, PairCache};
 use crate::collision::pair_manifold::collide_pair;
+use crate::prefetch::{PAIRS_AHEAD, PREFETCH_FROM_PAIRS, prefetch};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::workers::Workers;
 
@@ -118,6 +119,7 @@ pub(crate) fn find_contacts(
     let round_len = PAIRS_PER_CHUNK * chunks_per_round;
     for round_start in (0..pairs.len()).step_by(round_len) {
         let round_end = (round_start + round_len).min(pairs.len());
+        let ahead = pairs.len() >= PREFETCH_FROM_PAIRS;
         let slab_read: &ManifoldSlab = slab;
         workers.for_each_chunk(
             &mut pairs[round_start..round_end],
@@ -125,19 +127,68 @@ pub(crate) fn find_contacts(
             PAIRS_PER_CHUNK,
             |offset, chunk, updates| {
                 updates.clear();
-                for (k, c) in chunk.iter_mut().enumerate() {
+                let first = round_start + offset;
+                let mut update = |k: usize, c: &mut CachedPair| {
                     if let Some(update) = update_pair(bodies, slab_read, c, contact_recycling) {
-                        updates.push(((round_start + offset + k) as u32, update));
+                        updates.push(((first + k) as u32, update));
+                    }
+                };
+                // Two loops, so that small steps keep the plain one.
+                if ahead {
+                    for k in 0..chunk.len() {
+                        if let Some(later) = chunk.get(k + PAIRS_AHEAD) {
+                            prefetch_pair_reads(bodies, slab_read, later);
+                        }
+                        update(k, &mut chunk[k]);
+                    }
+                } else {
+                    for (k, c) in chunk.iter_mut().enumerate() {
+                        update(k, c);
                     }
                 }
             },
         );
         let used = (round_end - round_start).div_ceil(PAIRS_PER_CHUNK);
         for updates in &mut scratch.chunks[..used] {
-            for (index, update) in updates.drain(..) {
-                apply_slab_update(bodies, &mut pairs[index as usize], slab, update, to_wake);
+            if ahead {
+                for k in 0..updates.len() {
+                    if let Some(&(later, _)) = updates.get(k + PAIRS_AHEAD) {
+                        prefetch_slab_slot(slab, &pairs[later as usize]);
+                    }
+                    let (index, update) =
+                        std::mem::replace(&mut updates[k], (0, SlabUpdate::Emptied));
+                    apply_slab_update(bodies, &mut pairs[index as usize], slab, update, to_wake);
+                }
+                updates.clear();
+            } else {
+                for (index, update) in updates.drain(..) {
+                    apply_slab_update(bodies, &mut pairs[index as usize], slab, update, to_wake);
+                }
             }
         }
+    }
+}
+
+/// Asks for what [`update_pair`] reads of `c` out of order: the two poses
+/// and the cached manifold (see [`crate::prefetch`]).
+#[inline(always)]
+fn prefetch_pair_reads(bodies: &Bodies, slab: &ManifoldSlab, c: &CachedPair) {
+    for body in [c.body_a, c.body_b] {
+        if let Some(pose) = bodies.poses.get(body as usize) {
+            prefetch(pose);
+        }
+    }
+    if let Some(cached) = slab.get(c.manifold) {
+        prefetch(cached);
+    }
+}
+
+/// Asks for the slab slot [`apply_slab_update`] writes for `c`, and the
+/// pose it reads.
+#[inline(always)]
+fn prefetch_slab_slot(slab: &ManifoldSlab, c: &CachedPair) {
+    if let Some(cached) = slab.get(c.manifold) {
+        prefetch(cached);
     }
 }
 
