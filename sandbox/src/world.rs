@@ -428,8 +428,14 @@ impl World {
         self.continuous.remember_start_poses(&self.bodies, &self.solver.awake_slots, dt);
         write_back(&mut self.bodies, &self.solver);
         let awake = &self.solver.awake_slots;
-        let fat = &self.broad_phase.fat;
-        sweep_fast_bodies(&mut self.bodies, &self.contacts, fat, awake, &mut self.continuous);
+        let broad_phase = &self.broad_phase;
+        sweep_fast_bodies(
+            &mut self.bodies,
+            &self.contacts,
+            broad_phase,
+            awake,
+            &mut self.continuous,
+        );
         self.remove_invalid_bodies();
         let t4 = Instant::now();
         let awake = &self.solver.awake_slots;

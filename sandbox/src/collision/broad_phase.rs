@@ -330,6 +330,52 @@ impl BroadPhase {
         self.last_active.extend_from_slice(active);
     }
 
+    /// Calls `f` once with every live body slot whose fat box overlaps
+    /// `query`, in no particular order, testing `query` against the boxes
+    /// of the strips it reaches four at a time (as a moved box is tested
+    /// in an incremental step). Returns `false`, having called nothing,
+    /// when the lanes do not hold the current fat boxes: a box was updated,
+    /// or a body added or removed, since the last [`Self::find_pairs`].
+    pub fn for_each_overlap(&self, query: &Aabb, mut f: impl FnMut(u32)) -> bool {
+        if self.structure_changed || !self.moved.is_empty() {
+            return false;
+        }
+        let (sw, strips, axis) = (&self.swept, &self.strips, self.axis);
+        if sw.begin.len() != strips.count + 1 {
+            // Never filled: no sweep yet.
+            return false;
+        }
+        let (u, v) = (strips.u, 3 - axis - strips.u);
+        let (start, end) = (f32x4::splat(query.min[axis]), f32x4::splat(query.max[axis]));
+        let (min_u, max_u) = (f32x4::splat(query.min[u]), f32x4::splat(query.max[u]));
+        let (min_v, max_v) = (f32x4::splat(query.min[v]), f32x4::splat(query.max[v]));
+        for k in strips.range(query.min[u], query.max[u]) {
+            let (begin, strip_end) = strips.bounds(k);
+            let entries = sw.strip(k);
+            let mut j = entries.start;
+            while j < entries.end {
+                // The six interval tests of `Aabb::overlaps`; the padding
+                // never overlaps. A box in several strips is reported by the
+                // one where its overlap with `query` starts.
+                let hits = load(&sw.start, j).simd_le(end)
+                    & start.simd_le(load(&sw.end, j))
+                    & min_u.simd_le(load(&sw.max_u, j))
+                    & load(&sw.min_u, j).simd_le(max_u)
+                    & min_v.simd_le(load(&sw.max_v, j))
+                    & load(&sw.min_v, j).simd_le(max_v);
+                let mut bits =
+                    hits.to_bitmask() & owned(begin, strip_end, min_u, load(&sw.min_u, j));
+                while bits != 0 {
+                    let lane = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    f(sw.slot[j + lane]);
+                }
+                j += LANES;
+            }
+        }
+        true
+    }
+
     /// Copies the fat boxes into the sweep lanes, each into every strip it
     /// reaches, in the current order of `sorted`, with `active` as the
     /// awake flags.
@@ -749,7 +795,8 @@ mod tests {
 
     /// Steps where no box moves, a few move (the incremental path), many
     /// move (the full sweep), bodies wake and sleep, and bodies come and go:
-    /// after every step the pairs must be the brute-force pairs.
+    /// after every step the pairs must be the brute-force pairs, and box
+    /// queries must find the brute-force boxes.
     #[test]
     fn kept_and_incremental_pairs_match_brute_force() {
         let mut rng = Xorshift(0x1234_5678);
@@ -812,8 +859,28 @@ mod tests {
             if untouched {
                 assert!(!bp.pairs_changed, "step {step}: nothing moved, yet pairs_changed");
             }
+            // Box queries against the lanes, each live overlapping slot
+            // once, like brute force over the fat boxes.
+            for q in 0..4 {
+                let query = if q == 0 {
+                    Aabb::new(Point3::new(-1.0, -0.5, -1.0), Point3::new(9.0, 9.0, 5.0))
+                } else {
+                    random_box(&mut rng)
+                };
+                let mut found = Vec::new();
+                assert!(bp.for_each_overlap(&query, |slot| found.push(slot)), "step {step}");
+                found.sort_unstable();
+                let expected: Vec<u32> = (0..count as u32)
+                    .filter(|&s| live[s as usize] && bp.fat[s as usize].overlaps(&query))
+                    .collect();
+                assert_eq!(found, expected, "step {step}, query {q}");
+            }
         }
         assert!(incremental_steps > 40, "the incremental path ran {incremental_steps} times");
+        // A box updated since the last sweep: the lanes are out of date, and
+        // the query says so instead of answering.
+        bp.update(3, &Aabb::new(Point3::new(20.0, 0.0, 0.0), Point3::new(21.0, 1.0, 1.0)), 0.05);
+        assert!(!bp.for_each_overlap(&bp.fat[3], |_| {}));
     }
 
     /// The strip of a coordinate, counted the plain way: the cuts at or

@@ -29,7 +29,8 @@
 //! * The pairs are the cached ones, and for a fast body that left the fat
 //!   box the broad phase gave it (its velocity changed within the step),
 //!   every body whose fat box its swept box overlaps, as Box2D queries its
-//!   tree with the swept box.
+//!   tree with the swept box; here the broad phase's strips are searched
+//!   (`BroadPhase::for_each_overlap`).
 //! * A hit only moves a body back when the solved pose is wrong: the body's
 //!   centre ended behind the plane of impact, or the end pose penetrates
 //!   deeper than the contacts hold (`allowed_depth`: the speculative
@@ -63,6 +64,7 @@ use collide::{Contact, GjkCache, Shape, Sphere, SupportMap, Sweep, TimeOfImpact,
 use crate::body::BodyKind;
 use crate::body::storage::Bodies;
 use crate::collision::aabb::Aabb;
+use crate::collision::broad_phase::BroadPhase;
 use crate::collision::pair_cache::{CachedPair, PairCache};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 
@@ -211,10 +213,11 @@ impl ContinuousScratch {
 pub(crate) fn sweep_fast_bodies(
     bodies: &mut Bodies,
     contacts: &PairCache,
-    fat: &[Aabb],
+    broad_phase: &BroadPhase,
     awake: &[u32],
     scratch: &mut ContinuousScratch,
 ) {
+    let fat = &broad_phase.fat;
     let n = bodies.len();
     scratch.fast.clear();
     scratch.fast.resize(n, false);
@@ -295,6 +298,10 @@ pub(crate) fn sweep_fast_bodies(
     // against every body whose box its swept box overlaps, as Box2D's
     // continuous stage queries the tree with the swept box. Bodies that
     // stayed in their box (all but a few, and then none) need no search.
+    // The search reads the broad phase's strips; before, every box was
+    // tested, and on falling-boxes 64,000 the 20 to 60 bodies a step that
+    // left their box cost 4 ms/step. The boxes are scanned only if the
+    // strips are out of date, which they never are within a step.
     for &slot in awake {
         let i = slot as usize;
         if !scratch.fast[i] {
@@ -310,10 +317,18 @@ pub(crate) fn sweep_fast_bodies(
         if fat[i].contains(&swept) {
             continue;
         }
-        for (j, fat_j) in fat.iter().enumerate().take(n) {
-            if j != i && bodies.records[j].alive && fat_j.overlaps(&swept) {
+        let mut sweep_against = |j: usize| {
+            if j != i {
                 let toi = pair_toi(bodies, scratch, i, j);
                 scratch.lower_toi(i, j, toi);
+            }
+        };
+        let found = broad_phase.for_each_overlap(&swept, |j| sweep_against(j as usize));
+        if !found {
+            for (j, fat_j) in fat.iter().enumerate().take(n) {
+                if bodies.records[j].alive && fat_j.overlaps(&swept) {
+                    sweep_against(j);
+                }
             }
         }
     }
