@@ -145,6 +145,13 @@ impl ManifoldSlab {
             *index = match self.free.pop() {
                 Some(slot) => slot,
                 None => {
+                    if self.slots.len() == self.slots.capacity() {
+                        // Geometric growth by a quarter, not doubling: the
+                        // slab is the largest array of a pile (about 240
+                        // bytes a slot), and a doubling holds up to as much
+                        // again in spare slots.
+                        self.slots.reserve_exact(self.slots.len() / 4 + SLAB_MIN_GROWTH);
+                    }
                     self.slots.push(CachedManifold::default());
                     (self.slots.len() - 1) as u32
                 }
@@ -163,6 +170,9 @@ impl ManifoldSlab {
     }
 }
 
+/// Fewest slots the manifold slab grows by at a time.
+const SLAB_MIN_GROWTH: usize = 64;
+
 /// The sorted pairs and the slab of the touching ones' manifolds.
 #[derive(Debug, Default)]
 pub(crate) struct PairCache {
@@ -170,8 +180,6 @@ pub(crate) struct PairCache {
     pub pairs: Vec<CachedPair>,
     /// The manifolds of the touching pairs.
     pub slab: ManifoldSlab,
-    /// The merge's output, swapped with `pairs`.
-    scratch: Vec<CachedPair>,
 }
 
 impl PairCache {
@@ -255,29 +263,54 @@ impl PairCache {
             });
             return;
         }
-        // Walk the old list once; the cursor peeks into the (small) pairs.
-        let out = &mut self.scratch;
-        out.clear();
-        let make = |a: u32, b: u32| {
-            let (friction, restitution) = material(a, b);
-            CachedPair { body_a: a, body_b: b, friction, restitution, ..CachedPair::default() }
-        };
+        // In place, without a second list (on falling-boxes 64,000 the
+        // second list held as much as the first, a fifth of the world's
+        // peak memory): first the pairs neither reported nor kept are
+        // dropped, walking forward; then the new pairs are merged in from
+        // the back, where the list has grown to its final length. Writing
+        // from the back never overtakes the reading, as the pairs still to
+        // be read are fewer than the places left.
         let mut next_pair = pairs.iter().peekable();
-        for mut c in self.pairs.drain(..) {
+        let mut matched = 0;
+        self.pairs.retain_mut(|c| {
             let key = c.key();
-            while let Some(&(a, b)) = next_pair.next_if(|&&p| p < key) {
-                out.push(make(a, b));
-            }
-            if next_pair.next_if(|&&p| p == key).is_some() || keep_stale(&c) {
-                out.push(c);
-            } else {
+            while next_pair.next_if(|&&p| p < key).is_some() {}
+            let reported = next_pair.next_if(|&&p| p == key).is_some();
+            matched += usize::from(reported);
+            let keep = reported || keep_stale(c);
+            if !keep {
                 slab.release(&mut c.manifold);
             }
+            keep
+        });
+        let kept = self.pairs.len();
+        let total = kept + (pairs.len() - matched);
+        self.pairs.resize(total, CachedPair::default());
+        let (mut read, mut write) = (kept, total);
+        for &(a, b) in pairs.iter().rev() {
+            // The kept pairs after this one move up; then this one, either
+            // kept or new.
+            while read > 0 && self.pairs[read - 1].key() > (a, b) {
+                read -= 1;
+                write -= 1;
+                self.pairs[write] = self.pairs[read];
+            }
+            write -= 1;
+            if read > 0 && self.pairs[read - 1].key() == (a, b) {
+                read -= 1;
+                self.pairs[write] = self.pairs[read];
+            } else {
+                let (friction, restitution) = material(a, b);
+                self.pairs[write] = CachedPair {
+                    body_a: a,
+                    body_b: b,
+                    friction,
+                    restitution,
+                    ..CachedPair::default()
+                };
+            }
         }
-        for &(a, b) in next_pair {
-            out.push(make(a, b));
-        }
-        std::mem::swap(&mut self.pairs, &mut self.scratch);
+        debug_assert_eq!(read, write, "the kept pairs before the first new one stay in place");
     }
 
     /// Keeps only the pairs for which `keep` holds (given the pair and its
