@@ -170,6 +170,12 @@ pub(crate) fn mark_reachable_pairs(
             && later.point_count > 0
         {
             prefetch(slab.manifold(later.manifold));
+            for body in [later.body_a, later.body_b] {
+                if let Some(r) = records.get(body as usize) {
+                    prefetch(&r.extent);
+                    prefetch(&r.kind);
+                }
+            }
         }
         let c = &mut pairs[index];
         let (a, b) = (c.body_a as usize, c.body_b as usize);
