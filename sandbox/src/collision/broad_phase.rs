@@ -269,6 +269,47 @@ fn load(v: &[f32], j: usize) -> f32x4 {
     f32x4::from(four)
 }
 
+/// Calls `f` with the slot of every entry of the lanes whose box overlaps
+/// `query` (the six interval tests of `Aabb::overlaps`, four entries at a
+/// time; the padding never overlaps) and passes `extra` (a lane mask for
+/// the entries `j..j + LANES`), in the strips `query` reaches. A box in
+/// several strips is reported once, by the strip where its overlap with
+/// `query` starts (see [`owned`]).
+#[inline(always)]
+fn for_each_lane_hit(
+    sw: &SweepLanes,
+    strips: &Strips,
+    (axis, u, v): (usize, usize, usize),
+    query: &Aabb,
+    extra: impl Fn(usize) -> f32x4,
+    mut f: impl FnMut(u32),
+) {
+    let (start, end) = (f32x4::splat(query.min[axis]), f32x4::splat(query.max[axis]));
+    let (min_u, max_u) = (f32x4::splat(query.min[u]), f32x4::splat(query.max[u]));
+    let (min_v, max_v) = (f32x4::splat(query.min[v]), f32x4::splat(query.max[v]));
+    for k in strips.range(query.min[u], query.max[u]) {
+        let (begin, strip_end) = strips.bounds(k);
+        let entries = sw.strip(k);
+        let mut j = entries.start;
+        while j < entries.end {
+            let hits = load(&sw.start, j).simd_le(end)
+                & start.simd_le(load(&sw.end, j))
+                & min_u.simd_le(load(&sw.max_u, j))
+                & load(&sw.min_u, j).simd_le(max_u)
+                & min_v.simd_le(load(&sw.max_v, j))
+                & load(&sw.min_v, j).simd_le(max_v)
+                & extra(j);
+            let mut bits = hits.to_bitmask() & owned(begin, strip_end, min_u, load(&sw.min_u, j));
+            while bits != 0 {
+                let lane = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                f(sw.slot[j + lane]);
+            }
+            j += LANES;
+        }
+    }
+}
+
 impl BroadPhase {
     /// Adds a body slot with the given tight box.
     pub fn insert(&mut self, slot: u32, tight: Aabb, margin: f32) {
@@ -336,7 +377,7 @@ impl BroadPhase {
     /// in an incremental step). Returns `false`, having called nothing,
     /// when the lanes do not hold the current fat boxes: a box was updated,
     /// or a body added or removed, since the last [`Self::find_pairs`].
-    pub fn for_each_overlap(&self, query: &Aabb, mut f: impl FnMut(u32)) -> bool {
+    pub fn for_each_overlap(&self, query: &Aabb, f: impl FnMut(u32)) -> bool {
         if self.structure_changed || !self.moved.is_empty() {
             return false;
         }
@@ -345,34 +386,10 @@ impl BroadPhase {
             // Never filled: no sweep yet.
             return false;
         }
-        let (u, v) = (strips.u, 3 - axis - strips.u);
-        let (start, end) = (f32x4::splat(query.min[axis]), f32x4::splat(query.max[axis]));
-        let (min_u, max_u) = (f32x4::splat(query.min[u]), f32x4::splat(query.max[u]));
-        let (min_v, max_v) = (f32x4::splat(query.min[v]), f32x4::splat(query.max[v]));
-        for k in strips.range(query.min[u], query.max[u]) {
-            let (begin, strip_end) = strips.bounds(k);
-            let entries = sw.strip(k);
-            let mut j = entries.start;
-            while j < entries.end {
-                // The six interval tests of `Aabb::overlaps`; the padding
-                // never overlaps. A box in several strips is reported by the
-                // one where its overlap with `query` starts.
-                let hits = load(&sw.start, j).simd_le(end)
-                    & start.simd_le(load(&sw.end, j))
-                    & min_u.simd_le(load(&sw.max_u, j))
-                    & load(&sw.min_u, j).simd_le(max_u)
-                    & min_v.simd_le(load(&sw.max_v, j))
-                    & load(&sw.min_v, j).simd_le(max_v);
-                let mut bits =
-                    hits.to_bitmask() & owned(begin, strip_end, min_u, load(&sw.min_u, j));
-                while bits != 0 {
-                    let lane = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    f(sw.slot[j + lane]);
-                }
-                j += LANES;
-            }
-        }
+        let axes = (axis, strips.u, 3 - axis - strips.u);
+        // Every lane passes: no condition beyond the overlap.
+        let every_lane = |_| f32x4::ZERO.simd_le(f32x4::ZERO);
+        for_each_lane_hit(sw, strips, axes, query, every_lane, f);
         true
     }
 
@@ -459,47 +476,21 @@ impl BroadPhase {
             kept_len += usize::from(!(is_moved[a as usize] | is_moved[b as usize]));
         }
         self.found.clear();
-        let sw = &self.swept;
-        let strips = &self.strips;
-        let axis = self.axis;
-        let (u, v) = (strips.u, 3 - axis - strips.u);
+        let (sw, strips) = (&self.swept, &self.strips);
         self.moved.sort_unstable();
         self.moved.dedup();
+        let found = &mut self.found;
         for &m in &self.moved {
-            let fat = &self.fat[m as usize];
-            let (start, end) = (f32x4::splat(fat.min[axis]), f32x4::splat(fat.max[axis]));
-            let (min_u, max_u) = (f32x4::splat(fat.min[u]), f32x4::splat(fat.max[u]));
-            let (min_v, max_v) = (f32x4::splat(fat.min[v]), f32x4::splat(fat.max[v]));
             let awake = f32x4::splat(if active[m as usize] { 1.0 } else { 0.0 });
-            for k in strips.range(fat.min[u], fat.max[u]) {
-                let (begin, strip_end) = strips.bounds(k);
-                let entries = sw.strip(k);
-                let mut j = entries.start;
-                while j < entries.end {
-                    // The six interval tests of `Aabb::overlaps` and at least
-                    // one of the two awake; the padding never overlaps.
-                    let hits = load(&sw.start, j).simd_le(end)
-                        & start.simd_le(load(&sw.end, j))
-                        & min_u.simd_le(load(&sw.max_u, j))
-                        & load(&sw.min_u, j).simd_le(max_u)
-                        & min_v.simd_le(load(&sw.max_v, j))
-                        & load(&sw.min_v, j).simd_le(max_v)
-                        & (awake + load(&sw.awake, j)).simd_gt(f32x4::ZERO);
-                    let mut bits =
-                        hits.to_bitmask() & owned(begin, strip_end, min_u, load(&sw.min_u, j));
-                    while bits != 0 {
-                        let lane = bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        let other = sw.slot[j + lane];
-                        // A pair of two moved bodies is found from both: keep
-                        // it from the smaller slot.
-                        if other != m && (!is_moved[other as usize] || m < other) {
-                            self.found.push(if m < other { (m, other) } else { (other, m) });
-                        }
-                    }
-                    j += LANES;
+            // At least one of the two awake.
+            let either_awake = |j: usize| (awake + load(&sw.awake, j)).simd_gt(f32x4::ZERO);
+            for_each_lane_hit(sw, strips, axes, &self.fat[m as usize], either_awake, |other| {
+                // A pair of two moved bodies is found from both: keep it
+                // from the smaller slot.
+                if other != m && (!is_moved[other as usize] || m < other) {
+                    found.push(if m < other { (m, other) } else { (other, m) });
                 }
-            }
+            });
         }
         sort_pairs(&mut self.found, &mut self.sort_scratch);
         merge_sorted(&self.kept[..kept_len], &self.found, &mut self.pairs);
