@@ -18,8 +18,11 @@
 //! 6. **sweep fast bodies** ([`sweep_fast_bodies`]): a body that moved far
 //!    for its thickness is swept with its rotation, and moved back to the
 //!    time of impact if its solved motion passed into or through another;
-//! 7. **remove invalid bodies** again, after the motion;
-//! 8. **update sleep** ([`update_sleep`]): islands, and still ones to sleep.
+//! 7. **push out of still bodies** ([`push_out_of_still_bodies`]): a body
+//!    that ended deeper than the speculative distance in a body that stood
+//!    still (the ground) is moved back out to that depth;
+//! 8. **remove invalid bodies** again, after the motion;
+//! 9. **update sleep** ([`update_sleep`]): islands, and still ones to sleep.
 //!
 //! `sandbox/README.md` draws the same pipeline with the data each stage
 //! reads and writes. The broad phase's sweep, the narrow phase and the
@@ -43,6 +46,7 @@ use crate::collision::narrow_phase::{NarrowPhaseScratch, find_contacts, merge_pa
 use crate::collision::pair_cache::PairCache;
 use crate::collision::ray_cast::{RayHit, cast_ray_bodies};
 use crate::collision::reachable_pairs::{ReachableScratch, mark_reachable_pairs};
+use crate::collision::still_overlap::{StillOverlapScratch, push_out_of_still_bodies};
 use crate::error::WorldError;
 use crate::events::{RemovalReason, RemovedBody, StepOutcome};
 use crate::settings::StepSettings;
@@ -84,6 +88,7 @@ pub struct World {
     reachable: ReachableScratch,
     pub(crate) solver: SolverScratch,
     continuous: ContinuousScratch,
+    still_overlap: StillOverlapScratch,
     /// The threads the step runs on ([`StepSettings::threads`]).
     workers: Workers,
     sleep: SleepScratch,
@@ -435,6 +440,12 @@ impl World {
             broad_phase,
             awake,
             &mut self.continuous,
+        );
+        push_out_of_still_bodies(
+            &mut self.bodies,
+            &self.contacts,
+            &self.continuous,
+            &mut self.still_overlap,
         );
         self.remove_invalid_bodies();
         let t4 = Instant::now();

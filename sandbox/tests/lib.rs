@@ -12,6 +12,7 @@ mod friction;
 mod mass_properties;
 mod mass_ratios;
 mod piles;
+mod push_out;
 mod ray_cast;
 #[cfg(feature = "render")]
 mod render_probe;

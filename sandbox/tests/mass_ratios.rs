@@ -214,3 +214,68 @@ fn heavy_box_dropped_on_pyramid_does_not_explode() {
         STEPS as f32 * DT
     );
 }
+
+/// Deepest a light body wedged under a heavy one may end a step in the
+/// ground (m): the world's push-out allowance (the speculative distance,
+/// 2 cm) plus a millimetre for the depth query's rounding and the
+/// support-point oracle's.
+const WEDGE_MAX_DEPTH: f32 = 0.021;
+
+/// The lowest point of `id` below the ground's top (y = 0), by its support
+/// point along −y: the oracle is the pose and the shape alone.
+fn depth_below_ground(w: &World, id: BodyId) -> f32 {
+    use collide::SupportMap as _;
+    let pose = w.pose(id).unwrap();
+    let down = pose.inverse_transform_vector(&-Vector3::y());
+    -(pose * w.shape(id).unwrap().local_support(&down)).y
+}
+
+/// A 1.5 g rod lying on the ground with a 20 kg box (13,000:1) dropped
+/// half onto it, at one and two substeps: the rod may not end any step
+/// deeper than the push-out allowance in the ground.
+///
+/// Regression (soak seed 2, step 44,348): the rod's contact springs, set by
+/// its mass and capped in frequency, carried a few newtons of the box's
+/// 196 while the box's own ground contacts held it level, so the rod was
+/// pressed 5.2 cm (of its 6 cm thickness) into the ground and stayed there.
+#[test]
+fn light_rod_wedged_under_a_heavy_box_stays_out_of_the_ground() {
+    for substeps in [1, 2] {
+        let mut w = World::with_settings(sandbox::StepSettings {
+            sleep_enabled: false,
+            substeps,
+            ..sandbox::StepSettings::default()
+        });
+        add_ground(&mut w).unwrap();
+        let rod_shape: Shape = collide::Capsule::new(0.33, 0.03).into();
+        let rod = w
+            .add_body(
+                BodyDesc::dynamic(rod_shape)
+                    .with_density(0.76)
+                    .with_rotation(collide::nalgebra::UnitQuaternion::from_axis_angle(
+                        &Vector3::x_axis(),
+                        std::f32::consts::FRAC_PI_2,
+                    ))
+                    .with_position(Vector3::new(0.0, 0.03, 0.0)),
+            )
+            .unwrap();
+        let mass = w.mass_properties(rod).unwrap().mass;
+        assert!((0.001..0.002).contains(&mass), "rod of {mass} kg");
+        let heavy = Cuboid::new(Vector3::new(0.95, 0.99, 0.92));
+        w.add_body(
+            BodyDesc::dynamic(heavy.into())
+                .with_density(2.87)
+                .with_position(Vector3::new(-0.8, 1.1, 0.0)),
+        )
+        .unwrap();
+        let mut deepest = 0.0f32;
+        for _ in 0..STEPS {
+            common::step(&mut w);
+            deepest = deepest.max(depth_below_ground(&w, rod));
+        }
+        assert!(
+            deepest <= WEDGE_MAX_DEPTH,
+            "{substeps} substep(s): the rod went {deepest} m into the ground"
+        );
+    }
+}

@@ -159,6 +159,18 @@ pub(crate) struct ContinuousScratch {
 }
 
 impl ContinuousScratch {
+    /// Per slot: whether the body moved this step (was awake and dynamic).
+    pub(crate) fn moving(&self) -> &[bool] {
+        &self.moving
+    }
+
+    /// A bound on how far any point of body `i` moved this step, by its
+    /// centre and its turn's arc; valid for moving bodies once the stage
+    /// has run.
+    pub(crate) fn motion(&self, i: usize) -> f32 {
+        self.shift[i].norm() + self.arc[i]
+    }
+
     /// Remembers the poses of the awake bodies before the solved ones are
     /// written back.
     pub(crate) fn remember_start_poses(&mut self, bodies: &Bodies, awake: &[u32], dt: f32) {
@@ -408,7 +420,11 @@ impl ContinuousScratch {
 /// two support points: the overlap of the bodies along the normal of the
 /// manifold found at the step's start (the depth is the smallest overlap
 /// over all directions), or infinity for a pair without one.
-fn overlap_along_manifold(bodies: &Bodies, contacts: &PairCache, pair: &CachedPair) -> f32 {
+pub(crate) fn overlap_along_manifold(
+    bodies: &Bodies,
+    contacts: &PairCache,
+    pair: &CachedPair,
+) -> f32 {
     let Some(cached) = contacts.slab.get(pair.manifold) else {
         return f32::INFINITY;
     };

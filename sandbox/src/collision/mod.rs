@@ -19,3 +19,4 @@ pub(crate) mod polygon_clip;
 pub(crate) mod ray_cast;
 pub(crate) mod reachable_pairs;
 pub(crate) mod rectangle_clip;
+pub(crate) mod still_overlap;
