@@ -20,7 +20,7 @@ use crate::solver::constraint_batches::ConstraintBatches;
 use crate::solver::contact_solver::{
     ConstraintSlot, SWEEP_SLOP_FRACTION, Softness, SolverParams, apply_restitution, store_impulses,
 };
-use crate::solver::integrate::{integrate_positions, integrate_velocities};
+use crate::solver::integrate::{clamp_speeds, integrate_positions, integrate_velocities};
 use crate::solver::load_stiffening::LoadStiffening;
 use crate::solver::mass_ratio_chains::mark_chains;
 use crate::solver::prepare::{ContactInput, prepare};
@@ -258,6 +258,7 @@ pub(crate) fn solve(
         }
     }
     apply_restitution(slots, batches, solver_bodies, &params);
+    clamp_speeds(&mut solver_bodies[1..], h);
     store_impulses(slots, batches, contacts);
     integrate_time
 }
