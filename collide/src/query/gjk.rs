@@ -29,7 +29,7 @@ use nalgebra::Vector3;
 
 use crate::query::minkowski::{MinkowskiDifference, SupportPoint};
 use crate::query::record::{GjkStep, Recorder};
-use crate::query::simplex::{Reduction, Simplex};
+use crate::query::simplex::{Reduction, Simplex, larger};
 use crate::support_map::SupportMap;
 
 /// Iteration cap. GJK on polytopes converges in a handful of iterations
@@ -187,7 +187,7 @@ where
             // Converged: the bounds have met. `vw > 0` is the certificate: the
             // support plane along −v separates the origin from the whole
             // difference, however v was computed.
-            let scale = simplex_scale_sq.max(w.w.norm_squared()).sqrt();
+            let scale = larger(simplex_scale_sq, w.w.norm_squared()).sqrt();
             let gap_limit = REL_GAP * v_sq + SCALE_GAP * scale * v_norm;
             if v_sq - vw <= gap_limit && vw > 0.0 && direction_converged(&v64, &w.w, scale) {
                 return end(GjkOutcome::Separated { distance: v_norm }, simplex, v, iterations);
