@@ -384,18 +384,25 @@ fn raw_barycentric([a, b, c]: &[Vector3<f32>; 3], n: &Vector3<f32>, p: &Vector3<
 
 /// Whether directed edges form one closed loop: every edge's start vertex
 /// starts no other edge, and walking from any edge returns to its start after
-/// exactly as many steps as there are edges.
+/// exactly as many steps as there are edges. Edges name vertices below
+/// [`MAX_VERTICES`].
 fn is_single_loop(edges: &[[u16; 2]]) -> bool {
-    let next = |v: u16| edges.iter().find(|e| e[0] == v).map(|e| e[1]);
-    if edges.iter().any(|e| edges.iter().filter(|f| f[0] == e[0]).count() != 1) {
-        return false;
+    // The edge leaving each vertex, found in one pass (a repeated start
+    // fails at once), then one walk: linear in the number of edges.
+    const NONE: u16 = u16::MAX;
+    let mut next = [NONE; MAX_VERTICES];
+    for &[from, to] in edges {
+        match next.get_mut(usize::from(from)) {
+            Some(slot) if *slot == NONE => *slot = to,
+            _ => return false,
+        }
     }
     let start = edges[0][0];
     let mut v = start;
     for step in 1..=edges.len() {
-        match next(v) {
-            Some(n) => v = n,
-            None => return false,
+        match next.get(usize::from(v)) {
+            Some(&n) if n != NONE => v = n,
+            _ => return false,
         }
         if v == start {
             return step == edges.len();
@@ -431,18 +438,19 @@ where
     // could flip; refusing it stops expansion with the best face instead.
     let min_area_sq = |scale: f32| (FLAT_REL * scale * scale).powi(2);
 
-    let mut best: Option<(EpaFace, [SupportPoint; 3])> = None;
+    // The best face so far, by value: its slot may be reused, but its
+    // vertices stay (the polytope never drops a vertex).
+    let mut best: Option<EpaFace> = None;
     let status = loop {
         let Some(fi) = poly.closest_face() else { break EpaStatus::NumericalLimit };
         let face = poly.faces[fi];
-        let corners = face.vertices.map(|i| poly.vertices[i as usize]);
         // The closest face's distance never decreases in exact arithmetic.
         // If rounding made it drop, the previous face is the better answer.
         let tolerance = REL_TOLERANCE * scale;
-        if best.is_some_and(|(b, _)| face.distance < b.distance - tolerance) {
+        if best.is_some_and(|b| face.distance < b.distance - tolerance) {
             break EpaStatus::NumericalLimit;
         }
-        best = Some((face, corners));
+        best = Some(face);
 
         if iterations >= MAX_ITERATIONS {
             break EpaStatus::IterationLimit;
@@ -471,8 +479,7 @@ where
         let gap = face.normal.dot(&w.w) - face.distance;
         if !(gap > tolerance) {
             let fi = poly.containing_coplanar_face(fi, tolerance);
-            best =
-                Some((poly.faces[fi], poly.faces[fi].vertices.map(|i| poly.vertices[i as usize])));
+            best = Some(poly.faces[fi]);
             break EpaStatus::Converged;
         }
         // A support point already in the polytope brings no new information.
@@ -486,11 +493,12 @@ where
             Err(Stop::Numerical) => break EpaStatus::NumericalLimit,
         }
     };
-    let Some((face, corners)) = best else {
+    let Some(face) = best else {
         // No face ever existed: the tetrahedron had none, which `grow` rules out.
         debug_assert!(false, "EPA ended without a face");
         return Ok(flat_result(md, simplex, Vector3::y(), iterations));
     };
+    let corners = face.vertices.map(|i| poly.vertices[usize::from(i)]);
     Ok(face_result(status, &face, &corners, iterations))
 }
 
