@@ -41,6 +41,7 @@ use arrayvec::ArrayVec;
 use nalgebra::{Point3, Unit, Vector3};
 
 use crate::error::QueryError;
+use crate::query::all_finite;
 use crate::query::minkowski::{MinkowskiDifference, SupportPoint};
 use crate::query::record::{EpaStep, Recorder};
 use crate::query::simplex::Simplex;
@@ -457,7 +458,7 @@ where
         }
         iterations += 1;
         let w = md.support(&face.normal);
-        if !w.w.iter().all(|x| x.is_finite()) {
+        if !all_finite(w.w.as_slice()) {
             return Err(QueryError::NonFiniteInput);
         }
         if recorder.records_epa() {

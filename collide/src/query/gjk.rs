@@ -27,6 +27,7 @@
 
 use nalgebra::Vector3;
 
+use crate::query::all_finite;
 use crate::query::minkowski::{MinkowskiDifference, SupportPoint};
 use crate::query::record::{GjkStep, Recorder};
 use crate::query::simplex::{Reduction, Simplex, larger};
@@ -147,7 +148,7 @@ where
     R: Recorder + ?Sized,
 {
     let mut v = initial_dir;
-    if !(v.norm_squared() > 0.0) || !v.iter().all(|x| x.is_finite()) {
+    if !(v.norm_squared() > 0.0) || !all_finite(v.as_slice()) {
         v = Vector3::x();
     }
     // `v` before rounding to f32, for the direction test.
@@ -170,7 +171,8 @@ where
         iterations += 1;
         let w: SupportPoint = md.support(&-v);
         recorder.gjk_step(&GjkStep { simplex, direction: -v, support: w });
-        if !w.w.iter().all(|x| x.is_finite()) {
+        // Branch-free over the three coordinates (see `all_finite`).
+        if !all_finite(w.w.as_slice()) {
             return end(GjkOutcome::NonFinite, simplex, v, iterations);
         }
 
