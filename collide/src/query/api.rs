@@ -24,6 +24,7 @@ use crate::query::epa::epa;
 use crate::query::gjk::{GjkOutcome, GjkSettings, gjk};
 use crate::query::input::{CheckedPair, all_finite, check_input};
 use crate::query::minkowski::MinkowskiDifference;
+use crate::query::point_core::PointCore;
 use crate::query::record::{NoRecord, Recorder};
 use crate::query::segment::closest_points_segments;
 use crate::query::sphere_cuboid::{in_box_frame, point_box_contact, point_box_intersects, swapped};
@@ -647,7 +648,9 @@ where
         GjkOutcome::Separated { distance } | GjkOutcome::IterationLimit { distance } => distance,
         GjkOutcome::NonFinite => return Err(QueryError::NonFiniteInput),
         GjkOutcome::Beyond { .. } => {
-            cache.store(g.direction);
+            if want == Want::Contact {
+                cache.store(g.direction);
+            }
             return Ok(Local::Apart);
         }
         GjkOutcome::Within { .. } => return Ok(Local::Overlapping),
@@ -660,7 +663,9 @@ where
             if !e.depth.is_finite() {
                 return Err(QueryError::NonFiniteInput);
             }
-            cache.store(-e.normal.into_inner());
+            if want == Want::Contact {
+                cache.store(-e.normal.into_inner());
+            }
             let (ra, rb) = md.margins();
             return Ok(Local::Contact(Contact::Penetrating(Penetration {
                 depth: e.depth + ra + rb,
@@ -670,7 +675,11 @@ where
             })));
         }
     };
-    cache.store(g.direction);
+    // Only a full contact's cache is the caller's; the other queries' is a
+    // temporary, dropped on return.
+    if want == Want::Contact {
+        cache.store(g.direction);
+    }
     let (core_a, core_b) = g.simplex.witnesses();
     // v = a − b points from B's core to A's, so A→B is −v.
     let normal = Unit::try_new(-g.direction, 0.0).ok_or(QueryError::NonFiniteInput)?;
@@ -840,6 +849,19 @@ where
             }
         }
         None => {
+            // A point core against a general shape: GJK in the general
+            // shape's frame (see `point_core`). Not for a full contact, whose
+            // cache holds a direction in A's frame.
+            if want != Want::Contact {
+                if let (Core::Point(p), Core::General) = input.cores {
+                    return point_core_query(b, pose_b, p, pose_a, input.margins.0, want)
+                        .map(|local| swap_local(local, pose_b));
+                }
+                if let (Core::General, Core::Point(p)) = input.cores {
+                    return point_core_query(a, pose_a, p, pose_b, input.margins.1, want)
+                        .map(|local| to_world_local(local, pose_a));
+                }
+            }
             let md = MinkowskiDifference::new(a, b, b_in_a(pose_a, pose_b));
             if want == Want::Intersects {
                 return gjk_verdict(&md).map(verdict);
@@ -851,6 +873,53 @@ where
         Local::Contact(c) => Local::Contact(c.to_world(pose_a)),
         other => other,
     })
+}
+
+/// A query between a general shape (`general`, placed by `pose_general`)
+/// and a point core (`point`, in its own shape's frame, which `pose_point`
+/// places, with `margin`), run in the general shape's frame with the general
+/// shape as A; the answer stays in that frame (see `point_core`). Only for
+/// queries without a caller's cache. Kept out of line: inlined into `run`,
+/// it cost the sphere–hull queries themselves 3 % more instructions.
+#[inline(never)]
+fn point_core_query<G: SupportMap + ?Sized>(
+    general: &G,
+    pose_general: &Isometry3<f32>,
+    point: Point3<f32>,
+    pose_point: &Isometry3<f32>,
+    margin: f32,
+    want: Want,
+) -> Result<Local, QueryError> {
+    let point_in_general = pose_general.inverse_transform_point(&place(pose_point, point));
+    let point_core = PointCore { margin };
+    let md = MinkowskiDifference::new(
+        general,
+        &point_core,
+        Isometry3::from_parts(point_in_general.into(), UnitQuaternion::identity()),
+    );
+    if want == Want::Intersects {
+        return gjk_verdict(&md).map(verdict);
+    }
+    gjk_epa(&md, want, &mut GjkCache::default(), &mut NoRecord)
+}
+
+/// A local answer taken to the world by `world_from_local`.
+#[inline(always)]
+fn to_world_local(local: Local, world_from_local: &Isometry3<f32>) -> Local {
+    match local {
+        Local::Contact(c) => Local::Contact(c.to_world(world_from_local)),
+        other => other,
+    }
+}
+
+/// A local answer of the swapped pair (B as A) taken to the world by
+/// `world_from_local` and given A's point of view again.
+#[inline(always)]
+fn swap_local(local: Local, world_from_local: &Isometry3<f32>) -> Local {
+    match local {
+        Local::Contact(c) => Local::Contact(swapped(c.to_world(world_from_local))),
+        other => other,
+    }
 }
 
 /// The larger of two numbers known not to be NaN (validated input): one

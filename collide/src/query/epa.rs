@@ -30,12 +30,18 @@
 //! * Each face keeps the faces across its three edges, updated as faces are
 //!   removed and fanned in, so finding the faces that see a new point and
 //!   their horizon needs no search (van den Bergen rebuilds nothing either;
-//!   an earlier version here rehashed every edge at every step).
+//!   an earlier version here rehashed every edge at every step). The flood
+//!   fill that finds the visible faces collects the horizon as it goes, and
+//!   removed faces are only marked dead and their slots reused by the fan,
+//!   so an expansion touches the visible faces and their neighbours, never
+//!   the whole polytope (compacting the face list and renumbering every
+//!   link each step was most of a hull–hull penetration query).
 
 use arrayvec::ArrayVec;
 use nalgebra::{Point3, Unit, Vector3};
 
 use crate::error::QueryError;
+use crate::query::all_finite;
 use crate::query::minkowski::{MinkowskiDifference, SupportPoint};
 use crate::query::record::{EpaStep, Recorder};
 use crate::query::simplex::Simplex;
@@ -111,12 +117,27 @@ pub struct EpaResult {
 
 struct Polytope {
     vertices: ArrayVec<SupportPoint, MAX_VERTICES>,
+    /// Live faces and dead ones (see [`DEAD`]), whose slots `free` lists
+    /// for reuse.
     faces: ArrayVec<EpaFace, MAX_FACES>,
-    /// For each face, the faces across its edges `ij`, `jk` and `ki`: the
-    /// polytope is closed, so every edge has exactly one face on its other
-    /// side. Kept beside `faces`, index for index.
+    /// For each live face, the faces across its edges `ij`, `jk` and `ki`:
+    /// the polytope is closed, so every edge has exactly one face on its
+    /// other side. Kept beside `faces`, index for index.
     neighbours: ArrayVec<[u16; 3], MAX_FACES>,
+    /// Slots of dead faces, to be reused before `faces` grows.
+    free: ArrayVec<u16, MAX_FACES>,
 }
+
+/// A removed face: its first vertex index is `DEAD`, and its distance is
+/// infinite, so the searches for the closest face and for coplanar faces
+/// pass over it without a test of their own. No live face links to it.
+const DEAD: u16 = u16::MAX;
+
+/// Faces per bit-set word.
+const WORD: usize = 64;
+
+/// One bit per face slot.
+type FaceSet = [u64; MAX_FACES / WORD];
 
 /// Why an expansion step could not be carried out.
 enum Stop {
@@ -126,15 +147,28 @@ enum Stop {
 
 impl Polytope {
     fn new() -> Self {
-        Self { vertices: ArrayVec::new(), faces: ArrayVec::new(), neighbours: ArrayVec::new() }
+        Self {
+            vertices: ArrayVec::new(),
+            faces: ArrayVec::new(),
+            neighbours: ArrayVec::new(),
+            free: ArrayVec::new(),
+        }
+    }
+
+    /// Whether face slot `f` holds a live face.
+    #[inline]
+    fn is_live(&self, f: usize) -> bool {
+        self.faces[f].vertices[0] != DEAD
     }
 
     fn w(&self, i: u16) -> Vector3<f32> {
         self.vertices[i as usize].w
     }
 
-    /// Adds the face `ijk` (counter-clockwise from outside).
-    fn push_face(&mut self, [i, j, k]: [u16; 3], min_area_sq: f32) -> Result<(), Stop> {
+    /// The face `ijk` (counter-clockwise from outside), unless it is a
+    /// sliver.
+    #[inline]
+    fn make_face(&self, [i, j, k]: [u16; 3], min_area_sq: f32) -> Result<EpaFace, Stop> {
         let (a, b, c) = (self.w(i), self.w(j), self.w(k));
         let n = (b - a).cross(&(c - a));
         let n_sq = n.norm_squared();
@@ -142,11 +176,30 @@ impl Polytope {
             return Err(Stop::Numerical);
         }
         let normal = n / n_sq.sqrt();
-        let face = EpaFace { vertices: [i, j, k], normal, distance: normal.dot(&a) };
+        Ok(EpaFace { vertices: [i, j, k], normal, distance: normal.dot(&a) })
+    }
+
+    /// Adds the face `ijk` (counter-clockwise from outside) in a new slot.
+    fn push_face(&mut self, vertices: [u16; 3], min_area_sq: f32) -> Result<(), Stop> {
+        let face = self.make_face(vertices, min_area_sq)?;
         self.faces.try_push(face).map_err(|_| Stop::Capacity)?;
         // Linked by the caller.
         self.neighbours.push([NO_FACE; 3]);
         Ok(())
+    }
+
+    /// A slot for a new face: a dead face's, or a new one at the end.
+    #[inline]
+    fn allocate(&mut self) -> Result<u16, Stop> {
+        if let Some(f) = self.free.pop() {
+            return Ok(f);
+        }
+        let f = self.faces.len();
+        let dead =
+            EpaFace { vertices: [DEAD; 3], normal: Vector3::zeros(), distance: f32::INFINITY };
+        self.faces.try_push(dead).map_err(|_| Stop::Capacity)?;
+        self.neighbours.push([NO_FACE; 3]);
+        Ok(f as u16)
     }
 
     /// Face `f`'s directed edges `ij`, `jk`, `ki`.
@@ -207,85 +260,78 @@ impl Polytope {
         let new = self.vertices.len() as u16;
         self.vertices.try_push(w).map_err(|_| Stop::Capacity)?;
         // Flood fill over edge-adjacent faces keeps the removed region
-        // connected, so its boundary (the horizon) is one loop.
-        let mut visible = [false; MAX_FACES];
-        let mut stack: ArrayVec<usize, MAX_FACES> = ArrayVec::new();
-        visible[start] = true;
-        stack.push(start);
-        while let Some(f) = stack.pop() {
-            for g in self.neighbours[f] {
-                let g = usize::from(g);
-                // Every link is made (NO_FACE would be out of range): a
-                // missing one means the bookkeeping broke, not a panic.
-                let seen = *visible.get(g).ok_or(Stop::Numerical)?;
-                if !seen && self.sees(g, &w.w, on_plane) {
-                    visible[g] = true;
-                    stack.push(g);
-                }
-            }
-        }
-        // The horizon: directed edges of removed faces whose twin stays,
-        // with the face that stays across each.
+        // connected, so its boundary (the horizon) is one loop. A neighbour
+        // that does not see `w` never will, so the edge to it is a horizon
+        // edge the moment it is found: the directed edge of the removed
+        // face, with the face that stays across it.
+        let mut visible: FaceSet = [0; MAX_FACES / WORD];
+        let mark = |set: &mut FaceSet, f: usize| set[f / WORD] |= 1 << (f % WORD);
+        let marked = |set: &FaceSet, f: usize| set[f / WORD] & (1 << (f % WORD)) != 0;
+        let mut removed: ArrayVec<u16, MAX_FACES> = ArrayVec::new();
         let mut horizon: ArrayVec<[u16; 2], MAX_FACES> = ArrayVec::new();
         let mut outside: ArrayVec<u16, MAX_FACES> = ArrayVec::new();
-        for f in (0..self.faces.len()).filter(|&f| visible[f]) {
+        mark(&mut visible, start);
+        removed.push(start as u16);
+        let mut next_removed = 0;
+        while let Some(&f) = removed.get(next_removed) {
+            next_removed += 1;
+            let f = usize::from(f);
             for (edge, g) in self.edges(f).into_iter().zip(self.neighbours[f]) {
-                if !*visible.get(usize::from(g)).ok_or(Stop::Numerical)? {
+                let g = usize::from(g);
+                // Every link is made and live (NO_FACE would be out of
+                // range): a bad one means the bookkeeping broke, not a panic.
+                if g >= self.faces.len() || !self.is_live(g) {
+                    return Err(Stop::Numerical);
+                }
+                if marked(&visible, g) {
+                    continue;
+                }
+                if self.sees(g, &w.w, on_plane) {
+                    mark(&mut visible, g);
+                    removed.try_push(g as u16).map_err(|_| Stop::Capacity)?;
+                } else {
                     horizon.try_push(edge).map_err(|_| Stop::Capacity)?;
-                    outside.push(g);
+                    outside.push(g as u16);
                 }
             }
         }
         if horizon.len() < 3 || !is_single_loop(&horizon) {
             return Err(Stop::Numerical);
         }
-        // Remove the visible faces in one pass, keeping the others in order,
-        // then move every link to the kept faces' new indices.
-        let mut moved_to = [NO_FACE; MAX_FACES];
-        let mut kept = 0;
-        for f in 0..self.faces.len() {
-            if !visible[f] {
-                moved_to[f] = kept as u16;
-                self.faces[kept] = self.faces[f];
-                self.neighbours[kept] = self.neighbours[f];
-                kept += 1;
-            }
-        }
-        self.faces.truncate(kept);
-        self.neighbours.truncate(kept);
-        for links in &mut self.neighbours {
-            // A link to a removed face is a horizon edge, relinked below.
-            *links = links.map(|g| moved_to.get(usize::from(g)).copied().unwrap_or(NO_FACE));
+        // The removed faces die; their slots go to the fan first.
+        for &f in &removed {
+            let face = &mut self.faces[usize::from(f)];
+            face.vertices = [DEAD; 3];
+            face.distance = f32::INFINITY;
+            self.free.push(f);
         }
         // The fan: face k is `i j new` for horizon edge k = `i → j`. Across
         // `ij` lies the face that stayed; across `j → new`, the fan face of
         // the horizon edge leaving j; across `new → i`, that of the edge
         // entering i.
-        let first = self.faces.len();
+        let mut fan: ArrayVec<u16, MAX_FACES> = ArrayVec::new();
         let mut leaving = [0u16; MAX_VERTICES];
-        for (k, &[i, _]) in horizon.iter().enumerate() {
-            leaving[usize::from(i)] = (first + k) as u16;
+        for &[i, _] in &horizon {
+            let f = self.allocate()?;
+            fan.push(f);
+            leaving[usize::from(i)] = f;
         }
         // By reference: iterating the ArrayVec by value would copy all of
         // its capacity first.
         for (k, &[i, j]) in horizon.iter().enumerate() {
-            self.push_face([i, j, new], min_area_sq)?;
-            let fan = (first + k) as u16;
-            let stayed = moved_to[usize::from(outside[k])];
-            if stayed == NO_FACE {
-                return Err(Stop::Numerical);
-            }
-            let next = leaving[usize::from(j)];
-            self.neighbours[usize::from(fan)] = [stayed, next, NO_FACE];
+            let f = usize::from(fan[k]);
+            self.faces[f] = self.make_face([i, j, new], min_area_sq)?;
+            let stayed = outside[k];
+            self.neighbours[f] = [stayed, leaving[usize::from(j)], NO_FACE];
             // The stayed face's edge `j → i` now borders the fan face.
             let slot = self.edges(usize::from(stayed)).iter().position(|e| *e == [j, i]);
-            self.neighbours[usize::from(stayed)][slot.ok_or(Stop::Numerical)?] = fan;
+            self.neighbours[usize::from(stayed)][slot.ok_or(Stop::Numerical)?] = fan[k];
         }
         // Each fan face's `new → i` edge is the twin of the `j → new` edge
         // of the fan face before it.
-        for k in 0..horizon.len() {
-            let next = usize::from(self.neighbours[first + k][1]);
-            self.neighbours.get_mut(next).ok_or(Stop::Numerical)?[2] = (first + k) as u16;
+        for &f in &fan {
+            let next = usize::from(self.neighbours[usize::from(f)][1]);
+            self.neighbours.get_mut(next).ok_or(Stop::Numerical)?[2] = f;
         }
         Ok(())
     }
@@ -339,18 +385,25 @@ fn raw_barycentric([a, b, c]: &[Vector3<f32>; 3], n: &Vector3<f32>, p: &Vector3<
 
 /// Whether directed edges form one closed loop: every edge's start vertex
 /// starts no other edge, and walking from any edge returns to its start after
-/// exactly as many steps as there are edges.
+/// exactly as many steps as there are edges. Edges name vertices below
+/// [`MAX_VERTICES`].
 fn is_single_loop(edges: &[[u16; 2]]) -> bool {
-    let next = |v: u16| edges.iter().find(|e| e[0] == v).map(|e| e[1]);
-    if edges.iter().any(|e| edges.iter().filter(|f| f[0] == e[0]).count() != 1) {
-        return false;
+    // The edge leaving each vertex, found in one pass (a repeated start
+    // fails at once), then one walk: linear in the number of edges.
+    const NONE: u16 = u16::MAX;
+    let mut next = [NONE; MAX_VERTICES];
+    for &[from, to] in edges {
+        match next.get_mut(usize::from(from)) {
+            Some(slot) if *slot == NONE => *slot = to,
+            _ => return false,
+        }
     }
     let start = edges[0][0];
     let mut v = start;
     for step in 1..=edges.len() {
-        match next(v) {
-            Some(n) => v = n,
-            None => return false,
+        match next.get(usize::from(v)) {
+            Some(&n) if n != NONE => v = n,
+            _ => return false,
         }
         if v == start {
             return step == edges.len();
@@ -386,41 +439,48 @@ where
     // could flip; refusing it stops expansion with the best face instead.
     let min_area_sq = |scale: f32| (FLAT_REL * scale * scale).powi(2);
 
-    let mut best: Option<(EpaFace, [SupportPoint; 3])> = None;
+    // The best face so far, by value: its slot may be reused, but its
+    // vertices stay (the polytope never drops a vertex).
+    let mut best: Option<EpaFace> = None;
     let status = loop {
         let Some(fi) = poly.closest_face() else { break EpaStatus::NumericalLimit };
         let face = poly.faces[fi];
-        let corners = face.vertices.map(|i| poly.vertices[i as usize]);
         // The closest face's distance never decreases in exact arithmetic.
         // If rounding made it drop, the previous face is the better answer.
         let tolerance = REL_TOLERANCE * scale;
-        if best.is_some_and(|(b, _)| face.distance < b.distance - tolerance) {
+        if best.is_some_and(|b| face.distance < b.distance - tolerance) {
             break EpaStatus::NumericalLimit;
         }
-        best = Some((face, corners));
+        best = Some(face);
 
         if iterations >= MAX_ITERATIONS {
             break EpaStatus::IterationLimit;
         }
         iterations += 1;
         let w = md.support(&face.normal);
-        if !w.w.iter().all(|x| x.is_finite()) {
+        if !all_finite(w.w.as_slice()) {
             return Err(QueryError::NonFiniteInput);
         }
-        recorder.epa_step(&EpaStep {
-            vertices: &poly.vertices,
-            faces: &poly.faces,
-            closest_face: fi,
-            support: w,
-        });
+        if recorder.records_epa() {
+            // The live faces only, in slot order, and the closest one's
+            // index among them.
+            let live: ArrayVec<EpaFace, MAX_FACES> =
+                (0..poly.faces.len()).filter(|&f| poly.is_live(f)).map(|f| poly.faces[f]).collect();
+            let closest_face = (0..fi).filter(|&f| poly.is_live(f)).count();
+            recorder.epa_step(&EpaStep {
+                vertices: &poly.vertices,
+                faces: &live,
+                closest_face,
+                support: w,
+            });
+        }
         // Converged: D has no point beyond the face's plane (within
         // tolerance), so the face lies on D's boundary. `!(gap > tol)` also
         // exits on NaN.
         let gap = face.normal.dot(&w.w) - face.distance;
         if !(gap > tolerance) {
             let fi = poly.containing_coplanar_face(fi, tolerance);
-            best =
-                Some((poly.faces[fi], poly.faces[fi].vertices.map(|i| poly.vertices[i as usize])));
+            best = Some(poly.faces[fi]);
             break EpaStatus::Converged;
         }
         // A support point already in the polytope brings no new information.
@@ -434,11 +494,12 @@ where
             Err(Stop::Numerical) => break EpaStatus::NumericalLimit,
         }
     };
-    let Some((face, corners)) = best else {
+    let Some(face) = best else {
         // No face ever existed: the tetrahedron had none, which `grow` rules out.
         debug_assert!(false, "EPA ended without a face");
         return Ok(flat_result(md, simplex, Vector3::y(), iterations));
     };
+    let corners = face.vertices.map(|i| poly.vertices[usize::from(i)]);
     Ok(face_result(status, &face, &corners, iterations))
 }
 
@@ -708,10 +769,12 @@ mod tests {
     /// twin.
     fn check_links(poly: &Polytope) {
         assert_eq!(poly.faces.len(), poly.neighbours.len());
-        for f in 0..poly.faces.len() {
+        let live: Vec<usize> = (0..poly.faces.len()).filter(|&f| poly.is_live(f)).collect();
+        assert_eq!(live.len() + poly.free.len(), poly.faces.len());
+        for &f in &live {
             for (e, [a, b]) in poly.edges(f).into_iter().enumerate() {
                 let twins: Vec<usize> =
-                    (0..poly.faces.len()).filter(|&g| poly.edges(g).contains(&[b, a])).collect();
+                    live.iter().copied().filter(|&g| poly.edges(g).contains(&[b, a])).collect();
                 assert_eq!(twins, [usize::from(poly.neighbours[f][e])], "face {f} edge {e}");
             }
         }
@@ -755,6 +818,7 @@ mod tests {
             assert!(poly.expand(point(w), start, 1e-6, 1e-12).is_ok());
             check_links(&poly);
         }
-        assert!(poly.faces.len() > 60, "only {} faces", poly.faces.len());
+        let live = (0..poly.faces.len()).filter(|&f| poly.is_live(f)).count();
+        assert!(live > 60, "only {live} faces");
     }
 }

@@ -27,9 +27,10 @@
 
 use nalgebra::Vector3;
 
+use crate::query::all_finite;
 use crate::query::minkowski::{MinkowskiDifference, SupportPoint};
 use crate::query::record::{GjkStep, Recorder};
-use crate::query::simplex::{Reduction, Simplex};
+use crate::query::simplex::{Reduction, Simplex, larger};
 use crate::support_map::SupportMap;
 
 /// Iteration cap. GJK on polytopes converges in a handful of iterations
@@ -147,7 +148,7 @@ where
     R: Recorder + ?Sized,
 {
     let mut v = initial_dir;
-    if !(v.norm_squared() > 0.0) || !v.iter().all(|x| x.is_finite()) {
+    if !(v.norm_squared() > 0.0) || !all_finite(v.as_slice()) {
         v = Vector3::x();
     }
     // `v` before rounding to f32, for the direction test.
@@ -170,7 +171,8 @@ where
         iterations += 1;
         let w: SupportPoint = md.support(&-v);
         recorder.gjk_step(&GjkStep { simplex, direction: -v, support: w });
-        if !w.w.iter().all(|x| x.is_finite()) {
+        // Branch-free over the three coordinates (see `all_finite`).
+        if !all_finite(w.w.as_slice()) {
             return end(GjkOutcome::NonFinite, simplex, v, iterations);
         }
 
@@ -187,7 +189,7 @@ where
             // Converged: the bounds have met. `vw > 0` is the certificate: the
             // support plane along −v separates the origin from the whole
             // difference, however v was computed.
-            let scale = simplex_scale_sq.max(w.w.norm_squared()).sqrt();
+            let scale = larger(simplex_scale_sq, w.w.norm_squared()).sqrt();
             let gap_limit = REL_GAP * v_sq + SCALE_GAP * scale * v_norm;
             if v_sq - vw <= gap_limit && vw > 0.0 && direction_converged(&v64, &w.w, scale) {
                 return end(GjkOutcome::Separated { distance: v_norm }, simplex, v, iterations);

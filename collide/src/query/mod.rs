@@ -15,6 +15,7 @@ pub mod epa;
 pub mod gjk;
 mod input;
 mod minkowski;
+mod point_core;
 mod ray_cast;
 mod record;
 mod segment;

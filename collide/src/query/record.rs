@@ -47,13 +47,25 @@ pub trait Recorder {
     /// Called at the start of every EPA iteration.
     #[inline]
     fn epa_step(&mut self, _step: &EpaStep<'_>) {}
+    /// Whether [`epa_step`](Recorder::epa_step) does anything: EPA then
+    /// gathers its live faces into one slice for it each iteration, which a
+    /// recorder that ignores the steps should not pay for.
+    #[inline]
+    fn records_epa(&self) -> bool {
+        true
+    }
 }
 
 /// The recorder that records nothing and costs nothing.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoRecord;
 
-impl Recorder for NoRecord {}
+impl Recorder for NoRecord {
+    #[inline]
+    fn records_epa(&self) -> bool {
+        false
+    }
+}
 
 /// An EPA step copied out of the solver's scratch space.
 #[derive(Clone, Debug, Default)]
@@ -123,5 +135,9 @@ impl<R: Recorder + ?Sized> Recorder for &mut R {
     #[inline]
     fn epa_step(&mut self, step: &EpaStep<'_>) {
         (**self).epa_step(step)
+    }
+    #[inline]
+    fn records_epa(&self) -> bool {
+        (**self).records_epa()
     }
 }

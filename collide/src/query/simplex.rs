@@ -68,13 +68,15 @@ pub(crate) struct SubSimplex {
 }
 
 impl SubSimplex {
-    /// The sub-simplex of `w[keep]` with barycentrics `bary`.
-    fn new<const N: usize>(w: &[V64; 4], keep: [usize; N], bary: [f64; N]) -> Self {
+    /// The sub-simplex of the points `at` (the simplex's points `keep`)
+    /// with barycentrics `bary`.
+    #[inline(always)]
+    fn new<const N: usize>(keep: [usize; N], at: [V64; N], bary: [f64; N]) -> Self {
         let mut sub = Self { keep: [0; 3], bary: [0.0; 3], len: N, closest: V64::zeros() };
-        for (slot, (&i, &l)) in keep.iter().zip(bary.iter()).enumerate() {
+        for (slot, ((&i, p), &l)) in keep.iter().zip(at.iter()).zip(bary.iter()).enumerate() {
             sub.keep[slot] = i;
             sub.bary[slot] = l;
-            sub.closest += w[i] * l;
+            sub.closest += p * l;
         }
         sub
     }
@@ -155,7 +157,7 @@ impl Simplex {
     /// Largest squared norm of the points: the size scale of the simplex.
     #[inline]
     pub(crate) fn max_norm_squared(&self) -> f32 {
-        self.points().iter().fold(0.0, |m, p| m.max(p.w.norm_squared()))
+        self.points().iter().fold(0.0, |m, p| larger(m, p.w.norm_squared()))
     }
 
     #[inline]
@@ -196,30 +198,46 @@ impl Simplex {
     /// simplex it leaves.
     #[inline]
     pub(crate) fn max_norm_squared_of(&self, sub: &SubSimplex) -> f32 {
-        sub.keep[..sub.len].iter().fold(0.0, |m, &i| m.max(self.points[i].w.norm_squared()))
+        // `& 3` (a no-op on valid indices) spares the bounds checks.
+        sub.keep[..sub.len.min(3)]
+            .iter()
+            .fold(0.0, |m, &i| larger(m, self.points[i & 3].w.norm_squared()))
     }
 
     /// Keeps only the points `sub` keeps, with its barycentrics.
     #[inline]
+    #[allow(clippy::needless_range_loop)]
     pub(crate) fn apply(&mut self, sub: &SubSimplex) {
-        // Only the points that move are copied, through a copy of just
-        // those: most reductions keep the simplex's first points in place
-        // (a segment or triangle whose closest point is interior), and
-        // copying all four 36-byte points every iteration was a tenth of a
-        // separated box pair's distance query.
-        // Every source is read before any slot is written: a tetrahedron's
-        // face may keep its points out of order.
-        let mut moved = [SupportPoint::ZERO; 3];
-        for (slot, (point, &from)) in moved.iter_mut().zip(&sub.keep).enumerate().take(sub.len) {
-            if from != slot {
-                *point = self.points[from];
+        // Only the points that move are copied. Segments and triangles keep
+        // their points in increasing order, so each slot's source has not
+        // been written yet and the gather can run in place; a tetrahedron's
+        // face may keep its points out of order, and then every source is
+        // read (from a copy) before any slot is written. Copying all four
+        // 36-byte points every iteration was a tenth of a separated box
+        // pair's distance query.
+        let keep = &sub.keep;
+        let in_order = match sub.len {
+            3 => keep[0] < keep[1] && keep[1] < keep[2],
+            2 => keep[0] < keep[1],
+            _ => true,
+        };
+        // Slots counted up to `len ≤ 3` (not an iterator over `keep`): the
+        // compiler then knows every slot is in range.
+        let len = sub.len.min(3);
+        if in_order {
+            for slot in 0..len {
+                let from = keep[slot] & 3;
+                if from != slot {
+                    self.points[slot] = self.points[from];
+                }
+                self.bary[slot] = sub.bary[slot] as f32;
             }
-        }
-        for (slot, (point, &from)) in moved.iter().zip(&sub.keep).enumerate().take(sub.len) {
-            if from != slot {
-                self.points[slot] = *point;
+        } else {
+            let old = self.points;
+            for slot in 0..len {
+                self.points[slot] = old[keep[slot] & 3];
+                self.bary[slot] = sub.bary[slot] as f32;
             }
-            self.bary[slot] = sub.bary[slot] as f32;
         }
         self.len = sub.len;
     }
@@ -235,7 +253,7 @@ impl Simplex {
         let w = self.points.map(|p| w64(&p));
         FACES
             .iter()
-            .map(|&([i, j, k], _)| triangle(&w, i, j, k))
+            .map(|&([i, j, k], _)| triangle([i, j, k], w[i], w[j], w[k]))
             .min_by(|x, y| x.closest.norm_squared().total_cmp(&y.closest.norm_squared()))
     }
 
@@ -243,70 +261,73 @@ impl Simplex {
     /// origin (or that the tetrahedron encloses the origin), without changing
     /// the simplex: [`apply`](Simplex::apply) the answer to reduce it.
     pub(crate) fn reduction(&self) -> Reduction {
-        let w = self.points.map(|p| w64(&p));
+        // Only the points in use are widened to f64.
+        let w = |i: usize| w64(&self.points[i]);
         match self.len {
             // A single point is its own closest point, taken as it is (an
             // f64 sum would turn a -0.0 coordinate into +0.0).
-            1 => {
-                Reduction::Closest(SubSimplex { closest: w[0], ..SubSimplex::new(&w, [0], [1.0]) })
-            }
-            2 => Reduction::Closest(segment(&w, 0, 1)),
-            3 => Reduction::Closest(triangle(&w, 0, 1, 2)),
-            4 => tetrahedron(&w, f64::from(self.max_norm_squared())),
+            1 => Reduction::Closest(SubSimplex {
+                closest: w(0),
+                ..SubSimplex::new([0], [w(0)], [1.0])
+            }),
+            2 => Reduction::Closest(segment([0, 1], w(0), w(1))),
+            3 => Reduction::Closest(triangle([0, 1, 2], w(0), w(1), w(2))),
+            4 => tetrahedron(&[w(0), w(1), w(2), w(3)], f64::from(self.max_norm_squared())),
             _ => {
                 debug_assert!(false, "reducing an empty simplex");
-                Reduction::Closest(SubSimplex::new(&w, [], []))
+                Reduction::Closest(SubSimplex::new([], [], []))
             }
         }
     }
 }
 
-/// Closest point of segment `ij` (Ericson §5.1.2 with P at the origin).
-fn segment(w: &[V64; 4], i: usize, j: usize) -> SubSimplex {
-    let (a, b) = (w[i], w[j]);
+/// Closest point of segment `ab`, the simplex's points `keep`
+/// (Ericson §5.1.2 with P at the origin).
+#[inline(always)]
+fn segment([i, j]: [usize; 2], a: V64, b: V64) -> SubSimplex {
     let ab = b - a;
     let t = -a.dot(&ab);
     let len_sq = ab.norm_squared();
     // `!(t > 0)` also catches NaN, which then keeps a single point.
     if !(t > 0.0) {
-        SubSimplex::new(w, [i], [1.0])
+        SubSimplex::new([i], [a], [1.0])
     } else if t >= len_sq {
-        SubSimplex::new(w, [j], [1.0])
+        SubSimplex::new([j], [b], [1.0])
     } else {
         let s = t / len_sq;
-        SubSimplex::new(w, [i, j], [1.0 - s, s])
+        SubSimplex::new([i, j], [a, b], [1.0 - s, s])
     }
 }
 
-/// Closest point of triangle `ijk` (Ericson §5.1.5 with P at the origin).
-fn triangle(w: &[V64; 4], i: usize, j: usize, k: usize) -> SubSimplex {
-    let (a, b, c) = (w[i], w[j], w[k]);
+/// Closest point of triangle `abc`, the simplex's points `keep` (Ericson
+/// §5.1.5 with P at the origin).
+fn triangle([i, j, k]: [usize; 3], a: V64, b: V64, c: V64) -> SubSimplex {
     let ab = b - a;
     let ac = c - a;
     let n = ab.cross(&ac);
     let n_sq = n.norm_squared();
     let edge_sq = ab.norm_squared().max(ac.norm_squared());
     if !(n_sq > DEGENERATE_REL_SQ * edge_sq * edge_sq) {
-        return degenerate_triangle(w, i, j, k);
+        return degenerate_triangle([i, j, k], a, b, c);
     }
 
     // Vertex region A.
     let d1 = -ab.dot(&a);
     let d2 = -ac.dot(&a);
     if d1 <= 0.0 && d2 <= 0.0 {
-        return SubSimplex::new(w, [i], [1.0]);
+        return SubSimplex::new([i], [a], [1.0]);
     }
     // Vertex region B.
     let d3 = -ab.dot(&b);
     let d4 = -ac.dot(&b);
     if d3 >= 0.0 && d4 <= d3 {
-        return SubSimplex::new(w, [j], [1.0]);
+        return SubSimplex::new([j], [b], [1.0]);
     }
     // Vertex region C.
     let d5 = -ab.dot(&c);
     let d6 = -ac.dot(&c);
     if d6 >= 0.0 && d5 <= d6 {
-        return SubSimplex::new(w, [k], [1.0]);
+        return SubSimplex::new([k], [c], [1.0]);
     }
     // Signed areas of the sub-triangles opposite each vertex, scaled by
     // |n|: their sum is |n|², and a negative one puts the origin's
@@ -316,25 +337,24 @@ fn triangle(w: &[V64; 4], i: usize, j: usize, k: usize) -> SubSimplex {
     let vc = n.dot(&a.cross(&b));
     if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
         let s = d1 / (d1 - d3);
-        return SubSimplex::new(w, [i, j], [1.0 - s, s]);
+        return SubSimplex::new([i, j], [a, b], [1.0 - s, s]);
     }
     if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
         let s = d2 / (d2 - d6);
-        return SubSimplex::new(w, [i, k], [1.0 - s, s]);
+        return SubSimplex::new([i, k], [a, c], [1.0 - s, s]);
     }
     if va <= 0.0 && d4 >= d3 && d5 >= d6 {
         let s = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        return SubSimplex::new(w, [j, k], [1.0 - s, s]);
+        return SubSimplex::new([j, k], [b, c], [1.0 - s, s]);
     }
     let sum = va + vb + vc;
-    SubSimplex::new(w, [i, j, k], [va / sum, vb / sum, vc / sum])
+    SubSimplex::new([i, j, k], [a, b, c], [va / sum, vb / sum, vc / sum])
 }
 
 /// A zero-area triangle: the closest point lies on its longest edge.
-fn degenerate_triangle(w: &[V64; 4], i: usize, j: usize, k: usize) -> SubSimplex {
-    let mut best = segment(w, i, j);
-    for (p, q) in [(j, k), (i, k)] {
-        let s = segment(w, p, q);
+fn degenerate_triangle([i, j, k]: [usize; 3], a: V64, b: V64, c: V64) -> SubSimplex {
+    let mut best = segment([i, j], a, b);
+    for s in [segment([j, k], b, c), segment([i, k], a, c)] {
         if s.closest.norm_squared() < best.closest.norm_squared() {
             best = s;
         }
@@ -352,14 +372,16 @@ const FACES: [([usize; 3], usize); 4] =
 /// squared norm of the points.
 fn tetrahedron(w: &[V64; 4], scale_sq: f64) -> Reduction {
     let mut best: Option<SubSimplex> = None;
-    for ([i, j, k], l) in FACES {
+    // Read from the static table (not a copy of it), so that once the loop
+    // is unrolled every index is a constant and needs no bounds check.
+    for &([i, j, k], l) in FACES.iter() {
         let n = (w[j] - w[i]).cross(&(w[k] - w[i]));
         let side_origin = -n.dot(&w[i]);
         let side_opposite = n.dot(&(w[l] - w[i]));
         // A flat tetrahedron has no inside: every face is a candidate.
         let flat = !(side_opposite.abs() > DEGENERATE_REL_SQ.sqrt() * scale_sq * scale_sq.sqrt());
         if flat || side_origin * side_opposite < 0.0 {
-            let s = triangle(w, i, j, k);
+            let s = triangle([i, j, k], w[i], w[j], w[k]);
             if best.is_none_or(|b| s.closest.norm_squared() < b.closest.norm_squared()) {
                 best = Some(s);
             }
@@ -369,6 +391,14 @@ fn tetrahedron(w: &[V64; 4], scale_sq: f64) -> Reduction {
         Some(s) => Reduction::Closest(s),
         None => Reduction::Enclosing,
     }
+}
+
+/// The larger of two squared norms, which are never NaN (the points are
+/// finite): one comparison, where `f32::max` also spends instructions on
+/// NaN. Equal to `f32::max` for such values.
+#[inline(always)]
+pub(crate) fn larger(x: f32, y: f32) -> f32 {
+    if x > y { x } else { y }
 }
 
 /// A support point's `w` in f64 (exact: every f32 is an f64).
