@@ -88,7 +88,7 @@ impl SoaVertices {
     /// Index of the vertex with the largest `v · dir` (ties: any of them).
     #[inline]
     pub(crate) fn support(&self, dir: &Vector3<f32>) -> usize {
-        support_soa(&self.xs, &self.ys, &self.zs, [dir.x, dir.y, dir.z])
+        support_soa(&self.xs, &self.ys, &self.zs, dir.x, dir.y, dir.z)
     }
 }
 
@@ -102,6 +102,10 @@ impl SoaVertices {
 /// Comparisons are written `a > b` with selects rather than `f32::max`: a NaN
 /// dot product (from a NaN direction) then never replaces a maximum, and the
 /// select is one vector instruction where `max`'s NaN rule needs three.
+///
+/// The direction comes as three scalars, which arrive in vector registers;
+/// as an array it went through the stack, a store-forwarding delay on the
+/// critical path of every GJK iteration.
 #[multiversion::multiversion(targets(
     "x86_64+avx512f+avx512vl",
     "x86_64+avx2+fma",
@@ -113,7 +117,9 @@ fn support_soa(
     xs: &[[f32; BLOCK]],
     ys: &[[f32; BLOCK]],
     zs: &[[f32; BLOCK]],
-    d: [f32; 3],
+    dx: f32,
+    dy: f32,
+    dz: f32,
 ) -> usize {
     // Per lane: the largest dot product so far and the block it came from.
     let mut best = [f32::NEG_INFINITY; BLOCK];
@@ -121,7 +127,7 @@ fn support_soa(
     for (b, ((x, y), z)) in xs.iter().zip(ys).zip(zs).enumerate() {
         let mut dots = [0.0f32; BLOCK];
         for l in 0..BLOCK {
-            dots[l] = x[l] * d[0] + y[l] * d[1] + z[l] * d[2];
+            dots[l] = x[l] * dx + y[l] * dy + z[l] * dz;
         }
         for l in 0..BLOCK {
             let better = dots[l] > best[l];
