@@ -258,7 +258,14 @@ pub(crate) fn solve(
         }
     }
     apply_restitution(slots, batches, solver_bodies, &params);
-    clamp_speeds(&mut solver_bodies[1..], h);
+    let t = Instant::now();
+    workers.for_each_chunk_zip(
+        &mut solver_bodies[1..],
+        &mut motions[1..],
+        BODIES_PER_CHUNK,
+        |_, bodies, _| clamp_speeds(bodies, h),
+    );
+    integrate_time += t.elapsed();
     store_impulses(slots, batches, contacts);
     integrate_time
 }
