@@ -104,6 +104,27 @@ impl Workers {
         }
     }
 
+    /// Calls `f(first, run)` on each `chunk`-sized run of `items` (the last
+    /// may be shorter), `first` the index of the run's first item, on the
+    /// pool's threads; inline in order with one thread or a single run.
+    pub fn for_each_run<T, F>(&self, items: &mut [T], chunk: usize, f: F)
+    where
+        T: Send,
+        F: Fn(usize, &mut [T]) + Sync,
+    {
+        let chunk = chunk.max(1);
+        match self.pool() {
+            Some(pool) if items.len() > chunk => pool.install(|| {
+                items.par_chunks_mut(chunk).enumerate().for_each(|(k, run)| f(k * chunk, run));
+            }),
+            _ => {
+                for (k, run) in items.chunks_mut(chunk).enumerate() {
+                    f(k * chunk, run);
+                }
+            }
+        }
+    }
+
     /// Calls `f` on each `chunk`-sized piece of `items` (the last may be
     /// shorter), together with the matching piece of `outputs`
     /// (`outputs[k]` goes with the `k`-th piece), on the pool's threads.

@@ -419,7 +419,14 @@ impl World {
         let t1 = Instant::now();
         self.find_contacts();
         let gravity = self.settings.gravity;
-        mark_reachable_pairs(&self.bodies, &mut self.contacts, &gravity, dt, &mut self.reachable);
+        mark_reachable_pairs(
+            &self.bodies,
+            &mut self.contacts,
+            &gravity,
+            dt,
+            &self.workers,
+            &mut self.reachable,
+        );
         let t2 = Instant::now();
         let integrate_time = solve(
             &self.bodies,
@@ -431,7 +438,7 @@ impl World {
         );
         let t3 = Instant::now();
         self.continuous.remember_start_poses(&self.bodies, &self.solver.awake_slots, dt);
-        write_back(&mut self.bodies, &self.solver);
+        write_back(&mut self.bodies, &self.solver, &self.workers);
         let awake = &self.solver.awake_slots;
         let broad_phase = &self.broad_phase;
         sweep_fast_bodies(
@@ -439,6 +446,7 @@ impl World {
             &self.contacts,
             broad_phase,
             awake,
+            &self.workers,
             &mut self.continuous,
         );
         push_out_of_still_bodies(

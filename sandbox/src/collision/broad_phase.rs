@@ -34,7 +34,7 @@ use wide::f32x4;
 
 use crate::body::storage::Bodies;
 use crate::collision::aabb::Aabb;
-use crate::collision::pair_sort::{PairSortScratch, sort_pairs};
+use crate::collision::pair_sort::{PairSortScratch, sort_pairs, sort_pairs_on};
 use crate::tolerances::AABB_MARGIN;
 use crate::workers::Workers;
 
@@ -331,13 +331,11 @@ impl BroadPhase {
     /// Re-fattens the box of `slot` if `tight` left it. Returns whether it moved.
     #[inline]
     pub fn update(&mut self, slot: u32, tight: &Aabb, margin: f32) -> bool {
-        let fat = &mut self.fat[slot as usize];
-        if fat.contains(tight) {
-            return false;
+        let changed = refit(&mut self.fat[slot as usize], tight, margin);
+        if changed {
+            self.moved.push(slot);
         }
-        *fat = tight.expanded(margin);
-        self.moved.push(slot);
-        true
+        changed
     }
 
     /// Updates `pairs`: every pair of overlapping fat boxes with at least one
@@ -516,7 +514,7 @@ impl BroadPhase {
         for out in &self.strip_pairs[..strips.count] {
             self.pairs.extend_from_slice(&out.emitted[..out.count]);
         }
-        sort_pairs(&mut self.pairs, &mut self.sort_scratch);
+        sort_pairs_on(&mut self.pairs, &mut self.sort_scratch, workers);
     }
 
     /// Picks the axis of largest spread of box centres; switching axis needs a
@@ -695,12 +693,41 @@ pub(crate) fn update_broad_phase(
     dt: f32,
     workers: &Workers,
 ) {
-    for i in 0..bodies.len() {
-        if bodies.active[i] {
-            broad_phase.update(i as u32, &swept_box(bodies, i, dt), AABB_MARGIN);
+    // The boxes are refitted on the workers, each fixed run of slots
+    // writing its own fat boxes and flags; the moved slots are then listed
+    // in slot order, as one thread would list them.
+    let BroadPhase { fat, is_moved, moved, .. } = broad_phase;
+    is_moved.clear();
+    is_moved.resize(fat.len(), false);
+    let mut runs: Vec<_> = fat
+        .chunks_mut(SLOTS_PER_RUN)
+        .zip(is_moved.chunks_mut(SLOTS_PER_RUN))
+        .enumerate()
+        .map(|(k, (f, m))| (k * SLOTS_PER_RUN, f, m))
+        .collect();
+    workers.for_each(&mut runs, |_, (first, fat, is_moved)| {
+        for (j, (fat, moved)) in fat.iter_mut().zip(is_moved.iter_mut()).enumerate() {
+            let i = *first + j;
+            if bodies.active[i] {
+                *moved = refit(fat, &swept_box(bodies, i, dt), AABB_MARGIN);
+            }
         }
-    }
+    });
+    moved.extend(is_moved.iter().enumerate().filter(|&(_, &m)| m).map(|(slot, _)| slot as u32));
     broad_phase.find_pairs(&bodies.active, workers);
+}
+
+/// Body slots one worker refits boxes for at a time.
+const SLOTS_PER_RUN: usize = 1024;
+
+/// Makes `fat` the `tight` box grown by `margin` unless it still holds
+/// `tight`; returns whether it changed.
+fn refit(fat: &mut Aabb, tight: &Aabb, margin: f32) -> bool {
+    if fat.contains(tight) {
+        return false;
+    }
+    *fat = tight.expanded(margin);
+    true
 }
 
 /// The box body `i`'s shape sweeps over a step of `dt`: its tight box

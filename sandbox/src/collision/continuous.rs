@@ -54,8 +54,10 @@
 //!   partners call for; for an impact with a still body, further back, to
 //!   the last time it was within the allowance of every still partner.
 //!
-//! The stage runs on one thread, in pair-cache order, so the poses are the
-//! same for any number of threads.
+//! The times of impact are found on the step's workers, per fixed run of
+//! bodies or cached pairs, and applied in pair-cache order by taking
+//! minima; the check against going back into still bodies runs on one
+//! thread. So the poses are the same for any number of threads.
 
 use collide::nalgebra::{Isometry3, Point3, Vector3};
 use collide::time_of_impact;
@@ -67,6 +69,7 @@ use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::pair_cache::{CachedPair, PairCache};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
+use crate::workers::Workers;
 
 /// A body is fast when it moved more than this fraction of its thinnest
 /// half-width in a step (Box2D v3's safety factor): slower ones cannot
@@ -87,6 +90,19 @@ const CORE_SPHERE_FRACTION: f32 = 0.25;
 /// or by the arc of its turn, is checked against every unmoving body it
 /// has a pair with, one depth query each.
 const STILL_ALLOWANCE: f32 = SPECULATIVE_DISTANCE;
+
+/// A pair's time of impact when nothing moves its bodies back (above the
+/// step's `[0, 1]`).
+const NO_IMPACT: f32 = 2.0;
+
+/// Cached pairs one worker checks at a time: most cost a few tens of
+/// nanoseconds (two flags), so a run must be long for handing it out to be
+/// worth it.
+const PAIRS_PER_RUN: usize = 4096;
+
+/// Body slots one worker measures at a time, and awake bodies one worker
+/// searches the broad phase for at a time.
+const BODIES_PER_RUN: usize = 1024;
 
 /// Passes of the check that bodies going back do not go back into bodies
 /// that stood still. Each pass settles every body that needs at most one
@@ -156,6 +172,12 @@ pub(crate) struct ContinuousScratch {
     toi: Vec<f32>,
     /// The earliest of those found against bodies that stood still.
     toi_still: Vec<f32>,
+    /// Per cached pair, the time of impact found for it ([`NO_IMPACT`]
+    /// if none), before it is applied to its bodies.
+    pair_toi: Vec<f32>,
+    /// Per run of awake bodies, the `(body, other, time of impact)` of
+    /// each fast body that left its box, against the bodies it then met.
+    left_box_hits: Vec<Vec<(u32, u32, f32)>>,
 }
 
 impl ContinuousScratch {
@@ -227,6 +249,7 @@ pub(crate) fn sweep_fast_bodies(
     contacts: &PairCache,
     broad_phase: &BroadPhase,
     awake: &[u32],
+    workers: &Workers,
     scratch: &mut ContinuousScratch,
 ) {
     let fat = &broad_phase.fat;
@@ -237,40 +260,9 @@ pub(crate) fn sweep_fast_bodies(
     scratch.sinkable.resize(n, false);
     scratch.shift.resize(n, Vector3::zeros());
     scratch.arc.resize(n, 0.0);
-    let (mut any_fast, mut any_sinkable) = (false, false);
-    for &slot in awake {
-        let i = slot as usize;
-        let r = &bodies.records[i];
-        let (start, end) = (&scratch.start[i], &bodies.poses[i]);
-        let shift = end * r.mass.local_center - start * r.mass.local_center;
-        scratch.shift[i] = shift;
-        let spin = bodies.angular_velocities[i].norm() * scratch.dt;
-        // Cheap bound first: the turn θ between the poses has
-        // |imag(q_end q_start⁻¹)| = sin(θ/2) = x, and θ = 2 asin x ≤ π x.
-        // A body below the threshold on the bound is not fast, and most
-        // bodies are, so the arc's inverse trigonometry is only paid near
-        // the threshold.
-        let half_sine = (end.rotation * start.rotation.inverse()).imag().norm();
-        let arc_bound = (std::f32::consts::PI * half_sine).max(spin) * r.extent;
-        let threshold = FAST_FRACTION * r.min_extent;
-        // Written so that NaN is not sinkable.
-        let sinkable = shift.norm() + arc_bound > STILL_ALLOWANCE.min(threshold);
-        scratch.sinkable[i] = sinkable;
-        any_sinkable |= sinkable;
-        if shift.norm() + arc_bound <= threshold {
-            scratch.arc[i] = arc_bound;
-            continue;
-        }
-        // The turn is at least the arc between the poses, and at least the
-        // angular speed over the step (see `ContinuousScratch::sweep`).
-        let arc = exact_arc(bodies, scratch, i);
-        scratch.arc[i] = arc;
-        let moved = shift.norm() + arc;
-        // Written so that NaN is not fast (the invalid-body check removes it).
-        let fast = moved > threshold;
-        scratch.fast[i] = fast;
-        any_fast |= fast;
-    }
+    measure_motions(bodies, awake, workers, scratch);
+    let any_fast = awake.iter().any(|&slot| scratch.fast[slot as usize]);
+    let any_sinkable = awake.iter().any(|&slot| scratch.sinkable[slot as usize]);
     if !(any_fast || any_sinkable) {
         return;
     }
@@ -278,31 +270,23 @@ pub(crate) fn sweep_fast_bodies(
     scratch.toi.resize(n, 1.0);
     scratch.toi_still.clear();
     scratch.toi_still.resize(n, 1.0);
-    for pair in &contacts.pairs {
-        let (a, b) = (pair.body_a as usize, pair.body_b as usize);
-        let toi = if (scratch.fast[a] || scratch.fast[b]) && pair_is_fast(bodies, scratch, a, b) {
-            pair_toi(bodies, scratch, a, b)
-        } else if (scratch.sinkable[a] && !scratch.moving[b])
-            || (scratch.sinkable[b] && !scratch.moving[a])
-        {
-            // A slower body against one that stood still: its contacts
-            // came from the features nearest at the step's start, and a
-            // turn can swing others in (a hull landing at 6 rad/s dips a
-            // corner 8 cm into the ground within a step). Back to the last
-            // time it was no deeper than allowed, as for a fast body that
-            // started touching. Most such bodies slide or roll on their
-            // support and are checked by two support points.
-            if overlap_along_manifold(bodies, contacts, pair)
-                <= allowed_depth(bodies, scratch, a, b)
-            {
-                continue;
-            }
-            sink_time(bodies, scratch, a, b, 1.0)
-        } else {
-            continue;
-        };
-        scratch.lower_toi(a, b, toi);
+    // Each pair's time is found on the workers, then applied in pair order
+    // (taking minima, so the order could not change a bit anyway).
+    let mut pair_times = std::mem::take(&mut scratch.pair_toi);
+    pair_times.clear();
+    pair_times.resize(contacts.pairs.len(), NO_IMPACT);
+    let shared = &*scratch;
+    workers.for_each_run(&mut pair_times, PAIRS_PER_RUN, |first, run| {
+        for (k, toi) in run.iter_mut().enumerate() {
+            *toi = cached_pair_toi(bodies, contacts, shared, &contacts.pairs[first + k]);
+        }
+    });
+    for (pair, &toi) in contacts.pairs.iter().zip(&pair_times) {
+        if toi != NO_IMPACT {
+            scratch.lower_toi(pair.body_a as usize, pair.body_b as usize, toi);
+        }
     }
+    scratch.pair_toi = pair_times;
     // A fast body whose velocity changed within the step (struck by a
     // faster one) can have left the box the broad phase fattened for it
     // at the step's start, and so reach bodies it has no cached pair with
@@ -313,37 +297,49 @@ pub(crate) fn sweep_fast_bodies(
     // The search reads the broad phase's strips; before, every box was
     // tested, and on falling-boxes 64,000 the 20 to 60 bodies a step that
     // left their box cost 4 ms/step. The boxes are scanned only if the
-    // strips are out of date, which they never are within a step.
-    for &slot in awake {
-        let i = slot as usize;
-        if !scratch.fast[i] {
-            continue;
-        }
-        // The tight boxes at both ends, grown by the turn's arc: a box
-        // holding every pose along the sweep.
-        let shape = &bodies.records[i].shape;
-        let (start, end) = (&scratch.start[i], &bodies.poses[i]);
-        let (box_start, box_end) = (Aabb::of_shape(shape, start), Aabb::of_shape(shape, end));
-        let swept = Aabb::new(box_start.min.inf(&box_end.min), box_start.max.sup(&box_end.max))
-            .expanded(scratch.arc[i]);
-        if fat[i].contains(&swept) {
-            continue;
-        }
-        let mut sweep_against = |j: usize| {
-            if j != i {
-                let toi = pair_toi(bodies, scratch, i, j);
-                scratch.lower_toi(i, j, toi);
+    // strips are out of date, which they never are within a step. The
+    // bodies are searched on the workers, each run of them listing its
+    // hits, which are then applied in order.
+    let mut hits = std::mem::take(&mut scratch.left_box_hits);
+    hits.resize_with(awake.len().div_ceil(BODIES_PER_RUN), Vec::new);
+    let shared = &*scratch;
+    workers.for_each(&mut hits, |k, found| {
+        found.clear();
+        let run = &awake[k * BODIES_PER_RUN..awake.len().min((k + 1) * BODIES_PER_RUN)];
+        for &slot in run {
+            let i = slot as usize;
+            if !shared.fast[i] {
+                continue;
             }
-        };
-        let found = broad_phase.for_each_overlap(&swept, |j| sweep_against(j as usize));
-        if !found {
-            for (j, fat_j) in fat.iter().enumerate().take(n) {
-                if bodies.records[j].alive && fat_j.overlaps(&swept) {
-                    sweep_against(j);
+            // The tight boxes at both ends, grown by the turn's arc: a box
+            // holding every pose along the sweep.
+            let shape = &bodies.records[i].shape;
+            let (start, end) = (&shared.start[i], &bodies.poses[i]);
+            let (box_start, box_end) = (Aabb::of_shape(shape, start), Aabb::of_shape(shape, end));
+            let swept = Aabb::new(box_start.min.inf(&box_end.min), box_start.max.sup(&box_end.max))
+                .expanded(shared.arc[i]);
+            if fat[i].contains(&swept) {
+                continue;
+            }
+            let mut sweep_against = |j: usize| {
+                if j != i {
+                    found.push((slot, j as u32, pair_toi(bodies, shared, i, j)));
+                }
+            };
+            let searched = broad_phase.for_each_overlap(&swept, |j| sweep_against(j as usize));
+            if !searched {
+                for (j, fat_j) in fat.iter().enumerate().take(n) {
+                    if bodies.records[j].alive && fat_j.overlaps(&swept) {
+                        sweep_against(j);
+                    }
                 }
             }
         }
+    });
+    for &(i, j, toi) in hits.iter().flatten() {
+        scratch.lower_toi(i as usize, j as usize, toi);
     }
+    scratch.left_box_hits = hits;
     if !awake.iter().any(|&slot| scratch.toi[slot as usize] < 1.0) {
         return;
     }
@@ -401,6 +397,96 @@ pub(crate) fn sweep_fast_bodies(
     }
 }
 
+/// Measures how far each awake body moved this step, by its centre
+/// (`shift`) and its turn's arc (`arc`), and marks it `fast` and
+/// `sinkable` (see [`sweep_fast_bodies`]). Runs on the workers in fixed
+/// runs of [`BODIES_PER_RUN`] body slots, each writing its own slots.
+fn measure_motions(
+    bodies: &Bodies,
+    awake: &[u32],
+    workers: &Workers,
+    scratch: &mut ContinuousScratch,
+) {
+    let ContinuousScratch { start, fast, sinkable, shift, arc, dt, .. } = scratch;
+    let (start, dt) = (&start[..], *dt);
+    let mut runs: Vec<_> = fast
+        .chunks_mut(BODIES_PER_RUN)
+        .zip(sinkable.chunks_mut(BODIES_PER_RUN))
+        .zip(shift.chunks_mut(BODIES_PER_RUN))
+        .zip(arc.chunks_mut(BODIES_PER_RUN))
+        .enumerate()
+        .map(|(k, (((f, s), m), a))| (k * BODIES_PER_RUN, f, s, m, a))
+        .collect();
+    workers.for_each(&mut runs, |_, (first, fast, sinkable, shift, arc)| {
+        let first = *first;
+        // The awake slots are increasing: this run's are one stretch.
+        let from = awake.partition_point(|&s| (s as usize) < first);
+        let to = awake.partition_point(|&s| (s as usize) < first + fast.len());
+        for &slot in &awake[from..to] {
+            let i = slot as usize;
+            let j = i - first;
+            let r = &bodies.records[i];
+            let (begin, end) = (&start[i], &bodies.poses[i]);
+            let moved = end * r.mass.local_center - begin * r.mass.local_center;
+            shift[j] = moved;
+            let spin = bodies.angular_velocities[i].norm() * dt;
+            // Cheap bound first: the turn θ between the poses has
+            // |imag(q_end q_start⁻¹)| = sin(θ/2) = x, and θ = 2 asin x ≤ π x.
+            // A body below the threshold on the bound is not fast, and most
+            // bodies are, so the arc's inverse trigonometry is only paid
+            // near the threshold.
+            let half_sine = (end.rotation * begin.rotation.inverse()).imag().norm();
+            let arc_bound = (std::f32::consts::PI * half_sine).max(spin) * r.extent;
+            let threshold = FAST_FRACTION * r.min_extent;
+            // Written so that NaN is not sinkable.
+            sinkable[j] = moved.norm() + arc_bound > STILL_ALLOWANCE.min(threshold);
+            if moved.norm() + arc_bound <= threshold {
+                arc[j] = arc_bound;
+                continue;
+            }
+            // The turn is at least the arc between the poses, and at least
+            // the angular speed over the step (see `ContinuousScratch::sweep`).
+            let exact = turn_arc(bodies, begin, dt, i);
+            arc[j] = exact;
+            // Written so that NaN is not fast (the invalid-body check
+            // removes it).
+            fast[j] = moved.norm() + exact > threshold;
+        }
+    });
+}
+
+/// The time of impact that moves a body of the cached `pair` back
+/// ([`NO_IMPACT`] if none): the pair's sweep when it moved fast relative to
+/// itself, or the last time a sinkable body was within the allowance of a
+/// body that stood still.
+fn cached_pair_toi(
+    bodies: &Bodies,
+    contacts: &PairCache,
+    scratch: &ContinuousScratch,
+    pair: &CachedPair,
+) -> f32 {
+    let (a, b) = (pair.body_a as usize, pair.body_b as usize);
+    if (scratch.fast[a] || scratch.fast[b]) && pair_is_fast(bodies, scratch, a, b) {
+        pair_toi(bodies, scratch, a, b)
+    } else if (scratch.sinkable[a] && !scratch.moving[b])
+        || (scratch.sinkable[b] && !scratch.moving[a])
+    {
+        // A slower body against one that stood still: its contacts came
+        // from the features nearest at the step's start, and a turn can
+        // swing others in (a hull landing at 6 rad/s dips a corner 8 cm
+        // into the ground within a step). Back to the last time it was no
+        // deeper than allowed, as for a fast body that started touching.
+        // Most such bodies slide or roll on their support and are checked
+        // by two support points.
+        if overlap_along_manifold(bodies, contacts, pair) <= allowed_depth(bodies, scratch, a, b) {
+            return NO_IMPACT;
+        }
+        sink_time(bodies, scratch, a, b, 1.0)
+    } else {
+        NO_IMPACT
+    }
+}
+
 impl ContinuousScratch {
     /// Lowers the time of impact of the pair's moving bodies to `toi`, and
     /// their times against still bodies when the other stood still.
@@ -445,11 +531,14 @@ pub(crate) fn overlap_along_manifold(
 /// at its extent of the larger of the turn between its poses and its
 /// angular speed times the step.
 fn exact_arc(bodies: &Bodies, scratch: &ContinuousScratch, i: usize) -> f32 {
-    let (start, end) = (&scratch.start[i], &bodies.poses[i]);
-    let turn = end
-        .rotation
-        .angle_to(&start.rotation)
-        .max(bodies.angular_velocities[i].norm() * scratch.dt);
+    turn_arc(bodies, &scratch.start[i], scratch.dt, i)
+}
+
+/// [`exact_arc`] for body `i` from the start pose `start`, over a step of
+/// `dt`.
+fn turn_arc(bodies: &Bodies, start: &Isometry3<f32>, dt: f32, i: usize) -> f32 {
+    let end = &bodies.poses[i];
+    let turn = end.rotation.angle_to(&start.rotation).max(bodies.angular_velocities[i].norm() * dt);
     turn * bodies.records[i].extent
 }
 

@@ -12,6 +12,20 @@
 //! skipped, and short lists go to the standard library's comparison sort.
 //! Equal pairs are indistinguishable, so the result is exactly that of
 //! `sort_unstable`.
+//!
+//! Long lists on a pool of workers ([`sort_pairs_on`]) make each counting
+//! pass in parallel, as the standard parallel radix sort does (Zagha and
+//! Blelloch, "Radix sort for vector multiprocessors", 1991): the list is
+//! cut into fixed runs, each run counts its digits, one short serial pass
+//! turns the counts into each run's first index per digit value (all runs'
+//! entries for a smaller value first, then run by run), and each run then
+//! scatters its pairs to its own disjoint places. The result is the sorted
+//! list whatever the thread count. That scatter is the crate's one write
+//! through a shared pointer (`ScatterTarget`): safe Rust cannot hand each
+//! run its interleaved places in one buffer, and copying through per-run
+//! buffers instead would double the passes' memory traffic.
+
+use crate::workers::Workers;
 
 /// Widest digit of a counting pass: 2048 counters (8 KiB) stay in L1 cache
 /// while the pairs are scattered.
@@ -31,6 +45,8 @@ pub(crate) struct PairSortScratch {
     pairs: Vec<(u32, u32)>,
     /// The histogram, then offsets, of one digit.
     counts: Vec<u32>,
+    /// [`sort_pairs_on`]'s histograms, then offsets, run after run.
+    run_counts: Vec<u32>,
 }
 
 /// One counting pass: the bits `shift..shift + width` of the pair read as
@@ -61,20 +77,16 @@ fn half_digits(bits: u32, base: u32) -> impl Iterator<Item = Digit> {
     })
 }
 
-/// Sorts `pairs` by `(a, b)`, like `pairs.sort_unstable()`.
-pub(crate) fn sort_pairs(pairs: &mut Vec<(u32, u32)>, scratch: &mut PairSortScratch) {
-    if pairs.len() < RADIX_MIN_LEN {
-        pairs.sort_unstable();
-        return;
-    }
-    // Bits that vary: the highest set bit over all `a`, and over all `b`.
+/// The counting passes `pairs` needs, from the least significant digit:
+/// the bits that vary in `b`, then in `a` (the highest set bit over all of
+/// each). Returns how many of the array's digits are used.
+fn digits_of(pairs: &[(u32, u32)]) -> (usize, [Digit; MAX_DIGITS]) {
     let (mut any_a, mut any_b) = (0u32, 0u32);
-    for &(a, b) in pairs.iter() {
+    for &(a, b) in pairs {
         any_a |= a;
         any_b |= b;
     }
     let bits = |any: u32| u32::BITS - any.leading_zeros();
-    // Stable passes from the least significant digit: `b` first, then `a`.
     let mut digits = [Digit::default(); MAX_DIGITS];
     let mut count = 0;
     for (slot, d) in digits
@@ -84,6 +96,16 @@ pub(crate) fn sort_pairs(pairs: &mut Vec<(u32, u32)>, scratch: &mut PairSortScra
         *slot = d;
         count += 1;
     }
+    (count, digits)
+}
+
+/// Sorts `pairs` by `(a, b)`, like `pairs.sort_unstable()`.
+pub(crate) fn sort_pairs(pairs: &mut Vec<(u32, u32)>, scratch: &mut PairSortScratch) {
+    if pairs.len() < RADIX_MIN_LEN {
+        pairs.sort_unstable();
+        return;
+    }
+    let (count, digits) = digits_of(pairs);
     let digits = &digits[..count];
 
     let len = pairs.len();
@@ -113,6 +135,103 @@ pub(crate) fn sort_pairs(pairs: &mut Vec<(u32, u32)>, scratch: &mut PairSortScra
         }
         std::mem::swap(pairs, buffer);
         pairs.truncate(len);
+    }
+}
+
+/// Pairs per run of [`sort_pairs_on`]'s parallel passes: long enough that
+/// a run's 2048 counters cost little beside its pairs.
+const PAIRS_PER_RUN: usize = 16 * 1024;
+
+/// Lists below this length are sorted on one thread by [`sort_pairs`]:
+/// handing runs to the workers costs more than the passes save.
+const PARALLEL_MIN_LEN: usize = 4 * PAIRS_PER_RUN;
+
+/// Sorts `pairs` like [`sort_pairs`], with the counting passes of a long
+/// list run on the `workers` (see the module docs). The same result on
+/// any number of threads.
+pub(crate) fn sort_pairs_on(
+    pairs: &mut Vec<(u32, u32)>,
+    scratch: &mut PairSortScratch,
+    workers: &Workers,
+) {
+    if pairs.len() < PARALLEL_MIN_LEN || workers.threads() < 2 {
+        sort_pairs(pairs, scratch);
+        return;
+    }
+    let (count, digits) = digits_of(pairs);
+    let len = pairs.len();
+    let buffer = &mut scratch.pairs;
+    if buffer.len() < len {
+        buffer.resize(len, (0, 0));
+    }
+    let runs = len.div_ceil(PAIRS_PER_RUN);
+    for &d in &digits[..count] {
+        let values = d.mask as usize + 1;
+        // Per run, the count of each digit value...
+        let counts = &mut scratch.run_counts;
+        counts.clear();
+        counts.resize(runs * values, 0);
+        let source = &pairs[..len];
+        workers.for_each_run(counts, values, |first, mine| {
+            let k = first / values;
+            for &pair in &source[k * PAIRS_PER_RUN..len.min((k + 1) * PAIRS_PER_RUN)] {
+                mine[d.of(pair)] += 1;
+            }
+        });
+        // ...then the index where its first pair of that value goes: all
+        // pairs of smaller values first, then those of earlier runs.
+        let mut sum = 0u32;
+        for value in 0..values {
+            for k in 0..runs {
+                let here = counts[k * values + value];
+                counts[k * values + value] = sum;
+                sum += here;
+            }
+        }
+        let target = ScatterTarget(buffer.as_mut_ptr(), len);
+        let target = &target;
+        workers.for_each_run(counts, values, |first, next| {
+            let k = first / values;
+            for &pair in &source[k * PAIRS_PER_RUN..len.min((k + 1) * PAIRS_PER_RUN)] {
+                let at = &mut next[d.of(pair)];
+                // SAFETY: the run's pairs of one digit value go to
+                // `[start, start + count)`, where `start` sums the counts
+                // of all smaller values and of this value's earlier runs:
+                // the ranges of all (run, value) are disjoint and cover
+                // `0..len` exactly, so each index is written once, by one
+                // run, and is below `len`.
+                #[allow(unsafe_code)]
+                unsafe {
+                    target.write(*at as usize, pair);
+                }
+                *at += 1;
+            }
+        });
+        std::mem::swap(pairs, buffer);
+        pairs.truncate(len);
+    }
+}
+
+/// Where [`sort_pairs_on`]'s runs scatter their pairs: the buffer's start
+/// and length, shared by the runs, which write disjoint indices.
+struct ScatterTarget(*mut (u32, u32), usize);
+
+// SAFETY: the runs write disjoint indices below the length (see
+// `sort_pairs_on`), and the buffer outlives the pass that writes it.
+#[allow(unsafe_code)]
+unsafe impl Sync for ScatterTarget {}
+
+impl ScatterTarget {
+    /// Writes `pair` at index `at`.
+    ///
+    /// # Safety
+    /// `at` must be below the length, and no other thread may read or
+    /// write index `at` during the pass.
+    #[allow(unsafe_code)]
+    unsafe fn write(&self, at: usize, pair: (u32, u32)) {
+        debug_assert!(at < self.1);
+        // SAFETY: as the caller promises.
+        unsafe { self.0.add(at).write(pair) };
     }
 }
 
@@ -169,6 +288,36 @@ mod tests {
                 let pairs: Vec<_> =
                     (0..len).map(|_| (rng.below(bound_a), rng.below(bound_b))).collect();
                 check(&pairs, &mut scratch, &format!("bounds {bound_a}, {bound_b}"));
+            }
+        }
+    }
+
+    /// The parallel passes give the standard sort's list on one, two and
+    /// three threads, for lists of several runs with a short last run.
+    #[test]
+    fn parallel_radix_sort_matches_the_standard_sort() {
+        let mut rng = Xorshift(0x5851_f42d_4c95_7f2d);
+        let mut scratch = PairSortScratch::default();
+        for threads in [1, 2, 3] {
+            let mut workers = Workers::default();
+            workers.ensure_threads(threads);
+            workers.split_for(usize::MAX);
+            for (len, bound_a, bound_b) in [
+                (PARALLEL_MIN_LEN, 16_000u64, 16_000u64),
+                (5 * PAIRS_PER_RUN + 17, 1 << 22, 3),
+                (4 * PAIRS_PER_RUN + 1, 1 << 32, 1 << 32),
+                (6 * PAIRS_PER_RUN - 5, 40, 1 << 20),
+            ] {
+                let pairs: Vec<_> =
+                    (0..len).map(|_| (rng.below(bound_a), rng.below(bound_b))).collect();
+                let mut expected = pairs.clone();
+                expected.sort_unstable();
+                let mut got = pairs;
+                sort_pairs_on(&mut got, &mut scratch, &workers);
+                assert!(
+                    got == expected,
+                    "{threads} threads, {len} pairs below {bound_a}, {bound_b}"
+                );
             }
         }
     }

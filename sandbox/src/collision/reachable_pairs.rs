@@ -45,6 +45,7 @@ use crate::body::storage::Bodies;
 use crate::collision::pair_cache::PairCache;
 use crate::prefetch::{PAIRS_AHEAD, PREFETCH_FROM_PAIRS, prefetch};
 use crate::tolerances::SPECULATIVE_DISTANCE;
+use crate::workers::Workers;
 
 /// Most passes over the manifolds while the impact set's velocity changes
 /// and times settle (see [`mark_reachable_pairs`]). Each pass but the last
@@ -54,6 +55,10 @@ use crate::tolerances::SPECULATIVE_DISTANCE;
 /// set is taken as disturbed from the step's start by its whole reach,
 /// which can only solve more manifolds.
 const MAX_IMPACT_PASSES: usize = 32;
+
+/// Pairs one worker gathers candidates from at a time: each costs tens of
+/// nanoseconds (a manifold's separations, two bodies' velocities).
+const PAIRS_PER_RUN: usize = 2048;
 
 /// The scratch of [`mark_reachable_pairs`], kept between steps.
 #[derive(Debug, Default)]
@@ -65,6 +70,9 @@ pub(crate) struct ReachableScratch {
     /// The pairs with points and an awake body, with what the passes read
     /// of them.
     candidates: Vec<Candidate>,
+    /// Per run of [`PAIRS_PER_RUN`] pairs, its candidates, gathered on the
+    /// workers before they are joined into `candidates`.
+    run_candidates: Vec<Vec<Candidate>>,
     /// Points in the manifolds marked for solving at the last call.
     pub solved_points: usize,
 }
@@ -152,6 +160,7 @@ pub(crate) fn mark_reachable_pairs(
     contacts: &mut PairCache,
     gravity: &Vector3<f32>,
     dt: f32,
+    workers: &Workers,
     scratch: &mut ReachableScratch,
 ) {
     let Bodies { records, linear_velocities, angular_velocities, reach, active, .. } = bodies;
@@ -163,40 +172,56 @@ pub(crate) fn mark_reachable_pairs(
     let gravity_drift = dt * dt * gravity.norm();
     let PairCache { pairs, slab, .. } = contacts;
 
+    // The candidates are gathered on the workers, each fixed run of pairs
+    // into its own list, and joined in pair order.
     let ahead = pairs.len() >= PREFETCH_FROM_PAIRS;
-    for index in 0..pairs.len() {
-        if ahead
-            && let Some(later) = pairs.get(index + PAIRS_AHEAD)
-            && later.point_count > 0
-        {
-            prefetch(slab.manifold(later.manifold));
-            for body in [later.body_a, later.body_b] {
-                if let Some(r) = records.get(body as usize) {
-                    prefetch(&r.extent);
-                    prefetch(&r.kind);
+    let runs = pairs.len().div_ceil(PAIRS_PER_RUN);
+    if scratch.run_candidates.len() < runs {
+        scratch.run_candidates.resize_with(runs, Vec::new);
+    }
+    workers.for_each_chunk(pairs, &mut scratch.run_candidates, PAIRS_PER_RUN, |first, run, out| {
+        out.clear();
+        for k in 0..run.len() {
+            if ahead
+                && let Some(later) = run.get(k + PAIRS_AHEAD)
+                && later.point_count > 0
+            {
+                prefetch(slab.manifold(later.manifold));
+                for body in [later.body_a, later.body_b] {
+                    if let Some(r) = records.get(body as usize) {
+                        prefetch(&r.extent);
+                        prefetch(&r.kind);
+                    }
                 }
             }
+            let c = &mut run[k];
+            let (a, b) = (c.body_a as usize, c.body_b as usize);
+            if c.point_count == 0 || !(active[a] || active[b]) {
+                continue;
+            }
+            let nearest = slab
+                .manifold(c.manifold)
+                .points
+                .iter()
+                .map(|p| p.separation)
+                .fold(f32::MAX, f32::min);
+            let relative_speed = (linear_velocities[a] - linear_velocities[b]).norm()
+                + angular_velocities[a].norm() * records[a].extent
+                + angular_velocities[b].norm() * records[b].extent;
+            c.reachable = false;
+            out.push(Candidate {
+                index: (first + k) as u32,
+                bodies: [c.body_a, c.body_b],
+                dynamic: [a, b].map(|i| records[i].kind == BodyKind::Dynamic),
+                free: nearest - SPECULATIVE_DISTANCE - gravity_drift,
+                relative_speed,
+                restitution: 1.0 + c.restitution,
+                reachable: false,
+            });
         }
-        let c = &mut pairs[index];
-        let (a, b) = (c.body_a as usize, c.body_b as usize);
-        if c.point_count == 0 || !(active[a] || active[b]) {
-            continue;
-        }
-        let nearest =
-            slab.manifold(c.manifold).points.iter().map(|p| p.separation).fold(f32::MAX, f32::min);
-        let relative_speed = (linear_velocities[a] - linear_velocities[b]).norm()
-            + angular_velocities[a].norm() * records[a].extent
-            + angular_velocities[b].norm() * records[b].extent;
-        c.reachable = false;
-        scratch.candidates.push(Candidate {
-            index: index as u32,
-            bodies: [c.body_a, c.body_b],
-            dynamic: [a, b].map(|i| records[i].kind == BodyKind::Dynamic),
-            free: nearest - SPECULATIVE_DISTANCE - gravity_drift,
-            relative_speed,
-            restitution: 1.0 + c.restitution,
-            reachable: false,
-        });
+    });
+    for run in &scratch.run_candidates[..runs] {
+        scratch.candidates.extend_from_slice(run);
     }
 
     let own_speed = |i: usize| if dt > 0.0 { reach[i] / dt } else { 0.0 };

@@ -272,29 +272,48 @@ pub(crate) fn solve(
 
 /// Writes the solved poses and velocities of the awake bodies back to the
 /// body storage, and grows each body's travel bound by how far any of its
-/// points moved.
-pub(crate) fn write_back(bodies: &mut Bodies, scratch: &SolverScratch) {
-    for &slot in &scratch.awake_slots {
-        let i = slot as usize;
-        let k = scratch.solver_index[i] as usize;
-        let sb = &scratch.bodies[k];
-        let motion = &scratch.motions[k];
-        let r = &bodies.records[i];
-        let pose = bodies.poses[i];
-        let delta_position = sb.delta_position();
-        let center = pose * r.mass.local_center + delta_position;
-        let rotation = UnitQuaternion::new_normalize(
-            motion.delta_rotation.into_inner() * pose.rotation.into_inner(),
-        );
-        let translation = center.coords - rotation * r.mass.local_center.coords;
-        bodies.poses[i] = Isometry3::from_parts(Translation3::from(translation), rotation);
-        // Any point moved by at most the centre's displacement plus the
-        // rotation's arc at the body's extent (2 sin(θ/2) r).
-        let turn = motion.delta_rotation.imag().norm();
-        bodies.travel[i] += f64::from(delta_position.norm() + 2.0 * turn * r.extent);
-        bodies.linear_velocities[i] = sb.linear_velocity();
-        bodies.angular_velocities[i] = sb.angular_velocity();
-    }
+/// points moved. Runs on the workers in fixed runs of [`BODIES_PER_CHUNK`]
+/// body slots, each writing only its own slots: the same bits for any
+/// thread count.
+pub(crate) fn write_back(bodies: &mut Bodies, scratch: &SolverScratch, workers: &Workers) {
+    let Bodies { records, poses, linear_velocities, angular_velocities, travel, .. } = bodies;
+    let awake = &scratch.awake_slots[..];
+    let mut runs: Vec<_> = poses
+        .chunks_mut(BODIES_PER_CHUNK)
+        .zip(travel.chunks_mut(BODIES_PER_CHUNK))
+        .zip(linear_velocities.chunks_mut(BODIES_PER_CHUNK))
+        .zip(angular_velocities.chunks_mut(BODIES_PER_CHUNK))
+        .enumerate()
+        .map(|(k, (((p, t), v), w))| (k * BODIES_PER_CHUNK, p, t, v, w))
+        .collect();
+    workers.for_each(&mut runs, |_, (first, poses, travel, linear, angular)| {
+        let first = *first;
+        // The awake slots are increasing: this run's are one stretch.
+        let from = awake.partition_point(|&s| (s as usize) < first);
+        let to = awake.partition_point(|&s| (s as usize) < first + poses.len());
+        for &slot in &awake[from..to] {
+            let i = slot as usize;
+            let j = i - first;
+            let k = scratch.solver_index[i] as usize;
+            let sb = &scratch.bodies[k];
+            let motion = &scratch.motions[k];
+            let r = &records[i];
+            let pose = poses[j];
+            let delta_position = sb.delta_position();
+            let center = pose * r.mass.local_center + delta_position;
+            let rotation = UnitQuaternion::new_normalize(
+                motion.delta_rotation.into_inner() * pose.rotation.into_inner(),
+            );
+            let translation = center.coords - rotation * r.mass.local_center.coords;
+            poses[j] = Isometry3::from_parts(Translation3::from(translation), rotation);
+            // Any point moved by at most the centre's displacement plus the
+            // rotation's arc at the body's extent (2 sin(θ/2) r).
+            let turn = motion.delta_rotation.imag().norm();
+            travel[j] += f64::from(delta_position.norm() + 2.0 * turn * r.extent);
+            linear[j] = sb.linear_velocity();
+            angular[j] = sb.angular_velocity();
+        }
+    });
 }
 
 impl SolverScratch {
