@@ -431,6 +431,7 @@ impl World {
         let integrate_time = solve(
             &self.bodies,
             &mut self.contacts,
+            &self.reachable.solved,
             &self.settings,
             &self.workers,
             &mut self.solver,

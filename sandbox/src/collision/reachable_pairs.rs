@@ -75,6 +75,10 @@ pub(crate) struct ReachableScratch {
     run_candidates: Vec<Vec<Candidate>>,
     /// Points in the manifolds marked for solving at the last call.
     pub solved_points: usize,
+    /// The pair-cache indices of those manifolds, in increasing order: the
+    /// pairs with points and an awake body that are reachable, which the
+    /// solver takes without walking the whole cache.
+    pub solved: Vec<u32>,
 }
 
 /// A pair with points and an awake body, holding everything the passes
@@ -169,6 +173,7 @@ pub(crate) fn mark_reachable_pairs(
     disturbance.resize(records.len(), (f32::INFINITY, 0.0));
     scratch.candidates.clear();
     scratch.solved_points = 0;
+    scratch.solved.clear();
     let gravity_drift = dt * dt * gravity.norm();
     let PairCache { pairs, slab, .. } = contacts;
 
@@ -295,10 +300,12 @@ pub(crate) fn mark_reachable_pairs(
         }
     }
     scratch.solved_points = 0;
+    scratch.solved.clear();
     for cand in scratch.candidates.iter().filter(|cand| cand.reachable) {
         let c = &mut pairs[cand.index as usize];
         c.reachable = true;
         scratch.solved_points += c.point_count as usize;
+        scratch.solved.push(cand.index);
     }
 }
 

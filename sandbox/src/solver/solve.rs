@@ -34,6 +34,9 @@ use crate::workers::Workers;
 /// so a chunk must be large for handing it out to be worth it.
 const BODIES_PER_CHUNK: usize = 512;
 
+/// Marks a region's static stand-in in [`SolverScratch::gathered`].
+const STAND_IN: u32 = u32::MAX;
+
 /// Batches one worker prepares at a time: each takes about a microsecond.
 const BATCHES_PER_CHUNK: usize = 64;
 
@@ -87,6 +90,9 @@ pub(crate) struct SolverScratch {
     centers: Vec<Point3<f32>>,
     /// World centre of mass of each awake body, in `awake_slots`' order.
     awake_centers: Vec<Point3<f32>>,
+    /// Per solver index: the body's place in `awake_slots`, or
+    /// [`STAND_IN`] for a region's static stand-in.
+    gathered: Vec<u32>,
     /// The awake bodies' slots, in increasing order.
     pub awake_slots: Vec<u32>,
     /// The regions whose sweeps may run on several threads.
@@ -118,18 +124,21 @@ pub(crate) struct SolverScratch {
     chain_blocks: ChainBlocks,
 }
 
-/// Solves one step of `dt` for the awake bodies and their touching
-/// contacts, storing impulses in `contacts`. Returns the time spent
-/// integrating inside the substeps, which the step reports apart.
+/// Solves one step of `dt` for the awake bodies and the manifolds of
+/// `contacts` listed in `solved` (by index, increasing: those with points
+/// and an awake body that the reachable-pairs pass kept), storing impulses
+/// in `contacts`. Returns the time spent integrating inside the substeps,
+/// which the step reports apart.
 pub(crate) fn solve(
     bodies: &Bodies,
     contacts: &mut PairCache,
+    solved: &[u32],
     settings: &StepSettings,
     workers: &Workers,
     scratch: &mut SolverScratch,
     dt: f32,
 ) -> Duration {
-    scratch.gather_awake(bodies, &settings.gravity);
+    scratch.gather_awake(bodies, &settings.gravity, workers);
     if scratch.awake_slots.is_empty() {
         // Everything asleep or static: no contact can change.
         scratch.slots.clear();
@@ -163,12 +172,10 @@ pub(crate) fn solve(
 
     scratch.slots.clear();
     scratch.pairs.clear();
-    for (ci, c) in contacts.pairs.iter().enumerate() {
+    for &ci in solved {
+        let c = &contacts.pairs[ci as usize];
         let (a, b) = (c.body_a as usize, c.body_b as usize);
-        if c.point_count == 0 || !c.reachable || !(bodies.active[a] || bodies.active[b]) {
-            continue;
-        }
-        scratch.slots.push(ConstraintSlot { contact: ci as u32, ..ConstraintSlot::EMPTY });
+        scratch.slots.push(ConstraintSlot { contact: ci, ..ConstraintSlot::EMPTY });
         scratch.pairs.push((scratch.solver_index[a], scratch.solver_index[b]));
     }
     mark_chains(
@@ -327,7 +334,11 @@ impl SolverScratch {
     /// region, each region's bodies after its own static stand-in (the
     /// first at index 0; see [`crate::solver::regions`], whose regions are
     /// cut across `gravity`).
-    fn gather_awake(&mut self, bodies: &Bodies, gravity: &Vector3<f32>) {
+    ///
+    /// The order is found on one thread; the arrays are then filled on the
+    /// workers in fixed runs of solver indices (each body's world inertia
+    /// is most of the cost), each writing only its own entries.
+    fn gather_awake(&mut self, bodies: &Bodies, gravity: &Vector3<f32>, workers: &Workers) {
         self.awake_slots.clear();
         self.awake_centers.clear();
         for (i, r) in bodies.records.iter().enumerate() {
@@ -337,30 +348,55 @@ impl SolverScratch {
             }
         }
         self.regions.split(&self.awake_centers, gravity);
-        self.bodies.clear();
-        self.masses.clear();
-        self.motions.clear();
-        self.centers.clear();
         self.solver_index.clear();
         self.solver_index.resize(bodies.len(), 0);
+        // Per solver index: the body's place in `awake_slots`, or
+        // `STAND_IN` for a region's static stand-in.
+        self.gathered.clear();
         for region in 0..self.regions.count() {
-            self.bodies.push(SolverBody::STATIC);
-            self.masses.push(SolverMass::STATIC);
-            self.motions.push(SolverMotion::IDENTITY);
-            self.centers.push(Point3::origin());
+            self.gathered.push(STAND_IN);
             for &k in self.regions.members(region) {
                 let i = self.awake_slots[k as usize] as usize;
-                let r = &bodies.records[i];
-                self.solver_index[i] = self.bodies.len() as u32;
-                let pose = &bodies.poses[i];
-                let (v, w) = (&bodies.linear_velocities[i], &bodies.angular_velocities[i]);
-                self.bodies.push(SolverBody::new(v, w));
-                self.motions.push(SolverMotion::IDENTITY);
-                self.centers.push(self.awake_centers[k as usize]);
-                let inv_inertia = r.inv_inertia_world(pose);
-                self.masses.push(SolverMass { inv_mass: r.inv_mass, inv_inertia });
+                self.solver_index[i] = self.gathered.len() as u32;
+                self.gathered.push(k);
             }
         }
+        let n = self.gathered.len();
+        // Every entry is written below; the resize only sizes the arrays.
+        self.bodies.resize(n, SolverBody::STATIC);
+        self.masses.resize(n, SolverMass::STATIC);
+        self.motions.resize(n, SolverMotion::IDENTITY);
+        self.centers.resize(n, Point3::origin());
+        let (gathered, awake_slots, awake_centers) =
+            (&self.gathered, &self.awake_slots, &self.awake_centers);
+        let mut runs: Vec<_> = self
+            .bodies
+            .chunks_mut(BODIES_PER_CHUNK)
+            .zip(self.masses.chunks_mut(BODIES_PER_CHUNK))
+            .zip(self.motions.chunks_mut(BODIES_PER_CHUNK))
+            .zip(self.centers.chunks_mut(BODIES_PER_CHUNK))
+            .enumerate()
+            .map(|(k, (((b, m), v), c))| (k * BODIES_PER_CHUNK, b, m, v, c))
+            .collect();
+        workers.for_each(&mut runs, |_, (first, solver_bodies, masses, motions, centers)| {
+            let first = *first;
+            for (j, &k) in gathered[first..first + solver_bodies.len()].iter().enumerate() {
+                motions[j] = SolverMotion::IDENTITY;
+                if k == STAND_IN {
+                    solver_bodies[j] = SolverBody::STATIC;
+                    masses[j] = SolverMass::STATIC;
+                    centers[j] = Point3::origin();
+                    continue;
+                }
+                let i = awake_slots[k as usize] as usize;
+                let r = &bodies.records[i];
+                let (v, w) = (&bodies.linear_velocities[i], &bodies.angular_velocities[i]);
+                solver_bodies[j] = SolverBody::new(v, w);
+                centers[j] = awake_centers[k as usize];
+                let inv_inertia = r.inv_inertia_world(&bodies.poses[i]);
+                masses[j] = SolverMass { inv_mass: r.inv_mass, inv_inertia };
+            }
+        });
     }
 
     /// Groups the manifolds of `slots` into SIMD batches from their body
