@@ -414,7 +414,7 @@ impl World {
     fn run_stages(&mut self, dt: f32) {
         let t0 = Instant::now();
         self.remove_invalid_bodies();
-        self.bodies.update_reach(dt);
+        self.bodies.update_reach(dt, &self.workers);
         update_broad_phase(&mut self.broad_phase, &self.bodies, dt, &self.workers);
         let t1 = Instant::now();
         self.find_contacts();
@@ -459,7 +459,15 @@ impl World {
         self.remove_invalid_bodies();
         let t4 = Instant::now();
         let awake = &self.solver.awake_slots;
-        update_sleep(&mut self.bodies, &self.contacts, awake, &self.settings, &mut self.sleep, dt);
+        update_sleep(
+            &mut self.bodies,
+            &self.contacts,
+            awake,
+            &self.settings,
+            &self.workers,
+            &mut self.sleep,
+            dt,
+        );
         let t5 = Instant::now();
         let st = &mut self.stage_times;
         st.broad_phase += t1 - t0;

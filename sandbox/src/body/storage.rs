@@ -13,6 +13,7 @@ use crate::collision::aabb::Aabb;
 use crate::collision::continuous::thinnest_half_width;
 use crate::error::WorldError;
 use crate::events::RemovalReason;
+use crate::workers::Workers;
 
 /// Bodies farther than this from the origin on any axis (metres) are removed:
 /// they have left any scene worth simulating, and f32 positions out there are
@@ -232,14 +233,21 @@ impl Bodies {
     }
 
     /// Finds, for this step of `dt`, how far any point of each body can move
-    /// at its current velocity.
-    pub fn update_reach(&mut self, dt: f32) {
-        self.reach.clear();
-        for (i, r) in self.records.iter().enumerate() {
-            let speed =
-                self.linear_velocities[i].norm() + self.angular_velocities[i].norm() * r.extent;
-            self.reach.push(dt * speed);
-        }
+    /// at its current velocity (on the `workers`, each run of slots writing
+    /// its own).
+    pub fn update_reach(&mut self, dt: f32, workers: &Workers) {
+        /// Body slots one worker finds the reach of at a time.
+        const SLOTS_PER_RUN: usize = 4096;
+        self.reach.resize(self.records.len(), 0.0);
+        let (records, linear, angular) =
+            (&self.records, &self.linear_velocities, &self.angular_velocities);
+        workers.for_each_run(&mut self.reach, SLOTS_PER_RUN, |first, reach| {
+            for (j, reach) in reach.iter_mut().enumerate() {
+                let i = first + j;
+                let speed = linear[i].norm() + angular[i].norm() * records[i].extent;
+                *reach = dt * speed;
+            }
+        });
     }
 
     /// Appends to `out` every awake body whose pose or velocity is not

@@ -14,6 +14,10 @@ use crate::body::storage::Bodies;
 use crate::collision::pair_cache::PairCache;
 use crate::settings::StepSettings;
 use crate::sleep::union_find::UnionFind;
+use crate::workers::Workers;
+
+/// Body slots one worker advances the still time of at a time.
+const SLOTS_PER_RUN: usize = 2048;
 
 /// The sleep stage's per-step arrays, kept between steps.
 #[derive(Debug, Default)]
@@ -25,31 +29,53 @@ pub(crate) struct SleepScratch {
 
 /// Advances the still time of the bodies that were awake this step
 /// (`awake_slots`), then puts to sleep every island whose members have all
-/// been still long enough.
+/// been still long enough. The still times are advanced on the `workers`;
+/// the islands are found on one thread, and only once some awake body has
+/// been still for the time to sleep.
 pub(crate) fn update_sleep(
     bodies: &mut Bodies,
     contacts: &PairCache,
     awake_slots: &[u32],
     settings: &StepSettings,
+    workers: &Workers,
     scratch: &mut SleepScratch,
     dt: f32,
 ) {
     let threshold_sq = settings.sleep_velocity * settings.sleep_velocity;
-    for &slot in awake_slots {
-        let i = slot as usize;
-        let r = &mut bodies.records[i];
-        if !r.alive {
-            continue;
+    // The sleep times are kept on the workers, in fixed runs of body
+    // slots, each writing its own records.
+    let Bodies { records, linear_velocities, angular_velocities, .. } = &mut *bodies;
+    let (linear, angular) = (&linear_velocities[..], &angular_velocities[..]);
+    workers.for_each_run(records, SLOTS_PER_RUN, |first, records| {
+        // The awake slots are increasing: this run's are one stretch.
+        let from = awake_slots.partition_point(|&s| (s as usize) < first);
+        let to = awake_slots.partition_point(|&s| (s as usize) < first + records.len());
+        for &slot in &awake_slots[from..to] {
+            let i = slot as usize;
+            let r = &mut records[i - first];
+            if !r.alive {
+                continue;
+            }
+            let v = linear[i].norm_squared();
+            let w = angular[i].norm_squared() * r.extent * r.extent;
+            if v > threshold_sq || w > threshold_sq {
+                r.sleep_time = 0.0;
+            } else {
+                r.sleep_time += dt;
+            }
         }
-        let v = bodies.linear_velocities[i].norm_squared();
-        let w = bodies.angular_velocities[i].norm_squared() * r.extent * r.extent;
-        if v > threshold_sq || w > threshold_sq {
-            r.sleep_time = 0.0;
-        } else {
-            r.sleep_time += dt;
-        }
-    }
+    });
     if !settings.sleep_enabled {
+        return;
+    }
+    // An island sleeps only when each of its bodies has been slow for the
+    // time to sleep; while no awake body has, none can, and the islands
+    // need not be found (a pile still settling, a scene still falling).
+    let sleepy = |slot: &u32| {
+        let i = *slot as usize;
+        bodies.active[i] && bodies.records[i].sleep_time >= settings.time_to_sleep
+    };
+    if !awake_slots.iter().any(sleepy) {
         return;
     }
     let n = bodies.len();
