@@ -3,7 +3,9 @@
 //! states on 2 and 3 threads as on one. The oracle is the one-thread run of
 //! the same world. The sizes give each scene at least 1000 bodies, the
 //! count from which the step splits its parallel stages (broad-phase
-//! sweep, narrow phase, integration) into several chunks, so a stage whose
+//! refit and sweep, narrow phase, reachable-pairs gather, the solver's
+//! gather and integration, write-back, continuous collision's queries,
+//! still times) into several chunks, so a stage whose
 //! result depended on the split or on the order the workers finish would
 //! fail here. Three scenes are larger still, past the 2 × 1024 awake
 //! bodies from which the solver cuts the bodies into regions solved on
