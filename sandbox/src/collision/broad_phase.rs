@@ -510,10 +510,19 @@ impl BroadPhase {
         workers.for_each(&mut self.strip_pairs[..strips.count], |k, out| {
             sweep_strip(sw, strips, k, out);
         });
-        self.pairs.clear();
-        for out in &self.strip_pairs[..strips.count] {
-            self.pairs.extend_from_slice(&out.emitted[..out.count]);
+        // Each strip's pairs are copied to their place in the joined list
+        // on the workers (the places follow from the counts alone).
+        let outs = &self.strip_pairs[..strips.count];
+        let total = outs.iter().map(|out| out.count).sum();
+        self.pairs.resize(total, (0, 0));
+        let mut places = Vec::with_capacity(outs.len());
+        let mut rest = &mut self.pairs[..];
+        for out in outs {
+            let (place, tail) = std::mem::take(&mut rest).split_at_mut(out.count);
+            places.push((place, &out.emitted[..out.count]));
+            rest = tail;
         }
+        workers.for_each(&mut places, |_, (place, pairs)| place.copy_from_slice(pairs));
         sort_pairs_on(&mut self.pairs, &mut self.sort_scratch, workers);
     }
 

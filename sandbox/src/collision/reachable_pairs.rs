@@ -68,10 +68,9 @@ pub(crate) struct ReachableScratch {
     /// how much at most (m/s).
     disturbance: Vec<(f32, f32)>,
     /// The pairs with points and an awake body, with what the passes read
-    /// of them.
-    candidates: Vec<Candidate>,
-    /// Per run of [`PAIRS_PER_RUN`] pairs, its candidates, gathered on the
-    /// workers before they are joined into `candidates`.
+    /// of them: per run of [`PAIRS_PER_RUN`] pairs (gathered on the
+    /// workers), the run's candidates in pair order. The passes walk the
+    /// runs in order, without joining them.
     run_candidates: Vec<Vec<Candidate>>,
     /// Points in the manifolds marked for solving at the last call.
     pub solved_points: usize,
@@ -171,14 +170,13 @@ pub(crate) fn mark_reachable_pairs(
     let disturbance = &mut scratch.disturbance;
     disturbance.clear();
     disturbance.resize(records.len(), (f32::INFINITY, 0.0));
-    scratch.candidates.clear();
     scratch.solved_points = 0;
     scratch.solved.clear();
     let gravity_drift = dt * dt * gravity.norm();
     let PairCache { pairs, slab, .. } = contacts;
 
     // The candidates are gathered on the workers, each fixed run of pairs
-    // into its own list, and joined in pair order.
+    // into its own list.
     let ahead = pairs.len() >= PREFETCH_FROM_PAIRS;
     let runs = pairs.len().div_ceil(PAIRS_PER_RUN);
     if scratch.run_candidates.len() < runs {
@@ -225,15 +223,14 @@ pub(crate) fn mark_reachable_pairs(
             });
         }
     });
-    for run in &scratch.run_candidates[..runs] {
-        scratch.candidates.extend_from_slice(run);
-    }
+    let candidates = &mut scratch.run_candidates[..runs];
+    let candidate_count: usize = candidates.iter().map(Vec::len).sum();
 
     let own_speed = |i: usize| if dt > 0.0 { reach[i] / dt } else { 0.0 };
     let mut settled = false;
     for _ in 0..MAX_IMPACT_PASSES {
         let mut changed = false;
-        for cand in scratch.candidates.iter_mut() {
+        for cand in candidates.iter_mut().flatten() {
             let [a, b] = cand.bodies.map(|i| i as usize);
             let Some(at) = earliest_touch(
                 cand.free,
@@ -271,9 +268,9 @@ pub(crate) fn mark_reachable_pairs(
                 *d.0 = (0.0, d.1 / dt);
             }
         }
-        for _ in 0..=scratch.candidates.len() {
+        for _ in 0..=candidate_count {
             let mut joined = false;
-            for cand in scratch.candidates.iter_mut() {
+            for cand in candidates.iter_mut().flatten() {
                 let [a, b] = cand.bodies.map(|i| i as usize);
                 let touch = || {
                     earliest_touch(
@@ -301,7 +298,7 @@ pub(crate) fn mark_reachable_pairs(
     }
     scratch.solved_points = 0;
     scratch.solved.clear();
-    for cand in scratch.candidates.iter().filter(|cand| cand.reachable) {
+    for cand in candidates.iter().flatten().filter(|cand| cand.reachable) {
         let c = &mut pairs[cand.index as usize];
         c.reachable = true;
         scratch.solved_points += c.point_count as usize;
