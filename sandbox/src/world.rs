@@ -503,7 +503,7 @@ impl World {
     /// [`removed_bodies`](World::removed_bodies).
     fn remove_invalid_bodies(&mut self) {
         self.invalid.clear();
-        self.bodies.find_invalid(&mut self.invalid);
+        self.bodies.find_invalid(&self.workers, &mut self.invalid);
         let invalid = std::mem::take(&mut self.invalid);
         for &(id, reason) in &invalid {
             log::warn!("removing body {}: {reason}", id.index());

@@ -251,26 +251,45 @@ impl Bodies {
     }
 
     /// Appends to `out` every awake body whose pose or velocity is not
-    /// finite or which has left [`WORLD_BOUND`], with the reason.
-    pub fn find_invalid(&self, out: &mut Vec<(BodyId, RemovalReason)>) {
+    /// finite or which has left [`WORLD_BOUND`], with the reason. The
+    /// bodies are screened on the `workers` first, in fixed runs of slots,
+    /// and listed in slot order only when one of them failed.
+    pub fn find_invalid(&self, workers: &Workers, out: &mut Vec<(BodyId, RemovalReason)>) {
+        /// Body slots one worker screens at a time.
+        const SLOTS_PER_RUN: usize = 4096;
+        let mut failed = vec![false; self.len().div_ceil(SLOTS_PER_RUN)];
+        workers.for_each(&mut failed, |k, failed| {
+            let slots = k * SLOTS_PER_RUN..self.len().min((k + 1) * SLOTS_PER_RUN);
+            *failed = slots.into_iter().any(|i| self.active[i] && self.invalid(i).is_some());
+        });
+        if !failed.contains(&true) {
+            return;
+        }
         for i in 0..self.len() {
-            if !self.active[i] {
-                continue;
+            if let Some(reason) = self.invalid(i).filter(|_| self.active[i]) {
+                out.push((self.id(i), reason));
             }
-            let p = &self.poses[i];
-            let finite =
-                p.translation.vector.iter().chain(p.rotation.coords.iter()).all(|x| x.is_finite())
-                    && self.linear_velocities[i]
-                        .iter()
-                        .chain(self.angular_velocities[i].iter())
-                        .all(|x| x.is_finite());
-            // Written so that NaN counts as out of bounds.
-            let inside = p.translation.vector.iter().all(|x| x.abs() <= WORLD_BOUND);
-            if !finite {
-                out.push((self.id(i), RemovalReason::NonFinite));
-            } else if !inside {
-                out.push((self.id(i), RemovalReason::OutOfBounds));
-            }
+        }
+    }
+
+    /// Why body `i` must be removed, if it must: a pose or velocity that is
+    /// not finite, or a position past [`WORLD_BOUND`].
+    fn invalid(&self, i: usize) -> Option<RemovalReason> {
+        let p = &self.poses[i];
+        let finite =
+            p.translation.vector.iter().chain(p.rotation.coords.iter()).all(|x| x.is_finite())
+                && self.linear_velocities[i]
+                    .iter()
+                    .chain(self.angular_velocities[i].iter())
+                    .all(|x| x.is_finite());
+        // Written so that NaN counts as out of bounds.
+        let inside = p.translation.vector.iter().all(|x| x.abs() <= WORLD_BOUND);
+        if !finite {
+            Some(RemovalReason::NonFinite)
+        } else if !inside {
+            Some(RemovalReason::OutOfBounds)
+        } else {
+            None
         }
     }
 }
