@@ -72,6 +72,9 @@ pub(crate) struct BroadPhase {
     found: Vec<(u32, u32)>,
     /// Scratch: each strip's pairs, in sweep order (see [`Self::sweep_all`]).
     strip_pairs: Vec<StripPairs>,
+    /// Scratch: each strip's boxes, in the order of `sorted` (see
+    /// [`Self::fill_lanes`]).
+    strip_slots: Vec<Vec<u32>>,
     /// Scratch of the pair sort.
     sort_scratch: PairSortScratch,
 }
@@ -175,8 +178,6 @@ struct SweepLanes {
     slot: Vec<u32>,
     /// First entry of each strip, and one past the last padding.
     begin: Vec<usize>,
-    /// Scratch: where the next entry of each strip goes.
-    cursor: Vec<usize>,
     /// Per slot: the first and last strip of its box, or `NOT_IN_LANES`.
     ranges: Vec<(usize, usize)>,
     /// Per slot: its entries in its first two strips, so that a box that
@@ -208,16 +209,18 @@ impl SweepLanes {
         self.slot.resize(len, u32::MAX);
     }
 
-    /// Writes `b` and its awake flag at entry `e`.
-    #[inline(always)]
-    fn write(&mut self, e: usize, b: &Aabb, (axis, u, v): (usize, usize, usize), awake: bool) {
-        self.start[e] = b.min[axis];
-        self.end[e] = b.max[axis];
-        self.min_u[e] = b.min[u];
-        self.max_u[e] = b.max[u];
-        self.min_v[e] = b.min[v];
-        self.max_v[e] = b.max[v];
-        self.awake[e] = if awake { 1.0 } else { 0.0 };
+    /// All the lanes as one run.
+    fn whole(&mut self) -> StripRun<'_> {
+        StripRun {
+            start: &mut self.start,
+            end: &mut self.end,
+            min_u: &mut self.min_u,
+            max_u: &mut self.max_u,
+            min_v: &mut self.min_v,
+            max_v: &mut self.max_v,
+            awake: &mut self.awake,
+            slot: &mut self.slot,
+        }
     }
 
     /// Rewrites the entries of `slot` in place with box `b`, if it is
@@ -237,9 +240,50 @@ impl SweepLanes {
             return false;
         }
         for k in 0..=last - first {
-            self.write(self.entries[i][k], b, axes, awake);
+            let e = self.entries[i][k];
+            self.whole().write(e, b, axes, awake, slot);
         }
         true
+    }
+
+    /// The entries of strip `k`, without its padding.
+    fn strip(&self, k: usize) -> std::ops::Range<usize> {
+        self.begin[k]..self.begin[k + 1] - LANES
+    }
+}
+
+/// One strip's run of the lanes, written apart from the others by
+/// [`BroadPhase::fill_lanes`].
+struct StripRun<'a> {
+    start: &'a mut [f32],
+    end: &'a mut [f32],
+    min_u: &'a mut [f32],
+    max_u: &'a mut [f32],
+    min_v: &'a mut [f32],
+    max_v: &'a mut [f32],
+    awake: &'a mut [f32],
+    slot: &'a mut [u32],
+}
+
+impl StripRun<'_> {
+    /// Writes box `b` of body `slot` and its awake flag at entry `e`.
+    #[inline(always)]
+    fn write(
+        &mut self,
+        e: usize,
+        b: &Aabb,
+        (axis, u, v): (usize, usize, usize),
+        awake: bool,
+        slot: u32,
+    ) {
+        self.start[e] = b.min[axis];
+        self.end[e] = b.max[axis];
+        self.min_u[e] = b.min[u];
+        self.max_u[e] = b.max[u];
+        self.min_v[e] = b.min[v];
+        self.max_v[e] = b.max[v];
+        self.awake[e] = if awake { 1.0 } else { 0.0 };
+        self.slot[e] = slot;
     }
 
     /// Makes entry `e` padding: a box that overlaps nothing.
@@ -253,11 +297,15 @@ impl SweepLanes {
         self.awake[e] = 0.0;
         self.slot[e] = u32::MAX;
     }
+}
 
-    /// The entries of strip `k`, without its padding.
-    fn strip(&self, k: usize) -> std::ops::Range<usize> {
-        self.begin[k]..self.begin[k + 1] - LANES
-    }
+/// Cuts `lane` into the runs `begin[k]..begin[k + 1]`.
+fn split_runs<'a, T>(mut lane: &'a mut [T], begin: &[usize]) -> impl Iterator<Item = &'a mut [T]> {
+    begin.windows(2).map(move |w| {
+        let (run, rest) = std::mem::take(&mut lane).split_at_mut(w[1] - w[0]);
+        lane = rest;
+        run
+    })
 }
 
 /// Four consecutive entries of `v` from `j`; the padding keeps `j + LANES`
@@ -360,7 +408,7 @@ impl BroadPhase {
         if full || !few {
             self.sweep_all(active, workers);
         } else {
-            self.test_moved(active);
+            self.test_moved(active, workers);
         }
         self.pairs_changed = true;
         self.moved.clear();
@@ -393,58 +441,87 @@ impl BroadPhase {
 
     /// Copies the fat boxes into the sweep lanes, each into every strip it
     /// reaches, in the current order of `sorted`, with `active` as the
-    /// awake flags.
-    fn fill_lanes(&mut self, active: &[bool]) {
+    /// awake flags. One pass in order lists each strip's boxes and counts
+    /// them; then the strips are written apart, on the `workers`, each
+    /// into its own run of the lanes.
+    fn fill_lanes(&mut self, active: &[bool], workers: &Workers) {
         let (fat, sorted, strips) = (&self.fat, &self.sorted, &self.strips);
         let axis = self.axis;
-        let (u, v) = (strips.u, 3 - axis - strips.u);
+        let axes = (axis, strips.u, 3 - axis - strips.u);
         let sw = &mut self.swept;
-        // Count the boxes of each strip, then place the strips one after
-        // the other, each followed by its padding.
-        sw.begin.clear();
-        sw.begin.resize(strips.count + 1, 0);
         sw.ranges.clear();
         sw.ranges.resize(fat.len(), NOT_IN_LANES);
         sw.entries.resize(fat.len(), [0; 2]);
+        let listed = &mut self.strip_slots;
+        listed.resize_with(strips.count.max(listed.len()), Vec::new);
+        for list in listed.iter_mut() {
+            list.clear();
+        }
+        // Each box's place in its first two strips is kept, to refit it in
+        // place; counted within the strip here, made absolute below.
         for &s in sorted {
             let b = &fat[s as usize];
-            let range = strips.range(b.min[u], b.max[u]);
-            sw.ranges[s as usize] = (*range.start(), *range.end());
+            let range = strips.range(b.min[axes.1], b.max[axes.1]);
+            let (first, last) = (*range.start(), *range.end());
+            sw.ranges[s as usize] = (first, last);
             for k in range {
-                sw.begin[k + 1] += 1;
+                if let Some(entry) = sw.entries[s as usize].get_mut(k - first) {
+                    *entry = listed[k].len();
+                }
+                listed[k].push(s);
             }
         }
-        for k in 0..strips.count {
-            sw.begin[k + 1] += sw.begin[k] + LANES;
+        // Place the strips one after the other, each followed by its
+        // padding.
+        sw.begin.clear();
+        sw.begin.push(0);
+        for list in &listed[..strips.count] {
+            let end = sw.begin[sw.begin.len() - 1] + list.len() + LANES;
+            sw.begin.push(end);
+        }
+        for &s in sorted {
+            let (first, last) = sw.ranges[s as usize];
+            for (j, entry) in sw.entries[s as usize].iter_mut().enumerate().take(last - first + 1) {
+                *entry += sw.begin[first + j];
+            }
         }
         sw.resize(sw.begin[strips.count]);
-        for k in 0..strips.count {
-            for e in sw.begin[k + 1] - LANES..sw.begin[k + 1] {
-                sw.pad(e);
+        let SweepLanes { start, end, min_u, max_u, min_v, max_v, awake, slot, begin, .. } = sw;
+        let mut runs: Vec<_> = split_runs(start, begin)
+            .zip(split_runs(end, begin))
+            .zip(split_runs(min_u, begin))
+            .zip(split_runs(max_u, begin))
+            .zip(split_runs(min_v, begin))
+            .zip(split_runs(max_v, begin))
+            .zip(split_runs(awake, begin))
+            .zip(split_runs(slot, begin))
+            .map(|(((((((start, end), min_u), max_u), min_v), max_v), awake), slot)| StripRun {
+                start,
+                end,
+                min_u,
+                max_u,
+                min_v,
+                max_v,
+                awake,
+                slot,
+            })
+            .collect();
+        workers.for_each(&mut runs, |k, run| {
+            let list = &listed[k];
+            for (e, &s) in list.iter().enumerate() {
+                run.write(e, &fat[s as usize], axes, active[s as usize], s);
             }
-        }
-        sw.cursor.clear();
-        sw.cursor.extend_from_slice(&sw.begin[..strips.count]);
-        for &s in sorted {
-            let i = s as usize;
-            let (first, last) = sw.ranges[i];
-            for k in first..=last {
-                let e = sw.cursor[k];
-                sw.cursor[k] += 1;
-                sw.write(e, &fat[i], (axis, u, v), active[i]);
-                sw.slot[e] = s;
-                if let Some(entry) = sw.entries[i].get_mut(k - first) {
-                    *entry = e;
-                }
+            for e in list.len()..run.slot.len() {
+                run.pad(e);
             }
-        }
+        });
     }
 
     /// Drops the pairs of the moved bodies and tests each moved body against
     /// every box of its strips. The order of `sorted`, and of the strips'
     /// entries, is left for the next full sweep to repair (the test here
     /// does not rely on it).
-    fn test_moved(&mut self, active: &[bool]) {
+    fn test_moved(&mut self, active: &[bool], workers: &Workers) {
         // The lanes hold every other box as it is: rewrite the moved ones
         // in place, unless one changed strips (then copy all again).
         let axes = (self.axis, self.strips.u, 3 - self.axis - self.strips.u);
@@ -454,7 +531,7 @@ impl BroadPhase {
             .iter()
             .all(|&m| sw.refit(m, &fat[m as usize], axes, strips, active[m as usize]));
         if !in_place {
-            self.fill_lanes(active);
+            self.fill_lanes(active, workers);
         }
         self.is_moved.clear();
         self.is_moved.resize(self.fat.len(), false);
@@ -500,7 +577,7 @@ impl BroadPhase {
         let axis = self.axis;
         let fat = &self.fat;
         insertion_sort(&mut self.sorted, |s| fat[s as usize].min[axis]);
-        self.fill_lanes(active);
+        self.fill_lanes(active, workers);
         let strips = &self.strips;
         let sw = &self.swept;
         // The strips are swept apart (in parallel with a pool), each into
