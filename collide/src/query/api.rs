@@ -710,7 +710,8 @@ where
 
 /// Runs a query: a closed form if the pair has one, else GJK/EPA in A's
 /// frame; the answer is taken to the world. The crate's own shapes are
-/// matched once here, so the rest runs on concrete types.
+/// matched once here, so the rest runs on concrete types, each pair of
+/// kinds in its own function ([`run_pair`]).
 fn run<A, B, W>(
     a: &A,
     pose_a: &Isometry3<f32>,
@@ -724,11 +725,31 @@ where
     W: Ask,
 {
     match (a.as_shape_ref(), b.as_shape_ref()) {
-        (Some(ra), Some(rb)) => with_shape_pair!(ra, rb, |x, y| {
-            run_on::<_, _, W>(x, pose_a, y, pose_b, cache).and_then(W::answer)
-        }),
+        (Some(ra), Some(rb)) => {
+            with_shape_pair!(ra, rb, |x, y| run_pair::<_, _, W>(x, pose_a, y, pose_b, cache))
+        }
         _ => run_on::<_, _, W>(a, pose_a, b, pose_b, cache).and_then(W::answer),
     }
+}
+
+/// [`run`] on one pair of the crate's own kinds, kept out of line: the
+/// dispatch in [`run`] then ends in a jump to it, and the smallest pairs
+/// (two spheres, a sphere and a box) no longer share one large function,
+/// and its register saves and stack frame, with every other pair's path.
+#[inline(never)]
+fn run_pair<A, B, W>(
+    a: &A,
+    pose_a: &Isometry3<f32>,
+    b: &B,
+    pose_b: &Isometry3<f32>,
+    cache: &mut GjkCache,
+) -> Result<W::Answer, QueryError>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+    W: Ask,
+{
+    run_on::<_, _, W>(a, pose_a, b, pose_b, cache).and_then(W::answer)
 }
 
 /// [`run_on`] for a pair with a box to cut to a window (rare, so kept out
