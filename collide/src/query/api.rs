@@ -179,7 +179,14 @@ fn closed_form(
         (Core::Point(_) | Core::Segment(_), Core::Point(_) | Core::Segment(_)) => {
             let (sa, sb) = (as_segment(&input.cores.0), as_segment(&input.cores.1));
             let pose_b_in_a = b_in_a(pose_a, pose_b);
-            ClosedForm::Segments(sa, sb.map(|p| pose_b_in_a * p))
+            // Written out with the inlined `rotate` (nalgebra's bits): as
+            // `sb.map(|p| pose_b_in_a * p)` each end went through a call.
+            let moved = |p: Point3<f32>| {
+                Point3::from(
+                    rotate(&pose_b_in_a.rotation, &p.coords) + pose_b_in_a.translation.vector,
+                )
+            };
+            ClosedForm::Segments(sa, [moved(sb[0]), moved(sb[1])])
         }
         (Core::Box(half), Core::Point(p)) => {
             ClosedForm::SphereBox(sphere_box(half, pose_a, place(pose_b, p), (ra, rb), true)?)
@@ -616,7 +623,11 @@ enum Local {
 }
 
 /// GJK on the cores, EPA if they overlap and the depth is wanted; margins
-/// added analytically.
+/// added analytically. Always inlined (GJK and EPA themselves are calls):
+/// called, its answer came back through the stack in pieces that the
+/// caller's wider loads read across, a store-forwarding stall of about a
+/// tenth of a sphere–hull query's time.
+#[inline(always)]
 fn gjk_epa<A, B, R>(
     md: &MinkowskiDifference<'_, A, B>,
     want: Want,
@@ -900,9 +911,13 @@ where
 /// and a point core (`point`, in its own shape's frame, which `pose_point`
 /// places, with `margin`), run in the general shape's frame with the general
 /// shape as A; the answer stays in that frame (see `point_core`). Only for
-/// queries without a caller's cache. Kept out of line: inlined into `run`,
-/// it cost the sphere–hull queries themselves 3 % more instructions.
-#[inline(never)]
+/// queries without a caller's cache. Always inlined into the pair's
+/// `run_pair`: called, its answer came back through the stack in pieces
+/// that the caller's wider loads read across, a store-forwarding stall
+/// that was an eighth of a sphere–hull query's time (when it was inlined
+/// into the 16-pair `run`, before `run_pair`, it cost 3 % more
+/// instructions instead).
+#[inline(always)]
 fn point_core_query<G: SupportMap + ?Sized>(
     general: &G,
     pose_general: &Isometry3<f32>,
@@ -1167,6 +1182,8 @@ mod tests {
             let (ours, theirs) = (b_in_a(&a, &b), a.inv_mul(&b));
             assert_eq!(ours.translation, theirs.translation);
             assert_eq!(ours.rotation.coords, theirs.rotation.coords);
+            let p = Point3::from(v.zxy() * 0.25);
+            assert_eq!(Point3::from(rotate(&a.rotation, &p.coords) + a.translation.vector), a * p);
         }
     }
 }
