@@ -21,7 +21,7 @@ use crate::query::box_box::boxes_overlap;
 use crate::query::box_box_depth::box_penetration;
 use crate::query::box_box_distance::box_distance;
 use crate::query::epa::epa;
-use crate::query::gjk::{GjkOutcome, GjkSettings, gjk};
+use crate::query::gjk::{GjkOutcome, GjkResult, GjkSettings, gjk_in};
 use crate::query::input::{CheckedPair, all_finite, check_input};
 use crate::query::minkowski::MinkowskiDifference;
 use crate::query::point_core::PointCore;
@@ -649,7 +649,8 @@ where
         // Never asked here (see `gjk_verdict`); the verdict's settings.
         Want::Intersects => GjkSettings { stop_beyond: sum, stop_within: sum },
     };
-    let g = gjk(md, cache.initial_dir(md.pose_b_in_a()), &settings, recorder);
+    let mut g = GjkResult::empty();
+    gjk_in(md, cache.initial_dir(md.pose_b_in_a()), &settings, recorder, &mut g);
     let core_distance = match g.outcome {
         GjkOutcome::Separated { distance } | GjkOutcome::IterationLimit { distance }
             if want == Want::Intersects =>
@@ -708,7 +709,8 @@ where
 {
     let sum = md.margin_sum();
     let settings = GjkSettings { stop_beyond: sum, stop_within: sum };
-    let r = gjk(md, -md.pose_b_in_a().translation.vector, &settings, &mut NoRecord);
+    let mut r = GjkResult::empty();
+    gjk_in(md, -md.pose_b_in_a().translation.vector, &settings, &mut NoRecord, &mut r);
     match r.outcome {
         GjkOutcome::Overlapping | GjkOutcome::Within { .. } => Ok(true),
         GjkOutcome::Beyond { .. } => Ok(false),
