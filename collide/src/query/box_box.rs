@@ -27,7 +27,11 @@ const PARALLEL_GUARD: f32 = 1e-6;
 
 /// Whether box A (half extents `half_a`, at the origin of its frame) and
 /// box B (half extents `half_b`, placed by `pose_b_in_a`) overlap or touch.
-#[inline]
+///
+/// Always inlined: called, it read B's relative pose back from the stack
+/// with wider loads than the caller had stored it with, a store-forwarding
+/// stall on the path of every separated pair's verdict.
+#[inline(always)]
 pub(crate) fn boxes_overlap(
     half_a: &Vector3<f32>,
     half_b: &Vector3<f32>,

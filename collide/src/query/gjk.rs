@@ -133,8 +133,6 @@ pub struct GjkResult {
 /// Runs GJK on the cores of `md`, starting from `initial_dir` (any nonzero
 /// vector, ideally the previous result's `direction`; zero or non-finite
 /// falls back to +X).
-// Inlined into each query, so that `intersects`, which reads only the
-// outcome, lets the compiler drop the result's simplex and direction.
 #[inline]
 pub fn gjk<A, B, R>(
     md: &MinkowskiDifference<'_, A, B>,
@@ -147,33 +145,74 @@ where
     B: SupportMap + ?Sized,
     R: Recorder + ?Sized,
 {
+    let mut out = GjkResult::empty();
+    gjk_in(md, initial_dir, settings, recorder, &mut out);
+    out
+}
+
+impl GjkResult {
+    /// A result with an empty simplex, for [`gjk_in`] to fill.
+    #[inline]
+    pub(crate) fn empty() -> Self {
+        Self {
+            outcome: GjkOutcome::NonFinite,
+            simplex: Simplex::new(),
+            direction: Vector3::zeros(),
+            iterations: 0,
+        }
+    }
+}
+
+/// [`gjk`], filling the caller's `out` (whose simplex must be empty, as
+/// [`GjkResult::empty`] makes it) instead of returning a result: the working
+/// simplex is `out`'s own, so nothing is copied on the way out. Returned by
+/// value, the result was copied by a library call that read the last
+/// reduction's stores back with wider loads, and the caller's first reads
+/// of the simplex waited on that copy: a store-forwarding stall on every
+/// query that reads the simplex (the witness points of a distance).
+// Inlined into each query, so that `intersects`, which reads only the
+// outcome, lets the compiler drop the result's simplex and direction.
+#[inline]
+pub(crate) fn gjk_in<A, B, R>(
+    md: &MinkowskiDifference<'_, A, B>,
+    initial_dir: Vector3<f32>,
+    settings: &GjkSettings,
+    recorder: &mut R,
+    out: &mut GjkResult,
+) where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+    R: Recorder + ?Sized,
+{
+    debug_assert!(out.simplex.is_empty(), "gjk_in needs an empty simplex");
     let mut v = initial_dir;
     if !(v.norm_squared() > 0.0) || !all_finite(v.as_slice()) {
         v = Vector3::x();
     }
     // `v` before rounding to f32, for the direction test.
     let mut v64: Vector3<f64> = v.cast();
-    let mut simplex = Simplex::new();
     // Squared length of the current estimate; the first support point sets it.
     let mut v_sq = f32::INFINITY;
     // Largest squared norm of the simplex's points (its size scale), kept
     // from the reduction that left them rather than recomputed.
     let mut simplex_scale_sq = 0.0f32;
     let mut iterations = 0;
-    let end = |outcome, simplex, direction, iterations| GjkResult {
-        outcome,
-        simplex,
-        direction,
-        iterations,
-    };
+    macro_rules! end {
+        ($outcome:expr, $direction:expr) => {{
+            out.outcome = $outcome;
+            out.direction = $direction;
+            out.iterations = iterations;
+            return;
+        }};
+    }
 
     while iterations < MAX_ITERATIONS {
         iterations += 1;
         let w: SupportPoint = md.support(&-v);
-        recorder.gjk_step(&GjkStep { simplex, direction: -v, support: w });
+        recorder.gjk_step(&GjkStep { simplex: out.simplex, direction: -v, support: w });
         // Branch-free over the three coordinates (see `all_finite`).
         if !all_finite(w.w.as_slice()) {
-            return end(GjkOutcome::NonFinite, simplex, v, iterations);
+            end!(GjkOutcome::NonFinite, v);
         }
 
         // v·w / ‖v‖ is the support plane's distance along −v: every point of
@@ -183,78 +222,77 @@ where
         let v_norm = v.norm();
         let vw = dot64(&v, &w.w);
         if vw > settings.stop_beyond * v_norm {
-            return end(GjkOutcome::Beyond { lower_bound: vw / v_norm }, simplex, v, iterations);
+            end!(GjkOutcome::Beyond { lower_bound: vw / v_norm }, v);
         }
-        if !simplex.is_empty() {
+        if !out.simplex.is_empty() {
             // Converged: the bounds have met. `vw > 0` is the certificate: the
             // support plane along −v separates the origin from the whole
             // difference, however v was computed.
             let scale = larger(simplex_scale_sq, w.w.norm_squared()).sqrt();
             let gap_limit = REL_GAP * v_sq + SCALE_GAP * scale * v_norm;
             if v_sq - vw <= gap_limit && vw > 0.0 && direction_converged(&v64, &w.w, scale) {
-                return end(GjkOutcome::Separated { distance: v_norm }, simplex, v, iterations);
+                end!(GjkOutcome::Separated { distance: v_norm }, v);
             }
             // A support point already in the simplex brings no new
             // information: rounding has stalled the search (typically a huge
             // shape against a small one). Trust only the certificate.
-            if simplex.contains(&w.w) {
-                return stalled(vw, simplex, simplex, v, iterations);
+            if out.simplex.contains(&w.w) {
+                end!(stalled(vw, &v), v);
             }
         }
 
         // Decide the reduction before applying it: until then `simplex`
         // minus its newest point is still the previous simplex, which the
         // stall exits return, so no copy of it is made on the way.
-        simplex.push(w);
-        let sub = match simplex.reduction() {
-            Reduction::Enclosing => return end(GjkOutcome::Overlapping, simplex, v, iterations),
+        out.simplex.push(w);
+        let sub = match out.simplex.reduction() {
+            Reduction::Enclosing => end!(GjkOutcome::Overlapping, v),
             Reduction::Closest(sub) => sub,
         };
         let closest = sub.closest();
         let closest_sq = closest.norm_squared();
-        let scale_sq = simplex.max_norm_squared_of(&sub);
+        let scale_sq = out.simplex.max_norm_squared_of(&sub);
         if closest_sq <= TOUCH_REL * TOUCH_REL * scale_sq {
-            simplex.apply(&sub);
-            return end(GjkOutcome::Overlapping, simplex, closest, iterations);
+            out.simplex.apply(&sub);
+            end!(GjkOutcome::Overlapping, closest);
         }
         // Progress test: the estimate must shrink. When rounding stops it
         // from doing so, the previous simplex was the best one; a NaN lands
         // here too and is reported as such.
         if !(closest_sq < v_sq) {
-            let mut newest = simplex;
+            let mut newest = out.simplex;
             newest.apply(&sub);
-            simplex.pop();
+            out.simplex.pop();
             if !closest_sq.is_finite() {
-                return end(GjkOutcome::NonFinite, simplex, v, iterations);
+                end!(GjkOutcome::NonFinite, v);
             }
-            return stalled(dot64(&v, &w.w), simplex, newest, v, iterations);
+            let vw = dot64(&v, &w.w);
+            if !(vw > 0.0) {
+                out.simplex = newest;
+            }
+            end!(stalled(vw, &v), v);
         }
-        simplex.apply(&sub);
+        out.simplex.apply(&sub);
         simplex_scale_sq = scale_sq;
         v = closest;
         v64 = sub.closest64();
         v_sq = closest_sq;
-        debug_assert!(simplex.len() <= 3, "a separated simplex has at most 3 points");
+        debug_assert!(out.simplex.len() <= 3, "a separated simplex has at most 3 points");
         if v_sq <= settings.stop_within * settings.stop_within && settings.stop_within >= 0.0 {
-            return end(GjkOutcome::Within { upper_bound: v_sq.sqrt() }, simplex, v, iterations);
+            end!(GjkOutcome::Within { upper_bound: v_sq.sqrt() }, v);
         }
     }
-    end(GjkOutcome::IterationLimit { distance: v_sq.sqrt() }, simplex, v, iterations)
+    end!(GjkOutcome::IterationLimit { distance: v_sq.sqrt() }, v)
 }
 
-/// The answer when rounding stops GJK short of its tolerance. If the last
+/// The outcome when rounding stops GJK short of its tolerance. If the last
 /// support plane still separates (`v·w > 0`) the shapes are certainly
 /// disjoint and `‖v‖` is the best distance found, with the simplex that gave
 /// it; otherwise the origin may lie in the difference, and the simplex with
 /// the newest point goes to EPA, which copes with an origin on or near its
-/// boundary.
-fn stalled(vw: f32, best: Simplex, newest: Simplex, v: Vector3<f32>, iterations: u32) -> GjkResult {
-    if vw > 0.0 {
-        let outcome = GjkOutcome::Separated { distance: v.norm() };
-        GjkResult { outcome, simplex: best, direction: v, iterations }
-    } else {
-        GjkResult { outcome: GjkOutcome::Overlapping, simplex: newest, direction: v, iterations }
-    }
+/// boundary (the caller keeps the simplex that goes with the outcome).
+fn stalled(vw: f32, v: &Vector3<f32>) -> GjkOutcome {
+    if vw > 0.0 { GjkOutcome::Separated { distance: v.norm() } } else { GjkOutcome::Overlapping }
 }
 
 /// Whether `v` has stopped turning: the support point `w` lies in the plane

@@ -184,6 +184,7 @@ impl Simplex {
     }
 
     /// Witness points `(Σ λᵢ aᵢ, Σ λᵢ bᵢ)` of the closest point, in A's frame.
+    #[inline]
     pub fn witnesses(&self) -> (Point3<f32>, Point3<f32>) {
         let mut a = Vector3::zeros();
         let mut b = Vector3::zeros();

@@ -26,13 +26,16 @@ use crate::query::api::{Contact, Penetration};
 /// to `c` (all in the box's frame).
 #[inline]
 fn clamp_to_box(half: &Vector3<f32>, c: &Point3<f32>) -> Point3<f32> {
-    // `max` then `min` (not `clamp`): never panics, and a NaN in `c` stays
-    // NaN instead of silently picking a face.
-    Point3::new(
-        c.x.max(-half.x).min(half.x),
-        c.y.max(-half.y).min(half.y),
-        c.z.max(-half.z).min(half.z),
-    )
+    // Two comparisons (not `clamp`, which panics on a negative extent, nor
+    // `max`/`min`, whose NaN rule costs several instructions each where
+    // these are one packed max and one min): a NaN in `c` fails both and
+    // stays NaN instead of silently picking a face. For numbers the result
+    // is `max` then `min`, exactly.
+    let clamp = |x: f32, h: f32| {
+        let above = if x < -h { -h } else { x };
+        if above > h { h } else { above }
+    };
+    Point3::new(clamp(c.x, half.x), clamp(c.y, half.y), clamp(c.z, half.z))
 }
 
 /// Whether a point core with margin `r_point` and a box core with margin
