@@ -69,9 +69,13 @@ pub(crate) fn merge_pairs(bodies: &Bodies, broad_phase: &BroadPhase, contacts: &
 const PAIRS_PER_CHUNK: usize = 256;
 
 /// Chunks per round of [`find_contacts`] and per thread: a round's updates
-/// are held until its serial pass, so this bounds that scratch (a few
-/// hundred kilobytes) while leaving each thread several chunks to balance.
-const CHUNKS_PER_THREAD: usize = 4;
+/// are held until its serial pass, so this bounds that scratch (at most
+/// about 2 MB on two threads, a manifold per pair) while leaving each
+/// thread several chunks to balance. Each round is one hand-off to the
+/// workers and one wait for them: at 4 chunks, falling-boxes 16,000 took
+/// some 50 rounds a step, and 16 made its 2-thread step 5 % faster
+/// (medians of 4 interleaved runs of 150 steps: 16.4 -> 15.5 ms/step).
+const CHUNKS_PER_THREAD: usize = 16;
 
 /// What the parallel pass found for one pair that the serial pass must
 /// write to the manifold slab (everything else it wrote to the pair itself).
