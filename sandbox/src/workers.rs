@@ -23,6 +23,15 @@ use rayon::prelude::*;
 /// more when the machine is busy), more than a small scene's stages take.
 pub(crate) const MIN_AWAKE_TO_SPLIT: usize = 1000;
 
+/// The slots of the increasing list `slots` that fall in `run`: one
+/// stretch of it, found by two binary searches. A stage that works on
+/// fixed runs of body slots finds its awake bodies this way.
+pub(crate) fn slots_in(slots: &[u32], run: std::ops::Range<usize>) -> &[u32] {
+    let from = slots.partition_point(|&s| (s as usize) < run.start);
+    let to = slots.partition_point(|&s| (s as usize) < run.end);
+    &slots[from..to.max(from)]
+}
+
 /// The worker pool of one world (a clone shares the pool).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Workers {
@@ -180,5 +189,27 @@ impl Workers {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The stretch of the slots inside a run, against a filter over all.
+    #[test]
+    fn slots_in_a_run_are_those_the_filter_keeps() {
+        let slots = [1u32, 3, 5, 8, 13, 14];
+        for start in 0..16 {
+            for end in start..17 {
+                let expected: Vec<u32> = slots
+                    .iter()
+                    .copied()
+                    .filter(|&s| (start..end).contains(&(s as usize)))
+                    .collect();
+                assert_eq!(slots_in(&slots, start..end), &expected[..], "{start}..{end}");
+            }
+        }
+        assert!(slots_in(&[], 0..4).is_empty());
     }
 }

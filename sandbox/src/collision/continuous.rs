@@ -69,7 +69,7 @@ use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::pair_cache::{CachedPair, PairCache};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
-use crate::workers::Workers;
+use crate::workers::{Workers, slots_in};
 
 /// A body is fast when it moved more than this fraction of its thinnest
 /// half-width in a step (Box2D v3's safety factor): slower ones cannot
@@ -419,10 +419,7 @@ fn measure_motions(
         .collect();
     workers.for_each(&mut runs, |_, (first, fast, sinkable, shift, arc)| {
         let first = *first;
-        // The awake slots are increasing: this run's are one stretch.
-        let from = awake.partition_point(|&s| (s as usize) < first);
-        let to = awake.partition_point(|&s| (s as usize) < first + fast.len());
-        for &slot in &awake[from..to] {
+        for &slot in slots_in(awake, first..first + fast.len()) {
             let i = slot as usize;
             let j = i - first;
             let r = &bodies.records[i];

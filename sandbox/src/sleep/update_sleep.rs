@@ -14,7 +14,7 @@ use crate::body::storage::Bodies;
 use crate::collision::pair_cache::PairCache;
 use crate::settings::StepSettings;
 use crate::sleep::union_find::UnionFind;
-use crate::workers::Workers;
+use crate::workers::{Workers, slots_in};
 
 /// Body slots one worker advances the still time of at a time.
 const SLOTS_PER_RUN: usize = 2048;
@@ -47,10 +47,7 @@ pub(crate) fn update_sleep(
     let Bodies { records, linear_velocities, angular_velocities, .. } = &mut *bodies;
     let (linear, angular) = (&linear_velocities[..], &angular_velocities[..]);
     workers.for_each_run(records, SLOTS_PER_RUN, |first, records| {
-        // The awake slots are increasing: this run's are one stretch.
-        let from = awake_slots.partition_point(|&s| (s as usize) < first);
-        let to = awake_slots.partition_point(|&s| (s as usize) < first + records.len());
-        for &slot in &awake_slots[from..to] {
+        for &slot in slots_in(awake_slots, first..first + records.len()) {
             let i = slot as usize;
             let r = &mut records[i - first];
             if !r.alive {

@@ -28,7 +28,7 @@ use crate::solver::regions::{Regions, Seams};
 use crate::solver::simd_batch::{self, ConstraintBatch, LANES};
 use crate::solver::solver_body::{BodyWindow, SolverBody, SolverMass, SolverMotion};
 use crate::tolerances::LINEAR_SLOP;
-use crate::workers::Workers;
+use crate::workers::{Workers, slots_in};
 
 /// Bodies one worker integrates at a time: each costs tens of nanoseconds,
 /// so a chunk must be large for handing it out to be worth it.
@@ -295,10 +295,7 @@ pub(crate) fn write_back(bodies: &mut Bodies, scratch: &SolverScratch, workers: 
         .collect();
     workers.for_each(&mut runs, |_, (first, poses, travel, linear, angular)| {
         let first = *first;
-        // The awake slots are increasing: this run's are one stretch.
-        let from = awake.partition_point(|&s| (s as usize) < first);
-        let to = awake.partition_point(|&s| (s as usize) < first + poses.len());
-        for &slot in &awake[from..to] {
+        for &slot in slots_in(awake, first..first + poses.len()) {
             let i = slot as usize;
             let j = i - first;
             let k = scratch.solver_index[i] as usize;
