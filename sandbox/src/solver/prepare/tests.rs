@@ -358,3 +358,74 @@ fn rng_free_vector(k: usize, scale: f32) -> Vector3<f32> {
     let mut rng = Rng(1000 + k as u32);
     rng.vector(scale)
 }
+
+/// The warm start skips a batch only when no lane holds an impulse: a
+/// batch with every impulse zero leaves the bodies' bits as they were, and
+/// one nonzero impulse anywhere (a normal at any point, either tangent, the
+/// twist, in any lane) moves them.
+#[test]
+fn warm_start_skips_only_batches_without_impulses() {
+    use crate::solver::simd_batch;
+    let mut rng = Rng(31);
+    let mut masses = vec![SolverMass::STATIC];
+    masses.extend((0..8).map(|_| random_mass(&mut rng)));
+    let mut bodies = vec![SolverBody::STATIC];
+    bodies.extend((0..8).map(|_| SolverBody::new(&rng.vector(1.0), &rng.vector(1.0))));
+    let manifolds: Vec<Manifold> =
+        (0..LANES).map(|_| random_manifold(&mut rng, MAX_MANIFOLD_POINTS)).collect();
+    let inputs: Vec<ContactInput<'_>> = (0..LANES)
+        .map(|k| ContactInput {
+            manifold: &manifolds[k],
+            body_a: 2 * k as u32 + 1,
+            body_b: 2 * k as u32 + 2,
+            center_a: Point3::from(rng_free_vector(k, 0.3)),
+            center_b: Point3::from(rng_free_vector(k + 8, 0.3)),
+            friction: 0.5,
+            restitution: 0.0,
+            anchor_gap: Vector3::zeros(),
+            in_chain: false,
+            block_solved: false,
+        })
+        .collect();
+    let mut unloaded = ConstraintBatch::default();
+    prepare(&inputs, &bodies, &masses, &params(), 0, &mut unloaded);
+    unloaded.normal_impulse = [W::ZERO; MAX_MANIFOLD_POINTS];
+    unloaded.tangent_impulse = [W::ZERO; 2];
+    unloaded.twist_impulse = W::ZERO;
+    let bits = |bodies: &[SolverBody]| -> Vec<[u32; 3]> {
+        bodies
+            .iter()
+            .flat_map(|b| [b.linear_velocity(), b.angular_velocity()])
+            .map(|v| [v.x, v.y, v.z].map(f32::to_bits))
+            .collect()
+    };
+    let after = |batch: &ConstraintBatch| {
+        let mut bodies = bodies.clone();
+        let window = BodyWindow::whole(&mut bodies);
+        simd_batch::warm_start(std::slice::from_ref(batch), window, &params());
+        bits(&bodies)
+    };
+    assert_eq!(after(&unloaded), bits(&bodies), "no impulse: bodies untouched");
+    let mut one_lane = |lane: usize, set: &dyn Fn(&mut ConstraintBatch, W)| {
+        let mut batch = unloaded.clone();
+        let mut value = [0.0; LANES];
+        value[lane] = 0.25;
+        set(&mut batch, W::from(value));
+        batch
+    };
+    let mut loaded: Vec<(String, ConstraintBatch)> = Vec::new();
+    for lane in 0..LANES {
+        for point in 0..MAX_MANIFOLD_POINTS {
+            let batch = one_lane(lane, &|c, w| c.normal_impulse[point] = w);
+            loaded.push((format!("lane {lane} normal {point}"), batch));
+        }
+        for k in 0..2 {
+            let batch = one_lane(lane, &|c, w| c.tangent_impulse[k] = w);
+            loaded.push((format!("lane {lane} tangent {k}"), batch));
+        }
+        loaded.push((format!("lane {lane} twist"), one_lane(lane, &|c, w| c.twist_impulse = w)));
+    }
+    for (what, batch) in &loaded {
+        assert_ne!(after(batch), bits(&bodies), "{what}: the impulse was not applied");
+    }
+}
