@@ -33,14 +33,21 @@ pub(crate) const PAIRS_AHEAD: usize = 8;
 /// other than x86-64).
 #[inline(always)]
 pub(crate) fn prefetch<T>(value: &T) {
+    prefetch_ptr(value as *const T);
+}
+
+/// Asks for the cache lines of the `T` at `value`, which need not be valid
+/// to read: a prefetch never faults and reads nothing the program sees.
+#[inline(always)]
+pub(crate) fn prefetch_ptr<T>(value: *const T) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        let start = (value as *const T).cast::<i8>();
+        let start = value.cast::<i8>();
         for offset in (0..size_of::<T>()).step_by(64) {
             // SAFETY: SSE, the only feature `_mm_prefetch` needs, is part
             // of every x86-64 target, and a prefetch never faults, whatever
-            // the address (this one is inside `value`).
+            // the address.
             #[allow(unsafe_code)]
             unsafe {
                 _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(offset));

@@ -16,8 +16,9 @@
 //!
 //! Sleeping bodies that an awake body touches are queued for waking; the
 //! world wakes them once the loop is done. The pairs are brought up to
-//! date in parallel chunks and their manifold slots written in a serial
-//! pass, in pair order (see [`find_contacts`]). rapier's
+//! date in parallel chunks, each writing its pairs' manifold slots in
+//! place; a serial pass then releases and hands out slots in pair order
+//! (see [`find_contacts`]). rapier's
 //! `narrow_phase/pair_update.rs` keeps the same responsibilities together.
 
 use collide::nalgebra::Isometry3;
@@ -27,7 +28,9 @@ use crate::body::storage::{Bodies, BodyRecord};
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::contact_recycling::{MAX_RECYCLED_STEPS, distance_bound, try_recycle};
 use crate::collision::manifold::Manifold;
-use crate::collision::pair_cache::{CachedPair, ManifoldSlab, PairCache};
+use crate::collision::pair_cache::{
+    CachedManifold, CachedPair, EMPTY_MANIFOLD, PairCache, PairSlots,
+};
 use crate::collision::pair_manifold::collide_pair;
 use crate::prefetch::{PAIRS_AHEAD, PREFETCH_FROM_PAIRS, prefetch};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
@@ -82,27 +85,34 @@ const CHUNKS_PER_THREAD: usize = 16;
 /// 16, falling-boxes 1000 held 0.85 KiB more per body at its peak).
 const CHUNKS_PER_ROUND_ALONE: usize = 4;
 
-/// What the parallel pass found for one pair that the serial pass must
-/// write to the manifold slab (everything else it wrote to the pair itself).
+/// What the parallel pass leaves to the serial pass for one pair: the
+/// changes to the slab's free list, which must be made in pair order so
+/// that the slots are handed out the same way for any thread count.
+// Unboxed: a `Take` is stored once, in a list kept from step to step;
+// boxing it would allocate per new touching pair.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
-enum SlabUpdate {
-    /// Same relative pose as computed: the cached manifold moves with A.
-    MoveWithA,
-    /// Recycled: the cached manifold is replaced by this one, and the
-    /// pair's bodies are touching.
-    Recycled(Manifold),
+enum SlotChange {
     /// Computed with no points: the pair's slot is released.
-    Emptied,
-    /// Computed with points: the pair's slot (taken if it had none) gets
-    /// this manifold, and the pair's bodies are touching.
-    Computed(Manifold),
+    Release,
+    /// Computed with points by a pair that holds no slot: it takes one and
+    /// stores this manifold there.
+    Take(CachedManifold),
+}
+
+/// One chunk's share of a round, in pair order: its slot changes, and the
+/// sleeping bodies its touching pairs wake.
+#[derive(Debug, Default)]
+struct ChunkScratch {
+    changes: Vec<(u32, SlotChange)>,
+    wake: Vec<u32>,
 }
 
 /// The narrow phase's scratch, kept between steps: per chunk of the
-/// current round, the slab updates of its pairs in pair order.
+/// current round, what its pairs leave to the serial pass.
 #[derive(Debug, Default)]
 pub(crate) struct NarrowPhaseScratch {
-    chunks: Vec<Vec<(u32, SlabUpdate)>>,
+    chunks: Vec<ChunkScratch>,
 }
 
 /// Updates the manifold of every cached pair with an awake body, and
@@ -110,10 +120,11 @@ pub(crate) struct NarrowPhaseScratch {
 ///
 /// The pairs are taken in rounds. In each, the workers bring chunks of
 /// pairs up to date in parallel ([`update_pair`]), each writing only its
-/// own pairs and listing what its pairs' manifolds need; then one serial
-/// pass, in pair order, applies those lists to the slab (whose slots are
-/// handed out in that order) and queues the bodies to wake. The result is
-/// the same for any number of threads.
+/// own pairs and the slab slots they hold (lent as [`PairSlots`]: no two
+/// pairs hold the same slot), and listing the slots to release or take
+/// and the bodies to wake; then one serial pass, in pair order, releases
+/// and takes those slots (so they are handed out in that order) and
+/// queues the bodies. The result is the same for any number of threads.
 pub(crate) fn find_contacts(
     bodies: &Bodies,
     contacts: &mut PairCache,
@@ -127,30 +138,38 @@ pub(crate) fn find_contacts(
     } else {
         CHUNKS_PER_ROUND_ALONE
     };
-    scratch.chunks.resize_with(chunks_per_round, Vec::new);
+    scratch.chunks.resize_with(chunks_per_round, ChunkScratch::default);
     let PairCache { pairs, slab, .. } = contacts;
     let round_len = PAIRS_PER_CHUNK * chunks_per_round;
+    let ahead = pairs.len() >= PREFETCH_FROM_PAIRS;
     for round_start in (0..pairs.len()).step_by(round_len) {
         let round_end = (round_start + round_len).min(pairs.len());
-        let ahead = pairs.len() >= PREFETCH_FROM_PAIRS;
-        let slab_read: &ManifoldSlab = slab;
+        let slots = slab.lend();
         workers.for_each_chunk(
             &mut pairs[round_start..round_end],
             &mut scratch.chunks,
             PAIRS_PER_CHUNK,
-            |offset, chunk, updates| {
-                updates.clear();
+            |offset, chunk, out| {
+                out.changes.clear();
+                out.wake.clear();
                 let first = round_start + offset;
                 let mut update = |k: usize, c: &mut CachedPair| {
-                    if let Some(update) = update_pair(bodies, slab_read, c, contact_recycling) {
-                        updates.push(((first + k) as u32, update));
+                    // SAFETY: this worker alone handles the pairs of its
+                    // chunk (the chunks of a round are disjoint), no two
+                    // pairs hold the same slot, and the reference is
+                    // dropped before the next pair's is made.
+                    #[allow(unsafe_code)]
+                    let slot = unsafe { slots.slot(c.manifold) };
+                    let change = update_pair(bodies, slot, c, contact_recycling, &mut out.wake);
+                    if let Some(change) = change {
+                        out.changes.push(((first + k) as u32, change));
                     }
                 };
                 // Two loops, so that small steps keep the plain one.
                 if ahead {
                     for k in 0..chunk.len() {
                         if let Some(later) = chunk.get(k + PAIRS_AHEAD) {
-                            prefetch_pair_reads(bodies, slab_read, later);
+                            prefetch_pair_reads(bodies, &slots, later);
                         }
                         update(k, &mut chunk[k]);
                     }
@@ -162,22 +181,15 @@ pub(crate) fn find_contacts(
             },
         );
         let used = (round_end - round_start).div_ceil(PAIRS_PER_CHUNK);
-        for updates in &mut scratch.chunks[..used] {
-            if ahead {
-                for k in 0..updates.len() {
-                    if let Some(&(later, _)) = updates.get(k + PAIRS_AHEAD) {
-                        prefetch_slab_slot(slab, &pairs[later as usize]);
-                    }
-                    let (index, update) =
-                        std::mem::replace(&mut updates[k], (0, SlabUpdate::Emptied));
-                    apply_slab_update(bodies, &mut pairs[index as usize], slab, update, to_wake);
-                }
-                updates.clear();
-            } else {
-                for (index, update) in updates.drain(..) {
-                    apply_slab_update(bodies, &mut pairs[index as usize], slab, update, to_wake);
+        for out in &mut scratch.chunks[..used] {
+            for (index, change) in out.changes.drain(..) {
+                let c = &mut pairs[index as usize];
+                match change {
+                    SlotChange::Release => slab.release(&mut c.manifold),
+                    SlotChange::Take(manifold) => *slab.ensure(&mut c.manifold) = manifold,
                 }
             }
+            to_wake.append(&mut out.wake);
         }
     }
 }
@@ -185,35 +197,26 @@ pub(crate) fn find_contacts(
 /// Asks for what [`update_pair`] reads of `c` out of order: the two poses
 /// and the cached manifold (see [`crate::prefetch`]).
 #[inline(always)]
-fn prefetch_pair_reads(bodies: &Bodies, slab: &ManifoldSlab, c: &CachedPair) {
+fn prefetch_pair_reads(bodies: &Bodies, slots: &PairSlots<'_>, c: &CachedPair) {
     for body in [c.body_a, c.body_b] {
         if let Some(pose) = bodies.poses.get(body as usize) {
             prefetch(pose);
         }
     }
-    if let Some(cached) = slab.get(c.manifold) {
-        prefetch(cached);
-    }
+    slots.prefetch(c.manifold);
 }
 
-/// Asks for the slab slot [`apply_slab_update`] writes for `c`, and the
-/// pose it reads.
-#[inline(always)]
-fn prefetch_slab_slot(slab: &ManifoldSlab, c: &CachedPair) {
-    if let Some(cached) = slab.get(c.manifold) {
-        prefetch(cached);
-    }
-}
-
-/// Brings one pair up to date at this step's poses, reading the slab but
-/// writing only the pair: returns what its manifold slot needs, or `None`
-/// when it needs nothing (proven apart, or unchanged and empty).
+/// Brings one pair up to date at this step's poses, writing the pair and
+/// its slab slot `slot` (if it holds one), and appending to `wake` the
+/// sleeping bodies it touches: returns the change its slot needs from the
+/// serial pass, if any (release, or take one).
 fn update_pair(
     bodies: &Bodies,
-    slab: &ManifoldSlab,
+    mut slot: Option<&mut CachedManifold>,
     c: &mut CachedPair,
     contact_recycling: bool,
-) -> Option<SlabUpdate> {
+    wake: &mut Vec<u32>,
+) -> Option<SlotChange> {
     let Bodies { records, poses, travel, radii, reach, active, .. } = bodies;
     let (a, b) = (c.body_a as usize, c.body_b as usize);
     if !(active[a] || active[b]) {
@@ -235,9 +238,6 @@ fn update_pair(
     let (pose_a, pose_b) = (&poses[a], &poses[b]);
     let relative = pose_a.inv_mul(pose_b);
     let radius_b = radii[b];
-    // The cached manifold as a failed recycling attempt left it, which the
-    // computed one then inherits its impulses from.
-    let mut attempted = None;
     if let Some(before) = &c.computed_at {
         // Proven apart when computed, and the bodies have not moved
         // enough relative to each other since to come within the
@@ -262,17 +262,23 @@ fn update_pair(
         // distance: B's points move by at most the translation plus the
         // turn times B's radius.
         let stays_apart = c.clearance > speculative + REUSE_DISTANCE + REUSE_ANGLE * radius_b;
-        match slab.get(c.manifold) {
+        match slot.as_deref_mut() {
             None if unchanged && stays_apart => return None,
             // Empty and moved: computed below (recycling needs points).
             None => {}
-            Some(_) if unchanged => return Some(SlabUpdate::MoveWithA),
+            Some(cached) if unchanged => {
+                for p in &mut cached.manifold.points {
+                    p.point = pose_a * p.local_point_a;
+                }
+                cached.manifold.normal = pose_a.rotation * cached.normal_in_a;
+                return None;
+            }
             // A small drift: the same points, fixed on each body, with
-            // their separations refreshed; else computed below.
+            // their separations refreshed; else computed below, from the
+            // points as the failed attempt left them.
             Some(cached) if contact_recycling && c.recycled_steps < MAX_RECYCLED_STEPS => {
-                let mut manifold = cached.manifold.clone();
                 let recycled = try_recycle(
-                    &mut manifold,
+                    &mut cached.manifold,
                     before,
                     &cached.normal_in_a,
                     &relative,
@@ -282,9 +288,9 @@ fn update_pair(
                 );
                 if recycled {
                     c.recycled_steps += 1;
-                    return Some(SlabUpdate::Recycled(manifold));
+                    wake_touched(records, active, a, b, wake);
+                    return None;
                 }
-                attempted = Some(manifold);
             }
             Some(_) => {}
         }
@@ -298,55 +304,29 @@ fn update_pair(
         speculative,
         &mut computed,
     );
-    let old = attempted.as_ref().unwrap_or_else(|| slab.manifold(c.manifold));
-    computed.inherit_impulses(old, pose_a);
+    // The impulses carry over from the cached manifold (as a failed
+    // recycling attempt left it).
+    computed.inherit_impulses(slot.as_deref().map_or(&EMPTY_MANIFOLD, |m| &m.manifold), pose_a);
     c.computed_at = Some(relative);
     c.recycled_steps = 0;
     c.clearance = clearance;
     c.travel_clearance = clearance;
     c.travel_at = travel;
     c.point_count = computed.points.len() as u32;
-    // Nothing to keep: an empty manifold carries no impulses.
-    Some(if c.point_count == 0 { SlabUpdate::Emptied } else { SlabUpdate::Computed(computed) })
-}
-
-/// Writes what [`update_pair`] found to the pair's slab slot, and queues
-/// the bodies of a touching pair for waking.
-fn apply_slab_update(
-    bodies: &Bodies,
-    c: &mut CachedPair,
-    slab: &mut ManifoldSlab,
-    update: SlabUpdate,
-    to_wake: &mut Vec<u32>,
-) {
-    let pose_a = &bodies.poses[c.body_a as usize];
-    match update {
-        SlabUpdate::MoveWithA => {
-            if let Some(cached) = slab.get_mut(c.manifold) {
-                for p in &mut cached.manifold.points {
-                    p.point = pose_a * p.local_point_a;
-                }
-                cached.manifold.normal = pose_a.rotation * cached.normal_in_a;
-            }
-            return;
-        }
-        SlabUpdate::Recycled(manifold) => {
-            if let Some(cached) = slab.get_mut(c.manifold) {
-                cached.manifold = manifold;
-            }
-        }
-        SlabUpdate::Emptied => {
-            slab.release(&mut c.manifold);
-            return;
-        }
-        SlabUpdate::Computed(manifold) => {
-            let cached = slab.ensure(&mut c.manifold);
-            cached.manifold = manifold;
-            cached.normal_in_a = pose_a.rotation.inverse_transform_vector(&cached.manifold.normal);
-        }
+    if c.point_count == 0 {
+        // Nothing to keep: an empty manifold carries no impulses.
+        return slot.is_some().then_some(SlotChange::Release);
     }
-    let (a, b) = (c.body_a as usize, c.body_b as usize);
-    wake_touched(&bodies.records, &bodies.active, a, b, to_wake);
+    wake_touched(records, active, a, b, wake);
+    let normal_in_a = pose_a.rotation.inverse_transform_vector(&computed.normal);
+    match slot {
+        Some(cached) => {
+            cached.manifold = computed;
+            cached.normal_in_a = normal_in_a;
+            None
+        }
+        None => Some(SlotChange::Take(CachedManifold { manifold: computed, normal_in_a })),
+    }
 }
 
 /// Queues whichever of the touching bodies `a` and `b` is a sleeping

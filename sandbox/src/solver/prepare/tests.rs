@@ -406,7 +406,7 @@ fn warm_start_skips_only_batches_without_impulses() {
         bits(&bodies)
     };
     assert_eq!(after(&unloaded), bits(&bodies), "no impulse: bodies untouched");
-    let mut one_lane = |lane: usize, set: &dyn Fn(&mut ConstraintBatch, W)| {
+    let one_lane = |lane: usize, set: &dyn Fn(&mut ConstraintBatch, W)| {
         let mut batch = unloaded.clone();
         let mut value = [0.0; LANES];
         value[lane] = 0.25;
