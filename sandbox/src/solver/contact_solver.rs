@@ -52,6 +52,7 @@ use crate::collision::pair_cache::PairCache;
 use crate::solver::load_stiffening::LoadStiffening;
 use crate::solver::simd_batch::{self, ConstraintBatch, MAX_MANIFOLD_SWEEPS};
 use crate::solver::solver_body::SolverBody;
+use crate::workers::Workers;
 
 /// A manifold's normal rows are swept again while a point's velocity is off
 /// by more than this fraction of the linear slop per substep: 1 %, 2.4 cm/s
@@ -326,39 +327,57 @@ pub(super) const ANCHOR_RATE_FRACTION: f32 = 0.25;
 /// anchor is dropped.
 const STICKING_FRACTION: f32 = 0.99;
 
+/// Manifolds one worker stores at a time in [`store_impulses`]: each is a
+/// few cache lines read from its batch and written to its slot.
+const SLOTS_PER_RUN: usize = 1024;
+
 /// Writes the accumulated impulses back from the batch lanes to the
 /// manifolds for warm starting, and keeps the friction anchor of sticking
-/// contacts and drops it for sliding ones.
+/// contacts and drops it for sliding ones. Runs on the workers in fixed
+/// runs of `slots`, each manifold written by one worker (the same bits for
+/// any thread count).
 pub(crate) fn store_impulses(
-    slots: &[ConstraintSlot],
+    slots: &mut [ConstraintSlot],
     batches: &[ConstraintBatch],
     contacts: &mut PairCache,
+    workers: &Workers,
 ) {
-    for s in slots {
-        let (batch, lane) = (&batches[s.batch as usize], s.lane as usize);
-        let count = (s.count as usize).min(MAX_MANIFOLD_POINTS);
-        let mut normal_impulse = [0.0; MAX_MANIFOLD_POINTS];
-        for (impulse, lanes) in normal_impulse.iter_mut().zip(&batch.normal_impulse).take(count) {
-            *impulse = lanes.as_array()[lane];
+    debug_assert!(slots.windows(2).all(|w| w[0].contact < w[1].contact), "a pair solved twice");
+    let PairCache { pairs, slab, .. } = contacts;
+    let pairs = &*pairs;
+    let lent = slab.lend();
+    workers.for_each_run(slots, SLOTS_PER_RUN, |_, run| {
+        for s in run.iter() {
+            let (batch, lane) = (&batches[s.batch as usize], s.lane as usize);
+            let count = (s.count as usize).min(MAX_MANIFOLD_POINTS);
+            let mut normal_impulse = [0.0; MAX_MANIFOLD_POINTS];
+            for (impulse, lanes) in normal_impulse.iter_mut().zip(&batch.normal_impulse).take(count)
+            {
+                *impulse = lanes.as_array()[lane];
+            }
+            let tangent_impulse = [0, 1].map(|k| batch.tangent_impulse[k].as_array()[lane]);
+            let tangents = [0, 1].map(|k| batch.tangents[k].get(lane));
+            // SAFETY: the slots name each solved pair once (in pair
+            // order), no two pairs hold the same slab slot, each run goes
+            // to one worker, and the reference is dropped before the next.
+            #[allow(unsafe_code)]
+            let Some(cached) = (unsafe { lent.slot(pairs[s.contact as usize].manifold) }) else {
+                // The solver sees only touching pairs, which hold a slot.
+                debug_assert!(false, "a solved pair holds no manifold");
+                continue;
+            };
+            let m = &mut cached.manifold;
+            let total_normal = f32x4::new(normal_impulse).reduce_add();
+            let limit = batch.friction.as_array()[lane] * total_normal;
+            let friction = (tangent_impulse[0].powi(2) + tangent_impulse[1].powi(2)).sqrt();
+            m.friction_anchor =
+                (total_normal > 0.0 && friction < STICKING_FRACTION * limit).then_some(s.anchor);
+            for (mp, &impulse) in m.points.iter_mut().zip(&normal_impulse) {
+                mp.normal_impulse = impulse;
+            }
+            m.friction_impulse =
+                tangents[0] * tangent_impulse[0] + tangents[1] * tangent_impulse[1];
+            m.twist_impulse = batch.twist_impulse.as_array()[lane];
         }
-        let tangent_impulse = [0, 1].map(|k| batch.tangent_impulse[k].as_array()[lane]);
-        let tangents = [0, 1].map(|k| batch.tangents[k].get(lane));
-        let slab_slot = contacts.pairs[s.contact as usize].manifold;
-        let Some(cached) = contacts.slab.get_mut(slab_slot) else {
-            // The solver sees only touching pairs, which hold a slot.
-            debug_assert!(false, "a solved pair holds no manifold");
-            continue;
-        };
-        let m = &mut cached.manifold;
-        let total_normal = f32x4::new(normal_impulse).reduce_add();
-        let limit = batch.friction.as_array()[lane] * total_normal;
-        let friction = (tangent_impulse[0].powi(2) + tangent_impulse[1].powi(2)).sqrt();
-        m.friction_anchor =
-            (total_normal > 0.0 && friction < STICKING_FRACTION * limit).then_some(s.anchor);
-        for (mp, &impulse) in m.points.iter_mut().zip(&normal_impulse) {
-            mp.normal_impulse = impulse;
-        }
-        m.friction_impulse = tangents[0] * tangent_impulse[0] + tangents[1] * tangent_impulse[1];
-        m.twist_impulse = batch.twist_impulse.as_array()[lane];
-    }
+    });
 }

@@ -273,7 +273,7 @@ pub(crate) fn solve(
         |_, bodies, _| clamp_speeds(bodies, h),
     );
     integrate_time += t.elapsed();
-    store_impulses(slots, batches, contacts);
+    store_impulses(slots, batches, contacts, workers);
     integrate_time
 }
 
