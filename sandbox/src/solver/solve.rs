@@ -37,6 +37,10 @@ const BODIES_PER_CHUNK: usize = 512;
 /// Marks a region's static stand-in in [`SolverScratch::gathered`].
 const STAND_IN: u32 = u32::MAX;
 
+/// Solved manifolds one worker lists at a time (their contact and solver
+/// bodies): each is a few reads.
+const SLOTS_PER_CHUNK: usize = 2048;
+
 /// Batches one worker prepares at a time: each takes about a microsecond.
 const BATCHES_PER_CHUNK: usize = 64;
 
@@ -105,6 +109,9 @@ pub(crate) struct SolverScratch {
     pairs: Vec<(u32, u32)>,
     /// Which manifolds each SIMD batch holds.
     batching: ConstraintBatches,
+    /// Each task's batches, built on the workers and then joined, in task
+    /// order, into `batching`.
+    task_batching: Vec<ConstraintBatches>,
     /// The manifolds prepared in SIMD batches.
     batches: Vec<ConstraintBatch>,
     /// Where each batch's manifolds start in `batching.order`.
@@ -171,13 +178,23 @@ pub(crate) fn solve(
     };
 
     scratch.slots.clear();
+    scratch.slots.resize(solved.len(), ConstraintSlot::EMPTY);
     scratch.pairs.clear();
-    for &ci in solved {
-        let c = &contacts.pairs[ci as usize];
-        let (a, b) = (c.body_a as usize, c.body_b as usize);
-        scratch.slots.push(ConstraintSlot { contact: ci, ..ConstraintSlot::EMPTY });
-        scratch.pairs.push((scratch.solver_index[a], scratch.solver_index[b]));
-    }
+    scratch.pairs.resize(solved.len(), (0, 0));
+    let solver_index = &scratch.solver_index;
+    workers.for_each_chunk_zip(
+        &mut scratch.slots,
+        &mut scratch.pairs,
+        SLOTS_PER_CHUNK,
+        |first, slots, pairs| {
+            for (k, (slot, pair)) in slots.iter_mut().zip(pairs).enumerate() {
+                let ci = solved[first + k];
+                let c = &contacts.pairs[ci as usize];
+                slot.contact = ci;
+                *pair = (solver_index[c.body_a as usize], solver_index[c.body_b as usize]);
+            }
+        },
+    );
     mark_chains(
         &scratch.pairs,
         &scratch.masses,
@@ -408,13 +425,24 @@ impl SolverScratch {
         workers: &Workers,
     ) {
         self.regions.assign(&self.pairs);
+        // The tasks are batched apart (a batch never mixes two), so each
+        // on its own worker.
+        let tasks = self.regions.tasks.len();
+        if self.task_batching.len() < tasks {
+            self.task_batching.resize_with(tasks, ConstraintBatches::default);
+        }
+        let (regions, pairs) = (&self.regions, &self.pairs);
+        workers.for_each(&mut self.task_batching[..tasks], |task, batching| {
+            batching.clear();
+            let slots = regions.task_slots(task).iter();
+            batching.append(slots.map(|&m| (m, pairs[m as usize].0, pairs[m as usize].1)));
+        });
         self.batching.clear();
         self.batch_stand_ins.clear();
-        for task in 0..self.regions.tasks.len() {
+        for (task, built) in self.task_batching[..tasks].iter().enumerate() {
             let first = self.batching.lens.len() as u32;
-            let pairs = &self.pairs;
-            let slots = self.regions.task_slots(task).iter();
-            self.batching.append(slots.map(|&m| (m, pairs[m as usize].0, pairs[m as usize].1)));
+            self.batching.order.extend_from_slice(&built.order);
+            self.batching.lens.extend_from_slice(&built.lens);
             let end = self.batching.lens.len() as u32;
             self.regions.set_batches(task, first..end);
             let stand_in = self.regions.tasks[task].stand_in();
