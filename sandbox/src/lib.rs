@@ -44,6 +44,7 @@ pub mod render;
 mod rng;
 mod scene;
 mod settings;
+mod shared_slice;
 mod sleep;
 pub mod soak;
 mod solver;

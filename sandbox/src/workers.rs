@@ -5,7 +5,10 @@
 //!
 //! **Determinism.** A stage hands the workers a slice cut into fixed-size
 //! chunks and a function that reads shared inputs and writes only its own
-//! chunk. Which thread runs which chunk, and when, then cannot change a
+//! chunk, or elements its chunk's items alone name (through a
+//! [`SharedSlice`](crate::shared_slice::SharedSlice): the manifold slots
+//! of its pairs, the slot records of its batches). Which thread runs which
+//! chunk, and when, then cannot change a
 //! result: the chunk boundaries depend on the data alone, never on the
 //! thread count, and whatever must happen in order (allocating manifold
 //! slots, queueing bodies to wake) is left to a serial pass afterwards.

@@ -111,3 +111,49 @@ fn switching_threads_mid_run_changes_nothing() {
     }
     assert!(state(&one, &bodies) == state(&switching, &bodies));
 }
+
+/// Columns of cubes alternating 1000 and 100,000 kg/m³ (mass ratio 100,
+/// past the solver's 10 for a mass-ratio chain), enough of them that the
+/// step splits: the solver's extra sweeps over the chains, and the batches
+/// it lists for them on several threads, give the same bits as on one.
+#[test]
+fn mass_ratio_chains_step_the_same_on_any_number_of_threads() {
+    use collide::nalgebra::Vector3;
+    use collide::{Cuboid, Shape};
+    use sandbox::{BodyDesc, add_ground};
+    let build = |threads: usize| {
+        let settings = StepSettings { sleep_enabled: false, threads, ..StepSettings::default() };
+        let mut world = World::with_settings(settings);
+        add_ground(&mut world).expect("ground");
+        let cube: Shape = Cuboid::new(Vector3::new(0.5, 0.5, 0.5)).into();
+        let mut bodies = Vec::new();
+        for column in 0..400 {
+            let (x, z) = ((column % 20) as f32 * 1.5, (column / 20) as f32 * 1.5);
+            for level in 0..3 {
+                let density = if level % 2 == 0 { 1000.0 } else { 100_000.0 };
+                let desc = BodyDesc::dynamic(cube.clone())
+                    .with_density(density)
+                    .with_position(Vector3::new(x, 0.5 + level as f32, z));
+                bodies.push(world.add_body(desc).expect("body"));
+            }
+        }
+        (world, bodies)
+    };
+    let (mut one, bodies) = build(1);
+    let mut many: Vec<_> = THREAD_COUNTS.map(|t| build(t).0).into();
+    for step in 1..=60 {
+        one.step(DT);
+        for w in &mut many {
+            w.step(DT);
+        }
+        if step % 20 == 0 {
+            for (w, threads) in many.iter().zip(THREAD_COUNTS) {
+                w.validate().unwrap_or_else(|e| panic!("step {step}: {e}"));
+                assert!(
+                    state(&one, &bodies) == state(w, &bodies),
+                    "mass-ratio columns, {threads} threads, step {step}"
+                );
+            }
+        }
+    }
+}

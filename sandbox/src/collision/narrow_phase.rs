@@ -159,7 +159,7 @@ pub(crate) fn find_contacts(
                     // pairs hold the same slot, and the reference is
                     // dropped before the next pair's is made.
                     #[allow(unsafe_code)]
-                    let slot = unsafe { slots.slot(c.manifold) };
+                    let slot = unsafe { slots.get_mut(c.manifold as usize) };
                     let change = update_pair(bodies, slot, c, contact_recycling, &mut out.wake);
                     if let Some(change) = change {
                         out.changes.push(((first + k) as u32, change));
@@ -203,7 +203,7 @@ fn prefetch_pair_reads(bodies: &Bodies, slots: &PairSlots<'_>, c: &CachedPair) {
             prefetch(pose);
         }
     }
-    slots.prefetch(c.manifold);
+    slots.prefetch(c.manifold as usize);
 }
 
 /// Brings one pair up to date at this step's poses, writing the pair and

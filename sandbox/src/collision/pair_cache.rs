@@ -14,12 +14,10 @@
 //! last-in first-out, so the layout, like everything else here, is the same
 //! on every run.
 
-use std::marker::PhantomData;
-
 use collide::nalgebra::{Isometry3, Vector3};
 
 use crate::collision::manifold::Manifold;
-use crate::prefetch::prefetch_ptr;
+use crate::shared_slice::SharedSlice;
 
 /// The part of a cached pair read every step: which bodies, their combined
 /// material, where its manifold lives and what is known of their distance.
@@ -159,7 +157,7 @@ impl ManifoldSlab {
 
     /// Lends the slots to a parallel pass over the pairs (see [`PairSlots`]).
     pub fn lend(&mut self) -> PairSlots<'_> {
-        PairSlots { base: self.slots.as_mut_ptr(), len: self.slots.len(), _slab: PhantomData }
+        SharedSlice::new(&mut self.slots)
     }
 
     /// Frees the slot `index` names, if any, and sets it to [`NO_MANIFOLD`].
@@ -178,47 +176,8 @@ impl ManifoldSlab {
 /// solver stores a pair's impulses from its own lane, each without a
 /// serial pass. No two pairs name the same slot ([`PairCache::validate`]
 /// checks it), so workers holding different pairs never reach the same
-/// slot. The slab cannot grow or shrink while they are lent (the lender
-/// holds it mutably), so the slots stay where they are.
-pub(crate) struct PairSlots<'a> {
-    base: *mut CachedManifold,
-    len: usize,
-    _slab: PhantomData<&'a mut [CachedManifold]>,
-}
-
-// SAFETY: the workers share only the pointer; each reaches only the slots
-// of its own pairs, which no other worker's pairs name (see `slot`'s
-// contract), so no slot is reached from two threads at once.
-#[allow(unsafe_code)]
-unsafe impl Sync for PairSlots<'_> {}
-
-impl PairSlots<'_> {
-    /// The slot `index` names, `None` for [`NO_MANIFOLD`] (or any index
-    /// past the slab).
-    ///
-    /// # Safety
-    /// `index` must be the slot of a pair the caller alone handles in this
-    /// pass (one of the lent cache's pairs, each handed to one worker), and
-    /// the caller must not hold two references to the same slot.
-    #[allow(unsafe_code, clippy::mut_from_ref)]
-    #[inline]
-    pub unsafe fn slot(&self, index: u32) -> Option<&mut CachedManifold> {
-        let index = index as usize;
-        // SAFETY: in bounds, and no other reference to this slot exists
-        // while the returned one lives, as the caller promises.
-        (index < self.len).then(|| unsafe { &mut *self.base.add(index) })
-    }
-
-    /// Asks for the cache lines of the slot `index` names, if any (a
-    /// prefetch reads nothing, so any worker may ask for any slot).
-    #[inline(always)]
-    pub fn prefetch(&self, index: u32) {
-        let index = index as usize;
-        if index < self.len {
-            prefetch_ptr(self.base.wrapping_add(index).cast_const());
-        }
-    }
-}
+/// slot; and the slab cannot grow or shrink while they are lent.
+pub(crate) type PairSlots<'a> = SharedSlice<'a, CachedManifold>;
 
 /// Fewest slots the manifold slab grows by at a time.
 const SLAB_MIN_GROWTH: usize = 64;

@@ -25,6 +25,7 @@
 //! run its interleaved places in one buffer, and copying through per-run
 //! buffers instead would double the passes' memory traffic.
 
+use crate::shared_slice::SharedSlice;
 use crate::workers::Workers;
 
 /// Widest digit of a counting pass: 2048 counters (8 KiB) stay in L1 cache
@@ -188,7 +189,7 @@ pub(crate) fn sort_pairs_on(
                 sum += here;
             }
         }
-        let target = ScatterTarget(buffer.as_mut_ptr(), len);
+        let target = SharedSlice::new(&mut buffer[..len]);
         let target = &target;
         workers.for_each_run(counts, values, |first, next| {
             let k = first / values;
@@ -201,37 +202,16 @@ pub(crate) fn sort_pairs_on(
                 // `0..len` exactly, so each index is written once, by one
                 // run, and is below `len`.
                 #[allow(unsafe_code)]
-                unsafe {
-                    target.write(*at as usize, pair);
+                let slot = unsafe { target.get_mut(*at as usize) };
+                debug_assert!(slot.is_some(), "scattered past the end");
+                if let Some(slot) = slot {
+                    *slot = pair;
                 }
                 *at += 1;
             }
         });
         std::mem::swap(pairs, buffer);
         pairs.truncate(len);
-    }
-}
-
-/// Where [`sort_pairs_on`]'s runs scatter their pairs: the buffer's start
-/// and length, shared by the runs, which write disjoint indices.
-struct ScatterTarget(*mut (u32, u32), usize);
-
-// SAFETY: the runs write disjoint indices below the length (see
-// `sort_pairs_on`), and the buffer outlives the pass that writes it.
-#[allow(unsafe_code)]
-unsafe impl Sync for ScatterTarget {}
-
-impl ScatterTarget {
-    /// Writes `pair` at index `at`.
-    ///
-    /// # Safety
-    /// `at` must be below the length, and no other thread may read or
-    /// write index `at` during the pass.
-    #[allow(unsafe_code)]
-    unsafe fn write(&self, at: usize, pair: (u32, u32)) {
-        debug_assert!(at < self.1);
-        // SAFETY: as the caller promises.
-        unsafe { self.0.add(at).write(pair) };
     }
 }
 

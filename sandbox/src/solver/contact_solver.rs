@@ -361,7 +361,9 @@ pub(crate) fn store_impulses(
             // order), no two pairs hold the same slab slot, each run goes
             // to one worker, and the reference is dropped before the next.
             #[allow(unsafe_code)]
-            let Some(cached) = (unsafe { lent.slot(pairs[s.contact as usize].manifold) }) else {
+            let Some(cached) =
+                (unsafe { lent.get_mut(pairs[s.contact as usize].manifold as usize) })
+            else {
                 // The solver sees only touching pairs, which hold a slot.
                 debug_assert!(false, "a solved pair holds no manifold");
                 continue;

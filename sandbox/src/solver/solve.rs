@@ -15,6 +15,7 @@ use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 use crate::collision::pair_cache::PairCache;
 use crate::prefetch::{PREFETCH_FROM_BATCHES, prefetch};
 use crate::settings::StepSettings;
+use crate::shared_slice::SharedSlice;
 use crate::solver::chain_block_solve::{BlockPass, ChainBlocks, NO_BLOCK};
 use crate::solver::constraint_batches::ConstraintBatches;
 use crate::solver::contact_solver::{
@@ -482,27 +483,57 @@ impl SolverScratch {
             );
         }
         self.chain_batches.clear();
-        for (index, batch) in batches.iter_mut().enumerate() {
-            let mut prepared = [ConstraintSlot::EMPTY; LANES];
-            let lanes = if parallel {
-                &lane_slots[index]
-            } else {
+        if parallel {
+            let (order, lens, starts) =
+                (&self.batching.order, &self.batching.lens, &self.batch_starts);
+            let slots = SharedSlice::new(&mut self.slots);
+            workers.for_each_run(&mut lane_slots[..count], BATCHES_PER_CHUNK, |first, run| {
+                for (k, lanes) in run.iter().enumerate() {
+                    let index = first + k;
+                    let members = &order[starts[index] as usize..][..usize::from(lens[index])];
+                    for (&m, lane) in members.iter().zip(lanes) {
+                        // SAFETY: the batches hold each solved manifold
+                        // once (`order` is a permutation of the slots),
+                        // and each batch is copied by one worker.
+                        #[allow(unsafe_code)]
+                        if let Some(slot) = unsafe { slots.get_mut(m as usize) } {
+                            *slot = *lane;
+                        }
+                    }
+                }
+            });
+            if self.slot_in_chain.contains(&true) {
+                for index in 0..count {
+                    if self.members(index).iter().any(|&m| self.slot_in_chain[m as usize]) {
+                        self.chain_batches.push(index as u32);
+                    }
+                }
+            }
+        } else {
+            for (index, batch) in batches.iter_mut().enumerate() {
+                let mut lanes = [ConstraintSlot::EMPTY; LANES];
                 if ahead {
                     self.prefetch_inputs(index, bodies, contacts);
                 }
-                self.prepare_batch(index, bodies, contacts, params, batch, &mut prepared);
-                &prepared
-            };
-            let start = self.batch_starts[index] as usize;
-            let members = &self.batching.order[start..][..usize::from(self.batching.lens[index])];
-            for (lane, &m) in members.iter().enumerate() {
-                self.slots[m as usize] = lanes[lane];
-            }
-            if members.iter().any(|&m| self.slot_in_chain[m as usize]) {
-                self.chain_batches.push(index as u32);
+                self.prepare_batch(index, bodies, contacts, params, batch, &mut lanes);
+                let start = self.batch_starts[index] as usize;
+                let members =
+                    &self.batching.order[start..][..usize::from(self.batching.lens[index])];
+                for (&m, lane) in members.iter().zip(&lanes) {
+                    self.slots[m as usize] = *lane;
+                }
+                if members.iter().any(|&m| self.slot_in_chain[m as usize]) {
+                    self.chain_batches.push(index as u32);
+                }
             }
         }
         (self.batches, self.lane_slots) = (batches, lane_slots);
+    }
+
+    /// The solved manifolds (slot indices) batch `index` holds.
+    fn members(&self, index: usize) -> &[u32] {
+        let start = self.batch_starts[index] as usize;
+        &self.batching.order[start..][..usize::from(self.batching.lens[index])]
     }
 
     /// Asks for what preparing the batches after `index` reads (see
@@ -548,9 +579,8 @@ impl SolverScratch {
         batch: &mut ConstraintBatch,
         lane_slots: &mut [ConstraintSlot; LANES],
     ) {
-        let start = self.batch_starts[index] as usize;
         let stand_in = self.batch_stand_ins[index];
-        let members = &self.batching.order[start..][..usize::from(self.batching.lens[index])];
+        let members = self.members(index);
         let mut inputs = ArrayVec::<ContactInput<'_>, LANES>::new();
         for (lane, &m) in members.iter().enumerate() {
             let contact = self.slots[m as usize].contact;
