@@ -482,7 +482,7 @@ impl World {
     /// The find-contacts stage: merge the pair cache, update manifolds, then
     /// wake the sleeping bodies an awake body touches.
     fn find_contacts(&mut self) {
-        merge_pairs(&self.bodies, &self.broad_phase, &mut self.contacts, &self.workers);
+        merge_pairs(&self.bodies, &self.broad_phase, &mut self.contacts);
         self.to_wake.clear();
         let recycling = self.settings.contact_recycling;
         find_contacts(

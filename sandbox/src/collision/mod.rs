@@ -14,7 +14,6 @@ pub(crate) mod manifold;
 pub(crate) mod narrow_phase;
 pub(crate) mod pair_cache;
 pub(crate) mod pair_manifold;
-pub(crate) mod pair_merge;
 pub(crate) mod pair_sort;
 pub(crate) mod polygon_clip;
 pub(crate) mod ray_cast;

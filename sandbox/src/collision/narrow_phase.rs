@@ -44,21 +44,16 @@ const REUSE_DISTANCE: f32 = 0.02 * LINEAR_SLOP;
 const REUSE_ANGLE: f32 = 1.0e-4;
 
 /// Merges the broad phase's pairs into the pair cache (see
-/// [`PairCache::merge`], on the workers for a large cache): existing pairs keep their manifolds, new ones
+/// [`PairCache::merge`]): existing pairs keep their manifolds, new ones
 /// start empty, and pairs of two sleeping bodies are kept as they are.
 /// Does nothing when the broad phase found the same pairs as last step.
-pub(crate) fn merge_pairs(
-    bodies: &Bodies,
-    broad_phase: &BroadPhase,
-    contacts: &mut PairCache,
-    workers: &Workers,
-) {
+pub(crate) fn merge_pairs(bodies: &Bodies, broad_phase: &BroadPhase, contacts: &mut PairCache) {
     if !broad_phase.pairs_changed {
         return;
     }
     let records = &bodies.records;
     let active = &bodies.active;
-    contacts.merge_on(
+    contacts.merge(
         &broad_phase.pairs,
         |c| {
             let (a, b) = (c.body_a as usize, c.body_b as usize);
@@ -68,7 +63,6 @@ pub(crate) fn merge_pairs(
             let (ra, rb) = (&records[a as usize], &records[b as usize]);
             ((ra.friction * rb.friction).sqrt(), ra.restitution.max(rb.restitution))
         },
-        workers,
     );
 }
 

@@ -17,7 +17,6 @@
 use collide::nalgebra::{Isometry3, Vector3};
 
 use crate::collision::manifold::Manifold;
-use crate::collision::pair_merge::MergeRun;
 use crate::shared_slice::SharedSlice;
 
 /// The part of a cached pair read every step: which bodies, their combined
@@ -90,7 +89,7 @@ impl Default for CachedPair {
 
 impl CachedPair {
     #[inline]
-    pub fn key(&self) -> (u32, u32) {
+    fn key(&self) -> (u32, u32) {
         (self.body_a, self.body_b)
     }
 }
@@ -190,8 +189,6 @@ pub(crate) struct PairCache {
     pub pairs: Vec<CachedPair>,
     /// The manifolds of the touching pairs.
     pub slab: ManifoldSlab,
-    /// The runs of the merge on the workers, kept between steps.
-    pub merge_runs: Vec<MergeRun>,
 }
 
 impl PairCache {
