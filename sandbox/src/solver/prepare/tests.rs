@@ -115,18 +115,11 @@ fn lanes_match_explicit_effective_mass() {
         let inputs: Vec<ContactInput<'_>> = manifolds
             .iter()
             .enumerate()
-            .map(|(l, m)| ContactInput {
-                manifold: m,
+            .map(|(l, m)| {
                 // Lane 1 of every batch is against the static stand-in.
-                body_a: if l == 1 { 0 } else { 1 + 2 * l as u32 },
-                body_b: 2 + 2 * l as u32,
-                center_a: Point3::from(rng.vector(1.0)),
-                center_b: Point3::from(rng.vector(1.0)),
-                friction: 0.5,
-                restitution: 0.0,
-                anchor_gap: Vector3::zeros(),
-                in_chain: false,
-                block_solved: false,
+                let body_a = if l == 1 { 0 } else { 1 + 2 * l as u32 };
+                let centers = [rng.vector(1.0), rng.vector(1.0)];
+                plain_input(m, [body_a, 2 + 2 * l as u32], centers)
             })
             .collect();
         let mut batch = ConstraintBatch::default();
@@ -353,6 +346,27 @@ fn passes_per_point_count_match_the_all_point_passes() {
     }
 }
 
+/// A contact between `bodies` (solver indices) with their centres of mass
+/// at `centers`: friction 0.5, no restitution, no anchor, in no chain.
+fn plain_input(
+    manifold: &Manifold,
+    bodies: [u32; 2],
+    centers: [Vector3<f32>; 2],
+) -> ContactInput<'_> {
+    ContactInput {
+        manifold,
+        body_a: bodies[0],
+        body_b: bodies[1],
+        center_a: Point3::from(centers[0]),
+        center_b: Point3::from(centers[1]),
+        friction: 0.5,
+        restitution: 0.0,
+        anchor_gap: Vector3::zeros(),
+        in_chain: false,
+        block_solved: false,
+    }
+}
+
 /// A fixed pseudo-random vector of size `scale` for index `k` (no state).
 fn rng_free_vector(k: usize, scale: f32) -> Vector3<f32> {
     let mut rng = Rng(1000 + k as u32);
@@ -374,17 +388,13 @@ fn warm_start_skips_only_batches_without_impulses() {
     let manifolds: Vec<Manifold> =
         (0..LANES).map(|_| random_manifold(&mut rng, MAX_MANIFOLD_POINTS)).collect();
     let inputs: Vec<ContactInput<'_>> = (0..LANES)
-        .map(|k| ContactInput {
-            manifold: &manifolds[k],
-            body_a: 2 * k as u32 + 1,
-            body_b: 2 * k as u32 + 2,
-            center_a: Point3::from(rng_free_vector(k, 0.3)),
-            center_b: Point3::from(rng_free_vector(k + 8, 0.3)),
-            friction: 0.5,
-            restitution: 0.0,
-            anchor_gap: Vector3::zeros(),
-            in_chain: false,
-            block_solved: false,
+        .map(|k| {
+            let bodies = [2 * k as u32 + 1, 2 * k as u32 + 2];
+            plain_input(
+                &manifolds[k],
+                bodies,
+                [rng_free_vector(k, 0.3), rng_free_vector(k + 8, 0.3)],
+            )
         })
         .collect();
     let mut unloaded = ConstraintBatch::default();
