@@ -355,13 +355,19 @@ impl SolverScratch {
     /// is most of the cost), each writing only its own entries.
     fn gather_awake(&mut self, bodies: &Bodies, gravity: &Vector3<f32>, workers: &Workers) {
         self.awake_slots.clear();
+        let active = bodies.active.iter().enumerate().filter(|(_, a)| **a);
+        self.awake_slots.extend(active.map(|(i, _)| i as u32));
+        // The centres read each body's record and pose, far apart in
+        // memory: on the workers.
         self.awake_centers.clear();
-        for (i, r) in bodies.records.iter().enumerate() {
-            if bodies.active[i] {
-                self.awake_slots.push(i as u32);
-                self.awake_centers.push(bodies.poses[i] * r.mass.local_center);
+        self.awake_centers.resize(self.awake_slots.len(), Point3::origin());
+        let awake_slots = &self.awake_slots;
+        workers.for_each_run(&mut self.awake_centers, BODIES_PER_CHUNK, |first, centers| {
+            for (center, &i) in centers.iter_mut().zip(&awake_slots[first..]) {
+                let i = i as usize;
+                *center = bodies.poses[i] * bodies.records[i].mass.local_center;
             }
-        }
+        });
         self.regions.split(&self.awake_centers, gravity);
         self.solver_index.clear();
         self.solver_index.resize(bodies.len(), 0);
