@@ -7,9 +7,9 @@
 //! what the next items will read while they work on the current one. A
 //! prefetch is a hint: it changes no result, whatever it is asked for.
 
-/// Fewest batches of a step for which the solver prefetches: about 2.5 MB
-/// of batches (2.5 KB each), beyond the 1 MB L2 cache of the machines
-/// measured. Measured with the two builds running side by side (one
+/// Fewest batches of a step for which the solver prefetches: about 2 MB
+/// of batches (2.1 KB each; 2.5 KB when this was measured), beyond the
+/// 1 MB L2 cache of the machines measured. Measured with the two builds running side by side (one
 /// thread each, so both see the same load), 300 steps: falling-boxes
 /// 16,000 (about 13,000 batches at the end) solved in 40.3 ms/step against
 /// 54.6 without any prefetching, and falling-boxes 4000 in 7.2–10.8

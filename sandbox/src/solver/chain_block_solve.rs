@@ -490,8 +490,8 @@ fn coupling(batches: &[ConstraintBatch], row: &Row, column: &Row) -> f64 {
     let row_sides =
         [(br.body_a[lr], -1.0, br.rn_a[pr].get(lr)), (br.body_b[lr], 1.0, br.rn_b[pr].get(lr))];
     let column_sides = [
-        (bc.body_a[lc], -1.0, bc.irn_a[pc].get(lc), lane(bc.inv_mass_a, lc)),
-        (bc.body_b[lc], 1.0, bc.irn_b[pc].get(lc), lane(bc.inv_mass_b, lc)),
+        (bc.body_a[lc], -1.0, bc.irn_a(pc, lc), lane(bc.inv_mass_a, lc)),
+        (bc.body_b[lc], 1.0, bc.irn_b(pc, lc), lane(bc.inv_mass_b, lc)),
     ];
     let (nr, nc) = (br.normal.get(lr), bc.normal.get(lc));
     let mut k = 0.0;
@@ -528,13 +528,13 @@ fn apply_normal(
     if ia != 0 {
         let body = &mut bodies[ia];
         let v = body.linear_velocity() - n * (delta * batch.inv_mass_a.as_array()[lane]);
-        let w = body.angular_velocity() - batch.irn_a[p].get(lane) * delta;
+        let w = body.angular_velocity() - batch.irn_a(p, lane) * delta;
         body.set_velocities(&v, &w);
     }
     if ib != 0 {
         let body = &mut bodies[ib];
         let v = body.linear_velocity() + n * (delta * batch.inv_mass_b.as_array()[lane]);
-        let w = body.angular_velocity() + batch.irn_b[p].get(lane) * delta;
+        let w = body.angular_velocity() + batch.irn_b(p, lane) * delta;
         body.set_velocities(&v, &w);
     }
 }

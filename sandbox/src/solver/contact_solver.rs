@@ -223,8 +223,8 @@ impl LaneRows {
             inv_mass_b: batch.inv_mass_b.as_array()[lane],
             rn_a: vectors(&batch.rn_a),
             rn_b: vectors(&batch.rn_b),
-            irn_a: vectors(&batch.irn_a),
-            irn_b: vectors(&batch.irn_b),
+            irn_a: vectors(&batch.rn_a.map(|rn| batch.inv_inertia_a.mul(&rn))),
+            irn_b: vectors(&batch.rn_b.map(|rn| batch.inv_inertia_b.mul(&rn))),
         }
     }
 

@@ -16,11 +16,11 @@
 // reads as the equations do.
 #![allow(clippy::needless_range_loop)]
 
-use collide::nalgebra::{Matrix3, Point3, Vector3};
+use collide::nalgebra::{Point3, Vector3};
 
 use super::contact_solver::{ANCHOR_RATE_FRACTION, SolverParams};
 use super::load_stiffening::stiffen_for_load;
-use super::simd_batch::{COUPLING_PAIRS, ConstraintBatch, LANES, W, WideVec, pair_index};
+use super::simd_batch::{COUPLING_PAIRS, ConstraintBatch, LANES, W, WideSym, WideVec, pair_index};
 use crate::collision::manifold::{MAX_MANIFOLD_POINTS, Manifold};
 use crate::solver::simd_target::per_simd_target;
 use crate::solver::solver_body::{SolverBody, SolverMass};
@@ -45,31 +45,6 @@ pub(crate) struct ContactInput<'a> {
     /// [`crate::solver::chain_block_solve`]), whose springs may be
     /// stiffened beyond the sweeps' stable frequency.
     pub block_solved: bool,
-}
-
-/// One 3×3 matrix per lane, entry by entry (`m[row][column]`).
-#[derive(Clone, Copy, Default)]
-struct WideMat {
-    m: [[W; 3]; 3],
-}
-
-impl WideMat {
-    #[inline(always)]
-    fn set(&mut self, lane: usize, matrix: &Matrix3<f32>) {
-        for r in 0..3 {
-            for c in 0..3 {
-                self.m[r][c].as_mut_array()[lane] = matrix[(r, c)];
-            }
-        }
-    }
-
-    /// `M v` in nalgebra's order: column by column, each row
-    /// `(M_r0 v_x + M_r1 v_y) + M_r2 v_z`.
-    #[inline]
-    fn mul(&self, v: &WideVec) -> WideVec {
-        let row = |r: usize| self.m[r][0] * v.x + self.m[r][1] * v.y + self.m[r][2] * v.z;
-        WideVec { x: row(0), y: row(1), z: row(2) }
-    }
 }
 
 /// Two unit tangents completing `n` to an orthonormal basis (Duff et al.,
@@ -115,8 +90,8 @@ per_simd_target! {
         let mut body_b = [stand_in; LANES];
         let mut inv_mass_a = W::ZERO;
         let mut inv_mass_b = W::ZERO;
-        let mut inv_inertia_a = WideMat::default();
-        let mut inv_inertia_b = WideMat::default();
+        let mut inv_inertia_a = WideSym::default();
+        let mut inv_inertia_b = WideSym::default();
         let mut n = WideVec::default();
         let mut count = W::ZERO;
         let mut points = [WideVec::default(); MAX_MANIFOLD_POINTS];
@@ -185,6 +160,8 @@ per_simd_target! {
         };
         let mut rn_a = [WideVec::default(); MAX_MANIFOLD_POINTS];
         let mut rn_b = [WideVec::default(); MAX_MANIFOLD_POINTS];
+        // The angular responses I⁻¹ (r × n), for the couplings only (the
+        // batch keeps the inverse inertias instead).
         let mut irn_a = [WideVec::default(); MAX_MANIFOLD_POINTS];
         let mut irn_b = [WideVec::default(); MAX_MANIFOLD_POINTS];
         let mut normal_mass = [W::ZERO; MAX_MANIFOLD_POINTS];
@@ -309,8 +286,8 @@ per_simd_target! {
             impulse_scale,
             rn_a,
             rn_b,
-            irn_a,
-            irn_b,
+            inv_inertia_a,
+            inv_inertia_b,
             separation,
             normal_mass,
             normal_impulse,
@@ -324,10 +301,6 @@ per_simd_target! {
             friction,
             rt_a,
             rt_b,
-            irt_a,
-            irt_b,
-            in_a,
-            in_b,
             twist_tangent_coupling: [twist_tangent(0), twist_tangent(1)],
             tangent_mass,
             tangent_impulse: [friction_impulse.dot(&tangents[0]), friction_impulse.dot(&tangents[1])],

@@ -64,7 +64,7 @@ const MAX_BLOCK_HERTZ_PER_SUBSTEP_RATE: f32 = 0.6;
 
 /// Spare room (a fraction of the length) the batch array gets when it
 /// grows: enough that a scene whose contacts grow step by step does not
-/// reallocate every step, without a doubling's slack (at 2.5 KB a batch, a
+/// reallocate every step, without a doubling's slack (at 2.1 KB a batch, a
 /// doubled array was most of falling-boxes 16,000's peak memory).
 const BATCH_HEADROOM: f32 = 0.125;
 

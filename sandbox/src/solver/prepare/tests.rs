@@ -2,7 +2,7 @@
 //! explicitly built Jacobian rows, lanes independent of each other, and the
 //! passes compiled per point count bit-identical to the all-point passes.
 
-use collide::nalgebra::{SMatrix, SVector, UnitQuaternion};
+use collide::nalgebra::{Matrix3, SMatrix, SVector, UnitQuaternion};
 
 use super::*;
 use crate::collision::manifold::ContactPoint;
@@ -126,39 +126,10 @@ fn lanes_match_explicit_effective_mass() {
         prepare(&inputs, &bodies, &masses, &params(), 0, &mut batch);
         for (l, input) in inputs.iter().enumerate() {
             let (ma, mb) = (&masses[input.body_a as usize], &masses[input.body_b as usize]);
-            let mut inv_m = SMatrix::<f32, 12, 12>::zeros();
-            inv_m.fixed_view_mut::<3, 3>(0, 0).copy_from(&(Matrix3::identity() * ma.inv_mass));
-            inv_m.fixed_view_mut::<3, 3>(3, 3).copy_from(&ma.inv_inertia);
-            inv_m.fixed_view_mut::<3, 3>(6, 6).copy_from(&(Matrix3::identity() * mb.inv_mass));
-            inv_m.fixed_view_mut::<3, 3>(9, 9).copy_from(&mb.inv_inertia);
+            let inv_m = inverse_mass_matrix(ma, mb);
             let k = |p: &Row, q: &Row| (p.transpose() * inv_m * q)[0];
             let m = input.manifold;
-            let n = m.normal;
-            let normal_rows: Vec<Row> = m
-                .points
-                .iter()
-                .map(|p| {
-                    let (ra, rb) = (p.point - input.center_a, p.point - input.center_b);
-                    row(-n, -ra.cross(&n), n, rb.cross(&n))
-                })
-                .collect();
-            let centre = m.points.iter().map(|p| p.point.coords).sum::<Vector3<f32>>()
-                / m.points.len() as f32;
-            // Friction acts at each body's own surface point below the
-            // centre, half the mean separation from the midpoint.
-            let half_gap =
-                0.5 * m.points.iter().map(|p| p.separation).sum::<f32>() / m.points.len() as f32;
-            let (ca, cb) = (
-                centre - n * half_gap - input.center_a.coords,
-                centre + n * half_gap - input.center_b.coords,
-            );
-            let t = [0, 1].map(|k| batch.tangents[k].get(l));
-            for k in 0..2 {
-                assert!((t[k].norm() - 1.0).abs() < 1e-5 && t[k].dot(&n).abs() < 1e-5);
-            }
-            assert!(t[0].dot(&t[1]).abs() < 1e-5);
-            let tangent_rows = t.map(|t| row(-t, -ca.cross(&t), t, cb.cross(&t)));
-            let twist_row = row(Vector3::zeros(), -n, Vector3::zeros(), n);
+            let (normal_rows, tangent_rows, twist_row) = explicit_rows(input, &batch, l);
             let scale =
                 normal_rows.iter().map(|r| k(r, r)).fold(k(&twist_row, &twist_row), f32::max);
             for (i, ri) in normal_rows.iter().enumerate() {
@@ -182,8 +153,8 @@ fn lanes_match_explicit_effective_mass() {
             for i in m.points.len()..MAX_MANIFOLD_POINTS {
                 assert_eq!(lane(&batch.normal_mass[i], l), 0.0);
                 assert_eq!(lane(&batch.normal_impulse[i], l), 0.0);
-                assert_eq!(batch.irn_a[i].get(l), Vector3::zeros());
-                assert_eq!(batch.irn_b[i].get(l), Vector3::zeros());
+                assert_eq!(batch.rn_a[i].get(l), Vector3::zeros());
+                assert_eq!(batch.rn_b[i].get(l), Vector3::zeros());
             }
             // The 2×2 tangent block times its stored inverse is the identity.
             let ktt = |a: usize, b: usize| k(&tangent_rows[a], &tangent_rows[b]);
@@ -209,6 +180,125 @@ fn lanes_match_explicit_effective_mass() {
             }
             assert_eq!(lane(&batch.twist_mass, l), 0.0);
             assert_eq!(lane(&batch.tangent_mass[0], l), 0.0);
+        }
+    }
+}
+
+/// Lane `l`'s Jacobian rows, built from its input alone (the tangents
+/// excepted, which are the batch's, checked orthonormal here): the normal
+/// rows at the points, the two tangent rows and the twist row at the
+/// points' centre.
+fn explicit_rows(
+    input: &ContactInput<'_>,
+    batch: &ConstraintBatch,
+    l: usize,
+) -> (Vec<Row>, [Row; 2], Row) {
+    let m = input.manifold;
+    let n = m.normal;
+    let normal_rows: Vec<Row> = m
+        .points
+        .iter()
+        .map(|p| {
+            let (ra, rb) = (p.point - input.center_a, p.point - input.center_b);
+            row(-n, -ra.cross(&n), n, rb.cross(&n))
+        })
+        .collect();
+    let centre =
+        m.points.iter().map(|p| p.point.coords).sum::<Vector3<f32>>() / m.points.len() as f32;
+    // Friction acts at each body's own surface point below the centre,
+    // half the mean separation from the midpoint.
+    let half_gap = 0.5 * m.points.iter().map(|p| p.separation).sum::<f32>() / m.points.len() as f32;
+    let (ca, cb) = (
+        centre - n * half_gap - input.center_a.coords,
+        centre + n * half_gap - input.center_b.coords,
+    );
+    let t = [0, 1].map(|k| batch.tangents[k].get(l));
+    for k in 0..2 {
+        assert!((t[k].norm() - 1.0).abs() < 1e-5 && t[k].dot(&n).abs() < 1e-5);
+    }
+    assert!(t[0].dot(&t[1]).abs() < 1e-5);
+    let tangent_rows = t.map(|t| row(-t, -ca.cross(&t), t, cb.cross(&t)));
+    let twist_row = row(Vector3::zeros(), -n, Vector3::zeros(), n);
+    (normal_rows, tangent_rows, twist_row)
+}
+
+/// The block-diagonal inverse mass matrix of two bodies, over the 12
+/// velocities `(v_A, ω_A, v_B, ω_B)`.
+fn inverse_mass_matrix(ma: &SolverMass, mb: &SolverMass) -> SMatrix<f32, 12, 12> {
+    let mut inv_m = SMatrix::<f32, 12, 12>::zeros();
+    inv_m.fixed_view_mut::<3, 3>(0, 0).copy_from(&(Matrix3::identity() * ma.inv_mass));
+    inv_m.fixed_view_mut::<3, 3>(3, 3).copy_from(&ma.inv_inertia);
+    inv_m.fixed_view_mut::<3, 3>(6, 6).copy_from(&(Matrix3::identity() * mb.inv_mass));
+    inv_m.fixed_view_mut::<3, 3>(9, 9).copy_from(&mb.inv_inertia);
+    inv_m
+}
+
+/// The warm start changes each lane's bodies by `M⁻¹ Jᵀ λ`, with `J` the
+/// explicit rows and `λ` the lane's stored impulses (normal at every
+/// point, both tangents, twist): the batch's inverse inertias, lever arms
+/// and signs against an oracle, lanes against the static stand-in
+/// included (which must stay at rest).
+#[test]
+fn warm_start_moves_bodies_by_explicit_impulses() {
+    use crate::solver::simd_batch;
+    let mut rng = Rng(47);
+    for trial in 0..50 {
+        let mut masses = vec![SolverMass::STATIC];
+        masses.extend((0..2 * LANES).map(|_| random_mass(&mut rng)));
+        let mut bodies = vec![SolverBody::STATIC];
+        bodies.extend((0..2 * LANES).map(|_| SolverBody::new(&rng.vector(1.0), &rng.vector(1.0))));
+        let manifolds: Vec<Manifold> =
+            (0..LANES).map(|l| random_manifold(&mut rng, 1 + (trial + l) % 4)).collect();
+        let inputs: Vec<ContactInput<'_>> = (0..LANES)
+            .map(|l| {
+                // Lane 1 is against the static stand-in.
+                let body_a = if l == 1 { 0 } else { 1 + 2 * l as u32 };
+                let centers = [rng.vector(1.0), rng.vector(1.0)];
+                plain_input(&manifolds[l], [body_a, 2 + 2 * l as u32], centers)
+            })
+            .collect();
+        let mut batch = ConstraintBatch::default();
+        prepare(&inputs, &bodies, &masses, &params(), 0, &mut batch);
+        let mut after = bodies.clone();
+        simd_batch::warm_start(
+            std::slice::from_ref(&batch),
+            BodyWindow::whole(&mut after),
+            &params(),
+        );
+        assert_eq!(after[0], SolverBody::STATIC, "trial {trial}: the stand-in moved");
+        for (l, input) in inputs.iter().enumerate() {
+            let (ia, ib) = (input.body_a as usize, input.body_b as usize);
+            let inv_m = inverse_mass_matrix(&masses[ia], &masses[ib]);
+            let (normal_rows, tangent_rows, twist_row) = explicit_rows(input, &batch, l);
+            let mut impulse = twist_row * lane(&batch.twist_impulse, l);
+            for (i, r) in normal_rows.iter().enumerate() {
+                impulse += r * lane(&batch.normal_impulse[i], l);
+            }
+            for k in 0..2 {
+                impulse += tangent_rows[k] * lane(&batch.tangent_impulse[k], l);
+            }
+            let want = inv_m * impulse;
+            let got = |i: usize, sign: f32| {
+                let (b0, b1) = (&bodies[i], &after[i]);
+                let dv = b1.linear_velocity() - b0.linear_velocity();
+                let dw = b1.angular_velocity() - b0.angular_velocity();
+                (dv * sign, dw * sign)
+            };
+            let scale = want.amax().max(1.0);
+            let check = |what: &str, got: Vector3<f32>, want: Vector3<f32>| {
+                assert!(
+                    (got - want).amax() <= RELATIVE_TOLERANCE * scale,
+                    "trial {trial} lane {l} {what}: {got:?} against {want:?}"
+                );
+            };
+            if ia != 0 {
+                let (dv, dw) = got(ia, 1.0);
+                check("v_A", dv, want.fixed_rows::<3>(0).into());
+                check("ω_A", dw, want.fixed_rows::<3>(3).into());
+            }
+            let (dv, dw) = got(ib, 1.0);
+            check("v_B", dv, want.fixed_rows::<3>(6).into());
+            check("ω_B", dw, want.fixed_rows::<3>(9).into());
         }
     }
 }
@@ -246,7 +336,7 @@ fn lanes_are_independent() {
     let bits = |batch: &ConstraintBatch, l: usize| {
         let mut v: Vec<u32> = Vec::new();
         for i in 0..MAX_MANIFOLD_POINTS {
-            for w in [&batch.rn_a[i], &batch.irn_b[i]] {
+            for w in [&batch.rn_a[i], &batch.rn_b[i]] {
                 v.extend([w.x, w.y, w.z].map(|x| lane(&x, l).to_bits()));
             }
             v.push(lane(&batch.normal_mass[i], l).to_bits());
@@ -256,7 +346,7 @@ fn lanes_are_independent() {
         v.extend(batch.coupling.iter().map(|w| lane(w, l).to_bits()));
         v.extend(batch.tangent_mass.iter().map(|w| lane(w, l).to_bits()));
         v.extend(
-            [batch.center_a.x, batch.irt_b[1].z, batch.tangent_impulse[0]]
+            [batch.center_a.x, batch.rt_b[1].z, batch.inv_inertia_b.yz, batch.tangent_impulse[0]]
                 .map(|w| lane(&w, l).to_bits()),
         );
         v
