@@ -330,7 +330,8 @@ impl SolveScratch {
                 (&batches[row.batch as usize], row.lane as usize, row.point as usize);
             let lane_of = |w: W| w.as_array()[lane];
             let vn = normal_velocity(batch, lane, p, bodies);
-            let s = lane_of(batch.current_separation[p]);
+            let (a, b) = (batch.body_a[lane] as usize, batch.body_b[lane] as usize);
+            let s = batch.current_separation(p, lane, &bodies[a], &bodies[b]);
             let impulse = lane_of(batch.normal_impulse[p]);
             let (bias, gamma) = if s > 0.0 {
                 // Speculative: the gap may close within the substep, rigidly.

@@ -310,8 +310,6 @@ per_simd_target! {
             center_b,
             anchor_gap,
             anchor_rate: W::splat(ANCHOR_RATE_FRACTION) * base_bias_rate,
-            current_separation: [W::ZERO; MAX_MANIFOLD_POINTS],
-            anchor_velocity: WideVec::default(),
             point_count,
         };
         relative_velocity

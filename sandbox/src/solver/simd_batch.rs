@@ -30,7 +30,7 @@ use super::contact_solver::SolverParams;
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 use crate::prefetch::prefetch;
 use crate::solver::simd_target::per_simd_target;
-use crate::solver::solver_body::BodyWindow;
+use crate::solver::solver_body::{BodyWindow, SolverBody};
 
 /// Manifolds solved side by side, one per lane.
 pub(crate) const LANES: usize = 4;
@@ -165,7 +165,7 @@ impl WideSym {
 
 /// The two bodies' state of every lane, gathered from the solver array.
 #[derive(Clone, Copy, Debug, Default)]
-struct WideBody {
+pub(super) struct WideBody {
     linear_velocity: WideVec,
     angular_velocity: WideVec,
     delta_position: WideVec,
@@ -253,10 +253,6 @@ pub(crate) struct ConstraintBatch {
     pub(super) impulse_scale: W,
     pub(super) normal_mass: [W; MAX_MANIFOLD_POINTS],
     pub(super) normal_impulse: [W; MAX_MANIFOLD_POINTS],
-    /// Scratch of the substep's iterations: the current separation of each
-    /// point, valid through one push or relax phase (the pose changes move
-    /// only between them).
-    pub(super) current_separation: [W; MAX_MANIFOLD_POINTS],
     /// `coupling[pair_index(j, i)]`: change of point `i`'s normal velocity
     /// per unit normal impulse at point `j`, the entry `K_ij` of
     /// `K = J M⁻¹ Jᵀ`, for the points after `j` only (`i > j`): the sweep
@@ -312,8 +308,6 @@ pub(crate) struct ConstraintBatch {
     pub(super) anchor_gap: WideVec,
     /// Rate (1/s) at which the anchor gap is closed.
     pub(super) anchor_rate: W,
-    /// Scratch of the relax phase: the anchor gap times `anchor_rate`.
-    pub(super) anchor_velocity: WideVec,
 }
 
 impl ConstraintBatch {
@@ -414,26 +408,66 @@ impl ConstraintBatch {
         self.inv_inertia_b.get(lane) * self.rn_b[point].get(lane)
     }
 
+    /// The first `N` points' current separations: the separation at the
+    /// start of the step plus the pose change so far, to first order in the
+    /// rotation (`(Δθ × r)·n = Δθ·(r × n)`). Computed by every pass from the
+    /// bodies it gathered anyway, rather than kept in the batch: the pose
+    /// changes only move between the push and the relax phases, so every
+    /// iteration of a phase gets the same bits, and the batch is 64 bytes
+    /// shorter, with no scratch written back to memory.
+    #[inline(always)]
+    pub(super) fn current_separations<const N: usize>(
+        &self,
+        ba: &WideBody,
+        bb: &WideBody,
+    ) -> [W; MAX_MANIFOLD_POINTS] {
+        let dp_n = (bb.delta_position - ba.delta_position).dot(&self.normal);
+        let mut s = [W::ZERO; MAX_MANIFOLD_POINTS];
+        for i in 0..N {
+            let turn_b = self.rn_b[i].dot(&bb.delta_angle);
+            let turn_a = self.rn_a[i].dot(&ba.delta_angle);
+            s[i] = (turn_b - turn_a) + (self.separation[i] + dp_n);
+        }
+        s
+    }
+
+    /// The two bodies of every lane, gathered (for the tests).
+    #[cfg(test)]
+    pub(super) fn gather_pair(&self, bodies: &BodyWindow<'_>) -> (WideBody, WideBody) {
+        (WideBody::gather(bodies, &self.body_a), WideBody::gather(bodies, &self.body_b))
+    }
+
+    /// Lane `lane`'s current separation at point `point` (see
+    /// [`Self::current_separations`]), from its two bodies: the same bits.
+    pub(super) fn current_separation(
+        &self,
+        point: usize,
+        lane: usize,
+        a: &SolverBody,
+        b: &SolverBody,
+    ) -> f32 {
+        let dot = |u: Vector3<f32>, v: Vector3<f32>| u.x * v.x + u.y * v.y + u.z * v.z;
+        let dp_n = dot(b.delta_position() - a.delta_position(), self.normal.get(lane));
+        let turn_b = dot(self.rn_b[point].get(lane), b.delta_angle());
+        let turn_a = dot(self.rn_a[point].get(lane), a.delta_angle());
+        (turn_b - turn_a) + (self.separation[point].as_array()[lane] + dp_n)
+    }
+
     /// The normal constraints of every lane, swept in constraint space (see
     /// [`ConstraintBatch`]); returns each point's impulse change, which the
     /// caller applies to the bodies. With `USE_BIAS` overlap is pushed out
     /// softly; without it only the velocity error (and any speculative gap)
     /// is handled, rigidly.
     #[inline(always)]
-    fn solve_normal<const USE_BIAS: bool, const FRESH: bool, const N: usize>(
+    fn solve_normal<const USE_BIAS: bool, const N: usize>(
         &mut self,
         ba: &WideBody,
         bb: &WideBody,
         params: &SolverParams,
     ) -> [W; MAX_MANIFOLD_POINTS] {
-        // Current separation from the pose change so far in this step, to
-        // first order in the rotation: (Δθ × r)·n = Δθ·(r × n); normal
-        // velocity vn = (v_B - v_A)·n + ω_B·(r_B × n) - ω_A·(r_A × n).
-        // The pose changes only move between the push and the relax
-        // iterations, so the separation is computed by the first iteration
-        // of each (`FRESH`) and read back by the others.
+        // Normal velocity vn = (v_B - v_A)·n + ω_B·(r_B × n) - ω_A·(r_A × n).
         let n = &self.normal;
-        let dp_n = if FRESH { (bb.delta_position - ba.delta_position).dot(n) } else { W::ZERO };
+        let separation = self.current_separations::<N>(ba, bb);
         let dv_n = (bb.linear_velocity - ba.linear_velocity).dot(n);
         let (soft_mass_scale, soft_bias_rate, soft_impulse_scale) = if USE_BIAS {
             (self.mass_scale, self.mass_scale * self.bias_rate, self.impulse_scale)
@@ -452,15 +486,7 @@ impl ConstraintBatch {
             let spin_b = self.rn_b[i].dot(&bb.angular_velocity);
             let spin_a = self.rn_a[i].dot(&ba.angular_velocity);
             let vn = (spin_b - spin_a) + dv_n;
-            let s = if FRESH {
-                let turn_b = self.rn_b[i].dot(&bb.delta_angle);
-                let turn_a = self.rn_a[i].dot(&ba.delta_angle);
-                let s = (turn_b - turn_a) + (self.separation[i] + dp_n);
-                self.current_separation[i] = s;
-                s
-            } else {
-                self.current_separation[i]
-            };
+            let s = separation[i];
             let speculative = s.simd_gt(W::ZERO);
             let soft_bias = (s * soft_bias_rate).max(max_push_out);
             let bias = speculative.select(s * inv_h, soft_bias);
@@ -584,30 +610,26 @@ impl ConstraintBatch {
     /// against rigid normals friction cannot feed the rocking of a soft
     /// contact, which made tall stacks walk).
     #[inline(always)]
-    fn relax<const FRESH: bool, const N: usize>(
+    fn relax<const N: usize>(
         &mut self,
         ba: &mut WideBody,
         bb: &mut WideBody,
         params: &SolverParams,
     ) {
-        let deltas = self.solve_normal::<false, FRESH, N>(ba, bb, params);
+        let deltas = self.solve_normal::<false, N>(ba, bb, params);
         // Twist and tangent velocities after the normal impulses, read from
         // the bodies plus the normal impulses' couplings:
         // v_t,k = (v_B - v_A)·t_k + ω_B·(c_B × t_k) - ω_A·(c_A × t_k), plus
         // the rate that closes the gap to the static-friction anchor, so
         // sticking contacts cannot creep.
-        // The gap only moves with the pose changes: computed by the first
-        // relax iteration of a substep, read back by the others.
-        let anchor_velocity = if FRESH {
-            let gap = self.anchor_gap
-                + (bb.delta_position - ba.delta_position)
-                + bb.delta_angle.cross(&self.center_b)
-                - ba.delta_angle.cross(&self.center_a);
-            self.anchor_velocity = gap * self.anchor_rate;
-            self.anchor_velocity
-        } else {
-            self.anchor_velocity
-        };
+        // The gap moves with the pose changes (recomputed by every
+        // iteration, with the same bits within a relax phase, rather than
+        // kept in the batch).
+        let gap = self.anchor_gap
+            + (bb.delta_position - ba.delta_position)
+            + bb.delta_angle.cross(&self.center_b)
+            - ba.delta_angle.cross(&self.center_a);
+        let anchor_velocity = gap * self.anchor_rate;
         let drift = bb.linear_velocity - ba.linear_velocity + anchor_velocity;
         // (Two calls, not `[0, 1].map`, which is not always inlined.)
         let tangent_velocity = |k: usize| {
@@ -724,14 +746,14 @@ fn warm_start_batch<const N: usize>(c: &ConstraintBatch, bodies: &mut BodyWindow
 
 /// Push of one batch whose manifolds have at most `N` points.
 #[inline(always)]
-fn push_batch<const FRESH: bool, const N: usize>(
+fn push_batch<const N: usize>(
     c: &mut ConstraintBatch,
     bodies: &mut BodyWindow<'_>,
     params: &SolverParams,
 ) {
     let mut ba = WideBody::gather(bodies, &c.body_a);
     let mut bb = WideBody::gather(bodies, &c.body_b);
-    let deltas = c.solve_normal::<true, FRESH, N>(&ba, &bb, params);
+    let deltas = c.solve_normal::<true, N>(&ba, &bb, params);
     c.apply_normals::<N>(&mut ba, &mut bb, &deltas);
     ba.scatter(bodies, &c.body_a);
     bb.scatter(bodies, &c.body_b);
@@ -739,14 +761,14 @@ fn push_batch<const FRESH: bool, const N: usize>(
 
 /// Relax of one batch whose manifolds have at most `N` points.
 #[inline(always)]
-fn relax_batch<const FRESH: bool, const N: usize>(
+fn relax_batch<const N: usize>(
     c: &mut ConstraintBatch,
     bodies: &mut BodyWindow<'_>,
     params: &SolverParams,
 ) {
     let mut ba = WideBody::gather(bodies, &c.body_a);
     let mut bb = WideBody::gather(bodies, &c.body_b);
-    c.relax::<FRESH, N>(&mut ba, &mut bb, params);
+    c.relax::<N>(&mut ba, &mut bb, params);
     ba.scatter(bodies, &c.body_a);
     bb.scatter(bodies, &c.body_b);
 }
@@ -767,76 +789,35 @@ per_simd_target! {
 per_simd_target! {
     /// The soft pass of a substep (Box2D's "solve" with bias, box3d's "push"):
     /// normal constraints only, pushing overlap out through the soft spring.
-    fn push(
-        batches: &mut [ConstraintBatch],
-        bodies: BodyWindow<'_>,
-        params: &SolverParams,
-        first_iteration: bool,
-    ) {
-        if first_iteration {
-            push_pass::<true>(batches, bodies, params);
-        } else {
-            push_pass::<false>(batches, bodies, params);
+    fn push(batches: &mut [ConstraintBatch], bodies: BodyWindow<'_>, params: &SolverParams) {
+        let mut bodies = bodies;
+        for i in 0..batches.len() {
+            if params.prefetch {
+                prefetch_ahead(batches, i, &bodies);
+            }
+            let c = &mut batches[i];
+            by_point_count!(c.point_count, N => push_batch::<N>(c, &mut bodies, params));
         }
-    }
-}
-
-/// [`push`], computing the current separations when `FRESH`, else reading
-/// the ones the substep's first push iteration stored.
-#[inline(always)]
-fn push_pass<const FRESH: bool>(
-    batches: &mut [ConstraintBatch],
-    mut bodies: BodyWindow<'_>,
-    params: &SolverParams,
-) {
-    for i in 0..batches.len() {
-        if params.prefetch {
-            prefetch_ahead(batches, i, &bodies);
-        }
-        let c = &mut batches[i];
-        by_point_count!(c.point_count, N => push_batch::<FRESH, N>(c, &mut bodies, params));
     }
 }
 
 per_simd_target! {
-    /// The rigid pass of a substep (relax) over the batches. The first
-    /// iteration after the positions were integrated must say so
-    /// (`first_iteration`): it computes the separations and anchor gaps the
-    /// later ones reuse.
-    fn relax(
-        batches: &mut [ConstraintBatch],
-        bodies: BodyWindow<'_>,
-        params: &SolverParams,
-        first_iteration: bool,
-    ) {
-        if first_iteration {
-            relax_pass::<true>(batches, bodies, params);
-        } else {
-            relax_pass::<false>(batches, bodies, params);
+    /// The rigid pass of a substep (relax) over the batches.
+    fn relax(batches: &mut [ConstraintBatch], bodies: BodyWindow<'_>, params: &SolverParams) {
+        let mut bodies = bodies;
+        for i in 0..batches.len() {
+            if params.prefetch {
+                prefetch_ahead(batches, i, &bodies);
+            }
+            let c = &mut batches[i];
+            by_point_count!(c.point_count, N => relax_batch::<N>(c, &mut bodies, params));
         }
-    }
-}
-
-/// [`relax`] with the separations and anchor gaps computed when `FRESH`.
-#[inline(always)]
-fn relax_pass<const FRESH: bool>(
-    batches: &mut [ConstraintBatch],
-    mut bodies: BodyWindow<'_>,
-    params: &SolverParams,
-) {
-    for i in 0..batches.len() {
-        if params.prefetch {
-            prefetch_ahead(batches, i, &bodies);
-        }
-        let c = &mut batches[i];
-        by_point_count!(c.point_count, N => relax_batch::<FRESH, N>(c, &mut bodies, params));
     }
 }
 
 per_simd_target! {
     /// Further relax sweeps over the batches listed in `selected` only,
-    /// after the substep's [`relax`] iterations (which computed the
-    /// separations and anchor gaps these reuse).
+    /// after the substep's [`relax`] iterations.
     fn relax_selected(
         batches: &mut [ConstraintBatch],
         selected: &[u32],
@@ -846,15 +827,14 @@ per_simd_target! {
         let mut bodies = bodies;
         for &index in selected {
             let c = &mut batches[index as usize];
-            by_point_count!(c.point_count, N => relax_batch::<false, N>(c, &mut bodies, params));
+            by_point_count!(c.point_count, N => relax_batch::<N>(c, &mut bodies, params));
         }
     }
 }
 
 per_simd_target! {
     /// Further push sweeps over the batches listed in `selected` only,
-    /// after the substep's [`push`] iterations (which computed the
-    /// separations these reuse).
+    /// after the substep's [`push`] iterations.
     fn push_selected(
         batches: &mut [ConstraintBatch],
         selected: &[u32],
@@ -864,7 +844,7 @@ per_simd_target! {
         let mut bodies = bodies;
         for &index in selected {
             let c = &mut batches[index as usize];
-            by_point_count!(c.point_count, N => push_batch::<false, N>(c, &mut bodies, params));
+            by_point_count!(c.point_count, N => push_batch::<N>(c, &mut bodies, params));
         }
     }
 }

@@ -245,9 +245,9 @@ pub(crate) fn solve(
         regions.sweep(workers, Seams::Once, batches, solver_bodies, |batches, bodies| {
             simd_batch::warm_start(batches, bodies, &params);
         });
-        for iteration in 0..push_iterations {
+        for _ in 0..push_iterations {
             regions.sweep(workers, Seams::Twice, batches, solver_bodies, |batches, bodies| {
-                simd_batch::push(batches, bodies, &params, iteration == 0);
+                simd_batch::push(batches, bodies, &params);
             });
         }
         if !chain_batches.is_empty() {
@@ -267,9 +267,9 @@ pub(crate) fn solve(
             |_, bodies, motions| integrate_positions(bodies, motions, h),
         );
         integrate_time += t.elapsed();
-        for iteration in 0..relax_iterations {
+        for _ in 0..relax_iterations {
             regions.sweep(workers, Seams::Twice, batches, solver_bodies, |batches, bodies| {
-                simd_batch::relax(batches, bodies, &params, iteration == 0);
+                simd_batch::relax(batches, bodies, &params);
             });
         }
         if !chain_batches.is_empty() {

@@ -63,6 +63,13 @@ impl SolverBody {
         Vector3::new(r1[2], r1[3], r2[0])
     }
 
+    /// Rotation since the start of the step, `Δθ` (see the type's notes).
+    #[inline]
+    pub fn delta_angle(&self) -> Vector3<f32> {
+        let r2 = self.rows[2].as_array();
+        Vector3::new(r2[1], r2[2], r2[3])
+    }
+
     /// Sets `v` and `ω`.
     #[inline]
     pub fn set_velocities(&mut self, v: &Vector3<f32>, w: &Vector3<f32>) {

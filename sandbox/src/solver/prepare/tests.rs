@@ -409,10 +409,12 @@ fn passes_per_point_count_match_the_all_point_passes() {
             let params = SolverParams { prefetch, ..params() };
             for _ in 0..3 {
                 simd_batch::warm_start(batches, BodyWindow::whole(&mut bodies), &params);
-                simd_batch::push(batches, BodyWindow::whole(&mut bodies), &params, true);
-                simd_batch::push(batches, BodyWindow::whole(&mut bodies), &params, false);
-                simd_batch::relax(batches, BodyWindow::whole(&mut bodies), &params, true);
-                simd_batch::relax(batches, BodyWindow::whole(&mut bodies), &params, false);
+                for _ in 0..2 {
+                    simd_batch::push(batches, BodyWindow::whole(&mut bodies), &params);
+                }
+                for _ in 0..2 {
+                    simd_batch::relax(batches, BodyWindow::whole(&mut bodies), &params);
+                }
             }
             let bits = |v: &Vector3<f32>| v.map(f32::to_bits);
             let body_bits: Vec<_> = bodies
@@ -528,4 +530,43 @@ fn warm_start_skips_only_batches_without_impulses() {
     for (what, batch) in &loaded {
         assert_ne!(after(batch), bits(&bodies), "{what}: the impulse was not applied");
     }
+}
+
+/// The scalar current separation the direct chain solve reads has the
+/// bits of the SIMD passes' (both are computed from the bodies' pose
+/// changes, none is stored), in every lane and point.
+#[test]
+fn scalar_and_simd_current_separations_agree() {
+    let mut rng = Rng(53);
+    let mut masses = vec![SolverMass::STATIC];
+    masses.extend((0..2 * LANES).map(|_| random_mass(&mut rng)));
+    let mut bodies = vec![SolverBody::STATIC];
+    bodies.extend((0..2 * LANES).map(|_| {
+        let mut b = SolverBody::new(&rng.vector(1.0), &rng.vector(1.0));
+        b.set_deltas(&rng.vector(0.1), &rng.vector(0.1));
+        b
+    }));
+    let manifolds: Vec<Manifold> = (0..LANES).map(|l| random_manifold(&mut rng, 1 + l)).collect();
+    let inputs: Vec<ContactInput<'_>> = (0..LANES)
+        .map(|l| {
+            let centers = [rng.vector(1.0), rng.vector(1.0)];
+            plain_input(&manifolds[l], [1 + 2 * l as u32, 2 + 2 * l as u32], centers)
+        })
+        .collect();
+    let mut batch = ConstraintBatch::default();
+    prepare(&inputs, &bodies, &masses, &params(), 0, &mut batch);
+    let mut window_bodies = bodies.clone();
+    let window = BodyWindow::whole(&mut window_bodies);
+    let (ba, bb) = batch.gather_pair(&window);
+    let simd = batch.current_separations::<MAX_MANIFOLD_POINTS>(&ba, &bb);
+    let mut moved = 0;
+    for (l, input) in inputs.iter().enumerate() {
+        let (a, b) = (&bodies[input.body_a as usize], &bodies[input.body_b as usize]);
+        for p in 0..input.manifold.points.len() {
+            let scalar = batch.current_separation(p, l, a, b);
+            assert_eq!(scalar.to_bits(), lane(&simd[p], l).to_bits(), "lane {l} point {p}");
+            moved += usize::from(scalar != input.manifold.points[p].separation);
+        }
+    }
+    assert!(moved > 0, "the pose changes must move the separations");
 }
