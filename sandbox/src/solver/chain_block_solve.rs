@@ -489,7 +489,7 @@ fn coupling(batches: &[ConstraintBatch], row: &Row, column: &Row) -> f64 {
             + f64::from(a.z) * f64::from(b.z)
     };
     let row_sides =
-        [(br.body_a[lr], -1.0, br.rn_a[pr].get(lr)), (br.body_b[lr], 1.0, br.rn_b[pr].get(lr))];
+        [(br.body_a[lr], -1.0, br.rn_a[pr].get(lr)), (br.body_b[lr], 1.0, br.rn_b(pr).get(lr))];
     let column_sides = [
         (bc.body_a[lc], -1.0, bc.irn_a(pc, lc), lane(bc.inv_mass_a, lc)),
         (bc.body_b[lc], 1.0, bc.irn_b(pc, lc), lane(bc.inv_mass_b, lc)),
@@ -511,7 +511,7 @@ fn coupling(batches: &[ConstraintBatch], row: &Row, column: &Row) -> f64 {
 fn normal_velocity(batch: &ConstraintBatch, lane: usize, p: usize, bodies: &[SolverBody]) -> f32 {
     let (a, b) = (&bodies[batch.body_a[lane] as usize], &bodies[batch.body_b[lane] as usize]);
     (b.linear_velocity() - a.linear_velocity()).dot(&batch.normal.get(lane))
-        + b.angular_velocity().dot(&batch.rn_b[p].get(lane))
+        + b.angular_velocity().dot(&batch.rn_b(p).get(lane))
         - a.angular_velocity().dot(&batch.rn_a[p].get(lane))
 }
 

@@ -222,9 +222,9 @@ impl LaneRows {
             inv_mass_a: batch.inv_mass_a.as_array()[lane],
             inv_mass_b: batch.inv_mass_b.as_array()[lane],
             rn_a: vectors(&batch.rn_a),
-            rn_b: vectors(&batch.rn_b),
+            rn_b: vectors(&std::array::from_fn(|i| batch.rn_b(i))),
             irn_a: vectors(&batch.rn_a.map(|rn| batch.inv_inertia_a.mul(&rn))),
-            irn_b: vectors(&batch.rn_b.map(|rn| batch.inv_inertia_b.mul(&rn))),
+            irn_b: vectors(&std::array::from_fn(|i| batch.inv_inertia_b.mul(&batch.rn_b(i)))),
         }
     }
 

@@ -285,7 +285,7 @@ per_simd_target! {
             bias_rate,
             impulse_scale,
             rn_a,
-            rn_b,
+            rn_shift: (input_center_a - input_center_b).cross(&n),
             inv_inertia_a,
             inv_inertia_b,
             separation,

@@ -259,10 +259,15 @@ pub(crate) struct ConstraintBatch {
     /// solves point `j` before `i`, so only those see its impulse. Zero for
     /// points past the manifold's count.
     pub(super) coupling: [W; COUPLING_PAIRS],
-    /// `r × n` for each body, `r` the anchor from its centre of mass to the
-    /// contact point (world axes).
+    /// `r_A × n` at each point, `r_A` the anchor from A's centre of mass to
+    /// the contact point (world axes); zero past a lane's count.
     pub(super) rn_a: [WideVec; MAX_MANIFOLD_POINTS],
-    pub(super) rn_b: [WideVec; MAX_MANIFOLD_POINTS],
+    /// `(c_A - c_B) × n`, with `c` the centres of mass: B's
+    /// `r_B × n = r_A × n + (c_A - c_B) × n` at every point (see
+    /// [`Self::rn_b`]), so the batch stores one vector for B's four. A
+    /// velocity then reads `ω_B·(r_B × n) - ω_A·(r_A × n)` as
+    /// `(ω_B - ω_A)·(r_A × n) + ω_B·shift`, one dot product per point.
+    pub(super) rn_shift: WideVec,
     /// Each body's inverse inertia in world axes. An update sums the
     /// angular impulses `Σ λ (r × n) + …` first and multiplies once, where
     /// the batch used to store every row's response `I⁻¹ (r × n)`: twelve
@@ -372,12 +377,12 @@ impl ConstraintBatch {
     ) -> (W, WideVec, WideVec) {
         let mut total = normal[0];
         let mut lever_a = self.rn_a[0] * normal[0];
-        let mut lever_b = self.rn_b[0] * normal[0];
         for i in 1..N {
             total += normal[i];
             lever_a = lever_a + self.rn_a[i] * normal[i];
-            lever_b = lever_b + self.rn_b[i] * normal[i];
         }
+        // Σ λ (r_B × n) = Σ λ (r_A × n) + shift Σ λ.
+        let lever_b = lever_a + self.rn_shift * total;
         (total, lever_a, lever_b)
     }
 
@@ -405,7 +410,14 @@ impl ConstraintBatch {
 
     /// Point `point`'s angular response on B in `lane`, `I_B⁻¹ (r_B × n)`.
     pub(super) fn irn_b(&self, point: usize, lane: usize) -> Vector3<f32> {
-        self.inv_inertia_b.get(lane) * self.rn_b[point].get(lane)
+        self.inv_inertia_b.get(lane) * self.rn_b(point).get(lane)
+    }
+
+    /// `r_B × n` at point `point` (not zero past a lane's count, where
+    /// every mass and impulse is).
+    #[inline(always)]
+    pub(super) fn rn_b(&self, point: usize) -> WideVec {
+        self.rn_a[point] + self.rn_shift
     }
 
     /// The first `N` points' current separations: the separation at the
@@ -422,11 +434,11 @@ impl ConstraintBatch {
         bb: &WideBody,
     ) -> [W; MAX_MANIFOLD_POINTS] {
         let dp_n = (bb.delta_position - ba.delta_position).dot(&self.normal);
+        let base = dp_n + self.rn_shift.dot(&bb.delta_angle);
+        let turn = bb.delta_angle - ba.delta_angle;
         let mut s = [W::ZERO; MAX_MANIFOLD_POINTS];
         for i in 0..N {
-            let turn_b = self.rn_b[i].dot(&bb.delta_angle);
-            let turn_a = self.rn_a[i].dot(&ba.delta_angle);
-            s[i] = (turn_b - turn_a) + (self.separation[i] + dp_n);
+            s[i] = self.rn_a[i].dot(&turn) + (self.separation[i] + base);
         }
         s
     }
@@ -448,9 +460,9 @@ impl ConstraintBatch {
     ) -> f32 {
         let dot = |u: Vector3<f32>, v: Vector3<f32>| u.x * v.x + u.y * v.y + u.z * v.z;
         let dp_n = dot(b.delta_position() - a.delta_position(), self.normal.get(lane));
-        let turn_b = dot(self.rn_b[point].get(lane), b.delta_angle());
-        let turn_a = dot(self.rn_a[point].get(lane), a.delta_angle());
-        (turn_b - turn_a) + (self.separation[point].as_array()[lane] + dp_n)
+        let base = dp_n + dot(self.rn_shift.get(lane), b.delta_angle());
+        let turn = b.delta_angle() - a.delta_angle();
+        dot(self.rn_a[point].get(lane), turn) + (self.separation[point].as_array()[lane] + base)
     }
 
     /// The normal constraints of every lane, swept in constraint space (see
@@ -468,7 +480,9 @@ impl ConstraintBatch {
         // Normal velocity vn = (v_B - v_A)·n + ω_B·(r_B × n) - ω_A·(r_A × n).
         let n = &self.normal;
         let separation = self.current_separations::<N>(ba, bb);
-        let dv_n = (bb.linear_velocity - ba.linear_velocity).dot(n);
+        let dv_n = (bb.linear_velocity - ba.linear_velocity).dot(n)
+            + self.rn_shift.dot(&bb.angular_velocity);
+        let spin = bb.angular_velocity - ba.angular_velocity;
         let (soft_mass_scale, soft_bias_rate, soft_impulse_scale) = if USE_BIAS {
             (self.mass_scale, self.mass_scale * self.bias_rate, self.impulse_scale)
         } else {
@@ -483,9 +497,7 @@ impl ConstraintBatch {
         let mut w = [W::ZERO; MAX_MANIFOLD_POINTS];
         let old = self.normal_impulse;
         for i in 0..N {
-            let spin_b = self.rn_b[i].dot(&bb.angular_velocity);
-            let spin_a = self.rn_a[i].dot(&ba.angular_velocity);
-            let vn = (spin_b - spin_a) + dv_n;
+            let vn = self.rn_a[i].dot(&spin) + dv_n;
             let s = separation[i];
             let speculative = s.simd_gt(W::ZERO);
             let soft_bias = (s * soft_bias_rate).max(max_push_out);

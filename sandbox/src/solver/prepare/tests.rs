@@ -136,6 +136,19 @@ fn lanes_match_explicit_effective_mass() {
                 let kii = k(ri, ri);
                 let mass = lane(&batch.normal_mass[i], l);
                 assert!(close(mass * kii, 1.0, 1.0), "trial {trial} lane {l} point {i}");
+                // The angular Jacobians: A's stored, B's from the shift.
+                let (rn_a, rn_b) = (batch.rn_a[i].get(l), batch.rn_b(i).get(l));
+                let row_a: Vector3<f32> = -ri.fixed_rows::<3>(3);
+                let row_b: Vector3<f32> = ri.fixed_rows::<3>(9).into();
+                let lever = row_a.amax().max(row_b.amax()).max(1.0);
+                assert!(
+                    (rn_a - row_a).amax() <= RELATIVE_TOLERANCE * lever,
+                    "trial {trial} r_A × n"
+                );
+                assert!(
+                    (rn_b - row_b).amax() <= RELATIVE_TOLERANCE * lever,
+                    "trial {trial} r_B × n"
+                );
                 assert!(close(lane(&batch.twist_coupling[i], l), k(&twist_row, ri), scale));
                 for j in 0..i {
                     let got = lane(&batch.coupling[pair_index(j, i)], l);
@@ -154,7 +167,6 @@ fn lanes_match_explicit_effective_mass() {
                 assert_eq!(lane(&batch.normal_mass[i], l), 0.0);
                 assert_eq!(lane(&batch.normal_impulse[i], l), 0.0);
                 assert_eq!(batch.rn_a[i].get(l), Vector3::zeros());
-                assert_eq!(batch.rn_b[i].get(l), Vector3::zeros());
             }
             // The 2×2 tangent block times its stored inverse is the identity.
             let ktt = |a: usize, b: usize| k(&tangent_rows[a], &tangent_rows[b]);
@@ -336,7 +348,7 @@ fn lanes_are_independent() {
     let bits = |batch: &ConstraintBatch, l: usize| {
         let mut v: Vec<u32> = Vec::new();
         for i in 0..MAX_MANIFOLD_POINTS {
-            for w in [&batch.rn_a[i], &batch.rn_b[i]] {
+            for w in [&batch.rn_a[i], &batch.rn_b(i)] {
                 v.extend([w.x, w.y, w.z].map(|x| lane(&x, l).to_bits()));
             }
             v.push(lane(&batch.normal_mass[i], l).to_bits());
