@@ -356,7 +356,8 @@ pub(crate) fn store_impulses(
                 *impulse = lanes.as_array()[lane];
             }
             let tangent_impulse = [0, 1].map(|k| batch.tangent_impulse[k].as_array()[lane]);
-            let tangents = [0, 1].map(|k| batch.tangents[k].get(lane));
+            let axes = batch.friction_axes();
+            let tangents = [0, 1].map(|k| axes.tangents[k].get(lane));
             // SAFETY: the slots name each solved pair once (in pair
             // order), no two pairs hold the same slab slot, each run goes
             // to one worker, and the reference is dropped before the next.

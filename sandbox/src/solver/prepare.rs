@@ -20,7 +20,9 @@ use collide::nalgebra::{Point3, Vector3};
 
 use super::contact_solver::{ANCHOR_RATE_FRACTION, SolverParams};
 use super::load_stiffening::stiffen_for_load;
-use super::simd_batch::{COUPLING_PAIRS, ConstraintBatch, LANES, W, WideSym, WideVec, pair_index};
+use super::simd_batch::{
+    COUPLING_PAIRS, ConstraintBatch, LANES, W, WideSym, WideVec, pair_index, tangent_basis,
+};
 use crate::collision::manifold::{MAX_MANIFOLD_POINTS, Manifold};
 use crate::solver::simd_target::per_simd_target;
 use crate::solver::solver_body::{SolverBody, SolverMass};
@@ -45,20 +47,6 @@ pub(crate) struct ContactInput<'a> {
     /// [`crate::solver::chain_block_solve`]), whose springs may be
     /// stiffened beyond the sweeps' stable frequency.
     pub block_solved: bool,
-}
-
-/// Two unit tangents completing `n` to an orthonormal basis (Duff et al.,
-/// "Building an Orthonormal Basis, Revisited", 2017), lane by lane.
-#[inline(always)]
-fn tangent_basis(n: &WideVec) -> [WideVec; 2] {
-    // copysign(1, n_z): the sign bit decides, so -0 gives -1.
-    let sign = n.z.is_sign_negative().select(W::splat(-1.0), W::ONE);
-    let a = W::splat(-1.0) / (sign + n.z);
-    let b = n.x * n.y * a;
-    [
-        WideVec { x: W::ONE + sign * n.x * n.x * a, y: sign * b, z: -sign * n.x },
-        WideVec { x: b, y: sign + n.y * n.y * a, z: -n.y },
-    ]
 }
 
 /// `if x > 0 { 1 / x } else { 0 }` lane by lane (NaN gives 0).
@@ -297,10 +285,7 @@ per_simd_target! {
             twist_coupling,
             tangent_coupling,
             lever_arm,
-            tangents,
             friction,
-            rt_a,
-            rt_b,
             twist_tangent_coupling: [twist_tangent(0), twist_tangent(1)],
             tangent_mass,
             tangent_impulse: [friction_impulse.dot(&tangents[0]), friction_impulse.dot(&tangents[1])],

@@ -118,6 +118,31 @@ impl WideVec {
     }
 }
 
+/// Two unit tangents completing `n` to an orthonormal basis (Duff et al.,
+/// "Building an Orthonormal Basis, Revisited", 2017), lane by lane.
+#[inline(always)]
+pub(super) fn tangent_basis(n: &WideVec) -> [WideVec; 2] {
+    // copysign(1, n_z): the sign bit decides, so -0 gives -1.
+    let sign = n.z.is_sign_negative().select(W::splat(-1.0), W::ONE);
+    let a = W::splat(-1.0) / (sign + n.z);
+    let b = n.x * n.y * a;
+    [
+        WideVec { x: W::ONE + sign * n.x * n.x * a, y: sign * b, z: -sign * n.x },
+        WideVec { x: b, y: sign + n.y * n.y * a, z: -n.y },
+    ]
+}
+
+/// The friction rows' directions of every lane of a batch (see
+/// [`ConstraintBatch::friction_axes`]).
+pub(super) struct FrictionAxes {
+    /// The two unit tangents.
+    pub tangents: [WideVec; 2],
+    /// `c × t_k` for each tangent, `c` the friction centre from each body's
+    /// centre of mass.
+    pub rt_a: [WideVec; 2],
+    pub rt_b: [WideVec; 2],
+}
+
 /// One symmetric 3×3 matrix per manifold of a batch (a body's inverse
 /// inertia in world axes), by its six distinct entries: half the
 /// memory of the per-point angular responses `I⁻¹ (r × n)` it replaces.
@@ -290,12 +315,7 @@ pub(crate) struct ConstraintBatch {
     pub(super) tangent_coupling: [[W; MAX_MANIFOLD_POINTS]; 2],
     /// Distance from the friction centre: each point's lever arm in twist.
     pub(super) lever_arm: [W; MAX_MANIFOLD_POINTS],
-    pub(super) tangents: [WideVec; 2],
     pub(super) friction: W,
-    /// `c × t_k` (with `c` the friction centre, from each centre of mass)
-    /// for each tangent and body.
-    pub(super) rt_a: [WideVec; 2],
-    pub(super) rt_b: [WideVec; 2],
     /// Change of the two tangent velocities per unit twist impulse.
     pub(super) twist_tangent_coupling: [W; 2],
     /// Inverse of the 2×2 effective mass of the two tangent directions
@@ -305,7 +325,8 @@ pub(crate) struct ConstraintBatch {
     pub(super) tangent_impulse: [W; 2],
     pub(super) twist_mass: W,
     pub(super) twist_impulse: W,
-    /// Friction centre from each centre of mass, world axes.
+    /// Friction centre from each centre of mass, world axes (with the
+    /// normal, all the friction rows need: see [`Self::friction_axes`]).
     pub(super) center_a: WideVec,
     pub(super) center_b: WideVec,
     /// Tangential gap between the anchor points at the start of the step
@@ -343,17 +364,31 @@ impl ConstraintBatch {
         ba: &mut WideBody,
         bb: &mut WideBody,
         normal: &[W; MAX_MANIFOLD_POINTS],
+        axes: &FrictionAxes,
         friction: [W; 2],
         twist: W,
     ) {
         let (total, lever_a, lever_b) = self.normal_sums::<N>(normal);
-        let lever_a =
-            lever_a + self.normal * twist + self.rt_a[0] * friction[0] + self.rt_a[1] * friction[1];
-        let lever_b =
-            lever_b + self.normal * twist + self.rt_b[0] * friction[0] + self.rt_b[1] * friction[1];
-        let p =
-            self.normal * total + self.tangents[0] * friction[0] + self.tangents[1] * friction[1];
+        let (t, rt_a, rt_b) = (&axes.tangents, &axes.rt_a, &axes.rt_b);
+        let lever_a = lever_a + self.normal * twist + rt_a[0] * friction[0] + rt_a[1] * friction[1];
+        let lever_b = lever_b + self.normal * twist + rt_b[0] * friction[0] + rt_b[1] * friction[1];
+        let p = self.normal * total + t[0] * friction[0] + t[1] * friction[1];
         self.kick(ba, bb, p, lever_a, lever_b);
+    }
+
+    /// The friction rows' directions of every lane, recomputed from the
+    /// normal and the friction centres by every pass that needs them
+    /// rather than kept in the batch (eighteen numbers per lane fewer to
+    /// stream; the same function of the same inputs as in `prepare`, so
+    /// the same bits).
+    #[inline(always)]
+    pub(super) fn friction_axes(&self) -> FrictionAxes {
+        let tangents = tangent_basis(&self.normal);
+        FrictionAxes {
+            rt_a: [self.center_a.cross(&tangents[0]), self.center_a.cross(&tangents[1])],
+            rt_b: [self.center_b.cross(&tangents[0]), self.center_b.cross(&tangents[1])],
+            tangents,
+        }
     }
 
     /// Applies normal impulses at the points only.
@@ -643,10 +678,11 @@ impl ConstraintBatch {
             - ba.delta_angle.cross(&self.center_a);
         let anchor_velocity = gap * self.anchor_rate;
         let drift = bb.linear_velocity - ba.linear_velocity + anchor_velocity;
+        let axes = self.friction_axes();
         // (Two calls, not `[0, 1].map`, which is not always inlined.)
         let tangent_velocity = |k: usize| {
-            drift.dot(&self.tangents[k]) + bb.angular_velocity.dot(&self.rt_b[k])
-                - ba.angular_velocity.dot(&self.rt_a[k])
+            drift.dot(&axes.tangents[k]) + bb.angular_velocity.dot(&axes.rt_b[k])
+                - ba.angular_velocity.dot(&axes.rt_a[k])
         };
         let mut vt = [tangent_velocity(0), tangent_velocity(1)];
         let mut wn = (bb.angular_velocity - ba.angular_velocity).dot(&self.normal);
@@ -680,7 +716,7 @@ impl ConstraintBatch {
         let scale = outside.select(max_friction / len_sq.sqrt(), W::ONE);
         let new = [new0 * scale, new1 * scale];
         self.tangent_impulse = new;
-        self.apply::<N>(ba, bb, &deltas, [new[0] - old[0], new[1] - old[1]], twist_delta);
+        self.apply::<N>(ba, bb, &deltas, &axes, [new[0] - old[0], new[1] - old[1]], twist_delta);
     }
 }
 
@@ -751,7 +787,8 @@ fn warm_start_batch<const N: usize>(c: &ConstraintBatch, bodies: &mut BodyWindow
     }
     let mut ba = WideBody::gather(bodies, &c.body_a);
     let mut bb = WideBody::gather(bodies, &c.body_b);
-    c.apply::<N>(&mut ba, &mut bb, &c.normal_impulse, c.tangent_impulse, c.twist_impulse);
+    let axes = c.friction_axes();
+    c.apply::<N>(&mut ba, &mut bb, &c.normal_impulse, &axes, c.tangent_impulse, c.twist_impulse);
     ba.scatter(bodies, &c.body_a);
     bb.scatter(bodies, &c.body_b);
 }

@@ -224,7 +224,8 @@ fn explicit_rows(
         centre - n * half_gap - input.center_a.coords,
         centre + n * half_gap - input.center_b.coords,
     );
-    let t = [0, 1].map(|k| batch.tangents[k].get(l));
+    let axes = batch.friction_axes();
+    let t = [0, 1].map(|k| axes.tangents[k].get(l));
     for k in 0..2 {
         assert!((t[k].norm() - 1.0).abs() < 1e-5 && t[k].dot(&n).abs() < 1e-5);
     }
@@ -358,8 +359,13 @@ fn lanes_are_independent() {
         v.extend(batch.coupling.iter().map(|w| lane(w, l).to_bits()));
         v.extend(batch.tangent_mass.iter().map(|w| lane(w, l).to_bits()));
         v.extend(
-            [batch.center_a.x, batch.rt_b[1].z, batch.inv_inertia_b.yz, batch.tangent_impulse[0]]
-                .map(|w| lane(&w, l).to_bits()),
+            [
+                batch.center_a.x,
+                batch.friction_axes().rt_b[1].z,
+                batch.inv_inertia_b.yz,
+                batch.tangent_impulse[0],
+            ]
+            .map(|w| lane(&w, l).to_bits()),
         );
         v
     };
