@@ -50,7 +50,7 @@ use wide::f32x4;
 use crate::collision::manifold::{FrictionAnchor, MAX_MANIFOLD_POINTS};
 use crate::collision::pair_cache::PairCache;
 use crate::solver::load_stiffening::LoadStiffening;
-use crate::solver::simd_batch::{self, ConstraintBatch, MAX_MANIFOLD_SWEEPS};
+use crate::solver::simd_batch::{self, ConstraintBatch, MAX_MANIFOLD_SWEEPS, tangent_basis};
 use crate::solver::solver_body::SolverBody;
 use crate::workers::Workers;
 
@@ -356,8 +356,8 @@ pub(crate) fn store_impulses(
                 *impulse = lanes.as_array()[lane];
             }
             let tangent_impulse = [0, 1].map(|k| batch.tangent_impulse[k].as_array()[lane]);
-            let axes = batch.friction_axes();
-            let tangents = [0, 1].map(|k| axes.tangents[k].get(lane));
+            let tangents = tangent_basis(&batch.normal);
+            let tangents = [0, 1].map(|k| tangents[k].get(lane));
             // SAFETY: the slots name each solved pair once (in pair
             // order), no two pairs hold the same slab slot, each run goes
             // to one worker, and the reference is dropped before the next.
