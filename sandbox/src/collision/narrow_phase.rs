@@ -32,7 +32,7 @@ use crate::collision::pair_cache::{
     CachedManifold, CachedPair, EMPTY_MANIFOLD, PairCache, PairSlots,
 };
 use crate::collision::pair_manifold::collide_pair;
-use crate::prefetch::{PAIRS_AHEAD, PREFETCH_FROM_PAIRS, prefetch};
+use crate::prefetch::{PAIRS_AHEAD, PREFETCH_FROM_PAIRS, prefetch, prefetch_ptr};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::workers::Workers;
 
@@ -194,13 +194,17 @@ pub(crate) fn find_contacts(
     }
 }
 
-/// Asks for what [`update_pair`] reads of `c` out of order: the two poses
-/// and the cached manifold (see [`crate::prefetch`]).
+/// Asks for what [`update_pair`] reads of `c` out of order: the two poses,
+/// the first cache line of each body's shape (its kind and, for the
+/// primitives, its size) and the cached manifold (see [`crate::prefetch`]).
 #[inline(always)]
 fn prefetch_pair_reads(bodies: &Bodies, slots: &PairSlots<'_>, c: &CachedPair) {
     for body in [c.body_a, c.body_b] {
         if let Some(pose) = bodies.poses.get(body as usize) {
             prefetch(pose);
+        }
+        if let Some(record) = bodies.records.get(body as usize) {
+            prefetch_ptr((&raw const record.shape).cast::<[u8; 64]>());
         }
     }
     slots.prefetch(c.manifold as usize);
