@@ -839,26 +839,32 @@ per_simd_target! {
     /// The soft pass of a substep (Box2D's "solve" with bias, box3d's "push"):
     /// normal constraints only, pushing overlap out through the soft spring.
     fn push(batches: &mut [ConstraintBatch], bodies: BodyWindow<'_>, params: &SolverParams) {
-        let mut bodies = bodies;
-        for i in 0..batches.len() {
-            if params.prefetch {
-                prefetch_ahead(batches, i, &bodies);
-            }
-            let c = &mut batches[i];
-            by_point_count!(c.point_count, N => push_batch::<N>(c, &mut bodies, params));
-        }
+        sweep::<true>(batches, bodies, params);
     }
 }
 
 per_simd_target! {
     /// The rigid pass of a substep (relax) over the batches.
     fn relax(batches: &mut [ConstraintBatch], bodies: BodyWindow<'_>, params: &SolverParams) {
-        let mut bodies = bodies;
-        for i in 0..batches.len() {
-            if params.prefetch {
-                prefetch_ahead(batches, i, &bodies);
-            }
-            let c = &mut batches[i];
+        sweep::<false>(batches, bodies, params);
+    }
+}
+
+/// One push (`PUSH`) or relax sweep over every batch, in order.
+#[inline(always)]
+fn sweep<const PUSH: bool>(
+    batches: &mut [ConstraintBatch],
+    mut bodies: BodyWindow<'_>,
+    params: &SolverParams,
+) {
+    for i in 0..batches.len() {
+        if params.prefetch {
+            prefetch_ahead(batches, i, &bodies);
+        }
+        let c = &mut batches[i];
+        if PUSH {
+            by_point_count!(c.point_count, N => push_batch::<N>(c, &mut bodies, params));
+        } else {
             by_point_count!(c.point_count, N => relax_batch::<N>(c, &mut bodies, params));
         }
     }
