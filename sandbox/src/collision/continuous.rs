@@ -564,6 +564,10 @@ fn pair_is_fast(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize
 fn pair_toi(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) -> f32 {
     let (shape_a, shape_b) = (&bodies.records[a].shape, &bodies.records[b].shape);
     let (sweep_a, sweep_b) = (scratch.sweep(bodies, a), scratch.sweep(bodies, b));
+    if bounding_spheres_stay_apart(bodies, (a, &sweep_a), (b, &sweep_b)) {
+        // What the sweep below would find: a miss.
+        return 1.0;
+    }
     match time_of_impact(shape_a, &sweep_a, shape_b, &sweep_b, 1.0, LINEAR_SLOP) {
         Ok(TimeOfImpact::Hit { toi, point_a, point_b, normal, .. }) if toi > 0.0 => {
             let plane = Plane { point: point_a + 0.5 * (point_b - point_a), normal: *normal };
@@ -597,6 +601,40 @@ fn pair_toi(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) ->
         // Non-finite poses: the invalid-body check removes the body.
         Err(_) => 1.0,
     }
+}
+
+/// Relative margin of [`bounding_spheres_stay_apart`] over the two
+/// extents: covers the rounding of the centres and their motion (a few
+/// ulps of the positions, far below a thousandth of a body's size).
+const SPHERE_MARGIN_REL: f32 = 1.0e-3;
+
+/// Whether the two bodies' bounding spheres (each centred on the centre of
+/// mass, of radius the body's `extent`, which holds every point of the
+/// shape however it turns) stay more than [`LINEAR_SLOP`] apart over the
+/// whole step. Both centres move on straight lines over a sweep (a
+/// standing body's not at all), so the nearest approach is in closed form.
+/// When they do, the shapes cannot come within the slop either and the
+/// sweep can only miss: in falling-boxes 16,000 at step 300 this settles
+/// about two thirds of the 5,500 sweeps a step (bodies that pass each
+/// other), which took about 0.7 µs each.
+fn bounding_spheres_stay_apart(
+    bodies: &Bodies,
+    (a, sweep_a): (usize, &Sweep),
+    (b, sweep_b): (usize, &Sweep),
+) -> bool {
+    let (ra, rb) = (&bodies.records[a], &bodies.records[b]);
+    // A moving body's sweep turns about its centre of mass; a standing
+    // one's centre stays where it is.
+    let start = (sweep_b.pose * rb.mass.local_center) - (sweep_a.pose * ra.mass.local_center);
+    let motion = sweep_b.linear_velocity - sweep_a.linear_velocity;
+    // The time of nearest approach within the step; NaN (no relative
+    // motion) is the start.
+    let t = (-start.dot(&motion) / motion.norm_squared()).clamp(0.0, 1.0);
+    let t = if t.is_nan() { 0.0 } else { t };
+    let nearest = (start + motion * t).norm();
+    let reach = (ra.extent + rb.extent) * (1.0 + SPHERE_MARGIN_REL) + LINEAR_SLOP;
+    // Written so that NaN does not count as apart.
+    nearest > reach
 }
 
 /// The tangent plane at a time of impact: a point between the two closest
@@ -785,4 +823,118 @@ fn sink_time(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize, u
         }
     }
     lo
+}
+
+#[cfg(test)]
+mod tests {
+    use collide::nalgebra::UnitQuaternion;
+    use collide::{Capsule, ConvexHull, Cuboid};
+
+    use super::*;
+    use crate::body::BodyDesc;
+
+    /// Seeded uniform numbers (a linear congruential generator).
+    struct Rng(u32);
+
+    impl Rng {
+        fn uniform(&mut self, lo: f32, hi: f32) -> f32 {
+            self.0 = self.0.wrapping_mul(1664525).wrapping_add(1013904223);
+            lo + (hi - lo) * ((self.0 >> 8) as f32 / (1u32 << 24) as f32)
+        }
+
+        fn vector(&mut self, scale: f32) -> Vector3<f32> {
+            Vector3::new(
+                self.uniform(-scale, scale),
+                self.uniform(-scale, scale),
+                self.uniform(-scale, scale),
+            )
+        }
+    }
+
+    /// A shape of kind `k % 4`: a box, a ball, a capsule, or a tetrahedron
+    /// set 2 m off its frame's origin (so its centre of mass is too).
+    fn shape(rng: &mut Rng, k: usize) -> Shape {
+        match k % 4 {
+            0 => Cuboid::new(Vector3::new(
+                rng.uniform(0.1, 1.0),
+                rng.uniform(0.1, 1.0),
+                rng.uniform(0.1, 1.0),
+            ))
+            .into(),
+            1 => Sphere::new(rng.uniform(0.1, 1.0)).into(),
+            2 => Capsule::new(rng.uniform(0.1, 1.0), rng.uniform(0.1, 0.5)).into(),
+            _ => {
+                let offset = Vector3::new(2.0, 0.0, 0.0);
+                let points = [[0.0, 0.0, 0.0], [0.6, 0.0, 0.0], [0.0, 0.5, 0.0], [0.0, 0.0, 0.7]]
+                    .map(|p| Point3::from(Vector3::from(p) + offset));
+                ConvexHull::new(&points).expect("a tetrahedron").into()
+            }
+        }
+    }
+
+    /// The sphere test only ever settles pairs that the sweep misses: for
+    /// random pairs of every shape kind, moving, fixed or asleep, placed about
+    /// their bounding spheres' reach apart, every pair it calls apart is
+    /// a miss for `time_of_impact` and stays more than the slop apart at
+    /// 65 sampled times (collide's `contact`, an independent query). Both
+    /// outcomes occur, and hits among the pairs it leaves to the sweep.
+    #[test]
+    fn bounding_spheres_settle_only_misses() {
+        let mut rng = Rng(5);
+        let (mut apart, mut left, mut hits) = (0, 0, 0);
+        for trial in 0..3000 {
+            let mut bodies = Bodies::default();
+            let fixed = trial % 3 == 0;
+            let mut descs = [0, 1].map(|side| {
+                let shape = shape(&mut rng, trial / 4 + side * (trial % 4));
+                let rotation = UnitQuaternion::from_scaled_axis(rng.vector(3.0));
+                let desc = if side == 1 && fixed {
+                    BodyDesc::fixed(shape)
+                } else {
+                    BodyDesc::dynamic(shape)
+                };
+                desc.with_rotation(rotation)
+            });
+            descs[1] = descs[1].clone().with_position(rng.vector(3.0));
+            let ids = descs.map(|d| bodies.insert(&d).expect("a valid body"));
+            let (a, b) = (ids[0].index(), ids[1].index());
+            // A third of the B bodies are dynamic but stand still (asleep):
+            // their sweep turns about the frame's origin, their centre of
+            // mass is elsewhere for the tetrahedron.
+            let asleep = trial % 3 == 1;
+            let sweeps = [a, b].map(|i| {
+                let r = &bodies.records[i];
+                if r.kind == BodyKind::Fixed || (i == b && asleep) {
+                    Sweep::fixed(bodies.poses[i])
+                } else {
+                    Sweep {
+                        pose: bodies.poses[i],
+                        local_center: r.mass.local_center,
+                        linear_velocity: rng.vector(4.0),
+                        angular_velocity: rng.vector(2.0),
+                    }
+                }
+            });
+            let (shape_a, shape_b) = (&bodies.records[a].shape, &bodies.records[b].shape);
+            let toi = time_of_impact(shape_a, &sweeps[0], shape_b, &sweeps[1], 1.0, LINEAR_SLOP);
+            if !bounding_spheres_stay_apart(&bodies, (a, &sweeps[0]), (b, &sweeps[1])) {
+                left += 1;
+                hits += usize::from(matches!(toi, Ok(TimeOfImpact::Hit { .. })));
+                continue;
+            }
+            apart += 1;
+            assert!(matches!(toi, Ok(TimeOfImpact::Miss)), "trial {trial}: {toi:?}");
+            for k in 0..=64 {
+                let t = k as f32 / 64.0;
+                let (pa, pb) = (sweeps[0].pose_at(t), sweeps[1].pose_at(t));
+                match contact(shape_a, &pa, shape_b, &pb, &mut GjkCache::default()) {
+                    Ok(Contact::Separated { distance, .. }) => {
+                        assert!(distance > LINEAR_SLOP, "trial {trial} at {t}: {distance}");
+                    }
+                    other => panic!("trial {trial} at {t}: {other:?}"),
+                }
+            }
+        }
+        assert!(apart > 300 && left > 300 && hits > 100, "{apart} apart, {left} left, {hits} hits");
+    }
 }
