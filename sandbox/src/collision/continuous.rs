@@ -832,37 +832,25 @@ mod tests {
 
     use super::*;
     use crate::body::BodyDesc;
+    use crate::rng::Lcg;
 
-    /// Seeded uniform numbers (a linear congruential generator).
-    struct Rng(u32);
-
-    impl Rng {
-        fn uniform(&mut self, lo: f32, hi: f32) -> f32 {
-            self.0 = self.0.wrapping_mul(1664525).wrapping_add(1013904223);
-            lo + (hi - lo) * ((self.0 >> 8) as f32 / (1u32 << 24) as f32)
-        }
-
-        fn vector(&mut self, scale: f32) -> Vector3<f32> {
-            Vector3::new(
-                self.uniform(-scale, scale),
-                self.uniform(-scale, scale),
-                self.uniform(-scale, scale),
-            )
-        }
+    /// A vector with coordinates uniform in `[-scale, scale)`.
+    fn vector(rng: &mut Lcg, scale: f32) -> Vector3<f32> {
+        Vector3::new(rng.range(-scale, scale), rng.range(-scale, scale), rng.range(-scale, scale))
     }
 
     /// A shape of kind `k % 4`: a box, a ball, a capsule, or a tetrahedron
     /// set 2 m off its frame's origin (so its centre of mass is too).
-    fn shape(rng: &mut Rng, k: usize) -> Shape {
+    fn shape(rng: &mut Lcg, k: usize) -> Shape {
         match k % 4 {
             0 => Cuboid::new(Vector3::new(
-                rng.uniform(0.1, 1.0),
-                rng.uniform(0.1, 1.0),
-                rng.uniform(0.1, 1.0),
+                rng.range(0.1, 1.0),
+                rng.range(0.1, 1.0),
+                rng.range(0.1, 1.0),
             ))
             .into(),
-            1 => Sphere::new(rng.uniform(0.1, 1.0)).into(),
-            2 => Capsule::new(rng.uniform(0.1, 1.0), rng.uniform(0.1, 0.5)).into(),
+            1 => Sphere::new(rng.range(0.1, 1.0)).into(),
+            2 => Capsule::new(rng.range(0.1, 1.0), rng.range(0.1, 0.5)).into(),
             _ => {
                 let offset = Vector3::new(2.0, 0.0, 0.0);
                 let points = [[0.0, 0.0, 0.0], [0.6, 0.0, 0.0], [0.0, 0.5, 0.0], [0.0, 0.0, 0.7]]
@@ -880,14 +868,14 @@ mod tests {
     /// outcomes occur, and hits among the pairs it leaves to the sweep.
     #[test]
     fn bounding_spheres_settle_only_misses() {
-        let mut rng = Rng(5);
+        let mut rng = Lcg(5);
         let (mut apart, mut left, mut hits) = (0, 0, 0);
         for trial in 0..3000 {
             let mut bodies = Bodies::default();
             let fixed = trial % 3 == 0;
             let mut descs = [0, 1].map(|side| {
                 let shape = shape(&mut rng, trial / 4 + side * (trial % 4));
-                let rotation = UnitQuaternion::from_scaled_axis(rng.vector(3.0));
+                let rotation = UnitQuaternion::from_scaled_axis(vector(&mut rng, 3.0));
                 let desc = if side == 1 && fixed {
                     BodyDesc::fixed(shape)
                 } else {
@@ -895,7 +883,7 @@ mod tests {
                 };
                 desc.with_rotation(rotation)
             });
-            descs[1] = descs[1].clone().with_position(rng.vector(3.0));
+            descs[1] = descs[1].clone().with_position(vector(&mut rng, 3.0));
             let ids = descs.map(|d| bodies.insert(&d).expect("a valid body"));
             let (a, b) = (ids[0].index(), ids[1].index());
             // A third of the B bodies are dynamic but stand still (asleep):
@@ -910,8 +898,8 @@ mod tests {
                     Sweep {
                         pose: bodies.poses[i],
                         local_center: r.mass.local_center,
-                        linear_velocity: rng.vector(4.0),
-                        angular_velocity: rng.vector(2.0),
+                        linear_velocity: vector(&mut rng, 4.0),
+                        angular_velocity: vector(&mut rng, 2.0),
                     }
                 }
             });
