@@ -454,6 +454,7 @@ impl World {
             &mut self.bodies,
             &self.contacts,
             &self.continuous,
+            &self.workers,
             &mut self.still_overlap,
         );
         self.remove_invalid_bodies();

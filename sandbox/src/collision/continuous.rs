@@ -172,12 +172,18 @@ pub(crate) struct ContinuousScratch {
     toi: Vec<f32>,
     /// The earliest of those found against bodies that stood still.
     toi_still: Vec<f32>,
-    /// Per cached pair, the time of impact found for it ([`NO_IMPACT`]
-    /// if none), before it is applied to its bodies.
-    pair_toi: Vec<f32>,
+    /// Per run of [`PAIRS_PER_RUN`] cached pairs, the `(body, body, time
+    /// of impact)` of each pair of the run whose sweep found one, before
+    /// it is applied to the bodies.
+    pair_hits: Vec<Vec<(u32, u32, f32)>>,
     /// Per run of awake bodies, the `(body, other, time of impact)` of
     /// each fast body that left its box, against the bodies it then met.
     left_box_hits: Vec<Vec<(u32, u32, f32)>>,
+    /// Per run of [`PAIRS_PER_RUN`] cached pairs, in pair order, the
+    /// `(body A, body B, body going back)` of each pair one of whose bodies
+    /// goes back while the other stood still (a pair twice if both roles
+    /// fit): what the guard against going back into still bodies checks.
+    guard_pairs: Vec<Vec<[u32; 3]>>,
 }
 
 impl ContinuousScratch {
@@ -270,23 +276,28 @@ pub(crate) fn sweep_fast_bodies(
     scratch.toi.resize(n, 1.0);
     scratch.toi_still.clear();
     scratch.toi_still.resize(n, 1.0);
-    // Each pair's time is found on the workers, then applied in pair order
-    // (taking minima, so the order could not change a bit anyway).
-    let mut pair_times = std::mem::take(&mut scratch.pair_toi);
-    pair_times.clear();
-    pair_times.resize(contacts.pairs.len(), NO_IMPACT);
+    // Each pair's time is found on the workers, each run of pairs listing
+    // its impacts, which are then applied in pair order (taking minima, so
+    // the order could not change a bit anyway): one thread walks only the
+    // impacts, not every pair.
+    let mut pair_hits = std::mem::take(&mut scratch.pair_hits);
+    pair_hits.resize_with(contacts.pairs.len().div_ceil(PAIRS_PER_RUN), Vec::new);
     let shared = &*scratch;
-    workers.for_each_run(&mut pair_times, PAIRS_PER_RUN, |first, run| {
-        for (k, toi) in run.iter_mut().enumerate() {
-            *toi = cached_pair_toi(bodies, contacts, shared, &contacts.pairs[first + k]);
+    workers.for_each(&mut pair_hits, |k, found| {
+        found.clear();
+        let first = k * PAIRS_PER_RUN;
+        let run = &contacts.pairs[first..contacts.pairs.len().min(first + PAIRS_PER_RUN)];
+        for pair in run {
+            let toi = cached_pair_toi(bodies, contacts, shared, pair);
+            if toi != NO_IMPACT {
+                found.push((pair.body_a, pair.body_b, toi));
+            }
         }
     });
-    for (pair, &toi) in contacts.pairs.iter().zip(&pair_times) {
-        if toi != NO_IMPACT {
-            scratch.lower_toi(pair.body_a as usize, pair.body_b as usize, toi);
-        }
+    for &(a, b, toi) in pair_hits.iter().flatten() {
+        scratch.lower_toi(a as usize, b as usize, toi);
     }
-    scratch.pair_toi = pair_times;
+    scratch.pair_hits = pair_hits;
     // A fast body whose velocity changed within the step (struck by a
     // faster one) can have left the box the broad phase fattened for it
     // at the step's start, and so reach bodies it has no cached pair with
@@ -358,30 +369,49 @@ pub(crate) fn sweep_fast_bodies(
     //   impact it was no deeper than allowed in the ground.
     // Each correction only moves a time earlier once it is a still
     // partner's, so the passes settle; they stop at `GUARD_PASSES`.
+    //
+    // A pass's corrections never take a body that is not going back (time
+    // 1) to one that is, so the pairs to check are listed once, on the
+    // workers, and the passes walk only those, in pair order.
+    let mut guard_pairs = std::mem::take(&mut scratch.guard_pairs);
+    guard_pairs.resize_with(contacts.pairs.len().div_ceil(PAIRS_PER_RUN), Vec::new);
+    let shared = &*scratch;
+    workers.for_each(&mut guard_pairs, |k, found| {
+        found.clear();
+        let first = k * PAIRS_PER_RUN;
+        for pair in &contacts.pairs[first..contacts.pairs.len().min(first + PAIRS_PER_RUN)] {
+            let (a, b) = (pair.body_a, pair.body_b);
+            for (i, still) in [(a, b), (b, a)] {
+                let (i, still) = (i as usize, still as usize);
+                if shared.moving[i] && !shared.moving[still] && shared.toi[i] < 1.0 {
+                    found.push([a, b, i as u32]);
+                }
+            }
+        }
+    });
     for _ in 0..GUARD_PASSES {
         let mut changed = false;
-        for pair in &contacts.pairs {
-            let (a, b) = (pair.body_a as usize, pair.body_b as usize);
-            for (i, still) in [(a, b), (b, a)] {
-                if !(scratch.moving[i] && !scratch.moving[still] && scratch.toi[i] < 1.0) {
-                    continue;
-                }
-                let back = scratch.sweep(bodies, i).pose_at(scratch.toi[i]);
-                let depth_back = depth_at(bodies, &back, i, &bodies.poses[still], still);
-                let depth_end = depth_at(bodies, &bodies.poses[i], i, &bodies.poses[still], still);
-                if !(depth_back > allowed_depth(bodies, scratch, i, still).max(depth_end)) {
-                    continue;
-                }
-                if scratch.toi[i] < scratch.toi_still[i] {
-                    scratch.toi[i] = scratch.toi_still[i];
+        for &[a, b, i] in guard_pairs.iter().flatten() {
+            let (a, b, i) = (a as usize, b as usize, i as usize);
+            let still = if i == a { b } else { a };
+            if !(scratch.toi[i] < 1.0) {
+                continue;
+            }
+            let back = scratch.sweep(bodies, i).pose_at(scratch.toi[i]);
+            let depth_back = depth_at(bodies, &back, i, &bodies.poses[still], still);
+            let depth_end = depth_at(bodies, &bodies.poses[i], i, &bodies.poses[still], still);
+            if !(depth_back > allowed_depth(bodies, scratch, i, still).max(depth_end)) {
+                continue;
+            }
+            if scratch.toi[i] < scratch.toi_still[i] {
+                scratch.toi[i] = scratch.toi_still[i];
+                changed = true;
+            } else {
+                let t = sink_time(bodies, scratch, a, b, scratch.toi[i]);
+                if t < scratch.toi[i] {
+                    scratch.toi[i] = t;
+                    scratch.toi_still[i] = t;
                     changed = true;
-                } else {
-                    let t = sink_time(bodies, scratch, a, b, scratch.toi[i]);
-                    if t < scratch.toi[i] {
-                        scratch.toi[i] = t;
-                        scratch.toi_still[i] = t;
-                        changed = true;
-                    }
                 }
             }
         }
@@ -389,6 +419,7 @@ pub(crate) fn sweep_fast_bodies(
             break;
         }
     }
+    scratch.guard_pairs = guard_pairs;
     for &slot in awake {
         let i = slot as usize;
         if scratch.toi[i] < 1.0 {

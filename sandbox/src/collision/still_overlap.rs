@@ -41,9 +41,10 @@
 //! allowance: its deepest manifold point at the step's start plus a bound
 //! on how far any of its points moved this step (the continuous stage's).
 //! Bodies at rest never pass; a pair that does is bounded by two support
-//! points along its manifold's normal, and only then measured. The stage
-//! runs on one thread in pair order, so poses are the same for any number
-//! of threads.
+//! points along its manifold's normal, and only then measured. The pairs
+//! with points of which exactly one body moved are listed on the step's
+//! workers, in fixed runs of pairs; the passes then walk that list on one
+//! thread in pair order, so poses are the same for any number of threads.
 
 use collide::nalgebra::Vector3;
 use collide::{Contact, GjkCache, contact};
@@ -52,6 +53,7 @@ use crate::body::storage::Bodies;
 use crate::collision::continuous::{ContinuousScratch, overlap_along_manifold};
 use crate::collision::pair_cache::PairCache;
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
+use crate::workers::Workers;
 
 /// How deep a moving body may end a step in a body that stood still: the
 /// speculative distance, the most the contacts found at the step's start
@@ -71,11 +73,21 @@ const PUSH_OUT_RESOLUTION: f32 = 0.1 * LINEAR_SLOP;
 /// between still bodies ends where the last pass left it.
 const PUSH_OUT_PASSES: usize = 4;
 
-/// The stage's scratch, by body slot, kept between steps.
+/// Cached pairs one worker lists the candidates of at a time: each costs
+/// a few nanoseconds (two flags), so a run must be long for handing it out
+/// to be worth it.
+const PAIRS_PER_RUN: usize = 4096;
+
+/// The stage's scratch, kept between steps.
 #[derive(Debug, Default)]
 pub(crate) struct StillOverlapScratch {
-    /// How far the body was pushed this step, m.
+    /// By body slot: how far the body was pushed this step, m.
     pushed: Vec<f32>,
+    /// Per run of [`PAIRS_PER_RUN`] cached pairs, in pair order: the pairs
+    /// with points of which exactly one body moved, as the pair's index,
+    /// the moving body, and whether it is the pair's second body (its way
+    /// out is then along the normal, else against it).
+    candidates: Vec<Vec<(u32, u32, bool)>>,
 }
 
 /// The push-out-of-still-bodies stage (see the module docs). `continuous`
@@ -85,28 +97,42 @@ pub(crate) fn push_out_of_still_bodies(
     bodies: &mut Bodies,
     contacts: &PairCache,
     continuous: &ContinuousScratch,
+    workers: &Workers,
     scratch: &mut StillOverlapScratch,
 ) {
     let moving = continuous.moving();
     scratch.pushed.clear();
     scratch.pushed.resize(bodies.len(), 0.0);
-    for pass in 0..PUSH_OUT_PASSES {
-        let mut pushed_any = false;
-        for pair in &contacts.pairs {
+    // The pairs the passes look at are listed on the workers, each run of
+    // pairs its own list, so that one thread walks those alone.
+    let pairs = &contacts.pairs;
+    scratch.candidates.resize_with(pairs.len().div_ceil(PAIRS_PER_RUN), Vec::new);
+    workers.for_each(&mut scratch.candidates, |k, found| {
+        found.clear();
+        let first = k * PAIRS_PER_RUN;
+        for (j, pair) in pairs[first..pairs.len().min(first + PAIRS_PER_RUN)].iter().enumerate() {
             // A pair without points was farther apart than its speculative
             // reach at the step's start; only a fast body could have
             // crossed that, and the continuous stage answers for those.
             if pair.point_count == 0 {
                 continue;
             }
+            let (a, b) = (pair.body_a, pair.body_b);
+            match (moving[a as usize], moving[b as usize]) {
+                (true, false) => found.push(((first + j) as u32, a, false)),
+                (false, true) => found.push(((first + j) as u32, b, true)),
+                _ => {}
+            }
+        }
+    });
+    for pass in 0..PUSH_OUT_PASSES {
+        let mut pushed_any = false;
+        for &(index, i, second) in scratch.candidates.iter().flatten() {
+            let pair = &pairs[index as usize];
             let (a, b) = (pair.body_a as usize, pair.body_b as usize);
             // The moving body, and the sign that turns the normal (from A
             // to B) into its way out.
-            let (i, sign) = match (moving[a], moving[b]) {
-                (true, false) => (a, -1.0),
-                (false, true) => (b, 1.0),
-                _ => continue,
-            };
+            let (i, sign) = (i as usize, if second { 1.0 } else { -1.0 });
             // After the first pass only the bodies pushed can have gone
             // deeper (into another still body).
             if pass > 0 && scratch.pushed[i] == 0.0 {
