@@ -769,12 +769,30 @@ const _: () = assert!(MAX_MANIFOLD_POINTS == 4, "by_point_count! lists the count
 /// measured the same on falling-boxes 16,000.
 const PREFETCH_AHEAD: usize = 2;
 
-/// Prefetches batch `index + PREFETCH_AHEAD` of `batches`, and the bodies
-/// of the batch after `index`, where there are such.
+/// Bytes from a batch's start through the last field the push pass reads
+/// (the normal rows, and the largest impulses kept for restitution): the
+/// friction and twist fields after them are the relax pass's alone.
+const PUSH_READS_END: usize =
+    offset_of!(ConstraintBatch, max_normal_impulse) + size_of::<[W; MAX_MANIFOLD_POINTS]>();
+const _: () = assert!(
+    offset_of!(ConstraintBatch, separation) < PUSH_READS_END
+        && offset_of!(ConstraintBatch, inv_inertia_b) < PUSH_READS_END
+        && offset_of!(ConstraintBatch, rn_shift) < PUSH_READS_END
+        && offset_of!(ConstraintBatch, coupling) < PUSH_READS_END,
+    "the push pass's fields lead the batch"
+);
+
+/// Prefetches the first `BYTES` bytes of batch `index + PREFETCH_AHEAD` of
+/// `batches` (what the pass reads of it), and the bodies of the batch after
+/// `index`, where there are such.
 #[inline(always)]
-fn prefetch_ahead(batches: &[ConstraintBatch], index: usize, bodies: &BodyWindow<'_>) {
+fn prefetch_ahead<const BYTES: usize>(
+    batches: &[ConstraintBatch],
+    index: usize,
+    bodies: &BodyWindow<'_>,
+) {
     if let Some(c) = batches.get(index + PREFETCH_AHEAD) {
-        prefetch(c);
+        prefetch_ptr((c as *const ConstraintBatch).cast::<[u8; BYTES]>());
     }
     if let Some(c) = batches.get(index + 1) {
         for &body in c.body_a.iter().chain(&c.body_b) {
@@ -901,7 +919,11 @@ fn sweep<const PUSH: bool>(
 ) {
     for i in 0..batches.len() {
         if params.prefetch {
-            prefetch_ahead(batches, i, &bodies);
+            if PUSH {
+                prefetch_ahead::<PUSH_READS_END>(batches, i, &bodies);
+            } else {
+                prefetch_ahead::<{ size_of::<ConstraintBatch>() }>(batches, i, &bodies);
+            }
         }
         let c = &mut batches[i];
         if PUSH {
