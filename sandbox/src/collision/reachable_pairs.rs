@@ -67,6 +67,10 @@ pub(crate) struct ReachableScratch {
     /// velocity may change (`f32::INFINITY` outside the impact set), and by
     /// how much at most (m/s).
     disturbance: Vec<(f32, f32)>,
+    /// Per body slot: one more than the last pass that changed its
+    /// disturbance (0: none), so that a pass skips the pairs whose bodies
+    /// no pass changed since the pair was last looked at.
+    changed_in: Vec<u32>,
     /// The pairs with points and an awake body, with what the passes read
     /// of them: per run of [`PAIRS_PER_RUN`] pairs (gathered on the
     /// workers), the run's candidates in pair order. The passes walk the
@@ -227,11 +231,22 @@ pub(crate) fn mark_reachable_pairs(
     let candidate_count: usize = candidates.iter().map(Vec::len).sum();
 
     let own_speed = |i: usize| if dt > 0.0 { reach[i] / dt } else { 0.0 };
+    // A pair looked at again with the same disturbances changes nothing
+    // (the updates take minima and maxima), so after the first pass only
+    // the pairs a body of which changed in the last pass or this one are
+    // looked at: the passes reach the same disturbances, pass for pass,
+    // looking at a few pairs around each impact instead of every pair.
+    let changed_in = &mut scratch.changed_in;
+    changed_in.clear();
+    changed_in.resize(records.len(), 0);
     let mut settled = false;
-    for _ in 0..MAX_IMPACT_PASSES {
+    for pass in 0..MAX_IMPACT_PASSES as u32 {
         let mut changed = false;
         for cand in candidates.iter_mut().flatten() {
             let [a, b] = cand.bodies.map(|i| i as usize);
+            if pass > 0 && changed_in[a] < pass && changed_in[b] < pass {
+                continue;
+            }
             let Some(at) = earliest_touch(
                 cand.free,
                 cand.relative_speed,
@@ -251,6 +266,7 @@ pub(crate) fn mark_reachable_pairs(
                 // Written so that NaN counts as no change.
                 if at < when || by > size {
                     disturbance[me] = (when.min(at), size.max(by));
+                    changed_in[me] = pass + 1;
                     changed = true;
                 }
             }
