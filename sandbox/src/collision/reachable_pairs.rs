@@ -105,6 +105,8 @@ struct Candidate {
     restitution: f32,
     /// Whether it is solved this step.
     reachable: bool,
+    /// Its manifold's point count.
+    points: u8,
 }
 
 /// The earliest time within a step of `dt` at which a gap of `free` can
@@ -224,6 +226,7 @@ pub(crate) fn mark_reachable_pairs(
                 relative_speed,
                 restitution: 1.0 + c.restitution,
                 reachable: false,
+                points: u8::try_from(c.point_count).unwrap_or(u8::MAX),
             });
         }
     });
@@ -312,12 +315,17 @@ pub(crate) fn mark_reachable_pairs(
             }
         }
     }
+    // The pairs are marked on the workers, each run of pairs by its own
+    // candidates; the solved list is then read off the candidates in order.
+    workers.for_each_chunk(pairs, &mut *candidates, PAIRS_PER_RUN, |first, run, cands| {
+        for cand in cands.iter().filter(|cand| cand.reachable) {
+            run[cand.index as usize - first].reachable = true;
+        }
+    });
     scratch.solved_points = 0;
     scratch.solved.clear();
     for cand in candidates.iter().flatten().filter(|cand| cand.reachable) {
-        let c = &mut pairs[cand.index as usize];
-        c.reachable = true;
-        scratch.solved_points += c.point_count as usize;
+        scratch.solved_points += cand.points as usize;
         scratch.solved.push(cand.index);
     }
 }
