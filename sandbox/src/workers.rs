@@ -101,6 +101,28 @@ impl Workers {
         }
     }
 
+    /// Lists what `f` finds in `items`, per run of `run` items: `lists`
+    /// gets one list per run (the `k`-th for items `k * run ..`), and `f(i,
+    /// &items[i], list)` pushes onto its run's list whatever item `i`
+    /// yields. The runs are looked at on the pool's threads; read in order,
+    /// the lists give the findings in item order, as one thread would.
+    pub fn collect_runs<T, O, F>(&self, items: &[T], run: usize, lists: &mut Vec<Vec<O>>, f: F)
+    where
+        T: Sync,
+        O: Send,
+        F: Fn(usize, &T, &mut Vec<O>) + Sync,
+    {
+        let run = run.max(1);
+        lists.resize_with(items.len().div_ceil(run), Vec::new);
+        self.for_each(lists, |k, list| {
+            list.clear();
+            let first = k * run;
+            for (j, item) in items[first..items.len().min(first + run)].iter().enumerate() {
+                f(first + j, item, list);
+            }
+        });
+    }
+
     /// Calls `f(k, &mut items[k])` for every item, on the pool's threads;
     /// inline with one thread.
     pub fn for_each<T, F>(&self, items: &mut [T], f: F)
@@ -214,5 +236,35 @@ mod tests {
             }
         }
         assert!(slots_in(&[], 0..4).is_empty());
+    }
+
+    /// The lists `collect_runs` fills, read in order, are what a filter over
+    /// the items gives one thread, on one thread and on a pool of three,
+    /// and lists left from a longer call are dropped.
+    #[test]
+    fn collected_runs_read_in_order_are_the_serial_findings() {
+        let items: Vec<u32> = (0..1000).map(|i| (i * 7919) % 1013).collect();
+        let expected: Vec<(usize, u32)> =
+            items.iter().copied().enumerate().filter(|&(_, x)| x % 3 == 0).collect();
+        for threads in [1, 3] {
+            let mut workers = Workers::default();
+            workers.ensure_threads(threads);
+            workers.split_for(MIN_AWAKE_TO_SPLIT);
+            let mut lists = vec![vec![(0, 0)]; 500];
+            for run in [1, 7, 64, 1000, 4096] {
+                workers.collect_runs(&items, run, &mut lists, |i, &x, list| {
+                    if x % 3 == 0 {
+                        list.push((i, x));
+                    }
+                });
+                assert_eq!(
+                    lists.len(),
+                    items.len().div_ceil(run),
+                    "{threads} threads, runs of {run}"
+                );
+                let found: Vec<(usize, u32)> = lists.iter().flatten().copied().collect();
+                assert_eq!(found, expected, "{threads} threads, runs of {run}");
+            }
+        }
     }
 }

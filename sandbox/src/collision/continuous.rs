@@ -281,17 +281,11 @@ pub(crate) fn sweep_fast_bodies(
     // the order could not change a bit anyway): one thread walks only the
     // impacts, not every pair.
     let mut pair_hits = std::mem::take(&mut scratch.pair_hits);
-    pair_hits.resize_with(contacts.pairs.len().div_ceil(PAIRS_PER_RUN), Vec::new);
     let shared = &*scratch;
-    workers.for_each(&mut pair_hits, |k, found| {
-        found.clear();
-        let first = k * PAIRS_PER_RUN;
-        let run = &contacts.pairs[first..contacts.pairs.len().min(first + PAIRS_PER_RUN)];
-        for pair in run {
-            let toi = cached_pair_toi(bodies, contacts, shared, pair);
-            if toi != NO_IMPACT {
-                found.push((pair.body_a, pair.body_b, toi));
-            }
+    workers.collect_runs(&contacts.pairs, PAIRS_PER_RUN, &mut pair_hits, |_, pair, found| {
+        let toi = cached_pair_toi(bodies, contacts, shared, pair);
+        if toi != NO_IMPACT {
+            found.push((pair.body_a, pair.body_b, toi));
         }
     });
     for &(a, b, toi) in pair_hits.iter().flatten() {
@@ -374,18 +368,13 @@ pub(crate) fn sweep_fast_bodies(
     // 1) to one that is, so the pairs to check are listed once, on the
     // workers, and the passes walk only those, in pair order.
     let mut guard_pairs = std::mem::take(&mut scratch.guard_pairs);
-    guard_pairs.resize_with(contacts.pairs.len().div_ceil(PAIRS_PER_RUN), Vec::new);
     let shared = &*scratch;
-    workers.for_each(&mut guard_pairs, |k, found| {
-        found.clear();
-        let first = k * PAIRS_PER_RUN;
-        for pair in &contacts.pairs[first..contacts.pairs.len().min(first + PAIRS_PER_RUN)] {
-            let (a, b) = (pair.body_a, pair.body_b);
-            for (i, still) in [(a, b), (b, a)] {
-                let (i, still) = (i as usize, still as usize);
-                if shared.moving[i] && !shared.moving[still] && shared.toi[i] < 1.0 {
-                    found.push([a, b, i as u32]);
-                }
+    workers.collect_runs(&contacts.pairs, PAIRS_PER_RUN, &mut guard_pairs, |_, pair, found| {
+        let (a, b) = (pair.body_a, pair.body_b);
+        for (i, still) in [(a, b), (b, a)] {
+            let (i, still) = (i as usize, still as usize);
+            if shared.moving[i] && !shared.moving[still] && shared.toi[i] < 1.0 {
+                found.push([a, b, i as u32]);
             }
         }
     });

@@ -106,23 +106,18 @@ pub(crate) fn push_out_of_still_bodies(
     // The pairs the passes look at are listed on the workers, each run of
     // pairs its own list, so that one thread walks those alone.
     let pairs = &contacts.pairs;
-    scratch.candidates.resize_with(pairs.len().div_ceil(PAIRS_PER_RUN), Vec::new);
-    workers.for_each(&mut scratch.candidates, |k, found| {
-        found.clear();
-        let first = k * PAIRS_PER_RUN;
-        for (j, pair) in pairs[first..pairs.len().min(first + PAIRS_PER_RUN)].iter().enumerate() {
-            // A pair without points was farther apart than its speculative
-            // reach at the step's start; only a fast body could have
-            // crossed that, and the continuous stage answers for those.
-            if pair.point_count == 0 {
-                continue;
-            }
-            let (a, b) = (pair.body_a, pair.body_b);
-            match (moving[a as usize], moving[b as usize]) {
-                (true, false) => found.push(((first + j) as u32, a, false)),
-                (false, true) => found.push(((first + j) as u32, b, true)),
-                _ => {}
-            }
+    workers.collect_runs(pairs, PAIRS_PER_RUN, &mut scratch.candidates, |index, pair, found| {
+        // A pair without points was farther apart than its speculative
+        // reach at the step's start; only a fast body could have crossed
+        // that, and the continuous stage answers for those.
+        if pair.point_count == 0 {
+            return;
+        }
+        let (a, b) = (pair.body_a, pair.body_b);
+        match (moving[a as usize], moving[b as usize]) {
+            (true, false) => found.push((index as u32, a, false)),
+            (false, true) => found.push((index as u32, b, true)),
+            _ => {}
         }
     });
     for pass in 0..PUSH_OUT_PASSES {
