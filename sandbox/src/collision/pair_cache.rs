@@ -297,6 +297,11 @@ impl PairCache {
         self.pairs.resize(total, CachedPair::default());
         let (mut read, mut write) = (kept, total);
         for &(a, b) in pairs.iter().rev() {
+            // `write - read` new pairs are still to be placed: once none
+            // is, the pairs before stay where they are.
+            if read == write {
+                break;
+            }
             // The kept pairs after this one move up; then this one, either
             // kept or new.
             while read > 0 && self.pairs[read - 1].key() > (a, b) {
