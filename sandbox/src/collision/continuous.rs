@@ -214,6 +214,19 @@ impl ContinuousScratch {
         }
     }
 
+    /// What [`Self::sweep`] gives as the sweep's pose at time 0 and the
+    /// displacement of the body's centre of mass over the step, with the
+    /// same arithmetic, without the turn (which takes an inverse cosine):
+    /// all the bounding-sphere test reads.
+    fn path(&self, bodies: &Bodies, i: usize) -> (Isometry3<f32>, Vector3<f32>) {
+        let end = bodies.poses[i];
+        if !self.moving[i] {
+            return (end, Vector3::zeros());
+        }
+        let (start, center) = (self.start[i], bodies.records[i].mass.local_center);
+        (start, end * center - start * center)
+    }
+
     /// The body's motion over the step: from its start pose to its solved
     /// one, or standing still.
     ///
@@ -583,11 +596,12 @@ fn pair_is_fast(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize
 /// back, or 1 when their solved poses stand.
 fn pair_toi(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) -> f32 {
     let (shape_a, shape_b) = (&bodies.records[a].shape, &bodies.records[b].shape);
-    let (sweep_a, sweep_b) = (scratch.sweep(bodies, a), scratch.sweep(bodies, b));
-    if bounding_spheres_stay_apart(bodies, (a, &sweep_a), (b, &sweep_b)) {
+    let (path_a, path_b) = (scratch.path(bodies, a), scratch.path(bodies, b));
+    if bounding_spheres_stay_apart(bodies, (a, path_a), (b, path_b)) {
         // What the sweep below would find: a miss.
         return 1.0;
     }
+    let (sweep_a, sweep_b) = (scratch.sweep(bodies, a), scratch.sweep(bodies, b));
     match time_of_impact(shape_a, &sweep_a, shape_b, &sweep_b, 1.0, LINEAR_SLOP) {
         Ok(TimeOfImpact::Hit { toi, point_a, point_b, normal, .. }) if toi > 0.0 => {
             let plane = Plane { point: point_a + 0.5 * (point_b - point_a), normal: *normal };
@@ -639,14 +653,14 @@ const SPHERE_MARGIN_REL: f32 = 1.0e-3;
 /// other), which took about 0.7 µs each.
 fn bounding_spheres_stay_apart(
     bodies: &Bodies,
-    (a, sweep_a): (usize, &Sweep),
-    (b, sweep_b): (usize, &Sweep),
+    (a, (pose_a, motion_a)): (usize, (Isometry3<f32>, Vector3<f32>)),
+    (b, (pose_b, motion_b)): (usize, (Isometry3<f32>, Vector3<f32>)),
 ) -> bool {
     let (ra, rb) = (&bodies.records[a], &bodies.records[b]);
     // A moving body's sweep turns about its centre of mass; a standing
     // one's centre stays where it is.
-    let start = (sweep_b.pose * rb.mass.local_center) - (sweep_a.pose * ra.mass.local_center);
-    let motion = sweep_b.linear_velocity - sweep_a.linear_velocity;
+    let start = (pose_b * rb.mass.local_center) - (pose_a * ra.mass.local_center);
+    let motion = motion_b - motion_a;
     // The time of nearest approach within the step; NaN (no relative
     // motion) is the start.
     let t = (-start.dot(&motion) / motion.norm_squared()).clamp(0.0, 1.0);
@@ -925,7 +939,9 @@ mod tests {
             });
             let (shape_a, shape_b) = (&bodies.records[a].shape, &bodies.records[b].shape);
             let toi = time_of_impact(shape_a, &sweeps[0], shape_b, &sweeps[1], 1.0, LINEAR_SLOP);
-            if !bounding_spheres_stay_apart(&bodies, (a, &sweeps[0]), (b, &sweeps[1])) {
+            let path = |s: &Sweep| (s.pose, s.linear_velocity);
+            let paths = (path(&sweeps[0]), path(&sweeps[1]));
+            if !bounding_spheres_stay_apart(&bodies, (a, paths.0), (b, paths.1)) {
                 left += 1;
                 hits += usize::from(matches!(toi, Ok(TimeOfImpact::Hit { .. })));
                 continue;
