@@ -431,7 +431,7 @@ impl World {
         let integrate_time = solve(
             &self.bodies,
             &mut self.contacts,
-            &self.reachable.solved,
+            &self.reachable,
             &self.settings,
             &self.workers,
             &mut self.solver,

@@ -82,6 +82,12 @@ pub(crate) struct ReachableScratch {
     /// pairs with points and an awake body that are reachable, which the
     /// solver takes without walking the whole cache.
     pub solved: Vec<u32>,
+    /// Per entry of `solved`: whether all of its manifold's points were
+    /// more than [`SPECULATIVE_DISTANCE`] apart (solved only because the
+    /// bodies' relative motion may close the gap within the step). The
+    /// solver batches these apart, as most of them take no impulse and
+    /// their batches can then be skipped whole.
+    pub far: Vec<bool>,
 }
 
 /// A pair with points and an awake body, holding everything the passes
@@ -103,6 +109,8 @@ struct Candidate {
     relative_speed: f32,
     /// `1 + e`, with `e` the pair's restitution.
     restitution: f32,
+    /// Whether its nearest point is more than the speculative distance apart.
+    far: bool,
     /// Whether it is solved this step.
     reachable: bool,
     /// Its manifold's point count.
@@ -178,6 +186,7 @@ pub(crate) fn mark_reachable_pairs(
     disturbance.resize(records.len(), (f32::INFINITY, 0.0));
     scratch.solved_points = 0;
     scratch.solved.clear();
+    scratch.far.clear();
     let gravity_drift = dt * dt * gravity.norm();
     let PairCache { pairs, slab, .. } = contacts;
 
@@ -225,6 +234,7 @@ pub(crate) fn mark_reachable_pairs(
                 free: nearest - SPECULATIVE_DISTANCE - gravity_drift,
                 relative_speed,
                 restitution: 1.0 + c.restitution,
+                far: nearest > SPECULATIVE_DISTANCE,
                 reachable: false,
                 points: u8::try_from(c.point_count).unwrap_or(u8::MAX),
             });
@@ -324,9 +334,11 @@ pub(crate) fn mark_reachable_pairs(
     });
     scratch.solved_points = 0;
     scratch.solved.clear();
+    scratch.far.clear();
     for cand in candidates.iter().flatten().filter(|cand| cand.reachable) {
         scratch.solved_points += cand.points as usize;
         scratch.solved.push(cand.index);
+        scratch.far.push(cand.far);
     }
 }
 

@@ -21,7 +21,8 @@ use collide::nalgebra::{Point3, Vector3};
 use super::contact_solver::{ANCHOR_RATE_FRACTION, SolverParams};
 use super::load_stiffening::stiffen_for_load;
 use super::simd_batch::{
-    COUPLING_PAIRS, ConstraintBatch, LANES, W, WideSym, WideVec, pair_index, tangent_basis,
+    COUPLING_PAIRS, ConstraintBatch, EMPTY_LANE_SEPARATION, LANES, W, WideSym, WideVec, pair_index,
+    tangent_basis,
 };
 use crate::collision::manifold::{MAX_MANIFOLD_POINTS, Manifold};
 use crate::solver::simd_target::per_simd_target;
@@ -258,6 +259,27 @@ per_simd_target! {
         }
         let twist_tangent = |k: usize| rt_b[k].dot(&in_b) + rt_a[k].dot(&in_a);
 
+        // What the passes read to skip a batch that would not change (see
+        // `ConstraintBatch::is_quiet`): each lane's smallest separation,
+        // and its largest `|r × n|` on either body, over its own points.
+        // A NaN separation or lever makes the lane's separation NaN, which
+        // is never quiet.
+        let mut lowest = W::splat(f32::INFINITY);
+        let mut reach_a = W::ZERO;
+        let mut reach_b = W::ZERO;
+        let mut nan = W::ZERO.simd_ne(W::ZERO);
+        for i in 0..MAX_MANIFOLD_POINTS {
+            let s = separation[i];
+            lowest = (valid[i] & s.simd_lt(lowest)).select(s, lowest);
+            let (ra, rb) = (rn_a[i].dot(&rn_a[i]).sqrt(), rn_b[i].dot(&rn_b[i]).sqrt());
+            reach_a = reach_a.max(ra);
+            reach_b = reach_b.max(rb);
+            nan |= s.simd_ne(s) | ra.simd_ne(ra) | rb.simd_ne(rb);
+        }
+        let lowest = nan.select(W::splat(f32::NAN), lowest);
+        let quiet_separation =
+            count.simd_gt(W::ZERO).select(lowest, W::splat(EMPTY_LANE_SEPARATION));
+
         let mut relative_velocity = [[0.0; MAX_MANIFOLD_POINTS]; LANES];
         if any_restitution {
             restitution_velocities(inputs, bodies, &n, &rn_a, &rn_b, &valid, &mut relative_velocity);
@@ -277,6 +299,9 @@ per_simd_target! {
             inv_inertia_a,
             inv_inertia_b,
             separation,
+            quiet_separation,
+            reach_a,
+            reach_b,
             normal_mass,
             normal_impulse,
             max_normal_impulse: [W::ZERO; MAX_MANIFOLD_POINTS],

@@ -13,6 +13,7 @@ use collide::nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3
 use crate::body::storage::Bodies;
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 use crate::collision::pair_cache::PairCache;
+use crate::collision::reachable_pairs::ReachableScratch;
 use crate::prefetch::{PREFETCH_FROM_BATCHES, prefetch};
 use crate::settings::StepSettings;
 use crate::shared_slice::SharedSlice;
@@ -133,19 +134,20 @@ pub(crate) struct SolverScratch {
 }
 
 /// Solves one step of `dt` for the awake bodies and the manifolds of
-/// `contacts` listed in `solved` (by index, increasing: those with points
-/// and an awake body that the reachable-pairs pass kept), storing impulses
-/// in `contacts`. Returns the time spent integrating inside the substeps,
+/// `contacts` that the reachable-pairs pass kept (`reachable.solved`, by
+/// index, increasing: those with points and an awake body; the far ones
+/// among them are batched apart), storing impulses in `contacts`. Returns the time spent integrating inside the substeps,
 /// which the step reports apart.
 pub(crate) fn solve(
     bodies: &Bodies,
     contacts: &mut PairCache,
-    solved: &[u32],
+    reachable: &ReachableScratch,
     settings: &StepSettings,
     workers: &Workers,
     scratch: &mut SolverScratch,
     dt: f32,
 ) -> Duration {
+    let ReachableScratch { solved, far, .. } = reachable;
     scratch.gather_awake(bodies, &settings.gravity, workers);
     if scratch.awake_slots.is_empty() {
         // Everything asleep or static: no contact can change.
@@ -208,7 +210,7 @@ pub(crate) fn solve(
         scratch.slots.iter().map(|s| contacts.pairs[s.contact as usize].point_count),
         scratch.masses.len(),
     );
-    scratch.batch_constraints(bodies, contacts, &params, workers);
+    scratch.batch_constraints(bodies, contacts, far, &params, workers);
     scratch.chain_blocks.assemble(&scratch.slots, &scratch.batches);
     params.prefetch = scratch.batches.len() >= PREFETCH_FROM_BATCHES;
 
@@ -339,6 +341,13 @@ pub(crate) fn write_back(bodies: &mut Bodies, scratch: &SolverScratch, workers: 
 }
 
 impl SolverScratch {
+    /// The solved-manifold slots of each batch of the last step, in batch
+    /// order (for the tests).
+    #[cfg(test)]
+    pub fn batch_members(&self) -> Vec<&[u32]> {
+        (0..self.batching.lens.len()).map(|index| self.members(index)).collect()
+    }
+
     /// Regions the last step's solve cut the awake bodies into.
     #[cfg(test)]
     pub fn region_count(&self) -> usize {
@@ -428,6 +437,7 @@ impl SolverScratch {
         &mut self,
         bodies: &Bodies,
         contacts: &PairCache,
+        far: &[bool],
         params: &SolverParams,
         workers: &Workers,
     ) {
@@ -441,8 +451,15 @@ impl SolverScratch {
         let (regions, pairs) = (&self.regions, &self.pairs);
         workers.for_each(&mut self.task_batching[..tasks], |task, batching| {
             batching.clear();
-            let slots = regions.task_slots(task).iter();
-            batching.append(slots.map(|&m| (m, pairs[m as usize].0, pairs[m as usize].1)));
+            // The manifolds near enough to touch first, then the far ones
+            // in batches of their own, which the passes mostly skip whole
+            // (see `ConstraintBatch::is_quiet`).
+            for distant in [false, true] {
+                let slots = regions.task_slots(task).iter();
+                let slots =
+                    slots.filter(|&&m| far.get(m as usize).copied().unwrap_or(false) == distant);
+                batching.append(slots.map(|&m| (m, pairs[m as usize].0, pairs[m as usize].1)));
+            }
         });
         self.batching.clear();
         self.batch_stand_ins.clear();

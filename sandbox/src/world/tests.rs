@@ -216,3 +216,31 @@ fn large_awake_scenes_are_solved_in_regions() {
         assert_eq!(world.solver.region_count(), regions, "pyramid {size}");
     }
 }
+
+/// The solver batches the far manifolds (all points beyond the speculative
+/// distance, solved only because the bodies' relative motion may close the
+/// gap) apart from the near ones, after them in each task, so that the
+/// passes can skip their batches whole: over a falling pile's landing, no
+/// batch mixes the two, and both kinds occur.
+#[test]
+fn far_manifolds_share_no_batch_with_near_ones() {
+    use crate::scene::builtin::{Scene, build_scene};
+    let mut world = World::new();
+    build_scene(&mut world, Scene::FallingBoxes, 300).unwrap();
+    let (mut far_batches, mut near_batches) = (0, 0);
+    for _ in 0..90 {
+        world.step(1.0 / 60.0);
+        let far = &world.reachable.far;
+        assert_eq!(far.len(), world.reachable.solved.len());
+        for members in world.solver.batch_members() {
+            let first = far[members[0] as usize];
+            assert!(members.iter().all(|&m| far[m as usize] == first), "mixed batch {members:?}");
+            if first {
+                far_batches += 1;
+            } else {
+                near_batches += 1;
+            }
+        }
+    }
+    assert!(far_batches > 100 && near_batches > 100, "{far_batches} far, {near_batches} near");
+}
