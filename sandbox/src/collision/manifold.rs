@@ -166,6 +166,12 @@ impl Manifold {
         (anchor, Vector3::zeros())
     }
 
+    /// Smallest separation of the points (`f32::MAX` without points; NaN
+    /// separations are passed over, as `f32::min` does).
+    pub fn nearest_separation(&self) -> f32 {
+        self.points.iter().map(|p| p.separation).fold(f32::MAX, f32::min)
+    }
+
     /// Deepest penetration of the manifold (zero if none overlaps).
     pub fn penetration(&self) -> f32 {
         self.points.iter().fold(0.0f32, |d, p| d.max(-p.separation))

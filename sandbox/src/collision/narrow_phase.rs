@@ -291,6 +291,7 @@ fn update_pair(
                     speculative,
                 );
                 if recycled {
+                    c.nearest = cached.manifold.nearest_separation();
                     c.recycled_steps += 1;
                     wake_touched(records, active, a, b, wake);
                     return None;
@@ -317,6 +318,7 @@ fn update_pair(
     c.travel_clearance = clearance;
     c.travel_at = travel;
     c.point_count = computed.points.len() as u32;
+    c.nearest = computed.nearest_separation();
     if c.point_count == 0 {
         // Nothing to keep: an empty manifold carries no impulses.
         return slot.is_some().then_some(SlotChange::Release);

@@ -188,7 +188,7 @@ pub(crate) fn mark_reachable_pairs(
     scratch.solved.clear();
     scratch.far.clear();
     let gravity_drift = dt * dt * gravity.norm();
-    let PairCache { pairs, slab, .. } = contacts;
+    let PairCache { pairs, .. } = contacts;
 
     // The candidates are gathered on the workers, each fixed run of pairs
     // into its own list.
@@ -204,7 +204,6 @@ pub(crate) fn mark_reachable_pairs(
                 && let Some(later) = run.get(k + PAIRS_AHEAD)
                 && later.point_count > 0
             {
-                prefetch(slab.manifold(later.manifold));
                 for body in [later.body_a, later.body_b] {
                     if let Some(r) = records.get(body as usize) {
                         prefetch(&r.extent);
@@ -217,12 +216,7 @@ pub(crate) fn mark_reachable_pairs(
             if c.point_count == 0 || !(active[a] || active[b]) {
                 continue;
             }
-            let nearest = slab
-                .manifold(c.manifold)
-                .points
-                .iter()
-                .map(|p| p.separation)
-                .fold(f32::MAX, f32::min);
+            let nearest = c.nearest;
             let relative_speed = (linear_velocities[a] - linear_velocities[b]).norm()
                 + angular_velocities[a].norm() * records[a].extent
                 + angular_velocities[b].norm() * records[b].extent;

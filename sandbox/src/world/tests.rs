@@ -47,7 +47,7 @@ fn validate_catches_planted_corruption() {
         world
     };
     type Plant = fn(&mut World);
-    let plants: [(&str, Plant); 7] = [
+    let plants: [(&str, Plant); 8] = [
         ("active but asleep", |w| {
             let i = (0..w.bodies.len()).find(|&i| w.bodies.active[i]).unwrap();
             w.bodies.records[i].awake = false;
@@ -57,6 +57,10 @@ fn validate_catches_planted_corruption() {
         ("point count off", |w| {
             let c = w.contacts.pairs.iter_mut().find(|c| c.point_count != 0).unwrap();
             c.point_count += 1;
+        }),
+        ("nearest separation off", |w| {
+            let c = w.contacts.pairs.iter_mut().find(|c| c.point_count != 0).unwrap();
+            c.nearest += 0.001;
         }),
         ("dead body in a pair", |w| {
             let b = w.contacts.pairs[0].body_b as usize;
