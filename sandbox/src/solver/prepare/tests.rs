@@ -58,6 +58,26 @@ fn random_mass(rng: &mut Rng) -> SolverMass {
     }
 }
 
+/// The static body (solver index 0) and `count` random dynamic ones,
+/// moving, spinning and already displaced and turned by up to `scales`
+/// (`[speed, spin, shift, turn]`, per component): their masses and bodies.
+fn random_bodies(
+    rng: &mut Rng,
+    count: usize,
+    scales: [f32; 4],
+) -> (Vec<SolverMass>, Vec<SolverBody>) {
+    let [speed, spin, shift, turn] = scales;
+    let mut masses = vec![SolverMass::STATIC];
+    masses.extend((0..count).map(|_| random_mass(rng)));
+    let mut bodies = vec![SolverBody::STATIC];
+    bodies.extend((0..count).map(|_| {
+        let mut body = SolverBody::new(&rng.vector(speed), &rng.vector(spin));
+        body.set_deltas(&rng.vector(shift), &rng.vector(turn));
+        body
+    }));
+    (masses, bodies)
+}
+
 fn random_manifold(rng: &mut Rng, count: usize) -> Manifold {
     let mut m = Manifold { normal: rng.vector(1.0).normalize(), ..Manifold::default() };
     for i in 0..count {
@@ -386,14 +406,7 @@ fn passes_per_point_count_match_the_all_point_passes() {
     use crate::solver::simd_batch;
     let mut rng = Rng(23);
     for largest in 1..=MAX_MANIFOLD_POINTS {
-        let mut masses = vec![SolverMass::STATIC];
-        masses.extend((0..8).map(|_| random_mass(&mut rng)));
-        let mut bodies = vec![SolverBody::STATIC];
-        bodies.extend((0..8).map(|_| {
-            let mut body = SolverBody::new(&rng.vector(1.0), &rng.vector(1.0));
-            body.set_deltas(&rng.vector(0.01), &rng.vector(0.01));
-            body
-        }));
+        let (masses, bodies) = random_bodies(&mut rng, 8, [1.0, 1.0, 0.01, 0.01]);
         // Two batches of four manifolds, (0,1) (2,3) (4,5) (6,7) then
         // (1,2) (3,4) (5,6) (7,8), body 0 static: counts 1..=largest,
         // one lane of each at `largest`.
@@ -605,14 +618,7 @@ fn skipped_batches_are_those_a_pass_leaves_unchanged() {
     let (mut skipped, mut changed, mut unchanged) = (0, 0, 0);
     let trials = 3000;
     for trial in 0..trials {
-        let mut masses = vec![SolverMass::STATIC];
-        masses.extend((0..2).map(|_| random_mass(&mut rng)));
-        let mut bodies = vec![SolverBody::STATIC];
-        bodies.extend((0..2).map(|_| {
-            let mut body = SolverBody::new(&rng.vector(2.0), &rng.vector(1.0));
-            body.set_deltas(&rng.vector(0.005), &rng.vector(0.005));
-            body
-        }));
+        let (masses, bodies) = random_bodies(&mut rng, 2, [2.0, 1.0, 0.005, 0.005]);
         let count = 1 + trial % MAX_MANIFOLD_POINTS;
         let mut manifold = random_manifold(&mut rng, count);
         for p in manifold.points.iter_mut() {
