@@ -136,8 +136,9 @@ pub(crate) struct SolverScratch {
 /// Solves one step of `dt` for the awake bodies and the manifolds of
 /// `contacts` that the reachable-pairs pass kept (`reachable.solved`, by
 /// index, increasing: those with points and an awake body; the far ones
-/// among them are batched apart), storing impulses in `contacts`. Returns the time spent integrating inside the substeps,
-/// which the step reports apart.
+/// among them are batched apart), storing impulses in `contacts`. Returns
+/// the time spent integrating inside the substeps, which the step reports
+/// apart.
 pub(crate) fn solve(
     bodies: &Bodies,
     contacts: &mut PairCache,
