@@ -1,7 +1,9 @@
 //! The step's worker threads: a rayon pool of [`StepSettings::threads`]
 //! threads (none for one thread, where every stage runs inline on the
 //! caller), and the ways the stages use it: [`Workers::for_each`],
-//! [`Workers::for_each_chunk`] and [`Workers::for_each_chunk_zip`].
+//! [`Workers::for_each_chunk`], [`Workers::for_each_chunk_zip`],
+//! [`Workers::for_each_zipped_run`] and [`Workers::any_run`]. None of them
+//! allocates: a step in a steady state allocates nothing.
 //!
 //! **Determinism.** A stage hands the workers a slice cut into fixed-size
 //! chunks and a function that reads shared inputs and writes only its own
@@ -215,7 +217,161 @@ impl Workers {
             }
         }
     }
+    /// Calls `f(first, runs)` on each `run`-sized run of the slices
+    /// `slices`, all of one length and cut at the same indices (the last
+    /// run may be shorter), `first` the index of the run's first element, on the pool's threads; inline in order with one thread or
+    /// a single run. It lends the runs without listing them first, so it
+    /// allocates nothing.
+    pub fn for_each_zipped_run<S, F>(&self, slices: S, run: usize, f: F)
+    where
+        S: ZippedSlices,
+        F: Fn(usize, S::Runs) + Sync + Send,
+    {
+        let run = run.max(1);
+        match self.pool() {
+            Some(pool) if slices.len() > run => {
+                pool.install(|| slices.par_for_each_run(run, &f));
+            }
+            _ => slices.for_each_run(run, &f),
+        }
+    }
+
+    /// Calls `f(k, run)` on run `k` of `whole`, the runs being
+    /// `begin[k]..begin[k + 1]` (offsets from `begin[0]`, increasing), on
+    /// the pool's threads; inline in order with one thread or a single run.
+    /// The runs are cut as they are handed out, so it allocates nothing.
+    pub fn for_each_split<T, F>(&self, whole: T, begin: &[usize], f: F)
+    where
+        T: SplitAt,
+        F: Fn(usize, T) + Sync + Send,
+    {
+        if begin.len() < 2 {
+            return;
+        }
+        match self.pool() {
+            Some(pool) if begin.len() > 2 => pool.install(|| split_join(whole, begin, 0, &f)),
+            _ => {
+                let mut rest = whole;
+                for (k, w) in begin.windows(2).enumerate() {
+                    let (run, tail) = rest.split_at(w[1] - w[0]);
+                    f(k, run);
+                    rest = tail;
+                }
+            }
+        }
+    }
+
+    /// Whether `f` holds for any of the `run`-sized runs of `0..len`
+    /// (the last may be shorter), looked at on the pool's threads; inline
+    /// in order with one thread or a single run, stopping at the first.
+    pub fn any_run<F>(&self, len: usize, run: usize, f: F) -> bool
+    where
+        F: Fn(std::ops::Range<usize>) -> bool + Sync + Send,
+    {
+        let run = run.max(1);
+        let range = |k: usize| k * run..len.min((k + 1) * run);
+        let runs = len.div_ceil(run);
+        match self.pool() {
+            Some(pool) if runs > 1 => {
+                pool.install(|| (0..runs).into_par_iter().any(|k| f(range(k))))
+            }
+            _ => (0..runs).any(|k| f(range(k))),
+        }
+    }
 }
+
+/// Something a stage cuts into consecutive runs of its own lengths, one
+/// per task (see [`Workers::for_each_split`]): a mutable slice, or several
+/// cut at the same indices.
+pub(crate) trait SplitAt: Sized + Send {
+    /// The first `mid` elements, and the rest.
+    fn split_at(self, mid: usize) -> (Self, Self);
+}
+
+impl<T: Send> SplitAt for &mut [T] {
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        self.split_at_mut(mid)
+    }
+}
+
+/// Hands run `k0 + k` of `whole` (cut at the offsets `begin`, taken from
+/// `begin[0]`) to `f`, halving the runs between two rayon tasks until one
+/// is left.
+fn split_join<T: SplitAt, F: Fn(usize, T) + Sync>(whole: T, begin: &[usize], k0: usize, f: &F) {
+    let runs = begin.len() - 1;
+    if runs == 1 {
+        f(k0, whole);
+        return;
+    }
+    let mid = runs / 2;
+    let (left, right) = whole.split_at(begin[mid] - begin[0]);
+    rayon::join(
+        || split_join(left, &begin[..=mid], k0, f),
+        || split_join(right, &begin[mid..], k0 + mid, f),
+    );
+}
+
+/// Mutable slices that a stage cuts at the same indices into runs, one
+/// run of each per task (see [`Workers::for_each_zipped_run`]): a tuple of
+/// two to four slices.
+pub(crate) trait ZippedSlices: Send {
+    /// One run of each slice.
+    type Runs: Send;
+    /// The length of the slices (of the shortest, were they to differ:
+    /// the runs stop with its last).
+    fn len(&self) -> usize;
+    /// Calls `f(first, runs)` on each run, in order, on this thread.
+    fn for_each_run(self, run: usize, f: &(impl Fn(usize, Self::Runs) + Sync));
+    /// Calls `f(first, runs)` on each run, on the current rayon pool.
+    fn par_for_each_run(self, run: usize, f: &(impl Fn(usize, Self::Runs) + Sync));
+}
+
+/// [`ZippedSlices`] for the tuple of slices of the listed element types,
+/// zipped in that order.
+macro_rules! zipped_slices {
+    ($first:ident: $a:ident $(, $rest:ident: $t:ident)+) => {
+        impl<'s, $a: Send $(, $t: Send)+> ZippedSlices for (&'s mut [$a] $(, &'s mut [$t])+) {
+            type Runs = (&'s mut [$a] $(, &'s mut [$t])+);
+
+            fn len(&self) -> usize {
+                let ($first $(, $rest)+) = self;
+                $first.len()$(.min($rest.len()))+
+            }
+
+            fn for_each_run(self, run: usize, f: &(impl Fn(usize, Self::Runs) + Sync)) {
+                let ($first $(, $rest)+) = self;
+                let mut first_run = $first.chunks_mut(run);
+                $(let mut $rest = $rest.chunks_mut(run);)+
+                let mut k = 0;
+                while let (Some($first) $(, Some($rest))+) = (first_run.next() $(, $rest.next())+) {
+                    f(k * run, ($first $(, $rest)+));
+                    k += 1;
+                }
+            }
+
+            fn par_for_each_run(self, run: usize, f: &(impl Fn(usize, Self::Runs) + Sync)) {
+                let ($first $(, $rest)+) = self;
+                $first
+                    .par_chunks_mut(run)
+                    $(.zip($rest.par_chunks_mut(run)))+
+                    .enumerate()
+                    .for_each(|(k, zipped)| {
+                        let zipped_slices!(@pattern $first $(, $rest)+) = zipped;
+                        f(k * run, ($first $(, $rest)+));
+                    });
+            }
+        }
+    };
+    // The nested pairs `((a, b), c), d)` that rayon's zips yield.
+    (@pattern $first:ident, $second:ident) => { ($first, $second) };
+    (@pattern $first:ident, $second:ident, $third:ident) => { (($first, $second), $third) };
+    (@pattern $first:ident, $second:ident, $third:ident, $fourth:ident) => {
+        ((($first, $second), $third), $fourth)
+    };
+}
+
+zipped_slices!(a: A, b: B);
+zipped_slices!(a: A, b: B, c: C, d: D);
 
 #[cfg(test)]
 mod tests {
@@ -264,6 +420,105 @@ mod tests {
                 );
                 let found: Vec<(usize, u32)> = lists.iter().flatten().copied().collect();
                 assert_eq!(found, expected, "{threads} threads, runs of {run}");
+            }
+        }
+    }
+
+    /// `for_each_zipped_run` hands every element of the slices, cut at the
+    /// same indices, to exactly one run, with the index of its first element, on one thread and on a pool of three:
+    /// each run writes its elements' indices, and the result is what one
+    /// loop over the indices gives.
+    #[test]
+    fn zipped_runs_cover_the_slices_once() {
+        for threads in [1, 3] {
+            let mut workers = Workers::default();
+            workers.ensure_threads(threads);
+            workers.split_for(MIN_AWAKE_TO_SPLIT);
+            for (len, run) in [(0, 4), (1, 4), (10, 3), (1000, 64), (1000, 1000), (1001, 7)] {
+                let (mut a, mut b) = (vec![usize::MAX; len], vec![0u8; len]);
+                let (mut c, mut d) = (vec![0.0f32; len], vec![(0u32, 0u32); len]);
+                workers.for_each_zipped_run(
+                    (&mut a[..], &mut b[..], &mut c[..], &mut d[..]),
+                    run,
+                    |first, (a, b, c, d)| {
+                        assert!(a.len() <= run && a.len() == b.len() && b.len() == c.len());
+                        for (j, (((a, b), c), d)) in
+                            a.iter_mut().zip(b.iter_mut()).zip(c.iter_mut()).zip(d).enumerate()
+                        {
+                            *a = first + j;
+                            *b += 1;
+                            *c += 1.0;
+                            *d = (first as u32, run as u32);
+                        }
+                    },
+                );
+                let case = format!("{threads} threads, {len} elements, runs of {run}");
+                assert_eq!(a, (0..len).collect::<Vec<_>>(), "{case}");
+                assert!(b.iter().all(|&x| x == 1), "{case}");
+                assert!(c.iter().all(|&x| x == 1.0), "{case}");
+                for (i, &(first, _)) in d.iter().enumerate() {
+                    assert_eq!(first as usize, i / run * run, "{case}: element {i}");
+                }
+                let mut pair = (vec![0u32; len], vec![0u32; len]);
+                workers.for_each_zipped_run(
+                    (&mut pair.0[..], &mut pair.1[..]),
+                    run,
+                    |first, (x, y)| {
+                        x.iter_mut().for_each(|x| *x = first as u32);
+                        y.iter_mut().for_each(|y| *y += 1);
+                    },
+                );
+                assert!(pair.1.iter().all(|&y| y == 1), "{case}");
+                assert!(pair.0.iter().enumerate().all(|(i, &x)| x as usize == i / run * run));
+            }
+        }
+    }
+
+    /// `any_run` is true exactly when some run holds a marked index, on one
+    /// thread and on a pool of three, and its runs tile `0..len`.
+    #[test]
+    fn any_run_finds_a_marked_index_in_any_run() {
+        for threads in [1, 3] {
+            let mut workers = Workers::default();
+            workers.ensure_threads(threads);
+            workers.split_for(MIN_AWAKE_TO_SPLIT);
+            for (len, run) in [(0usize, 4usize), (10, 3), (1000, 64), (1001, 7)] {
+                for marked in [None, Some(0), Some(len / 2), Some(len.saturating_sub(1))] {
+                    let marked = marked.filter(|&m| m < len);
+                    let found = workers.any_run(len, run, |range| {
+                        assert!(range.start.is_multiple_of(run) && range.end <= len);
+                        assert!(range.end - range.start == run.min(len - range.start));
+                        marked.is_some_and(|m| range.contains(&m))
+                    });
+                    assert_eq!(found, marked.is_some(), "{threads} threads, {len} by {run}");
+                }
+            }
+        }
+    }
+
+    /// `for_each_split` hands run `k` exactly the elements
+    /// `begin[k]..begin[k + 1]` (offsets from `begin[0]`), empty runs
+    /// included, on one thread and on a pool of three; fewer than two
+    /// offsets hand out nothing.
+    #[test]
+    fn split_runs_are_the_offsets_ranges() {
+        for threads in [1, 3] {
+            let mut workers = Workers::default();
+            workers.ensure_threads(threads);
+            workers.split_for(MIN_AWAKE_TO_SPLIT);
+            let cases: [&[usize]; 6] =
+                [&[], &[0], &[0, 5], &[0, 0, 3, 3, 10], &[2, 4, 9, 9, 20, 21, 40], &[0, 1, 2, 3]];
+            for begin in cases {
+                let len = begin.last().map_or(0, |&end| end - begin[0]);
+                let mut owner = vec![usize::MAX; len];
+                workers.for_each_split(&mut owner[..], begin, |k, run| {
+                    assert_eq!(run.len(), begin[k + 1] - begin[k], "{begin:?}, run {k}");
+                    run.iter_mut().for_each(|x| *x = k);
+                });
+                let expected: Vec<usize> = (0..len)
+                    .map(|i| begin.windows(2).position(|w| i + begin[0] < w[1]).unwrap())
+                    .collect();
+                assert_eq!(owner, expected, "{threads} threads, {begin:?}");
             }
         }
     }

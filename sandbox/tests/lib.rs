@@ -28,4 +28,5 @@ mod simd_targets;
 mod sleeping;
 mod soak;
 mod stacking;
+mod step_allocations;
 mod threads;

@@ -257,12 +257,10 @@ impl Bodies {
     pub fn find_invalid(&self, workers: &Workers, out: &mut Vec<(BodyId, RemovalReason)>) {
         /// Body slots one worker screens at a time.
         const SLOTS_PER_RUN: usize = 4096;
-        let mut failed = vec![false; self.len().div_ceil(SLOTS_PER_RUN)];
-        workers.for_each(&mut failed, |k, failed| {
-            let slots = k * SLOTS_PER_RUN..self.len().min((k + 1) * SLOTS_PER_RUN);
-            *failed = slots.into_iter().any(|i| self.active[i] && self.invalid(i).is_some());
+        let failed = workers.any_run(self.len(), SLOTS_PER_RUN, |slots| {
+            slots.into_iter().any(|i| self.active[i] && self.invalid(i).is_some())
         });
-        if !failed.contains(&true) {
+        if !failed {
             return;
         }
         for i in 0..self.len() {

@@ -36,7 +36,7 @@ use crate::body::storage::Bodies;
 use crate::collision::aabb::Aabb;
 use crate::collision::pair_sort::{PairSortScratch, sort_pairs, sort_pairs_on};
 use crate::tolerances::AABB_MARGIN;
-use crate::workers::Workers;
+use crate::workers::{SplitAt, Workers};
 
 /// Fattened boxes, the sorted order and the pairs of the last sweep.
 #[derive(Clone, Debug, Default)]
@@ -72,6 +72,9 @@ pub(crate) struct BroadPhase {
     found: Vec<(u32, u32)>,
     /// Scratch: each strip's pairs, in sweep order (see [`Self::sweep_all`]).
     strip_pairs: Vec<StripPairs>,
+    /// Scratch: where each strip's pairs start in the joined list, and
+    /// where the last ends.
+    pair_begin: Vec<usize>,
     /// Scratch: each strip's boxes, in the order of `sorted` (see
     /// [`Self::fill_lanes`]).
     strip_slots: Vec<Vec<u32>>,
@@ -265,6 +268,32 @@ struct StripRun<'a> {
     slot: &'a mut [u32],
 }
 
+impl SplitAt for StripRun<'_> {
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        let (start, start_rest) = self.start.split_at_mut(mid);
+        let (end, end_rest) = self.end.split_at_mut(mid);
+        let (min_u, min_u_rest) = self.min_u.split_at_mut(mid);
+        let (max_u, max_u_rest) = self.max_u.split_at_mut(mid);
+        let (min_v, min_v_rest) = self.min_v.split_at_mut(mid);
+        let (max_v, max_v_rest) = self.max_v.split_at_mut(mid);
+        let (awake, awake_rest) = self.awake.split_at_mut(mid);
+        let (slot, slot_rest) = self.slot.split_at_mut(mid);
+        (
+            Self { start, end, min_u, max_u, min_v, max_v, awake, slot },
+            Self {
+                start: start_rest,
+                end: end_rest,
+                min_u: min_u_rest,
+                max_u: max_u_rest,
+                min_v: min_v_rest,
+                max_v: max_v_rest,
+                awake: awake_rest,
+                slot: slot_rest,
+            },
+        )
+    }
+}
+
 impl StripRun<'_> {
     /// Writes box `b` of body `slot` and its awake flag at entry `e`.
     #[inline(always)]
@@ -297,15 +326,6 @@ impl StripRun<'_> {
         self.awake[e] = 0.0;
         self.slot[e] = u32::MAX;
     }
-}
-
-/// Cuts `lane` into the runs `begin[k]..begin[k + 1]`.
-fn split_runs<'a, T>(mut lane: &'a mut [T], begin: &[usize]) -> impl Iterator<Item = &'a mut [T]> {
-    begin.windows(2).map(move |w| {
-        let (run, rest) = std::mem::take(&mut lane).split_at_mut(w[1] - w[0]);
-        lane = rest;
-        run
-    })
 }
 
 /// Four consecutive entries of `v` from `j`; the padding keeps `j + LANES`
@@ -487,26 +507,8 @@ impl BroadPhase {
         }
         sw.resize(sw.begin[strips.count]);
         let SweepLanes { start, end, min_u, max_u, min_v, max_v, awake, slot, begin, .. } = sw;
-        let mut runs: Vec<_> = split_runs(start, begin)
-            .zip(split_runs(end, begin))
-            .zip(split_runs(min_u, begin))
-            .zip(split_runs(max_u, begin))
-            .zip(split_runs(min_v, begin))
-            .zip(split_runs(max_v, begin))
-            .zip(split_runs(awake, begin))
-            .zip(split_runs(slot, begin))
-            .map(|(((((((start, end), min_u), max_u), min_v), max_v), awake), slot)| StripRun {
-                start,
-                end,
-                min_u,
-                max_u,
-                min_v,
-                max_v,
-                awake,
-                slot,
-            })
-            .collect();
-        workers.for_each(&mut runs, |k, run| {
+        let whole = StripRun { start, end, min_u, max_u, min_v, max_v, awake, slot };
+        workers.for_each_split(whole, begin, |k, mut run| {
             let list = &listed[k];
             for (e, &s) in list.iter().enumerate() {
                 run.write(e, &fat[s as usize], axes, active[s as usize], s);
@@ -592,14 +594,15 @@ impl BroadPhase {
         let outs = &self.strip_pairs[..strips.count];
         let total = outs.iter().map(|out| out.count).sum();
         self.pairs.resize(total, (0, 0));
-        let mut places = Vec::with_capacity(outs.len());
-        let mut rest = &mut self.pairs[..];
+        let begin = &mut self.pair_begin;
+        begin.clear();
+        begin.push(0);
         for out in outs {
-            let (place, tail) = std::mem::take(&mut rest).split_at_mut(out.count);
-            places.push((place, &out.emitted[..out.count]));
-            rest = tail;
+            begin.push(begin[begin.len() - 1] + out.count);
         }
-        workers.for_each(&mut places, |_, (place, pairs)| place.copy_from_slice(pairs));
+        workers.for_each_split(&mut self.pairs[..], begin, |k, place| {
+            place.copy_from_slice(&outs[k].emitted[..outs[k].count]);
+        });
         sort_pairs_on(&mut self.pairs, &mut self.sort_scratch, workers);
     }
 
@@ -785,15 +788,10 @@ pub(crate) fn update_broad_phase(
     let BroadPhase { fat, is_moved, moved, .. } = broad_phase;
     is_moved.clear();
     is_moved.resize(fat.len(), false);
-    let mut runs: Vec<_> = fat
-        .chunks_mut(SLOTS_PER_RUN)
-        .zip(is_moved.chunks_mut(SLOTS_PER_RUN))
-        .enumerate()
-        .map(|(k, (f, m))| (k * SLOTS_PER_RUN, f, m))
-        .collect();
-    workers.for_each(&mut runs, |_, (first, fat, is_moved)| {
+    let slices = (&mut fat[..], &mut is_moved[..]);
+    workers.for_each_zipped_run(slices, SLOTS_PER_RUN, |first, (fat, is_moved)| {
         for (j, (fat, moved)) in fat.iter_mut().zip(is_moved.iter_mut()).enumerate() {
-            let i = *first + j;
+            let i = first + j;
             if bodies.active[i] {
                 *moved = refit(fat, &swept_box(bodies, i, dt), AABB_MARGIN);
             }

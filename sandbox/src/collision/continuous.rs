@@ -442,16 +442,8 @@ fn measure_motions(
 ) {
     let ContinuousScratch { start, fast, sinkable, shift, arc, dt, .. } = scratch;
     let (start, dt) = (&start[..], *dt);
-    let mut runs: Vec<_> = fast
-        .chunks_mut(BODIES_PER_RUN)
-        .zip(sinkable.chunks_mut(BODIES_PER_RUN))
-        .zip(shift.chunks_mut(BODIES_PER_RUN))
-        .zip(arc.chunks_mut(BODIES_PER_RUN))
-        .enumerate()
-        .map(|(k, (((f, s), m), a))| (k * BODIES_PER_RUN, f, s, m, a))
-        .collect();
-    workers.for_each(&mut runs, |_, (first, fast, sinkable, shift, arc)| {
-        let first = *first;
+    let slices = (&mut fast[..], &mut sinkable[..], &mut shift[..], &mut arc[..]);
+    workers.for_each_zipped_run(slices, BODIES_PER_RUN, |first, (fast, sinkable, shift, arc)| {
         for &slot in slots_in(awake, first..first + fast.len()) {
             let i = slot as usize;
             let j = i - first;

@@ -306,39 +306,36 @@ pub(crate) fn solve(
 pub(crate) fn write_back(bodies: &mut Bodies, scratch: &SolverScratch, workers: &Workers) {
     let Bodies { records, poses, linear_velocities, angular_velocities, travel, .. } = bodies;
     let awake = &scratch.awake_slots[..];
-    let mut runs: Vec<_> = poses
-        .chunks_mut(BODIES_PER_CHUNK)
-        .zip(travel.chunks_mut(BODIES_PER_CHUNK))
-        .zip(linear_velocities.chunks_mut(BODIES_PER_CHUNK))
-        .zip(angular_velocities.chunks_mut(BODIES_PER_CHUNK))
-        .enumerate()
-        .map(|(k, (((p, t), v), w))| (k * BODIES_PER_CHUNK, p, t, v, w))
-        .collect();
-    workers.for_each(&mut runs, |_, (first, poses, travel, linear, angular)| {
-        let first = *first;
-        for &slot in slots_in(awake, first..first + poses.len()) {
-            let i = slot as usize;
-            let j = i - first;
-            let k = scratch.solver_index[i] as usize;
-            let sb = &scratch.bodies[k];
-            let motion = &scratch.motions[k];
-            let r = &records[i];
-            let pose = poses[j];
-            let delta_position = sb.delta_position();
-            let center = pose * r.mass.local_center + delta_position;
-            let rotation = UnitQuaternion::new_normalize(
-                motion.delta_rotation.into_inner() * pose.rotation.into_inner(),
-            );
-            let translation = center.coords - rotation * r.mass.local_center.coords;
-            poses[j] = Isometry3::from_parts(Translation3::from(translation), rotation);
-            // Any point moved by at most the centre's displacement plus the
-            // rotation's arc at the body's extent (2 sin(θ/2) r).
-            let turn = motion.delta_rotation.imag().norm();
-            travel[j] += f64::from(delta_position.norm() + 2.0 * turn * r.extent);
-            linear[j] = sb.linear_velocity();
-            angular[j] = sb.angular_velocity();
-        }
-    });
+    let slices =
+        (&mut poses[..], &mut travel[..], &mut linear_velocities[..], &mut angular_velocities[..]);
+    workers.for_each_zipped_run(
+        slices,
+        BODIES_PER_CHUNK,
+        |first, (poses, travel, linear, angular)| {
+            for &slot in slots_in(awake, first..first + poses.len()) {
+                let i = slot as usize;
+                let j = i - first;
+                let k = scratch.solver_index[i] as usize;
+                let sb = &scratch.bodies[k];
+                let motion = &scratch.motions[k];
+                let r = &records[i];
+                let pose = poses[j];
+                let delta_position = sb.delta_position();
+                let center = pose * r.mass.local_center + delta_position;
+                let rotation = UnitQuaternion::new_normalize(
+                    motion.delta_rotation.into_inner() * pose.rotation.into_inner(),
+                );
+                let translation = center.coords - rotation * r.mass.local_center.coords;
+                poses[j] = Isometry3::from_parts(Translation3::from(translation), rotation);
+                // Any point moved by at most the centre's displacement plus the
+                // rotation's arc at the body's extent (2 sin(θ/2) r).
+                let turn = motion.delta_rotation.imag().norm();
+                travel[j] += f64::from(delta_position.norm() + 2.0 * turn * r.extent);
+                linear[j] = sb.linear_velocity();
+                angular[j] = sb.angular_velocity();
+            }
+        },
+    );
 }
 
 impl SolverScratch {
@@ -400,17 +397,14 @@ impl SolverScratch {
         self.centers.resize(n, Point3::origin());
         let (gathered, awake_slots, awake_centers) =
             (&self.gathered, &self.awake_slots, &self.awake_centers);
-        let mut runs: Vec<_> = self
-            .bodies
-            .chunks_mut(BODIES_PER_CHUNK)
-            .zip(self.masses.chunks_mut(BODIES_PER_CHUNK))
-            .zip(self.motions.chunks_mut(BODIES_PER_CHUNK))
-            .zip(self.centers.chunks_mut(BODIES_PER_CHUNK))
-            .enumerate()
-            .map(|(k, (((b, m), v), c))| (k * BODIES_PER_CHUNK, b, m, v, c))
-            .collect();
-        workers.for_each(&mut runs, |_, (first, solver_bodies, masses, motions, centers)| {
-            let first = *first;
+        let slices = (
+            &mut self.bodies[..],
+            &mut self.masses[..],
+            &mut self.motions[..],
+            &mut self.centers[..],
+        );
+        workers.for_each_zipped_run(slices, BODIES_PER_CHUNK, |first, runs| {
+            let (solver_bodies, masses, motions, centers) = runs;
             for (j, &k) in gathered[first..first + solver_bodies.len()].iter().enumerate() {
                 motions[j] = SolverMotion::IDENTITY;
                 if k == STAND_IN {
