@@ -377,6 +377,14 @@ zipped_slices!(a: A, b: B, c: C, d: D);
 mod tests {
     use super::*;
 
+    /// Workers of `threads` threads that split every stage.
+    fn pool_of(threads: usize) -> Workers {
+        let mut workers = Workers::default();
+        workers.ensure_threads(threads);
+        workers.split_for(MIN_AWAKE_TO_SPLIT);
+        workers
+    }
+
     /// The stretch of the slots inside a run, against a filter over all.
     #[test]
     fn slots_in_a_run_are_those_the_filter_keeps() {
@@ -403,9 +411,7 @@ mod tests {
         let expected: Vec<(usize, u32)> =
             items.iter().copied().enumerate().filter(|&(_, x)| x % 3 == 0).collect();
         for threads in [1, 3] {
-            let mut workers = Workers::default();
-            workers.ensure_threads(threads);
-            workers.split_for(MIN_AWAKE_TO_SPLIT);
+            let workers = pool_of(threads);
             let mut lists = vec![vec![(0, 0)]; 500];
             for run in [1, 7, 64, 1000, 4096] {
                 workers.collect_runs(&items, run, &mut lists, |i, &x, list| {
@@ -425,15 +431,14 @@ mod tests {
     }
 
     /// `for_each_zipped_run` hands every element of the slices, cut at the
-    /// same indices, to exactly one run, with the index of its first element, on one thread and on a pool of three:
-    /// each run writes its elements' indices, and the result is what one
-    /// loop over the indices gives.
+    /// same indices, to exactly one run, with the index of its first
+    /// element, on one thread and on a pool of three: each run writes its
+    /// elements' indices, and the result is what one loop over the indices
+    /// gives.
     #[test]
     fn zipped_runs_cover_the_slices_once() {
         for threads in [1, 3] {
-            let mut workers = Workers::default();
-            workers.ensure_threads(threads);
-            workers.split_for(MIN_AWAKE_TO_SPLIT);
+            let workers = pool_of(threads);
             for (len, run) in [(0, 4), (1, 4), (10, 3), (1000, 64), (1000, 1000), (1001, 7)] {
                 let (mut a, mut b) = (vec![usize::MAX; len], vec![0u8; len]);
                 let (mut c, mut d) = (vec![0.0f32; len], vec![(0u32, 0u32); len]);
@@ -479,9 +484,7 @@ mod tests {
     #[test]
     fn any_run_finds_a_marked_index_in_any_run() {
         for threads in [1, 3] {
-            let mut workers = Workers::default();
-            workers.ensure_threads(threads);
-            workers.split_for(MIN_AWAKE_TO_SPLIT);
+            let workers = pool_of(threads);
             for (len, run) in [(0usize, 4usize), (10, 3), (1000, 64), (1001, 7)] {
                 for marked in [None, Some(0), Some(len / 2), Some(len.saturating_sub(1))] {
                     let marked = marked.filter(|&m| m < len);
@@ -503,9 +506,7 @@ mod tests {
     #[test]
     fn split_runs_are_the_offsets_ranges() {
         for threads in [1, 3] {
-            let mut workers = Workers::default();
-            workers.ensure_threads(threads);
-            workers.split_for(MIN_AWAKE_TO_SPLIT);
+            let workers = pool_of(threads);
             let cases: [&[usize]; 6] =
                 [&[], &[0], &[0, 5], &[0, 0, 3, 3, 10], &[2, 4, 9, 9, 20, 21, 40], &[0, 1, 2, 3]];
             for begin in cases {
