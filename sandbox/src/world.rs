@@ -29,7 +29,7 @@
 //! integration inside the substeps run on [`StepSettings::threads`]
 //! threads ([`Workers`]), with bitwise the same results for any number.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use collide::nalgebra::{Isometry3, Point3, Vector3};
 use collide::{Ray, Shape};
@@ -417,7 +417,8 @@ impl World {
         self.bodies.update_reach(dt, &self.workers);
         update_broad_phase(&mut self.broad_phase, &self.bodies, dt, &self.workers);
         let t1 = Instant::now();
-        self.find_contacts();
+        let merge_time = self.find_contacts();
+        let reachable_start = Instant::now();
         let gravity = self.settings.gravity;
         mark_reachable_pairs(
             &self.bodies,
@@ -440,6 +441,7 @@ impl World {
         let t3 = Instant::now();
         self.continuous.remember_start_poses(&self.bodies, &self.solver.awake_slots, dt);
         write_back(&mut self.bodies, &self.solver, &self.workers);
+        let continuous_start = Instant::now();
         let awake = &self.solver.awake_slots;
         let broad_phase = &self.broad_phase;
         sweep_fast_bodies(
@@ -457,6 +459,7 @@ impl World {
             &self.workers,
             &mut self.still_overlap,
         );
+        let continuous_end = Instant::now();
         self.remove_invalid_bodies();
         let t4 = Instant::now();
         let awake = &self.solver.awake_slots;
@@ -473,6 +476,9 @@ impl World {
         let st = &mut self.stage_times;
         st.broad_phase += t1 - t0;
         st.narrow_phase += t2 - t1;
+        st.pair_merge += merge_time;
+        st.reachable_pairs += t2 - reachable_start;
+        st.continuous += continuous_end - continuous_start;
         // Integration inside the substeps is reported under its own stage.
         st.solve += (t3 - t2).saturating_sub(integrate_time);
         st.integrate += (t4 - t3) + integrate_time;
@@ -481,9 +487,12 @@ impl World {
     }
 
     /// The find-contacts stage: merge the pair cache, update manifolds, then
-    /// wake the sleeping bodies an awake body touches.
-    fn find_contacts(&mut self) {
+    /// wake the sleeping bodies an awake body touches. Returns the time
+    /// the merge took.
+    fn find_contacts(&mut self) -> Duration {
+        let merge_start = Instant::now();
         merge_pairs(&self.bodies, &self.broad_phase, &mut self.contacts);
+        let merge_time = merge_start.elapsed();
         self.to_wake.clear();
         let recycling = self.settings.contact_recycling;
         find_contacts(
@@ -497,6 +506,7 @@ impl World {
         for &slot in &self.to_wake {
             self.bodies.wake(slot as usize);
         }
+        merge_time
     }
 
     /// Removes, with a warning, every awake body whose pose or velocity is

@@ -33,8 +33,13 @@ struct Report<'a> {
     ms_per_step: f64,
     broad_phase_ms: f64,
     narrow_phase_ms: f64,
+    /// Parts of `narrow_phase_ms`.
+    pair_merge_ms: f64,
+    reachable_pairs_ms: f64,
     solve_ms: f64,
     integrate_ms: f64,
+    /// Part of `integrate_ms`.
+    continuous_ms: f64,
     sleep_ms: f64,
     contacts: usize,
     /// Mean over the steps of the contact points in the manifolds.
@@ -126,8 +131,11 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
     writeln!(out, "ms/step          {:.3}", ms(wall)).ok();
     writeln!(out, "  broad phase    {:.3}", ms(st.broad_phase)).ok();
     writeln!(out, "  narrow phase   {:.3}", ms(st.narrow_phase)).ok();
+    writeln!(out, "    pair merge   {:.3}", ms(st.pair_merge)).ok();
+    writeln!(out, "    reachable    {:.3}", ms(st.reachable_pairs)).ok();
     writeln!(out, "  solve          {:.3}", ms(st.solve)).ok();
     writeln!(out, "  integrate      {:.3}", ms(st.integrate)).ok();
+    writeln!(out, "    continuous   {:.3}", ms(st.continuous)).ok();
     writeln!(out, "  sleep          {:.3}", ms(st.sleep)).ok();
     writeln!(out, "contact points   {contacts}").ok();
     let (points_per_step, solved_per_step) = (point_sum as f64 / steps, solved_sum as f64 / steps);
@@ -164,8 +172,11 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
             ms_per_step: ms(wall),
             broad_phase_ms: ms(st.broad_phase),
             narrow_phase_ms: ms(st.narrow_phase),
+            pair_merge_ms: ms(st.pair_merge),
+            reachable_pairs_ms: ms(st.reachable_pairs),
             solve_ms: ms(st.solve),
             integrate_ms: ms(st.integrate),
+            continuous_ms: ms(st.continuous),
             sleep_ms: ms(st.sleep),
             contacts,
             contacts_per_step: points_per_step,
