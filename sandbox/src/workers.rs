@@ -2,8 +2,9 @@
 //! threads (none for one thread, where every stage runs inline on the
 //! caller), and the ways the stages use it: [`Workers::for_each`],
 //! [`Workers::for_each_chunk`], [`Workers::for_each_chunk_zip`],
-//! [`Workers::for_each_zipped_run`] and [`Workers::any_run`]. None of them
-//! allocates: a step in a steady state allocates nothing.
+//! [`Workers::for_each_zipped_run`], [`Workers::for_each_split`] and
+//! [`Workers::any_run`]. None of them allocates: a step in a steady state
+//! allocates nothing.
 //!
 //! **Determinism.** A stage hands the workers a slice cut into fixed-size
 //! chunks and a function that reads shared inputs and writes only its own
@@ -217,11 +218,13 @@ impl Workers {
             }
         }
     }
+
     /// Calls `f(first, runs)` on each `run`-sized run of the slices
     /// `slices`, all of one length and cut at the same indices (the last
-    /// run may be shorter), `first` the index of the run's first element, on the pool's threads; inline in order with one thread or
-    /// a single run. It lends the runs without listing them first, so it
-    /// allocates nothing.
+    /// run may be shorter), `first` the index of the run's first element,
+    /// on the pool's threads; inline in order with one thread or a single
+    /// run. It lends the runs without listing them first, so it allocates
+    /// nothing.
     pub fn for_each_zipped_run<S, F>(&self, slices: S, run: usize, f: F)
     where
         S: ZippedSlices,
@@ -313,7 +316,7 @@ fn split_join<T: SplitAt, F: Fn(usize, T) + Sync>(whole: T, begin: &[usize], k0:
 
 /// Mutable slices that a stage cuts at the same indices into runs, one
 /// run of each per task (see [`Workers::for_each_zipped_run`]): a tuple of
-/// two to four slices.
+/// two or of four slices.
 pub(crate) trait ZippedSlices: Send {
     /// One run of each slice.
     type Runs: Send;
@@ -364,7 +367,6 @@ macro_rules! zipped_slices {
     };
     // The nested pairs `((a, b), c), d)` that rayon's zips yield.
     (@pattern $first:ident, $second:ident) => { ($first, $second) };
-    (@pattern $first:ident, $second:ident, $third:ident) => { (($first, $second), $third) };
     (@pattern $first:ident, $second:ident, $third:ident, $fourth:ident) => {
         ((($first, $second), $third), $fourth)
     };
