@@ -34,7 +34,8 @@ impl World {
     /// - the pair cache is strictly sorted by body pair, names live bodies
     ///   only, and its manifold slab is consistent (see
     ///   `PairCache::validate`);
-    /// - every fixed body's broad-phase box contains its shape.
+    /// - every fixed body's broad-phase box contains its shape;
+    /// - a world that skips its steps at rest has no awake body.
     ///
     /// Linear in bodies and pairs, and allocates: meant for tests and
     /// debugging, not for every step of a release run.
@@ -77,6 +78,9 @@ impl World {
                     "slot {i}: active is {} but alive {}, awake {}, kind {:?}",
                     b.active[i], r.alive, r.awake, r.kind
                 ));
+            }
+            if self.at_rest && b.active[i] {
+                return Err(format!("slot {i} is awake but the world skips its steps at rest"));
             }
             if r.alive && r.kind == BodyKind::Fixed && r.awake {
                 return Err(format!("fixed body {i} is awake"));

@@ -47,7 +47,7 @@ fn validate_catches_planted_corruption() {
         world
     };
     type Plant = fn(&mut World);
-    let plants: [(&str, Plant); 8] = [
+    let plants: [(&str, Plant); 9] = [
         ("active but asleep", |w| {
             let i = (0..w.bodies.len()).find(|&i| w.bodies.active[i]).unwrap();
             w.bodies.records[i].awake = false;
@@ -75,6 +75,7 @@ fn validate_catches_planted_corruption() {
         ("per-body array short", |w| {
             w.bodies.travel.pop();
         }),
+        ("skipping steps with a body awake", |w| w.at_rest = true),
     ];
     for (what, plant) in plants {
         let mut world = fresh();
@@ -270,4 +271,103 @@ fn stage_parts_are_measured_within_their_stages() {
     assert!(st.total() >= st.narrow_phase + st.integrate, "{st:?}");
     world.reset_stage_times();
     assert_eq!(*world.stage_times(), StageTimes::default());
+}
+
+/// Whatever of `a` and `b` a step reads or a caller sees differs: the
+/// poses, velocities and sleep states of the bodies, their broad-phase
+/// boxes and travel, and the pair cache's pairs and points.
+fn state_difference(a: &World, b: &World) -> Option<String> {
+    let bits = |v: &Vector3<f32>| v.map(f32::to_bits);
+    let (ba, bb) = (&a.bodies, &b.bodies);
+    if ba.len() != bb.len() {
+        return Some(format!("{} against {} body slots", ba.len(), bb.len()));
+    }
+    for i in 0..ba.len() {
+        let same = ba.records[i].alive == bb.records[i].alive
+            && ba.records[i].awake == bb.records[i].awake
+            && ba.active[i] == bb.active[i]
+            && ba.poses[i].to_homogeneous().map(f32::to_bits)
+                == bb.poses[i].to_homogeneous().map(f32::to_bits)
+            && bits(&ba.linear_velocities[i]) == bits(&bb.linear_velocities[i])
+            && bits(&ba.angular_velocities[i]) == bits(&bb.angular_velocities[i])
+            && ba.travel[i].to_bits() == bb.travel[i].to_bits()
+            && a.broad_phase.fat[i] == b.broad_phase.fat[i];
+        if !same {
+            return Some(format!("body slot {i} differs"));
+        }
+    }
+    let pair = |c: &crate::collision::pair_cache::CachedPair| {
+        (c.body_a, c.body_b, c.point_count, c.recycled_steps, c.nearest.to_bits())
+    };
+    let (pa, pb) = (&a.contacts.pairs, &b.contacts.pairs);
+    if pa.len() != pb.len() || pa.iter().zip(pb).any(|(x, y)| pair(x) != pair(y)) {
+        return Some(format!("pair caches differ ({} and {} pairs)", pa.len(), pb.len()));
+    }
+    (a.pose_hash() != b.pose_hash()).then(|| "pose hashes differ".to_string())
+}
+
+/// A world at rest skips its steps (see `World::step`), and the skipped
+/// steps leave exactly what full steps leave: a pyramid that falls asleep
+/// is stepped beside a copy that runs every step in full, through rests
+/// ended by each method that changes the world (a push, velocities, a
+/// moved fixed body, a new body, a removed one, new settings) and by a
+/// step of another length, comparing their whole state after every step.
+#[test]
+fn steps_skipped_at_rest_leave_the_bits_of_full_steps() {
+    use crate::scene::builtin::{Scene, build_scene};
+    let build = |full: bool| {
+        let mut world = World::new();
+        world.full_steps_at_rest = full;
+        build_scene(&mut world, Scene::Pyramid, 6).unwrap();
+        world
+    };
+    let mut worlds = [build(false), build(true)];
+    let top = worlds[0].bodies().last().unwrap();
+    let ground = worlds[0].bodies().next().unwrap();
+    assert_eq!(worlds[0].kind(ground), Some(BodyKind::Fixed));
+    type Edit = fn(&mut World, BodyId, BodyId);
+    let edits: [(&str, Edit); 8] = [
+        ("nothing", |_, _, _| {}),
+        ("push", |w, top, _| {
+            let at = w.pose(top).unwrap() * Point3::origin();
+            w.apply_impulse(top, Vector3::new(300.0, 0.0, 0.0), at).unwrap();
+        }),
+        ("linear velocity", |w, top, _| w.set_linear_velocity(top, Vector3::y()).unwrap()),
+        ("angular velocity", |w, top, _| w.set_angular_velocity(top, Vector3::x()).unwrap()),
+        ("move the ground", |w, _, ground| {
+            let pose = w.pose(ground).unwrap() * Isometry3::translation(0.0, -0.01, 0.0);
+            w.set_pose(ground, pose).unwrap();
+        }),
+        ("new settings", |w, _, _| {
+            let settings = StepSettings { gravity: Vector3::new(0.0, -5.0, 0.0), ..*w.settings() };
+            w.set_settings(settings);
+        }),
+        ("add a cube", |w, _, _| {
+            cube_at(w, 9.0);
+        }),
+        ("remove the top", |w, top, _| w.remove_body(top).unwrap()),
+    ];
+    let mut skipped = 0;
+    for (what, edit) in edits {
+        for world in &mut worlds {
+            edit(world, top, ground);
+            assert!(!world.at_rest, "{what}: the world still counts as at rest");
+        }
+        // A step of another length runs in full too.
+        for (step, dt) in (0..240).map(|k| (k, if k == 200 { 1.0 / 30.0 } else { 1.0 / 60.0 })) {
+            skipped += usize::from(worlds[0].at_rest && worlds[0].rest_dt == dt);
+            for world in &mut worlds {
+                world.step(dt);
+            }
+            assert!(!worlds[1].at_rest || worlds[1].bodies.active.iter().all(|&a| !a));
+            if let Some(difference) = state_difference(&worlds[0], &worlds[1]) {
+                panic!("after {what}, step {step}: {difference}");
+            }
+        }
+        assert!(worlds[0].at_rest, "{what}: the pyramid did not come to rest");
+    }
+    // Most steps were skipped: the test compared skipped steps, not only
+    // full ones.
+    assert!(skipped > 1000, "only {skipped} steps skipped");
+    worlds[0].validate().unwrap();
 }
