@@ -140,7 +140,7 @@ fn run_case(
         engines.push(Box::new(SandboxSide::build_with(scene, size, &specs, settings)?));
     }
     for threads in THREADS {
-        let mut rapier = RapierSide::build(&specs)?;
+        let mut rapier = RapierSide::build_with(&specs, true)?;
         rapier.set_threads(threads)?;
         engines.push(Box::new(rapier));
     }

@@ -34,6 +34,10 @@
 //! **Metrics**, for each engine:
 //! - *ms/step*: wall time of the timed pass's step calls, divided by the
 //!   steps.
+//! - *ms/step with sleeping off*: the same from a third build of both
+//!   engines with sleeping off (the sandbox's `--no-sleep`, rapier's
+//!   `can_sleep(false)`), timed the same way; the run fails unless every
+//!   body is awake at its end.
 //! - *max pen, own contacts*: the deepest penetration the engine's own
 //!   contact points report after each step, maximised over the run. For the
 //!   sandbox this is `World::max_penetration()`, as `sandbox bench` reports;
@@ -80,7 +84,7 @@ mod sandbox_side;
 use std::error::Error;
 
 use rapier3d::math::Pose;
-use sandbox::Scene;
+use sandbox::{Scene, StepSettings};
 
 use alternate::alternate;
 use engine::Engine;
@@ -171,16 +175,19 @@ struct Replay {
     final_poses: Vec<Option<Pose>>,
 }
 
-/// Builds both engines for `specs`, after checking the sandbox's build, the
-/// time step and the masses.
+/// Builds both engines for `specs`, with sleeping on or (`sleep` false)
+/// off in both, after checking the sandbox's build, the time step and the
+/// masses.
 fn build_pair(
     label: &str,
     scene: Scene,
     size: usize,
     specs: &[BodySpec],
+    sleep: bool,
 ) -> Result<(SandboxSide, RapierSide), Box<dyn Error>> {
-    let ours = SandboxSide::build(scene, size, specs)?;
-    let theirs = RapierSide::build(specs)?;
+    let settings = StepSettings { sleep_enabled: sleep, ..StepSettings::default() };
+    let ours = SandboxSide::build_with(scene, size, specs, settings)?;
+    let theirs = RapierSide::build_with(specs, sleep)?;
     if theirs.dt() != 1.0 / 60.0 {
         return Err(format!("rapier's default dt is {}, not 1/60 s", theirs.dt()).into());
     }
@@ -231,13 +238,33 @@ fn run_case(
     let specs = layout::dynamic_bodies(scene, size)?;
 
     // Timed pass: nothing but the step calls, the engines taking turns.
-    let (mut ours, mut theirs) = build_pair(label, scene, size, &specs)?;
+    let (mut ours, mut theirs) = build_pair(label, scene, size, &specs, true)?;
     let wall = alternate(&mut [&mut ours, &mut theirs], steps, BLOCK_STEPS, |_, block| block());
+
+    // The same, with sleeping off in both (the sandbox's `--no-sleep`):
+    // speed only. Every body must still be awake at the end.
+    let (mut ours_awake, mut theirs_awake) = build_pair(label, scene, size, &specs, false)?;
+    let wall_awake =
+        alternate(&mut [&mut ours_awake, &mut theirs_awake], steps, BLOCK_STEPS, |_, block| {
+            block()
+        });
+    for engine in [&ours_awake as &dyn Engine, &theirs_awake] {
+        let (awake, alive) = (engine.awake(), count_alive(engine));
+        if awake != alive {
+            return Err(format!(
+                "{label}: with sleeping off, {} has {awake} of {alive} bodies awake",
+                engine.name()
+            )
+            .into());
+        }
+    }
+    let awake_ms: Vec<f64> =
+        wall_awake.iter().map(|w| w.as_secs_f64() * 1e3 / steps as f64).collect();
 
     // Untimed replay from a fresh build: penetrations every sampled step.
     let exact_every = exact_every.unwrap_or(DEFAULT_EXACT_EVERY).max(1);
     let mut oracle = PenetrationOracle::new(&specs)?;
-    let (mut ours_again, mut theirs_again) = build_pair(label, scene, size, &specs)?;
+    let (mut ours_again, mut theirs_again) = build_pair(label, scene, size, &specs, true)?;
     let replays = [
         replay(&mut ours_again, steps, exact_every, &mut oracle)?,
         replay(&mut theirs_again, steps, exact_every, &mut oracle)?,
@@ -281,5 +308,19 @@ would not describe the timed run",
     }
     let theirs_result = results.pop().ok_or("no rapier result")?;
     let ours_result = results.pop().ok_or("no sandbox result")?;
-    Ok(Row { label, bodies: specs.len(), exact_every, ours: ours_result, theirs: theirs_result })
+    Ok(Row {
+        label,
+        bodies: specs.len(),
+        exact_every,
+        ours: ours_result,
+        theirs: theirs_result,
+        awake_ms: [awake_ms[0], awake_ms[1]],
+    })
+}
+
+/// The dynamic bodies `engine` still has, with finite poses.
+fn count_alive(engine: &dyn Engine) -> usize {
+    let mut poses = Vec::new();
+    engine.poses(&mut poses);
+    poses.iter().flatten().filter(|p| p.translation.is_finite()).count()
 }

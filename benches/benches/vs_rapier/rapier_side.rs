@@ -28,11 +28,6 @@ pub struct RapierSide {
 }
 
 impl RapierSide {
-    /// Builds the ground, then `specs` in order, with sleeping on.
-    pub fn build(specs: &[BodySpec]) -> Result<Self, Box<dyn Error>> {
-        Self::build_with(specs, true)
-    }
-
     /// Builds the ground, then `specs` in order; with `can_sleep` false no
     /// body ever sleeps (the sandbox's `--no-sleep`).
     pub fn build_with(specs: &[BodySpec], can_sleep: bool) -> Result<Self, Box<dyn Error>> {

@@ -94,6 +94,8 @@ pub struct Row {
     pub ours: Measured,
     /// rapier3d.
     pub theirs: Measured,
+    /// ms/step of the sandbox and of rapier3d with sleeping off in both.
+    pub awake_ms: [f64; 2],
 }
 
 fn mm(metres: f32) -> String {
@@ -157,6 +159,31 @@ restitution 0, density 1000.\n"
             row.ours.ms_per_step,
             row.theirs.ms_per_step,
             row.theirs.ms_per_step / row.ours.ms_per_step
+        );
+    }
+
+    let _ = writeln!(out, "\n## Speed with sleeping off\n");
+    let _ = writeln!(
+        out,
+        "The same scenes and steps, timed again from a fresh build with sleeping off in both \
+engines (the sandbox's `--no-sleep`, rapier's `can_sleep(false)`; every body is checked to be \
+awake at the end), alternating the same way.\n"
+    );
+    let _ = writeln!(
+        out,
+        "| scene | bodies | sandbox ms/step | rapier3d ms/step | rapier3d ÷ sandbox |"
+    );
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|");
+    for row in rows {
+        let [ours, theirs] = row.awake_ms;
+        let _ = writeln!(
+            out,
+            "| {} | {} | {:.3} | {:.3} | {:.2} |",
+            row.label,
+            row.bodies,
+            ours,
+            theirs,
+            theirs / ours
         );
     }
 

@@ -28,12 +28,6 @@ pub struct SandboxSide {
 }
 
 impl SandboxSide {
-    /// Builds `scene` at `size` with default settings and checks it
-    /// against `specs`.
-    pub fn build(scene: Scene, size: usize, specs: &[BodySpec]) -> Result<Self, Box<dyn Error>> {
-        Self::build_with(scene, size, specs, StepSettings::default())
-    }
-
     /// Builds `scene` at `size` with `settings` and checks it against `specs`.
     pub fn build_with(
         scene: Scene,
