@@ -20,6 +20,7 @@
 //!
 //! [`StepSettings::threads`]: crate::StepSettings::threads
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -109,10 +110,22 @@ impl Workers {
     /// &items[i], list)` pushes onto its run's list whatever item `i`
     /// yields. The runs are looked at on the pool's threads; read in order,
     /// the lists give the findings in item order, as one thread would.
-    pub fn collect_runs<T, O, F>(&self, items: &[T], run: usize, lists: &mut Vec<Vec<O>>, f: F)
-    where
+    ///
+    /// Only the items of the stretches `within(run's range)` gives for each
+    /// run's range of indices are looked at: in order, inside that range,
+    /// not overlapping (the cached pairs with an awake body, for instance;
+    /// `std::iter::once` looks at every item).
+    pub fn collect_runs_in<T, O, R, F>(
+        &self,
+        items: &[T],
+        run: usize,
+        lists: &mut Vec<Vec<O>>,
+        within: impl Fn(Range<usize>) -> R + Sync,
+        f: F,
+    ) where
         T: Sync,
         O: Send,
+        R: IntoIterator<Item = Range<usize>>,
         F: Fn(usize, &T, &mut Vec<O>) + Sync,
     {
         let run = run.max(1);
@@ -120,8 +133,10 @@ impl Workers {
         self.for_each(lists, |k, list| {
             list.clear();
             let first = k * run;
-            for (j, item) in items[first..items.len().min(first + run)].iter().enumerate() {
-                f(first + j, item, list);
+            for stretch in within(first..items.len().min(first + run)) {
+                for (j, item) in items[stretch.clone()].iter().enumerate() {
+                    f(stretch.start + j, item, list);
+                }
             }
         });
     }
@@ -404,9 +419,10 @@ mod tests {
         assert!(slots_in(&[], 0..4).is_empty());
     }
 
-    /// The lists `collect_runs` fills, read in order, are what a filter over
-    /// the items gives one thread, on one thread and on a pool of three,
-    /// and lists left from a longer call are dropped.
+    /// The lists `collect_runs_in` fills, read in order, are what a filter
+    /// over the items gives one thread, on one thread and on a pool of
+    /// three, and lists left from a longer call are dropped; given
+    /// stretches, only their items are looked at.
     #[test]
     fn collected_runs_read_in_order_are_the_serial_findings() {
         let items: Vec<u32> = (0..1000).map(|i| (i * 7919) % 1013).collect();
@@ -416,7 +432,7 @@ mod tests {
             let workers = pool_of(threads);
             let mut lists = vec![vec![(0, 0)]; 500];
             for run in [1, 7, 64, 1000, 4096] {
-                workers.collect_runs(&items, run, &mut lists, |i, &x, list| {
+                workers.collect_runs_in(&items, run, &mut lists, std::iter::once, |i, &x, list| {
                     if x % 3 == 0 {
                         list.push((i, x));
                     }
@@ -428,6 +444,23 @@ mod tests {
                 );
                 let found: Vec<(usize, u32)> = lists.iter().flatten().copied().collect();
                 assert_eq!(found, expected, "{threads} threads, runs of {run}");
+                // Stretches: the items whose index is 0 to 4 modulo 10.
+                let fives = |r: Range<usize>| {
+                    let first_ten = r.start / 10 * 10;
+                    (first_ten..r.end)
+                        .step_by(10)
+                        .map(move |t| t.max(r.start)..(t + 5).min(r.end))
+                        .filter(|s| !s.is_empty())
+                };
+                workers.collect_runs_in(&items, run, &mut lists, fives, |i, &x, list| {
+                    if x % 3 == 0 {
+                        list.push((i, x));
+                    }
+                });
+                let found: Vec<(usize, u32)> = lists.iter().flatten().copied().collect();
+                let in_fives: Vec<(usize, u32)> =
+                    expected.iter().copied().filter(|&(i, _)| i % 10 < 5).collect();
+                assert_eq!(found, in_fives, "{threads} threads, runs of {run}, stretches");
             }
         }
     }

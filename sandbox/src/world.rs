@@ -461,6 +461,9 @@ impl World {
         let t1 = Instant::now();
         let merge_time = self.find_contacts();
         let reachable_start = Instant::now();
+        // Each stage that walks the pairs walks the live blocks found for
+        // the bodies awake when it runs (the narrow phase woke some).
+        self.contacts.refresh_live(&self.bodies);
         let gravity = self.settings.gravity;
         mark_reachable_pairs(
             &self.bodies,
@@ -484,6 +487,7 @@ impl World {
         self.continuous.remember_start_poses(&self.bodies, &self.solver.awake_slots, dt);
         write_back(&mut self.bodies, &self.solver, &self.workers);
         let continuous_start = Instant::now();
+        self.contacts.refresh_live(&self.bodies);
         let awake = &self.solver.awake_slots;
         let broad_phase = &self.broad_phase;
         sweep_fast_bodies(
@@ -504,6 +508,7 @@ impl World {
         let continuous_end = Instant::now();
         self.remove_invalid_bodies();
         let t4 = Instant::now();
+        self.contacts.refresh_live(&self.bodies);
         let awake = &self.solver.awake_slots;
         update_sleep(
             &mut self.bodies,
@@ -537,6 +542,7 @@ impl World {
         let merge_start = Instant::now();
         merge_pairs(&self.bodies, &self.broad_phase, &mut self.contacts);
         let merge_time = merge_start.elapsed();
+        self.contacts.refresh_live(&self.bodies);
         self.to_wake.clear();
         let recycling = self.settings.contact_recycling;
         find_contacts(

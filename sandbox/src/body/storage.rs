@@ -134,6 +134,10 @@ pub(crate) struct Bodies {
     pub reach: Vec<f32>,
     /// Awake and dynamic, per slot: what the broad phase and solver move.
     pub active: Vec<bool>,
+    /// Counts the changes to `active`: every place that sets or clears an
+    /// entry bumps it, so a summary of the active set (the pair cache's
+    /// live blocks) knows when it is out of date.
+    pub active_epoch: u64,
     free_slots: Vec<u32>,
 }
 
@@ -145,6 +149,7 @@ impl Bodies {
     pub fn insert(&mut self, desc: &BodyDesc) -> Result<BodyId, WorldError> {
         let record = BodyRecord::new(desc)?;
         let dynamic = record.kind == BodyKind::Dynamic;
+        self.active_epoch += 1;
         let (v, w) = if dynamic {
             (desc.linear_velocity, desc.angular_velocity)
         } else {
@@ -183,6 +188,7 @@ impl Bodies {
         r.alive = false;
         r.awake = false;
         self.active[slot] = false;
+        self.active_epoch += 1;
         self.free_slots.push(slot as u32);
     }
 
@@ -226,6 +232,7 @@ impl Bodies {
                     other.awake = true;
                     other.sleep_time = 0.0;
                     self.active[j] = true;
+                    self.active_epoch += 1;
                 }
             }
         }

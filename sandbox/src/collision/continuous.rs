@@ -293,14 +293,24 @@ pub(crate) fn sweep_fast_bodies(
     // its impacts, which are then applied in pair order (taking minima, so
     // the order could not change a bit anyway): one thread walks only the
     // impacts, not every pair.
+    // Only pairs with a moving body can give a time: the stretches of the
+    // pair cache with an awake body are walked.
+    let stamp = contacts.live_stamp(bodies);
+    let live = |run| contacts.live.ranges(stamp, run);
     let mut pair_hits = std::mem::take(&mut scratch.pair_hits);
     let shared = &*scratch;
-    workers.collect_runs(&contacts.pairs, PAIRS_PER_RUN, &mut pair_hits, |_, pair, found| {
-        let toi = cached_pair_toi(bodies, contacts, shared, pair);
-        if toi != NO_IMPACT {
-            found.push((pair.body_a, pair.body_b, toi));
-        }
-    });
+    workers.collect_runs_in(
+        &contacts.pairs,
+        PAIRS_PER_RUN,
+        &mut pair_hits,
+        live,
+        |_, pair, found| {
+            let toi = cached_pair_toi(bodies, contacts, shared, pair);
+            if toi != NO_IMPACT {
+                found.push((pair.body_a, pair.body_b, toi));
+            }
+        },
+    );
     for &(a, b, toi) in pair_hits.iter().flatten() {
         scratch.lower_toi(a as usize, b as usize, toi);
     }
@@ -382,15 +392,21 @@ pub(crate) fn sweep_fast_bodies(
     // workers, and the passes walk only those, in pair order.
     let mut guard_pairs = std::mem::take(&mut scratch.guard_pairs);
     let shared = &*scratch;
-    workers.collect_runs(&contacts.pairs, PAIRS_PER_RUN, &mut guard_pairs, |_, pair, found| {
-        let (a, b) = (pair.body_a, pair.body_b);
-        for (i, still) in [(a, b), (b, a)] {
-            let (i, still) = (i as usize, still as usize);
-            if shared.moving[i] && !shared.moving[still] && shared.toi[i] < 1.0 {
-                found.push([a, b, i as u32]);
+    workers.collect_runs_in(
+        &contacts.pairs,
+        PAIRS_PER_RUN,
+        &mut guard_pairs,
+        live,
+        |_, pair, found| {
+            let (a, b) = (pair.body_a, pair.body_b);
+            for (i, still) in [(a, b), (b, a)] {
+                let (i, still) = (i as usize, still as usize);
+                if shared.moving[i] && !shared.moving[still] && shared.toi[i] < 1.0 {
+                    found.push([a, b, i as u32]);
+                }
             }
-        }
-    });
+        },
+    );
     for _ in 0..GUARD_PASSES {
         let mut changed = false;
         for &[a, b, i] in guard_pairs.iter().flatten() {

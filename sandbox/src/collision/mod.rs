@@ -10,6 +10,7 @@ pub(crate) mod contact_pair;
 pub(crate) mod contact_recycling;
 pub(crate) mod continuous;
 pub(crate) mod convex_manifold;
+pub(crate) mod live_pairs;
 pub(crate) mod manifold;
 pub(crate) mod narrow_phase;
 pub(crate) mod pair_cache;

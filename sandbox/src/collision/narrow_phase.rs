@@ -139,11 +139,17 @@ pub(crate) fn find_contacts(
         CHUNKS_PER_ROUND_ALONE
     };
     scratch.chunks.resize_with(chunks_per_round, ChunkScratch::default);
-    let PairCache { pairs, slab, .. } = contacts;
+    // Only the stretches of pairs with an awake body are walked: a pair
+    // with neither awake is left as it is anyway.
+    let stamp = contacts.live_stamp(bodies);
+    let PairCache { pairs, slab, live, .. } = contacts;
     let round_len = PAIRS_PER_CHUNK * chunks_per_round;
     let ahead = pairs.len() >= PREFETCH_FROM_PAIRS;
     for round_start in (0..pairs.len()).step_by(round_len) {
         let round_end = (round_start + round_len).min(pairs.len());
+        if live.ranges(stamp, round_start..round_end).next().is_none() {
+            continue;
+        }
         let slots = slab.lend();
         workers.for_each_chunk(
             &mut pairs[round_start..round_end],
@@ -165,17 +171,20 @@ pub(crate) fn find_contacts(
                         out.changes.push(((first + k) as u32, change));
                     }
                 };
-                // Two loops, so that small steps keep the plain one.
-                if ahead {
-                    for k in 0..chunk.len() {
-                        if let Some(later) = chunk.get(k + PAIRS_AHEAD) {
-                            prefetch_pair_reads(bodies, &slots, later);
+                for range in live.ranges(stamp, first..first + chunk.len()) {
+                    let local = range.start - first..range.end - first;
+                    // Two loops, so that small steps keep the plain one.
+                    if ahead {
+                        for k in local {
+                            if let Some(later) = chunk.get(k + PAIRS_AHEAD) {
+                                prefetch_pair_reads(bodies, &slots, later);
+                            }
+                            update(k, &mut chunk[k]);
                         }
-                        update(k, &mut chunk[k]);
-                    }
-                } else {
-                    for (k, c) in chunk.iter_mut().enumerate() {
-                        update(k, c);
+                    } else {
+                        for k in local {
+                            update(k, &mut chunk[k]);
+                        }
                     }
                 }
             },

@@ -14,8 +14,12 @@
 //! last-in first-out, so the layout, like everything else here, is the same
 //! on every run.
 
+use std::ops::Range;
+
 use collide::nalgebra::{Isometry3, Vector3};
 
+use crate::body::storage::Bodies;
+use crate::collision::live_pairs::{LivePairs, LiveRanges, LiveStamp};
 use crate::collision::manifold::Manifold;
 use crate::shared_slice::SharedSlice;
 
@@ -199,9 +203,32 @@ pub(crate) struct PairCache {
     pub pairs: Vec<CachedPair>,
     /// The manifolds of the touching pairs.
     pub slab: ManifoldSlab,
+    /// Counts the changes to which pairs `pairs` holds and where: bumped
+    /// by [`Self::merge`] and [`Self::retain`] (see [`LivePairs`]).
+    layout_epoch: u64,
+    /// Which blocks of `pairs` hold a pair with an awake body.
+    pub live: LivePairs,
 }
 
 impl PairCache {
+    /// What the live blocks must have been found for to be current.
+    pub fn live_stamp(&self, bodies: &Bodies) -> LiveStamp {
+        (self.layout_epoch, bodies.active_epoch, self.pairs.len())
+    }
+
+    /// Brings the live blocks up to date with the pairs and the awake
+    /// bodies (see [`LivePairs`]).
+    pub fn refresh_live(&mut self, bodies: &Bodies) {
+        let stamp = self.live_stamp(bodies);
+        self.live.refresh(&self.pairs, bodies, stamp);
+    }
+
+    /// The stretches of the pairs in `range` that hold a pair with an
+    /// awake body, in order (all of `range` if the live blocks are stale).
+    pub fn live_ranges(&self, bodies: &Bodies, range: Range<usize>) -> LiveRanges<'_> {
+        self.live.ranges(self.live_stamp(bodies), range)
+    }
+
     /// The cached pairs in order, with their manifolds.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (&CachedPair, &Manifold)> + '_ {
         self.pairs.iter().map(|p| (p, self.slab.manifold(p.manifold)))
@@ -274,6 +301,7 @@ impl PairCache {
         keep_stale: impl Fn(&CachedPair) -> bool,
         material: impl Fn(u32, u32) -> (f32, f32),
     ) {
+        self.layout_epoch += 1;
         let slab = &mut self.slab;
         if pairs_all_cached(pairs, &self.pairs) {
             // The usual step: no new pair, so the result is the list less the
@@ -346,6 +374,7 @@ impl PairCache {
     /// Keeps only the pairs for which `keep` holds (given the pair and its
     /// manifold), freeing the others' slots.
     pub fn retain(&mut self, mut keep: impl FnMut(&CachedPair, &Manifold) -> bool) {
+        self.layout_epoch += 1;
         let slab = &mut self.slab;
         self.pairs.retain_mut(|c| {
             let kept = keep(c, slab.manifold(c.manifold));

@@ -188,7 +188,9 @@ pub(crate) fn mark_reachable_pairs(
     scratch.solved.clear();
     scratch.far.clear();
     let gravity_drift = dt * dt * gravity.norm();
-    let PairCache { pairs, .. } = contacts;
+    // Only the stretches of pairs with an awake body are gathered from.
+    let stamp = contacts.live_stamp(bodies);
+    let PairCache { pairs, live, .. } = contacts;
 
     // The candidates are gathered on the workers, each fixed run of pairs
     // into its own list.
@@ -199,7 +201,7 @@ pub(crate) fn mark_reachable_pairs(
     }
     workers.for_each_chunk(pairs, &mut scratch.run_candidates, PAIRS_PER_RUN, |first, run, out| {
         out.clear();
-        for k in 0..run.len() {
+        for k in live.ranges(stamp, first..first + run.len()).flatten().map(|k| k - first) {
             if ahead
                 && let Some(later) = run.get(k + PAIRS_AHEAD)
                 && later.point_count > 0

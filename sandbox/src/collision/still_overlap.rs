@@ -106,7 +106,12 @@ pub(crate) fn push_out_of_still_bodies(
     // The pairs the passes look at are listed on the workers, each run of
     // pairs its own list, so that one thread walks those alone.
     let pairs = &contacts.pairs;
-    workers.collect_runs(pairs, PAIRS_PER_RUN, &mut scratch.candidates, |index, pair, found| {
+    // Only pairs with a moving body are candidates: the stretches of the
+    // pair cache with an awake body are walked.
+    let stamp = contacts.live_stamp(bodies);
+    let live = |run| contacts.live.ranges(stamp, run);
+    let candidates = &mut scratch.candidates;
+    workers.collect_runs_in(pairs, PAIRS_PER_RUN, candidates, live, |index, pair, found| {
         // A pair without points was farther apart than its speculative
         // reach at the step's start; only a fast body could have crossed
         // that, and the continuous stage answers for those.

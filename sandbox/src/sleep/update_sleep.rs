@@ -78,7 +78,10 @@ pub(crate) fn update_sleep(
     let n = bodies.len();
     let SleepScratch { union_find, island_min_sleep } = scratch;
     union_find.reset(n);
-    for c in &contacts.pairs {
+    // Only pairs of two awake bodies join islands: the stretches of the
+    // pair cache with an awake body are walked.
+    for c in contacts.live_ranges(bodies, 0..contacts.pairs.len()).flat_map(|r| &contacts.pairs[r])
+    {
         if c.point_count != 0
             && bodies.active[c.body_a as usize]
             && bodies.active[c.body_b as usize]
@@ -106,6 +109,7 @@ pub(crate) fn update_sleep(
             r.awake = false;
             r.island = root;
             bodies.active[i] = false;
+            bodies.active_epoch += 1;
             bodies.linear_velocities[i] = Vector3::zeros();
             bodies.angular_velocities[i] = Vector3::zeros();
         }

@@ -371,3 +371,65 @@ fn steps_skipped_at_rest_leave_the_bits_of_full_steps() {
     assert!(skipped > 1000, "only {skipped} steps skipped");
     worlds[0].validate().unwrap();
 }
+
+/// The stages that walk the cached pairs walk only the blocks with an
+/// awake body (see `collision/live_pairs.rs`), and that leaves exactly what
+/// walking every pair leaves: a pyramid that falls asleep beside a ball
+/// that keeps rolling is stepped beside a copy that walks every pair,
+/// through a push that wakes the pyramid, the ball teleported into it, a
+/// removed and an added body, comparing their whole state after every
+/// step.
+#[test]
+fn walking_the_live_pairs_leaves_the_bits_of_walking_every_pair() {
+    use crate::scene::builtin::{Scene, build_scene};
+    use collide::Sphere;
+    let build = |walk_all: bool| {
+        let mut world = World::new();
+        world.contacts.live.walk_all = walk_all;
+        build_scene(&mut world, Scene::Pyramid, 12).unwrap();
+        let ball = BodyDesc::dynamic(Sphere::new(0.5).into())
+            .with_position(Vector3::new(0.0, 0.5, 30.0))
+            .with_linear_velocity(Vector3::new(2.0, 0.0, 0.0));
+        let ball = world.add_body(ball).unwrap();
+        (world, ball)
+    };
+    let (live, ball) = build(false);
+    let mut worlds = [live, build(true).0];
+    let top = worlds[0].bodies().filter(|&b| b != ball).last().unwrap();
+    type Edit = fn(&mut World, BodyId, BodyId);
+    let edits: [(&str, Edit); 5] = [
+        ("nothing", |_, _, _| {}),
+        ("push the top", |w, top, _| {
+            let at = w.pose(top).unwrap() * Point3::origin();
+            w.apply_impulse(top, Vector3::new(0.0, 0.0, 200.0), at).unwrap();
+        }),
+        ("ball into the pyramid", |w, _, ball| {
+            let pose = Isometry3::translation(0.0, 1.0, 3.0);
+            w.set_pose(ball, pose).unwrap();
+            w.set_linear_velocity(ball, Vector3::new(0.0, 0.0, -8.0)).unwrap();
+        }),
+        ("remove the top", |w, top, _| w.remove_body(top).unwrap()),
+        ("add a cube", |w, _, _| {
+            cube_at(w, 14.0);
+        }),
+    ];
+    let mut skipping_steps = 0;
+    for (what, edit) in edits {
+        for world in &mut worlds {
+            edit(world, top, ball);
+        }
+        for step in 0..240 {
+            for world in &mut worlds {
+                world.step(1.0 / 60.0);
+            }
+            skipping_steps += usize::from(worlds[0].contacts.live.skips_some());
+            assert!(!worlds[1].contacts.live.skips_some());
+            if let Some(difference) = state_difference(&worlds[0], &worlds[1]) {
+                panic!("after {what}, step {step}: {difference}");
+            }
+        }
+    }
+    // The walks did skip pairs: the comparison is not of two full walks.
+    assert!(skipping_steps > 500, "the walks skipped pairs in only {skipping_steps} steps");
+    worlds[0].validate().unwrap();
+}
