@@ -53,8 +53,10 @@ pub(crate) fn merge_pairs(bodies: &Bodies, broad_phase: &BroadPhase, contacts: &
     }
     let records = &bodies.records;
     let active = &bodies.active;
+    let stamp = contacts.live_stamp(bodies);
     contacts.merge(
         &broad_phase.pairs,
+        stamp,
         |c| {
             let (a, b) = (c.body_a as usize, c.body_b as usize);
             records[a].alive && records[b].alive && !active[a] && !active[b]
