@@ -273,6 +273,15 @@ fn stage_parts_are_measured_within_their_stages() {
     assert_eq!(*world.stage_times(), StageTimes::default());
 }
 
+/// A change made to both worlds of a comparison, given two bodies.
+type Edit = fn(&mut World, BodyId, BodyId);
+
+/// Applies `impulse` at `body`'s frame origin.
+fn push_at_origin(world: &mut World, body: BodyId, impulse: Vector3<f32>) {
+    let at = world.pose(body).unwrap() * Point3::origin();
+    world.apply_impulse(body, impulse, at).unwrap();
+}
+
 /// Whatever of `a` and `b` a step reads or a caller sees differs: the
 /// poses, velocities and sleep states of the bodies, their broad-phase
 /// boxes and travel, and the pair cache's pairs and points.
@@ -325,13 +334,9 @@ fn steps_skipped_at_rest_leave_the_bits_of_full_steps() {
     let top = worlds[0].bodies().last().unwrap();
     let ground = worlds[0].bodies().next().unwrap();
     assert_eq!(worlds[0].kind(ground), Some(BodyKind::Fixed));
-    type Edit = fn(&mut World, BodyId, BodyId);
     let edits: [(&str, Edit); 8] = [
         ("nothing", |_, _, _| {}),
-        ("push", |w, top, _| {
-            let at = w.pose(top).unwrap() * Point3::origin();
-            w.apply_impulse(top, Vector3::new(300.0, 0.0, 0.0), at).unwrap();
-        }),
+        ("push", |w, top, _| push_at_origin(w, top, Vector3::new(300.0, 0.0, 0.0))),
         ("linear velocity", |w, top, _| w.set_linear_velocity(top, Vector3::y()).unwrap()),
         ("angular velocity", |w, top, _| w.set_angular_velocity(top, Vector3::x()).unwrap()),
         ("move the ground", |w, _, ground| {
@@ -396,13 +401,9 @@ fn walking_the_live_pairs_leaves_the_bits_of_walking_every_pair() {
     let (live, ball) = build(false);
     let mut worlds = [live, build(true).0];
     let top = worlds[0].bodies().filter(|&b| b != ball).last().unwrap();
-    type Edit = fn(&mut World, BodyId, BodyId);
     let edits: [(&str, Edit); 5] = [
         ("nothing", |_, _, _| {}),
-        ("push the top", |w, top, _| {
-            let at = w.pose(top).unwrap() * Point3::origin();
-            w.apply_impulse(top, Vector3::new(0.0, 0.0, 200.0), at).unwrap();
-        }),
+        ("push the top", |w, top, _| push_at_origin(w, top, Vector3::new(0.0, 0.0, 200.0))),
         ("ball into the pyramid", |w, _, ball| {
             let pose = Isometry3::translation(0.0, 1.0, 3.0);
             w.set_pose(ball, pose).unwrap();
