@@ -430,12 +430,15 @@ impl World {
             return StepOutcome::Stepped;
         }
         self.workers.ensure_threads(self.settings.threads);
-        self.workers.split_for(self.bodies.active.iter().filter(|&&a| a).count());
+        let awake = self.bodies.active.iter().filter(|&&a| a).count();
+        self.workers.split_for(awake);
         // The stages run on a thread of the pool, so that handing work to
         // the other threads never puts the caller to sleep (see
         // `Workers::install`).
         let workers = self.workers.clone();
-        workers.install(|| self.run_stages(dt));
+        // No body awake: no stage has anything to move or wake, so the
+        // steps after this one are skipped until the world is changed.
+        workers.install(|| self.run_stages(dt, awake == 0));
         StepOutcome::Stepped
     }
 
@@ -449,11 +452,9 @@ impl World {
         self.at_rest && self.rest_dt == dt
     }
 
-    /// The step's pipeline, for a `dt` already checked.
-    fn run_stages(&mut self, dt: f32) {
-        // No body awake: no stage has anything to move or wake, so the
-        // steps after this one are skipped until the world is changed.
-        let starts_at_rest = !self.bodies.active.contains(&true);
+    /// The step's pipeline, for a `dt` already checked; `starts_at_rest`
+    /// when no body is awake.
+    fn run_stages(&mut self, dt: f32, starts_at_rest: bool) {
         let t0 = Instant::now();
         self.remove_invalid_bodies();
         self.bodies.update_reach(dt, &self.workers);
