@@ -253,7 +253,9 @@ fn update_pair(
     let (pose_a, pose_b) = (&poses[a], &poses[b]);
     let relative = pose_a.inv_mul(pose_b);
     let radius_b = radii[b];
-    if let Some(before) = &c.computed_at {
+    // A copy: the pair record is written below.
+    if let Some(&computed_at) = c.computed_at() {
+        let before = &computed_at;
         // Proven apart when computed, and the bodies have not moved
         // enough relative to each other since to come within the
         // speculative distance. The bound proven now also restarts
@@ -291,7 +293,9 @@ fn update_pair(
             // A small drift: the same points, fixed on each body, with
             // their separations refreshed; else computed below, from the
             // points as the failed attempt left them.
-            Some(cached) if contact_recycling && c.recycled_steps < MAX_RECYCLED_STEPS => {
+            Some(cached)
+                if contact_recycling && u32::from(c.recycled_steps) < MAX_RECYCLED_STEPS =>
+            {
                 let recycled = try_recycle(
                     &mut cached.manifold,
                     before,
@@ -323,12 +327,12 @@ fn update_pair(
     // The impulses carry over from the cached manifold (as a failed
     // recycling attempt left it).
     computed.inherit_impulses(slot.as_deref().map_or(&EMPTY_MANIFOLD, |m| &m.manifold), pose_a);
-    c.computed_at = Some(relative);
-    c.recycled_steps = 0;
+    c.set_computed_at(relative);
     c.clearance = clearance;
     c.travel_clearance = clearance;
     c.travel_at = travel;
-    c.point_count = computed.points.len() as u32;
+    // At most `MAX_MANIFOLD_POINTS` (4).
+    c.point_count = computed.points.len() as u8;
     c.nearest = computed.nearest_separation();
     if c.point_count == 0 {
         // Nothing to keep: an empty manifold carries no impulses.

@@ -4,7 +4,7 @@
 //!
 //! Hot and cold parts are stored apart. The sorted list holds small
 //! [`CachedPair`] records (bodies, material, the clearance proof and the
-//! relative pose, about 70 bytes), which every step reads for every pair;
+//! relative pose, 72 bytes), which every step reads for every pair;
 //! the manifolds of the touching pairs (about 220 bytes each) sit in a slab
 //! the records index, and a pair with no points holds no slot (an empty
 //! manifold carries nothing over: no impulses, no anchor). A merge that
@@ -42,11 +42,11 @@ pub(crate) struct CachedPair {
     /// Points in that manifold (zero exactly when it holds no slot), copied
     /// here so that passes over the pairs can skip empty ones without
     /// reading the slab.
-    pub point_count: u32,
+    pub point_count: u8,
     /// Steps in a row the manifold has been recycled (moved with the bodies
-    /// instead of computed) since `computed_at`; zero when it is exactly as
-    /// computed there.
-    pub recycled_steps: u32,
+    /// instead of computed) since it was computed at [`Self::computed_at`];
+    /// zero when it is exactly as computed there.
+    pub recycled_steps: u8,
     /// When the manifold is empty because the shapes were proven farther
     /// apart than the speculative distance at `computed_at`: a lower bound on
     /// their distance then. Zero otherwise.
@@ -60,12 +60,16 @@ pub(crate) struct CachedPair {
     pub travel_clearance: f32,
     /// The two bodies' summed travel when `travel_clearance` was found.
     pub travel_at: f64,
-    /// B's pose in A's frame when the manifold was last computed, `None`
-    /// before the first time: if the bodies have not moved relative to each
-    /// other since, the manifold is reused (Jolt's body-pair cache). Kept
-    /// here rather than in the slab since it also proves most pairs that
-    /// fall together still apart.
-    pub computed_at: Option<Isometry3<f32>>,
+    /// B's pose in A's frame when the manifold was last computed, valid
+    /// once `computed` is set (see [`Self::computed_at`]): if the bodies
+    /// have not moved relative to each other since, the manifold is reused
+    /// (Jolt's body-pair cache). Kept here rather than in the slab since it
+    /// also proves most pairs that fall together still apart.
+    computed_pose: Isometry3<f32>,
+    /// Whether the manifold has been computed once (`computed_pose` holds
+    /// that pose): a flag beside the other small fields rather than an
+    /// `Option`, whose tag would cost the record 8 bytes of padding.
+    computed: bool,
     /// Whether the solver takes the pair's manifold this step: its gap can
     /// close within the step given the bodies' relative motion (set by
     /// [`mark_reachable_pairs`](crate::collision::reachable_pairs::mark_reachable_pairs)).
@@ -77,9 +81,11 @@ pub(crate) struct CachedPair {
     pub nearest: f32,
 }
 
-// `nearest` fills padding: the record stays 88 bytes (every pass over
-// the pairs streams these records; falling-boxes 16,000 holds 80,000).
-const _: () = assert!(size_of::<CachedPair>() == 88);
+// Every pass over the pairs streams these records (falling-boxes 16,000
+// holds 96,000), so they are kept small: the counts are bytes, and the
+// computed pose's presence is a flag beside them. 72 bytes, from 88 with
+// `u32` counts and an `Option` pose.
+const _: () = assert!(size_of::<CachedPair>() == 72);
 
 impl Default for CachedPair {
     fn default() -> Self {
@@ -94,7 +100,8 @@ impl Default for CachedPair {
             clearance: 0.0,
             travel_clearance: 0.0,
             travel_at: 0.0,
-            computed_at: None,
+            computed_pose: Isometry3::identity(),
+            computed: false,
             reachable: true,
             nearest: f32::MAX,
         }
@@ -105,6 +112,22 @@ impl CachedPair {
     #[inline]
     fn key(&self) -> (u32, u32) {
         (self.body_a, self.body_b)
+    }
+
+    /// B's pose in A's frame when the manifold was last computed, `None`
+    /// before the first time.
+    #[inline]
+    pub fn computed_at(&self) -> Option<&Isometry3<f32>> {
+        self.computed.then_some(&self.computed_pose)
+    }
+
+    /// Records that the manifold was computed with B at `relative` in A's
+    /// frame, and so is not recycled.
+    #[inline]
+    pub fn set_computed_at(&mut self, relative: Isometry3<f32>) {
+        self.computed_pose = relative;
+        self.computed = true;
+        self.recycled_steps = 0;
     }
 }
 

@@ -232,7 +232,7 @@ pub(crate) fn mark_reachable_pairs(
                 restitution: 1.0 + c.restitution,
                 far: nearest > SPECULATIVE_DISTANCE,
                 reachable: false,
-                points: u8::try_from(c.point_count).unwrap_or(u8::MAX),
+                points: c.point_count,
             });
         }
     });

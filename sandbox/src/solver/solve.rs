@@ -208,7 +208,7 @@ pub(crate) fn solve(
     scratch.chain_blocks.find(
         &scratch.pairs,
         &scratch.slot_in_chain,
-        scratch.slots.iter().map(|s| contacts.pairs[s.contact as usize].point_count),
+        scratch.slots.iter().map(|s| u32::from(contacts.pairs[s.contact as usize].point_count)),
         scratch.masses.len(),
     );
     scratch.batch_constraints(bodies, contacts, far, &params, workers);
@@ -634,7 +634,7 @@ impl SolverScratch {
                 contact,
                 batch: index as u32,
                 lane: lane as u32,
-                count: c.point_count,
+                count: u32::from(c.point_count),
                 restitution: c.restitution,
                 relative_velocity: [0.0; MAX_MANIFOLD_POINTS],
                 anchor,
