@@ -55,6 +55,7 @@ impl World {
             b.angular_velocities.len(),
             b.travel.len(),
             b.radii.len(),
+            b.materials.len(),
             b.active.len(),
         ];
         if lens.iter().any(|&l| l != n) {

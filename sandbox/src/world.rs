@@ -330,12 +330,16 @@ impl World {
 
     /// Every cached pair and its manifold (pairs whose fattened boxes overlap).
     pub fn contacts(&self) -> impl ExactSizeIterator<Item = ContactPair<'_>> + '_ {
-        self.contacts.iter().map(|(c, manifold)| ContactPair {
-            body_a: self.bodies.id(c.body_a as usize),
-            body_b: self.bodies.id(c.body_b as usize),
-            friction: c.friction,
-            restitution: c.restitution,
-            manifold,
+        self.contacts.iter().map(|(c, manifold)| {
+            let (a, b) = (c.body_a as usize, c.body_b as usize);
+            let (friction, restitution) = self.bodies.pair_material(a, b);
+            ContactPair {
+                body_a: self.bodies.id(a),
+                body_b: self.bodies.id(b),
+                friction,
+                restitution,
+                manifold,
+            }
         })
     }
 

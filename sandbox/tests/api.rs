@@ -86,3 +86,38 @@ fn picking_ray_returns_the_nearest_body() {
     assert_eq!(first.0, near);
     assert!(ids.len() == 21);
 }
+
+#[test]
+fn contacts_combine_the_bodies_materials() {
+    // Friction: the geometric mean; restitution: the larger (Box2D's mix).
+    let mut w = world(true);
+    let ground = w
+        .add_body(
+            BodyDesc::fixed(Cuboid::new(Vector3::new(5.0, 0.5, 5.0)).into())
+                .with_position(Vector3::new(0.0, -0.5, 0.0))
+                .with_friction(0.25)
+                .with_restitution(0.2),
+        )
+        .unwrap();
+    let cube = |friction, restitution, x| {
+        BodyDesc::dynamic(Cuboid::new(Vector3::repeat(0.5)).into())
+            .with_position(Vector3::new(x, 0.5, 0.0))
+            .with_friction(friction)
+            .with_restitution(restitution)
+    };
+    let first = w.add_body(cube(1.0, 0.7, -2.0)).unwrap();
+    let other = w.add_body(cube(0.36, 0.0, 2.0)).unwrap();
+    common::run(&mut w, 2);
+    let material = |w: &sandbox::World, id: BodyId| {
+        let c = w.contacts().find(|c| c.body_a == ground && c.body_b == id).unwrap();
+        assert!(!c.manifold.points.is_empty(), "the cube rests on the ground");
+        (c.friction, c.restitution)
+    };
+    assert_eq!(material(&w, first), (0.5, 0.7));
+    assert_eq!(material(&w, other), (0.3, 0.2));
+    // A body added in a freed slot brings its own material to its pairs.
+    w.remove_body(first).unwrap();
+    let again = w.add_body(cube(0.04, 0.1, -2.0)).unwrap();
+    common::run(&mut w, 2);
+    assert_eq!(material(&w, again), (0.1, 0.2));
+}

@@ -30,8 +30,6 @@ pub(crate) struct BodyRecord {
     pub mass: MassProperties,
     pub inv_mass: f32,
     pub inv_inertia_local: Matrix3<f32>,
-    pub friction: f32,
-    pub restitution: f32,
     pub awake: bool,
     pub sleep_time: f32,
     /// Id of the sleeping island this body belongs to (when asleep).
@@ -91,8 +89,6 @@ impl BodyRecord {
             mass,
             inv_mass,
             inv_inertia_local,
-            friction: desc.friction.max(0.0),
-            restitution: desc.restitution.clamp(0.0, 1.0),
             awake: desc.kind == BodyKind::Dynamic,
             sleep_time: 0.0,
             island: 0,
@@ -115,6 +111,16 @@ impl BodyRecord {
 }
 
 /// Every body of a world, by slot.
+/// A body's surface material, as given in its [`BodyDesc`] (friction at
+/// least 0, restitution clamped to `[0, 1]`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct BodyMaterial {
+    /// Friction coefficient.
+    pub friction: f32,
+    /// Restitution coefficient.
+    pub restitution: f32,
+}
+
 #[derive(Debug, Default)]
 pub(crate) struct Bodies {
     pub records: Vec<BodyRecord>,
@@ -128,6 +134,10 @@ pub(crate) struct Bodies {
     /// Per slot: the body's [`BodyRecord::radius_from_origin`], kept apart
     /// from the records because the narrow phase reads it for every pair.
     pub radii: Vec<f32>,
+    /// Per slot: the body's friction and restitution, kept apart from the
+    /// records because the reachable-pairs pass and the solver read them
+    /// for every touching pair (see [`Bodies::pair_material`]).
+    pub materials: Vec<BodyMaterial>,
     /// Per slot, this step: how far any point of the body can move at its
     /// current velocity ([`Bodies::update_reach`]), read for every pair by
     /// the narrow phase.
@@ -156,6 +166,10 @@ impl Bodies {
             (Vector3::zeros(), Vector3::zeros())
         };
         let radius = record.radius_from_origin();
+        let material = BodyMaterial {
+            friction: desc.friction.max(0.0),
+            restitution: desc.restitution.clamp(0.0, 1.0),
+        };
         let slot = match self.free_slots.pop() {
             Some(slot) => {
                 let i = slot as usize;
@@ -163,6 +177,7 @@ impl Bodies {
                 self.records[i] = BodyRecord { generation, ..record };
                 self.poses[i] = desc.pose;
                 self.radii[i] = radius;
+                self.materials[i] = material;
                 self.linear_velocities[i] = v;
                 self.angular_velocities[i] = w;
                 self.active[i] = dynamic;
@@ -170,6 +185,7 @@ impl Bodies {
             }
             None => {
                 self.radii.push(radius);
+                self.materials.push(material);
                 self.records.push(record);
                 self.poses.push(desc.pose);
                 self.linear_velocities.push(v);
@@ -180,6 +196,16 @@ impl Bodies {
             }
         };
         Ok(self.id(slot as usize))
+    }
+
+    /// The friction and restitution of a contact between the bodies in
+    /// slots `a` and `b`: the geometric mean of their frictions (so a
+    /// frictionless body slides on anything) and the larger restitution
+    /// (so a bouncy ball bounces on a dead floor), as Box2D combines them.
+    #[inline]
+    pub fn pair_material(&self, a: usize, b: usize) -> (f32, f32) {
+        let (ma, mb) = (&self.materials[a], &self.materials[b]);
+        ((ma.friction * mb.friction).sqrt(), ma.restitution.max(mb.restitution))
     }
 
     /// Frees the slot of a live body.

@@ -54,18 +54,10 @@ pub(crate) fn merge_pairs(bodies: &Bodies, broad_phase: &BroadPhase, contacts: &
     let records = &bodies.records;
     let active = &bodies.active;
     let stamp = contacts.live_stamp(bodies);
-    contacts.merge(
-        &broad_phase.pairs,
-        stamp,
-        |c| {
-            let (a, b) = (c.body_a as usize, c.body_b as usize);
-            records[a].alive && records[b].alive && !active[a] && !active[b]
-        },
-        |a, b| {
-            let (ra, rb) = (&records[a as usize], &records[b as usize]);
-            ((ra.friction * rb.friction).sqrt(), ra.restitution.max(rb.restitution))
-        },
-    );
+    contacts.merge(&broad_phase.pairs, stamp, |c| {
+        let (a, b) = (c.body_a as usize, c.body_b as usize);
+        records[a].alive && records[b].alive && !active[a] && !active[b]
+    });
 }
 
 /// Pairs one worker takes at a time in [`find_contacts`]'s parallel pass:

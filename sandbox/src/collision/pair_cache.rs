@@ -3,8 +3,8 @@
 //! the next by a linear merge, with no hashing and a deterministic order.
 //!
 //! Hot and cold parts are stored apart. The sorted list holds small
-//! [`CachedPair`] records (bodies, material, the clearance proof and the
-//! relative pose, 72 bytes), which every step reads for every pair;
+//! [`CachedPair`] records (bodies, the clearance proof and the relative
+//! pose, one 64-byte cache line), which every step reads for every pair;
 //! the manifolds of the touching pairs (about 220 bytes each) sit in a slab
 //! the records index, and a pair with no points holds no slot (an empty
 //! manifold carries nothing over: no impulses, no anchor). A merge that
@@ -23,18 +23,16 @@ use crate::collision::live_pairs::{LivePairs, LiveRanges, LiveStamp};
 use crate::collision::manifold::Manifold;
 use crate::shared_slice::SharedSlice;
 
-/// The part of a cached pair read every step: which bodies, their combined
-/// material, where its manifold lives and what is known of their distance.
+/// The part of a cached pair read every step: which bodies, where its
+/// manifold lives and what is known of their distance. One cache line
+/// (the material is the bodies', [`Bodies::pair_material`]).
 #[derive(Clone, Copy, Debug)]
+#[repr(align(64))]
 pub(crate) struct CachedPair {
     /// Slot of body A (the smaller slot).
     pub body_a: u32,
     /// Slot of body B.
     pub body_b: u32,
-    /// Combined friction coefficient.
-    pub friction: f32,
-    /// Combined restitution coefficient.
-    pub restitution: f32,
     /// The slab slot of the pair's manifold, [`NO_MANIFOLD`] while it has
     /// no points (an empty manifold holds nothing worth keeping: no
     /// impulses, no anchor).
@@ -82,18 +80,17 @@ pub(crate) struct CachedPair {
 }
 
 // Every pass over the pairs streams these records (falling-boxes 16,000
-// holds 96,000), so they are kept small: the counts are bytes, and the
-// computed pose's presence is a flag beside them. 72 bytes, from 88 with
-// `u32` counts and an `Option` pose.
-const _: () = assert!(size_of::<CachedPair>() == 72);
+// holds 96,000), and the solver reads them by index, so each is one cache
+// line: the counts are bytes, the computed pose's presence is a flag beside
+// them, and the material is looked up from the bodies. 64 bytes, from 88
+// with the material, `u32` counts and an `Option` pose.
+const _: () = assert!(size_of::<CachedPair>() == 64);
 
 impl Default for CachedPair {
     fn default() -> Self {
         Self {
             body_a: 0,
             body_b: 0,
-            friction: 0.0,
-            restitution: 0.0,
             manifold: NO_MANIFOLD,
             point_count: 0,
             recycled_steps: 0,
@@ -314,8 +311,7 @@ impl PairCache {
 
     /// Rebuilds the list from this step's sorted broad-phase `pairs`. A pair
     /// already cached keeps its record and manifold (so its impulses warm
-    /// start); a new pair starts empty with the friction and restitution
-    /// `material` gives it. Cached pairs for which `keep_stale` holds (both
+    /// start); a new pair starts empty. Cached pairs for which `keep_stale` holds (both
     /// bodies asleep or static, so the broad phase did not report them) are
     /// kept as they are; the others are dropped and their slots freed.
     ///
@@ -329,7 +325,6 @@ impl PairCache {
         pairs: &[(u32, u32)],
         stamp: LiveStamp,
         keep_stale: impl Fn(&CachedPair) -> bool,
-        material: impl Fn(u32, u32) -> (f32, f32),
     ) {
         if self.holds_exactly(pairs, stamp, &keep_stale) {
             return;
@@ -391,14 +386,7 @@ impl PairCache {
                 read -= 1;
                 self.pairs[write] = self.pairs[read];
             } else {
-                let (friction, restitution) = material(a, b);
-                self.pairs[write] = CachedPair {
-                    body_a: a,
-                    body_b: b,
-                    friction,
-                    restitution,
-                    ..CachedPair::default()
-                };
+                self.pairs[write] = CachedPair { body_a: a, body_b: b, ..CachedPair::default() };
             }
         }
         debug_assert_eq!(read, write, "the kept pairs before the first new one stay in place");
@@ -514,7 +502,7 @@ mod tests {
     fn cache_of(old: &[(u32, u32, f32)]) -> PairCache {
         let mut cache = PairCache::default();
         let keys: Vec<_> = old.iter().map(|c| (c.0, c.1)).collect();
-        cache.merge(&keys, STALE, |_| false, |_, _| (0.0, 0.0));
+        cache.merge(&keys, STALE, |_| false);
         for (p, &(_, _, tag)) in cache.pairs.iter_mut().zip(old) {
             if tag != 0.0 {
                 touch(&mut cache.slab, p, tag);
@@ -574,7 +562,7 @@ mod tests {
                 let mut cache = cache_of(&old);
                 cache.refresh_live(&bodies);
                 let stamp = if live { cache.live_stamp(&bodies) } else { STALE };
-                cache.merge(&reported, stamp, keep_stale, |_, _| (0.0, 0.0));
+                cache.merge(&reported, stamp, keep_stale);
                 tags(&cache)
             };
             let mut cache = cache_of(&old);
@@ -608,7 +596,7 @@ mod tests {
         ];
         for pairs in cases {
             let mut cache = cache_of(&old);
-            cache.merge(pairs, STALE, |c| keep(c.body_a), |_, _| (0.0, 0.0));
+            cache.merge(pairs, STALE, |c| keep(c.body_a));
             assert_eq!(tags(&cache), expected(pairs, &old, &keep), "pairs {pairs:?}");
         }
     }
@@ -635,7 +623,7 @@ mod tests {
                     }
                 }
             }
-            cache.merge(&pairs, STALE, |_| false, |_, _| (0.0, 0.0));
+            cache.merge(&pairs, STALE, |_| false);
             model = expected(&pairs, &model, &|_| false);
             assert_eq!(tags(&cache), model, "step {step}");
             // As a narrow phase would: some pairs touch (tagged with this
@@ -666,9 +654,8 @@ mod tests {
         cache.retain(|c, m| c.body_b != 2 || m.twist_impulse == 3.0);
         assert_eq!(tags(&cache), vec![(0, 1, 1.0), (1, 2, 3.0)]);
         assert_eq!(cache.slab.free.len(), 1);
-        cache.merge(&[(0, 1), (1, 2), (3, 4)], STALE, |_| false, |_, _| (0.5, 0.0));
+        cache.merge(&[(0, 1), (1, 2), (3, 4)], STALE, |_| false);
         assert_eq!(tags(&cache), vec![(0, 1, 1.0), (1, 2, 3.0), (3, 4, 0.0)]);
-        assert_eq!(cache.pairs[2].friction, 0.5);
         assert_eq!(cache.pairs[2].manifold, NO_MANIFOLD, "a new pair holds no slot");
         touch(&mut cache.slab, &mut cache.pairs[2], 4.0);
         assert_eq!(cache.slab.slots.len(), 3, "the freed slot is reused");

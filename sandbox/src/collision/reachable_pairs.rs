@@ -229,7 +229,7 @@ pub(crate) fn mark_reachable_pairs(
                 dynamic: [a, b].map(|i| records[i].kind == BodyKind::Dynamic),
                 free: nearest - SPECULATIVE_DISTANCE - gravity_drift,
                 relative_speed,
-                restitution: 1.0 + c.restitution,
+                restitution: 1.0 + bodies.pair_material(a, b).1,
                 far: nearest > SPECULATIVE_DISTANCE,
                 reachable: false,
                 points: c.point_count,

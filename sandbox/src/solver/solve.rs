@@ -618,6 +618,7 @@ impl SolverScratch {
                     bodies.poses[slot] * bodies.records[slot].mass.local_center
                 }
             };
+            let (friction, restitution) = bodies.pair_material(a, b);
             inputs.push(ContactInput {
                 anchor_gap,
                 in_chain: self.slot_in_chain[m as usize],
@@ -627,15 +628,15 @@ impl SolverScratch {
                 body_b: if index_b != 0 { index_b } else { stand_in },
                 center_a: center(a, index_a),
                 center_b: center(b, index_b),
-                friction: c.friction,
-                restitution: c.restitution,
+                friction,
+                restitution,
             });
             lane_slots[lane] = ConstraintSlot {
                 contact,
                 batch: index as u32,
                 lane: lane as u32,
                 count: u32::from(c.point_count),
-                restitution: c.restitution,
+                restitution,
                 relative_velocity: [0.0; MAX_MANIFOLD_POINTS],
                 anchor,
             };
