@@ -110,7 +110,6 @@ impl BodyRecord {
     }
 }
 
-/// Every body of a world, by slot.
 /// A body's surface material, as given in its [`BodyDesc`] (friction at
 /// least 0, restitution clamped to `[0, 1]`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -121,6 +120,7 @@ pub(crate) struct BodyMaterial {
     pub restitution: f32,
 }
 
+/// Every body of a world, by slot.
 #[derive(Debug, Default)]
 pub(crate) struct Bodies {
     pub records: Vec<BodyRecord>,

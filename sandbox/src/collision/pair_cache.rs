@@ -311,9 +311,10 @@ impl PairCache {
 
     /// Rebuilds the list from this step's sorted broad-phase `pairs`. A pair
     /// already cached keeps its record and manifold (so its impulses warm
-    /// start); a new pair starts empty. Cached pairs for which `keep_stale` holds (both
-    /// bodies asleep or static, so the broad phase did not report them) are
-    /// kept as they are; the others are dropped and their slots freed.
+    /// start); a new pair starts empty. Cached pairs for which `keep_stale`
+    /// holds (both bodies asleep or static, so the broad phase did not
+    /// report them) are kept as they are; the others are dropped and their
+    /// slots freed.
     ///
     /// `stamp` is [`Self::live_stamp`] now: with the live blocks current,
     /// a merge that changes nothing looks only at the pairs with an awake
