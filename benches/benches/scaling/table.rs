@@ -111,11 +111,13 @@ most 1.5 for the sandbox):\n"
 different share of the cubes has landed at each size, and a landed cube costs several times \
 a falling one. Time per body there follows how much of the column has landed, in both engines."
     );
-    let _ = writeln!(
-        out,
-        "- **pyramid** 20 and 50 fall asleep within the run, and a sleeping pyramid costs \
+    if sleep {
+        let _ = writeln!(
+            out,
+            "- **pyramid** 20 and 50 fall asleep within the run, and a sleeping pyramid costs \
 nothing a step, so with sleeping on their time per body measures how soon they sleep."
-    );
+        );
+    }
     let _ = writeln!(
         out,
         "- **pyramid 140**'s base is 140 m wide, and the SCENES.md ground is 100 m: in its \
