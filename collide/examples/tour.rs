@@ -3,7 +3,7 @@
 //! Run with `cargo run --release -p collide --example tour`.
 
 use collide::nalgebra::{Isometry3, UnitQuaternion, Vector3};
-use collide::query::{GjkCache, IterationLog, contact_with};
+use collide::query::{IterationLog, try_contact_with};
 use collide::{
     Capsule, Contact, Cuboid, Proximity, Sphere, closest_points, intersects, penetration,
 };
@@ -69,8 +69,7 @@ fn main() {
     );
 
     let mut log = IterationLog::default();
-    let mut cache = GjkCache::default();
-    let result = contact_with(&cube, &Isometry3::identity(), &cube, &tilted, &mut cache, &mut log);
+    let result = try_contact_with(&cube, &Isometry3::identity(), &cube, &tilted, &mut log);
     if let Ok(Contact::Penetrating(p)) = result {
         println!(
             "the same stacked pair, recorded: {} GJK steps, {} EPA steps, depth {:.5} m",

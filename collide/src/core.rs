@@ -12,7 +12,7 @@
 
 use nalgebra::{Point3, Vector3};
 
-use crate::query::all_finite;
+use crate::finite::all_finite;
 use crate::support_map::SupportMap;
 
 /// What a shape's core is, in the shape's own frame.

@@ -53,24 +53,56 @@
 //!   GJK/EPA for exact closed forms; two cuboids answer "do they overlap?"
 //!   and "how deep?" by separating axes (EPA only where that is ill
 //!   conditioned: nearly parallel edges), and their distance by GJK.
-//!   [`query::contact_with`], the entry point that records iterations, runs
-//!   GJK/EPA for every pair.
+//!   [`query::try_contact_with`], the entry point that records iterations,
+//!   runs GJK/EPA for every pair.
 //! * **Dispatch.** A query on two [`Shape`]s matches the pair of kinds once
 //!   and runs code compiled for that pair (see [`ShapeRef`]); a shape asks
 //!   for its [`Core`] with one call.
 //! * **Tolerances** are relative to the size of the shapes (see each
 //!   algorithm's constants), so results scale with the shapes.
+//! * **Naming.** Every query comes in two forms. `try_name(..)` returns
+//!   `Result<_, QueryError>` and reports bad input (non-finite poses,
+//!   shape parameters or support points, negative radii or extents);
+//!   `name(..)` never fails and returns a documented fallback for bad
+//!   input instead. So every query that returns a `Result` starts with
+//!   `try_` (constructors with no sensible fallback, such as
+//!   [`ConvexHull::new`], and the building blocks in [`query::gjk`] and
+//!   [`query::epa`] are not queries):
+//!
+//!   | query | bare name on bad input |
+//!   |---|---|
+//!   | [`intersects`] | `false` |
+//!   | [`closest_points`] | `Separated` with NaN distance and points |
+//!   | [`penetration`] | `None` |
+//!   | [`contact`], [`contact_cached`] | `Separated` with NaN distance, normal and points |
+//!   | [`cast_ray`] | [`RayCast::Miss`] |
+//!   | [`shape_cast`] | [`ShapeCast::Miss`] |
+//!   | [`time_of_impact`] | [`TimeOfImpact::Miss`] |
+//!
+//!   Suffixes add one trailing argument: `_cached` a caller-owned
+//!   [`GjkCache`] that warm-starts repeated queries on the same pair
+//!   ([`try_contact_cached`]); `_with` a recorder that sees every GJK/EPA
+//!   iteration ([`query::try_contact_with`], diagnostic, so only a `try_`
+//!   form). The 2D queries in [`dim2`] follow the same rule, with a `2` at
+//!   the end of every name that has a 3D counterpart ([`dim2::contact2`],
+//!   [`dim2::try_cast_ray2`], [`dim2::Contact2`]), so
+//!   `use collide::*; use collide::dim2::*;` is never ambiguous.
 //! * **Failure.** Non-finite input is a [`QueryError`] from the `try_*`
 //!   functions, never "no contact". An algorithm that stops early (iteration
 //!   cap, rounding) returns its best answer and says so in its status enum.
-//! * **Casts.** [`cast_ray`] and [`shape_cast`] measure time of impact in
+//! * **Casts.** [`cast_ray`] and [`shape_cast`] (and [`dim2::cast_ray2`],
+//!   [`dim2::shape_cast2`]) measure time of impact in
 //!   multiples of the ray's direction or of the velocities. A ray whose
 //!   origin is inside (or on) a shape reports [`RayCast::StartsInside`], and
 //!   shapes already touching [`ShapeCast::InitiallyOverlapping`]; neither is
 //!   a hit at zero. Hit normals point out of the shape hit (rays) and from
 //!   A to B (shape casts).
 //! * **Flat hulls.** A coplanar point cloud makes a flat [`ConvexHull`] (a
-//!   convex polygon); only collinear or coincident points are an error.
+//!   convex polygon); only collinear or coincident points are an error
+//!   ([`HullError::Degenerate`]: they bound no area). A 2D
+//!   [`dim2::Polygon`] rejects the same clouds the same way
+//!   ([`dim2::PolygonError::Collinear`], [`dim2::PolygonError::Coincident`]);
+//!   a 2D segment is made by name, with [`dim2::Polygon::segment`].
 //! * **No allocation** happens inside a query.
 #![deny(missing_docs)]
 
@@ -79,6 +111,7 @@ pub use nalgebra;
 mod core;
 pub mod dim2;
 mod error;
+mod finite;
 mod hull;
 pub mod query;
 mod shape;
@@ -94,8 +127,9 @@ pub use hull::support::strategy::{
 pub use hull::support::warm_started::WarmStarted;
 pub use query::{
     CastRay, Contact, GjkCache, Penetration, Proximity, Ray, RayCast, ShapeCast, Sweep,
-    TimeOfImpact, cast_ray, closest_points, contact, intersects, penetration, shape_cast,
-    time_of_impact, try_closest_points, try_intersects, try_penetration,
+    TimeOfImpact, cast_ray, closest_points, contact, contact_cached, intersects, penetration,
+    shape_cast, time_of_impact, try_cast_ray, try_closest_points, try_contact, try_contact_cached,
+    try_intersects, try_penetration, try_shape_cast, try_time_of_impact,
 };
 pub use shape::{Capsule, ConvexHull, Cuboid, HullFace, Shape, ShapeRef, Sphere};
 pub use support_map::SupportMap;

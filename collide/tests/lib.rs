@@ -2,7 +2,10 @@
 //! of the public API (queries, hulls and their support strategies, 2D)
 //! against an oracle that shares no code with it.
 
+mod clouds_agree;
 mod dim2;
+mod dim2_casts;
+mod glob_import;
 mod hull;
 mod hull_hostile;
 mod query_basics;

@@ -71,7 +71,7 @@ fn picking_ray_returns_the_nearest_body() {
         let mut expected: Option<(BodyId, f32)> = None;
         for b in w.bodies() {
             let shape: &Shape = w.shape(b).unwrap();
-            let t = match collide::cast_ray(shape, w.pose(b).unwrap(), &ray, 100.0).unwrap() {
+            let t = match collide::try_cast_ray(shape, w.pose(b).unwrap(), &ray, 100.0).unwrap() {
                 collide::RayCast::Hit { toi, .. } => toi,
                 collide::RayCast::StartsInside => 0.0,
                 _ => continue,

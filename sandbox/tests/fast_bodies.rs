@@ -10,7 +10,7 @@
 use crate::common;
 
 use collide::nalgebra::{Isometry3, Point3, Vector3};
-use collide::{Capsule, ConvexHull, Cuboid, Ray, RayCast, Shape, Sphere, cast_ray};
+use collide::{Capsule, ConvexHull, Cuboid, Ray, RayCast, Shape, Sphere, try_cast_ray};
 use sandbox::{BodyDesc, BodyId, StepSettings, World, icosahedron};
 
 /// Half the wall's thickness: the wall is 1 cm thick.
@@ -303,7 +303,7 @@ fn centre_crossed(
         let t = |k: usize| k as f32 / CROSSING_SAMPLES as f32;
         let (from, to) = (b_in_a(t(k)), b_in_a(t(k + 1)));
         let ray = Ray::new(from, to - from);
-        let hit = cast_ray(a, &Isometry3::identity(), &ray, 1.0).expect("finite poses");
+        let hit = try_cast_ray(a, &Isometry3::identity(), &ray, 1.0).expect("finite poses");
         !matches!(hit, RayCast::Miss)
     })
 }

@@ -361,10 +361,10 @@ fn check_contact(
     let mut nearby_cache = GjkCache::default();
     let mut earlier = *pb;
     earlier.translation.vector += Vector3::new(0.006, -0.008, 0.0) * tol.length as f32;
-    let _ = collide::contact(a, pa, b, &earlier, &mut nearby_cache);
+    let _ = collide::try_contact_cached(a, pa, b, &earlier, &mut nearby_cache);
     for start in ["cold", "warm", "warm from a nearby pose"] {
         let cache = if start == "warm from a nearby pose" { &mut nearby_cache } else { &mut cache };
-        let got = match collide::contact(a, pa, b, pb, cache) {
+        let got = match collide::try_contact_cached(a, pa, b, pb, cache) {
             Ok(c) => c,
             Err(e) => {
                 fail(format!("contact ({start}) returned {e}"));

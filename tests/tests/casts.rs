@@ -6,7 +6,7 @@
 //! both orders.
 
 use collide::nalgebra::{Isometry3, Point3, Translation3, Vector3};
-use collide::{Cuboid, Ray, RayCast, ShapeCast, Sphere, cast_ray, shape_cast};
+use collide::{Cuboid, Ray, RayCast, ShapeCast, Sphere, try_cast_ray, try_shape_cast};
 use tests::casts::{CastExpected, moved, ray_oracle, ray_sphere, shape_cast_oracle};
 use tests::generators::{isometry, params};
 use tests::oracle_shape::pose_to_f64;
@@ -103,7 +103,7 @@ fn ray_vs_sphere_closed_form() {
             let pose = isometry(&mut rng, 10.0 * scale);
             let ray = aimed_ray(&mut rng, &pose, r);
             let sphere = Sphere::new(r as f32);
-            let got = cast_ray(&sphere, &pose, &ray, 1e3).unwrap();
+            let got = try_cast_ray(&sphere, &pose, &ray, 1e3).unwrap();
             let centre = Point3::from(pose.translation.vector.cast::<f64>());
             let want = ray_sphere(
                 &ray.origin.cast(),
@@ -131,7 +131,7 @@ fn grazing_rays_on_a_sphere() {
         let pose = Isometry3::translation(3.0 * r, -2.0 * r, r);
         for (offset, hits) in [(1.0 - 1e-4, true), (1.0 + 1e-4, false)] {
             let ray = Ray::new(Point3::new(-5.0 * r, -2.0 * r + offset * r, r), Vector3::x());
-            let got = cast_ray(&sphere, &pose, &ray, 100.0 * r).unwrap();
+            let got = try_cast_ray(&sphere, &pose, &ray, 100.0 * r).unwrap();
             assert_eq!(
                 matches!(got, RayCast::Hit { .. }),
                 hits,
@@ -153,7 +153,7 @@ fn ray_vs_every_shape_against_the_signed_distance() {
             let size = oracle.size();
             let ray = aimed_ray(&mut rng, &pose, size);
             let max_t = 1e3;
-            let got = cast_ray(&shape.shape, &pose, &ray, max_t as f32).unwrap();
+            let got = try_cast_ray(&shape.shape, &pose, &ray, max_t as f32).unwrap();
             let want = ray_oracle(&oracle, &ray.origin.cast(), &ray.dir.cast(), max_t);
             kinds[match got {
                 RayCast::Hit { .. } => 0,
@@ -183,8 +183,8 @@ fn rays_parallel_to_faces() {
         for (y, hits) in [(h, true), (h * (1.0 + 1e-6), false), (0.5 * h, true)] {
             let ray = Ray::new(Point3::new(-3.0 * h, y, 0.0), Vector3::x());
             for got in [
-                cast_ray(&cube, &id, &ray, 10.0 * h).unwrap(),
-                cast_ray(&hull, &id, &ray, 10.0 * h).unwrap(),
+                try_cast_ray(&cube, &id, &ray, 10.0 * h).unwrap(),
+                try_cast_ray(&hull, &id, &ray, 10.0 * h).unwrap(),
             ] {
                 match got {
                     RayCast::Hit { toi, normal, .. } if hits => {
@@ -213,10 +213,14 @@ fn rays_starting_inside() {
     for s in &shapes {
         for dir in [Vector3::x(), -Vector3::y(), Vector3::zeros()] {
             let inside = Ray::new(Point3::new(5.0, -3.0, 2.0), dir);
-            assert_eq!(cast_ray(s, &pose, &inside, 1.0).unwrap(), RayCast::StartsInside, "{s:?}");
+            assert_eq!(
+                try_cast_ray(s, &pose, &inside, 1.0).unwrap(),
+                RayCast::StartsInside,
+                "{s:?}"
+            );
         }
         let outside = Ray::new(Point3::new(15.0, -3.0, 2.0), Vector3::zeros());
-        assert_eq!(cast_ray(s, &pose, &outside, 1.0).unwrap(), RayCast::Miss, "{s:?}");
+        assert_eq!(try_cast_ray(s, &pose, &outside, 1.0).unwrap(), RayCast::Miss, "{s:?}");
     }
 }
 
@@ -240,7 +244,7 @@ fn rays_against_a_flat_hull() {
             (Ray::new(at(1.5, 0.2, 2.0), along(0.0, 0.0, -1.0)), None),
         ];
         for (ray, want) in cases {
-            match (cast_ray(&hull, &pose, &ray, 10.0).unwrap(), want) {
+            match (try_cast_ray(&hull, &pose, &ray, 10.0).unwrap(), want) {
                 (RayCast::Hit { toi, normal, .. }, Some(t)) => {
                     assert!((toi - t).abs() <= 1e-4, "{toi} vs {t}");
                     assert!(normal.dot(&ray.dir) < 0.0);
@@ -325,12 +329,26 @@ fn shape_cast_every_pair_against_the_separation() {
             let want = shape_cast_oracle(&a, &b, &rel, max_toi);
             let scene = reach + 10.0 * scale;
             let vels = (vel_a.cast::<f64>(), vel_b.cast::<f64>());
-            let ab =
-                shape_cast(&sa.shape, &pose_a, &vel_a, &sb.shape, &pose_b, &vel_b, max_toi as f32)
-                    .unwrap();
-            let ba =
-                shape_cast(&sb.shape, &pose_b, &vel_b, &sa.shape, &pose_a, &vel_a, max_toi as f32)
-                    .unwrap();
+            let ab = try_shape_cast(
+                &sa.shape,
+                &pose_a,
+                &vel_a,
+                &sb.shape,
+                &pose_b,
+                &vel_b,
+                max_toi as f32,
+            )
+            .unwrap();
+            let ba = try_shape_cast(
+                &sb.shape,
+                &pose_b,
+                &vel_b,
+                &sa.shape,
+                &pose_a,
+                &vel_a,
+                max_toi as f32,
+            )
+            .unwrap();
             kinds[match ab {
                 ShapeCast::Hit { .. } => 0,
                 ShapeCast::Miss => 1,
@@ -377,14 +395,14 @@ fn shape_cast_spheres_closed_form_and_just_touching() {
                 f64::from(sa.radius) + f64::from(sb.radius),
                 10.0,
             );
-            let got = shape_cast(&sa, &pose_a, &vel_a, &sb, &pose_b, &vel_b, 10.0).unwrap();
+            let got = try_shape_cast(&sa, &pose_a, &vel_a, &sb, &pose_b, &vel_b, 10.0).unwrap();
             let scene = ra + rb + (cb - ca).norm();
             match (got, want) {
                 (ShapeCast::Hit { toi, .. }, CastExpected::Hit { t }) => {
                     let err = (f64::from(toi) - t).abs() * rel.norm();
                     assert!(err <= POINT_REL * scene, "scale {scale} case {i}: toi {toi} vs {t}");
                     // A limit just short of the contact misses, just past hits.
-                    let short = shape_cast(
+                    let short = try_shape_cast(
                         &sa,
                         &pose_a,
                         &vel_a,
@@ -394,7 +412,7 @@ fn shape_cast_spheres_closed_form_and_just_touching() {
                         (t * (1.0 - 1e-3)) as f32,
                     )
                     .unwrap();
-                    let long = shape_cast(
+                    let long = try_shape_cast(
                         &sa,
                         &pose_a,
                         &vel_a,
@@ -419,7 +437,7 @@ fn shape_cast_spheres_closed_form_and_just_touching() {
         let (ra, rb) = (scale as f32, 0.5 * scale as f32);
         for (k, hits) in [(1.0 - 1e-4f32, true), (1.0 + 1e-4, false)] {
             let pose_b = Isometry3::translation(-10.0 * ra, k * (ra + rb), 0.0);
-            let got = shape_cast(
+            let got = try_shape_cast(
                 &Sphere::new(ra),
                 &Isometry3::identity(),
                 &Vector3::zeros(),
@@ -446,15 +464,15 @@ fn shape_cast_box_on_a_slab() {
     let above = Isometry3::translation(0.0, 0.5 + 1e-4, 0.0);
     let into = Isometry3::translation(0.0, 0.5 - 1e-4, 0.0);
     assert_eq!(
-        shape_cast(&slab, &slab_pose, &Vector3::zeros(), &cube, &above, &slide, 5.0).unwrap(),
+        try_shape_cast(&slab, &slab_pose, &Vector3::zeros(), &cube, &above, &slide, 5.0).unwrap(),
         ShapeCast::Miss
     );
     assert_eq!(
-        shape_cast(&slab, &slab_pose, &Vector3::zeros(), &cube, &into, &slide, 5.0).unwrap(),
+        try_shape_cast(&slab, &slab_pose, &Vector3::zeros(), &cube, &into, &slide, 5.0).unwrap(),
         ShapeCast::InitiallyOverlapping
     );
     let high = Isometry3::translation(2.0, 10.5, -3.0);
-    match shape_cast(
+    match try_shape_cast(
         &slab,
         &slab_pose,
         &Vector3::zeros(),
@@ -501,7 +519,7 @@ fn shape_cast_flat_plate() {
         let id = Isometry3::identity();
         // Flat, falling from 3 s above the top face at speed s.
         let above = Isometry3::translation(0.1 * s, 3.5 * s, -0.2 * s);
-        match shape_cast(
+        match try_shape_cast(
             &cube,
             &id,
             &Vector3::zeros(),
@@ -521,7 +539,7 @@ fn shape_cast_flat_plate() {
         // Edge-on, sliding along x, a hair above and below the top face.
         for (dy, hits) in [(1e-4f32, false), (-1e-4, true)] {
             let side = Isometry3::translation(-5.0 * s, (0.5 + dy) * s, 0.0);
-            let got = shape_cast(
+            let got = try_shape_cast(
                 &cube,
                 &id,
                 &Vector3::zeros(),

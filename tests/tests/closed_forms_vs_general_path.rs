@@ -6,8 +6,8 @@
 //! scales is a cross-check of both; the oracle tests hold each to the exact
 //! answers separately.
 
-use collide::query::{NoRecord, contact_with};
-use collide::{Contact, GjkCache, contact, intersects};
+use collide::query::{NoRecord, try_contact_with};
+use collide::{Contact, intersects, try_contact};
 use tests::generators::{closed_form_kind, pose_pair};
 use tests::{SplitMix64, TestShape, Tolerances};
 
@@ -48,15 +48,8 @@ fn closed_forms_agree_with_gjk_epa_on_random_pairs() {
                 p.pose_b.translation.vector -= shift;
                 let tol = Tolerances { length: scale };
                 let (sa, sb) = (&p.a.shape, &p.b.shape);
-                let closed = contact(sa, &p.pose_a, sb, &p.pose_b, &mut GjkCache::default());
-                let general = contact_with(
-                    sa,
-                    &p.pose_a,
-                    sb,
-                    &p.pose_b,
-                    &mut GjkCache::default(),
-                    &mut NoRecord,
-                );
+                let closed = try_contact(sa, &p.pose_a, sb, &p.pose_b);
+                let general = try_contact_with(sa, &p.pose_a, sb, &p.pose_b, &mut NoRecord);
                 count += 1;
                 let (Ok(closed), Ok(general)) = (closed, general) else {
                     failures.push(format!("an error on finite input: {p:?}"));

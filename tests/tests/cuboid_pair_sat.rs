@@ -12,10 +12,8 @@
 //! the A/B swap, and rotation (world-transform) invariance.
 
 use collide::nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
-use collide::query::{NoRecord, contact_with};
-use collide::{
-    Contact, Cuboid, GjkCache, Proximity, closest_points, contact, intersects, penetration,
-};
+use collide::query::{NoRecord, try_contact_with};
+use collide::{Contact, Cuboid, Proximity, closest_points, intersects, penetration, try_contact};
 use tests::generators::{bounding_radius, half_extents, place_at_gap};
 use tests::{Pair, Params, SplitMix64, TestShape, Tolerances, check_swap, expected_separation};
 
@@ -186,8 +184,7 @@ fn the_separating_axis_verdict_agrees_with_general_gjk_epa() {
         let p = random_pair(&mut rng, 1.0, factor);
         let (a, b) = (&p.a.shape, &p.b.shape);
         let general =
-            contact_with(a, &p.pose_a, b, &p.pose_b, &mut GjkCache::default(), &mut NoRecord)
-                .expect("finite input");
+            try_contact_with(a, &p.pose_a, b, &p.pose_b, &mut NoRecord).expect("finite input");
         let signed = match general {
             Contact::Separated { distance, .. } => f64::from(distance),
             Contact::Penetrating(pen) => -f64::from(pen.depth),
@@ -211,7 +208,7 @@ fn the_separating_axis_verdict_agrees_with_general_gjk_epa() {
 /// that same path from the same empty cache).
 fn answered_by_axes(p: &Pair) -> bool {
     let (a, b) = (&p.a.shape, &p.b.shape);
-    let general = contact_with(a, &p.pose_a, b, &p.pose_b, &mut GjkCache::default(), &mut NoRecord);
+    let general = try_contact_with(a, &p.pose_a, b, &p.pose_b, &mut NoRecord);
     match general {
         Ok(Contact::Penetrating(g)) => penetration(a, &p.pose_a, b, &p.pose_b) != Some(g),
         Ok(Contact::Separated { distance, point_a, point_b, .. }) => {
@@ -338,7 +335,7 @@ fn nearly_parallel_separated_boxes_get_the_oracles_distance() {
                 failures.push(format!("angle {angle:e}: {e}"));
             }
             let (a, b) = (&pair.a.shape, &pair.b.shape);
-            let normal = match contact(a, &pair.pose_a, b, &pair.pose_b, &mut GjkCache::default()) {
+            let normal = match try_contact(a, &pair.pose_a, b, &pair.pose_b) {
                 Ok(Contact::Separated { normal, .. }) => normal,
                 other => {
                     failures.push(format!("angle {angle:e}: not separated: {other:?}"));

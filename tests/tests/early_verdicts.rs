@@ -13,7 +13,7 @@
 //! touching); the A/B swap; rotated worlds.
 
 use collide::nalgebra::{Isometry3, Translation3, Vector3};
-use collide::{Contact, GjkCache, Proximity, closest_points, contact, intersects, penetration};
+use collide::{Contact, Proximity, closest_points, intersects, penetration, try_contact};
 use tests::generators::{bounding_radius, closed_form_kind, place_at_gap, pose_pair};
 use tests::{Pair, Params, SplitMix64, TestShape, expected_separation};
 
@@ -33,7 +33,7 @@ fn check(pair: &Pair, clear: f64, failures: &mut Vec<String>) {
     let signed = expected_separation(&oa, &ob).signed();
     let boxes = pair.a.params.kind() == "cuboid" && pair.b.params.kind() == "cuboid";
     let compare_with_contact = !boxes || signed.abs() > clear;
-    let full = match contact(a, pa, b, pb, &mut GjkCache::default()) {
+    let full = match try_contact(a, pa, b, pb) {
         Ok(c) => c,
         Err(e) => return failures.push(format!("contact failed with {e:?}: {pair:?}")),
     };

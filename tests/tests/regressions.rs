@@ -241,7 +241,7 @@ fn far_apart_parallel_faces_give_a_tilted_normal_and_sideways_witnesses() {
             other => panic!("{other:?}"),
         }
         let mut cache = collide::GjkCache::default();
-        match collide::contact(a, &pose_a, b, &pose_b, &mut cache) {
+        match collide::try_contact_cached(a, &pose_a, b, &pose_b, &mut cache) {
             Ok(collide::Contact::Separated { normal, point_a, point_b, .. }) => {
                 check(point_a, point_b, sign);
                 assert!((normal.x * sign - 1.0).abs() <= 1e-12, "normal {normal:?}");

@@ -12,8 +12,8 @@
 
 use collide::nalgebra::{Isometry3, Point3, Translation3, Vector3};
 use collide::{
-    Contact, Cuboid, GjkCache, QueryError, Sphere, contact, try_closest_points, try_intersects,
-    try_penetration,
+    Contact, Cuboid, GjkCache, QueryError, Sphere, try_closest_points, try_contact,
+    try_contact_cached, try_intersects, try_penetration,
 };
 use tests::analytic::sphere_cuboid;
 use tests::generators::{half_extents, isometry, place_at_gap, pose_pair};
@@ -78,9 +78,8 @@ fn check_tight(pair: &Pair) -> Result<Contact, String> {
     let expected = oracle(pair);
     let len = length(pair);
     let tol = TIGHT_REL * len;
-    let got =
-        contact(&pair.a.shape, &pair.pose_a, &pair.b.shape, &pair.pose_b, &mut GjkCache::default())
-            .map_err(|e| format!("contact returned {e}\n{pair}"))?;
+    let got = try_contact(&pair.a.shape, &pair.pose_a, &pair.b.shape, &pair.pose_b)
+        .map_err(|e| format!("contact returned {e}\n{pair}"))?;
     let (signed, normal, point_a, point_b) = match got {
         Contact::Separated { distance, normal, point_a, point_b } => {
             (f64::from(distance), normal, point_a, point_b)
@@ -309,7 +308,7 @@ fn centre_exactly_at_box_centre() {
         let pose_box = isometry(&mut rng, 10.0 * scale);
         let pose_ball = Isometry3::from_parts(pose_box.translation, rng.rotation());
         let (ball, b) = (Sphere::new(r as f32), Cuboid::new(half));
-        let c = contact(&b, &pose_box, &ball, &pose_ball, &mut GjkCache::default()).unwrap();
+        let c = try_contact(&b, &pose_box, &ball, &pose_ball).unwrap();
         let Contact::Penetrating(p) = c else { panic!("case {i}: {c:?}") };
         // Exact answer: out through the face of the smallest half extent (the
         // first such axis), on its positive side; depth = radius + extent.
@@ -437,8 +436,8 @@ fn bad_input_is_a_typed_error() {
         assert_eq!(try_closest_points(&cube, &id, &ball, &pose), Err(err));
         assert_eq!(try_penetration(&ball, &pose, &cube, &id), Err(err));
         assert_eq!(try_penetration(&cube, &id, &ball, &pose), Err(err));
-        assert_eq!(contact(&ball, &pose, &cube, &id, cache), Err(err));
-        assert_eq!(contact(&cube, &id, &ball, &pose, cache), Err(err));
+        assert_eq!(try_contact_cached(&ball, &pose, &cube, &id, cache), Err(err));
+        assert_eq!(try_contact_cached(&cube, &id, &ball, &pose, cache), Err(err));
         // The plain functions answer without panicking.
         assert!(!collide::intersects(&ball, &pose, &cube, &id));
         assert!(collide::penetration(&cube, &id, &ball, &pose).is_none());
@@ -464,7 +463,7 @@ fn queries_classify_alike_at_exact_contact() {
             let hit = try_intersects(a, pa, b, pb).unwrap();
             let pen = try_penetration(a, pa, b, pb).unwrap();
             let near = try_closest_points(a, pa, b, pb).unwrap();
-            let c = contact(a, pa, b, pb, &mut GjkCache::default()).unwrap();
+            let c = try_contact(a, pa, b, pb).unwrap();
             assert_eq!(pen.is_some(), hit, "case {i}: penetration {pen:?}\n{p}");
             assert_eq!(matches!(near, collide::Proximity::Intersecting), hit, "case {i}\n{p}");
             assert_eq!(matches!(c, Contact::Penetrating(_)), hit, "case {i}: {c:?}\n{p}");

@@ -7,7 +7,7 @@
 //! capsules against a wall, just touching and just missing, in both orders.
 
 use collide::nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
-use collide::{Cuboid, Shape, Sphere, Sweep, TimeOfImpact, time_of_impact};
+use collide::{Cuboid, Shape, Sphere, Sweep, TimeOfImpact, try_time_of_impact};
 use tests::generators::{bounding_radius, isometry, params};
 use tests::oracle_shape::pose_to_f64;
 use tests::{OracleShape, SplitMix64, TestShape, expected_separation};
@@ -111,7 +111,7 @@ fn judge(case: &Case<'_>) -> Result<Judged, String> {
     let slack = DISTANCE_REL * scale;
     let tolerance = TOLERANCE_REL * bounding_radius(a).min(bounding_radius(b));
     let f = |t: f64| separation(a, sa, b, sb, t) - target;
-    let got = time_of_impact(
+    let got = try_time_of_impact(
         &case.a.shape,
         &case.sweep_a,
         &case.b.shape,
@@ -320,9 +320,9 @@ fn spheres_just_touching_and_just_missing_the_target() {
             );
             for swap in [false, true] {
                 let got = if swap {
-                    time_of_impact(&b, &sweep_b, &a, &sweep_a, 1.0, target)
+                    try_time_of_impact(&b, &sweep_b, &a, &sweep_a, 1.0, target)
                 } else {
-                    time_of_impact(&a, &sweep_a, &b, &sweep_b, 1.0, target)
+                    try_time_of_impact(&a, &sweep_a, &b, &sweep_b, 1.0, target)
                 }
                 .unwrap();
                 match (got, want_hit) {
@@ -367,7 +367,7 @@ fn ball_swung_on_an_arm_reaches_the_wall_in_closed_form() {
         angular_velocity: Vector3::new(0.0, 0.0, 4.0),
     };
     let fixed = Sweep::fixed(Isometry3::translation(0.5, 0.0, 0.0));
-    let got = time_of_impact(&wall, &fixed, &ball, &swing, 1.0, 0.0).unwrap();
+    let got = try_time_of_impact(&wall, &fixed, &ball, &swing, 1.0, 0.0).unwrap();
     let TimeOfImpact::Hit { toi, .. } = got else { panic!("{got:?}") };
     // Ball centre x(t) = pivot_x + t + arm · sin(4t); touching at x = −0.1.
     let x = |t: f64| -(f64::from(pivot_x) + t + f64::from(arm) * (4.0 * t).sin() + 0.1);
@@ -383,9 +383,9 @@ fn non_finite_sweeps_are_errors() {
     let good = Sweep::fixed(Isometry3::identity());
     let mut bad = good;
     bad.angular_velocity.x = f32::NAN;
-    assert!(time_of_impact(&ball, &good, &ball, &bad, 1.0, 0.0).is_err());
-    assert!(time_of_impact(&ball, &good, &ball, &good, f32::NAN, 0.0).is_err());
-    assert!(time_of_impact(&ball, &good, &ball, &good, 1.0, f32::INFINITY).is_err());
+    assert!(try_time_of_impact(&ball, &good, &ball, &bad, 1.0, 0.0).is_err());
+    assert!(try_time_of_impact(&ball, &good, &ball, &good, f32::NAN, 0.0).is_err());
+    assert!(try_time_of_impact(&ball, &good, &ball, &good, 1.0, f32::INFINITY).is_err());
 }
 
 /// Bodies skimming a ground slab 40 km across, far from its centre, as a
@@ -433,9 +433,9 @@ fn bodies_skimming_a_large_slab_far_from_its_centre() {
             let tolerance = TOLERANCE_REL * bounding_radius(&shape.oracle);
             for swap in [false, true] {
                 let got = if swap {
-                    time_of_impact(&shape.shape, &body, &slab.shape, &slab_sweep, 1.0, target)
+                    try_time_of_impact(&shape.shape, &body, &slab.shape, &slab_sweep, 1.0, target)
                 } else {
-                    time_of_impact(&slab.shape, &slab_sweep, &shape.shape, &body, 1.0, target)
+                    try_time_of_impact(&slab.shape, &slab_sweep, &shape.shape, &body, 1.0, target)
                 }
                 .unwrap();
                 let label = format!("{} at x {x}, swap {swap}", shape.params.kind());

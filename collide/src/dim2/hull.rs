@@ -6,7 +6,8 @@
 //! left turn. Departures: the left-turn test uses a tolerance relative to the
 //! two edge lengths (a sine threshold), so nearly collinear points are dropped
 //! instead of producing slivers, and a cloud that is collinear within that
-//! tolerance yields its two extreme points (a segment) rather than an error.
+//! tolerance (its hull has only its two extreme points) is an error, as a
+//! collinear cloud is for a 3D hull: it bounds no area.
 
 use core::cmp::Ordering;
 
@@ -27,10 +28,10 @@ const COINCIDENT_REL_TOL: f32 = 1e-6;
 const COLLINEAR_SIN_TOL: f32 = 1e-6;
 
 /// The convex hull of `points`, counter-clockwise, without repeated or
-/// collinear vertices: at least two vertices (two means a segment).
+/// collinear vertices: at least three vertices.
 pub(crate) fn convex_hull(points: &[Point2<f32>]) -> Result<Vec<Point2<f32>>, PolygonError> {
-    if points.is_empty() {
-        return Err(PolygonError::Empty);
+    if points.len() < 3 {
+        return Err(PolygonError::TooFewPoints { count: points.len() });
     }
     if let Some(index) = points.iter().position(|p| !(p.x.is_finite() && p.y.is_finite())) {
         return Err(PolygonError::NonFinitePoint { index });
@@ -87,8 +88,30 @@ pub(crate) fn convex_hull(points: &[Point2<f32>]) -> Result<Vec<Point2<f32>>, Po
     // Collinear clouds come out as [first, last] (the upper chain adds
     // nothing new); anything shorter would mean a coincident cloud, which the
     // extent test already rejected.
-    if hull.len() < 2 {
+    match hull.len() {
+        0 | 1 => Err(PolygonError::Coincident),
+        2 => Err(PolygonError::Collinear),
+        _ => Ok(hull),
+    }
+}
+
+/// The two ends of a segment as a two-vertex hull, or why they are none:
+/// [`PolygonError::NonFinitePoint`], or [`PolygonError::Coincident`] when
+/// they are one point by the hull's own coincidence test.
+pub(crate) fn segment(a: Point2<f32>, b: Point2<f32>) -> Result<Vec<Point2<f32>>, PolygonError> {
+    for (index, p) in [a, b].iter().enumerate() {
+        if !(p.x.is_finite() && p.y.is_finite()) {
+            return Err(PolygonError::NonFinitePoint { index });
+        }
+    }
+    let magnitude = a.x.abs().max(a.y.abs()).max(b.x.abs()).max(b.y.abs());
+    if !((b - a).amax() > COINCIDENT_REL_TOL * magnitude) {
         return Err(PolygonError::Coincident);
     }
-    Ok(hull)
+    // Sorted as the monotone chain would leave a collinear cloud's ends.
+    let ordered = match a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)) {
+        Ordering::Greater => vec![b, a],
+        _ => vec![a, b],
+    };
+    Ok(ordered)
 }

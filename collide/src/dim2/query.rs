@@ -15,110 +15,56 @@ use super::epa::epa;
 use super::gjk::{GjkOutcome, gjk};
 use super::minkowski::CoreDifference2;
 use super::record::{NoRecord2, Recorder2};
+use super::results::{Contact2, Penetration2, Proximity2, Separation2};
 use super::support_map::SupportMap2;
 use crate::error::QueryError;
-
-/// How far apart two shapes are.
-///
-/// ```
-/// use collide::dim2::{Circle, Proximity2, closest_points};
-/// use collide::nalgebra::Isometry2;
-/// let p = closest_points(
-///     &Circle::new(1.0), &Isometry2::identity(),
-///     &Circle::new(1.0), &Isometry2::translation(3.0, 0.0),
-/// );
-/// let Proximity2::Separated { distance, point_a, point_b } = p else { panic!() };
-/// assert!((distance - 1.0).abs() < 1e-5);
-/// assert!((point_a.x - 1.0).abs() < 1e-5 && (point_b.x - 2.0).abs() < 1e-5);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Proximity2 {
-    /// The shapes overlap or touch.
-    Intersecting,
-    /// The shapes are disjoint.
-    Separated {
-        /// Euclidean distance between the shapes, in metres.
-        distance: f32,
-        /// Point of A closest to B, world frame, on A's boundary.
-        point_a: Point2<f32>,
-        /// Point of B closest to A, world frame, on B's boundary.
-        point_b: Point2<f32>,
-    },
-}
-
-/// How deeply two overlapping shapes penetrate, and along which direction.
-///
-/// ```
-/// use collide::dim2::{Rectangle, penetration};
-/// use collide::nalgebra::{Isometry2, Vector2};
-/// let r = Rectangle::new(Vector2::new(1.0, 1.0));
-/// let hit = penetration(&r, &Isometry2::identity(), &r, &Isometry2::translation(0.0, 1.5))
-///     .expect("overlapping");
-/// assert!((hit.depth - 0.5).abs() < 1e-5);
-/// assert!((hit.normal.y - 1.0).abs() < 1e-5);
-/// let gap = hit.point_a - hit.point_b;
-/// assert!((gap - hit.normal.into_inner() * hit.depth).norm() < 1e-5);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Penetration2 {
-    /// Length of the smallest translation of B that separates the shapes
-    /// (zero when they just touch).
-    pub depth: f32,
-    /// Unit direction from A to B, world frame: moving B by `depth * normal`
-    /// separates the shapes.
-    pub normal: Unit<Vector2<f32>>,
-    /// Point of A deepest inside B, world frame.
-    pub point_a: Point2<f32>,
-    /// Point of B deepest inside A, world frame; `point_a - point_b = depth * normal`.
-    pub point_b: Point2<f32>,
-}
 
 /// Whether the shapes overlap or touch.
 ///
 /// Non-finite input (a NaN or infinite pose, margin or support point, or a
-/// negative margin) gives `false`; use [`try_intersects`] to tell it apart.
+/// negative margin) gives `false`; use [`try_intersects2`] to tell it apart.
 ///
 /// ```
-/// use collide::dim2::{Circle, Polygon, intersects};
+/// use collide::dim2::{Circle, Polygon, intersects2};
 /// use collide::nalgebra::{Isometry2, Point2};
-/// let seg = Polygon::new(&[Point2::new(0.25, 0.25), Point2::new(5.0, 5.0)]).unwrap();
+/// let seg = Polygon::segment(Point2::new(0.25, 0.25), Point2::new(5.0, 5.0)).unwrap();
 /// let id = Isometry2::identity();
-/// assert!(intersects(&Circle::new(0.5), &id, &seg, &id));
-/// assert!(!intersects(&Circle::new(0.5), &id, &Circle::new(1.0), &Isometry2::translation(5.0, 10.0)));
+/// assert!(intersects2(&Circle::new(0.5), &id, &seg, &id));
+/// assert!(!intersects2(&Circle::new(0.5), &id, &Circle::new(1.0), &Isometry2::translation(5.0, 10.0)));
 /// ```
-pub fn intersects<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
+pub fn intersects2<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
     a: &A,
     pose_a: &Isometry2<f32>,
     b: &B,
     pose_b: &Isometry2<f32>,
 ) -> bool {
-    try_intersects(a, pose_a, b, pose_b).unwrap_or(false)
+    try_intersects2(a, pose_a, b, pose_b).unwrap_or(false)
 }
 
 /// Distance and closest points, or [`Proximity2::Intersecting`].
 ///
 /// Non-finite input gives `Separated` with a NaN distance and NaN points; use
-/// [`try_closest_points`] to get an error instead.
+/// [`try_closest_points2`] to get an error instead.
 ///
 /// ```
-/// use collide::dim2::{Proximity2, Rectangle, closest_points};
+/// use collide::dim2::{Proximity2, Rectangle, closest_points2};
 /// use collide::nalgebra::{Isometry2, Vector2};
 /// let r = Rectangle::new(Vector2::new(1.0, 1.0));
-/// match closest_points(&r, &Isometry2::identity(), &r, &Isometry2::translation(2.5, 0.0)) {
+/// match closest_points2(&r, &Isometry2::identity(), &r, &Isometry2::translation(2.5, 0.0)) {
 ///     Proximity2::Separated { distance, .. } => assert!((distance - 0.5).abs() < 1e-5),
 ///     Proximity2::Intersecting => unreachable!(),
 /// }
 /// ```
-pub fn closest_points<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
+pub fn closest_points2<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
     a: &A,
     pose_a: &Isometry2<f32>,
     b: &B,
     pose_b: &Isometry2<f32>,
 ) -> Proximity2 {
-    try_closest_points(a, pose_a, b, pose_b).unwrap_or(NOT_COMPUTED)
+    try_closest_points2(a, pose_a, b, pose_b).unwrap_or(NOT_COMPUTED)
 }
 
-/// What [`closest_points`] returns for non-finite input.
+/// What [`closest_points2`] returns for non-finite input.
 const NOT_COMPUTED: Proximity2 = Proximity2::Separated {
     distance: f32::NAN,
     point_a: Point2::new(f32::NAN, f32::NAN),
@@ -128,11 +74,11 @@ const NOT_COMPUTED: Proximity2 = Proximity2::Separated {
 /// Penetration depth, normal and witness points, or `None` if the shapes are
 /// disjoint. Touching shapes give `Some` with depth zero.
 ///
-/// Non-finite input gives `None`; use [`try_penetration`] to get an error
+/// Non-finite input gives `None`; use [`try_penetration2`] to get an error
 /// instead.
 ///
 /// ```
-/// use collide::dim2::{Polygon, penetration};
+/// use collide::dim2::{Polygon, penetration2};
 /// use collide::nalgebra::{Isometry2, Point2};
 /// let square = Polygon::new(&[
 ///     Point2::new(-18.0, -18.0), Point2::new(-10.0, -18.0),
@@ -142,19 +88,19 @@ const NOT_COMPUTED: Proximity2 = Proximity2::Separated {
 ///     Point2::new(-14.0, -14.0), Point2::new(-5.0, -16.0), Point2::new(-12.0, -8.0),
 /// ]).unwrap();
 /// let id = Isometry2::identity();
-/// let hit = penetration(&square, &id, &triangle, &id).expect("overlapping");
+/// let hit = penetration2(&square, &id, &triangle, &id).expect("overlapping");
 /// assert!(hit.depth > 0.0);
 /// ```
-pub fn penetration<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
+pub fn penetration2<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
     a: &A,
     pose_a: &Isometry2<f32>,
     b: &B,
     pose_b: &Isometry2<f32>,
 ) -> Option<Penetration2> {
-    try_penetration(a, pose_a, b, pose_b).unwrap_or(None)
+    try_penetration2(a, pose_a, b, pose_b).unwrap_or(None)
 }
 
-/// [`intersects`], reporting non-finite input as an error.
+/// [`intersects2`], reporting non-finite input as an error.
 ///
 /// # Errors
 /// [`QueryError::NonFiniteInput`] when a pose, a margin or a support point is
@@ -162,13 +108,13 @@ pub fn penetration<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
 ///
 /// ```
 /// use collide::QueryError;
-/// use collide::dim2::{Circle, try_intersects};
+/// use collide::dim2::{Circle, try_intersects2};
 /// use collide::nalgebra::Isometry2;
 /// let bad = Isometry2::translation(f32::NAN, 0.0);
 /// let c = Circle::new(1.0);
-/// assert_eq!(try_intersects(&c, &bad, &c, &Isometry2::identity()), Err(QueryError::NonFiniteInput));
+/// assert_eq!(try_intersects2(&c, &bad, &c, &Isometry2::identity()), Err(QueryError::NonFiniteInput));
 /// ```
-pub fn try_intersects<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
+pub fn try_intersects2<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
     a: &A,
     pose_a: &Isometry2<f32>,
     b: &B,
@@ -180,26 +126,28 @@ pub fn try_intersects<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
     ))
 }
 
-/// [`closest_points`], reporting non-finite input as an error.
+/// [`closest_points2`], reporting non-finite input as an error.
 ///
 /// # Errors
-/// [`QueryError::NonFiniteInput`], as for [`try_intersects`].
+/// [`QueryError::NonFiniteInput`], as for [`try_intersects2`].
 ///
 /// ```
-/// use collide::dim2::{Circle, Proximity2, try_closest_points};
+/// use collide::dim2::{Circle, Proximity2, try_closest_points2};
 /// use collide::nalgebra::Isometry2;
 /// let c = Circle::new(1.0);
-/// let p = try_closest_points(&c, &Isometry2::identity(), &c, &Isometry2::translation(1.0, 0.0));
+/// let p = try_closest_points2(&c, &Isometry2::identity(), &c, &Isometry2::translation(1.0, 0.0));
 /// assert_eq!(p, Ok(Proximity2::Intersecting));
 /// ```
-pub fn try_closest_points<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
+pub fn try_closest_points2<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
     a: &A,
     pose_a: &Isometry2<f32>,
     b: &B,
     pose_b: &Isometry2<f32>,
 ) -> Result<Proximity2, QueryError> {
     Ok(match query(a, pose_a, b, pose_b, Goal::Distance, &mut NoRecord2)? {
-        Outcome::Separated(p) => p,
+        Outcome::Separated(Separation2 { distance, point_a, point_b, .. }) => {
+            Proximity2::Separated { distance, point_a, point_b }
+        }
         Outcome::Intersecting | Outcome::Penetrating(_) => Proximity2::Intersecting,
         Outcome::Apart => {
             debug_assert!(false, "only an intersection query exits GJK early");
@@ -208,21 +156,21 @@ pub fn try_closest_points<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
     })
 }
 
-/// [`penetration`], reporting non-finite input as an error.
+/// [`penetration2`], reporting non-finite input as an error.
 ///
 /// # Errors
-/// [`QueryError::NonFiniteInput`], as for [`try_intersects`].
+/// [`QueryError::NonFiniteInput`], as for [`try_intersects2`].
 ///
 /// ```
-/// use collide::dim2::{Circle, try_penetration};
+/// use collide::dim2::{Circle, try_penetration2};
 /// use collide::nalgebra::Isometry2;
 /// let c = Circle::new(1.0);
-/// let hit = try_penetration(&c, &Isometry2::identity(), &c, &Isometry2::translation(0.0, -1.5))
+/// let hit = try_penetration2(&c, &Isometry2::identity(), &c, &Isometry2::translation(0.0, -1.5))
 ///     .unwrap()
 ///     .expect("overlapping");
 /// assert!((hit.depth - 0.5).abs() < 1e-6 && (hit.normal.y + 1.0).abs() < 1e-6);
 /// ```
-pub fn try_penetration<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
+pub fn try_penetration2<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
     a: &A,
     pose_a: &Isometry2<f32>,
     b: &B,
@@ -238,29 +186,69 @@ pub fn try_penetration<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
     })
 }
 
-/// The contact state of a pair: separated with a distance, or penetrating.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Contact2 {
-    /// The shapes are disjoint.
-    Separated {
-        /// Distance between the shapes, in metres (positive).
-        distance: f32,
-        /// Point of A closest to B, world frame.
-        point_a: Point2<f32>,
-        /// Point of B closest to A, world frame.
-        point_b: Point2<f32>,
-    },
-    /// The shapes overlap or touch.
-    Penetrating(Penetration2),
+/// What [`contact2`] returns for bad input: separated by a NaN distance,
+/// with a NaN normal and NaN points, as [`closest_points2`] does.
+const CONTACT_NOT_COMPUTED: Contact2 = Contact2::Separated {
+    distance: f32::NAN,
+    normal: Unit::new_unchecked(Vector2::new(f32::NAN, f32::NAN)),
+    point_a: Point2::new(f32::NAN, f32::NAN),
+    point_b: Point2::new(f32::NAN, f32::NAN),
+};
+
+/// The pair's contact state in one query: the distance, normal and closest
+/// points if separated, the penetration if not.
+///
+/// Non-finite input gives `Separated` with a NaN distance, normal and
+/// points (as [`closest_points2`] does); use [`try_contact2`] to get an
+/// error instead.
+///
+/// ```
+/// use collide::dim2::{Contact2, Rectangle, contact2};
+/// use collide::nalgebra::{Isometry2, Vector2};
+/// let r = Rectangle::new(Vector2::new(1.0, 1.0));
+/// let Contact2::Penetrating(p) = contact2(&r, &Isometry2::identity(), &r, &Isometry2::translation(1.5, 0.0))
+/// else { panic!() };
+/// assert!((p.depth - 0.5).abs() < 1e-5 && (p.normal.x - 1.0).abs() < 1e-5);
+/// ```
+pub fn contact2<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
+    a: &A,
+    pose_a: &Isometry2<f32>,
+    b: &B,
+    pose_b: &Isometry2<f32>,
+) -> Contact2 {
+    try_contact2(a, pose_a, b, pose_b).unwrap_or(CONTACT_NOT_COMPUTED)
 }
 
-/// The pair's contact state in one query (the distance and closest points
-/// if separated, the penetration if not), reporting every GJK and EPA
-/// iteration to `recorder` (see [`IterationLog2`](super::IterationLog2)).
+/// [`contact2`], reporting non-finite input as an error.
 ///
 /// # Errors
-/// Non-finite input, as [`try_penetration`].
-pub fn contact_with<A, B, R>(
+/// [`QueryError::NonFiniteInput`], as for [`try_intersects2`].
+///
+/// ```
+/// use collide::QueryError;
+/// use collide::dim2::{Circle, Contact2, try_contact2};
+/// use collide::nalgebra::Isometry2;
+/// let c = Circle::new(1.0);
+/// let got = try_contact2(&c, &Isometry2::identity(), &c, &Isometry2::translation(3.0, 0.0));
+/// assert!(matches!(got, Ok(Contact2::Separated { distance, .. }) if (distance - 1.0).abs() < 1e-6));
+/// let bad = Isometry2::translation(f32::INFINITY, 0.0);
+/// assert_eq!(try_contact2(&c, &bad, &c, &bad), Err(QueryError::NonFiniteInput));
+/// ```
+pub fn try_contact2<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
+    a: &A,
+    pose_a: &Isometry2<f32>,
+    b: &B,
+    pose_b: &Isometry2<f32>,
+) -> Result<Contact2, QueryError> {
+    try_contact_with2(a, pose_a, b, pose_b, &mut NoRecord2)
+}
+
+/// [`try_contact2`], reporting every GJK and EPA iteration to `recorder`
+/// (see [`IterationLog2`](super::IterationLog2)).
+///
+/// # Errors
+/// Non-finite input, as [`try_penetration2`].
+pub fn try_contact_with2<A, B, R>(
     a: &A,
     pose_a: &Isometry2<f32>,
     b: &B,
@@ -273,16 +261,34 @@ where
     R: Recorder2 + ?Sized,
 {
     match query(a, pose_a, b, pose_b, Goal::Penetration, recorder)? {
-        Outcome::Separated(Proximity2::Separated { distance, point_a, point_b }) => {
-            Ok(Contact2::Separated { distance, point_a, point_b })
+        Outcome::Separated(Separation2 { distance, normal, point_a, point_b }) => {
+            Ok(Contact2::Separated { distance, normal, point_a, point_b })
         }
         Outcome::Penetrating(p) => Ok(Contact2::Penetrating(p)),
         // A penetration query runs GJK to the end and EPA on overlap.
-        Outcome::Separated(Proximity2::Intersecting) | Outcome::Apart | Outcome::Intersecting => {
+        Outcome::Apart | Outcome::Intersecting => {
             debug_assert!(false, "a penetration query stopped early");
             Err(QueryError::NonFiniteInput)
         }
     }
+}
+
+/// The distance with its normal, or `None` when the shapes overlap or
+/// touch: what the time-of-impact search advances along.
+pub(crate) fn try_separation2<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
+    a: &A,
+    pose_a: &Isometry2<f32>,
+    b: &B,
+    pose_b: &Isometry2<f32>,
+) -> Result<Option<Separation2>, QueryError> {
+    Ok(match query(a, pose_a, b, pose_b, Goal::Distance, &mut NoRecord2)? {
+        Outcome::Separated(s) => Some(s),
+        Outcome::Intersecting | Outcome::Penetrating(_) => None,
+        Outcome::Apart => {
+            debug_assert!(false, "only an intersection query exits GJK early");
+            return Err(QueryError::NonFiniteInput);
+        }
+    })
 }
 
 /// How much a query needs to know.
@@ -299,7 +305,7 @@ enum Goal {
 
 /// What [`query`] found, in the world frame.
 enum Outcome {
-    Separated(Proximity2),
+    Separated(Separation2),
     /// Disjoint, found by [`Goal::Intersection`]'s early exit; no distance.
     Apart,
     /// Overlapping; the depth was not asked for.
@@ -358,8 +364,9 @@ where
             let point_a = pose_a * (closest.a + normal_in_a * radius_a);
             let point_b = pose_a * (closest.b - normal_in_a * radius_b);
             if core_dist > radius {
-                Ok(Outcome::Separated(Proximity2::Separated {
+                Ok(Outcome::Separated(Separation2 {
                     distance: core_dist - radius,
+                    normal: Unit::new_normalize(pose_a.rotation * normal_in_a),
                     point_a,
                     point_b,
                 }))

@@ -63,7 +63,7 @@ pub enum RayCast2 {
 }
 
 /// A 2D shape with a closed-form ray cast and a containment test in its
-/// own frame; [`cast_ray`] is the posed, world-frame query.
+/// own frame; [`cast_ray2`] is the posed, world-frame query.
 pub trait CastRay2: SupportMap2 {
     /// The cast in the shape's frame, for a ray whose origin is outside the
     /// shape: `Some((toi, normal))` for an entry at most `max_toi` along the
@@ -75,7 +75,32 @@ pub trait CastRay2: SupportMap2 {
     fn contains_local(&self, p: &Point2<f32>) -> bool;
 }
 
-/// Casts `ray` (world frame) at `shape` placed at `pose`.
+/// Casts `ray` (world frame) at `shape` placed at `pose`: the first entry
+/// point with `toi ≤ max_toi`, [`RayCast2::StartsInside`], or
+/// [`RayCast2::Miss`].
+///
+/// Returns [`RayCast2::Miss`] for bad input (as [`intersects2`](super::intersects2)
+/// returns `false`); [`try_cast_ray2`] reports it as an error.
+///
+/// ```
+/// use collide::dim2::{cast_ray2, Circle, Ray2, RayCast2};
+/// use collide::nalgebra::{Isometry2, Point2, Vector2};
+/// let ray = Ray2::new(Point2::new(-5.0, 0.0), Vector2::x());
+/// let hit = cast_ray2(&Circle::new(1.0), &Isometry2::identity(), &ray, 10.0);
+/// assert!(matches!(hit, RayCast2::Hit { toi, .. } if toi == 4.0));
+/// let bad = Isometry2::translation(f32::NAN, 0.0);
+/// assert_eq!(cast_ray2(&Circle::new(1.0), &bad, &ray, 10.0), RayCast2::Miss);
+/// ```
+pub fn cast_ray2<S: CastRay2 + ?Sized>(
+    shape: &S,
+    pose: &Isometry2<f32>,
+    ray: &Ray2,
+    max_toi: f32,
+) -> RayCast2 {
+    try_cast_ray2(shape, pose, ray, max_toi).unwrap_or(RayCast2::Miss)
+}
+
+/// [`cast_ray2`], reporting bad input as an error.
 ///
 /// # Errors
 /// [`QueryError::NonFiniteInput`] for a NaN or infinite pose, ray or shape
@@ -83,10 +108,10 @@ pub trait CastRay2: SupportMap2 {
 /// negative radius.
 ///
 /// ```
-/// use collide::dim2::{cast_ray, Circle, Ray2, RayCast2};
+/// use collide::dim2::{try_cast_ray2, Circle, Ray2, RayCast2};
 /// use collide::nalgebra::{Isometry2, Point2, Vector2};
 /// let ray = Ray2::new(Point2::new(-5.0, 0.0), Vector2::x());
-/// match cast_ray(&Circle::new(1.0), &Isometry2::identity(), &ray, 10.0).unwrap() {
+/// match try_cast_ray2(&Circle::new(1.0), &Isometry2::identity(), &ray, 10.0).unwrap() {
 ///     RayCast2::Hit { toi, normal, .. } => {
 ///         assert_eq!(toi, 4.0);
 ///         assert_eq!(normal.into_inner(), -Vector2::x());
@@ -94,7 +119,7 @@ pub trait CastRay2: SupportMap2 {
 ///     other => panic!("{other:?}"),
 /// }
 /// ```
-pub fn cast_ray<S: CastRay2 + ?Sized>(
+pub fn try_cast_ray2<S: CastRay2 + ?Sized>(
     shape: &S,
     pose: &Isometry2<f32>,
     ray: &Ray2,

@@ -2,7 +2,7 @@
 //! the planar counterpart of [`crate::query::IterationLog`].
 //!
 //! The 2D algorithms are generic over a [`Recorder2`]. Every query but
-//! [`contact_with`](super::contact_with) passes [`NoRecord2`], whose empty
+//! [`try_contact_with2`](super::try_contact_with2) passes [`NoRecord2`], whose empty
 //! inlined methods compile away. [`IterationLog2`] keeps every step in
 //! memory (it allocates, which is fine for a caller who asked for a log).
 
@@ -87,11 +87,11 @@ pub struct EpaSnapshot2 {
 /// A recorder that keeps every step, for visualisation.
 ///
 /// ```
-/// use collide::dim2::{Contact2, IterationLog2, Rectangle, contact_with};
+/// use collide::dim2::{Contact2, IterationLog2, Rectangle, try_contact_with2};
 /// use collide::nalgebra::{Isometry2, Vector2};
 /// let square = Rectangle::new(Vector2::repeat(0.5));
 /// let mut log = IterationLog2::default();
-/// let hit = contact_with(&square, &Isometry2::identity(),
+/// let hit = try_contact_with2(&square, &Isometry2::identity(),
 ///                        &square, &Isometry2::translation(0.8, 0.1), &mut log).unwrap();
 /// assert!(matches!(hit, Contact2::Penetrating(_)));
 /// assert!(!log.gjk.is_empty());

@@ -11,11 +11,11 @@ use super::support_map::SupportMap2;
 /// is cheaper than a trait object and lets a world store shapes by value.
 ///
 /// ```
-/// use collide::dim2::{Circle, Rectangle, Shape2, intersects};
+/// use collide::dim2::{Circle, Rectangle, Shape2, intersects2};
 /// use collide::nalgebra::{Isometry2, Vector2};
 /// let a: Shape2 = Circle::new(1.0).into();
 /// let b: Shape2 = Rectangle::new(Vector2::repeat(0.5)).into();
-/// assert!(intersects(&a, &Isometry2::identity(), &b, &Isometry2::translation(1.2, 0.0)));
+/// assert!(intersects2(&a, &Isometry2::identity(), &b, &Isometry2::translation(1.2, 0.0)));
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shape2 {

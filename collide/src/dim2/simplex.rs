@@ -31,6 +31,41 @@ impl Simplex2 {
         Self { points: [p; 3], weights: [1.0, 0.0, 0.0], len: 1 }
     }
 
+    /// A simplex with no vertex yet (the shape cast's start).
+    pub fn empty() -> Self {
+        let origin = SupportPoint2 {
+            w: Vector2::zeros(),
+            a: nalgebra::Point2::origin(),
+            b: nalgebra::Point2::origin(),
+        };
+        Self { points: [origin; 3], weights: [0.0; 3], len: 0 }
+    }
+
+    /// Whether a vertex came from the same pair of witnesses as `p`: the
+    /// shape cast's duplicate-support test, which survives [`rebase`](Self::rebase).
+    pub fn contains_witnesses(&self, p: &SupportPoint2) -> bool {
+        self.points().iter().any(|q| q.a == p.a && q.b == p.b)
+    }
+
+    /// Re-expresses every vertex relative to the query point `x`
+    /// (`w = a − b − x`), exactly from its witnesses, so no shift
+    /// accumulates over the shape cast's jumps.
+    pub fn rebase(&mut self, x: &Vector2<f32>) {
+        for p in &mut self.points[..self.len] {
+            p.w = p.a - p.b - x;
+        }
+    }
+
+    /// Keeps the edge of a triangle closest to the origin (and its weights),
+    /// whether or not the triangle contains the origin: the shape cast's
+    /// answer when the query point ends on the boundary of the difference.
+    pub fn keep_nearest_edge(&mut self) {
+        debug_assert!(self.len == 3, "only a triangle has edges to choose from");
+        if self.len == 3 {
+            self.keep_best_edge();
+        }
+    }
+
     /// The simplex's vertices.
     #[inline]
     pub fn points(&self) -> &[SupportPoint2] {
@@ -85,6 +120,7 @@ impl Simplex2 {
     /// inside the triangle (the closest point is the origin itself).
     pub fn reduce(&mut self) -> bool {
         match self.len {
+            0 => true,
             1 => {
                 self.weights[0] = 1.0;
                 true
@@ -141,6 +177,12 @@ impl Simplex2 {
             self.weights = [c_bc / total, c_ca / total, c_ab / total];
             return false;
         }
+        self.keep_best_edge();
+        true
+    }
+
+    /// Of a triangle's three edges, keeps the one closest to the origin.
+    fn keep_best_edge(&mut self) {
         let original = *self;
         let mut best = original;
         let mut best_dist2 = f32::INFINITY;
@@ -155,6 +197,5 @@ impl Simplex2 {
             }
         }
         *self = best;
-        true
     }
 }

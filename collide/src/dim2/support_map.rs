@@ -24,7 +24,7 @@ use nalgebra::{Point2, Vector2};
 /// # Example
 /// A user-defined shape, a diamond (a square rotated by 45°):
 /// ```
-/// use collide::dim2::{Circle, SupportMap2, penetration};
+/// use collide::dim2::{Circle, SupportMap2, penetration2};
 /// use collide::nalgebra::{Isometry2, Point2, Vector2};
 ///
 /// struct Diamond { r: f32 }
@@ -38,7 +38,7 @@ use nalgebra::{Point2, Vector2};
 ///     }
 /// }
 ///
-/// let hit = penetration(
+/// let hit = penetration2(
 ///     &Diamond { r: 1.0 }, &Isometry2::identity(),
 ///     &Circle::new(0.5), &Isometry2::translation(1.25, 0.0),
 /// ).expect("overlapping");

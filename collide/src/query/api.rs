@@ -17,15 +17,19 @@ use nalgebra::{Isometry3, Point3, Unit, UnitQuaternion, Vector3};
 
 use crate::core::Core;
 use crate::error::QueryError;
+use crate::finite::all_finite;
 use crate::query::box_box::boxes_overlap;
 use crate::query::box_box_depth::box_penetration;
 use crate::query::box_box_distance::box_distance;
 use crate::query::epa::epa;
+use crate::query::frames::{b_in_a, rotate};
 use crate::query::gjk::{GjkOutcome, GjkResult, GjkSettings, gjk_in};
-use crate::query::input::{CheckedPair, all_finite, check_input};
+use crate::query::gjk_cache::GjkCache;
+use crate::query::input::{CheckedPair, check_input};
 use crate::query::minkowski::MinkowskiDifference;
 use crate::query::point_core::PointCore;
 use crate::query::record::{NoRecord, Recorder};
+use crate::query::results::{Contact, Penetration, Proximity, Separation};
 use crate::query::segment::closest_points_segments;
 use crate::query::sphere_cuboid::{in_box_frame, point_box_contact, point_box_intersects, swapped};
 use crate::query::window::{needs_window, window};
@@ -47,83 +51,6 @@ const COMMON_PERPENDICULAR_SIN_SQ: f32 = 1e-4;
 /// parallel, so that their cross product gives no reliable direction. 1e-12
 /// on the squared sine is ~1e-6 rad, the f32 rounding floor.
 const PARALLEL_REL_SQ: f32 = 1e-12;
-
-/// How far apart two shapes are.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Proximity {
-    /// The shapes overlap or touch.
-    Intersecting,
-    /// The shapes are disjoint.
-    Separated {
-        /// Euclidean distance between the shapes, in metres.
-        distance: f32,
-        /// Point of A closest to B, world frame, on A's surface.
-        point_a: Point3<f32>,
-        /// Point of B closest to A, world frame, on B's surface.
-        point_b: Point3<f32>,
-    },
-}
-
-/// How deeply two overlapping shapes penetrate, and along which direction.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Penetration {
-    /// Length of the smallest translation of B that separates the shapes, in
-    /// metres. Zero for shapes that just touch.
-    pub depth: f32,
-    /// Unit direction from A to B, world frame: moving B by `depth * normal`
-    /// separates the shapes.
-    pub normal: Unit<Vector3<f32>>,
-    /// Point of A deepest inside B, world frame.
-    pub point_a: Point3<f32>,
-    /// Point of B deepest inside A, world frame; `point_a - point_b = depth * normal`.
-    pub point_b: Point3<f32>,
-}
-
-/// The contact state of a pair: separated with a distance, or penetrating.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Contact {
-    /// The shapes are disjoint.
-    Separated {
-        /// Distance between the shapes, in metres (positive).
-        distance: f32,
-        /// Unit direction from A's closest point to B's, world frame.
-        normal: Unit<Vector3<f32>>,
-        /// Point of A closest to B, world frame.
-        point_a: Point3<f32>,
-        /// Point of B closest to A, world frame.
-        point_b: Point3<f32>,
-    },
-    /// The shapes overlap or touch.
-    Penetrating(Penetration),
-}
-
-/// Warm-start state for repeated queries on the same pair, owned by the
-/// caller: the last separating direction, in A's frame, from which GJK starts
-/// its next run. Starting close to the answer usually saves most iterations
-/// when the pair moves little between frames.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct GjkCache {
-    direction: Option<Vector3<f32>>,
-}
-
-impl GjkCache {
-    /// The stored direction (A's frame), if any query has filled it.
-    pub fn direction(&self) -> Option<Vector3<f32>> {
-        self.direction
-    }
-
-    fn initial_dir(&self, pose_b_in_a: &Isometry3<f32>) -> Vector3<f32> {
-        // v approximates a − b, so with no history start from A's centre
-        // minus B's.
-        self.direction.unwrap_or(-pose_b_in_a.translation.vector)
-    }
-
-    fn store(&mut self, dir: Vector3<f32>) {
-        if dir.iter().all(|x| x.is_finite()) && dir.norm_squared() > 0.0 {
-            self.direction = Some(dir);
-        }
-    }
-}
 
 /// A pair that has an exact closed form, with what the closed form needs.
 enum ClosedForm {
@@ -234,31 +161,6 @@ fn sphere_box(
     Ok(SphereBox { half, centre_in_box, margins, box_is_a })
 }
 
-/// B's pose in A's frame: `pose_a.inv_mul(pose_b)` written out, the same
-/// operations in the same order (so the same bits), but always inlined:
-/// nalgebra's is a call whose result comes back through the stack, about a
-/// sixth of a separated box pair's verdict.
-#[inline(always)]
-pub(crate) fn b_in_a(pose_a: &Isometry3<f32>, pose_b: &Isometry3<f32>) -> Isometry3<f32> {
-    let inv_rot_a = pose_a.rotation.inverse();
-    let a_to_b = pose_b.translation.vector - pose_a.translation.vector;
-    Isometry3::from_parts(inv_rot_a.transform_vector(&a_to_b).into(), inv_rot_a * pose_b.rotation)
-}
-
-/// `q * v` for a unit quaternion as nalgebra computes it (the same
-/// operations in the same order, so the same bits), but always inlined:
-/// nalgebra's was left as a call, a quarter of a sphere–box distance query.
-#[inline(always)]
-pub(crate) fn rotate(q: &UnitQuaternion<f32>, v: &Vector3<f32>) -> Vector3<f32> {
-    let u = q.as_ref().vector();
-    let cross = |a: &Vector3<f32>, b: &Vector3<f32>| {
-        Vector3::new(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
-    };
-    let u = Vector3::new(u.x, u.y, u.z);
-    let t = cross(&u, v) * 2.0;
-    t * q.as_ref().scalar() + cross(&u, &t) + v
-}
-
 /// A point core placed in the world. A sphere's core (the local origin) is
 /// just the pose's translation, which skips a rotation.
 #[inline(always)]
@@ -346,23 +248,6 @@ pub fn try_closest_points<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     run::<_, _, AskDistance>(a, pose_a, b, pose_b, &mut GjkCache::default())
 }
 
-/// Two shapes a positive distance apart, with the normal GJK ended on.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Separation {
-    /// Distance between the shapes.
-    pub(crate) distance: f32,
-    /// Unit direction from A to B, from GJK's last search direction (or
-    /// the closed form's), not from the difference of the witness points:
-    /// on a large shape the witness points carry the rounding of its far
-    /// vertices (1e-3 m on a 20 km ground slab), which tilts a normal
-    /// formed from a centimetre gap between them by 0.1 rad.
-    pub(crate) normal: Unit<Vector3<f32>>,
-    /// Point of A closest to B.
-    pub(crate) point_a: Point3<f32>,
-    /// Point of B closest to A.
-    pub(crate) point_b: Point3<f32>,
-}
-
 /// [`try_closest_points`] with the normal: `None` when the shapes
 /// intersect.
 pub(crate) fn try_separation<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
@@ -409,24 +294,106 @@ pub fn try_penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     run::<_, _, AskPenetration>(a, pose_a, b, pose_b, &mut GjkCache::default())
 }
 
-/// The pair's contact state in one query: the distance and closest points if
-/// separated, the penetration if not. `cache` warm-starts GJK from the
-/// previous call on the same pair.
+/// What [`contact`] and [`contact_cached`] return for bad input: separated
+/// by a NaN distance, with a NaN normal and NaN points, as
+/// [`closest_points`] does. Every comparison with the distance is false.
+const CONTACT_NOT_COMPUTED: Contact = Contact::Separated {
+    distance: f32::NAN,
+    normal: Unit::new_unchecked(Vector3::new(f32::NAN, f32::NAN, f32::NAN)),
+    point_a: Point3::new(f32::NAN, f32::NAN, f32::NAN),
+    point_b: Point3::new(f32::NAN, f32::NAN, f32::NAN),
+};
+
+/// The pair's contact state in one query: the distance, normal and closest
+/// points if separated, the penetration if not.
+///
+/// Returns `Separated` with a NaN distance, normal and points for bad input
+/// (as [`closest_points`] does); [`try_contact`] reports it as an error.
 ///
 /// ```
-/// use collide::{Contact, Cuboid, GjkCache, contact};
+/// use collide::{Contact, Cuboid, contact};
+/// use collide::nalgebra::{Isometry3, Vector3};
+/// let cube = Cuboid::new(Vector3::repeat(0.5));
+/// match contact(&cube, &Isometry3::identity(), &cube, &Isometry3::translation(0.0, 1.02, 0.0)) {
+///     Contact::Separated { distance, normal, .. } => {
+///         assert!((distance - 0.02).abs() < 1e-5 && (normal.y - 1.0).abs() < 1e-5);
+///     }
+///     Contact::Penetrating(p) => panic!("{p:?}"),
+/// }
+/// let bad = Isometry3::translation(f32::NAN, 0.0, 0.0);
+/// let Contact::Separated { distance, .. } = contact(&cube, &bad, &cube, &bad) else { panic!() };
+/// assert!(distance.is_nan());
+/// ```
+pub fn contact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    pose_a: &Isometry3<f32>,
+    b: &B,
+    pose_b: &Isometry3<f32>,
+) -> Contact {
+    try_contact(a, pose_a, b, pose_b).unwrap_or(CONTACT_NOT_COMPUTED)
+}
+
+/// [`contact`], reporting bad input as an error.
+///
+/// # Errors
+/// [`QueryError::NonFiniteInput`] for a NaN or infinite pose, shape
+/// parameter or support point; [`QueryError::NegativeMargin`] and
+/// [`QueryError::NegativeExtent`] for a negative radius or half extent.
+///
+/// ```
+/// use collide::{Contact, QueryError, Sphere, try_contact};
+/// use collide::nalgebra::Isometry3;
+/// let ball = Sphere::new(0.5);
+/// let hit = try_contact(&ball, &Isometry3::identity(), &ball, &Isometry3::translation(0.8, 0.0, 0.0));
+/// let Ok(Contact::Penetrating(p)) = hit else { panic!("{hit:?}") };
+/// assert!((p.depth - 0.2).abs() < 1e-6);
+/// let bad = Isometry3::translation(0.0, f32::INFINITY, 0.0);
+/// assert_eq!(try_contact(&ball, &bad, &ball, &bad), Err(QueryError::NonFiniteInput));
+/// ```
+pub fn try_contact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    pose_a: &Isometry3<f32>,
+    b: &B,
+    pose_b: &Isometry3<f32>,
+) -> Result<Contact, QueryError> {
+    run::<_, _, AskContact>(a, pose_a, b, pose_b, &mut GjkCache::default())
+}
+
+/// [`contact`] for repeated queries on the same pair: `cache` warm-starts
+/// GJK from the previous call's separating direction, which usually saves
+/// most iterations when the pair moves little between calls.
+///
+/// Bad input gives what [`contact`] gives; [`try_contact_cached`] reports
+/// it as an error.
+pub fn contact_cached<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    pose_a: &Isometry3<f32>,
+    b: &B,
+    pose_b: &Isometry3<f32>,
+    cache: &mut GjkCache,
+) -> Contact {
+    try_contact_cached(a, pose_a, b, pose_b, cache).unwrap_or(CONTACT_NOT_COMPUTED)
+}
+
+/// [`contact_cached`], reporting bad input as an error.
+///
+/// # Errors
+/// As [`try_contact`].
+///
+/// ```
+/// use collide::{Contact, Cuboid, GjkCache, try_contact_cached};
 /// use collide::nalgebra::{Isometry3, Vector3};
 /// let cube = Cuboid::new(Vector3::repeat(0.5));
 /// let mut cache = GjkCache::default();
 /// for step in 0..3 {
 ///     let pose_b = Isometry3::translation(0.0, 1.02 - 0.02 * step as f32, 0.0);
-///     match contact(&cube, &Isometry3::identity(), &cube, &pose_b, &mut cache).unwrap() {
+///     match try_contact_cached(&cube, &Isometry3::identity(), &cube, &pose_b, &mut cache).unwrap() {
 ///         Contact::Separated { distance, .. } => assert!(step < 1 && distance > 0.0),
 ///         Contact::Penetrating(p) => assert!(step >= 1 && p.depth < 0.03),
 ///     }
 /// }
 /// ```
-pub fn contact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+pub fn try_contact_cached<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     pose_a: &Isometry3<f32>,
     b: &B,
@@ -436,34 +403,37 @@ pub fn contact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     run::<_, _, AskContact>(a, pose_a, b, pose_b, cache)
 }
 
-/// [`contact`] through the general path, GJK and then EPA on overlap, for
-/// every pair (the closed forms [`contact`] takes for spheres, capsules and
-/// boxes are skipped), reporting every GJK and EPA iteration to `recorder`.
+/// [`try_contact`] through the general path, GJK and then EPA on overlap,
+/// for every pair (the closed forms [`try_contact`] takes for spheres,
+/// capsules and boxes are skipped), reporting every GJK and EPA iteration
+/// to `recorder`. GJK starts cold, as [`try_contact`]'s does.
 ///
 /// With [`NoRecord`] this is the general algorithm on its own, for
 /// comparing it with the closed forms or studying it on any pair.
 ///
+/// # Errors
+/// As [`try_contact`].
+///
 /// ```
-/// use collide::{Contact, Sphere, contact};
-/// use collide::query::{GjkCache, IterationLog, contact_with};
+/// use collide::{Contact, Sphere, try_contact};
+/// use collide::query::{IterationLog, try_contact_with};
 /// use collide::nalgebra::Isometry3;
 /// let ball = Sphere::new(0.5);
 /// let (pose_a, pose_b) = (Isometry3::identity(), Isometry3::translation(0.0, 0.8, 0.0));
 /// let mut log = IterationLog::default();
-/// let general = contact_with(&ball, &pose_a, &ball, &pose_b, &mut GjkCache::default(), &mut log);
-/// let closed = contact(&ball, &pose_a, &ball, &pose_b, &mut GjkCache::default());
+/// let general = try_contact_with(&ball, &pose_a, &ball, &pose_b, &mut log);
+/// let closed = try_contact(&ball, &pose_a, &ball, &pose_b);
 /// assert!(!log.gjk.is_empty()); // GJK ran, on the spheres' point cores
 /// match (general.unwrap(), closed.unwrap()) {
 ///     (Contact::Penetrating(g), Contact::Penetrating(c)) => assert!((g.depth - c.depth).abs() < 1e-6),
 ///     other => panic!("{other:?}"),
 /// }
 /// ```
-pub fn contact_with<A, B, R>(
+pub fn try_contact_with<A, B, R>(
     a: &A,
     pose_a: &Isometry3<f32>,
     b: &B,
     pose_b: &Isometry3<f32>,
-    cache: &mut GjkCache,
     recorder: &mut R,
 ) -> Result<Contact, QueryError>
 where
@@ -474,7 +444,7 @@ where
     check_input(a, pose_a, b, pose_b)?;
     recorder.begin(pose_a);
     let md = MinkowskiDifference::new(a, b, b_in_a(pose_a, pose_b));
-    exact(match gjk_epa(&md, Want::Contact, cache, recorder)? {
+    exact(match gjk_epa(&md, Want::Contact, &mut GjkCache::default(), recorder)? {
         Local::Contact(c) => Local::Contact(c.to_world(pose_a)),
         other => other,
     })
@@ -1130,62 +1100,4 @@ fn crossing_normal(seg_a: [Point3<f32>; 2], seg_b: [Point3<f32>; 2]) -> Unit<Vec
         Unit::try_new(axis.cross(&helper), 0.0).unwrap_or_else(Vector3::y_axis)
     });
     if n.dot(&centres) < 0.0 { -n } else { n }
-}
-
-impl Contact {
-    /// The contact moved from A's frame to the world by A's pose. Always
-    /// inlined: see `point_box_contact`.
-    #[inline(always)]
-    pub(crate) fn to_world(self, world_from_a: &Isometry3<f32>) -> Self {
-        let r = &world_from_a.rotation;
-        let turn = |n: Unit<Vector3<f32>>| Unit::new_unchecked(rotate(r, &n));
-        let moved =
-            |p: Point3<f32>| Point3::from(rotate(r, &p.coords) + world_from_a.translation.vector);
-        match self {
-            Contact::Separated { distance, normal, point_a, point_b } => Contact::Separated {
-                distance,
-                normal: turn(normal),
-                point_a: moved(point_a),
-                point_b: moved(point_b),
-            },
-            Contact::Penetrating(p) => Contact::Penetrating(Penetration {
-                depth: p.depth,
-                normal: turn(p.normal),
-                point_a: moved(p.point_a),
-                point_b: moved(p.point_b),
-            }),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use nalgebra::Translation3;
-
-    /// A deterministic spread of unit quaternions and vectors.
-    fn samples() -> impl Iterator<Item = (UnitQuaternion<f32>, Vector3<f32>)> {
-        let mut next = crate::test_stream::stream(0x9E37_79B9);
-        (0..2000).map(move |_| {
-            let axis = Vector3::new(next(), next(), next());
-            let q = UnitQuaternion::from_scaled_axis(axis * 3.0);
-            (q, Vector3::new(next(), next(), next()) * 1e3 * next())
-        })
-    }
-
-    /// The inlined copies promise nalgebra's bits, so that results (and the
-    /// sandbox's pose hashes) do not depend on which one ran.
-    #[test]
-    fn the_inlined_rotation_and_relative_pose_equal_nalgebras_bit_for_bit() {
-        for (q, v) in samples() {
-            assert_eq!(rotate(&q, &v), q * v, "{q:?} {v:?}");
-            let a = Isometry3::from_parts(Translation3::from(v), q);
-            let b = Isometry3::from_parts(Translation3::from(v.yzx() * 0.5), q * q);
-            let (ours, theirs) = (b_in_a(&a, &b), a.inv_mul(&b));
-            assert_eq!(ours.translation, theirs.translation);
-            assert_eq!(ours.rotation.coords, theirs.rotation.coords);
-            let p = Point3::from(v.zxy() * 0.25);
-            assert_eq!(Point3::from(rotate(&a.rotation, &p.coords) + a.translation.vector), a * p);
-        }
-    }
 }

@@ -25,7 +25,7 @@
 
 use nalgebra::{Isometry3, Matrix3, Point3, Unit, Vector3};
 
-use crate::query::api::Penetration;
+use crate::query::results::Penetration;
 
 /// Relative rounding of an edge axis's unnormalised overlap: its terms are
 /// products of extents (up to the pair's size) and rotation entries (each

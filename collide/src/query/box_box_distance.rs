@@ -28,11 +28,11 @@
 
 use nalgebra::{Isometry3, Matrix3, Point3, Unit, Vector3};
 
-use crate::query::api::Contact;
 use crate::query::box_box::rows;
 use crate::query::box_box_depth::{
     EDGE_DEPTH_ERROR_REL, EDGE_ROUNDING_REL, FEATURE_SLACK_REL, PARALLEL_SINE, supporting_edges,
 };
+use crate::query::results::Contact;
 use crate::query::segment::closest_points_segments;
 
 /// Allowed excess of a candidate's distance over the lower bound along its

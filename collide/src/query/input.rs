@@ -16,19 +16,8 @@ use nalgebra::Isometry3;
 
 use crate::core::Core;
 use crate::error::QueryError;
+use crate::finite::all_finite;
 use crate::support_map::SupportMap;
-
-/// Whether every value is finite (neither NaN nor ±∞).
-///
-/// `x · 0` is exactly ±0 for a finite `x` and NaN for an infinite or NaN
-/// one, and a sum of zeros and NaNs is 0 only if every term is 0. Unlike
-/// summing the values themselves this cannot overflow, and it costs two
-/// instructions per value with no branch (testing each value's exponent
-/// bits costs four).
-#[inline(always)]
-pub(crate) fn all_finite(values: &[f32]) -> bool {
-    values.iter().fold(0.0f32, |sum, x| sum + x * 0.0) == 0.0
-}
 
 /// Whether a pose's translation and rotation are finite.
 #[inline(always)]

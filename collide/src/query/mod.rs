@@ -1,23 +1,27 @@
 //! GJK/EPA queries between two posed support maps.
 //!
 //! The functions re-exported at the crate root ([`intersects`],
-//! [`closest_points`], [`penetration`], [`contact`]) cover most uses. The
-//! building blocks are public too, for callers who want GJK's and EPA's own
-//! outcomes, their final simplex or polytope, or a log of every iteration:
-//! build a [`MinkowskiDifference`] in A's frame, run [`gjk::gjk`], and if it
-//! reports overlap, [`epa::epa`] on its simplex.
+//! [`closest_points`], [`penetration`], [`contact`], and their `try_`
+//! forms) cover most uses. The building blocks are public too, for callers
+//! who want GJK's and EPA's own outcomes, their final simplex or polytope,
+//! or a log of every iteration: build a [`MinkowskiDifference`] in A's
+//! frame, run [`gjk::gjk`], and if it reports overlap, [`epa::epa`] on its
+//! simplex.
 
 mod api;
 mod box_box;
 mod box_box_depth;
 mod box_box_distance;
 pub mod epa;
+mod frames;
 pub mod gjk;
+mod gjk_cache;
 mod input;
 mod minkowski;
 mod point_core;
 mod ray_cast;
 mod record;
+mod results;
 mod segment;
 mod shape_cast;
 mod simplex;
@@ -25,16 +29,21 @@ mod sphere_cuboid;
 mod time_of_impact;
 mod window;
 
+pub(crate) use crate::finite::all_finite;
 pub use api::{
-    Contact, GjkCache, Penetration, Proximity, closest_points, contact, contact_with, intersects,
-    penetration, try_closest_points, try_intersects, try_penetration,
+    closest_points, contact, contact_cached, intersects, penetration, try_closest_points,
+    try_contact, try_contact_cached, try_contact_with, try_intersects, try_penetration,
 };
-pub(crate) use input::all_finite;
+pub use gjk_cache::GjkCache;
 pub use minkowski::{MinkowskiDifference, SupportPoint};
-pub use ray_cast::{CastRay, LocalRayCast, Ray, RayCast, cast_ray};
+pub use ray_cast::{CastRay, LocalRayCast, Ray, RayCast, cast_ray, try_cast_ray};
 pub use record::{EpaSnapshot, EpaStep, GjkStep, IterationLog, NoRecord, Recorder};
-pub use shape_cast::{MAX_ITERATIONS as SHAPE_CAST_MAX_ITERATIONS, ShapeCast, shape_cast};
+pub use results::{Contact, Penetration, Proximity};
+pub use shape_cast::{
+    MAX_ITERATIONS as SHAPE_CAST_MAX_ITERATIONS, ShapeCast, shape_cast, try_shape_cast,
+};
 pub use simplex::Simplex;
 pub use time_of_impact::{
     MAX_ITERATIONS as TIME_OF_IMPACT_MAX_ITERATIONS, Sweep, TimeOfImpact, time_of_impact,
+    try_time_of_impact,
 };

@@ -83,12 +83,12 @@ pub struct EpaSnapshot {
 /// A recorder that keeps every step, for visualisation.
 ///
 /// ```
-/// use collide::{Cuboid, query::{contact_with, GjkCache, IterationLog}};
+/// use collide::{Cuboid, query::{try_contact_with, IterationLog}};
 /// use collide::nalgebra::{Isometry3, Vector3};
 /// let cube = Cuboid::new(Vector3::repeat(0.5));
 /// let mut log = IterationLog::default();
-/// contact_with(&cube, &Isometry3::identity(), &cube, &Isometry3::translation(0.8, 0.1, 0.0),
-///              &mut GjkCache::default(), &mut log).unwrap();
+/// try_contact_with(&cube, &Isometry3::identity(), &cube, &Isometry3::translation(0.8, 0.1, 0.0),
+///                  &mut log).unwrap();
 /// assert!(!log.gjk.is_empty());
 /// assert!(!log.epa.is_empty()); // the cubes overlap, so EPA ran
 /// ```

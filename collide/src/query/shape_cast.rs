@@ -26,6 +26,7 @@
 use nalgebra::{Isometry3, Point3, Translation3, Unit, Vector3};
 
 use crate::error::QueryError;
+use crate::query::frames::b_in_a;
 use crate::query::input::check_input;
 use crate::query::minkowski::{MinkowskiDifference, SupportPoint};
 use crate::query::simplex::{Reduction, Simplex};
@@ -83,6 +84,36 @@ pub enum ShapeCast {
 /// `vel_b` (constant linear velocities, world frame, no rotation), touch,
 /// searched over `[0, max_toi]`.
 ///
+/// Returns [`ShapeCast::Miss`] for bad input (as [`intersects`](crate::intersects)
+/// returns `false`); [`try_shape_cast`] reports it as an error.
+///
+/// ```
+/// use collide::{shape_cast, ShapeCast, Sphere};
+/// use collide::nalgebra::{Isometry3, Vector3};
+/// let ball = Sphere::new(1.0);
+/// let cast = shape_cast(
+///     &ball, &Isometry3::identity(), &Vector3::new(1.0, 0.0, 0.0),
+///     &ball, &Isometry3::translation(5.0, 0.0, 0.0), &Vector3::zeros(),
+///     10.0,
+/// );
+/// let ShapeCast::Hit { toi, .. } = cast else { panic!("{cast:?}") };
+/// assert!((toi - 3.0).abs() < 1e-5);
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn shape_cast<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    pose_a: &Isometry3<f32>,
+    vel_a: &Vector3<f32>,
+    b: &B,
+    pose_b: &Isometry3<f32>,
+    vel_b: &Vector3<f32>,
+    max_toi: f32,
+) -> ShapeCast {
+    try_shape_cast(a, pose_a, vel_a, b, pose_b, vel_b, max_toi).unwrap_or(ShapeCast::Miss)
+}
+
+/// [`shape_cast`], reporting bad input as an error.
+///
 /// # Errors
 /// [`QueryError::NonFiniteInput`] for a NaN or infinite pose, velocity,
 /// shape parameter or support point, or a NaN `max_toi` (an infinite one
@@ -90,11 +121,11 @@ pub enum ShapeCast {
 /// [`QueryError::NegativeExtent`] as for the other queries.
 ///
 /// ```
-/// use collide::{shape_cast, Cuboid, ShapeCast, Sphere};
+/// use collide::{try_shape_cast, Cuboid, ShapeCast, Sphere};
 /// use collide::nalgebra::{Isometry3, Vector3};
 /// // A ball 10 m left of a 2 m cube, rolling right at 4 m/s: it touches
 /// // the cube's face x = -1 when its centre reaches x = -1.5, after 2.125 s.
-/// let hit = shape_cast(
+/// let hit = try_shape_cast(
 ///     &Sphere::new(0.5), &Isometry3::translation(-10.0, 0.0, 0.0), &Vector3::new(4.0, 0.0, 0.0),
 ///     &Cuboid::new(Vector3::repeat(1.0)), &Isometry3::identity(), &Vector3::zeros(),
 ///     10.0,
@@ -109,7 +140,7 @@ pub enum ShapeCast {
 /// }
 /// ```
 #[allow(clippy::too_many_arguments)]
-pub fn shape_cast<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+pub fn try_shape_cast<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     pose_a: &Isometry3<f32>,
     vel_a: &Vector3<f32>,
@@ -122,7 +153,7 @@ pub fn shape_cast<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     if !vel_a.iter().chain(vel_b.iter()).all(|x| x.is_finite()) || max_toi.is_nan() {
         return Err(QueryError::NonFiniteInput);
     }
-    let md = MinkowskiDifference::new(a, b, crate::query::api::b_in_a(pose_a, pose_b));
+    let md = MinkowskiDifference::new(a, b, b_in_a(pose_a, pose_b));
     // B's motion relative to A, in A's frame.
     let r = pose_a.inverse_transform_vector(&(vel_b - vel_a));
     Ok(match cast_in_a(&md, &r, margins, max_toi.max(0.0))? {

@@ -20,7 +20,7 @@
 
 use nalgebra::{Isometry3, Point3, Unit, Vector3};
 
-use crate::query::api::{Contact, Penetration};
+use crate::query::results::{Contact, Penetration};
 
 /// The box's half extents clamped to `c`: the point of the box core closest
 /// to `c` (all in the box's frame).
@@ -146,8 +146,8 @@ mod tests {
     //! answers for the special cases.
 
     use super::*;
-    use crate::query::api::{GjkCache, contact};
     use crate::{Cuboid, Sphere, SupportMap};
+    use crate::{GjkCache, try_contact_cached as contact};
     use nalgebra::{Translation3, UnitQuaternion};
 
     /// A cuboid that only exposes its support function, so queries on it
@@ -286,7 +286,7 @@ mod tests {
                 let mut steps = Steps::default();
                 let pose_a = if a.core_box().is_some() { &pose_box } else { &pose_ball };
                 let pose_b = if b.core_box().is_some() { &pose_box } else { &pose_ball };
-                crate::query::contact_with(a, pose_a, b, pose_b, cache, &mut steps).unwrap();
+                crate::query::try_contact_with(a, pose_a, b, pose_b, &mut steps).unwrap();
                 assert!(steps.0 > 0, "the recorded path must go through GJK");
             }
         }

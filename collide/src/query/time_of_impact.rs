@@ -44,7 +44,8 @@
 use nalgebra::{Isometry3, Point3, Translation3, Unit, UnitQuaternion, Vector3};
 
 use crate::error::QueryError;
-use crate::query::api::{Separation, try_separation};
+use crate::query::api::try_separation;
+use crate::query::results::Separation;
 use crate::support_map::SupportMap;
 
 /// Iteration cap. Each step covers at least `(d − target) / μ`: a motion
@@ -182,6 +183,39 @@ pub enum TimeOfImpact {
 /// moving by `sweep_b`, come within `target_distance` of each other
 /// (`target_distance = 0`: first contact).
 ///
+/// Returns [`TimeOfImpact::Miss`] for bad input (as
+/// [`intersects`](crate::intersects) returns `false`);
+/// [`try_time_of_impact`] reports it as an error.
+///
+/// ```
+/// use collide::{time_of_impact, Sphere, Sweep, TimeOfImpact};
+/// use collide::nalgebra::{Isometry3, Point3, Vector3};
+/// let ball = Sphere::new(1.0);
+/// let moving = Sweep {
+///     pose: Isometry3::identity(),
+///     local_center: Point3::origin(),
+///     linear_velocity: Vector3::new(2.0, 0.0, 0.0),
+///     angular_velocity: Vector3::zeros(),
+/// };
+/// let fixed = Sweep::fixed(Isometry3::translation(6.0, 0.0, 0.0));
+/// let TimeOfImpact::Hit { toi, .. } = time_of_impact(&ball, &moving, &ball, &fixed, 5.0, 0.0)
+/// else { panic!() };
+/// assert!(toi <= 2.0 && toi > 2.0 - 1e-3); // never late
+/// ```
+pub fn time_of_impact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    sweep_a: &Sweep,
+    b: &B,
+    sweep_b: &Sweep,
+    max_toi: f32,
+    target_distance: f32,
+) -> TimeOfImpact {
+    try_time_of_impact(a, sweep_a, b, sweep_b, max_toi, target_distance)
+        .unwrap_or(TimeOfImpact::Miss)
+}
+
+/// [`time_of_impact`], reporting bad input as an error.
+///
 /// Shapes separated but already within the target at time 0 give a hit at
 /// time 0; overlapping ones [`TimeOfImpact::InitiallyOverlapping`].
 ///
@@ -192,7 +226,7 @@ pub enum TimeOfImpact {
 /// and [`QueryError::NegativeExtent`] as for the other queries.
 ///
 /// ```
-/// use collide::{time_of_impact, Cuboid, Sweep, TimeOfImpact};
+/// use collide::{try_time_of_impact, Cuboid, Sweep, TimeOfImpact};
 /// use collide::nalgebra::{Isometry3, Point3, Vector3};
 /// // A plate 2 cm thick and 2 m tall, centred 0.6 m left of a wall whose
 /// // face is x = 0, spinning about z at 3 rad/s without moving: after
@@ -206,7 +240,7 @@ pub enum TimeOfImpact {
 ///     angular_velocity: Vector3::new(0.0, 0.0, 3.0),
 /// };
 /// let fixed = Sweep::fixed(Isometry3::translation(0.5, 0.0, 0.0));
-/// match time_of_impact(&plate, &spin, &wall, &fixed, 1.0, 0.0).unwrap() {
+/// match try_time_of_impact(&plate, &spin, &wall, &fixed, 1.0, 0.0).unwrap() {
 ///     TimeOfImpact::Hit { toi, distance, normal, .. } => {
 ///         let theta = 3.0 * toi;
 ///         let edge_x = -0.6 + 0.01 * theta.cos() + theta.sin();
@@ -219,7 +253,7 @@ pub enum TimeOfImpact {
 ///     other => panic!("{other:?}"),
 /// }
 /// ```
-pub fn time_of_impact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+pub fn try_time_of_impact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     sweep_a: &Sweep,
     b: &B,

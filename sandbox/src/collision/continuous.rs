@@ -61,8 +61,8 @@
 //! thread. So the poses are the same for any number of threads.
 
 use collide::nalgebra::{Isometry3, Point3, Vector3};
-use collide::time_of_impact;
-use collide::{Contact, GjkCache, Shape, Sphere, SupportMap, Sweep, TimeOfImpact, contact};
+use collide::try_time_of_impact;
+use collide::{Contact, Shape, Sphere, SupportMap, Sweep, TimeOfImpact, try_contact};
 
 use crate::body::BodyKind;
 use crate::body::storage::Bodies;
@@ -621,7 +621,7 @@ fn pair_toi(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) ->
         return 1.0;
     }
     let (sweep_a, sweep_b) = (scratch.sweep(bodies, a), scratch.sweep(bodies, b));
-    match time_of_impact(shape_a, &sweep_a, shape_b, &sweep_b, 1.0, LINEAR_SLOP) {
+    match try_time_of_impact(shape_a, &sweep_a, shape_b, &sweep_b, 1.0, LINEAR_SLOP) {
         Ok(TimeOfImpact::Hit { toi, point_a, point_b, normal, .. }) if toi > 0.0 => {
             let plane = Plane { point: point_a + 0.5 * (point_b - point_a), normal: *normal };
             if end_pose_holds(bodies, scratch, a, b, &plane) { 1.0 } else { toi }
@@ -746,7 +746,7 @@ fn depth_at(
     b: usize,
 ) -> f32 {
     let (shape_a, shape_b) = (&bodies.records[a].shape, &bodies.records[b].shape);
-    match contact(shape_a, pose_a, shape_b, pose_b, &mut GjkCache::default()) {
+    match try_contact(shape_a, pose_a, shape_b, pose_b) {
         Ok(Contact::Penetrating(p)) => p.depth,
         Ok(Contact::Separated { .. }) => 0.0,
         Err(_) => f32::INFINITY,
@@ -782,11 +782,12 @@ fn core_toi(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) ->
         // creeps for two tumbling bodies in contact) proved the core clear
         // until its lower bound: the plane is taken between the closest
         // points there, and the bound is the time to go back to.
-        let met = match time_of_impact(other_shape, &other_sweep, &core, &core_sweep, 1.0, 0.0) {
+        let met = match try_time_of_impact(other_shape, &other_sweep, &core, &core_sweep, 1.0, 0.0)
+        {
             Ok(TimeOfImpact::Hit { toi, point_a, normal, .. }) => Some((toi, point_a, *normal)),
             Ok(TimeOfImpact::IterationLimit { toi_lower_bound: t }) => {
                 let (other_at, core_at) = (other_sweep.pose_at(t), core_sweep.pose_at(t));
-                match contact(other_shape, &other_at, &core, &core_at, &mut GjkCache::default()) {
+                match try_contact(other_shape, &other_at, &core, &core_at) {
                     Ok(Contact::Separated { point_a, normal, .. }) => Some((t, point_a, *normal)),
                     _ => None,
                 }
@@ -957,7 +958,8 @@ mod tests {
                 }
             });
             let (shape_a, shape_b) = (&bodies.records[a].shape, &bodies.records[b].shape);
-            let toi = time_of_impact(shape_a, &sweeps[0], shape_b, &sweeps[1], 1.0, LINEAR_SLOP);
+            let toi =
+                try_time_of_impact(shape_a, &sweeps[0], shape_b, &sweeps[1], 1.0, LINEAR_SLOP);
             let path = |s: &Sweep| (s.pose, s.linear_velocity);
             let paths = (path(&sweeps[0]), path(&sweeps[1]));
             if !bounding_spheres_stay_apart(&bodies, (a, paths.0), (b, paths.1)) {
@@ -970,7 +972,7 @@ mod tests {
             for k in 0..=64 {
                 let t = k as f32 / 64.0;
                 let (pa, pb) = (sweeps[0].pose_at(t), sweeps[1].pose_at(t));
-                match contact(shape_a, &pa, shape_b, &pb, &mut GjkCache::default()) {
+                match try_contact(shape_a, &pa, shape_b, &pb) {
                     Ok(Contact::Separated { distance, .. }) => {
                         assert!(distance > LINEAR_SLOP, "trial {trial} at {t}: {distance}");
                     }

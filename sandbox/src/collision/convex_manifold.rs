@@ -14,7 +14,7 @@
 
 use arrayvec::ArrayVec;
 use collide::nalgebra::{Isometry3, Point3, Vector3};
-use collide::{Contact, GjkCache, QueryError, Shape, Sphere, contact, penetration};
+use collide::{Contact, GjkCache, QueryError, Shape, Sphere, penetration, try_contact_cached};
 
 use crate::collision::manifold::{Candidate, ContactPoint, MAX_POLYGON_VERTICES, Manifold, reduce};
 use crate::collision::polygon_clip::{Polygon, clip};
@@ -262,10 +262,10 @@ fn contact_of_shapes(
     macro_rules! with_b {
         ($sa:expr) => {
             match b {
-                Shape::Sphere(sb) => contact($sa, pose_a, sb, pose_b, cache),
-                Shape::Cuboid(sb) => contact($sa, pose_a, sb, pose_b, cache),
-                Shape::Capsule(sb) => contact($sa, pose_a, sb, pose_b, cache),
-                Shape::ConvexHull(sb) => contact($sa, pose_a, sb, pose_b, cache),
+                Shape::Sphere(sb) => try_contact_cached($sa, pose_a, sb, pose_b, cache),
+                Shape::Cuboid(sb) => try_contact_cached($sa, pose_a, sb, pose_b, cache),
+                Shape::Capsule(sb) => try_contact_cached($sa, pose_a, sb, pose_b, cache),
+                Shape::ConvexHull(sb) => try_contact_cached($sa, pose_a, sb, pose_b, cache),
             }
         };
     }
@@ -440,7 +440,7 @@ mod tests {
         let pose =
             Isometry3::from_parts(Translation3::new(6.411611, 1.0179092, -18.963705), rotation);
         let mut cache = GjkCache::default();
-        match contact(&ground, &ground_pose, &capsule, &pose, &mut cache).unwrap() {
+        match try_contact_cached(&ground, &ground_pose, &capsule, &pose, &mut cache).unwrap() {
             Contact::Separated { distance, .. } => assert!(distance < MIN_NORMAL_DISTANCE),
             other => panic!("the case needs a pair just apart, got {other:?}"),
         }

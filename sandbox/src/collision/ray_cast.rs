@@ -41,7 +41,7 @@ pub(crate) fn cast_ray_bodies(
         if !ray_meets_box(ray, &fat[i], limit) {
             continue;
         }
-        let hit = match collide::cast_ray(&r.shape, &bodies.poses[i], ray, limit) {
+        let hit = match collide::try_cast_ray(&r.shape, &bodies.poses[i], ray, limit) {
             Ok(RayCast::Hit { toi, normal, .. }) => RayHit { t: toi, normal },
             Ok(RayCast::StartsInside) => match Unit::try_new(-ray.dir, 0.0) {
                 Some(normal) => RayHit { t: 0.0, normal },

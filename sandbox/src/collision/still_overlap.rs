@@ -47,7 +47,7 @@
 //! thread in pair order, so poses are the same for any number of threads.
 
 use collide::nalgebra::Vector3;
-use collide::{Contact, GjkCache, contact};
+use collide::{Contact, try_contact};
 
 use crate::body::storage::Bodies;
 use crate::collision::continuous::{ContinuousScratch, overlap_along_manifold};
@@ -151,9 +151,7 @@ pub(crate) fn push_out_of_still_bodies(
             }
             let (shape_a, shape_b) = (&bodies.records[a].shape, &bodies.records[b].shape);
             let (pose_a, pose_b) = (&bodies.poses[a], &bodies.poses[b]);
-            let Ok(Contact::Penetrating(p)) =
-                contact(shape_a, pose_a, shape_b, pose_b, &mut GjkCache::default())
-            else {
+            let Ok(Contact::Penetrating(p)) = try_contact(shape_a, pose_a, shape_b, pose_b) else {
                 continue;
             };
             let excess = p.depth - PUSH_OUT_ALLOWANCE;

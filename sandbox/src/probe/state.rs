@@ -22,7 +22,7 @@ use crate::probe::minkowski_mesh::{
 use crate::probe::shape_choice::{ShapeKind, ShapeKind2};
 use crate::probe::trace2::Trace2;
 use crate::probe::trace3::Trace3;
-use collide::{Ray, RayCast, cast_ray};
+use collide::{Ray, RayCast, try_cast_ray};
 
 /// How far one key press moves B, metres.
 pub const MOVE_STEP: f32 = 0.05;
@@ -431,7 +431,7 @@ impl Probe {
         }
         // A ray from inside B grabs it where it starts; a query error (a
         // non-finite ray) grabs nothing.
-        let toi = match cast_ray(&self.shapes[1], &self.pose_b, ray, GRAB_REACH) {
+        let toi = match try_cast_ray(&self.shapes[1], &self.pose_b, ray, GRAB_REACH) {
             Ok(RayCast::Hit { toi, .. }) => toi,
             Ok(RayCast::StartsInside) => 0.0,
             _ => return false,
@@ -449,7 +449,7 @@ impl Probe {
             return false;
         }
         let at = Isometry2::new(point.coords, 0.0);
-        if !collide::dim2::intersects(&self.shapes2[1], &self.pose_b2, &Circle::new(0.0), &at) {
+        if !collide::dim2::intersects2(&self.shapes2[1], &self.pose_b2, &Circle::new(0.0), &at) {
             return false;
         }
         let p = Point3::new(point.x, point.y, 0.0);

@@ -1,13 +1,13 @@
 //! Unit tests of the probe's geometry, against oracles that share no code
 //! with the recording: the plain queries (`collide::contact`, the 2D
-//! `try_penetration`/`try_closest_points`) for the recorded steps, and the
+//! `try_penetration2`/`try_closest_points2`) for the recorded steps, and the
 //! query's own answer for which side of the Minkowski mesh the origin is.
 
-use collide::dim2::{Proximity2, try_closest_points, try_penetration};
+use collide::Contact;
+use collide::dim2::{Proximity2, try_closest_points2, try_penetration2};
 use collide::nalgebra::{
     Isometry2, Isometry3, Point2, Point3, Translation3, UnitQuaternion, Vector2, Vector3,
 };
-use collide::{Contact, GjkCache};
 
 use super::*;
 use crate::rng::Lcg;
@@ -53,7 +53,7 @@ fn recorded_3d_steps_end_in_the_plain_query_answer_on_random_pairs() {
                 let (pa, pb) = (pose(&mut rng, 0.3), pose(&mut rng, 1.2));
                 let trace = Trace3::run(&a, &pa, &b, &pb).unwrap();
                 // The oracle: the plain query, run again on its own.
-                let plain = collide::contact(&a, &pa, &b, &pb, &mut GjkCache::default()).unwrap();
+                let plain = collide::try_contact(&a, &pa, &b, &pb).unwrap();
                 let (plain_signed, plain_normal) = match plain {
                     Contact::Separated { distance, normal, .. } => (distance, normal),
                     Contact::Penetrating(p) => (-p.depth, p.normal),
@@ -96,10 +96,10 @@ fn recorded_2d_steps_end_in_the_plain_query_answer_on_random_pairs() {
             for case in 0..PAIRS {
                 let (pa, pb) = (pose2(&mut rng, 0.3), pose2(&mut rng, 1.2));
                 let trace = Trace2::run(&a, &pa, &b, &pb).unwrap();
-                let (plain_signed, plain_normal) = match try_penetration(&a, &pa, &b, &pb).unwrap()
+                let (plain_signed, plain_normal) = match try_penetration2(&a, &pa, &b, &pb).unwrap()
                 {
                     Some(p) => (-p.depth, Some(p.normal)),
-                    None => match try_closest_points(&a, &pa, &b, &pb).unwrap() {
+                    None => match try_closest_points2(&a, &pa, &b, &pb).unwrap() {
                         Proximity2::Separated { distance, point_a, point_b } => {
                             (distance, collide::nalgebra::Unit::try_new(point_b - point_a, 0.0))
                         }
@@ -150,7 +150,7 @@ fn the_origin_is_in_the_minkowski_mesh_iff_the_shapes_intersect() {
             let (a, b) = (ka.build(7), kb.build(8));
             for _ in 0..12 {
                 let (pa, pb) = (pose(&mut rng, 0.3), pose(&mut rng, 1.2));
-                let plain = collide::contact(&a, &pa, &b, &pb, &mut GjkCache::default()).unwrap();
+                let plain = collide::try_contact(&a, &pa, &b, &pb).unwrap();
                 let signed = match plain {
                     Contact::Separated { distance, .. } => distance,
                     Contact::Penetrating(p) => -p.depth,
@@ -177,9 +177,9 @@ fn the_origin_is_in_the_2d_minkowski_polygon_iff_the_shapes_intersect() {
             let (a, b) = (ka.build(), kb.build());
             for _ in 0..30 {
                 let (pa, pb) = (pose2(&mut rng, 0.3), pose2(&mut rng, 1.2));
-                let signed = match try_penetration(&a, &pa, &b, &pb).unwrap() {
+                let signed = match try_penetration2(&a, &pa, &b, &pb).unwrap() {
                     Some(p) => -p.depth,
-                    None => match try_closest_points(&a, &pa, &b, &pb).unwrap() {
+                    None => match try_closest_points2(&a, &pa, &b, &pb).unwrap() {
                         Proximity2::Separated { distance, .. } => distance,
                         Proximity2::Intersecting => unreachable!("the queries disagree"),
                     },

@@ -1,4 +1,4 @@
-//! One 2D probe query: [`collide::dim2::contact_with`] with an
+//! One 2D probe query: [`collide::dim2::try_contact_with2`] with an
 //! [`IterationLog2`], which both answers and records (the 2D queries have
 //! no closed forms, so one run does both), plus a timed run without the
 //! log. [`Trace2::answer_from_steps`] rebuilds the answer from the recorded
@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use collide::QueryError;
-use collide::dim2::{Contact2, IterationLog2, NoRecord2, Shape2, SupportMap2, contact_with};
+use collide::dim2::{Contact2, IterationLog2, NoRecord2, Shape2, SupportMap2, try_contact_with2};
 use collide::nalgebra::{Isometry2, Unit, Vector2};
 
 use crate::probe::counting::Counted;
@@ -50,10 +50,10 @@ impl Trace2 {
     ) -> Result<Self, QueryError> {
         let (ca, cb) = (Counted::new(a), Counted::new(b));
         let mut log = IterationLog2::default();
-        let contact = contact_with(&ca, pose_a, &cb, pose_b, &mut log)?;
+        let contact = try_contact_with2(&ca, pose_a, &cb, pose_b, &mut log)?;
         let support_calls = ca.calls() + cb.calls();
         let query_time = mean_time(|| {
-            let answer = contact_with(
+            let answer = try_contact_with2(
                 std::hint::black_box(a),
                 std::hint::black_box(pose_a),
                 b,

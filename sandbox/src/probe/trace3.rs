@@ -17,7 +17,7 @@ use collide::nalgebra::{Isometry3, Unit, Vector3};
 use collide::query::epa::{self, EpaResult, EpaStatus};
 use collide::query::gjk::{self, GjkOutcome, GjkResult, GjkSettings};
 use collide::query::{EpaSnapshot, IterationLog, MinkowskiDifference};
-use collide::{Contact, GjkCache, QueryError, Shape, SupportMap};
+use collide::{Contact, QueryError, Shape, SupportMap};
 
 use crate::probe::counting::Counted;
 
@@ -97,15 +97,14 @@ impl Trace3 {
         pose_b: &Isometry3<f32>,
     ) -> Result<Self, QueryError> {
         let (ca, cb) = (Counted::new(a), Counted::new(b));
-        let contact = collide::contact(&ca, pose_a, &cb, pose_b, &mut GjkCache::default())?;
+        let contact = collide::try_contact(&ca, pose_a, &cb, pose_b)?;
         let support_calls = ca.calls() + cb.calls();
         let query_time = mean_time(|| {
-            let answer = collide::contact(
+            let answer = collide::try_contact(
                 std::hint::black_box(a),
                 std::hint::black_box(pose_a),
                 b,
                 pose_b,
-                &mut GjkCache::default(),
             );
             std::hint::black_box(answer).ok();
         });

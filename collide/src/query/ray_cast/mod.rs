@@ -7,4 +7,4 @@ mod hull;
 mod ray;
 mod sphere;
 
-pub use ray::{CastRay, LocalRayCast, Ray, RayCast, cast_ray};
+pub use ray::{CastRay, LocalRayCast, Ray, RayCast, cast_ray, try_cast_ray};

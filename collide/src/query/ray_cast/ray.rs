@@ -125,6 +125,30 @@ impl LocalRayCast {
 /// point with `toi ≤ max_toi`, [`RayCast::StartsInside`], or
 /// [`RayCast::Miss`].
 ///
+/// Returns [`RayCast::Miss`] for bad input (as
+/// [`intersects`](crate::intersects) returns `false`); [`try_cast_ray`]
+/// reports it as an error.
+///
+/// ```
+/// use collide::{cast_ray, Ray, RayCast, Sphere};
+/// use collide::nalgebra::{Isometry3, Point3, Vector3};
+/// let ray = Ray::new(Point3::origin(), Vector3::x());
+/// let hit = cast_ray(&Sphere::new(1.0), &Isometry3::translation(5.0, 0.0, 0.0), &ray, 10.0);
+/// assert!(matches!(hit, RayCast::Hit { toi, .. } if (toi - 4.0).abs() < 1e-6));
+/// let bad = Ray::new(Point3::new(f32::NAN, 0.0, 0.0), Vector3::x());
+/// assert_eq!(cast_ray(&Sphere::new(1.0), &Isometry3::identity(), &bad, 10.0), RayCast::Miss);
+/// ```
+pub fn cast_ray<S: CastRay + ?Sized>(
+    shape: &S,
+    pose: &Isometry3<f32>,
+    ray: &Ray,
+    max_toi: f32,
+) -> RayCast {
+    try_cast_ray(shape, pose, ray, max_toi).unwrap_or(RayCast::Miss)
+}
+
+/// [`cast_ray`], reporting bad input as an error.
+///
 /// # Errors
 /// [`QueryError::NonFiniteInput`] for a NaN or infinite pose, ray, shape
 /// parameter or `max_toi` (an infinite `max_toi` is allowed: no limit);
@@ -132,12 +156,12 @@ impl LocalRayCast {
 /// negative radius or half extent.
 ///
 /// ```
-/// use collide::{cast_ray, Cuboid, Ray, RayCast};
+/// use collide::{try_cast_ray, Cuboid, Ray, RayCast};
 /// use collide::nalgebra::{Isometry3, Point3, Vector3};
 /// let cube = Cuboid::new(Vector3::repeat(1.0));
 /// let pose = Isometry3::translation(5.0, 0.0, 0.0);
 /// let ray = Ray::new(Point3::origin(), Vector3::x());
-/// match cast_ray(&cube, &pose, &ray, 100.0).unwrap() {
+/// match try_cast_ray(&cube, &pose, &ray, 100.0).unwrap() {
 ///     RayCast::Hit { toi, point, normal } => {
 ///         assert_eq!(toi, 4.0);
 ///         assert_eq!(point, Point3::new(4.0, 0.0, 0.0));
@@ -147,10 +171,10 @@ impl LocalRayCast {
 /// }
 /// // From the cube's centre: inside. Too short: a miss.
 /// let inside = Ray::new(Point3::new(5.0, 0.0, 0.0), Vector3::y());
-/// assert_eq!(cast_ray(&cube, &pose, &inside, 1.0).unwrap(), RayCast::StartsInside);
-/// assert_eq!(cast_ray(&cube, &pose, &ray, 3.9).unwrap(), RayCast::Miss);
+/// assert_eq!(try_cast_ray(&cube, &pose, &inside, 1.0).unwrap(), RayCast::StartsInside);
+/// assert_eq!(try_cast_ray(&cube, &pose, &ray, 3.9).unwrap(), RayCast::Miss);
 /// ```
-pub fn cast_ray<S: CastRay + ?Sized>(
+pub fn try_cast_ray<S: CastRay + ?Sized>(
     shape: &S,
     pose: &Isometry3<f32>,
     ray: &Ray,

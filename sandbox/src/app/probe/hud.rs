@@ -131,7 +131,7 @@ fn result_section(ui: &mut egui::Ui, probe: &Probe) {
                     mono(ui, format!("depth    {:.5} m", p.depth));
                     mono(ui, format!("normal   ({:+.3}, {:+.3})", p.normal.x, p.normal.y));
                 }
-                Contact2::Separated { distance, point_a, point_b } => {
+                Contact2::Separated { distance, point_a, point_b, .. } => {
                     mono(ui, format!("distance {distance:.5} m"));
                     let n = (point_b - point_a) / distance;
                     mono(ui, format!("normal   ({:+.3}, {:+.3})", n.x, n.y));
