@@ -6,14 +6,16 @@
 //! path from the pair of answers: a closed form for point, segment and box
 //! pairs, GJK/EPA on the support functions for everything else. Asking once
 //! matters for the smallest pairs, where the answer costs a few dozen
-//! instructions and a query that asked [`SupportMap::core_segment`] and
-//! [`SupportMap::core_box`] of each shape separately, through an enum
-//! dispatch each, spent more on asking than on answering.
+//! instructions and a query that asked
+//! [`core_segment`](crate::SupportMap::core_segment) and
+//! [`core_box`](crate::SupportMap::core_box) of each shape separately,
+//! through an enum dispatch each, spent more on asking than on answering.
+//! ([`Core::from_parts`] lives in `support_map.rs`, beside the trait it
+//! reads.)
 
 use nalgebra::{Point3, Vector3};
 
 use crate::finite::all_finite;
-use crate::support_map::SupportMap;
 
 /// What a shape's core is, in the shape's own frame.
 ///
@@ -45,20 +47,6 @@ pub enum Core {
 }
 
 impl Core {
-    /// The core a shape describes through [`SupportMap::core_box`] and
-    /// [`SupportMap::core_segment`] (the default of [`SupportMap::core`]).
-    #[inline]
-    pub fn from_parts<S: SupportMap + ?Sized>(shape: &S) -> Self {
-        if let Some(half) = shape.core_box() {
-            return Core::Box(half);
-        }
-        match shape.core_segment() {
-            Some([p, q]) if p == q => Core::Point(p),
-            Some(segment) => Core::Segment(segment),
-            None => Core::General,
-        }
-    }
-
     /// Whether the core's numbers (coordinates, half extents) are finite.
     #[inline(always)]
     pub(crate) fn is_finite(&self) -> bool {

@@ -191,3 +191,21 @@ impl<T: SupportMap + ?Sized> SupportMap for Box<T> {
         (**self).as_shape_ref()
     }
 }
+
+impl Core {
+    /// The core a shape describes through [`SupportMap::core_box`] and
+    /// [`SupportMap::core_segment`] (the default of [`SupportMap::core`]).
+    /// Defined here, beside the trait it reads, so that `core.rs` needs
+    /// nothing from this file.
+    #[inline]
+    pub fn from_parts<S: SupportMap + ?Sized>(shape: &S) -> Self {
+        if let Some(half) = shape.core_box() {
+            return Core::Box(half);
+        }
+        match shape.core_segment() {
+            Some([p, q]) if p == q => Core::Point(p),
+            Some(segment) => Core::Segment(segment),
+            None => Core::General,
+        }
+    }
+}

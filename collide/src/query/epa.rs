@@ -42,6 +42,7 @@ use nalgebra::{Point3, Unit, Vector3};
 
 use crate::error::QueryError;
 use crate::query::all_finite;
+pub use crate::query::epa_face::EpaFace;
 use crate::query::minkowski::{MinkowskiDifference, SupportPoint};
 use crate::query::record::{EpaStep, Recorder};
 use crate::query::simplex::Simplex;
@@ -68,18 +69,6 @@ const REL_TOLERANCE: f32 = 2e-6;
 /// Thickness, relative to the size of D, below which D counts as flat when
 /// growing a simplex into a tetrahedron.
 const FLAT_REL: f32 = 1e-6;
-
-/// A triangle of the polytope, wound counter-clockwise seen from outside.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct EpaFace {
-    /// Indices of the three vertices.
-    pub vertices: [u16; 3],
-    /// Outward unit normal, in A's frame.
-    pub normal: Vector3<f32>,
-    /// Signed distance of the face's plane from the origin along `normal`
-    /// (negative when the origin lies outside the face).
-    pub distance: f32,
-}
 
 /// How EPA ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,6 +13,7 @@ mod box_box;
 mod box_box_depth;
 mod box_box_distance;
 pub mod epa;
+mod epa_face;
 mod frames;
 pub mod gjk;
 mod gjk_cache;

@@ -7,7 +7,7 @@
 
 use nalgebra::{Isometry3, Vector3};
 
-use crate::query::epa::EpaFace;
+use crate::query::epa_face::EpaFace;
 use crate::query::minkowski::SupportPoint;
 use crate::query::simplex::Simplex;
 
