@@ -13,9 +13,10 @@
 //! as [`intersects2`] and [`try_cast_ray2`], constants such as
 //! [`SHAPE_CAST2_MAX_ITERATIONS`]); the planar shapes ([`Circle`],
 //! [`Rectangle`], [`Polygon`]) have names of their own. So
-//! `use collide::*; use collide::dim2::*;` brings in no name twice. The fallible/infallible rule is the crate's (see the
-//! crate's "Naming" convention): `try_` returns a `Result`, the bare name
-//! returns a documented fallback on bad input. 2D GJK keeps no warm-start
+//! `use collide::*; use collide::dim2::*;` brings in no name twice. The
+//! fallible/infallible rule is the crate's (see the crate's "Naming"
+//! convention): `try_` returns a `Result`, the bare name returns a
+//! documented fallback on bad input. 2D GJK keeps no warm-start
 //! state, so there is no `_cached` form.
 //!
 //! Conventions, as in 3D: the penetration normal points from A to B (moving B

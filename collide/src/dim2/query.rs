@@ -1,5 +1,6 @@
 //! The public 2D queries: intersection test, distance with closest points,
-//! and penetration depth with normal and witness points.
+//! penetration depth with normal and witness points, and the contact query
+//! that gives either (each bare, and `try_` reporting bad input).
 //!
 //! Each query works in A's frame: it computes the pose of B in A once, runs
 //! GJK on the cores (`gjk.rs`) and, when the cores overlap, EPA
