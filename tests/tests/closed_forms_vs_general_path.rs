@@ -1,7 +1,7 @@
 //! Every closed-form pair (sphere–sphere, sphere–capsule, capsule–capsule,
 //! sphere–cuboid and cuboid–cuboid, in both orders) against collide's
-//! general path on the same input: `contact` takes the closed form, while
-//! `contact_with` runs GJK and EPA on the cores for every pair. The two
+//! general path on the same input: `try_contact` takes the closed form, while
+//! `try_contact_with` runs GJK and EPA on the cores for every pair. The two
 //! share only the input checks, so agreement on random pairs at several
 //! scales is a cross-check of both; the oracle tests hold each to the exact
 //! answers separately.

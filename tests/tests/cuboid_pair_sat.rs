@@ -5,7 +5,7 @@
 //! conditioned),
 //! against the f64 oracle of `tests::separation` (an exact separating-axis
 //! depth and brute-force distance, sharing no code with collide) and
-//! against collide's own general GJK/EPA path (`contact_with`).
+//! against collide's own general GJK/EPA path (`try_contact_with`).
 //!
 //! Cases: random poses at scales 1e-3 to 1e3, just touching and just missing
 //! (±1e-4 of the size), exactly touching axis-aligned faces, parallel edges,

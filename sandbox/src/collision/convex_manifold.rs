@@ -249,7 +249,7 @@ fn crossing_hull_edges(a: &Shape, poly_a: &Polygon, b: &Shape, poly_b: &Polygon)
             * axis_b.norm_squared())
 }
 
-/// collide's [`contact`] on the concrete shapes, so that GJK and EPA are
+/// collide's [`try_contact_cached`] on the concrete shapes, so that GJK and EPA are
 /// compiled for each pair of shape kinds and call their support functions
 /// directly instead of matching on [`Shape`] at every support point.
 fn contact_of_shapes(

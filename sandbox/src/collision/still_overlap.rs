@@ -29,7 +29,7 @@
 //!   and only beyond [`PUSH_OUT_ALLOWANCE`], so bodies the contacts hold
 //!   (every body of the benchmark scenes, whose poses are unchanged) are
 //!   never touched;
-//! * a pure translation by the exact penetration (collide's [`contact`]),
+//! * a pure translation by the exact penetration (collide's [`try_contact`]),
 //!   not a linearised impulse at the manifold's points, so one pass puts
 //!   the body at the allowance;
 //! * the velocity is kept: the next step's contacts, found at the corrected
