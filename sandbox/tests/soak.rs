@@ -1,4 +1,4 @@
-//! The soak run (`sandbox::soak`, `sandbox soak`): short seeded runs of the
+//! The soak run (`sandbox::tools::soak`, `sandbox soak`): short seeded runs of the
 //! library driver and of the command, that the checks can fail, and the
 //! failures the soak found that are still open.
 //!
@@ -95,11 +95,12 @@
 //! step by a capsule at 363 m/s, whose ground pair had no points at the
 //! step's start (the push-out looks only at pairs with points).
 
+#[cfg(feature = "cli")]
 use std::process::Command;
 
 use collide::nalgebra::{Isometry3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
 use collide::{ConvexHull, Cuboid};
-use sandbox::soak::{QUIET_STEPS, Soak, SoakConfig, SoakReport};
+use sandbox::tools::soak::{QUIET_STEPS, Soak, SoakConfig, SoakReport};
 use sandbox::{BodyDesc, World};
 
 /// Steps of each CI run: long enough for the first active phase (at most
@@ -161,6 +162,7 @@ fn a_seed_replays_the_same_run() {
 /// `sandbox soak` prints the totals and exits 0 exactly when no check
 /// failed; a failure names its step and seed on stderr.
 #[test]
+#[cfg(feature = "cli")]
 fn the_command_prints_a_summary_and_fails_with_the_step_and_seed() {
     let out = Command::new(env!("CARGO_BIN_EXE_sandbox"))
         .args(["soak", "--seconds", "1000", "--steps", "120", "--seed", "1"])
