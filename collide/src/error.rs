@@ -22,7 +22,8 @@ pub enum HullError {
     /// hull, a convex polygon.)
     Degenerate {
         /// Dimension of the affine hull actually spanned: 0 or 1.
-        /// [`ConvexHull::new`](crate::ConvexHull::new) no longer returns 2.
+        /// Never 2: [`ConvexHull::new`](crate::ConvexHull::new) makes a flat
+        /// hull of a coplanar cloud.
         dimension: u8,
     },
     /// More points than the hull's `u32` indices can address.

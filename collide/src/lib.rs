@@ -138,3 +138,8 @@ pub use support_map::SupportMap;
 #[doc = include_str!("../../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+// So are those of the crate's own README, the one crates.io shows.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct CrateReadmeDoctests;

@@ -316,7 +316,7 @@ fn corner_within_tolerance_of_the_hull_is_dropped() {
 /// z = 7460, where f32 spacing is 5e-4 and the tolerance (rounding floor)
 /// 0.014. A point dropped for lying within the tolerance of a face ended up
 /// 2.3 tolerances beyond a face created later, at the slab's sharp rim.
-/// Near points are now kept and rechecked against the final hull.
+/// Near points are kept and rechecked against the final hull.
 #[test]
 fn thin_slab_far_from_origin_contains_all_points() {
     let raw = [

@@ -159,7 +159,7 @@ fn a_hundred_thousand_points_in_a_cube() {
 /// 100,000 points on a sphere, every one a vertex: the worst case for the
 /// construction. A debug build under load takes minutes, so this runs on
 /// request (`cargo test --release -- --ignored`); a release build takes
-/// about a second (see the closing note of issue 13).
+/// about a second.
 #[test]
 #[ignore = "minutes in a debug build: run with --release --ignored"]
 fn a_hundred_thousand_points_on_a_sphere() {

@@ -183,8 +183,8 @@ const SPINS: [f32; 3] = [10.0, 40.0, 100.0];
 /// wall, and so did the capsule at 10 rad/s and the plate at 100 rad/s
 /// (with restitution): the contacts found at the step's start were on the
 /// features nearest then, and the features that swung into the wall during
-/// the step had none. The sweep-fast-bodies stage now sweeps them with
-/// their rotation.
+/// the step had none. The sweep-fast-bodies stage sweeps them with their
+/// rotation.
 #[test]
 fn spinning_bodies_up_to_2000_mps_never_pass_a_thin_wall() {
     for (name, shape) in shapes() {
@@ -452,7 +452,7 @@ const LANDING_ENERGY_SLACK: f64 = 1e-5;
 /// inertia of the step's start while the capsule turned 2 rad within the
 /// step, and friction at its surface left it spinning at 1,395 rad/s, which
 /// tripled its energy until the next substep's spin clamp (45° a substep)
-/// took it back; the step now ends with the clamp applied.
+/// took it back. The step ends with the clamp applied.
 #[test]
 fn a_capsule_landing_at_390_m_s_gains_no_energy() {
     use collide::nalgebra::{Quaternion, Translation3, UnitQuaternion};

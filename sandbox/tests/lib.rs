@@ -2,11 +2,15 @@
 //! per file): each module tests one behaviour against an oracle that shares
 //! no code with the world (analytic answers, brute force, poses alone).
 //! Every test that steps a world checks `World::validate` after each step.
+//! Tests that run the `sandbox` binary need the `cli` feature (a default
+//! one), which the binary requires.
 
 mod common;
 
 mod api;
+#[cfg(feature = "cli")]
 mod cli;
+mod dependencies;
 mod fast_bodies;
 mod friction;
 mod mass_properties;
@@ -14,9 +18,11 @@ mod mass_ratios;
 mod piles;
 mod push_out;
 mod ray_cast;
-#[cfg(feature = "render")]
+// The window tests in `render_scenes` run the binary, and `render_probe`
+// uses `render_scenes`' helpers.
+#[cfg(all(feature = "render", feature = "cli"))]
 mod render_probe;
-#[cfg(feature = "render")]
+#[cfg(all(feature = "render", feature = "cli"))]
 mod render_scenes;
 mod resting;
 mod restitution;
@@ -24,6 +30,7 @@ mod robustness;
 mod scene_file;
 mod scene_file_fuzz;
 mod shapes_at_rest;
+#[cfg(feature = "cli")]
 mod simd_targets;
 mod sleeping;
 mod soak;

@@ -6,11 +6,12 @@
 //! dropped on top does not explode. The oracles are the poses alone: the
 //! brute-force corner depth of `common` and the start positions.
 //!
-//! Regression: the alternating stack at 100:1 overlapped by 2 cm and sank
-//! 4 cm; at 1000:1 it collapsed (40 cm overlaps, cubes spread over 4 m).
-//! With load-stiffened springs alone, capped for the sweeps' stability,
-//! the 1000:1 columns overlapped by 2.2 to 4.9 cm; the islands with a
-//! mass-ratio chain are now solved directly (`chain_block_solve.rs`).
+//! Why the islands with a mass-ratio chain are solved directly
+//! (`chain_block_solve.rs`): with the soft-step sweeps alone, the
+//! alternating stack at 100:1 overlapped by 2 cm and sank 4 cm, and at
+//! 1000:1 it collapsed (40 cm overlaps, cubes spread over 4 m); with
+//! load-stiffened springs alone, capped for the sweeps' stability, the
+//! 1000:1 columns overlapped by 2.2 to 4.9 cm.
 
 use crate::common;
 

@@ -8,8 +8,8 @@ use image::{Rgba, RgbaImage};
 use sandbox::Scene;
 use sandbox::app::Headless;
 use sandbox::app::probe::ProbeSession;
-use sandbox::probe::{Dim, Probe};
 use sandbox::render::{Camera, OffscreenRenderer};
+use sandbox::tools::probe::{Dim, Probe};
 
 use crate::render_scenes::{headless, out_dir};
 
@@ -70,7 +70,7 @@ fn render(
     (image, camera)
 }
 
-fn pixel(camera: &Camera, p: &sandbox::probe::Probe, which: Which) -> (f32, f32) {
+fn pixel(camera: &Camera, p: &sandbox::tools::probe::Probe, which: Which) -> (f32, f32) {
     let point = match which {
         Which::A => match p.dim {
             Dim::Three => p.pose_a.translation.vector.into(),

@@ -12,7 +12,8 @@ use std::process::Command;
 use image::{Rgba, RgbaImage};
 use sandbox::app::{Headless, Simulation};
 use sandbox::render::RenderError;
-use sandbox::{Scene, SceneSource, StepSettings};
+use sandbox::tools::SceneSource;
+use sandbox::{Scene, StepSettings};
 
 pub(crate) fn require_gpu() -> bool {
     std::env::var("SANDBOX_REQUIRE_GPU").is_ok_and(|v| v == "1")

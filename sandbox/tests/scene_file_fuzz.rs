@@ -292,10 +292,10 @@ fn files_longer_than_the_limit_are_refused_before_parsing() {
     // Through the loader, from disk: read no further than the limit.
     let path = std::env::temp_dir().join("sandbox-fuzz-too-large.toml");
     std::fs::write(&path, format!("{over}{}", "y".repeat(MAX_SCENE_FILE_BYTES))).unwrap();
-    let loaded = sandbox::SceneSource::File(path.clone()).build(StepSettings::default());
+    let loaded = sandbox::tools::SceneSource::File(path.clone()).build(StepSettings::default());
     let _ = std::fs::remove_file(&path);
     match loaded {
-        Err(sandbox::LoadError::File { error, .. }) => assert!(
+        Err(sandbox::tools::LoadError::File { error, .. }) => assert!(
             matches!(*error, SceneFileError::FileTooLarge { bytes } if bytes == MAX_SCENE_FILE_BYTES as u64 + 1),
             "{error:?}"
         ),
@@ -331,7 +331,7 @@ fn hulls_with_more_points_than_the_limit_are_refused() {
 /// Regression (found while measuring the loader on a 4 MiB array): serde
 /// reads a fixed-length array from the start of a longer one, so
 /// `position = [1, 2, 3, 4]` was taken as `[1, 2, 3]` without a word. Every
-/// fixed-length array now refuses extra (and missing) elements, at its line.
+/// fixed-length array refuses extra (and missing) elements, at its line.
 #[test]
 fn arrays_longer_or_shorter_than_their_type_are_refused() {
     let body = "[[body]]\nshape = { type = \"sphere\", radius = 1 }\n";

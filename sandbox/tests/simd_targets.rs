@@ -7,7 +7,8 @@
 
 use std::process::Command;
 
-use sandbox::{SIMD_ENV_VAR, SimdTarget};
+use sandbox::SimdTarget;
+use sandbox::tools::SIMD_ENV_VAR;
 
 /// The scenes and their reduced sizes.
 const SCENES: [(&str, &str); 5] = [

@@ -1,77 +1,79 @@
-//! The soak run (`sandbox::soak`, `sandbox soak`): short seeded runs of the
+//! The soak run (`sandbox::tools::soak`, `sandbox soak`): short seeded runs of the
 //! library driver and of the command, that the checks can fail, and the
-//! failures the soak found that are still open.
+//! failures the soak has found, each with the seed and step that reproduce
+//! it and the part of the step that handles it.
 //!
-//! **Fixed (issue 13).** Every soak seed tried used to fail the "no
-//! dynamic body more than 5 cm below the ground" check, and no other. Two
-//! causes were isolated:
-//! - a body spinning fast after an impact (tens of rad/s, an elongated
-//!   hull at 23 m/s, seed 1 step 74) had its contact manifold built at the
-//!   start of the step on the features closest then; other vertices swung
-//!   into the ground during the step with no contact;
-//! - a thin hull (7 cm thick) thrown obliquely at 480 m/s passed through
-//!   the 1 m ground altogether (`thin_hull_at_480_mps_does_not_pass_through_the_ground`).
-//!
-//! The sweep-fast-bodies stage (`collision/continuous.rs`) now sweeps such
-//! bodies with their rotation and moves them back to the time of impact;
-//! `soak_finds_no_failure` checks the whole contract on the CI seeds (seed
-//! 2 also needed the sweep to follow a body turning by more than half a
-//! turn a step: a cube at 230 m/s and 330 rad/s grazing the ground).
-//! Two more roots surfaced once the sweep no longer moved resting bodies
-//! (branch toi2): seed 2, step 140, a 0.1 g sphere at 100 m/s touching the
-//! ground lost its ground contact in the mass-ratio block solve, whose
-//! active set started with every row and dropped the loaded ground row
-//! together with speculative rows metres away; seed 1, step 493, a sphere
-//! knocked into the ground at 400 m/s by a thrown body had left its fat
-//! box and had no cached pair with the ground to be swept against.
-//!
-//! A fifth: a capsule spinning about half a turn per step kept only its
-//! nearer end in its manifold, an end its spin carried upwards all step,
-//! so nothing pushed it out of the ground while its far end swung in
-//! (seed 4, step 13464; `a_capsule_spinning_half_a_turn_per_step_is_pushed_out_of_the_ground`).
-//! Over seeds 1 to 8 at 30,000 steps each, that fix took the failed
-//! checks from 1,102 on 61 bodies to 152 on 43.
+//! The check these failures broke is "no dynamic body more than 5 cm below
+//! the ground":
+//! - **Fast spin after an impact.** A body spinning at tens of rad/s (an
+//!   elongated hull at 23 m/s, seed 1 step 74) has its contact manifold
+//!   built at the start of the step on the features closest then; other
+//!   vertices swing into the ground during the step with no contact. The
+//!   sweep-fast-bodies stage (`collision/continuous.rs`) sweeps such bodies
+//!   with their rotation, also past half a turn a step (seed 2: a cube at
+//!   230 m/s and 330 rad/s grazing the ground), and moves them back to the
+//!   time of impact.
+//! - **Tunnelling.** A thin hull (7 cm thick) thrown obliquely at 480 m/s
+//!   passes through the 1 m ground unless swept
+//!   (`thin_hull_at_480_mps_does_not_pass_through_the_ground`).
+//! - **A loaded row dropped.** Seed 2, step 140: a 0.1 g sphere at 100 m/s
+//!   touching the ground loses its ground contact if the mass-ratio block
+//!   solve drops the loaded ground row together with speculative rows
+//!   metres away; the solve's active set starts without rows that would
+//!   only pull (`solver/chain_block_solve.rs`).
+//! - **No cached pair to sweep against.** Seed 1, step 493: a sphere
+//!   knocked into the ground at 400 m/s by a thrown body leaves its fat box
+//!   and has no cached pair with the ground; the sweep searches the broad
+//!   phase for such bodies' partners.
+//! - **A capsule's far end.** A capsule spinning about half a turn per step
+//!   with only its nearer end in its manifold, an end its spin carries
+//!   upwards all step, is not pushed out of the ground while its far end
+//!   swings in (seed 4, step 13464;
+//!   `a_capsule_spinning_half_a_turn_per_step_is_pushed_out_of_the_ground`).
+//!   The far end is a candidate point too. Over seeds 1 to 8 at 30,000
+//!   steps each, this took the failed checks from 1,102 on 61 bodies to 152
+//!   on 43.
 //!
 //! Three more, found by scanning each body's first step more than 5 cm
-//! under (they took seeds 1 to 8 at 30,000 steps from 152 failed checks
-//! on 43 bodies to 5 on 4):
+//! under (together they took seeds 1 to 8 at 30,000 steps from 152 failed
+//! checks on 43 bodies to 5 on 4):
 //! - **The time of impact missed.** A capsule at 404 m/s and 146 rad/s,
-//!   1.4 cm above the ground 1.6 km from its centre, was reported a miss
-//!   and sank 6 cm in: the sweep's normal was formed from the closest
-//!   points, whose rounding beside the 40 km slab (1e-3 m) tilted it by
-//!   0.1 rad, and the tilt turned the sliding speed into separation speed.
-//!   It now uses GJK's own direction.
-//! - **The ground's corners.** Every query against the 40 km ground slab
-//!   carried its corners' rounding: a hull 5 cm deep read as touching, and
-//!   one 1.4 cm above as overlapping, so the sweep froze a hull sliding at
-//!   250 m/s in place, 5.1 cm deep, for 2,400 steps. collide now cuts a box
-//!   far larger than the other shape to a window around it
+//!   1.4 cm above the ground 1.6 km from its centre, reads as a miss and
+//!   sinks 6 cm in if the sweep's normal is formed from the closest points:
+//!   their rounding beside the 40 km slab (1e-3 m) tilts it by 0.1 rad, and
+//!   the tilt turns the sliding speed into separation speed. The sweep uses
+//!   GJK's own direction.
+//! - **The ground's corners.** A query against the 40 km ground slab that
+//!   carries its corners' rounding reads a hull 5 cm deep as touching and
+//!   one 1.4 cm above as overlapping, so the sweep would freeze a hull
+//!   sliding at 250 m/s in place, 5.1 cm deep, for 2,400 steps. collide
+//!   cuts a box far larger than the other shape to a window around it
 //!   (`collide/src/query/window.rs`), and the box–box distance's rounding
 //!   allowances follow the numbers they compare, not the pair's size.
 //! - **Slow turns.** A hull landing at 2.3 m/s and 6 rad/s, with the
-//!   ground as its only contact, dipped a corner 7.8 cm in within one step:
-//!   the corner was on no face of its manifold, and the body was not fast.
-//!   Any body that moved more than the speculative distance is now checked
-//!   against the unmoving bodies it has pairs with, and moved back to the
-//!   last time it was no deeper than the contacts allow.
+//!   ground as its only contact, can dip a corner 7.8 cm in within one
+//!   step: the corner is on no face of its manifold, and the body is not
+//!   fast. Any body that moved more than the speculative distance is
+//!   checked against the unmoving bodies it has pairs with, and moved back
+//!   to the last time it was no deeper than the contacts allow.
 //!
 //! - **Going back into the ground.** A resting hull struck from above at
-//!   133 m/s (seed 13, step 8130) was driven down and out again within the
+//!   133 m/s (seed 13, step 8130) is driven down and out again within the
 //!   step's substeps; going back to its time of impact with the striker,
-//!   along the straight sweep between its poses, put it 7 cm into the
-//!   ground. A body now goes back for a moving partner only as far as the
+//!   along the straight sweep between its poses, would put it 7 cm into the
+//!   ground. A body goes back for a moving partner only as far as the
 //!   bodies that stood still allow.
 //!
 //! - **Going back to a pose between two good ones.** A hull spinning at
-//!   193 rad/s (seed 4, step 4458) went back to its impact with a fixed
-//!   body, to a pose where its turn had swung a corner 10 cm into the
-//!   ground, though the ground held at both ends of the step. It now goes
+//!   193 rad/s (seed 4, step 4458), going back to its impact with a fixed
+//!   body, can reach a pose where its turn has swung a corner 10 cm into
+//!   the ground, though the ground holds at both ends of the step. It goes
 //!   back further, to the last time it was within every still partner's
 //!   allowance.
 //!
-//! `longer_soaks_find_no_failure` runs seeds that failed before these:
-//! seed 6 (13 failed checks in 30,000 steps at the start), and seeds 10,
-//! 11 and 13 (struck resting bodies sent back into the ground).
+//! `longer_soaks_find_no_failure` runs the seeds these cases came from:
+//! seed 6 (13 failed checks in 30,000 steps without any of the above), and
+//! seeds 10, 11 and 13 (struck resting bodies sent back into the ground).
 //!
 //! - **Wedged and creeping bodies.** Light bodies the velocity solve
 //!   cannot keep out of the ground: a 1.5 g rod under a 20 kg box that also
@@ -79,27 +81,30 @@
 //!   under a rolling 1.5 kg capsule at one substep, creeping 2–3 mm a step
 //!   (seed 3, step 72344), a 12 g hull struck 10 cm into the ground at
 //!   190 m/s (seed 11, step 35234). A body that ends a step deeper than the
-//!   speculative distance in a still body is now pushed back out to it
+//!   speculative distance in a still body is pushed back out to it
 //!   (`collision/still_overlap.rs`; its own tests are in `push_out.rs` and
 //!   `mass_ratios.rs`).
 //!
 //! - **A spin the integrator would clamp.** A capsule landing at 390 m/s
-//!   at one substep left the solve at 1,395 rad/s, tripling its energy for
-//!   a step (seed 1, step 622,985 of a 10-minute run). A step now ends with
-//!   the integrator's clamp applied (`fast_bodies.rs` has its test).
+//!   at one substep leaves the solve at 1,395 rad/s, which would triple its
+//!   energy for a step (seed 1, step 622,985 of a 10-minute run). A step
+//!   ends with the integrator's clamp applied (`fast_bodies.rs` has its
+//!   test).
 //!
-//! Seeds 1 to 16 at 100,000 steps failed no check with both (dcc14d1), and
-//! neither did 10-minute runs of seeds 1 to 4 (1.5 to 3.2 million steps
-//! each). Open: after collide's later rounding changes, seed 16 fails one
-//! check at step 68642, a 34 g hull knocked 5.8 cm into the ground within a
-//! step by a capsule at 363 m/s, whose ground pair had no points at the
-//! step's start (the push-out looks only at pairs with points).
+//! With the push-out and the end-of-step clamp, seeds 1 to 16 at 100,000
+//! steps failed no check (measured at dcc14d1), and neither did 10-minute
+//! runs of seeds 1 to 4 (1.5 to 3.2 million steps each). Open: seed 16
+//! fails one check at step 68642, a 34 g hull knocked 5.8 cm into the
+//! ground within a step by a capsule at 363 m/s, whose ground pair had no
+//! points at the step's start (the push-out looks only at pairs with
+//! points).
 
+#[cfg(feature = "cli")]
 use std::process::Command;
 
 use collide::nalgebra::{Isometry3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
 use collide::{ConvexHull, Cuboid};
-use sandbox::soak::{QUIET_STEPS, Soak, SoakConfig, SoakReport};
+use sandbox::tools::soak::{QUIET_STEPS, Soak, SoakConfig, SoakReport};
 use sandbox::{BodyDesc, World};
 
 /// Steps of each CI run: long enough for the first active phase (at most
@@ -128,7 +133,7 @@ fn soak_finds_no_failure() {
     }
 }
 
-/// Seeds that failed before the fixes above, at 30,000 steps each (about
+/// The seeds the cases above came from, at 30,000 steps each (about
 /// 5 s a seed in a release build), and seed 4 up to just past its spinning
 /// hull (step 4458).
 #[test]
@@ -161,6 +166,7 @@ fn a_seed_replays_the_same_run() {
 /// `sandbox soak` prints the totals and exits 0 exactly when no check
 /// failed; a failure names its step and seed on stderr.
 #[test]
+#[cfg(feature = "cli")]
 fn the_command_prints_a_summary_and_fails_with_the_step_and_seed() {
     let out = Command::new(env!("CARGO_BIN_EXE_sandbox"))
         .args(["soak", "--seconds", "1000", "--steps", "120", "--seed", "1"])
@@ -194,8 +200,8 @@ fn the_command_prints_a_summary_and_fails_with_the_step_and_seed() {
 
 /// Found by the soak (seed 2, step 31): a thin hull, 7 cm thick and 1.7 m
 /// across, thrown at 480 m/s obliquely at the ground (1 m thick), passed
-/// through it and fell on under it. The issue asks that no body up to
-/// 2,000 m/s pass through a 1 cm wall; the sweep stage now stops it.
+/// through it and fell on under it. No body up to 2,000 m/s may pass
+/// through a 1 cm wall; the sweep stage stops it.
 #[test]
 fn thin_hull_at_480_mps_does_not_pass_through_the_ground() {
     let points: Vec<Point3<f32>> = [
@@ -255,7 +261,7 @@ fn thin_hull_at_480_mps_does_not_pass_through_the_ground() {
 /// inside the slab for over 60 steps, its velocity changed by gravity
 /// alone. The manifold held only the capsule's nearer end, whose spin
 /// carried it upwards at ~27 m/s for the whole step, so the solver never
-/// pushed; the far end, swinging down, had no point. The far end is now
+/// pushed; the far end, swinging down, had no point. The far end is
 /// a candidate too, kept within the speculative distance. Here the
 /// capsule starts 29 cm into the ground with the soak's velocities; with
 /// the near end alone it sank to 54 cm in four steps.

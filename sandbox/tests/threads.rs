@@ -1,4 +1,4 @@
-//! Thread-count determinism: every scene of `shared/SCENES.md`, sleeping
+//! Thread-count determinism: every scene of `sandbox/SCENES.md`, sleeping
 //! on and off, must step to bitwise the same poses, velocities and sleep
 //! states on 2 and 3 threads as on one. The oracle is the one-thread run of
 //! the same world. The sizes give each scene at least 1000 bodies, the

@@ -153,8 +153,8 @@ fn p(x: f32, y: f32, z: f32) -> Point3<f32> {
     Point3::new(x, y, z)
 }
 
-/// Coplanar clouds, and clouds thinner than the tolerance, were rejected as
-/// `Degenerate { dimension: 2 }`; they are flat hulls now (convex polygons).
+/// Coplanar clouds, and clouds thinner than the tolerance, are flat hulls
+/// (convex polygons), not `Degenerate { dimension: 2 }`.
 #[test]
 fn coplanar_clouds_give_flat_hulls() {
     without_hanging("coplanar clouds", || {

@@ -1,4 +1,4 @@
-//! The benchmark scenes transcribed from `shared/SCENES.md` a second time,
+//! The benchmark scenes transcribed from `sandbox/SCENES.md` a second time,
 //! independently of `sandbox::build_scene`, as a list of body specifications
 //! that the rapier side is built from. `sandbox_side` checks this list body
 //! by body against the world `sandbox::build_scene` made, so a difference

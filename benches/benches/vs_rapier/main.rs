@@ -1,5 +1,5 @@
 //! `cargo bench -p benches --bench vs_rapier`: the sandbox against rapier3d
-//! 0.36 on the scenes of `shared/SCENES.md`, one thread each, same machine,
+//! 0.36 on the scenes of `sandbox/SCENES.md`, one thread each, same machine,
 //! same run. It prints a Markdown table and, for the full set of scenes at
 //! 600 steps, writes it to `benches/VS_RAPIER.md` with the CPU model, the
 //! date and the load average.

@@ -107,7 +107,7 @@ fn closed_form(
             let (sa, sb) = (as_segment(&input.cores.0), as_segment(&input.cores.1));
             let pose_b_in_a = b_in_a(pose_a, pose_b);
             // Written out with the inlined `rotate` (nalgebra's bits): as
-            // `sb.map(|p| pose_b_in_a * p)` each end went through a call.
+            // `sb.map(|p| pose_b_in_a * p)` each end would go through a call.
             let moved = |p: Point3<f32>| {
                 Point3::from(
                     rotate(&pose_b_in_a.rotation, &p.coords) + pose_b_in_a.translation.vector,
@@ -166,7 +166,7 @@ fn sphere_box(
 #[inline(always)]
 fn place(pose: &Isometry3<f32>, p: Point3<f32>) -> Point3<f32> {
     if p.x == 0.0 && p.y == 0.0 && p.z == 0.0 {
-        // Component by component: copied whole, the vector went through
+        // Component by component: copied whole, the vector would go through
         // the stack as an 8- and a 4-byte store read back by one 8-byte
         // load across both, which stalls store forwarding (~15% of a
         // sphere-box verdict).
@@ -717,8 +717,8 @@ where
 
 /// [`run`] on one pair of the crate's own kinds, kept out of line: the
 /// dispatch in [`run`] then ends in a jump to it, and the smallest pairs
-/// (two spheres, a sphere and a box) no longer share one large function,
-/// and its register saves and stack frame, with every other pair's path.
+/// (two spheres, a sphere and a box) do not share one large function, and
+/// its register saves and stack frame, with every other pair's path.
 #[inline(never)]
 fn run_pair<A, B, W>(
     a: &A,

@@ -29,13 +29,13 @@
 //!   stack: no allocation per query.
 //! * Each face keeps the faces across its three edges, updated as faces are
 //!   removed and fanned in, so finding the faces that see a new point and
-//!   their horizon needs no search (van den Bergen rebuilds nothing either;
-//!   an earlier version here rehashed every edge at every step). The flood
+//!   their horizon needs no search and no rehash of every edge at every
+//!   step (van den Bergen rebuilds nothing either). The flood
 //!   fill that finds the visible faces collects the horizon as it goes, and
 //!   removed faces are only marked dead and their slots reused by the fan,
 //!   so an expansion touches the visible faces and their neighbours, never
 //!   the whole polytope (compacting the face list and renumbering every
-//!   link each step was most of a hull–hull penetration query).
+//!   link each step would be most of a hull–hull penetration query).
 
 use arrayvec::ArrayVec;
 use nalgebra::{Point3, Unit, Vector3};

@@ -56,8 +56,9 @@ pub(crate) fn point_box_intersects(
 /// box's frame. The normal points from the box to the point.
 ///
 /// Always inlined, like [`Contact::to_world`]: called, the point and the
-/// contact went through the stack in pieces that the next load read across,
-/// a store-forwarding stall that was a third of a sphere–box distance query.
+/// contact would go through the stack in pieces that the next load reads
+/// across, a store-forwarding stall measured at a third of a sphere–box
+/// distance query.
 #[inline(always)]
 pub(crate) fn point_box_contact(
     half: &Vector3<f32>,

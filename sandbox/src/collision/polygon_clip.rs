@@ -101,9 +101,9 @@ mod tests {
     }
 
     /// Regression: an edge lying on the clip plane (equal boxes stacked
-    /// flush) used to be cut at a point anywhere along it, chosen by
-    /// rounding, which moved contact points and swapped their ids between
-    /// steps so warm starting fed impulses to the wrong corners.
+    /// flush) keeps its corners. Cut at a point anywhere along it, chosen
+    /// by rounding, it would move contact points and swap their ids between
+    /// steps, so that warm starting fed impulses to the wrong corners.
     #[test]
     fn edge_on_the_plane_keeps_its_corners_and_ids() {
         for noise in [0.0, 1e-7, 3e-6] {

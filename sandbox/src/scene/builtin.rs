@@ -1,4 +1,4 @@
-//! The benchmark scenes, built exactly as `shared/SCENES.md` defines them so
+//! The benchmark scenes, built exactly as `sandbox/SCENES.md` defines them so
 //! the same scene can be run in another engine and compared.
 
 use core::fmt;

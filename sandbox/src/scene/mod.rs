@@ -1,5 +1,5 @@
-//! Scenes: the built-in benchmark scenes of `shared/SCENES.md`, custom
-//! scenes read from TOML files, and [`SceneSource`](crate::SceneSource),
+//! Scenes: the built-in benchmark scenes of `sandbox/SCENES.md`, custom
+//! scenes read from TOML files, and [`SceneSource`](crate::tools::SceneSource),
 //! which builds a world from either.
 
 pub(crate) mod builtin;

@@ -1,5 +1,5 @@
 //! Where a world's bodies come from, for the command line and the app: a
-//! named scene of `shared/SCENES.md` at a size, or a scene file on disk
+//! named scene of `sandbox/SCENES.md` at a size, or a scene file on disk
 //! (re-read each time the world is built, so that editing the file and
 //! building again is the loop).
 

@@ -77,7 +77,7 @@ enum Phase {
 /// A soak run in progress.
 ///
 /// ```
-/// use sandbox::soak::{Soak, SoakConfig};
+/// use sandbox::tools::soak::{Soak, SoakConfig};
 /// let mut soak = Soak::new(SoakConfig::new(7)).unwrap();
 /// for _ in 0..120 {
 ///     assert!(soak.step());

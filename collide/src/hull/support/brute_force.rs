@@ -106,7 +106,7 @@ impl SoaVertices {
 /// select is one vector instruction where `max`'s NaN rule needs three.
 ///
 /// The direction comes as three scalars, which arrive in vector registers;
-/// as an array it went through the stack, a store-forwarding delay on the
+/// as an array it would go through the stack, a store-forwarding delay on the
 /// critical path of every GJK iteration.
 #[multiversion::multiversion(targets(
     "x86_64+avx512f+avx512vl",

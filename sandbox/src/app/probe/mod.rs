@@ -1,6 +1,6 @@
 //! The probe scene in the app: key bindings, the 2D view, drawing the
 //! probe (3D and 2D) into a frame, and its HUD section. The probe's state
-//! and geometry, free of the window and the GPU, are in [`crate::probe`].
+//! and geometry, free of the window and the GPU, are in [`crate::tools::probe`].
 
 pub mod draw2;
 pub mod draw3;

@@ -61,7 +61,7 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
     }
     let source = source(&opts.scene, None)?;
     let name = source.name();
-    let sandbox::LoadedScene { mut world, bodies, size } =
+    let sandbox::tools::LoadedScene { mut world, bodies, size } =
         build(&source, !opts.no_sleep, usize::from(opts.threads))?;
     let sleep = world.settings().sleep_enabled;
     let start: Vec<_> =

@@ -53,12 +53,12 @@ pub struct SoakArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The most bodies alive at once.
-    #[arg(long, default_value_t = sandbox::soak::DEFAULT_MAX_BODIES as u64,
+    #[arg(long, default_value_t = sandbox::tools::soak::DEFAULT_MAX_BODIES as u64,
           value_parser = clap::value_parser!(u64).range(2..=100_000))]
     pub max_bodies: u64,
 }
 
-/// A `--scene` name: a scene of shared/SCENES.md, or the probe.
+/// A `--scene` name: a scene of sandbox/SCENES.md, or the probe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SceneName {
     /// A physics scene.
@@ -70,7 +70,7 @@ pub enum SceneName {
 /// Where the bodies come from: a named scene or a scene file.
 #[derive(Debug, Clone, Default, Args)]
 pub struct SceneArgs {
-    /// A scene of shared/SCENES.md, or `probe` (GJK and EPA between two
+    /// A scene of sandbox/SCENES.md, or `probe` (GJK and EPA between two
     /// shapes; `run` and `screenshot` only).
     #[arg(long, value_parser = parse_scene, conflicts_with = "scene_file")]
     pub scene: Option<SceneName>,

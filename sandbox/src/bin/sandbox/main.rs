@@ -67,7 +67,7 @@ const FALLBACK_STEPS: u64 = 600;
 /// line saying so and a headless run of the scene with the bench summary
 /// (plus a screenshot when an adapter exists but no display).
 fn run_app(args: RunArgs) -> Result<()> {
-    let default = Some(sandbox::SceneSource::named(sandbox::Scene::FallingBoxes));
+    let default = Some(sandbox::tools::SceneSource::named(sandbox::Scene::FallingBoxes));
     let probe = args.scene.scene == Some(cli::SceneName::Probe);
     #[cfg(not(feature = "render"))]
     if probe {

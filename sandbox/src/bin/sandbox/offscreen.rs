@@ -3,8 +3,8 @@
 //! fallback saves when there is a GPU adapter but no display.
 
 use anyhow::{Context, Result};
-use sandbox::SceneSource;
 use sandbox::app::{Headless, Simulation};
+use sandbox::tools::SceneSource;
 
 use crate::cli::{RecordArgs, SceneName, ScreenshotArgs};
 use crate::scene_source::{ShownError, source};

@@ -4,7 +4,7 @@
 
 use anyhow::{Result, bail};
 use sandbox::app::probe::ProbeSession;
-use sandbox::probe::{Dim, ProbeAction, ShapeKind, ShapeKind2};
+use sandbox::tools::probe::{Dim, ProbeAction, ShapeKind, ShapeKind2};
 
 use crate::cli::ProbeArgs;
 

@@ -4,7 +4,8 @@
 use core::fmt;
 
 use anyhow::{Result, bail};
-use sandbox::{LoadedScene, SceneSource, StepSettings};
+use sandbox::StepSettings;
+use sandbox::tools::{LoadedScene, SceneSource};
 
 use crate::cli::{SceneArgs, SceneName};
 

@@ -1,4 +1,4 @@
-//! `sandbox soak`: runs the library's soak driver (`sandbox::soak`) until
+//! `sandbox soak`: runs the library's soak driver (`sandbox::tools::soak`) until
 //! the wall-clock budget or the step limit is spent, or a step panics, then
 //! prints the report. Any failed check makes the command fail, naming the
 //! step and the seed that reproduce it.
@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
-use sandbox::soak::{Soak, SoakConfig};
+use sandbox::tools::soak::{Soak, SoakConfig};
 
 use crate::cli::SoakArgs;
 

@@ -60,8 +60,8 @@ fn random_quads(rng: &mut Lcg, count: usize) -> Vec<(RectPolygon, f32, f32)> {
     out
 }
 
-/// The generic clipper's answer: four half-spaces, as `face_contact`
-/// used to call it.
+/// The generic clipper's answer, the oracle: the polygon clipped by the
+/// rectangle's four half-spaces in turn.
 fn generic(input: &RectPolygon, hu: f32, hv: f32) -> Polygon {
     let mut poly: Polygon =
         input.iter().copied().map(|([u, v, w, _], id)| (Point3::new(u, v, w), id)).collect();
