@@ -7,6 +7,7 @@ mod common;
 
 mod api;
 mod cli;
+mod contact_impulses;
 mod fast_bodies;
 mod friction;
 mod mass_properties;

@@ -62,13 +62,14 @@
 
 use collide::nalgebra::{Isometry3, Point3, Vector3};
 use collide::time_of_impact;
-use collide::{Contact, GjkCache, Shape, Sphere, SupportMap, Sweep, TimeOfImpact, contact};
+use collide::{Contact, GjkCache, Sphere, SupportMap, Sweep, TimeOfImpact, contact};
 
 use crate::body::BodyKind;
 use crate::body::storage::Bodies;
 use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::pair_cache::{CachedPair, PairCache};
+use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::workers::{Workers, slots_in};
 
@@ -113,38 +114,6 @@ const GUARD_PASSES: usize = 4;
 /// Bisection steps for the last time a touching body was no deeper than
 /// allowed: 1/256 of the step, a millimetre for a body moving at 15 m/s.
 const DEPTH_BISECTIONS: u32 = 8;
-
-/// Directions over which a body's thinnest half-width is taken: the axes,
-/// the face diagonals and the body diagonals of the shape's frame.
-const WIDTH_DIRECTIONS: [[f32; 3]; 13] = [
-    [1.0, 0.0, 0.0],
-    [0.0, 1.0, 0.0],
-    [0.0, 0.0, 1.0],
-    [1.0, 1.0, 0.0],
-    [1.0, -1.0, 0.0],
-    [1.0, 0.0, 1.0],
-    [1.0, 0.0, -1.0],
-    [0.0, 1.0, 1.0],
-    [0.0, 1.0, -1.0],
-    [1.0, 1.0, 1.0],
-    [1.0, 1.0, -1.0],
-    [1.0, -1.0, 1.0],
-    [-1.0, 1.0, 1.0],
-];
-
-/// Half the smallest width of `shape` over [`WIDTH_DIRECTIONS`]: an upper
-/// bound on its half-thickness, about how far it can move before it could
-/// have crossed a thin wall unseen (a plate's half-thickness, a sphere's
-/// radius).
-pub(crate) fn thinnest_half_width(shape: &Shape) -> f32 {
-    WIDTH_DIRECTIONS
-        .iter()
-        .map(|d| {
-            let d = Vector3::from(*d).normalize();
-            0.5 * (shape.local_support(&d) - shape.local_support(&-d)).dot(&d)
-        })
-        .fold(f32::INFINITY, f32::min)
-}
 
 /// The stage's scratch, by body slot, kept between steps so nothing is
 /// allocated once the world has stopped growing.
@@ -201,8 +170,16 @@ impl ContinuousScratch {
     }
 
     /// Remembers the poses of the awake bodies before the solved ones are
-    /// written back.
-    pub(crate) fn remember_start_poses(&mut self, bodies: &Bodies, awake: &[u32], dt: f32) {
+    /// written back (timed as part of [`Stage::SweepFastBodies`], which
+    /// reads them).
+    pub(crate) fn remember_start_poses(
+        &mut self,
+        bodies: &Bodies,
+        awake: &[u32],
+        dt: f32,
+        times: &mut StageTimes,
+    ) {
+        let _timer = times.time(Stage::SweepFastBodies);
         self.dt = dt;
         let n = bodies.len();
         self.start.resize(n, Isometry3::identity());
@@ -266,12 +243,18 @@ impl ContinuousScratch {
 /// [`ContinuousScratch::remember_start_poses`] before writing them back.
 pub(crate) fn sweep_fast_bodies(
     bodies: &mut Bodies,
-    contacts: &PairCache,
+    contacts: &mut PairCache,
     broad_phase: &BroadPhase,
     awake: &[u32],
     workers: &Workers,
     scratch: &mut ContinuousScratch,
+    times: &mut StageTimes,
 ) {
+    let _timer = times.time(Stage::SweepFastBodies);
+    // The solve moved the awake bodies; the pairs' live blocks are found
+    // for them.
+    contacts.refresh_live(bodies);
+    let contacts = &*contacts;
     let fat = &broad_phase.fat;
     let n = bodies.len();
     scratch.fast.clear();
@@ -881,7 +864,7 @@ fn sink_time(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize, u
 #[cfg(test)]
 mod tests {
     use collide::nalgebra::UnitQuaternion;
-    use collide::{Capsule, ConvexHull, Cuboid};
+    use collide::{Capsule, ConvexHull, Cuboid, Shape};
 
     use super::*;
     use crate::body::BodyDesc;

@@ -19,7 +19,7 @@
 //! * a 12 g hull struck into the ground by a box at 190 m/s, 10 cm in for
 //!   a step.
 //!
-//! Continuous collision (`collision::continuous`) moves a body back in
+//! Continuous collision (`collision::sweep_fast_bodies`) moves a body back in
 //! time, which cannot help a body that started the step already deep. This
 //! stage is the position-level correction of Box2D v2's
 //! `b2ContactSolver::SolvePositionConstraints` (non-linear Gauss-Seidel),
@@ -50,8 +50,9 @@ use collide::nalgebra::Vector3;
 use collide::{Contact, GjkCache, contact};
 
 use crate::body::storage::Bodies;
-use crate::collision::continuous::{ContinuousScratch, overlap_along_manifold};
 use crate::collision::pair_cache::PairCache;
+use crate::collision::sweep_fast_bodies::{ContinuousScratch, overlap_along_manifold};
+use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::workers::Workers;
 
@@ -91,7 +92,7 @@ pub(crate) struct StillOverlapScratch {
 }
 
 /// The push-out-of-still-bodies stage (see the module docs). `continuous`
-/// is the scratch of this step's [`crate::collision::continuous`] stage,
+/// is the scratch of this step's [`crate::collision::sweep_fast_bodies`] stage,
 /// which knows which bodies moved and by how much.
 pub(crate) fn push_out_of_still_bodies(
     bodies: &mut Bodies,
@@ -99,7 +100,9 @@ pub(crate) fn push_out_of_still_bodies(
     continuous: &ContinuousScratch,
     workers: &Workers,
     scratch: &mut StillOverlapScratch,
+    times: &mut StageTimes,
 ) {
+    let _timer = times.time(Stage::PushOut);
     let moving = continuous.moving();
     scratch.pushed.clear();
     scratch.pushed.resize(bodies.len(), 0.0);
