@@ -54,9 +54,9 @@ use crate::collision::contact_recycling::motion_bound;
 use crate::collision::contact_view::ContactView;
 use crate::collision::narrow_phase::{NarrowPhaseScratch, find_contacts, merge_pairs};
 use crate::collision::pair_cache::PairCache;
-use crate::collision::push_out::{StillOverlapScratch, push_out_of_still_bodies};
+use crate::collision::push_out::{PushOutScratch, push_out_of_still_bodies};
 use crate::collision::ray_cast::cast_ray_bodies;
-use crate::collision::sweep_fast_bodies::{ContinuousScratch, sweep_fast_bodies};
+use crate::collision::sweep_fast_bodies::{SweepScratch, sweep_fast_bodies};
 use crate::error::WorldError;
 use crate::events::{RemovalReason, RemovedBody, StepOutcome};
 use crate::settings::StepSettings;
@@ -99,8 +99,8 @@ pub struct World {
     narrow_phase: NarrowPhaseScratch,
     reachable: ReachableScratch,
     pub(crate) solver: SolverScratch,
-    continuous: ContinuousScratch,
-    still_overlap: StillOverlapScratch,
+    sweep: SweepScratch,
+    push_out: PushOutScratch,
     /// The threads the step runs on ([`StepSettings::threads`]).
     workers: Workers,
     sleep: SleepScratch,
@@ -520,7 +520,7 @@ impl World {
             times,
         );
         let awake = &self.solver.awake_slots;
-        self.continuous.remember_start_poses(&self.bodies, awake, dt, times);
+        self.sweep.remember_start_poses(&self.bodies, awake, dt, times);
         write_back(&mut self.bodies, &self.solver, &self.workers, times);
         sweep_fast_bodies(
             &mut self.bodies,
@@ -528,15 +528,15 @@ impl World {
             &self.broad_phase,
             awake,
             &self.workers,
-            &mut self.continuous,
+            &mut self.sweep,
             times,
         );
         push_out_of_still_bodies(
             &mut self.bodies,
             &self.contacts,
-            &self.continuous,
+            &self.sweep,
             &self.workers,
-            &mut self.still_overlap,
+            &mut self.push_out,
             times,
         );
         self.remove_invalid_bodies();

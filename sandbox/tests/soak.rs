@@ -12,7 +12,7 @@
 //! - a thin hull (7 cm thick) thrown obliquely at 480 m/s passed through
 //!   the 1 m ground altogether (`thin_hull_at_480_mps_does_not_pass_through_the_ground`).
 //!
-//! The sweep-fast-bodies stage (`collision/continuous.rs`) now sweeps such
+//! The sweep-fast-bodies stage (`collision/sweep_fast_bodies.rs`) now sweeps such
 //! bodies with their rotation and moves them back to the time of impact;
 //! `soak_finds_no_failure` checks the whole contract on the CI seeds (seed
 //! 2 also needed the sweep to follow a body turning by more than half a
@@ -80,7 +80,7 @@
 //!   (seed 3, step 72344), a 12 g hull struck 10 cm into the ground at
 //!   190 m/s (seed 11, step 35234). A body that ends a step deeper than the
 //!   speculative distance in a still body is now pushed back out to it
-//!   (`collision/still_overlap.rs`; its own tests are in `push_out.rs` and
+//!   (`collision/push_out.rs`; its own tests are in `tests/push_out.rs` and
 //!   `mass_ratios.rs`).
 //!
 //! - **A spin the integrator would clamp.** A capsule landing at 390 m/s

@@ -51,7 +51,7 @@ use collide::{Contact, GjkCache, contact};
 
 use crate::body::storage::Bodies;
 use crate::collision::pair_cache::PairCache;
-use crate::collision::sweep_fast_bodies::{ContinuousScratch, overlap_along_manifold};
+use crate::collision::sweep_fast_bodies::{SweepScratch, overlap_along_manifold};
 use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::workers::Workers;
@@ -81,7 +81,7 @@ const PAIRS_PER_RUN: usize = 4096;
 
 /// The stage's scratch, kept between steps.
 #[derive(Debug, Default)]
-pub(crate) struct StillOverlapScratch {
+pub(crate) struct PushOutScratch {
     /// By body slot: how far the body was pushed this step, m.
     pushed: Vec<f32>,
     /// Per run of [`PAIRS_PER_RUN`] cached pairs, in pair order: the pairs
@@ -97,9 +97,9 @@ pub(crate) struct StillOverlapScratch {
 pub(crate) fn push_out_of_still_bodies(
     bodies: &mut Bodies,
     contacts: &PairCache,
-    continuous: &ContinuousScratch,
+    continuous: &SweepScratch,
     workers: &Workers,
-    scratch: &mut StillOverlapScratch,
+    scratch: &mut PushOutScratch,
     times: &mut StageTimes,
 ) {
     let _timer = times.time(Stage::PushOut);
