@@ -1,7 +1,7 @@
 //! The rigid-body world: its parts, its public API, and the step as a
 //! pipeline of stages, each in a file named after it, timed by itself under
-//! its [`Stage`](crate::Stage) (the enum writes the order down once), and borrowing only
-//! the parts it reads and writes:
+//! its [`Stage`](crate::Stage) (the enum writes the order down once), and
+//! borrowing only the parts it reads and writes:
 //!
 //! 1. **remove invalid bodies** (`world/remove_invalid_bodies.rs`): bodies
 //!    whose state went non-finite or left [`WORLD_BOUND`], so they cannot
@@ -483,8 +483,9 @@ impl World {
 
     /// The step's pipeline, for a `dt` already checked; `starts_at_rest`
     /// when no body is awake. Each stage times itself into
-    /// [`stage_times`](World::stage_times) under its [`Stage`](crate::Stage); the step
-    /// times the whole.
+    /// [`stage_times`](World::stage_times) under its
+    /// [`Stage`](crate::Stage); the step times the whole. The sweep of fast
+    /// bodies remembers the start poses before the write-back replaces them.
     fn run_stages(&mut self, dt: f32, starts_at_rest: bool) {
         let start = Instant::now();
         self.remove_invalid_bodies();
