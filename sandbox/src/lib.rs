@@ -48,11 +48,17 @@
 //! the frame's origin (hulls).
 //!
 //! Where things are: [`World`] (`world.rs`) holds the parts and runs the
-//! step as a pipeline of stages, each in its own module: `body/` (handles,
-//! descriptions, mass properties, storage), `collision/` (broad phase, pair
-//! cache, narrow phase, manifolds, ray casts), `solver/` (the soft-step
-//! contact solver), `sleep/` (islands and sleeping) and `scene/` (the
-//! built-in scenes and scene files). [`WorldView`] is what a renderer reads.
+//! step as a pipeline of stages ([`Stage`], in execution order), each in a
+//! file named after it: `body/` (handles, descriptions, mass properties,
+//! thickness, storage), `collision/` (broad phase, pair cache, narrow
+//! phase, manifolds, sweeping fast bodies, pushing out, ray casts,
+//! [`ContactView`]), `solver/` (which contacts to solve, the soft-step
+//! contact solver, writing back), `sleep/` (islands and sleeping),
+//! `world/` (removing invalid bodies) and `scene/` (the built-in scenes and
+//! scene files). [`WorldView`] is what a renderer reads. Dependencies go
+//! one way: `body` ← `collision` ← `solver` ← `sleep` ← `world` (each
+//! reads only those to its left; `body` reads `collision/aabb.rs`, a
+//! leaf that reads nothing of the crate).
 //! The [`tools`] module holds what the app, the command line and the tests
 //! share (the GJK/EPA probe, the soak run, scene sources); it is public for
 //! them, not part of the stable API.
@@ -87,9 +93,8 @@ pub use body::{BodyDesc, BodyId, BodyKind};
 pub use collide;
 pub use collide::Ray;
 pub use collision::aabb::Aabb;
-pub use collision::contact_pair::ContactPair;
-pub use collision::manifold::{ContactPoint, FrictionAnchor, MAX_MANIFOLD_POINTS, Manifold};
-pub use collision::ray_cast::RayHit;
+pub use collision::contact_view::{ContactPointView, ContactView};
+pub use collision::manifold::MAX_MANIFOLD_POINTS;
 pub use error::WorldError;
 pub use events::{RemovalReason, RemovedBody, StepOutcome};
 pub use scene::builtin::{
@@ -102,7 +107,7 @@ pub use scene::file::{
 pub use settings::StepSettings;
 pub use solver::integrate::MAX_LINEAR_SPEED;
 pub use solver::simd_target::SimdTarget;
-pub use stage_times::StageTimes;
+pub use stage_times::{Stage, StageTimes};
 pub use tolerances::{AABB_MARGIN, ANCHOR_RESET_DISTANCE, LINEAR_SLOP, SPECULATIVE_DISTANCE};
 pub use validate::InvariantViolation;
 pub use world::{WORLD_BOUND, World};

@@ -1,42 +1,189 @@
-//! Wall-clock time spent in each stage of the step, accumulated over steps,
-//! with the parts of the stages that profiles single out (each part is
-//! also counted in its stage).
+//! The step's stages, named once in execution order ([`Stage`]), and the
+//! wall-clock time spent in each, accumulated over steps ([`StageTimes`]).
+//! Each stage times itself with a [`StageTimer`]; the step times the whole,
+//! so the stages' times sum to at most the total (the rest is the step's
+//! own bookkeeping between stages).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-/// Time spent in each stage since the world was created or the times were
-/// last reset with [`World::reset_stage_times`](crate::World::reset_stage_times).
+/// The stages of [`World::step`](crate::World::step), in execution order.
+/// Box2D v3's solver stage enum and rapier's per-stage counters do the
+/// same: the order is written down here, once, and the step, the bench
+/// and the app's plot read it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Stage {
+    /// Removing bodies whose state went non-finite or left
+    /// [`WORLD_BOUND`](crate::WORLD_BOUND). Runs twice a step, first and
+    /// again after the bodies moved; both runs count here.
+    RemoveInvalidBodies,
+    /// Bounding how far each awake body can reach this step, refitting the
+    /// fattened boxes and sweeping for overlapping pairs.
+    UpdateBroadPhase,
+    /// Merging the broad phase's pairs into the pair cache (one thread).
+    MergePairs,
+    /// Bringing each cached pair's manifold up to date, and waking the
+    /// sleeping bodies an awake body touches.
+    FindContacts,
+    /// Marking the manifolds whose gap can close within the step, which the
+    /// solver takes (its fixed point runs on one thread).
+    MarkReachablePairs,
+    /// Preparing contacts, then per substep warm starting, pushing and
+    /// relaxing; restitution and storing impulses.
+    Solve,
+    /// Integrating velocities and positions inside the solve's substeps,
+    /// and clamping speeds after them.
+    Integrate,
+    /// Writing the solved poses and velocities back to the body storage.
+    WriteBack,
+    /// Continuous collision: moving fast bodies back to their time of
+    /// impact.
+    SweepFastBodies,
+    /// Pushing bodies that ended too deep in a still body back out.
+    PushOut,
+    /// Building islands and putting still ones to sleep.
+    UpdateSleep,
+}
+
+impl Stage {
+    /// Number of stages.
+    pub const COUNT: usize = 11;
+
+    /// Every stage, in execution order.
+    pub const ALL: [Stage; Stage::COUNT] = [
+        Stage::RemoveInvalidBodies,
+        Stage::UpdateBroadPhase,
+        Stage::MergePairs,
+        Stage::FindContacts,
+        Stage::MarkReachablePairs,
+        Stage::Solve,
+        Stage::Integrate,
+        Stage::WriteBack,
+        Stage::SweepFastBodies,
+        Stage::PushOut,
+        Stage::UpdateSleep,
+    ];
+
+    /// The stage's name in snake case, as `sandbox bench --json` reports it.
+    ///
+    /// ```
+    /// use sandbox::Stage;
+    /// assert_eq!(Stage::SweepFastBodies.name(), "sweep_fast_bodies");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::RemoveInvalidBodies => "remove_invalid_bodies",
+            Stage::UpdateBroadPhase => "update_broad_phase",
+            Stage::MergePairs => "merge_pairs",
+            Stage::FindContacts => "find_contacts",
+            Stage::MarkReachablePairs => "mark_reachable_pairs",
+            Stage::Solve => "solve",
+            Stage::Integrate => "integrate",
+            Stage::WriteBack => "write_back",
+            Stage::SweepFastBodies => "sweep_fast_bodies",
+            Stage::PushOut => "push_out",
+            Stage::UpdateSleep => "update_sleep",
+        }
+    }
+
+    /// The stage's place in [`Stage::ALL`].
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Time spent in each [`Stage`] since the world was created or the times
+/// were last reset with
+/// [`World::reset_stage_times`](crate::World::reset_stage_times).
+///
+/// ```
+/// use sandbox::{Scene, Stage, World, build_scene};
+/// let mut world = World::new();
+/// build_scene(&mut world, Scene::Pyramid, 4).unwrap();
+/// world.step(1.0 / 60.0);
+/// let times = world.stage_times();
+/// let parts: std::time::Duration = Stage::ALL.iter().map(|&s| times[s]).sum();
+/// assert!(parts <= times.total());
+/// assert_eq!(times.steps(), 1);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct StageTimes {
-    /// Refitting fattened boxes and sweeping for overlapping pairs.
-    pub broad_phase: Duration,
-    /// Merging the pair cache, computing contact manifolds and marking the
-    /// ones the solver takes.
-    pub narrow_phase: Duration,
-    /// Part of `narrow_phase`: merging the broad phase's pairs into the
-    /// pair cache (one thread).
-    pub pair_merge: Duration,
-    /// Part of `narrow_phase`: marking the manifolds whose gap can close
-    /// within the step (`reachable_pairs`; its fixed point runs on one
-    /// thread).
-    pub reachable_pairs: Duration,
-    /// Preparing contacts, warm starting, solving, relaxing, restitution.
-    pub solve: Duration,
-    /// Integrating velocities and positions, writing poses back, continuous
-    /// collision, removing bodies that left the world or went non-finite.
-    pub integrate: Duration,
-    /// Part of `integrate`: continuous collision (sweeping fast bodies) and
-    /// pushing bodies out of still ones.
-    pub continuous: Duration,
-    /// Building islands and putting still ones to sleep.
-    pub sleep: Duration,
+    /// By [`Stage::index`].
+    stages: [Duration; Stage::COUNT],
+    /// The whole steps, stages and the bookkeeping between them.
+    total: Duration,
     /// Number of steps the times cover.
-    pub steps: u64,
+    steps: u64,
 }
 
 impl StageTimes {
-    /// Total over all stages (the parts are inside their stages).
+    /// The time spent in `stage` (also `times[stage]`).
+    pub fn get(&self, stage: Stage) -> Duration {
+        self.stages[stage.index()]
+    }
+
+    /// Every stage and its time, in execution order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (Stage, Duration)> + '_ {
+        Stage::ALL.iter().map(|&s| (s, self.get(s)))
+    }
+
+    /// The time spent in whole steps, measured around them: at least the
+    /// sum over the stages.
     pub fn total(&self) -> Duration {
-        self.broad_phase + self.narrow_phase + self.solve + self.integrate + self.sleep
+        self.total
+    }
+
+    /// Number of steps the times cover (steps skipped at rest included).
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Adds `time` to `stage`.
+    pub(crate) fn add(&mut self, stage: Stage, time: Duration) {
+        self.stages[stage.index()] += time;
+    }
+
+    /// Counts one step that took `time` in all.
+    pub(crate) fn add_step(&mut self, time: Duration) {
+        self.total += time;
+        self.steps += 1;
+    }
+
+    /// Starts timing `stage`; the time is added when the timer is dropped.
+    pub(crate) fn time(&mut self, stage: Stage) -> StageTimer<'_> {
+        StageTimer { times: self, stage, start: Instant::now(), excluded: Duration::ZERO }
+    }
+}
+
+impl std::ops::Index<Stage> for StageTimes {
+    type Output = Duration;
+
+    fn index(&self, stage: Stage) -> &Duration {
+        &self.stages[stage.index()]
+    }
+}
+
+/// Times one stage from its creation until it is dropped, less the parts
+/// handed to other stages with [`StageTimer::hand_over`].
+pub(crate) struct StageTimer<'a> {
+    times: &'a mut StageTimes,
+    stage: Stage,
+    start: Instant,
+    excluded: Duration,
+}
+
+impl StageTimer<'_> {
+    /// Counts `time`, spent inside this stage, under `other` instead (the
+    /// integration inside the solve's substeps).
+    pub(crate) fn hand_over(&mut self, other: Stage, time: Duration) {
+        self.times.add(other, time);
+        self.excluded += time;
+    }
+}
+
+impl Drop for StageTimer<'_> {
+    fn drop(&mut self) {
+        let own = self.start.elapsed().saturating_sub(self.excluded);
+        self.times.add(self.stage, own);
     }
 }

@@ -1,28 +1,39 @@
 //! The rigid-body world: its parts, its public API, and the step as a
-//! pipeline of stages, each of which lives in its own module and borrows
-//! only the parts it reads and writes:
+//! pipeline of stages, each in a file named after it, timed by itself under
+//! its [`Stage`](crate::Stage) (the enum writes the order down once), and
+//! borrowing only the parts it reads and writes:
 //!
-//! 1. **remove invalid bodies** ([`Bodies::find_invalid`]): bodies whose
-//!    state went non-finite or left [`WORLD_BOUND`], so they cannot poison
-//!    the solver;
-//! 2. **update broad phase** ([`update_broad_phase`]): refit the fat boxes
-//!    of awake bodies to what they sweep this step, find overlapping pairs;
-//! 3. **find contacts** ([`merge_pairs`], [`find_contacts`]): merge the
-//!    pair cache, bring each pair's manifold up to date, wake sleeping
-//!    bodies that an awake body touches; then mark the manifolds whose gap
-//!    can close within the step for the solver ([`mark_reachable_pairs`]);
-//! 4. **solve** ([`solve`]): substeps of integrate velocities, warm start,
-//!    push, integrate positions and relax; then restitution and storing
-//!    impulses;
-//! 5. **write back** ([`write_back`]): the solved poses and velocities;
-//! 6. **sweep fast bodies** ([`sweep_fast_bodies`]): a body that moved far
-//!    for its thickness is swept with its rotation, and moved back to the
-//!    time of impact if its solved motion passed into or through another;
-//! 7. **push out of still bodies** ([`push_out_of_still_bodies`]): a body
-//!    that ended deeper than the speculative distance in a body that stood
-//!    still (the ground) is moved back out to that depth;
-//! 8. **remove invalid bodies** again, after the motion;
-//! 9. **update sleep** ([`update_sleep`]): islands, and still ones to sleep.
+//! 1. **remove invalid bodies** (`world/remove_invalid_bodies.rs`): bodies
+//!    whose state went non-finite or left [`WORLD_BOUND`], so they cannot
+//!    poison the solver;
+//! 2. **update broad phase** (`collision/broad_phase.rs`,
+//!    [`update_broad_phase`]): bound each awake body's reach, refit the fat
+//!    boxes of awake bodies to what they sweep this step, find overlapping
+//!    pairs;
+//! 3. **merge pairs** (`collision/narrow_phase.rs`, [`merge_pairs`]): merge
+//!    the broad phase's pairs into the pair cache;
+//! 4. **find contacts** (`collision/narrow_phase.rs`, [`find_contacts`]):
+//!    bring each pair's manifold up to date, wake sleeping bodies that an
+//!    awake body touches;
+//! 5. **mark reachable pairs** (`solver/reachable_pairs.rs`,
+//!    [`mark_reachable_pairs`]): the manifolds whose gap can close within
+//!    the step, which the solver takes;
+//! 6. **solve** (`solver/solve.rs`, [`solve`]): substeps of integrate
+//!    velocities, warm start, push, integrate positions and relax (the
+//!    integration counted as its own stage, **integrate**); then
+//!    restitution and storing impulses;
+//! 7. **write back** (`solver/write_back.rs`, [`write_back`]): the solved
+//!    poses and velocities, into the body storage;
+//! 8. **sweep fast bodies** (`collision/sweep_fast_bodies.rs`,
+//!    [`sweep_fast_bodies`]): a body that moved far for its thickness is
+//!    swept with its rotation, and moved back to the time of impact if its
+//!    solved motion passed into or through another;
+//! 9. **push out** (`collision/push_out.rs`, [`push_out_of_still_bodies`]):
+//!    a body that ended deeper than the speculative distance in a body that
+//!    stood still (the ground) is moved back out to that depth;
+//! 10. **remove invalid bodies** again, after the motion;
+//! 11. **update sleep** (`sleep/update_sleep.rs`, [`update_sleep`]):
+//!     islands, and still ones to sleep.
 //!
 //! `sandbox/README.md` draws the same pipeline with the data each stage
 //! reads and writes. The broad phase's sweep, the narrow phase and the
@@ -32,26 +43,27 @@
 use std::time::{Duration, Instant};
 
 use collide::nalgebra::{Isometry3, Point3, Vector3};
-use collide::{Ray, Shape};
+use collide::{Ray, RayCast, Shape};
 
 use crate::body::mass_properties::MassProperties;
 use crate::body::storage::Bodies;
 use crate::body::{BodyDesc, BodyId, BodyKind};
 use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::{BroadPhase, update_broad_phase};
-use crate::collision::contact_pair::ContactPair;
 use crate::collision::contact_recycling::motion_bound;
-use crate::collision::continuous::{ContinuousScratch, sweep_fast_bodies};
+use crate::collision::contact_view::ContactView;
 use crate::collision::narrow_phase::{NarrowPhaseScratch, find_contacts, merge_pairs};
 use crate::collision::pair_cache::PairCache;
-use crate::collision::ray_cast::{RayHit, cast_ray_bodies};
-use crate::collision::reachable_pairs::{ReachableScratch, mark_reachable_pairs};
-use crate::collision::still_overlap::{StillOverlapScratch, push_out_of_still_bodies};
+use crate::collision::push_out::{PushOutScratch, push_out_of_still_bodies};
+use crate::collision::ray_cast::cast_ray_bodies;
+use crate::collision::sweep_fast_bodies::{SweepScratch, sweep_fast_bodies};
 use crate::error::WorldError;
 use crate::events::{RemovalReason, RemovedBody, StepOutcome};
 use crate::settings::StepSettings;
 use crate::sleep::update_sleep::{SleepScratch, update_sleep};
-use crate::solver::solve::{SolverScratch, solve, write_back};
+use crate::solver::reachable_pairs::{ReachableScratch, mark_reachable_pairs};
+use crate::solver::solve::{SolverScratch, solve};
+use crate::solver::write_back::write_back;
 use crate::stage_times::StageTimes;
 use crate::tolerances::AABB_MARGIN;
 use crate::workers::Workers;
@@ -87,8 +99,8 @@ pub struct World {
     narrow_phase: NarrowPhaseScratch,
     reachable: ReachableScratch,
     pub(crate) solver: SolverScratch,
-    continuous: ContinuousScratch,
-    still_overlap: StillOverlapScratch,
+    sweep: SweepScratch,
+    push_out: PushOutScratch,
     /// The threads the step runs on ([`StepSettings::threads`]).
     workers: Workers,
     sleep: SleepScratch,
@@ -328,18 +340,15 @@ impl World {
         self.bodies.records.iter().filter(|r| r.alive).count()
     }
 
-    /// Every cached pair and its manifold (pairs whose fattened boxes overlap).
-    pub fn contacts(&self) -> impl ExactSizeIterator<Item = ContactPair<'_>> + '_ {
-        self.contacts.iter().map(|(c, manifold)| {
+    /// Every pair of bodies with contact points (touching, or speculative:
+    /// within reach of each other this step), in pair order, each viewed as
+    /// a [`ContactView`] built on demand from the pair cache.
+    pub fn contacts(&self) -> impl Iterator<Item = ContactView> + '_ {
+        let touching = self.contacts.iter().filter(|(c, _)| c.point_count != 0);
+        touching.map(|(c, manifold)| {
             let (a, b) = (c.body_a as usize, c.body_b as usize);
             let (friction, restitution) = self.bodies.pair_material(a, b);
-            ContactPair {
-                body_a: self.bodies.id(a),
-                body_b: self.bodies.id(b),
-                friction,
-                restitution,
-                manifold,
-            }
+            ContactView::new(self.bodies.id(a), self.bodies.id(b), friction, restitution, manifold)
         })
     }
 
@@ -379,22 +388,38 @@ impl World {
         &self.removed
     }
 
-    /// The first body `ray` hits with `t ≤ max_t`, and where (`t = 0` for a
-    /// ray starting inside a body), by collide's exact per-shape ray casts.
-    /// A ray with a NaN or infinite origin or direction hits nothing.
+    /// The nearest body `ray` meets with `toi ≤ max_t`, and how, in
+    /// collide's vocabulary, by collide's exact per-shape ray casts:
+    /// [`RayCast::Hit`] with the ray parameter, the entry point and the
+    /// outward normal (world frame), or [`RayCast::StartsInside`] for the
+    /// body holding the ray's origin (inside or on its surface). `None` when
+    /// the ray meets nothing; never [`RayCast::Miss`].
+    ///
+    /// A ray that starts inside one body answers that body, even if it would
+    /// enter another further on: nothing is nearer than the origin (cast
+    /// again from outside it to find what lies beyond). If the origin is in
+    /// several bodies, the answer is the one in the smallest slot. A ray
+    /// with a NaN or infinite origin or direction meets nothing.
     ///
     /// ```
     /// use sandbox::{BodyDesc, Ray, World};
-    /// use collide::Cuboid;
+    /// use collide::{Cuboid, RayCast};
     /// use collide::nalgebra::{Point3, Vector3};
     /// let mut world = World::new();
     /// let cube = world.add_body(BodyDesc::fixed(Cuboid::new(Vector3::repeat(1.0)).into())).unwrap();
-    /// let (hit_body, hit) = world.cast_ray(&Ray::new(Point3::new(-5.0, 0.0, 0.0), Vector3::x()), 100.0).unwrap();
-    /// assert_eq!(hit_body, cube);
-    /// assert!((hit.t - 4.0).abs() < 1e-5);
-    /// assert_eq!(hit.normal.into_inner(), -Vector3::x());
+    /// let ray = Ray::new(Point3::new(-5.0, 0.0, 0.0), Vector3::x());
+    /// let Some((body, RayCast::Hit { toi, point, normal })) = world.cast_ray(&ray, 100.0) else {
+    ///     panic!("the ray misses the cube");
+    /// };
+    /// assert_eq!(body, cube);
+    /// assert!((toi - 4.0).abs() < 1e-5);
+    /// assert!((point - Point3::new(-1.0, 0.0, 0.0)).norm() < 1e-5);
+    /// assert_eq!(normal.into_inner(), -Vector3::x());
+    /// // From the cube's centre: inside it.
+    /// let inside = Ray::new(Point3::origin(), Vector3::x());
+    /// assert_eq!(world.cast_ray(&inside, 100.0), Some((cube, RayCast::StartsInside)));
     /// ```
-    pub fn cast_ray(&self, ray: &Ray, max_t: f32) -> Option<(BodyId, RayHit)> {
+    pub fn cast_ray(&self, ray: &Ray, max_t: f32) -> Option<(BodyId, RayCast)> {
         cast_ray_bodies(&self.bodies, &self.broad_phase.fat, ray, max_t)
     }
 
@@ -430,7 +455,7 @@ impl World {
         }
         self.removed.clear();
         if self.skips_step(dt) {
-            self.stage_times.steps += 1;
+            self.stage_times.add_step(Duration::ZERO);
             return StepOutcome::Stepped;
         }
         self.workers.ensure_threads(self.settings.threads);
@@ -457,29 +482,35 @@ impl World {
     }
 
     /// The step's pipeline, for a `dt` already checked; `starts_at_rest`
-    /// when no body is awake.
+    /// when no body is awake. Each stage times itself into
+    /// [`stage_times`](World::stage_times) under its
+    /// [`Stage`](crate::Stage); the step times the whole. The sweep of fast
+    /// bodies remembers the start poses before the write-back replaces them.
     fn run_stages(&mut self, dt: f32, starts_at_rest: bool) {
-        let t0 = Instant::now();
+        let start = Instant::now();
         self.remove_invalid_bodies();
-        self.bodies.update_reach(dt, &self.workers);
-        update_broad_phase(&mut self.broad_phase, &self.bodies, dt, &self.workers);
-        let t1 = Instant::now();
-        let merge_time = self.find_contacts();
-        let reachable_start = Instant::now();
-        // Each stage that walks the pairs walks the live blocks found for
-        // the bodies awake when it runs (the narrow phase woke some).
-        self.contacts.refresh_live(&self.bodies);
-        let gravity = self.settings.gravity;
+        let times = &mut self.stage_times;
+        update_broad_phase(&mut self.broad_phase, &mut self.bodies, dt, &self.workers, times);
+        merge_pairs(&self.bodies, &self.broad_phase, &mut self.contacts, times);
+        find_contacts(
+            &mut self.bodies,
+            &mut self.contacts,
+            self.settings.contact_recycling,
+            &self.workers,
+            &mut self.narrow_phase,
+            &mut self.to_wake,
+            times,
+        );
         mark_reachable_pairs(
             &self.bodies,
             &mut self.contacts,
-            &gravity,
+            &self.settings.gravity,
             dt,
             &self.workers,
             &mut self.reachable,
+            times,
         );
-        let t2 = Instant::now();
-        let integrate_time = solve(
+        solve(
             &self.bodies,
             &mut self.contacts,
             &self.reachable,
@@ -487,100 +518,45 @@ impl World {
             &self.workers,
             &mut self.solver,
             dt,
+            times,
         );
-        let t3 = Instant::now();
-        self.continuous.remember_start_poses(&self.bodies, &self.solver.awake_slots, dt);
-        write_back(&mut self.bodies, &self.solver, &self.workers);
-        let continuous_start = Instant::now();
-        self.contacts.refresh_live(&self.bodies);
         let awake = &self.solver.awake_slots;
-        let broad_phase = &self.broad_phase;
+        self.sweep.remember_start_poses(&self.bodies, awake, dt, times);
+        write_back(&mut self.bodies, &self.solver, &self.workers, times);
         sweep_fast_bodies(
             &mut self.bodies,
-            &self.contacts,
-            broad_phase,
+            &mut self.contacts,
+            &self.broad_phase,
             awake,
             &self.workers,
-            &mut self.continuous,
+            &mut self.sweep,
+            times,
         );
         push_out_of_still_bodies(
             &mut self.bodies,
             &self.contacts,
-            &self.continuous,
+            &self.sweep,
             &self.workers,
-            &mut self.still_overlap,
+            &mut self.push_out,
+            times,
         );
-        let continuous_end = Instant::now();
         self.remove_invalid_bodies();
-        let t4 = Instant::now();
-        self.contacts.refresh_live(&self.bodies);
-        let awake = &self.solver.awake_slots;
         update_sleep(
             &mut self.bodies,
-            &self.contacts,
-            awake,
+            &mut self.contacts,
+            &self.solver.awake_slots,
             &self.settings,
             &self.workers,
             &mut self.sleep,
             dt,
+            &mut self.stage_times,
         );
-        let t5 = Instant::now();
-        let st = &mut self.stage_times;
-        st.broad_phase += t1 - t0;
-        st.narrow_phase += t2 - t1;
-        st.pair_merge += merge_time;
-        st.reachable_pairs += t2 - reachable_start;
-        st.continuous += continuous_end - continuous_start;
-        // Integration inside the substeps is reported under its own stage.
-        st.solve += (t3 - t2).saturating_sub(integrate_time);
-        st.integrate += (t4 - t3) + integrate_time;
-        st.sleep += t5 - t4;
-        st.steps += 1;
+        self.stage_times.add_step(start.elapsed());
         self.at_rest = starts_at_rest;
         self.rest_dt = dt;
     }
-
-    /// The find-contacts stage: merge the pair cache, update manifolds, then
-    /// wake the sleeping bodies an awake body touches. Returns the time
-    /// the merge took.
-    fn find_contacts(&mut self) -> Duration {
-        let merge_start = Instant::now();
-        merge_pairs(&self.bodies, &self.broad_phase, &mut self.contacts);
-        let merge_time = merge_start.elapsed();
-        self.contacts.refresh_live(&self.bodies);
-        self.to_wake.clear();
-        let recycling = self.settings.contact_recycling;
-        find_contacts(
-            &self.bodies,
-            &mut self.contacts,
-            recycling,
-            &self.workers,
-            &mut self.narrow_phase,
-            &mut self.to_wake,
-        );
-        for &slot in &self.to_wake {
-            self.bodies.wake(slot as usize);
-        }
-        merge_time
-    }
-
-    /// Removes, with a warning, every awake body whose pose or velocity is
-    /// not finite or which has left [`WORLD_BOUND`], and records it in
-    /// [`removed_bodies`](World::removed_bodies).
-    fn remove_invalid_bodies(&mut self) {
-        self.invalid.clear();
-        self.bodies.find_invalid(&self.workers, &mut self.invalid);
-        let invalid = std::mem::take(&mut self.invalid);
-        for &(id, reason) in &invalid {
-            log::warn!("removing body {}: {reason}", id.index());
-            // The handle was read from a live record just above.
-            if self.remove_body(id).is_ok() {
-                self.removed.push(RemovedBody { id, reason });
-            }
-        }
-        self.invalid = invalid;
-    }
 }
 
+mod remove_invalid_bodies;
 #[cfg(test)]
 mod tests;

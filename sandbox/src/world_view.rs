@@ -8,7 +8,7 @@ use collide::nalgebra::Isometry3;
 
 use crate::body::{BodyId, BodyKind};
 use crate::collision::aabb::Aabb;
-use crate::collision::contact_pair::ContactPair;
+use crate::collision::contact_view::ContactView;
 use crate::sleep::union_find::UnionFind;
 use crate::world::World;
 
@@ -67,8 +67,8 @@ impl<'a> WorldView<'a> {
         })
     }
 
-    /// Every cached pair and its manifold, as [`World::contacts`].
-    pub fn contacts(&self) -> impl ExactSizeIterator<Item = ContactPair<'a>> + 'a {
+    /// Every pair with contact points, as [`World::contacts`].
+    pub fn contacts(&self) -> impl Iterator<Item = ContactView> + 'a {
         self.world.contacts()
     }
 

@@ -10,6 +10,7 @@ mod common;
 mod api;
 #[cfg(feature = "cli")]
 mod cli;
+mod contact_impulses;
 mod dependencies;
 mod fast_bodies;
 mod friction;

@@ -25,7 +25,7 @@ fn drop_on_ground(shape: Shape, rotation: UnitQuaternion<f32>) -> (World, BodyId
 }
 
 fn ground_points(w: &World) -> Vec<f32> {
-    w.contacts().flat_map(|c| c.manifold.points.iter().map(|p| p.separation)).collect()
+    w.contacts().flat_map(|c| c.points().iter().map(|p| p.separation).collect::<Vec<_>>()).collect()
 }
 
 #[test]

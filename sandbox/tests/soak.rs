@@ -9,7 +9,7 @@
 //!   elongated hull at 23 m/s, seed 1 step 74) has its contact manifold
 //!   built at the start of the step on the features closest then; other
 //!   vertices swing into the ground during the step with no contact. The
-//!   sweep-fast-bodies stage (`collision/continuous.rs`) sweeps such bodies
+//!   sweep-fast-bodies stage (`collision/sweep_fast_bodies.rs`) sweeps such bodies
 //!   with their rotation, also past half a turn a step (seed 2: a cube at
 //!   230 m/s and 330 rad/s grazing the ground), and moves them back to the
 //!   time of impact.

@@ -115,12 +115,9 @@ impl Engine for SandboxSide {
     }
 
     fn contacts(&self) -> ContactSummary {
-        let friction_range = self
-            .world
-            .contacts()
-            .filter(|c| !c.manifold.points.is_empty())
-            .fold(EMPTY_RANGE, |r, c| widen(r, c.friction));
-        ContactSummary { max_penetration: self.world.max_penetration(), friction_range }
+        let friction_range = self.world.contacts().fold(EMPTY_RANGE, |r, c| widen(r, c.friction));
+        let max_penetration = self.world.contacts().fold(0.0f32, |d, c| d.max(c.depth()));
+        ContactSummary { max_penetration, friction_range }
     }
 
     fn poses(&self, out: &mut Vec<Option<Pose>>) {

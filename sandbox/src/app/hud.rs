@@ -10,6 +10,7 @@ use egui_plot::{Legend, Line, Plot, PlotPoints};
 
 use crate::app::controller::{Action, Controller};
 use crate::scene::builtin::Scene;
+use crate::stage_times::Stage;
 
 /// Per-frame figures the HUD shows beside the controller's state.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -123,20 +124,17 @@ fn stats_section(ui: &mut egui::Ui, c: &Controller, info: &FrameInfo) {
         world.contact_point_count()
     ));
     let last = c.sim.history().last().copied().unwrap_or_default();
-    ui.label(format!(
-        "step {:.2} ms: broad {:.2} · narrow {:.2} · solve {:.2} · integrate {:.2} · sleep {:.2}",
-        last.total(),
-        last.broad_phase,
-        last.narrow_phase,
-        last.solve,
-        last.integrate,
-        last.sleep
-    ));
+    let mut stages = format!("step {:.2} ms:", last.total());
+    for stage in Stage::ALL {
+        stages.push_str(&format!(" {} {:.2}", stage.name(), last.stage(stage)));
+    }
+    ui.label(stages);
     let adapter = if info.software { " (software)" } else { "" };
     ui.label(format!("{:.0} FPS, scene recorded in {:.1} ms{adapter}", info.fps, info.record_ms));
-    let series = |pick: fn(&crate::app::simulation::StepTiming) -> f32| -> PlotPoints<'static> {
-        c.sim.history().enumerate().map(|(i, t)| [i as f64, f64::from(pick(t))]).collect()
-    };
+    let series =
+        |pick: &dyn Fn(&crate::app::simulation::StepTiming) -> f32| -> PlotPoints<'static> {
+            c.sim.history().enumerate().map(|(i, t)| [i as f64, f64::from(pick(t))]).collect()
+        };
     Plot::new("stage times")
         .height(120.0)
         .legend(Legend::default())
@@ -145,10 +143,10 @@ fn stats_section(ui: &mut egui::Ui, c: &Controller, info: &FrameInfo) {
         .allow_scroll(false)
         .include_y(0.0)
         .show(ui, |plot| {
-            plot.line(Line::new("total ms", series(|t| t.total())));
-            plot.line(Line::new("solve", series(|t| t.solve)));
-            plot.line(Line::new("narrow", series(|t| t.narrow_phase)));
-            plot.line(Line::new("broad", series(|t| t.broad_phase)));
+            plot.line(Line::new("total ms", series(&|t| t.total())));
+            for stage in Stage::ALL {
+                plot.line(Line::new(stage.name(), series(&|t| t.stage(stage))));
+            }
         });
 }
 

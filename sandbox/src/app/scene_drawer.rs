@@ -99,8 +99,8 @@ impl SceneDrawer {
         }
         if debug.contacts {
             for pair in view.contacts() {
-                let n = pair.manifold.normal;
-                for p in &pair.manifold.points {
+                let n = pair.normal;
+                for p in pair.points() {
                     let color = if p.separation < 0.0 { Color::RED } else { Color::ORANGE };
                     frame.points.push(PointMarker { position: p.point, size_px: 6.0, color });
                     frame.lines.push(DebugLine {

@@ -15,9 +15,9 @@ use crate::app::clock::FIXED_DT;
 use crate::body::{BodyDesc, BodyId, BodyKind};
 use crate::scene::source::{LoadError, SceneSource};
 use crate::settings::StepSettings;
-use crate::stage_times::StageTimes;
+use crate::stage_times::{Stage, StageTimes};
 use crate::world::World;
-use collide::Ray;
+use collide::{Ray, RayCast};
 
 /// Steps of stage times the HUD plot shows: 4 s at 60 Hz.
 pub const HISTORY_LEN: usize = 240;
@@ -37,22 +37,21 @@ const DRAG_DAMPING: f32 = 1.0;
 /// Milliseconds one step spent in each stage.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct StepTiming {
-    /// Broad phase.
-    pub broad_phase: f32,
-    /// Narrow phase.
-    pub narrow_phase: f32,
-    /// Solver.
-    pub solve: f32,
-    /// Integration.
-    pub integrate: f32,
-    /// Sleep.
-    pub sleep: f32,
+    /// Each stage's time, by its place in [`Stage::ALL`].
+    pub stages: [f32; Stage::COUNT],
+    /// The whole step as the world timed it (at least the stages' sum).
+    pub step: f32,
 }
 
 impl StepTiming {
-    /// The sum over the stages.
+    /// The whole step.
     pub fn total(&self) -> f32 {
-        self.broad_phase + self.narrow_phase + self.solve + self.integrate + self.sleep
+        self.step
+    }
+
+    /// One stage's time.
+    pub fn stage(&self, stage: Stage) -> f32 {
+        Stage::ALL.iter().position(|&s| s == stage).map_or(0.0, |k| self.stages[k])
     }
 
     fn between(before: &StageTimes, after: &StageTimes) -> Self {
@@ -60,11 +59,8 @@ impl StepTiming {
             b.saturating_sub(a).as_secs_f32() * 1e3
         };
         Self {
-            broad_phase: ms(before.broad_phase, after.broad_phase),
-            narrow_phase: ms(before.narrow_phase, after.narrow_phase),
-            solve: ms(before.solve, after.solve),
-            integrate: ms(before.integrate, after.integrate),
-            sleep: ms(before.sleep, after.sleep),
+            stages: Stage::ALL.map(|s| ms(before[s], after[s])),
+            step: ms(before.total(), after.total()),
         }
     }
 }
@@ -230,8 +226,11 @@ impl Simulation {
 
     /// Grabs the first dynamic body `ray` hits. Returns whether one was.
     pub fn start_drag(&mut self, ray: &Ray) -> bool {
-        let Some((body, hit)) = self.world.cast_ray(ray, 1.0e4) else {
-            return false;
+        // A ray starting inside a body grabs it at the ray's origin.
+        let (body, depth, point) = match self.world.cast_ray(ray, 1.0e4) {
+            Some((body, RayCast::Hit { toi, point, .. })) => (body, toi, point),
+            Some((body, _)) => (body, 0.0, ray.origin),
+            None => return false,
         };
         if self.world.kind(body) != Some(BodyKind::Dynamic) {
             return false;
@@ -239,11 +238,10 @@ impl Simulation {
         let Some(pose) = self.world.pose(body) else {
             return false;
         };
-        let point = ray.point_at(hit.t);
         self.drag = Some(Drag {
             body,
             anchor_local: pose.inverse_transform_point(&point),
-            depth: hit.t,
+            depth,
             target: point,
         });
         true

@@ -4,5 +4,6 @@
 mod desc;
 pub(crate) mod mass_properties;
 pub(crate) mod storage;
+pub(crate) mod thickness;
 
 pub use desc::{BodyDesc, BodyId, BodyKind};

@@ -8,9 +8,9 @@ use collide::Shape;
 use collide::nalgebra::{Isometry3, Matrix3, Point3, Vector3};
 
 use crate::body::mass_properties::MassProperties;
+use crate::body::thickness::thinnest_half_width;
 use crate::body::{BodyDesc, BodyId, BodyKind};
 use crate::collision::aabb::Aabb;
-use crate::collision::continuous::thinnest_half_width;
 use crate::error::WorldError;
 use crate::events::RemovalReason;
 use crate::workers::Workers;

@@ -35,6 +35,7 @@ use wide::f32x4;
 use crate::body::storage::Bodies;
 use crate::collision::aabb::Aabb;
 use crate::collision::pair_sort::{PairSortScratch, sort_pairs, sort_pairs_on};
+use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::AABB_MARGIN;
 use crate::workers::{SplitAt, Workers};
 
@@ -772,16 +773,21 @@ fn insertion_sort(items: &mut [u32], key: impl Fn(u32) -> f32) {
     }
 }
 
-/// The broad-phase stage: refits the fat box of every awake body to the box
-/// its shape sweeps at its current velocity over this step of `dt` (see
-/// [`swept_box`]), so that pairs a fast body will reach are found and get
-/// speculative contacts, then finds the overlapping pairs.
+/// The broad-phase stage: bounds how far each awake body can reach this
+/// step ([`Bodies::update_reach`]), refits the fat box of every awake body
+/// to the box its shape sweeps at its current velocity over this step of
+/// `dt` (see [`swept_box`]), so that pairs a fast body will reach are found
+/// and get speculative contacts, then finds the overlapping pairs.
 pub(crate) fn update_broad_phase(
     broad_phase: &mut BroadPhase,
-    bodies: &Bodies,
+    bodies: &mut Bodies,
     dt: f32,
     workers: &Workers,
+    times: &mut StageTimes,
 ) {
+    let _timer = times.time(Stage::UpdateBroadPhase);
+    bodies.update_reach(dt, workers);
+    let bodies = &*bodies;
     // The boxes are refitted on the workers, each fixed run of slots
     // writing its own fat boxes and flags; the moved slots are then listed
     // in slot order, as one thread would list them.

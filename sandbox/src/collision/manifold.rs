@@ -33,8 +33,14 @@ pub struct ContactPoint {
     /// faces lying flush swap between a vertex and an edge crossing from
     /// step to step).
     pub local_point_a: Point3<f32>,
-    /// Accumulated normal impulse of the last substep, N·s.
+    /// Accumulated normal impulse of the last substep, N·s: the solver's
+    /// warm start.
     pub normal_impulse: f32,
+    /// Normal impulse the point applied over the whole of the last step
+    /// that solved its manifold, N·s: what users read. Not inherited when
+    /// the narrow phase computes the manifold anew: a manifold the step then
+    /// does not solve applied none.
+    pub step_normal_impulse: f32,
     /// The separation when the narrow phase computed the point. With
     /// `local_point_a` and the normal it fixes the point's two material
     /// points: on A's surface `local_point_a` less half of it along the
@@ -51,6 +57,7 @@ impl ContactPoint {
             id,
             local_point_a: point,
             normal_impulse: 0.0,
+            step_normal_impulse: 0.0,
             computed_separation: separation,
         }
     }
@@ -69,6 +76,9 @@ pub struct Manifold {
     pub friction_impulse: Vector3<f32>,
     /// Accumulated twist (torsional friction) impulse about the normal, N·m·s.
     pub twist_impulse: f32,
+    /// Friction impulse at the manifold's centre over the whole of the last
+    /// step that solved it, world frame, N·s: what users read.
+    pub step_friction_impulse: Vector3<f32>,
     /// Static-friction anchor: the manifold centre where the bodies started
     /// sticking, in A's frame and in B's frame. `None` while sliding or
     /// before the first step.
@@ -93,6 +103,7 @@ impl Manifold {
         points: ArrayVec::new_const(),
         friction_impulse: Vector3::new(0.0, 0.0, 0.0),
         twist_impulse: 0.0,
+        step_friction_impulse: Vector3::new(0.0, 0.0, 0.0),
         friction_anchor: None,
     };
 
@@ -101,6 +112,7 @@ impl Manifold {
         self.points.clear();
         self.friction_impulse = Vector3::zeros();
         self.twist_impulse = 0.0;
+        self.step_friction_impulse = Vector3::zeros();
         self.friction_anchor = None;
     }
 

@@ -33,6 +33,7 @@ use crate::collision::pair_cache::{
 };
 use crate::collision::pair_manifold::collide_pair;
 use crate::prefetch::{PAIRS_AHEAD, PREFETCH_FROM_PAIRS, prefetch, prefetch_ptr};
+use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::workers::Workers;
 
@@ -47,7 +48,13 @@ const REUSE_ANGLE: f32 = 1.0e-4;
 /// [`PairCache::merge`]): existing pairs keep their manifolds, new ones
 /// start empty, and pairs of two sleeping bodies are kept as they are.
 /// Does nothing when the broad phase found the same pairs as last step.
-pub(crate) fn merge_pairs(bodies: &Bodies, broad_phase: &BroadPhase, contacts: &mut PairCache) {
+pub(crate) fn merge_pairs(
+    bodies: &Bodies,
+    broad_phase: &BroadPhase,
+    contacts: &mut PairCache,
+    times: &mut StageTimes,
+) {
+    let _timer = times.time(Stage::MergePairs);
     if !broad_phase.pairs_changed {
         return;
     }
@@ -109,6 +116,27 @@ pub(crate) struct NarrowPhaseScratch {
     chunks: Vec<ChunkScratch>,
 }
 
+/// The find-contacts stage: brings the manifold of every cached pair with
+/// an awake body up to date ([`update_manifolds`]), then wakes the sleeping
+/// bodies that an awake body touches, which it leaves listed in `to_wake`.
+pub(crate) fn find_contacts(
+    bodies: &mut Bodies,
+    contacts: &mut PairCache,
+    contact_recycling: bool,
+    workers: &Workers,
+    scratch: &mut NarrowPhaseScratch,
+    to_wake: &mut Vec<u32>,
+    times: &mut StageTimes,
+) {
+    let _timer = times.time(Stage::FindContacts);
+    contacts.refresh_live(bodies);
+    to_wake.clear();
+    update_manifolds(bodies, contacts, contact_recycling, workers, scratch, to_wake);
+    for &slot in to_wake.iter() {
+        bodies.wake(slot as usize);
+    }
+}
+
 /// Updates the manifold of every cached pair with an awake body, and
 /// appends to `to_wake` the sleeping bodies that an awake body touches.
 ///
@@ -119,7 +147,7 @@ pub(crate) struct NarrowPhaseScratch {
 /// and the bodies to wake; then one serial pass, in pair order, releases
 /// and takes those slots (so they are handed out in that order) and
 /// queues the bodies. The result is the same for any number of threads.
-pub(crate) fn find_contacts(
+fn update_manifolds(
     bodies: &Bodies,
     contacts: &mut PairCache,
     contact_recycling: bool,

@@ -70,7 +70,7 @@ pub(crate) struct CachedPair {
     computed: bool,
     /// Whether the solver takes the pair's manifold this step: its gap can
     /// close within the step given the bodies' relative motion (set by
-    /// [`mark_reachable_pairs`](crate::collision::reachable_pairs::mark_reachable_pairs)).
+    /// the solver's `mark_reachable_pairs`).
     pub reachable: bool,
     /// The smallest separation of the manifold's points (`f32::MAX`
     /// without points), written with the points by the narrow phase, so

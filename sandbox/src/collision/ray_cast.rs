@@ -1,56 +1,48 @@
-//! Picking: the first body a ray meets. Each body's broad-phase box is
-//! tested first (a slab test), and only the bodies whose box the ray meets
-//! before the best hit so far are cast exactly, by collide's per-shape
-//! [`cast_ray`](collide::cast_ray). A ray starting inside a body hits it at
-//! `t = 0`.
+//! Picking: the first body a ray meets, in collide's vocabulary
+//! ([`RayCast`]). Each body's broad-phase box is tested first (a slab
+//! test), and only the bodies whose box the ray meets before the best hit
+//! so far are cast exactly, by collide's per-shape
+//! [`cast_ray`](collide::cast_ray). A ray whose origin is inside a body (or
+//! on its surface) answers that body with [`RayCast::StartsInside`], ahead
+//! of any body it would enter: nothing is nearer than the origin.
 
-use collide::nalgebra::{Unit, Vector3};
 use collide::{Ray, RayCast};
 
 use crate::body::BodyId;
 use crate::body::storage::Bodies;
 use crate::collision::aabb::Aabb;
 
-/// Where a ray first meets a body.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RayHit {
-    /// Ray parameter of the hit: the point is `origin + t * dir`.
-    pub t: f32,
-    /// Outward surface normal at the hit, world frame (the reversed ray
-    /// direction when the ray starts inside).
-    pub normal: Unit<Vector3<f32>>,
-}
-
-/// The first of `bodies` that `ray` hits with `t ≤ max_t`, and where; a
-/// body's shape is cast only when the ray meets its broad-phase box
-/// (`fat[slot]`) before the best hit so far. Rays or limits that collide
-/// refuses (non-finite values) and zero-direction rays starting inside a
-/// body (which have no normal) hit nothing.
+/// The body of `bodies` that `ray` meets first with `toi ≤ max_t`, and how:
+/// [`RayCast::Hit`] with the entry point and outward normal, or
+/// [`RayCast::StartsInside`] for a body holding the ray's origin (the one in
+/// the smallest slot if several do), which wins over every hit. Never
+/// [`RayCast::Miss`]: `None` when nothing is met. A body's shape is cast
+/// only when the ray meets its broad-phase box (`fat[slot]`) before the
+/// best hit so far. Rays or limits that collide refuses (non-finite
+/// values) meet nothing.
 pub(crate) fn cast_ray_bodies(
     bodies: &Bodies,
     fat: &[Aabb],
     ray: &Ray,
     max_t: f32,
-) -> Option<(BodyId, RayHit)> {
-    let mut best: Option<(BodyId, RayHit)> = None;
+) -> Option<(BodyId, RayCast)> {
+    let mut best: Option<(BodyId, RayCast)> = None;
+    let mut limit = max_t;
     for (i, r) in bodies.records.iter().enumerate() {
-        if !r.alive {
+        if !r.alive || !ray_meets_box(ray, &fat[i], limit) {
             continue;
         }
-        let limit = best.map_or(max_t, |(_, h)| h.t);
-        if !ray_meets_box(ray, &fat[i], limit) {
-            continue;
-        }
-        let hit = match collide::try_cast_ray(&r.shape, &bodies.poses[i], ray, limit) {
-            Ok(RayCast::Hit { toi, normal, .. }) => RayHit { t: toi, normal },
-            Ok(RayCast::StartsInside) => match Unit::try_new(-ray.dir, 0.0) {
-                Some(normal) => RayHit { t: 0.0, normal },
-                None => continue,
-            },
-            Ok(RayCast::Miss) | Err(_) => continue,
-        };
-        if best.is_none_or(|(_, b)| hit.t < b.t) {
-            best = Some((bodies.id(i), hit));
+        match collide::try_cast_ray(&r.shape, &bodies.poses[i], ray, limit) {
+            Ok(hit @ RayCast::Hit { toi, .. }) => {
+                // `toi ≤ limit` by the cast's contract; a tie keeps the
+                // body in the smaller slot.
+                if best.is_none() || toi < limit {
+                    best = Some((bodies.id(i), hit));
+                    limit = toi;
+                }
+            }
+            Ok(RayCast::StartsInside) => return Some((bodies.id(i), RayCast::StartsInside)),
+            Ok(RayCast::Miss) | Err(_) => {}
         }
     }
     best

@@ -14,6 +14,7 @@ use crate::body::storage::Bodies;
 use crate::collision::pair_cache::PairCache;
 use crate::settings::StepSettings;
 use crate::sleep::union_find::UnionFind;
+use crate::stage_times::{Stage, StageTimes};
 use crate::workers::{Workers, slots_in};
 
 /// Body slots one worker advances the still time of at a time.
@@ -32,15 +33,23 @@ pub(crate) struct SleepScratch {
 /// been still long enough. The still times are advanced on the `workers`;
 /// the islands are found on one thread, and only once some awake body has
 /// been still for the time to sleep.
+// A stage borrows each part of the world it reads or writes on its own
+// (see `world.rs`), and its stage times.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn update_sleep(
     bodies: &mut Bodies,
-    contacts: &PairCache,
+    contacts: &mut PairCache,
     awake_slots: &[u32],
     settings: &StepSettings,
     workers: &Workers,
     scratch: &mut SleepScratch,
     dt: f32,
+    times: &mut StageTimes,
 ) {
+    let _timer = times.time(Stage::UpdateSleep);
+    // Bodies were removed since the pairs' live blocks were last found.
+    contacts.refresh_live(bodies);
+    let contacts = &*contacts;
     let threshold_sq = settings.sleep_velocity * settings.sleep_velocity;
     // The sleep times are kept on the workers, in fixed runs of body
     // slots, each writing its own records.

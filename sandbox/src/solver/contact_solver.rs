@@ -52,6 +52,7 @@ use crate::collision::pair_cache::PairCache;
 use crate::solver::load_stiffening::LoadStiffening;
 use crate::solver::simd_batch::{self, ConstraintBatch, MAX_MANIFOLD_SWEEPS, tangent_basis};
 use crate::solver::solver_body::SolverBody;
+use crate::solver::step_impulses::StepImpulses;
 use crate::workers::Workers;
 
 /// A manifold's normal rows are swept again while a point's velocity is off
@@ -332,13 +333,16 @@ const STICKING_FRACTION: f32 = 0.99;
 const SLOTS_PER_RUN: usize = 1024;
 
 /// Writes the accumulated impulses back from the batch lanes to the
-/// manifolds for warm starting, and keeps the friction anchor of sticking
-/// contacts and drops it for sliding ones. Runs on the workers in fixed
+/// manifolds for warm starting, with the impulses of the whole step for
+/// users (`step_impulses`, the substeps before the last, plus the stored
+/// ones: see `solver::step_impulses`), and keeps the friction anchor of
+/// sticking contacts and drops it for sliding ones. Runs on the workers in fixed
 /// runs of `slots`, each manifold written by one worker (the same bits for
 /// any thread count).
 pub(crate) fn store_impulses(
     slots: &mut [ConstraintSlot],
     batches: &[ConstraintBatch],
+    step_impulses: &[StepImpulses],
     contacts: &mut PairCache,
     workers: &Workers,
 ) {
@@ -375,11 +379,16 @@ pub(crate) fn store_impulses(
             let friction = (tangent_impulse[0].powi(2) + tangent_impulse[1].powi(2)).sqrt();
             m.friction_anchor =
                 (total_normal > 0.0 && friction < STICKING_FRACTION * limit).then_some(s.anchor);
-            for (mp, &impulse) in m.points.iter_mut().zip(&normal_impulse) {
+            let earlier = &step_impulses[s.batch as usize];
+            for (i, (mp, &impulse)) in m.points.iter_mut().zip(&normal_impulse).enumerate() {
                 mp.normal_impulse = impulse;
+                mp.step_normal_impulse = earlier.normal[i].as_array()[lane] + impulse;
             }
             m.friction_impulse =
                 tangents[0] * tangent_impulse[0] + tangents[1] * tangent_impulse[1];
+            let step_tangent =
+                [0, 1].map(|k| earlier.tangent[k].as_array()[lane] + tangent_impulse[k]);
+            m.step_friction_impulse = tangents[0] * step_tangent[0] + tangents[1] * step_tangent[1];
             m.twist_impulse = batch.twist_impulse.as_array()[lane];
         }
     });

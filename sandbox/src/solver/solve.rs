@@ -8,12 +8,11 @@
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
-use collide::nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
+use collide::nalgebra::{Point3, Vector3};
 
 use crate::body::storage::Bodies;
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 use crate::collision::pair_cache::PairCache;
-use crate::collision::reachable_pairs::ReachableScratch;
 use crate::prefetch::{PREFETCH_FROM_BATCHES, prefetch};
 use crate::settings::StepSettings;
 use crate::shared_slice::SharedSlice;
@@ -26,15 +25,18 @@ use crate::solver::integrate::{clamp_speeds, integrate_positions, integrate_velo
 use crate::solver::load_stiffening::LoadStiffening;
 use crate::solver::mass_ratio_chains::mark_chains;
 use crate::solver::prepare::{ContactInput, prepare};
+use crate::solver::reachable_pairs::ReachableScratch;
 use crate::solver::regions::{Regions, Seams};
 use crate::solver::simd_batch::{self, ConstraintBatch, LANES};
 use crate::solver::solver_body::{BodyWindow, SolverBody, SolverMass, SolverMotion};
+use crate::solver::step_impulses::{self, StepImpulses};
+use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::LINEAR_SLOP;
-use crate::workers::{Workers, slots_in};
+use crate::workers::Workers;
 
 /// Bodies one worker integrates at a time: each costs tens of nanoseconds,
 /// so a chunk must be large for handing it out to be worth it.
-const BODIES_PER_CHUNK: usize = 512;
+pub(crate) const BODIES_PER_CHUNK: usize = 512;
 
 /// Marks a region's static stand-in in [`SolverScratch::gathered`].
 const STAND_IN: u32 = u32::MAX;
@@ -91,7 +93,8 @@ pub(crate) struct SolverScratch {
     /// Region after region: its static stand-in, then its awake bodies.
     pub bodies: Vec<SolverBody>,
     masses: Vec<SolverMass>,
-    motions: Vec<SolverMotion>,
+    /// Each solver body's rotation over the step, what write-back reads.
+    pub motions: Vec<SolverMotion>,
     /// World centre of mass of each solver body at the start of the step.
     centers: Vec<Point3<f32>>,
     /// World centre of mass of each awake body, in `awake_slots`' order.
@@ -131,14 +134,20 @@ pub(crate) struct SolverScratch {
     chain_batches: Vec<u32>,
     /// The mass-ratio chains solved directly.
     chain_blocks: ChainBlocks,
+    /// Per batch, the impulses of the step's substeps so far, which the
+    /// contacts report.
+    step_impulses: Vec<StepImpulses>,
 }
 
 /// Solves one step of `dt` for the awake bodies and the manifolds of
 /// `contacts` that the reachable-pairs pass kept (`reachable.solved`, by
 /// index, increasing: those with points and an awake body; the far ones
-/// among them are batched apart), storing impulses in `contacts`. Returns
-/// the time spent integrating inside the substeps, which the step reports
-/// apart.
+/// among them are batched apart), storing impulses in `contacts`. The time
+/// spent integrating inside the substeps is counted under
+/// [`Stage::Integrate`], the rest under [`Stage::Solve`].
+// A stage borrows each part of the world it reads or writes on its own
+// (see `world.rs`), and its stage times.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn solve(
     bodies: &Bodies,
     contacts: &mut PairCache,
@@ -147,13 +156,15 @@ pub(crate) fn solve(
     workers: &Workers,
     scratch: &mut SolverScratch,
     dt: f32,
-) -> Duration {
+    times: &mut StageTimes,
+) {
+    let mut timer = times.time(Stage::Solve);
     let ReachableScratch { solved, far, .. } = reachable;
     scratch.gather_awake(bodies, &settings.gravity, workers);
     if scratch.awake_slots.is_empty() {
         // Everything asleep or static: no contact can change.
         scratch.slots.clear();
-        return Duration::ZERO;
+        return;
     }
 
     let substeps = settings.substeps.max(1);
@@ -213,6 +224,7 @@ pub(crate) fn solve(
     );
     scratch.batch_constraints(bodies, contacts, far, &params, workers);
     scratch.chain_blocks.assemble(&scratch.slots, &scratch.batches);
+    step_impulses::reset(&mut scratch.step_impulses, scratch.batches.len());
     params.prefetch = scratch.batches.len() >= PREFETCH_FROM_BATCHES;
 
     let push_iterations = settings.push_iterations.max(1);
@@ -229,9 +241,10 @@ pub(crate) fn solve(
         chain_batches,
         chain_blocks,
         regions,
+        step_impulses,
         ..
     } = scratch;
-    for _ in 0..substeps {
+    for substep in 0..substeps {
         let t = Instant::now();
         workers.for_each_chunk_zip(
             &mut solver_bodies[1..],
@@ -284,6 +297,11 @@ pub(crate) fn solve(
         if !chain_blocks.is_empty() {
             chain_blocks.solve(batches, solver_bodies, &params, BlockPass::Relax);
         }
+        // What each contact applied in this substep; the last substep's is
+        // added with restitution's when the impulses are stored.
+        if substep + 1 < substeps {
+            step_impulses::add_substep(step_impulses, batches, workers);
+        }
     }
     apply_restitution(slots, batches, solver_bodies, &params);
     let t = Instant::now();
@@ -294,48 +312,8 @@ pub(crate) fn solve(
         |_, bodies, _| clamp_speeds(bodies, h),
     );
     integrate_time += t.elapsed();
-    store_impulses(slots, batches, contacts, workers);
-    integrate_time
-}
-
-/// Writes the solved poses and velocities of the awake bodies back to the
-/// body storage, and grows each body's travel bound by how far any of its
-/// points moved. Runs on the workers in fixed runs of [`BODIES_PER_CHUNK`]
-/// body slots, each writing only its own slots: the same bits for any
-/// thread count.
-pub(crate) fn write_back(bodies: &mut Bodies, scratch: &SolverScratch, workers: &Workers) {
-    let Bodies { records, poses, linear_velocities, angular_velocities, travel, .. } = bodies;
-    let awake = &scratch.awake_slots[..];
-    let slices =
-        (&mut poses[..], &mut travel[..], &mut linear_velocities[..], &mut angular_velocities[..]);
-    workers.for_each_zipped_run(
-        slices,
-        BODIES_PER_CHUNK,
-        |first, (poses, travel, linear, angular)| {
-            for &slot in slots_in(awake, first..first + poses.len()) {
-                let i = slot as usize;
-                let j = i - first;
-                let k = scratch.solver_index[i] as usize;
-                let sb = &scratch.bodies[k];
-                let motion = &scratch.motions[k];
-                let r = &records[i];
-                let pose = poses[j];
-                let delta_position = sb.delta_position();
-                let center = pose * r.mass.local_center + delta_position;
-                let rotation = UnitQuaternion::new_normalize(
-                    motion.delta_rotation.into_inner() * pose.rotation.into_inner(),
-                );
-                let translation = center.coords - rotation * r.mass.local_center.coords;
-                poses[j] = Isometry3::from_parts(Translation3::from(translation), rotation);
-                // Any point moved by at most the centre's displacement plus the
-                // rotation's arc at the body's extent (2 sin(θ/2) r).
-                let turn = motion.delta_rotation.imag().norm();
-                travel[j] += f64::from(delta_position.norm() + 2.0 * turn * r.extent);
-                linear[j] = sb.linear_velocity();
-                angular[j] = sb.angular_velocity();
-            }
-        },
-    );
+    store_impulses(slots, batches, step_impulses, contacts, workers);
+    timer.hand_over(Stage::Integrate, integrate_time);
 }
 
 impl SolverScratch {

@@ -69,6 +69,7 @@ use crate::body::storage::Bodies;
 use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::pair_cache::{CachedPair, PairCache};
+use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::workers::{Workers, slots_in};
 
@@ -114,42 +115,10 @@ const GUARD_PASSES: usize = 4;
 /// allowed: 1/256 of the step, a millimetre for a body moving at 15 m/s.
 const DEPTH_BISECTIONS: u32 = 8;
 
-/// Directions over which a body's thinnest half-width is taken: the axes,
-/// the face diagonals and the body diagonals of the shape's frame.
-const WIDTH_DIRECTIONS: [[f32; 3]; 13] = [
-    [1.0, 0.0, 0.0],
-    [0.0, 1.0, 0.0],
-    [0.0, 0.0, 1.0],
-    [1.0, 1.0, 0.0],
-    [1.0, -1.0, 0.0],
-    [1.0, 0.0, 1.0],
-    [1.0, 0.0, -1.0],
-    [0.0, 1.0, 1.0],
-    [0.0, 1.0, -1.0],
-    [1.0, 1.0, 1.0],
-    [1.0, 1.0, -1.0],
-    [1.0, -1.0, 1.0],
-    [-1.0, 1.0, 1.0],
-];
-
-/// Half the smallest width of `shape` over [`WIDTH_DIRECTIONS`]: an upper
-/// bound on its half-thickness, about how far it can move before it could
-/// have crossed a thin wall unseen (a plate's half-thickness, a sphere's
-/// radius).
-pub(crate) fn thinnest_half_width(shape: &Shape) -> f32 {
-    WIDTH_DIRECTIONS
-        .iter()
-        .map(|d| {
-            let d = Vector3::from(*d).normalize();
-            0.5 * (shape.local_support(&d) - shape.local_support(&-d)).dot(&d)
-        })
-        .fold(f32::INFINITY, f32::min)
-}
-
 /// The stage's scratch, by body slot, kept between steps so nothing is
 /// allocated once the world has stopped growing.
 #[derive(Debug, Default)]
-pub(crate) struct ContinuousScratch {
+pub(crate) struct SweepScratch {
     /// Poses at the step's start (valid for slots in `moving`).
     start: Vec<Isometry3<f32>>,
     /// Whether the body moved this step (was awake and dynamic).
@@ -187,7 +156,7 @@ pub(crate) struct ContinuousScratch {
     guard_pairs: Vec<Vec<[u32; 3]>>,
 }
 
-impl ContinuousScratch {
+impl SweepScratch {
     /// Per slot: whether the body moved this step (was awake and dynamic).
     pub(crate) fn moving(&self) -> &[bool] {
         &self.moving
@@ -201,8 +170,16 @@ impl ContinuousScratch {
     }
 
     /// Remembers the poses of the awake bodies before the solved ones are
-    /// written back.
-    pub(crate) fn remember_start_poses(&mut self, bodies: &Bodies, awake: &[u32], dt: f32) {
+    /// written back (timed as part of [`Stage::SweepFastBodies`], which
+    /// reads them).
+    pub(crate) fn remember_start_poses(
+        &mut self,
+        bodies: &Bodies,
+        awake: &[u32],
+        dt: f32,
+        times: &mut StageTimes,
+    ) {
+        let _timer = times.time(Stage::SweepFastBodies);
         self.dt = dt;
         let n = bodies.len();
         self.start.resize(n, Isometry3::identity());
@@ -263,15 +240,21 @@ impl ContinuousScratch {
 /// The sweep-fast-bodies stage: moves each fast body whose solved motion
 /// passed into or through another body back to the time of impact (see the
 /// module docs). `awake` lists the bodies the solve moved; call
-/// [`ContinuousScratch::remember_start_poses`] before writing them back.
+/// [`SweepScratch::remember_start_poses`] before writing them back.
 pub(crate) fn sweep_fast_bodies(
     bodies: &mut Bodies,
-    contacts: &PairCache,
+    contacts: &mut PairCache,
     broad_phase: &BroadPhase,
     awake: &[u32],
     workers: &Workers,
-    scratch: &mut ContinuousScratch,
+    scratch: &mut SweepScratch,
+    times: &mut StageTimes,
 ) {
+    let _timer = times.time(Stage::SweepFastBodies);
+    // The solve moved the awake bodies; the pairs' live blocks are found
+    // for them.
+    contacts.refresh_live(bodies);
+    let contacts = &*contacts;
     let fat = &broad_phase.fat;
     let n = bodies.len();
     scratch.fast.clear();
@@ -461,13 +444,8 @@ pub(crate) fn sweep_fast_bodies(
 /// (`shift`) and its turn's arc (`arc`), and marks it `fast` and
 /// `sinkable` (see [`sweep_fast_bodies`]). Runs on the workers in fixed
 /// runs of [`BODIES_PER_RUN`] body slots, each writing its own slots.
-fn measure_motions(
-    bodies: &Bodies,
-    awake: &[u32],
-    workers: &Workers,
-    scratch: &mut ContinuousScratch,
-) {
-    let ContinuousScratch { start, fast, sinkable, shift, arc, dt, .. } = scratch;
+fn measure_motions(bodies: &Bodies, awake: &[u32], workers: &Workers, scratch: &mut SweepScratch) {
+    let SweepScratch { start, fast, sinkable, shift, arc, dt, .. } = scratch;
     let (start, dt) = (&start[..], *dt);
     let slices = (&mut fast[..], &mut sinkable[..], &mut shift[..], &mut arc[..]);
     workers.for_each_zipped_run(slices, BODIES_PER_RUN, |first, (fast, sinkable, shift, arc)| {
@@ -494,7 +472,7 @@ fn measure_motions(
                 continue;
             }
             // The turn is at least the arc between the poses, and at least
-            // the angular speed over the step (see `ContinuousScratch::sweep`).
+            // the angular speed over the step (see `SweepScratch::sweep`).
             let exact = turn_arc(bodies, begin, dt, i);
             arc[j] = exact;
             // Written so that NaN is not fast (the invalid-body check
@@ -511,7 +489,7 @@ fn measure_motions(
 fn cached_pair_toi(
     bodies: &Bodies,
     contacts: &PairCache,
-    scratch: &ContinuousScratch,
+    scratch: &SweepScratch,
     pair: &CachedPair,
 ) -> f32 {
     let (a, b) = (pair.body_a as usize, pair.body_b as usize);
@@ -536,7 +514,7 @@ fn cached_pair_toi(
     }
 }
 
-impl ContinuousScratch {
+impl SweepScratch {
     /// Lowers the time of impact of the pair's moving bodies to `toi`, and
     /// their times against still bodies when the other stood still.
     fn lower_toi(&mut self, a: usize, b: usize, toi: f32) {
@@ -579,7 +557,7 @@ pub(crate) fn overlap_along_manifold(
 /// How far body `i`'s farthest point moved by its turn this step: the arc
 /// at its extent of the larger of the turn between its poses and its
 /// angular speed times the step.
-fn exact_arc(bodies: &Bodies, scratch: &ContinuousScratch, i: usize) -> f32 {
+fn exact_arc(bodies: &Bodies, scratch: &SweepScratch, i: usize) -> f32 {
     turn_arc(bodies, &scratch.start[i], scratch.dt, i)
 }
 
@@ -598,7 +576,7 @@ fn turn_arc(bodies: &Bodies, start: &Isometry3<f32>, dt: f32, i: usize) -> f32 {
 /// contacts at the step's start held them, and moving them back in time
 /// would only move them into their other neighbours, which stay at the
 /// step's end.
-fn pair_is_fast(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) -> bool {
+fn pair_is_fast(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) -> bool {
     // A slow body's `arc` is only a bound; its exact arc is taken here.
     let motion = |i: usize| match (scratch.moving[i], scratch.fast[i]) {
         (false, _) => (Vector3::zeros(), 0.0),
@@ -613,7 +591,7 @@ fn pair_is_fast(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize
 
 /// The time, in `[0, 1]` of the step, to which the pair's bodies must go
 /// back, or 1 when their solved poses stand.
-fn pair_toi(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) -> f32 {
+fn pair_toi(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) -> f32 {
     let (shape_a, shape_b) = (&bodies.records[a].shape, &bodies.records[b].shape);
     let (path_a, path_b) = (scratch.path(bodies, a), scratch.path(bodies, b));
     if bounding_spheres_stay_apart(bodies, (a, path_a), (b, path_b)) {
@@ -703,7 +681,7 @@ struct Plane {
 /// contacts found at the step's start were holding them).
 fn end_pose_holds(
     bodies: &Bodies,
-    scratch: &ContinuousScratch,
+    scratch: &SweepScratch,
     a: usize,
     b: usize,
     plane: &Plane,
@@ -730,7 +708,7 @@ fn end_pose_holds(
 /// end, so an impact the solver held, however deep (a capsule landing on a
 /// falling column sinks 2 to 10 cm for a step), must stand; only a body
 /// whose core crossed into the other's half-thickness is moved back.
-fn allowed_depth(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) -> f32 {
+fn allowed_depth(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) -> f32 {
     let thinnest = bodies.records[a].min_extent.min(bodies.records[b].min_extent);
     let held = (0.5 * thinnest).max(LINEAR_SLOP);
     if scratch.moving[a] && scratch.moving[b] { held } else { held.min(SPECULATIVE_DISTANCE) }
@@ -759,7 +737,7 @@ fn depth_at(
 /// which only a body passing through can reach, or the time its sweep was
 /// proven clear until when the sweep stopped at its iteration cap; either
 /// only if the body's solved pose stands wrong ([`core_stands_wrong`]).
-fn core_toi(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) -> Option<f32> {
+fn core_toi(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) -> Option<f32> {
     let mut earliest: Option<f32> = None;
     for (fast, other) in [(a, b), (b, a)] {
         let r = &bodies.records[fast];
@@ -828,7 +806,7 @@ fn core_toi(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize) ->
 /// but behind the face.
 fn core_stands_wrong(
     bodies: &Bodies,
-    scratch: &ContinuousScratch,
+    scratch: &SweepScratch,
     fast: usize,
     other: usize,
     other_at_hit: &Isometry3<f32>,
@@ -853,7 +831,7 @@ fn core_stands_wrong(
 /// stopped, but one that sank on by more than the slop within the step (a
 /// plate 1.8 cm in, tipped 3.5 cm further by a neighbour's push) goes back
 /// to where it had not.
-fn sink_time(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize, until: f32) -> f32 {
+fn sink_time(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize, until: f32) -> f32 {
     let (sweep_a, sweep_b) = (scratch.sweep(bodies, a), scratch.sweep(bodies, b));
     let depth = |t: f32| depth_at(bodies, &sweep_a.pose_at(t), a, &sweep_b.pose_at(t), b);
     let allowed = allowed_depth(bodies, scratch, a, b);
@@ -882,7 +860,7 @@ fn sink_time(bodies: &Bodies, scratch: &ContinuousScratch, a: usize, b: usize, u
 #[cfg(test)]
 mod tests {
     use collide::nalgebra::UnitQuaternion;
-    use collide::{Capsule, ConvexHull, Cuboid};
+    use collide::{Capsule, ConvexHull, Cuboid, Shape};
 
     use super::*;
     use crate::body::BodyDesc;

@@ -19,7 +19,7 @@
 //! * a 12 g hull struck into the ground by a box at 190 m/s, 10 cm in for
 //!   a step.
 //!
-//! Continuous collision (`collision::continuous`) moves a body back in
+//! Continuous collision (`collision::sweep_fast_bodies`) moves a body back in
 //! time, which cannot help a body that started the step already deep. This
 //! stage is the position-level correction of Box2D v2's
 //! `b2ContactSolver::SolvePositionConstraints` (non-linear Gauss-Seidel),
@@ -50,8 +50,9 @@ use collide::nalgebra::Vector3;
 use collide::{Contact, try_contact};
 
 use crate::body::storage::Bodies;
-use crate::collision::continuous::{ContinuousScratch, overlap_along_manifold};
 use crate::collision::pair_cache::PairCache;
+use crate::collision::sweep_fast_bodies::{SweepScratch, overlap_along_manifold};
+use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::workers::Workers;
 
@@ -80,7 +81,7 @@ const PAIRS_PER_RUN: usize = 4096;
 
 /// The stage's scratch, kept between steps.
 #[derive(Debug, Default)]
-pub(crate) struct StillOverlapScratch {
+pub(crate) struct PushOutScratch {
     /// By body slot: how far the body was pushed this step, m.
     pushed: Vec<f32>,
     /// Per run of [`PAIRS_PER_RUN`] cached pairs, in pair order: the pairs
@@ -91,15 +92,17 @@ pub(crate) struct StillOverlapScratch {
 }
 
 /// The push-out-of-still-bodies stage (see the module docs). `continuous`
-/// is the scratch of this step's [`crate::collision::continuous`] stage,
+/// is the scratch of this step's [`crate::collision::sweep_fast_bodies`] stage,
 /// which knows which bodies moved and by how much.
 pub(crate) fn push_out_of_still_bodies(
     bodies: &mut Bodies,
     contacts: &PairCache,
-    continuous: &ContinuousScratch,
+    continuous: &SweepScratch,
     workers: &Workers,
-    scratch: &mut StillOverlapScratch,
+    scratch: &mut PushOutScratch,
+    times: &mut StageTimes,
 ) {
+    let _timer = times.time(Stage::PushOut);
     let moving = continuous.moving();
     scratch.pushed.clear();
     scratch.pushed.resize(bodies.len(), 0.0);

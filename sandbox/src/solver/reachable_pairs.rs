@@ -44,6 +44,7 @@ use crate::body::BodyKind;
 use crate::body::storage::Bodies;
 use crate::collision::pair_cache::PairCache;
 use crate::prefetch::{PAIRS_AHEAD, PREFETCH_FROM_PAIRS, prefetch};
+use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::SPECULATIVE_DISTANCE;
 use crate::workers::Workers;
 
@@ -179,7 +180,12 @@ pub(crate) fn mark_reachable_pairs(
     dt: f32,
     workers: &Workers,
     scratch: &mut ReachableScratch,
+    times: &mut StageTimes,
 ) {
+    let _timer = times.time(Stage::MarkReachablePairs);
+    // The narrow phase woke some bodies: the live blocks are found again
+    // for the bodies awake now.
+    contacts.refresh_live(bodies);
     let Bodies { records, linear_velocities, angular_velocities, reach, active, .. } = bodies;
     let disturbance = &mut scratch.disturbance;
     disturbance.clear();
