@@ -62,7 +62,7 @@ pub use collision::aabb::Aabb;
 pub use collision::contact_pair::ContactPair;
 pub use collision::manifold::{ContactPoint, FrictionAnchor, MAX_MANIFOLD_POINTS, Manifold};
 pub use collision::ray_cast::RayHit;
-pub use error::WorldError;
+pub use error::{BodyField, Rule, Setting, SettingsError, UNIT_QUATERNION_TOLERANCE, WorldError};
 pub use events::{RemovalReason, RemovedBody, StepOutcome};
 pub use scene::builtin::{
     MAX_SCENE_BODIES, Scene, SceneError, UnknownScene, add_ground, build_scene, icosahedron,
@@ -72,7 +72,7 @@ pub use scene::file::{
     MAX_SCENE_FILE_BYTES, MAX_SUBSTEPS, SceneFile, SceneFileError,
 };
 pub use scene::source::{LoadError, LoadedScene, SceneSource};
-pub use settings::StepSettings;
+pub use settings::{MAX_THREADS, StepSettings};
 pub use solver::integrate::MAX_LINEAR_SPEED;
 pub use solver::simd_target::{SIMD_ENV_VAR, SimdTarget};
 pub use stage_times::StageTimes;
