@@ -30,3 +30,4 @@ mod soak;
 mod stacking;
 mod step_allocations;
 mod threads;
+mod world_errors;
