@@ -63,14 +63,10 @@ impl fmt::Display for WorldError {
     }
 }
 
-impl std::error::Error for WorldError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Self::InvalidSettings(e) => Some(e),
-            _ => None,
-        }
-    }
-}
+/// The message of [`WorldError::InvalidSettings`] already holds its
+/// [`SettingsError`]'s, so it reports no source (a chain printed cause by
+/// cause would say it twice).
+impl std::error::Error for WorldError {}
 
 impl From<SettingsError> for WorldError {
     fn from(e: SettingsError) -> Self {

@@ -10,8 +10,8 @@ use crate::common;
 use collide::nalgebra::{Isometry3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
 use collide::{Capsule, Cuboid, Shape, Sphere};
 use sandbox::{
-    BodyDesc, BodyField, BodyId, MAX_SUBSTEPS, MAX_THREADS, Scene, Setting, SettingsError,
-    StepOutcome, StepSettings, WORLD_BOUND, World, WorldError, build_scene,
+    BodyDesc, BodyField, BodyId, LoadError, MAX_SUBSTEPS, MAX_THREADS, Scene, SceneSource, Setting,
+    SettingsError, StepOutcome, StepSettings, WORLD_BOUND, World, WorldError, build_scene,
 };
 
 /// Short for the value every rule refuses.
@@ -525,4 +525,20 @@ fn only_settings_that_change_motion_wake_bodies() {
             assert_eq!(w.is_awake(b), Some(wakes), "{settings:?}");
         }
     }
+}
+
+/// Loading a scene with refused settings is a `LoadError` whose one-line
+/// message names the setting once (the world error's message already holds
+/// the settings error's, so it is not repeated as a cause).
+#[test]
+fn refused_settings_when_loading_a_scene_are_named_once() {
+    let settings = StepSettings { threads: 100, ..StepSettings::default() };
+    let e = SceneSource::named(Scene::Stack).build(settings).unwrap_err();
+    assert!(
+        matches!(&e, LoadError::Settings(WorldError::InvalidSettings(s)) if s.setting == Setting::Threads),
+        "{e:?}"
+    );
+    let shown = e.render();
+    assert_eq!(shown.matches("threads must be").count(), 1, "{shown}");
+    assert!(shown.ends_with("got 100"), "{shown}");
 }
