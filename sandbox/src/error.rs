@@ -1,30 +1,338 @@
-//! Typed errors of the world's API.
+//! Typed errors of the world's API: which value was refused, the rule it
+//! broke, and the value itself. A [`Rule`] is also what the scene-file
+//! validator checks a file's numbers against, so the API and the files
+//! accept the same values.
 
 use core::fmt;
 
-/// Why a world operation was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+use crate::body::storage::WORLD_BOUND;
+
+/// Why a world operation was refused. The world is unchanged after any of
+/// them.
+///
+/// ```
+/// use sandbox::{BodyDesc, BodyField, Rule, World, WorldError};
+/// use collide::Sphere;
+/// let mut world = World::new();
+/// let e = world.add_body(BodyDesc::dynamic(Sphere::new(0.5).into()).with_friction(-1.0));
+/// assert_eq!(
+///     e,
+///     Err(WorldError::InvalidBody { field: BodyField::Friction, rule: Rule::NonNegative, value: -1.0 })
+/// );
+/// assert_eq!(e.unwrap_err().to_string(), "friction must be zero or positive, got -1");
+/// assert_eq!(world.body_count(), 0);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum WorldError {
     /// The handle names a body that was removed (or never existed).
     UnknownBody,
-    /// A position, rotation, velocity, impulse or material value is NaN or infinite.
-    NonFinite,
+    /// A value of a body (a [`BodyDesc`](crate::BodyDesc) field, or the
+    /// argument of a setter such as [`World::set_pose`](crate::World::set_pose))
+    /// breaks its rule.
+    InvalidBody {
+        /// Which value.
+        field: BodyField,
+        /// The rule it breaks.
+        rule: Rule,
+        /// The offending value: the first component that breaks the rule
+        /// for a vector; for a rotation, the quaternion's norm, or its first
+        /// NaN or infinite component.
+        value: f32,
+    },
     /// A dynamic body's shape and density give a mass or inertia that is not
-    /// positive and finite.
+    /// positive and finite (a flat hull, which has no volume, or a shape so
+    /// large that its mass overflows an f32).
     BadMass,
+    /// The step settings break a rule (see [`StepSettings::validate`](crate::StepSettings::validate)).
+    InvalidSettings(SettingsError),
 }
 
 impl fmt::Display for WorldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::UnknownBody => f.write_str("the body handle names no live body"),
-            Self::NonFinite => f.write_str("a NaN or infinite value was given"),
+            Self::InvalidBody { field, rule, value } => {
+                write!(f, "{} must be {rule}, got {value}", field.name())
+            }
             Self::BadMass => {
                 f.write_str("the shape and density give a non-positive or non-finite mass")
             }
+            Self::InvalidSettings(e) => write!(f, "invalid step settings: {e}"),
         }
     }
 }
 
+/// The message of [`WorldError::InvalidSettings`] already holds its
+/// [`SettingsError`]'s, so it reports no source (a chain printed cause by
+/// cause would say it twice).
 impl std::error::Error for WorldError {}
+
+impl From<SettingsError> for WorldError {
+    fn from(e: SettingsError) -> Self {
+        Self::InvalidSettings(e)
+    }
+}
+
+/// A value of a body, by name: a field of [`BodyDesc`](crate::BodyDesc)
+/// (with the shape's parameters), or the argument of a setter of
+/// [`World`](crate::World). Each has one [`rule`](BodyField::rule), which
+/// the scene files follow too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum BodyField {
+    /// The position (the pose's translation), in metres.
+    Position,
+    /// The rotation (the pose's quaternion).
+    Rotation,
+    /// The linear velocity, m/s.
+    LinearVelocity,
+    /// The angular velocity, rad/s.
+    AngularVelocity,
+    /// The density, kg/m³ (checked for fixed bodies too, which ignore it).
+    Density,
+    /// The friction coefficient.
+    Friction,
+    /// The restitution coefficient.
+    Restitution,
+    /// A cuboid's half extents, m.
+    CuboidHalfExtents,
+    /// A sphere's radius, m.
+    SphereRadius,
+    /// A capsule's half height (of its core segment), m.
+    CapsuleHalfHeight,
+    /// A capsule's radius, m.
+    CapsuleRadius,
+    /// The impulse of [`World::apply_impulse`](crate::World::apply_impulse), N·s.
+    Impulse,
+    /// The point [`World::apply_impulse`](crate::World::apply_impulse) applies
+    /// its impulse at, m.
+    ImpulsePoint,
+}
+
+impl BodyField {
+    /// The value's name, as the scene files and the API's fields spell it
+    /// (`"linear_velocity"`, `"cuboid half_extents"`, `"impulse point"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Position => "position",
+            Self::Rotation => "rotation",
+            Self::LinearVelocity => "linear_velocity",
+            Self::AngularVelocity => "angular_velocity",
+            Self::Density => "density",
+            Self::Friction => "friction",
+            Self::Restitution => "restitution",
+            Self::CuboidHalfExtents => "cuboid half_extents",
+            Self::SphereRadius => "sphere radius",
+            Self::CapsuleHalfHeight => "capsule half_height",
+            Self::CapsuleRadius => "capsule radius",
+            Self::Impulse => "impulse",
+            Self::ImpulsePoint => "impulse point",
+        }
+    }
+
+    /// The rule every component of the value must follow. Every rule also
+    /// asks for a finite value.
+    ///
+    /// Velocities need only be finite: the step limits a body's speed to
+    /// [`MAX_LINEAR_SPEED`](crate::MAX_LINEAR_SPEED) and its spin per
+    /// substep, as it does for speeds that impulses and contacts give.
+    pub fn rule(self) -> Rule {
+        match self {
+            Self::Position => Rule::WithinWorldBound,
+            Self::Rotation => Rule::UnitQuaternion,
+            Self::LinearVelocity | Self::AngularVelocity | Self::Impulse | Self::ImpulsePoint => {
+                Rule::Finite
+            }
+            Self::Density | Self::CuboidHalfExtents | Self::SphereRadius | Self::CapsuleRadius => {
+                Rule::Positive
+            }
+            Self::Friction | Self::CapsuleHalfHeight => Rule::NonNegative,
+            Self::Restitution => Rule::UnitInterval,
+        }
+    }
+}
+
+impl fmt::Display for BodyField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How far a rotation's quaternion may be from unit length: `|‖q‖ − 1|`
+/// at most this. A quaternion of norm `1 + ε` scales what it rotates by
+/// about `1 + 2ε`, 0.2 mm on a 1 m body at this tolerance; rounding in f32
+/// leaves about 1e-7 per composed rotation, so a pose read back from the
+/// world, or built from a few composed rotations, always passes.
+pub const UNIT_QUATERNION_TOLERANCE: f32 = 1e-4;
+
+/// A rule a value must follow. Every rule asks for a finite value (NaN
+/// breaks every rule); its `Display` is the phrase the errors use
+/// ("zero or positive", "a whole number from 1 to 64").
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Rule {
+    /// Finite: not NaN or infinite.
+    Finite,
+    /// Finite and above zero.
+    Positive,
+    /// Finite and zero or above.
+    NonNegative,
+    /// In `[0, 1]`.
+    UnitInterval,
+    /// At most [`WORLD_BOUND`] from the origin on every axis.
+    WithinWorldBound,
+    /// A quaternion's norm within [`UNIT_QUATERNION_TOLERANCE`] of 1 (the
+    /// value checked is the norm).
+    UnitQuaternion,
+    /// A whole number from `min` to `max`, both included.
+    WholeNumber {
+        /// The smallest allowed.
+        min: u32,
+        /// The largest allowed.
+        max: u32,
+    },
+    /// Above zero and at most `max`.
+    PositiveAtMost {
+        /// The largest allowed.
+        max: f32,
+    },
+}
+
+impl Rule {
+    /// Whether `value` follows the rule. Every comparison is written so that
+    /// NaN fails it.
+    ///
+    /// ```
+    /// use sandbox::Rule;
+    /// assert!(Rule::NonNegative.admits(0.0));
+    /// assert!(!Rule::NonNegative.admits(f64::NAN));
+    /// assert!(!Rule::WholeNumber { min: 1, max: 64 }.admits(0.0));
+    /// assert!(Rule::WholeNumber { min: 1, max: 64 }.admits(64.0));
+    /// ```
+    pub fn admits(self, value: f64) -> bool {
+        match self {
+            Self::Finite => value.is_finite(),
+            Self::Positive => value > 0.0 && value.is_finite(),
+            Self::NonNegative => value >= 0.0 && value.is_finite(),
+            Self::UnitInterval => (0.0..=1.0).contains(&value),
+            Self::WithinWorldBound => value.abs() <= f64::from(WORLD_BOUND),
+            Self::UnitQuaternion => (value - 1.0).abs() <= f64::from(UNIT_QUATERNION_TOLERANCE),
+            Self::WholeNumber { min, max } => {
+                value.fract() == 0.0 && (f64::from(min)..=f64::from(max)).contains(&value)
+            }
+            Self::PositiveAtMost { max } => value > 0.0 && value <= f64::from(max),
+        }
+    }
+
+    /// Whether every value follows the rule; if not, the first one that
+    /// breaks it.
+    pub(crate) fn check(self, values: impl IntoIterator<Item = f32>) -> Result<(), f32> {
+        values.into_iter().try_for_each(|v| if self.admits(f64::from(v)) { Ok(()) } else { Err(v) })
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Finite => f.write_str("finite"),
+            Self::Positive => f.write_str("positive"),
+            Self::NonNegative => f.write_str("zero or positive"),
+            Self::UnitInterval => f.write_str("in [0, 1]"),
+            Self::WithinWorldBound => {
+                write!(f, "within the world bound (|x| <= {WORLD_BOUND} m)")
+            }
+            Self::UnitQuaternion => write!(
+                f,
+                "a unit quaternion (a norm within {UNIT_QUATERNION_TOLERANCE:e} of 1; the value is \
+                 its norm)"
+            ),
+            Self::WholeNumber { min, max } => write!(f, "a whole number from {min} to {max}"),
+            Self::PositiveAtMost { max } => write!(f, "above 0 and at most {max}"),
+        }
+    }
+}
+
+/// A setting of [`StepSettings`](crate::StepSettings), by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+#[allow(missing_docs)] // Each variant is the field of the same name.
+pub enum Setting {
+    Gravity,
+    Substeps,
+    PushIterations,
+    RelaxIterations,
+    ContactHertz,
+    MaxContactSag,
+    MassRatioIterations,
+    ContactDampingRatio,
+    MaxPushOutVelocity,
+    RestitutionThreshold,
+    SleepVelocity,
+    TimeToSleep,
+    Threads,
+}
+
+impl Setting {
+    /// The field's name in [`StepSettings`](crate::StepSettings) (and in a
+    /// scene file's `[settings]`, for those it may set).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Gravity => "gravity",
+            Self::Substeps => "substeps",
+            Self::PushIterations => "push_iterations",
+            Self::RelaxIterations => "relax_iterations",
+            Self::ContactHertz => "contact_hertz",
+            Self::MaxContactSag => "max_contact_sag",
+            Self::MassRatioIterations => "mass_ratio_iterations",
+            Self::ContactDampingRatio => "contact_damping_ratio",
+            Self::MaxPushOutVelocity => "max_push_out_velocity",
+            Self::RestitutionThreshold => "restitution_threshold",
+            Self::SleepVelocity => "sleep_velocity",
+            Self::TimeToSleep => "time_to_sleep",
+            Self::Threads => "threads",
+        }
+    }
+}
+
+impl fmt::Display for Setting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A [`StepSettings`](crate::StepSettings) value that breaks its rule (see
+/// [`StepSettings::validate`](crate::StepSettings::validate)).
+///
+/// ```
+/// use sandbox::{Rule, Setting, StepSettings};
+/// let e = StepSettings { substeps: 0, ..StepSettings::default() }.validate().unwrap_err();
+/// assert_eq!((e.setting, e.rule), (Setting::Substeps, Rule::WholeNumber { min: 1, max: 64 }));
+/// assert_eq!(e.to_string(), "substeps must be a whole number from 1 to 64, got 0");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct SettingsError {
+    /// Which setting.
+    pub setting: Setting,
+    /// The rule it breaks.
+    pub rule: Rule,
+    /// The offending value (the first component that breaks the rule, for
+    /// gravity), widened to f64 so that a count too large for an f32 keeps
+    /// its digits.
+    pub value: f64,
+}
+
+impl fmt::Display for SettingsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Self { setting, rule, value } = self;
+        match rule {
+            Rule::WholeNumber { .. } => write!(f, "{setting} must be {rule}, got {value}"),
+            // An f32 setting, shown at its own precision (the widening to
+            // f64 is exact, the narrowing back too).
+            _ => write!(f, "{setting} must be {rule}, got {}", *value as f32),
+        }
+    }
+}
+
+impl std::error::Error for SettingsError {}

@@ -95,7 +95,7 @@ pub use collide::Ray;
 pub use collision::aabb::Aabb;
 pub use collision::contact_view::{ContactPointView, ContactView};
 pub use collision::manifold::MAX_MANIFOLD_POINTS;
-pub use error::WorldError;
+pub use error::{BodyField, Rule, Setting, SettingsError, UNIT_QUATERNION_TOLERANCE, WorldError};
 pub use events::{RemovalReason, RemovedBody, StepOutcome};
 pub use scene::builtin::{
     MAX_SCENE_BODIES, Scene, SceneError, UnknownScene, add_ground, build_scene, icosahedron,
@@ -104,7 +104,7 @@ pub use scene::file::{
     self as scene_file, Location, MAX_CONTACT_HERTZ, MAX_HULL_POINTS, MAX_ITERATIONS,
     MAX_SCENE_FILE_BYTES, MAX_SUBSTEPS, SceneFile, SceneFileError,
 };
-pub use settings::StepSettings;
+pub use settings::{MAX_THREADS, StepSettings};
 pub use solver::integrate::MAX_LINEAR_SPEED;
 pub use solver::simd_target::SimdTarget;
 pub use stage_times::{Stage, StageTimes};

@@ -45,19 +45,19 @@ use std::time::{Duration, Instant};
 use collide::nalgebra::{Isometry3, Point3, Vector3};
 use collide::{Ray, RayCast, Shape};
 
+use crate::body::checks;
 use crate::body::mass_properties::MassProperties;
 use crate::body::storage::Bodies;
 use crate::body::{BodyDesc, BodyId, BodyKind};
 use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::{BroadPhase, update_broad_phase};
-use crate::collision::contact_recycling::motion_bound;
 use crate::collision::contact_view::ContactView;
 use crate::collision::narrow_phase::{NarrowPhaseScratch, find_contacts, merge_pairs};
 use crate::collision::pair_cache::PairCache;
 use crate::collision::push_out::{PushOutScratch, push_out_of_still_bodies};
 use crate::collision::ray_cast::cast_ray_bodies;
 use crate::collision::sweep_fast_bodies::{SweepScratch, sweep_fast_bodies};
-use crate::error::WorldError;
+use crate::error::{BodyField, WorldError};
 use crate::events::{RemovalReason, RemovedBody, StepOutcome};
 use crate::settings::StepSettings;
 use crate::sleep::update_sleep::{SleepScratch, update_sleep};
@@ -71,6 +71,18 @@ use crate::workers::Workers;
 pub use crate::body::storage::WORLD_BOUND;
 
 /// A rigid-body world.
+///
+/// Bad input is an error, never a clamp: every method that takes a value
+/// checks it ([`add_body`](World::add_body) every field of the
+/// [`BodyDesc`], [`set_settings`](World::set_settings) every setting) and
+/// returns a [`WorldError`] naming the value and the rule it breaks,
+/// leaving the world unchanged. A step with a `dt` that is not positive and
+/// finite is reported as [`StepOutcome::IgnoredDt`] and changes nothing.
+///
+/// Naming: a fallible call returns `Result` under its plain name
+/// (`add_body`, `with_settings`, `set_pose`); the `try_` prefix is kept for
+/// the fallible twin of an infallible call, as collide's `try_intersects`
+/// is of `intersects`. No method of `World` has such a twin.
 ///
 /// ```
 /// use sandbox::{BodyDesc, World};
@@ -127,12 +139,25 @@ pub struct World {
 impl World {
     /// An empty world with default settings.
     pub fn new() -> Self {
-        Self::with_settings(StepSettings::default())
+        Self::default()
     }
 
     /// An empty world with the given settings.
-    pub fn with_settings(settings: StepSettings) -> Self {
-        Self { settings, ..Self::default() }
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidSettings`] naming the first setting that
+    /// [`StepSettings::validate`] refuses.
+    ///
+    /// ```
+    /// use sandbox::{Setting, StepSettings, World, WorldError};
+    /// let world = World::with_settings(StepSettings { substeps: 4, ..StepSettings::default() });
+    /// assert_eq!(world.unwrap().settings().substeps, 4);
+    /// let e = World::with_settings(StepSettings { substeps: 0, ..StepSettings::default() });
+    /// assert!(matches!(e, Err(WorldError::InvalidSettings(s)) if s.setting == Setting::Substeps));
+    /// ```
+    pub fn with_settings(settings: StepSettings) -> Result<Self, WorldError> {
+        settings.validate()?;
+        Ok(Self { settings, ..Self::default() })
     }
 
     /// The step settings.
@@ -140,26 +165,55 @@ impl World {
         &self.settings
     }
 
-    /// The step settings, for changing. Turning sleep off wakes every body.
-    pub fn set_settings(&mut self, settings: StepSettings) {
+    /// Replaces the step settings. A change that alters how bodies move
+    /// (gravity, substeps, sweeps, contact springs, push-out speed,
+    /// restitution threshold, or sleep turned off) wakes every sleeping
+    /// body, since what held it at rest may no longer; a change of threads,
+    /// contact recycling or the sleep thresholds wakes none.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidSettings`] naming the first setting that
+    /// [`StepSettings::validate`] refuses; the world is then unchanged.
+    pub fn set_settings(&mut self, settings: StepSettings) -> Result<(), WorldError> {
+        settings.validate()?;
         self.at_rest = false;
-        self.settings = settings;
-        if !settings.sleep_enabled {
-            for slot in 0..self.bodies.len() {
-                self.bodies.wake(slot);
-            }
+        if self.settings.changes_motion(&settings) {
+            self.bodies.wake_all();
         }
+        self.settings = settings;
+        Ok(())
     }
 
     /// Adds a body and returns its handle.
     ///
     /// # Errors
-    /// [`WorldError::NonFinite`] for a NaN or infinite pose, velocity or
-    /// material value; [`WorldError::BadMass`] for a dynamic body whose shape
-    /// and density give no positive, finite mass and invertible inertia.
+    /// The world is unchanged after any of them:
+    /// - [`WorldError::InvalidBody`] naming the first field of `desc` that
+    ///   breaks its [rule](BodyField::rule): a position that is not finite or
+    ///   lies past [`WORLD_BOUND`], a rotation that is not a finite unit
+    ///   quaternion, a non-finite velocity, a density that is not positive,
+    ///   a friction below zero, a restitution outside `[0, 1]`, or a shape
+    ///   with a size that is not positive (cuboid half extents, sphere or
+    ///   capsule radius) or a negative capsule half height. Nothing is
+    ///   clamped.
+    /// - [`WorldError::BadMass`] for a dynamic body whose shape and density
+    ///   give no positive, finite mass and invertible inertia (a flat hull,
+    ///   or a mass that overflows an f32).
+    ///
+    /// ```
+    /// use sandbox::{BodyDesc, BodyField, World, WorldError};
+    /// use collide::Cuboid;
+    /// use collide::nalgebra::Vector3;
+    /// let mut world = World::new();
+    /// let inside_out = BodyDesc::fixed(Cuboid::new(Vector3::new(-5.0, 0.5, -5.0)).into());
+    /// assert!(matches!(
+    ///     world.add_body(inside_out),
+    ///     Err(WorldError::InvalidBody { field: BodyField::CuboidHalfExtents, value: -5.0, .. })
+    /// ));
+    /// ```
     pub fn add_body(&mut self, desc: BodyDesc) -> Result<BodyId, WorldError> {
-        self.at_rest = false;
         let id = self.bodies.insert(&desc)?;
+        self.at_rest = false;
         let tight = Aabb::of_shape(&desc.shape, &desc.pose);
         self.broad_phase.insert(id.index, tight, AABB_MARGIN);
         Ok(id)
@@ -175,19 +229,12 @@ impl World {
         self.bodies.wake(slot);
         let mut touching = std::mem::take(&mut self.to_wake);
         touching.clear();
-        let me = slot as u32;
-        self.contacts.retain(|c, manifold| {
-            let involved = c.body_a == me || c.body_b == me;
-            if involved && !manifold.points.is_empty() {
-                touching.push(if c.body_a == me { c.body_b } else { c.body_a });
-            }
-            !involved
-        });
+        self.contacts.remove_body(slot as u32, &mut touching);
         for &other in &touching {
             self.bodies.wake(other as usize);
         }
         self.to_wake = touching;
-        self.broad_phase.remove(me);
+        self.broad_phase.remove(slot as u32);
         self.bodies.free(slot);
         Ok(())
     }
@@ -196,8 +243,10 @@ impl World {
     /// the body. Fixed bodies ignore impulses.
     ///
     /// # Errors
-    /// [`WorldError::UnknownBody`] for a stale handle, [`WorldError::NonFinite`]
-    /// for a NaN or infinite impulse or point.
+    /// The world is unchanged after any of them:
+    /// - [`WorldError::UnknownBody`] for a stale handle;
+    /// - [`WorldError::InvalidBody`] for a NaN or infinite impulse
+    ///   ([`BodyField::Impulse`]) or point ([`BodyField::ImpulsePoint`]).
     pub fn apply_impulse(
         &mut self,
         id: BodyId,
@@ -205,29 +254,26 @@ impl World {
         point: Point3<f32>,
     ) -> Result<(), WorldError> {
         let i = self.bodies.slot(id)?;
-        if !impulse.iter().chain(point.iter()).all(|x| x.is_finite()) {
-            return Err(WorldError::NonFinite);
+        checks::check_vector(BodyField::Impulse, &impulse)?;
+        checks::check_vector(BodyField::ImpulsePoint, &point.coords)?;
+        if self.bodies.apply_impulse(i, &impulse, &point) {
+            self.at_rest = false;
         }
-        let r = &self.bodies.records[i];
-        if r.kind == BodyKind::Fixed {
-            return Ok(());
-        }
-        self.at_rest = false;
-        let pose = &self.bodies.poses[i];
-        let center = pose * r.mass.local_center;
-        let inv_inertia = r.inv_inertia_world(pose);
-        self.bodies.linear_velocities[i] += impulse * r.inv_mass;
-        self.bodies.angular_velocities[i] += inv_inertia * (point - center).cross(&impulse);
-        self.bodies.wake(i);
         Ok(())
     }
 
-    /// Sets a body's linear velocity (m/s) and wakes it.
+    /// Sets a body's linear velocity (m/s) and wakes it; a fixed body keeps
+    /// its zero velocity. Any finite velocity is taken: the step limits
+    /// speeds to [`MAX_LINEAR_SPEED`](crate::MAX_LINEAR_SPEED), as it does
+    /// for speeds from impulses and contacts.
     ///
     /// # Errors
-    /// As [`apply_impulse`](World::apply_impulse).
+    /// The world is unchanged after any of them:
+    /// - [`WorldError::UnknownBody`] for a stale handle;
+    /// - [`WorldError::InvalidBody`] ([`BodyField::LinearVelocity`]) for a
+    ///   NaN or infinite component.
     pub fn set_linear_velocity(&mut self, id: BodyId, v: Vector3<f32>) -> Result<(), WorldError> {
-        let i = self.dynamic_slot_for(id, &v)?;
+        let i = self.dynamic_slot_for(id, BodyField::LinearVelocity, &v)?;
         if let Some(i) = i {
             self.at_rest = false;
             self.bodies.linear_velocities[i] = v;
@@ -236,12 +282,17 @@ impl World {
         Ok(())
     }
 
-    /// Sets a body's angular velocity (rad/s, world frame) and wakes it.
+    /// Sets a body's angular velocity (rad/s, world frame) and wakes it; a
+    /// fixed body keeps its zero velocity. Any finite spin is taken: the
+    /// step limits it to a quarter turn per substep.
     ///
     /// # Errors
-    /// As [`apply_impulse`](World::apply_impulse).
+    /// The world is unchanged after any of them:
+    /// - [`WorldError::UnknownBody`] for a stale handle;
+    /// - [`WorldError::InvalidBody`] ([`BodyField::AngularVelocity`]) for a
+    ///   NaN or infinite component.
     pub fn set_angular_velocity(&mut self, id: BodyId, w: Vector3<f32>) -> Result<(), WorldError> {
-        let i = self.dynamic_slot_for(id, &w)?;
+        let i = self.dynamic_slot_for(id, BodyField::AngularVelocity, &w)?;
         if let Some(i) = i {
             self.at_rest = false;
             self.bodies.angular_velocities[i] = w;
@@ -251,16 +302,15 @@ impl World {
     }
 
     /// The slot of `id` if it is a dynamic body, `None` for a fixed one,
-    /// after checking that `value` is finite.
+    /// after checking `value` against `field`'s rule.
     fn dynamic_slot_for(
         &self,
         id: BodyId,
+        field: BodyField,
         value: &Vector3<f32>,
     ) -> Result<Option<usize>, WorldError> {
         let i = self.bodies.slot(id)?;
-        if !value.iter().all(|x| x.is_finite()) {
-            return Err(WorldError::NonFinite);
-        }
+        checks::check_vector(field, value)?;
         Ok((self.bodies.records[i].kind == BodyKind::Dynamic).then_some(i))
     }
 
@@ -268,23 +318,17 @@ impl World {
     /// solver does not see the jump as a velocity.
     ///
     /// # Errors
-    /// As [`apply_impulse`](World::apply_impulse).
+    /// The world is unchanged after any of them:
+    /// - [`WorldError::UnknownBody`] for a stale handle;
+    /// - [`WorldError::InvalidBody`] for a position that is not finite or
+    ///   lies past [`WORLD_BOUND`] ([`BodyField::Position`]), or a rotation
+    ///   that is not a finite unit quaternion ([`BodyField::Rotation`]).
     pub fn set_pose(&mut self, id: BodyId, pose: Isometry3<f32>) -> Result<(), WorldError> {
         let i = self.bodies.slot(id)?;
-        if !pose.translation.vector.iter().chain(pose.rotation.coords.iter()).all(|x| x.is_finite())
-        {
-            return Err(WorldError::NonFinite);
-        }
+        checks::check_pose(&pose)?;
         self.at_rest = false;
-        let b = &mut self.bodies;
-        let (moved, _) = motion_bound(&b.poses[i], &pose, b.radii[i]);
-        // A non-finite bound (never expected for finite poses) makes every
-        // clearance of this body unusable, which is the safe side.
-        b.travel[i] += if moved.is_finite() { f64::from(moved) } else { f64::INFINITY };
-        b.poses[i] = pose;
-        let tight = Aabb::of_shape(&b.records[i].shape, &pose);
+        let tight = self.bodies.teleport(i, &pose);
         self.broad_phase.update(i as u32, &tight, AABB_MARGIN);
-        self.bodies.wake(i);
         Ok(())
     }
 

@@ -14,7 +14,7 @@ use crate::common::{self, DT};
 /// sleeping off so that every step is solved, with `substeps`.
 fn on_ground(body: BodyDesc, substeps: u32) -> (World, BodyId) {
     let settings = StepSettings { sleep_enabled: false, substeps, ..StepSettings::default() };
-    let mut world = World::with_settings(settings);
+    let mut world = World::with_settings(settings).expect("valid settings");
     sandbox::add_ground(&mut world).unwrap();
     let id = world.add_body(body).unwrap();
     (world, id)

@@ -55,7 +55,8 @@ fn wall_world(restitution: f32) -> World {
         gravity: Vector3::zeros(),
         sleep_enabled: false,
         ..StepSettings::default()
-    });
+    })
+    .unwrap();
     let wall = Cuboid::new(Vector3::new(WALL_HALF_THICKNESS, WALL_HALF_SIZE, WALL_HALF_SIZE));
     w.add_body(BodyDesc::fixed(wall.into()).with_restitution(restitution)).unwrap();
     w
@@ -239,7 +240,8 @@ fn collide_spinning_head_on(shape: &Shape, speed: f32, spin: f32, e: f32) -> (bo
         gravity: Vector3::zeros(),
         sleep_enabled: false,
         ..StepSettings::default()
-    });
+    })
+    .unwrap();
     let desc = BodyDesc::dynamic(shape.clone()).with_restitution(e);
     let a = w.add_body(desc.clone()).unwrap();
     let b = w.add_body(desc).unwrap();
@@ -460,7 +462,8 @@ fn a_capsule_landing_at_390_m_s_gains_no_energy() {
         sleep_enabled: false,
         substeps: 1,
         ..StepSettings::default()
-    });
+    })
+    .unwrap();
     let ground = Cuboid::new(Vector3::new(50.0, 0.5, 50.0));
     w.add_body(
         BodyDesc::fixed(ground.into())

@@ -38,3 +38,4 @@ mod soak;
 mod stacking;
 mod step_allocations;
 mod threads;
+mod world_errors;

@@ -246,7 +246,8 @@ fn light_rod_wedged_under_a_heavy_box_stays_out_of_the_ground() {
             sleep_enabled: false,
             substeps,
             ..sandbox::StepSettings::default()
-        });
+        })
+        .unwrap();
         add_ground(&mut w).unwrap();
         let rod_shape: Shape = collide::Capsule::new(0.33, 0.03).into();
         let rod = w

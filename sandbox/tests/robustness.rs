@@ -7,7 +7,8 @@ use collide::nalgebra::{Isometry3, Point3, Vector3};
 use collide::{Cuboid, Shape, Sphere};
 use common::world;
 use sandbox::{
-    BodyDesc, RemovalReason, RemovedBody, StepOutcome, WORLD_BOUND, WorldError, add_ground,
+    BodyDesc, BodyField, RemovalReason, RemovedBody, Rule, StepOutcome, WORLD_BOUND, WorldError,
+    add_ground,
 };
 
 fn cube() -> Shape {
@@ -87,15 +88,37 @@ fn huge_finite_velocity_neither_overflows_nor_poisons_the_world() {
 fn non_finite_input_is_refused_with_a_typed_error() {
     let mut w = world(true);
     let bad = BodyDesc::dynamic(cube()).with_position(Vector3::new(f32::NAN, 0.0, 0.0));
-    assert_eq!(w.add_body(bad), Err(WorldError::NonFinite));
-    let zero_mass = BodyDesc::dynamic(cube()).with_density(0.0);
-    assert_eq!(w.add_body(zero_mass), Err(WorldError::BadMass));
+    assert!(matches!(
+        w.add_body(bad),
+        Err(WorldError::InvalidBody { field: BodyField::Position, rule: Rule::WithinWorldBound, value })
+            if value.is_nan()
+    ));
+    let zero_density = BodyDesc::dynamic(cube()).with_density(0.0);
+    assert_eq!(
+        w.add_body(zero_density),
+        Err(WorldError::InvalidBody {
+            field: BodyField::Density,
+            rule: Rule::Positive,
+            value: 0.0
+        })
+    );
+    // Finite and positive, but its mass (ρ · 4/3 π r³ ≈ 4e93) overflows f32.
+    let huge = BodyDesc::dynamic(Sphere::new(1e30).into());
+    assert_eq!(w.add_body(huge), Err(WorldError::BadMass));
     let id = w.add_body(BodyDesc::dynamic(cube())).unwrap();
     let nan = Vector3::new(0.0, f32::NAN, 0.0);
-    assert_eq!(w.apply_impulse(id, nan, Point3::origin()), Err(WorldError::NonFinite));
+    assert!(matches!(
+        w.apply_impulse(id, nan, Point3::origin()),
+        Err(WorldError::InvalidBody { field: BodyField::Impulse, rule: Rule::Finite, value })
+            if value.is_nan()
+    ));
     assert_eq!(
         w.set_pose(id, Isometry3::translation(f32::INFINITY, 0.0, 0.0)),
-        Err(WorldError::NonFinite)
+        Err(WorldError::InvalidBody {
+            field: BodyField::Position,
+            rule: Rule::WithinWorldBound,
+            value: f32::INFINITY
+        })
     );
     w.remove_body(id).unwrap();
     assert_eq!(w.remove_body(id), Err(WorldError::UnknownBody));

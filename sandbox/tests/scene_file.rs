@@ -52,9 +52,9 @@ fn stack5_example_matches_the_built_in_stack_5_after_stepping() {
     let file = SceneFile::parse(&example("stack5.toml")).unwrap();
     for sleep in [true, false] {
         let settings = StepSettings { sleep_enabled: sleep, ..StepSettings::default() };
-        let mut from_file = World::with_settings(file.step_settings(settings));
+        let mut from_file = World::with_settings(file.step_settings(settings)).unwrap();
         let ids = file.build(&mut from_file).unwrap();
-        let mut oracle = World::with_settings(settings);
+        let mut oracle = World::with_settings(settings).unwrap();
         let oracle_ids = build_scene(&mut oracle, Scene::Stack, 5).unwrap();
         assert_eq!(ids, oracle_ids);
         assert_eq!(from_file.body_count(), oracle.body_count());
@@ -110,7 +110,7 @@ fn tower_example_builds_its_grid_and_ball_and_runs_clean() {
     assert_eq!(file.body_count(), 41);
     let settings = file.step_settings(StepSettings::default());
     assert_eq!(settings.substeps, 8);
-    let mut world = World::with_settings(settings);
+    let mut world = World::with_settings(settings).unwrap();
     let ids = file.build(&mut world).unwrap();
     assert_eq!(ids.len(), 41);
     // The grid: x fastest, then z, then y, from (-0.5, 0.5, -0.5) in steps of 1.
@@ -142,7 +142,7 @@ fn tower_example_builds_its_grid_and_ball_and_runs_clean() {
 #[test]
 fn mixed_small_example_has_each_shape_and_material() {
     let file = SceneFile::parse(&example("mixed_small.toml")).unwrap();
-    let mut world = World::with_settings(file.step_settings(StepSettings::default()));
+    let mut world = World::with_settings(file.step_settings(StepSettings::default())).unwrap();
     let ids = file.build(&mut world).unwrap();
     assert_eq!(ids.len(), 6);
     assert_eq!(world.body_count(), 7, "the ground is on by default");

@@ -209,7 +209,8 @@ fn check(text: &str) -> Duration {
             assert!(scene.body_count() as u64 <= MAX_SCENE_BODIES);
             // Building a million bodies proves nothing more about the file.
             if scene.body_count() <= 1000 {
-                let mut world = World::with_settings(scene.step_settings(StepSettings::default()));
+                let mut world =
+                    World::with_settings(scene.step_settings(StepSettings::default())).unwrap();
                 match scene.build(&mut world) {
                     Ok(bodies) => assert_eq!(bodies.len(), scene.body_count()),
                     Err(e) => assert!(matches!(e, SceneFileError::World { .. }), "{e:?}"),

@@ -270,7 +270,8 @@ fn a_capsule_spinning_half_a_turn_per_step_is_pushed_out_of_the_ground() {
     let mut world = World::with_settings(sandbox::StepSettings {
         substeps: 4,
         ..sandbox::StepSettings::default()
-    });
+    })
+    .unwrap();
     let ground = Cuboid::new(Vector3::new(2e4, 0.5, 2e4));
     world
         .add_body(BodyDesc::fixed(ground.into()).with_position(Vector3::new(0.0, -0.5, 0.0)))

@@ -94,7 +94,7 @@ fn the_counter_counts() {
 fn settled_scenes_step_without_allocating() {
     for (scene, size) in [(Scene::Pyramid, 20), (Scene::Stack, 10), (Scene::Pyramid, 50)] {
         let settings = StepSettings { sleep_enabled: false, ..StepSettings::default() };
-        let mut world = World::with_settings(settings);
+        let mut world = World::with_settings(settings).unwrap();
         build_scene(&mut world, scene, size).unwrap();
         let first = allocations_over(&mut world, 1);
         assert!(first > 0, "{scene:?} {size}: the first step allocated nothing");

@@ -58,7 +58,7 @@ fn state(world: &World, bodies: &[BodyId]) -> Vec<[u32; 14]> {
 
 fn build(scene: Scene, size: usize, sleep: bool, threads: usize) -> (World, Vec<BodyId>) {
     let settings = StepSettings { sleep_enabled: sleep, threads, ..StepSettings::default() };
-    let mut world = World::with_settings(settings);
+    let mut world = World::with_settings(settings).unwrap();
     let bodies = build_scene(&mut world, scene, size).expect("scene builds");
     assert!(bodies.len() >= 1000, "{scene} {size} is too small to split");
     (world, bodies)
@@ -105,7 +105,7 @@ fn switching_threads_mid_run_changes_nothing() {
     for step in 1..=STEPS {
         let threads = 1 + step % 3;
         let settings = StepSettings { threads, ..*switching.settings() };
-        switching.set_settings(settings);
+        switching.set_settings(settings).unwrap();
         one.step(DT);
         switching.step(DT);
     }
@@ -123,7 +123,7 @@ fn mass_ratio_chains_step_the_same_on_any_number_of_threads() {
     use sandbox::{BodyDesc, add_ground};
     let build = |threads: usize| {
         let settings = StepSettings { sleep_enabled: false, threads, ..StepSettings::default() };
-        let mut world = World::with_settings(settings);
+        let mut world = World::with_settings(settings).unwrap();
         add_ground(&mut world).expect("ground");
         let cube: Shape = Cuboid::new(Vector3::new(0.5, 0.5, 0.5)).into();
         let mut bodies = Vec::new();

@@ -35,7 +35,7 @@ impl SandboxSide {
         specs: &[BodySpec],
         settings: StepSettings,
     ) -> Result<Self, Box<dyn Error>> {
-        let mut world = World::with_settings(settings);
+        let mut world = World::with_settings(settings).expect("valid settings");
         let bodies = build_scene(&mut world, scene, size)?;
         check_ground(&world)?;
         if bodies.len() != specs.len() {

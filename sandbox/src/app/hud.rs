@@ -106,8 +106,10 @@ fn settings_section(ui: &mut egui::Ui, c: &mut Controller) {
         egui::Slider::new(&mut s.contact_hertz, 5.0..=240.0).logarithmic(true).text("contact Hz"),
     );
     ui.checkbox(&mut s.sleep_enabled, "sleeping");
-    if s != c.sim.settings {
-        c.sim.apply_settings(s);
+    if s != c.sim.settings
+        && let Err(e) = c.sim.apply_settings(s)
+    {
+        log::warn!("settings refused: {e}");
     }
 }
 

@@ -161,9 +161,14 @@ impl Simulation {
     }
 
     /// Applies changed settings to the running world (and to restarts).
-    pub fn apply_settings(&mut self, settings: StepSettings) {
+    ///
+    /// # Errors
+    /// As [`World::set_settings`](crate::World::set_settings); the world and
+    /// the kept settings are then unchanged.
+    pub fn apply_settings(&mut self, settings: StepSettings) -> Result<(), crate::WorldError> {
+        self.world.set_settings(settings)?;
         self.settings = settings;
-        self.world.set_settings(settings);
+        Ok(())
     }
 
     /// Runs one fixed step: remembers the poses to interpolate from, pulls

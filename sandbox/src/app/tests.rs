@@ -168,7 +168,7 @@ fn h_f12_and_the_overlay_keys_toggle_state() {
 fn changed_settings_apply_to_the_world_and_to_restarts() {
     let mut c = controller(Scene::Stack, 3);
     let settings = StepSettings { substeps: 3, sleep_enabled: false, ..c.sim.settings };
-    c.sim.apply_settings(settings);
+    c.sim.apply_settings(settings).unwrap();
     assert_eq!(c.sim.world.settings().substeps, 3);
     press(&mut c, KeyCode::KeyR);
     assert_eq!(c.sim.world.settings().substeps, 3);

@@ -31,7 +31,9 @@ pub enum BodyKind {
     Dynamic,
 }
 
-/// Everything needed to create a body: see [`World::add_body`](crate::World::add_body).
+/// Everything needed to create a body: see [`World::add_body`](crate::World::add_body),
+/// which checks every field against its [`BodyField::rule`](crate::BodyField::rule)
+/// (the `with_*` setters take any value; nothing is clamped).
 ///
 /// ```
 /// use sandbox::BodyDesc;
@@ -46,17 +48,21 @@ pub enum BodyKind {
 pub struct BodyDesc {
     /// Static or dynamic.
     pub kind: BodyKind,
-    /// The collision shape, in the body's frame.
+    /// The collision shape, in the body's frame: positive cuboid half
+    /// extents and sphere or capsule radii, a capsule half height of zero
+    /// or more.
     pub shape: Shape,
-    /// Pose of the body's frame in the world.
+    /// Pose of the body's frame in the world: a position within
+    /// [`WORLD_BOUND`](crate::WORLD_BOUND) on every axis, a unit quaternion.
     pub pose: Isometry3<f32>,
-    /// Linear velocity of the centre of mass, m/s.
+    /// Linear velocity of the centre of mass, m/s (finite).
     pub linear_velocity: Vector3<f32>,
-    /// Angular velocity, rad/s, world frame.
+    /// Angular velocity, rad/s, world frame (finite).
     pub angular_velocity: Vector3<f32>,
-    /// Density in kg/m³ (ignored for static bodies).
+    /// Density in kg/m³, positive (ignored for static bodies, but checked).
     pub density: f32,
-    /// Coulomb friction coefficient. Pairs combine as `sqrt(f_a * f_b)`.
+    /// Coulomb friction coefficient, zero or positive. Pairs combine as
+    /// `sqrt(f_a * f_b)`.
     pub friction: f32,
     /// Restitution coefficient in `[0, 1]`. Pairs combine as the maximum.
     pub restitution: f32,

@@ -1,8 +1,10 @@
-//! Bodies: their handles and descriptions, their mass properties, and the
-//! world's storage of them.
+//! Bodies: their handles and descriptions, the checks their values pass,
+//! their mass properties, and the world's storage of them.
 
+pub(crate) mod checks;
 mod desc;
 pub(crate) mod mass_properties;
+pub(crate) mod motion_bound;
 pub(crate) mod storage;
 pub(crate) mod thickness;
 

@@ -7,7 +7,9 @@
 use collide::Shape;
 use collide::nalgebra::{Isometry3, Matrix3, Point3, Vector3};
 
+use crate::body::checks::check_desc;
 use crate::body::mass_properties::MassProperties;
+use crate::body::motion_bound::motion_bound;
 use crate::body::thickness::thinnest_half_width;
 use crate::body::{BodyDesc, BodyId, BodyKind};
 use crate::collision::aabb::Aabb;
@@ -45,16 +47,7 @@ pub(crate) struct BodyRecord {
 impl BodyRecord {
     /// The record of a new body, or why `desc` describes none.
     fn new(desc: &BodyDesc) -> Result<Self, WorldError> {
-        let finite = desc.pose.translation.vector.iter().all(|x| x.is_finite())
-            && desc.pose.rotation.coords.iter().all(|x| x.is_finite())
-            && desc.linear_velocity.iter().all(|x| x.is_finite())
-            && desc.angular_velocity.iter().all(|x| x.is_finite())
-            && desc.friction.is_finite()
-            && desc.restitution.is_finite()
-            && desc.density.is_finite();
-        if !finite {
-            return Err(WorldError::NonFinite);
-        }
+        check_desc(desc)?;
         let (mass, inv_mass, inv_inertia_local) = match desc.kind {
             BodyKind::Fixed => (
                 MassProperties {
@@ -110,8 +103,9 @@ impl BodyRecord {
     }
 }
 
-/// A body's surface material, as given in its [`BodyDesc`] (friction at
-/// least 0, restitution clamped to `[0, 1]`).
+/// A body's surface material, as given in its [`BodyDesc`] (which
+/// [`BodyRecord::new`] checked: friction zero or positive, restitution in
+/// `[0, 1]`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct BodyMaterial {
     /// Friction coefficient.
@@ -166,10 +160,7 @@ impl Bodies {
             (Vector3::zeros(), Vector3::zeros())
         };
         let radius = record.radius_from_origin();
-        let material = BodyMaterial {
-            friction: desc.friction.max(0.0),
-            restitution: desc.restitution.clamp(0.0, 1.0),
-        };
+        let material = BodyMaterial { friction: desc.friction, restitution: desc.restitution };
         let slot = match self.free_slots.pop() {
             Some(slot) => {
                 let i = slot as usize;
@@ -263,6 +254,51 @@ impl Bodies {
             }
         }
         self.records[i].sleep_time = 0.0;
+    }
+
+    /// Wakes every sleeping dynamic body, and restarts every body's count
+    /// of still time.
+    pub fn wake_all(&mut self) {
+        for (i, r) in self.records.iter_mut().enumerate() {
+            if r.alive && r.kind == BodyKind::Dynamic {
+                if !r.awake {
+                    r.awake = true;
+                    self.active[i] = true;
+                    self.active_epoch += 1;
+                }
+                r.sleep_time = 0.0;
+            }
+        }
+    }
+
+    /// Applies `impulse` (N·s, world frame) at `point` (world frame) to the
+    /// body in slot `i` and wakes it; a fixed body ignores it. Returns
+    /// whether the body took it.
+    pub fn apply_impulse(&mut self, i: usize, impulse: &Vector3<f32>, point: &Point3<f32>) -> bool {
+        let r = &self.records[i];
+        if r.kind == BodyKind::Fixed {
+            return false;
+        }
+        let pose = &self.poses[i];
+        let center = pose * r.mass.local_center;
+        let inv_inertia = r.inv_inertia_world(pose);
+        self.linear_velocities[i] += impulse * r.inv_mass;
+        self.angular_velocities[i] += inv_inertia * (point - center).cross(impulse);
+        self.wake(i);
+        true
+    }
+
+    /// Moves the body in slot `i` to `pose` (and wakes it), adding the jump
+    /// to its travel so that no cached clearance outlives it. Returns the
+    /// body's tight box at its new pose, for the broad phase.
+    pub fn teleport(&mut self, i: usize, pose: &Isometry3<f32>) -> Aabb {
+        let (moved, _) = motion_bound(&self.poses[i], pose, self.radii[i]);
+        // A non-finite bound (never expected for finite poses) makes every
+        // clearance of this body unusable, which is the safe side.
+        self.travel[i] += if moved.is_finite() { f64::from(moved) } else { f64::INFINITY };
+        self.poses[i] = *pose;
+        self.wake(i);
+        Aabb::of_shape(&self.records[i].shape, pose)
     }
 
     /// Finds, for this step of `dt`, how far any point of each body can move

@@ -31,6 +31,7 @@
 
 use collide::nalgebra::{Isometry3, Point3, Vector3};
 
+use crate::body::motion_bound::motion_bound;
 use crate::collision::manifold::{MAX_MANIFOLD_POINTS, Manifold};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 
@@ -68,19 +69,6 @@ pub(crate) const MAX_RECYCLED_STEPS: u32 = 3;
 // distance; while recycling it can have come at most `RECYCLE_DISTANCE`
 // closer, so it still has a gap when the manifold is next computed.
 const _: () = assert!(RECYCLE_DISTANCE < 0.5 * SPECULATIVE_DISTANCE);
-
-/// How far any point within `radius` of a frame's origin can have moved
-/// between the frame's poses `then` and `now`, and the sine of half the
-/// rotation between the two. Used for B's frame seen from A (the relative
-/// pose), and for a body in the world.
-pub(crate) fn motion_bound(then: &Isometry3<f32>, now: &Isometry3<f32>, radius: f32) -> (f32, f32) {
-    // A point r lies at R·r + t. Between the two poses it moves by
-    // Δt + (R_now − R_then)·r, and |(R_now − R_then)·r| is at most
-    // 2·sin(θ/2)·|r| for the rotation θ between them.
-    let half_sine = (then.rotation.inverse() * now.rotation).imag().norm();
-    let shift = (now.translation.vector - then.translation.vector).norm();
-    (shift + 2.0 * half_sine * radius, half_sine)
-}
 
 /// A lower bound on the distance now of a pair found at least `clearance`
 /// apart when B's pose in A's frame was `computed_at`, B's pose in A's frame

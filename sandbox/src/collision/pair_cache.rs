@@ -432,6 +432,19 @@ impl PairCache {
             kept
         });
     }
+
+    /// Drops every pair of the body in `slot` (a body being removed), and
+    /// appends to `touching` the other body of each dropped pair that had
+    /// contact points.
+    pub fn remove_body(&mut self, slot: u32, touching: &mut Vec<u32>) {
+        self.retain(|c, manifold| {
+            let involved = c.body_a == slot || c.body_b == slot;
+            if involved && !manifold.points.is_empty() {
+                touching.push(if c.body_a == slot { c.body_b } else { c.body_a });
+            }
+            !involved
+        });
+    }
 }
 
 /// Whether every pair of the sorted `pairs` is already in the sorted `old`

@@ -62,7 +62,7 @@
 
 use collide::nalgebra::{Isometry3, Point3, Vector3};
 use collide::try_time_of_impact;
-use collide::{Contact, Shape, Sphere, SupportMap, Sweep, TimeOfImpact, try_contact};
+use collide::{Contact, Sphere, SupportMap, Sweep, TimeOfImpact, try_contact};
 
 use crate::body::BodyKind;
 use crate::body::storage::Bodies;

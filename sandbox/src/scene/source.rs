@@ -7,6 +7,7 @@ use core::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::body::{BodyId, BodyKind};
+use crate::error::WorldError;
 use crate::scene::builtin::{Scene, SceneError, build_scene};
 use crate::scene::file::{MAX_SCENE_FILE_BYTES, SceneFile, SceneFileError};
 use crate::settings::StepSettings;
@@ -51,7 +52,7 @@ impl SceneSource {
     pub fn build(&self, settings: StepSettings) -> Result<LoadedScene, LoadError> {
         match self {
             Self::Named { scene, size } => {
-                let mut world = World::with_settings(settings);
+                let mut world = World::with_settings(settings).map_err(LoadError::Settings)?;
                 let bodies = build_scene(&mut world, *scene, *size).map_err(LoadError::Scene)?;
                 Ok(LoadedScene { world, bodies, size: *size })
             }
@@ -65,7 +66,7 @@ impl SceneSource {
                 let file = SceneFile::parse(&text).map_err(invalid)?;
                 let mut file_settings = file.step_settings(settings);
                 file_settings.sleep_enabled &= settings.sleep_enabled;
-                let mut world = World::with_settings(file_settings);
+                let mut world = World::with_settings(file_settings).map_err(LoadError::Settings)?;
                 let all = file.build(&mut world).map_err(invalid)?;
                 let bodies =
                     all.into_iter().filter(|&b| world.kind(b) == Some(BodyKind::Dynamic)).collect();
@@ -108,6 +109,9 @@ pub enum LoadError {
     },
     /// A built-in scene could not be built (too large, for instance).
     Scene(SceneError),
+    /// The world refused the step settings (see
+    /// [`StepSettings::validate`](crate::StepSettings::validate)).
+    Settings(WorldError),
 }
 
 impl LoadError {
@@ -141,6 +145,7 @@ impl fmt::Display for LoadError {
             Self::Read { path, .. } => write!(f, "reading scene file {}", path.display()),
             Self::File { path, error, .. } => write!(f, "{}", error.in_file(&path_name(path))),
             Self::Scene(_) => f.write_str("building the scene"),
+            Self::Settings(_) => f.write_str("creating the world"),
         }
     }
 }
@@ -152,6 +157,7 @@ impl std::error::Error for LoadError {
             // The one-line message already carries the file error's causes.
             Self::File { .. } => None,
             Self::Scene(e) => Some(e),
+            Self::Settings(e) => Some(e),
         }
     }
 }

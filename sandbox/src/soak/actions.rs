@@ -160,15 +160,17 @@ impl Soak {
 
     fn switch_sleeping(&mut self) {
         let s = *self.world.settings();
-        self.world.set_settings(StepSettings { sleep_enabled: !s.sleep_enabled, ..s });
-        self.report.sleep_switches += 1;
+        if self.world.set_settings(StepSettings { sleep_enabled: !s.sleep_enabled, ..s }).is_ok() {
+            self.report.sleep_switches += 1;
+        }
     }
 
     fn change_substeps(&mut self) {
         let s = *self.world.settings();
         let substeps = 1 + self.rng.below(MAX_SUBSTEPS as usize) as u32;
-        self.world.set_settings(StepSettings { substeps, ..s });
-        self.report.substep_changes += 1;
+        if self.world.set_settings(StepSettings { substeps, ..s }).is_ok() {
+            self.report.substep_changes += 1;
+        }
     }
 
     fn touched(&mut self, id: BodyId) {

@@ -215,7 +215,7 @@ fn no_pair_is_left_empty_that_contact_determination_finds() {
 fn large_awake_scenes_are_solved_in_regions() {
     for (size, regions) in [(20, 1), (63, 1), (64, 2), (100, 4)] {
         let settings = StepSettings { sleep_enabled: false, ..StepSettings::default() };
-        let mut world = World::with_settings(settings);
+        let mut world = World::with_settings(settings).unwrap();
         crate::build_scene(&mut world, crate::Scene::Pyramid, size).expect("scene builds");
         world.step(1.0 / 60.0);
         assert_eq!(world.solver.region_count(), regions, "pyramid {size}");
@@ -348,7 +348,7 @@ fn steps_skipped_at_rest_leave_the_bits_of_full_steps() {
         }),
         ("new settings", |w, _, _| {
             let settings = StepSettings { gravity: Vector3::new(0.0, -5.0, 0.0), ..*w.settings() };
-            w.set_settings(settings);
+            w.set_settings(settings).unwrap();
         }),
         ("add a cube", |w, _, _| {
             cube_at(w, 9.0);

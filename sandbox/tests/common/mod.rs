@@ -9,7 +9,7 @@ pub const DT: f32 = 1.0 / 60.0;
 
 /// A world with default settings, sleeping on or off.
 pub fn world(sleep: bool) -> World {
-    World::with_settings(StepSettings { sleep_enabled: sleep, ..StepSettings::default() })
+    World::with_settings(StepSettings { sleep_enabled: sleep, ..StepSettings::default() }).unwrap()
 }
 
 /// The eight corners of a cube of half-extent `h` at `pose`.

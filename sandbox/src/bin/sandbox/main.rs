@@ -124,10 +124,11 @@ fn run_app(args: RunArgs) -> Result<()> {
     bench::run(&bench)
 }
 
-/// The machine's logical cores (1 if unknown): the app's default threads.
+/// The machine's logical cores (1 if unknown), at most
+/// [`sandbox::MAX_THREADS`]: the app's default threads.
 #[cfg(feature = "render")]
 fn machine_cores() -> usize {
-    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get).min(sandbox::MAX_THREADS)
 }
 
 /// Writes `text` to standard output. A reader that closed the pipe early

@@ -193,7 +193,7 @@ fn an_empty_manifold_is_never_recycled() {
 fn world_with(body: BodyDesc, contact_recycling: bool) -> World {
     let settings =
         StepSettings { contact_recycling, sleep_enabled: false, ..StepSettings::default() };
-    let mut world = World::with_settings(settings);
+    let mut world = World::with_settings(settings).unwrap();
     world.add_body(BodyDesc::fixed(ground()).with_position(Vector3::new(0.0, -0.5, 0.0))).unwrap();
     world.add_body(body).unwrap();
     world

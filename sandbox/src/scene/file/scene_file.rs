@@ -44,7 +44,7 @@ pub const MAX_SCENE_FILE_BYTES: usize = 1 << 20;
 /// "#).unwrap();
 /// assert_eq!(scene.body_count(), 4);
 ///
-/// let mut world = World::with_settings(scene.step_settings(StepSettings::default()));
+/// let mut world = World::with_settings(scene.step_settings(StepSettings::default())).unwrap();
 /// let bodies = scene.build(&mut world).unwrap();
 /// assert_eq!(bodies.len(), 4);
 /// assert_eq!(world.body_count(), 5); // and the ground

@@ -3,7 +3,9 @@
 //! is a rotation, a hull that encloses volume, settings within their
 //! limits. Numbers are read as `f64` and narrowed to `f32` only after
 //! checking that they fit, so `1e300` is reported as out of range rather
-//! than silently becoming infinity.
+//! than silently becoming infinity. Each value is held to the same rule as
+//! in the API ([`BodyField::rule`], [`Setting::rule`]), so a file and
+//! [`World::add_body`](crate::World::add_body) accept the same bodies.
 
 use core::ops::Range;
 
@@ -12,6 +14,7 @@ use collide::{Capsule, ConvexHull, Cuboid, Shape, Sphere};
 use toml::Spanned;
 
 use crate::body::BodyDesc;
+use crate::error::{BodyField, Rule, Setting};
 use crate::scene::file::error::SceneFileError;
 use crate::scene::file::location::{Location, Locator};
 use crate::scene::file::raw::{
@@ -20,20 +23,7 @@ use crate::scene::file::raw::{
 };
 use crate::world::WORLD_BOUND;
 
-/// Most substeps a scene file may ask for: eight times the default (see
-/// [`StepSettings::default`](crate::StepSettings::default)); past that, more only hides a badly scaled
-/// scene.
-pub const MAX_SUBSTEPS: u32 = 64;
-
-/// Most push or relax sweeps per substep a scene file may ask for (the
-/// defaults are in [`StepSettings::default`](crate::StepSettings::default)); past 16 a scene wants more
-/// substeps instead.
-pub const MAX_ITERATIONS: u32 = 16;
-
-/// Highest contact frequency a scene file may ask for (Hz). The solver caps
-/// it at a quarter of the substep rate anyway (60 Hz at 4 substeps, 960 Hz
-/// at 64); this only rejects values no substep count could honour.
-pub const MAX_CONTACT_HERTZ: f32 = 1000.0;
+pub use crate::settings::{MAX_CONTACT_HERTZ, MAX_ITERATIONS, MAX_SUBSTEPS};
 
 /// The most points one hull of a scene file may list. Far more than a
 /// hand-written or exported convex piece needs (a hull of 10,000 points on
@@ -49,7 +39,7 @@ pub const MAX_HULL_POINTS: usize = 10_000;
 const MIN_QUATERNION_NORM: f64 = 1e-6;
 
 fn within_world_bound() -> String {
-    format!("within the world bound (|x| <= {WORLD_BOUND} m)")
+    Rule::WithinWorldBound.to_string()
 }
 
 /// Checks the raw values and turns them into the scene's types, naming the
@@ -74,23 +64,18 @@ impl Validator<'_> {
         Ok(v as f32)
     }
 
-    /// A finite number that satisfies `ok`, described by `expected`.
-    fn number_in(
-        &self,
-        n: &RawNumber,
-        what: &str,
-        ok: impl Fn(f32) -> bool,
-        expected: &str,
-    ) -> Result<f32, SceneFileError> {
+    /// A finite number that follows `rule` (the API's rule for the same
+    /// value, so files and the API accept the same numbers).
+    fn number_in(&self, n: &RawNumber, what: &str, rule: Rule) -> Result<f32, SceneFileError> {
         let v = self.number(n, what)?;
-        if ok(v) {
+        if rule.admits(f64::from(v)) {
             Ok(v)
         } else {
             Err(SceneFileError::OutOfRange {
                 location: self.locator.of(n),
                 what: what.to_owned(),
                 value: *n.get_ref(),
-                expected: expected.to_owned(),
+                expected: rule.to_string(),
             })
         }
     }
@@ -104,49 +89,37 @@ impl Validator<'_> {
         ))
     }
 
-    fn positive_vector(&self, v: &RawVec3, what: &str) -> Result<Vector3<f32>, SceneFileError> {
+    /// A vector whose every component follows `rule`.
+    fn vector_in(
+        &self,
+        v: &RawVec3,
+        what: &str,
+        rule: Rule,
+    ) -> Result<Vector3<f32>, SceneFileError> {
         let [x, y, z] = &v.get_ref().0;
         let mut out = Vector3::zeros();
         for (i, n) in [x, y, z].into_iter().enumerate() {
-            out[i] = self.number_in(n, &format!("{what}[{i}]"), |v| v > 0.0, "positive")?;
-        }
-        Ok(out)
-    }
-
-    /// A position: finite and inside the world's bound.
-    fn position(&self, v: &RawVec3, what: &str) -> Result<Vector3<f32>, SceneFileError> {
-        let [x, y, z] = &v.get_ref().0;
-        let mut out = Vector3::zeros();
-        for (i, n) in [x, y, z].into_iter().enumerate() {
-            out[i] = self.number_in(
-                n,
-                &format!("{what}[{i}]"),
-                |v| v.abs() <= WORLD_BOUND,
-                &within_world_bound(),
-            )?;
+            out[i] = self.number_in(n, &format!("{what}[{i}]"), rule)?;
         }
         Ok(out)
     }
 
     pub fn settings(&self, raw: &RawSettings) -> Result<SettingsOverrides, SceneFileError> {
-        let gravity = raw.gravity.as_ref().map(|g| self.vector(g, "gravity")).transpose()?;
-        let count = |raw: &Option<Spanned<i64>>, what: &str, max: u32| {
-            raw.as_ref().map(|s| self.whole_number(s, what, max)).transpose()
+        let gravity = raw
+            .gravity
+            .as_ref()
+            .map(|g| self.vector_in(g, "gravity", Setting::Gravity.rule()))
+            .transpose()?;
+        let count = |raw: &Option<Spanned<i64>>, setting: Setting| {
+            raw.as_ref().map(|s| self.whole_number(s, setting)).transpose()
         };
-        let substeps = count(&raw.substeps, "substeps", MAX_SUBSTEPS)?;
-        let push_iterations = count(&raw.push_iterations, "push_iterations", MAX_ITERATIONS)?;
-        let relax_iterations = count(&raw.relax_iterations, "relax_iterations", MAX_ITERATIONS)?;
+        let substeps = count(&raw.substeps, Setting::Substeps)?;
+        let push_iterations = count(&raw.push_iterations, Setting::PushIterations)?;
+        let relax_iterations = count(&raw.relax_iterations, Setting::RelaxIterations)?;
         let contact_hertz = raw
             .contact_hertz
             .as_ref()
-            .map(|n| {
-                self.number_in(
-                    n,
-                    "contact_hertz",
-                    |v| v > 0.0 && v <= MAX_CONTACT_HERTZ,
-                    &format!("a frequency above 0 and at most {MAX_CONTACT_HERTZ} Hz"),
-                )
-            })
+            .map(|n| self.number_in(n, "contact_hertz", Setting::ContactHertz.rule()))
             .transpose()?;
         Ok(SettingsOverrides {
             gravity,
@@ -159,16 +132,18 @@ impl Validator<'_> {
         })
     }
 
-    /// A whole number from 1 to `max`.
-    fn whole_number(&self, s: &Spanned<i64>, what: &str, max: u32) -> Result<u32, SceneFileError> {
+    /// A whole number that follows `setting`'s rule.
+    fn whole_number(&self, s: &Spanned<i64>, setting: Setting) -> Result<u32, SceneFileError> {
         let v = *s.get_ref();
+        let rule = setting.rule();
+        // Written so that a value past u32 fails before the rule is asked.
         match u32::try_from(v) {
-            Ok(n) if (1..=max).contains(&n) => Ok(n),
+            Ok(n) if rule.admits(f64::from(n)) => Ok(n),
             _ => Err(SceneFileError::OutOfRange {
                 location: self.locator.of(s),
-                what: what.to_owned(),
+                what: setting.name().to_owned(),
                 value: v as f64,
-                expected: format!("a whole number from 1 to {max}"),
+                expected: rule.to_string(),
             }),
         }
     }
@@ -207,18 +182,20 @@ impl Validator<'_> {
         Ok(match kind {
             RawShapeKind::Sphere => {
                 let r = s.radius.as_ref().ok_or_else(|| missing("radius"))?;
-                Sphere::new(self.number_in(r, "sphere radius", |v| v > 0.0, "positive")?).into()
+                let field = BodyField::SphereRadius;
+                Sphere::new(self.number_in(r, field.name(), field.rule())?).into()
             }
             RawShapeKind::Cuboid => {
                 let h = s.half_extents.as_ref().ok_or_else(|| missing("half_extents"))?;
-                Cuboid::new(self.positive_vector(h, "cuboid half_extents")?).into()
+                let field = BodyField::CuboidHalfExtents;
+                Cuboid::new(self.vector_in(h, field.name(), field.rule())?).into()
             }
             RawShapeKind::Capsule => {
                 let hh = s.half_height.as_ref().ok_or_else(|| missing("half_height"))?;
                 let r = s.radius.as_ref().ok_or_else(|| missing("radius"))?;
-                let hh =
-                    self.number_in(hh, "capsule half_height", |v| v >= 0.0, "zero or positive")?;
-                let r = self.number_in(r, "capsule radius", |v| v > 0.0, "positive")?;
+                let (hh_field, r_field) = (BodyField::CapsuleHalfHeight, BodyField::CapsuleRadius);
+                let hh = self.number_in(hh, hh_field.name(), hh_field.rule())?;
+                let r = self.number_in(r, r_field.name(), r_field.rule())?;
                 Capsule::new(hh, r).into()
             }
             RawShapeKind::Hull => {
@@ -363,26 +340,29 @@ impl Validator<'_> {
             RawKind::Fixed => BodyDesc::fixed(shape),
         };
         if let Some(p) = &b.position {
-            desc.pose.translation.vector = self.position(p, "position")?;
+            let field = BodyField::Position;
+            desc.pose.translation.vector = self.vector_in(p, field.name(), field.rule())?;
         }
         if let Some(r) = &b.rotation {
             desc.pose.rotation = self.rotation(r)?;
         }
         if let Some(v) = &b.linear_velocity {
-            desc.linear_velocity = self.vector(v, "linear_velocity")?;
+            let field = BodyField::LinearVelocity;
+            desc.linear_velocity = self.vector_in(v, field.name(), field.rule())?;
         }
         if let Some(w) = &b.angular_velocity {
-            desc.angular_velocity = self.vector(w, "angular_velocity")?;
+            let field = BodyField::AngularVelocity;
+            desc.angular_velocity = self.vector_in(w, field.name(), field.rule())?;
         }
-        if let Some(d) = &b.density {
-            desc.density = self.number_in(d, "density", |v| v > 0.0, "positive")?;
-        }
-        if let Some(f) = &b.friction {
-            desc.friction = self.number_in(f, "friction", |v| v >= 0.0, "zero or positive")?;
-        }
-        if let Some(e) = &b.restitution {
-            desc.restitution =
-                self.number_in(e, "restitution", |v| (0.0..=1.0).contains(&v), "in [0, 1]")?;
+        let material = [
+            (&b.density, BodyField::Density, &mut desc.density),
+            (&b.friction, BodyField::Friction, &mut desc.friction),
+            (&b.restitution, BodyField::Restitution, &mut desc.restitution),
+        ];
+        for (raw, field, value) in material {
+            if let Some(n) = raw {
+                *value = self.number_in(n, field.name(), field.rule())?;
+            }
         }
         let repeat =
             b.repeat.as_ref().map(|r| self.repeat(r, &desc.pose.translation.vector)).transpose()?;

@@ -18,6 +18,7 @@ fn cube() -> Shape {
 
 fn weightless() -> World {
     World::with_settings(StepSettings { gravity: Vector3::zeros(), ..StepSettings::default() })
+        .unwrap()
 }
 
 fn add_cube(world: &mut World, position: Vector3<f32>, velocity: Vector3<f32>) -> BodyId {
