@@ -18,6 +18,8 @@ mod ray_cast;
 mod render_probe;
 #[cfg(feature = "render")]
 mod render_scenes;
+#[cfg(feature = "render")]
+mod render_window_keys;
 mod resting;
 mod restitution;
 mod robustness;
