@@ -25,6 +25,8 @@ mod ray_cast;
 mod render_probe;
 #[cfg(all(feature = "render", feature = "cli"))]
 mod render_scenes;
+#[cfg(feature = "render")]
+mod render_window_keys;
 mod resting;
 mod restitution;
 mod robustness;

@@ -59,8 +59,7 @@ fn render(
 ) -> (RgbaImage, Camera) {
     let mut session = ProbeSession::new(dim);
     setup(&mut session.probe);
-    session.frame(&mut h.controller.camera);
-    h.controller.probe = Some(session);
+    h.controller.open_probe(session);
     let (image, _) = h.render().expect("render");
     OffscreenRenderer::save_png(&image, out_dir().join(format!("{name}.png"))).unwrap();
     let mut camera = h.controller.camera.camera();

@@ -1,17 +1,14 @@
 //! The app's state and input handling, apart from any window: the
-//! simulation, the orbit camera, the fixed-step clock, the debug toggles
-//! and the mouse. The window turns winit events into calls here (keys
-//! through [`key_action`]), and tests drive the same calls with synthetic
-//! events, so everything the user can do is tested without a display.
+//! simulation, the orbit camera, the fixed-step clock, the debug toggles,
+//! the help overlay, the HUD's notice and the mouse. The window turns winit
+//! events into calls here (keys through [`Controller::action_for_press`]),
+//! and tests drive the same calls with synthetic events, so everything the
+//! user can do is tested without a display.
 //!
-//! Bindings: left drag orbits, right or middle drag pans, the wheel zooms,
-//! F frames the scene; Space pauses, N or `.` steps once while paused, R
-//! restarts (re-reading a scene file), 1–5 pick a scene of SCENES.md, B (or
-//! Shift + left click) shoots a cube from the camera, Ctrl + left drag
-//! drags a body on a spring, H hides the HUD, F12 saves a screenshot, C, A
-//! and I toggle the contact, AABB and island overlays. 6 (or the picker)
-//! opens the probe scene, where the probe's own keys come first (see
-//! `app::probe::keys`) and the left button drags shape B.
+//! The bindings are listed once, for the help overlay and the READMEs, in
+//! `app::key_list`; the probe's own keys (`app::probe::keys`) come first
+//! while it is open. Framing (F, a loaded scene, the probe) fits the
+//! content into the columns right of the HUD ([`ViewRegion`]).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -19,10 +16,13 @@ use std::time::Duration;
 use winit::keyboard::KeyCode;
 
 use crate::app::clock::{FixedStepClock, FrameSteps};
+use crate::app::hud::HUD_WIDTH;
+use crate::app::notice::Notice;
 use crate::app::orbit_camera::OrbitCamera;
 use crate::app::probe::{ProbeSession, probe_key_action};
 use crate::app::scene_drawer::DebugDraw;
 use crate::app::simulation::Simulation;
+use crate::app::view_region::ViewRegion;
 use crate::collision::aabb::Aabb;
 use crate::probe::{Dim, ProbeAction};
 use crate::scene::builtin::Scene;
@@ -31,7 +31,7 @@ use crate::scene::source::SceneSource;
 /// How much wider than its bodies a freshly loaded scene is framed, so a
 /// falling pile stays in view as it spreads (falling-boxes spreads about
 /// this much as it lands).
-const LOAD_SPREAD: f32 = 0.6;
+pub const LOAD_SPREAD: f32 = 0.6;
 
 /// Something the user asked for.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,7 +46,8 @@ pub enum Action {
     Pick(Scene),
     /// Load a scene file (picked, or dropped on the window).
     LoadFile(PathBuf),
-    /// Shoot a cube from the camera through the window's centre.
+    /// Shoot a cube from the camera through the middle of the view (right
+    /// of the HUD).
     Shoot,
     /// Fit the scene in view.
     Frame,
@@ -60,6 +61,10 @@ pub enum Action {
     ToggleAabbs,
     /// Toggle colouring by island.
     ToggleIslands,
+    /// Show or hide the help overlay listing every key.
+    ToggleHelp,
+    /// Quit the app.
+    Quit,
     /// Open the probe scene in 3D or 2D (physics pauses meanwhile).
     OpenProbe(Dim),
     /// Something for the probe (ignored when the probe is not open).
@@ -90,6 +95,8 @@ pub fn key_action(key: KeyCode) -> Option<Action> {
         KeyCode::KeyF => Action::Frame,
         KeyCode::KeyH => Action::ToggleHud,
         KeyCode::F12 => Action::Screenshot,
+        KeyCode::F1 => Action::ToggleHelp,
+        KeyCode::Escape => Action::Quit,
         KeyCode::KeyC => Action::ToggleContacts,
         KeyCode::KeyA => Action::ToggleAabbs,
         KeyCode::KeyI => Action::ToggleIslands,
@@ -108,7 +115,7 @@ pub enum Button {
     Middle,
 }
 
-/// Modifier keys held during a click.
+/// Modifier keys held during a click or a key press.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Modifiers {
     /// Shift.
@@ -141,6 +148,15 @@ pub struct Controller {
     pub debug: DebugDraw,
     /// Whether the HUD is shown.
     pub hud_visible: bool,
+    /// Whether the help overlay (every key) is shown.
+    pub help_visible: bool,
+    /// Set by [`Action::Quit`]; the window closes when it sees it.
+    pub quit_requested: bool,
+    /// A message the HUD shows for a few seconds (the saved screenshot).
+    pub notice: Option<Notice>,
+    /// Physical pixels per egui point (the window's scale factor): the
+    /// HUD's panel covers [`HUD_WIDTH`] points.
+    pub pixels_per_point: f32,
     /// Set by [`Action::Screenshot`]; the window saves the next frame and
     /// clears it.
     pub screenshot_requested: bool,
@@ -163,6 +179,10 @@ impl Controller {
             clock: FixedStepClock::default(),
             debug: DebugDraw::default(),
             hud_visible: true,
+            help_visible: false,
+            quit_requested: false,
+            notice: None,
+            pixels_per_point: 1.0,
             screenshot_requested: false,
             window_size,
             probe: None,
@@ -177,18 +197,19 @@ impl Controller {
     /// Carries out `action`. Loading errors are kept in the simulation's
     /// `error` for the HUD; the current scene stays.
     pub fn apply(&mut self, action: Action) {
+        let region = self.view_region();
         if let Some(session) = &mut self.probe {
             match action {
                 Action::Probe(a) => {
                     let dim = session.probe.dim;
                     session.probe.apply(a);
                     if session.probe.dim != dim {
-                        session.frame(&mut self.camera);
+                        session.frame(&mut self.camera, region);
                     }
                     return;
                 }
                 Action::Restart => return session.probe.apply(ProbeAction::ResetPose),
-                Action::Frame => return session.frame(&mut self.camera),
+                Action::Frame => return session.frame(&mut self.camera, region),
                 Action::Pick(_) | Action::LoadFile(_) => self.probe = None,
                 _ => {}
             }
@@ -217,8 +238,10 @@ impl Controller {
                 self.clock.reset();
             }
             Action::Shoot => {
+                // Through the middle of what is seen, right of the HUD.
                 let (w, h) = self.window_size;
-                let ray = self.camera.ray_through(0.5 * w, 0.5 * h, w, h);
+                let x = region.left + 0.5 * region.free_width();
+                let ray = self.camera.ray_through(x, 0.5 * h, w, h);
                 self.sim.shoot_cube(&ray);
             }
             Action::Frame => self.frame_scene(),
@@ -227,22 +250,45 @@ impl Controller {
             Action::ToggleContacts => self.debug.contacts = !self.debug.contacts,
             Action::ToggleAabbs => self.debug.aabbs = !self.debug.aabbs,
             Action::ToggleIslands => self.debug.islands = !self.debug.islands,
-            Action::OpenProbe(dim) => {
-                let mut session = ProbeSession::new(dim);
-                session.frame(&mut self.camera);
-                self.probe = Some(session);
-            }
+            Action::ToggleHelp => self.help_visible = !self.help_visible,
+            Action::Quit => self.quit_requested = true,
+            Action::OpenProbe(dim) => self.open_probe(ProbeSession::new(dim)),
             // The probe is closed: nothing to do.
             Action::Probe(_) => {}
         }
     }
 
-    /// The action bound to `key` in the current scene: with the probe open,
-    /// the probe's bindings first, then the app's scene picker, restart,
-    /// frame, HUD and screenshot keys; otherwise [`key_action`].
+    /// The action bound to `key` pressed with no modifier: see
+    /// [`action_for_press`](Self::action_for_press).
     pub fn action_for_key(&self, key: KeyCode) -> Option<Action> {
+        self.action_for_press(key, Modifiers::default(), None)
+    }
+
+    /// The action bound to `key` pressed with `modifiers`, `character`
+    /// being the text the key typed (for `?`, wherever the layout puts
+    /// it). Ctrl+Q quits and F1 or `?` toggles the help, everywhere; other
+    /// keys with Ctrl held do nothing. With the probe open, the probe's
+    /// bindings come first, except that Esc quits once the probe is not
+    /// stepping through a query; then the app's scene picker, restart,
+    /// frame, HUD, help, screenshot and quit keys. Otherwise
+    /// [`key_action`].
+    pub fn action_for_press(
+        &self,
+        key: KeyCode,
+        modifiers: Modifiers,
+        character: Option<char>,
+    ) -> Option<Action> {
+        if modifiers.ctrl {
+            return (key == KeyCode::KeyQ).then_some(Action::Quit);
+        }
+        if character == Some('?') {
+            return Some(Action::ToggleHelp);
+        }
         let Some(session) = &self.probe else { return key_action(key) };
-        if let Some(a) = probe_key_action(key, session.probe.dim) {
+        let stepping = session.probe.step.is_some();
+        if let Some(a) = probe_key_action(key, session.probe.dim)
+            && (stepping || key != KeyCode::Escape)
+        {
             return Some(Action::Probe(a));
         }
         match key_action(key)? {
@@ -251,14 +297,42 @@ impl Controller {
             | Action::Restart
             | Action::Frame
             | Action::ToggleHud
-            | Action::Screenshot) => Some(a),
+            | Action::ToggleHelp
+            | Action::Screenshot
+            | Action::Quit) => Some(a),
             _ => None,
         }
+    }
+
+    /// Opens the probe `session` (physics waits meanwhile), framed in the
+    /// part of the window the HUD leaves free.
+    pub fn open_probe(&mut self, mut session: ProbeSession) {
+        let region = self.view_region();
+        session.frame(&mut self.camera, region);
+        self.probe = Some(session);
+    }
+
+    /// Shows `text` in the HUD for a few seconds.
+    pub fn notify(&mut self, text: impl Into<String>) {
+        self.notice = Some(Notice::new(text));
+    }
+
+    /// The part of the window the scene is seen in: right of the HUD's
+    /// panel while the HUD is shown.
+    pub fn view_region(&self) -> ViewRegion {
+        let (width, height) = self.window_size;
+        let panel = if self.hud_visible { HUD_WIDTH * self.pixels_per_point } else { 0.0 };
+        ViewRegion::right_of(width, height, panel)
     }
 
     /// Advances the clock by a frame's `elapsed` time and runs the steps it
     /// asks for (none while paused). Returns the clock's answer.
     pub fn advance(&mut self, elapsed: Duration) -> FrameSteps {
+        if let Some(notice) = &mut self.notice
+            && !notice.tick(elapsed)
+        {
+            self.notice = None;
+        }
         if let Some(session) = &mut self.probe {
             // The probe's frame: resolve pushes B out, no physics.
             session.probe.tick();
@@ -404,14 +478,15 @@ impl Controller {
             b.min.z -= grow.z;
             b.max.z += grow.z;
             b.min.y = b.min.y.min(0.0);
-            self.camera.frame(&b);
+            self.camera.frame_in(&b, self.view_region());
         }
     }
 
-    /// Fits the dynamic bodies (or, with none, the scene's origin) in view.
+    /// Fits the dynamic bodies in the part of the window the HUD leaves
+    /// free (with no dynamic body, the camera stays).
     pub fn frame_scene(&mut self) {
         if let Some(b) = self.bounds() {
-            self.camera.frame(&b);
+            self.camera.frame_in(&b, self.view_region());
         }
     }
 

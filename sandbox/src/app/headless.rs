@@ -65,7 +65,10 @@ impl Headless {
     /// count), or an invalid size.
     pub fn new(sim: Simulation, width: u32, height: u32) -> Result<Self, RenderError> {
         let offscreen = OffscreenRenderer::new(width, height)?;
-        let controller = Controller::new(sim, (width as f32, height as f32));
+        let mut controller = Controller::new(sim, (width as f32, height as f32));
+        // No HUD offscreen: the whole image is the view.
+        controller.hud_visible = false;
+        controller.frame_scene_with_spread(crate::app::controller::LOAD_SPREAD);
         let frame = FrameScene::new(controller.camera.camera());
         Ok(Self {
             controller,

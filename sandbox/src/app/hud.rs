@@ -1,16 +1,29 @@
 //! The egui HUD: the scene and its size with a picker, the step settings
 //! (gravity, substeps, contact hertz, sleeping), counts of bodies, awake
 //! bodies and contact points, the step time per stage with a rolling plot,
-//! FPS, the debug toggles, the key bindings, and the last scene-loading
-//! error; with the probe scene open, the probe's section instead of the
-//! physics ones. It returns the actions the user clicked; the controller
-//! carries them out.
+//! FPS, the debug toggles, and the last scene-loading error; with the probe
+//! scene open, the probe's section instead of the physics ones. Over the
+//! view, whether the panel is shown or not: the help overlay listing every
+//! key (`app::key_list`) and the notice of a saved screenshot. It returns
+//! the actions the user clicked; the controller carries them out.
+//!
+//! Everything drawn is plain text that egui's default fonts cover (a test
+//! checks every glyph), numbers come with their units, and the step
+//! settings shown are the running world's own.
 
 use egui_plot::{Legend, Line, Plot, PlotPoints};
 
 use crate::app::controller::{Action, Controller};
+use crate::app::key_list::{APP_KEYS, KeyHelp, PROBE_KEYS};
 use crate::scene::builtin::Scene;
 use crate::stage_times::Stage;
+
+/// The HUD panel's width, points: wide enough for the step-time line and
+/// the probe's shape pickers without wrapping.
+pub const HUD_WIDTH: f32 = 400.0;
+
+/// The scene-file error's colour.
+const ERROR_COLOR: egui::Color32 = egui::Color32::from_rgb(230, 80, 60);
 
 /// Per-frame figures the HUD shows beside the controller's state.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -28,7 +41,7 @@ pub struct FrameInfo {
 /// rectangle in points: opaque, so the scene need not be drawn under it.
 pub fn show(ui: &mut egui::Ui, c: &mut Controller, info: &FrameInfo) -> (Vec<Action>, egui::Rect) {
     let mut actions = Vec::new();
-    let panel = egui::Panel::left("hud").resizable(false).show(ui, |ui| {
+    let panel = egui::Panel::left("hud").resizable(false).exact_size(HUD_WIDTH).show(ui, |ui| {
         ui.heading("sandbox");
         scene_section(ui, c, &mut actions);
         ui.separator();
@@ -44,19 +57,11 @@ pub fn show(ui: &mut egui::Ui, c: &mut Controller, info: &FrameInfo) -> (Vec<Act
         ui.separator();
         debug_section(ui, c);
         ui.separator();
-        ui.collapsing("keys", |ui| {
-            ui.label(
-                "drag: orbit · right/middle drag: pan · wheel: zoom · F: frame\n\
-                 Space: pause · N or .: step · R: restart · 1–5: scenes · 6: probe\n\
-                 B or Shift+click: shoot · Ctrl+drag: drag a body\n\
-                 C/A/I: contacts/AABBs/islands · H: hide HUD · F12: screenshot\n\
-                 drop a .toml scene file on the window to load it",
-            );
-        });
+        ui.label("F1 or ?: every key");
         if let Some(error) = &c.sim.error {
             ui.separator();
-            ui.colored_label(egui::Color32::from_rgb(230, 80, 60), "scene not loaded:");
-            ui.label(egui::RichText::new(error).monospace().small());
+            ui.colored_label(ERROR_COLOR, "scene not loaded:");
+            error_snippet(ui, error);
         }
     });
     (actions, panel.response.rect)
@@ -98,19 +103,79 @@ fn scene_section(ui: &mut egui::Ui, c: &mut Controller, actions: &mut Vec<Action
     });
 }
 
+/// The running world's settings, a scene file's included; a change goes
+/// to the world (which wakes its bodies) and a refusal shows below.
 fn settings_section(ui: &mut egui::Ui, c: &mut Controller) {
-    let mut s = c.sim.settings;
-    ui.add(egui::Slider::new(&mut s.gravity.y, -30.0..=0.0).text("gravity y (m/s²)"));
+    let running = *c.sim.world.settings();
+    let mut s = running;
+    ui.add(egui::Slider::new(&mut s.gravity.y, -30.0..=0.0).text("gravity y (m/s^2)"));
     ui.add(egui::Slider::new(&mut s.substeps, 1..=crate::MAX_SUBSTEPS).text("substeps"));
     ui.add(
         egui::Slider::new(&mut s.contact_hertz, 5.0..=240.0).logarithmic(true).text("contact Hz"),
     );
     ui.checkbox(&mut s.sleep_enabled, "sleeping");
-    if s != c.sim.settings
-        && let Err(e) = c.sim.apply_settings(s)
-    {
-        log::warn!("settings refused: {e}");
+    if s != running {
+        // A refusal is kept in `settings_error` and shown below.
+        let _ = c.sim.apply_settings(s);
     }
+    if let Some(e) = &c.sim.settings_error {
+        ui.colored_label(ERROR_COLOR, format!("settings refused: {e}"));
+    }
+}
+
+/// A scene-file error as the compiler-style snippet it is: monospace at
+/// the HUD's body size, lines kept whole (scrolled sideways when long) so
+/// that the carets stay under the columns they point at.
+pub fn error_snippet(ui: &mut egui::Ui, error: &str) {
+    let size = ui.style().text_styles.get(&egui::TextStyle::Body).map_or(12.5, |f| f.size);
+    let text = egui::RichText::new(error).font(egui::FontId::monospace(size));
+    egui::ScrollArea::horizontal().id_salt("scene error").show(ui, |ui| {
+        ui.add(egui::Label::new(text).wrap_mode(egui::TextWrapMode::Extend));
+    });
+}
+
+/// The help overlay (every key, the probe's first when it is open) and
+/// the notice, drawn over the view right of the panel (`left`, points).
+pub fn overlays(ctx: &egui::Context, c: &Controller, left: f32) {
+    if let Some(notice) = &c.notice {
+        egui::Area::new(egui::Id::unique("notice")).fixed_pos(egui::pos2(left + 12.0, 12.0)).show(
+            ctx,
+            |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    ui.label(&notice.text);
+                });
+            },
+        );
+    }
+    if !c.help_visible {
+        return;
+    }
+    egui::Window::new("keys (F1 or ? closes)")
+        .collapsible(false)
+        .resizable(false)
+        .fixed_pos(egui::pos2(left + 24.0, 48.0))
+        .show(ctx, |ui| {
+            let table = |ui: &mut egui::Ui, id: &str, lines: &[KeyHelp]| {
+                egui::Grid::new(id).num_columns(2).striped(true).show(ui, |ui| {
+                    for line in lines {
+                        ui.strong(line.keys);
+                        ui.label(line.what);
+                        ui.end_row();
+                    }
+                });
+            };
+            if c.probe.is_some() {
+                ui.label("in the probe, first:");
+                table(ui, "probe keys", PROBE_KEYS);
+                ui.separator();
+            }
+            table(ui, "app keys", APP_KEYS);
+            if c.probe.is_none() {
+                ui.separator();
+                ui.label("in the probe, first:");
+                table(ui, "probe keys", PROBE_KEYS);
+            }
+        });
 }
 
 fn stats_section(ui: &mut egui::Ui, c: &Controller, info: &FrameInfo) {

@@ -2,8 +2,10 @@
 //! yaw about the world's Y axis and a pitch above the horizon. Left drag
 //! orbits, right or middle drag pans the target in the view plane, the
 //! wheel zooms by a constant factor per notch, and "frame" fits a bounding
-//! box in view. It also turns a pixel into a picking ray.
+//! box in view, or in the part of the window the HUD leaves free
+//! ([`ViewRegion`]). It also turns a pixel into a picking ray.
 
+use crate::app::view_region::ViewRegion;
 use crate::collision::aabb::Aabb;
 use crate::render::{Camera, Projection};
 use collide::Ray;
@@ -16,6 +18,9 @@ const ORBIT_PER_PIXEL: f32 = 0.0025;
 const MAX_PITCH: f32 = 1.5;
 /// Zoom factor per wheel notch: 10 % closer or farther.
 const ZOOM_PER_NOTCH: f32 = 0.9;
+/// Room [`OrbitCamera::frame_box_in`] leaves around a box it fits: a
+/// tenth of its size on each side.
+const BOX_MARGIN: f32 = 1.1;
 /// Nearest and farthest orbit distances, metres.
 const MIN_DISTANCE: f32 = 0.5;
 const MAX_DISTANCE: f32 = 400.0;
@@ -106,6 +111,77 @@ impl OrbitCamera {
         self.distance = fit.clamp(MIN_DISTANCE, MAX_DISTANCE);
     }
 
+    /// Frames the sphere of `radius` around `center` in `region`: backs
+    /// off until the sphere fits both the vertical field of view and the
+    /// region's width, then moves the target sideways (along the view's
+    /// right) so that `center` appears at the middle of the region. Yaw
+    /// and pitch are kept. Non-finite input changes nothing.
+    pub fn frame_sphere_in(&mut self, center: Point3<f32>, radius: f32, region: ViewRegion) {
+        if !(center.coords.iter().all(|x| x.is_finite()) && radius.is_finite()) {
+            return;
+        }
+        // Tangent of the half angle per pixel, at unit depth.
+        let tan_half_v = (0.5 * self.fov_y).tan();
+        let tan_per_pixel = tan_half_v / (0.5 * region.height.max(1.0));
+        let tan_half_free = tan_per_pixel * 0.5 * region.free_width();
+        let half_angle = tan_half_v.min(tan_half_free).atan();
+        // Off the axis, `theta` from it (the region's centre: about 15
+        // degrees right of the HUD at 1280x720), a sphere's image is
+        // stretched radially by about 1 / cos(theta): back off that much.
+        let off_axis = 1.0 / (region.center_shift() * tan_per_pixel).atan().cos();
+        let fit = off_axis * radius.max(0.5) / half_angle.sin();
+        self.distance = fit.clamp(MIN_DISTANCE, MAX_DISTANCE);
+        // With the target at `center` the centre projects to the window's
+        // middle; a target moved by -s along the view's right puts it
+        // `s / (distance * tan_per_pixel)` pixels right of the middle.
+        self.target = center;
+        let right = self.right();
+        self.target -= right * (region.center_shift() * tan_per_pixel * self.distance);
+    }
+
+    /// Frames `aabb`'s bounding sphere in `region` (see
+    /// [`frame_sphere_in`](Self::frame_sphere_in)).
+    pub fn frame_in(&mut self, aabb: &Aabb, region: ViewRegion) {
+        let center = Point3::from((aabb.min.coords + aabb.max.coords) * 0.5);
+        let radius = 0.5 * (aabb.max - aabb.min).norm();
+        self.frame_sphere_in(center, radius, region);
+    }
+
+    /// Frames `aabb` itself in `region`, tighter than its bounding sphere
+    /// for a wide, flat box: the box's half extents along the view's right
+    /// and up must fit the region's half width and the half height at the
+    /// depth of its near side. The target moves as in
+    /// [`frame_sphere_in`](Self::frame_sphere_in).
+    pub fn frame_box_in(&mut self, aabb: &Aabb, region: ViewRegion) {
+        let center = Point3::from((aabb.min.coords + aabb.max.coords) * 0.5);
+        let half = (aabb.max - aabb.min) * 0.5;
+        if !(center.coords.iter().all(|x| x.is_finite()) && half.iter().all(|x| x.is_finite())) {
+            return;
+        }
+        let right = self.right();
+        let forward = (self.target - self.eye()).normalize();
+        let up = right.cross(&forward);
+        // The box's half extent along a unit axis: the support of the box
+        // centred at the origin.
+        let along = |axis: Vector3<f32>| half.dot(&axis.abs());
+        let tan_half_v = (0.5 * self.fov_y).tan();
+        let tan_per_pixel = tan_half_v / (0.5 * region.height.max(1.0));
+        let tan_half_free = tan_per_pixel * 0.5 * region.free_width();
+        let fit = (along(right) / tan_half_free).max(along(up) / tan_half_v) + along(forward);
+        let off_axis = 1.0 / (region.center_shift() * tan_per_pixel).atan().cos();
+        self.distance = (BOX_MARGIN * off_axis * fit).clamp(MIN_DISTANCE, MAX_DISTANCE);
+        self.target = center;
+        self.target -= right * (region.center_shift() * tan_per_pixel * self.distance);
+    }
+
+    /// The view's right, horizontal, unit.
+    fn right(&self) -> Vector3<f32> {
+        let (sy, cy) = self.yaw.sin_cos();
+        // The eye sits at (sin yaw, ., cos yaw) from the target; looking
+        // back at it, right is forward x up.
+        Vector3::new(cy, 0.0, -sy)
+    }
+
     /// The ray from the eye through pixel `(x, y)` of a `width` x `height`
     /// window (pixels from the top-left), with a unit direction.
     pub fn ray_through(&self, x: f32, y: f32, width: f32, height: f32) -> Ray {
@@ -159,6 +235,33 @@ mod tests {
         assert_eq!(cam.distance, MIN_DISTANCE);
         cam.zoom(f32::INFINITY);
         assert_eq!(cam.distance, MIN_DISTANCE);
+    }
+
+    /// Framed right of a 420-pixel panel, every corner of the box projects
+    /// into the free columns, and the box's centre onto their middle.
+    #[test]
+    fn frame_in_puts_the_box_right_of_the_panel() {
+        let aabb = Aabb { min: Point3::new(-3.0, 0.5, -1.0), max: Point3::new(3.0, 2.5, 1.0) };
+        let region = ViewRegion::right_of(1280.0, 720.0, 420.0);
+        for yaw in [0.0, 0.6, -2.0] {
+            let mut cam = OrbitCamera { yaw, ..OrbitCamera::default() };
+            cam.frame_in(&aabb, region);
+            let camera = cam.camera();
+            let centre = Point3::new(0.0, 1.5, 0.0);
+            let px = camera.project_to_pixel(&centre, 1280, 720).unwrap();
+            assert!((px.x - 850.0).abs() < 0.5 && (px.y - 360.0).abs() < 0.5, "{yaw}: {px:?}");
+            for i in 0..8 {
+                let pick = |bit: usize, lo: f32, hi: f32| if i & (1 << bit) == 0 { lo } else { hi };
+                let corner = Point3::new(
+                    pick(0, aabb.min.x, aabb.max.x),
+                    pick(1, aabb.min.y, aabb.max.y),
+                    pick(2, aabb.min.z, aabb.max.z),
+                );
+                let p = camera.project_to_pixel(&corner, 1280, 720).unwrap();
+                assert!(p.x > 420.0 && p.x < 1280.0, "{yaw}: corner {corner:?} at {p:?}");
+                assert!(p.y > 0.0 && p.y < 720.0, "{yaw}: corner {corner:?} at {p:?}");
+            }
+        }
     }
 
     #[test]

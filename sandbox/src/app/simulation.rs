@@ -92,9 +92,13 @@ pub struct Simulation {
     pub size: usize,
     /// Whether stepping is paused.
     pub paused: bool,
-    /// The settings the user chose (applied to the world at once, and to
-    /// each restart, under a scene file's own settings).
+    /// The settings new scenes and restarts start from (a scene file's
+    /// `[settings]` override them). What the running world uses is
+    /// `world.settings()`, which the HUD shows.
     pub settings: StepSettings,
+    /// Why the last change of settings was refused, shown by the HUD
+    /// until a change is accepted.
+    pub settings_error: Option<crate::WorldError>,
     /// Steps run since the scene was loaded.
     pub steps: u64,
     /// The last scene-loading error, shown until the next load succeeds.
@@ -120,6 +124,7 @@ impl Simulation {
             size: loaded.size,
             paused: false,
             settings,
+            settings_error: None,
             steps: 0,
             error: None,
             previous_poses: Vec::new(),
@@ -160,15 +165,26 @@ impl Simulation {
         self.switch(self.source.clone())
     }
 
-    /// Applies changed settings to the running world (and to restarts).
+    /// Applies changed settings to the running world, which wakes its
+    /// bodies, and keeps them for the next scenes. A refused change leaves
+    /// the world as it was and is kept in
+    /// [`settings_error`](Self::settings_error) for the HUD.
     ///
     /// # Errors
-    /// As [`World::set_settings`](crate::World::set_settings); the world and
-    /// the kept settings are then unchanged.
+    /// Why the world refused the settings.
     pub fn apply_settings(&mut self, settings: StepSettings) -> Result<(), crate::WorldError> {
-        self.world.set_settings(settings)?;
-        self.settings = settings;
-        Ok(())
+        match self.world.set_settings(settings) {
+            Ok(()) => {
+                self.settings = settings;
+                self.settings_error = None;
+                Ok(())
+            }
+            Err(e) => {
+                log::warn!("settings refused: {e}");
+                self.settings_error = Some(e);
+                Err(e)
+            }
+        }
     }
 
     /// Runs one fixed step: remembers the poses to interpolate from, pulls

@@ -1,7 +1,10 @@
 //! The interactive app: a winit window (`ApplicationHandler`) with a wgpu
 //! surface, the renderer drawing the simulation, and the egui HUD drawn on
-//! top through egui-winit and egui-wgpu. Input goes to egui first; what it
-//! does not want goes to the [`Controller`]. The surface is reconfigured on
+//! top through egui-winit and egui-wgpu. Mouse input goes to egui first;
+//! what it does not want goes to the [`Controller`]. Keys go to the
+//! controller before egui: egui sees them only while one of its text fields
+//! has focus, so its keyboard focus (Tab moving to a button, Space then
+//! pressing it) never takes the app's keys. The surface is reconfigured on
 //! resize and on `Outdated`/`Lost`, and nothing is configured or drawn
 //! while the window is minimised (0 × 0); [`SurfaceSize`] decides.
 
@@ -12,7 +15,7 @@ use std::time::Instant;
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, EventLoop};
-use winit::keyboard::PhysicalKey;
+use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{Window, WindowId};
 
 use crate::app::controller::{Button, Controller, Modifiers};
@@ -20,6 +23,7 @@ use crate::app::hud::{self, FrameInfo};
 use crate::app::hud_refresh::{HudInputs, HudRefresh, painted_rect, pixel_rect};
 use crate::app::readback::read_texture;
 use crate::app::scene_drawer::SceneDrawer;
+use crate::app::scripted_keys::ScriptedKeys;
 use crate::app::surface_size::{SurfaceChange, SurfaceSize};
 use crate::render::{CachedLayer, FrameScene, Renderer};
 
@@ -35,6 +39,8 @@ pub struct WindowOptions {
     /// Test hook: after frame `k`, ask the window for this inner size in
     /// physical pixels (`--resize-at-frame k --resize-to WxH`).
     pub resize_at_frame: Option<(u64, (u32, u32))>,
+    /// Test hook: keys pressed after given frames (`--press-keys`).
+    pub press_keys: ScriptedKeys,
 }
 
 /// Why the window could not run. `NoDisplay` and `NoAdapter` are the
@@ -215,6 +221,7 @@ impl WindowApp {
             egui_wgpu::Renderer::new(&device, format, egui_wgpu::RendererOptions::default());
         let mut hud_layer = CachedLayer::new(&device, format);
         hud_layer.resize(&device, width, height);
+        self.controller.pixels_per_point = window.scale_factor() as f32;
         if width > 0 {
             self.controller.window_size = (width as f32, height as f32);
         }
@@ -270,7 +277,9 @@ impl WindowApp {
         // when `hud_refresh` says so; the layer is drawn over every frame.
         // Its "recorded in" time is that of the frame before the paint.
         let size = (gpu.config.width, gpu.config.height);
-        let visible = self.controller.hud_visible;
+        // The panel, the help overlay or the notice.
+        let c = &self.controller;
+        let visible = c.hud_visible || c.help_visible || c.notice.is_some();
         let hud_due = gpu.hud_refresh.due(
             now,
             HudInputs {
@@ -293,6 +302,16 @@ impl WindowApp {
                 if controller.hud_visible {
                     let (actions, rect) = hud::show(ui, controller, &info);
                     (clicked, panel) = (actions, Some(rect));
+                }
+                let left = panel.map_or(0.0, |r: egui::Rect| r.max.x);
+                hud::overlays(ui.ctx(), controller, left);
+                // Keys bypass egui unless a text field has focus, so a
+                // focused button would only draw a focus ring: drop it.
+                let ctx = ui.ctx();
+                if !ctx.text_edit_focused()
+                    && let Some(id) = ctx.memory(|m| m.focused())
+                {
+                    ctx.memory_mut(|m| m.surrender_focus(id));
                 }
             });
             gpu.egui_state.handle_platform_output(&gpu.window, output.platform_output);
@@ -382,6 +401,7 @@ impl WindowApp {
         for action in clicked {
             self.controller.apply(action);
         }
+        let scripted: Vec<KeyCode> = self.options.press_keys.after(self.frames + 1).collect();
 
         self.frames += 1;
         let first = *self.first_frame.get_or_insert_with(Instant::now);
@@ -406,8 +426,14 @@ impl WindowApp {
             match read_texture(&gpu.device, &gpu.queue, &surface_texture.texture)
                 .and_then(|image| image.save(&path).map_err(|e| e.to_string()))
             {
-                Ok(()) => log::info!("saved {}", path.display()),
-                Err(e) => log::error!("saving {}: {e}", path.display()),
+                Ok(()) => {
+                    log::info!("saved {}", path.display());
+                    self.controller.notify(format!("saved {}", path.display()));
+                }
+                Err(e) => {
+                    log::error!("saving {}: {e}", path.display());
+                    self.controller.notify(format!("could not save {}: {e}", path.display()));
+                }
             }
         }
         gpu.queue.present(surface_texture);
@@ -421,8 +447,59 @@ impl WindowApp {
                 self.resized(size.width, size.height);
             }
         }
+        for key in scripted {
+            self.scripted_key(key);
+        }
         if last {
+            eprintln!("window: ended showing {}", self.showing());
+        }
+        if last || self.controller.quit_requested {
             event_loop.exit();
+        }
+    }
+
+    /// A key went down (`repeat`: held down): the controller's action for
+    /// it, with the modifiers held and the character it typed. Quitting
+    /// closes the window.
+    fn key_pressed(&mut self, key: KeyCode, character: Option<char>, repeat: bool) {
+        if let Some(action) = self.controller.action_for_press(key, self.modifiers, character)
+            && (!repeat || action.repeats())
+        {
+            self.controller.apply(action);
+        }
+    }
+
+    /// A key pressed by `--press-keys`, routed as a keyboard's: to egui
+    /// only while a text field has focus (and then to the app only if egui
+    /// does not take it, as egui-winit decides), otherwise to the app.
+    fn scripted_key(&mut self, key: KeyCode) {
+        if keys_reach_egui(&self.egui_ctx)
+            && let Some(gpu) = self.gpu.as_mut()
+            && let Some(egui_key) = crate::app::scripted_keys::egui_key(key)
+        {
+            let consumed = self.egui_ctx.egui_wants_keyboard_input() || egui_key == egui::Key::Tab;
+            gpu.egui_state.egui_input_mut().events.push(egui::Event::Key {
+                key: egui_key,
+                physical_key: Some(egui_key),
+                pressed: true,
+                repeat: false,
+                modifiers: egui::Modifiers::default(),
+            });
+            if consumed {
+                return;
+            }
+        }
+        self.key_pressed(key, None, false);
+    }
+
+    /// What the window shows, for the test hook's exit line.
+    fn showing(&self) -> String {
+        match &self.controller.probe {
+            Some(session) => match session.probe.dim {
+                crate::probe::Dim::Three => "the probe in 3D".to_owned(),
+                crate::probe::Dim::Two => "the probe in 2D".to_owned(),
+            },
+            None => format!("the scene {}", self.controller.sim.source.name()),
         }
     }
 
@@ -440,6 +517,14 @@ impl WindowApp {
             SurfaceChange::Suspend | SurfaceChange::Unchanged => {}
         }
     }
+}
+
+/// Whether a key press goes to egui before the app: only while one of its
+/// text fields has focus. Otherwise egui's keyboard focus would take the
+/// app's keys (egui-winit reports Tab as always consumed, moving focus to
+/// the first button, and Space or Enter then presses it).
+fn keys_reach_egui(ctx: &egui::Context) -> bool {
+    ctx.text_edit_focused()
 }
 
 /// `sandbox-<unix seconds>.png` in the working directory.
@@ -467,9 +552,17 @@ impl ApplicationHandler for WindowApp {
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
         let Some(gpu) = self.gpu.as_mut() else { return };
-        let consumed = gpu.egui_state.on_window_event(&gpu.window, &event).consumed;
+        let keyboard = matches!(event, WindowEvent::KeyboardInput { .. });
+        let consumed = if keyboard && !keys_reach_egui(&self.egui_ctx) {
+            false
+        } else {
+            gpu.egui_state.on_window_event(&gpu.window, &event).consumed
+        };
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::ScaleFactorChanged { scale_factor, .. } => {
+                self.controller.pixels_per_point = scale_factor as f32;
+            }
             WindowEvent::Resized(size) => self.resized(size.width, size.height),
             WindowEvent::RedrawRequested => self.redraw(event_loop),
             WindowEvent::ModifiersChanged(m) => {
@@ -480,13 +573,21 @@ impl ApplicationHandler for WindowApp {
                 self.controller.apply(crate::app::controller::Action::LoadFile(path));
             }
             _ if consumed => {}
-            WindowEvent::KeyboardInput { event, .. } => {
-                if event.state == ElementState::Pressed
+            WindowEvent::KeyboardInput { event, is_synthetic, .. } => {
+                // Synthetic presses are keys held while the window gained
+                // focus: no key was pressed for the app.
+                if !is_synthetic
+                    && event.state == ElementState::Pressed
                     && let PhysicalKey::Code(code) = event.physical_key
-                    && let Some(action) = self.controller.action_for_key(code)
-                    && (!event.repeat || action.repeats())
                 {
-                    self.controller.apply(action);
+                    // The character typed, for keys bound by what they type
+                    // (`?` sits on different keys in different layouts).
+                    let mut text = event.logical_key.to_text().unwrap_or_default().chars();
+                    let character = text.next().filter(|_| text.next().is_none());
+                    self.key_pressed(code, character, event.repeat);
+                    if self.controller.quit_requested {
+                        event_loop.exit();
+                    }
                 }
             }
             WindowEvent::MouseInput { state, button, .. } => {

@@ -19,7 +19,8 @@
 //! whose triangles have zero area and are dropped by triangle setup.
 //!
 //! The block size keeps a block mesh near [`BLOCK_VERTICES`] vertices:
-//! 64 cubes (7 vertices each), one capsule (726), a few dozen small hulls.
+//! 64 cubes (7 vertices each), seven capsules (104 each), a dozen
+//! icosahedra (60 each).
 
 use super::gpu_types::{GpuInstance, MeshVertex};
 use super::mesh::MeshData;
@@ -90,7 +91,9 @@ mod tests {
         let cube = unit_cube_corner();
         assert_eq!(cube.vertices.len(), 7);
         assert_eq!(block_size(cube.vertices.len()), 64);
-        assert_eq!(block_size(unit_capsule().vertices.len()), 1);
+        // 13 vertices around each of 8 rings.
+        assert_eq!(unit_capsule().vertices.len(), 104);
+        assert_eq!(block_size(unit_capsule().vertices.len()), 7);
         assert_eq!(block_size(0), MAX_BLOCK);
         assert_eq!(block_size(100), 7);
         assert_eq!(block_size(10_000), 1);

@@ -14,10 +14,18 @@ use nalgebra::{Point3, Vector3};
 use super::RenderError;
 use super::gpu_types::MeshVertex;
 
-/// Longitude segments of the sphere and capsule.
-const SEGMENTS: u32 = 32;
-/// Latitude rings per hemisphere, pole to equator.
-const RINGS_PER_HEMISPHERE: u32 = 10;
+/// Longitude segments of the sphere and capsule. With smooth normals only
+/// the outline shows the facets: 12 segments keep it within
+/// `1 - cos(pi / 12)`, 3.4 % of the radius, of the circle, under a pixel
+/// for a body 50 pixels across, as bodies are in the scenes' default views.
+/// That is 168 triangles and 104 vertices a body; 32 segments and 10 rings
+/// took 1344 and 726, and made `mixed 500` the slowest scene to draw on a
+/// software rasteriser, whose vertex and triangle-setup work is per
+/// triangle (measured in sandbox/README.md).
+const SEGMENTS: u32 = 12;
+/// Latitude rings per hemisphere, pole to equator (30 degrees apart, as the
+/// segments are).
+const RINGS_PER_HEMISPHERE: u32 = 3;
 
 /// Vertices and triangle indices of one mesh.
 #[derive(Debug, Clone, Default)]

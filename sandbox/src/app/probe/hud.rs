@@ -5,6 +5,8 @@
 
 use collide::Contact;
 use collide::dim2::Contact2;
+use collide::query::epa::EpaStatus;
+use collide::query::gjk::GjkOutcome;
 
 use crate::app::controller::Action;
 use crate::probe::{Dim, Probe, ProbeAction, ShapeKind, ShapeKind2, TraceStep};
@@ -68,14 +70,7 @@ pub fn probe_section(ui: &mut egui::Ui, probe: &Probe, actions: &mut Vec<Action>
     result_section(ui, probe);
     ui.separator();
     step_section(ui, probe, &mut push);
-    ui.collapsing("probe keys", |ui| {
-        ui.label(
-            "arrows, PageUp/PageDown: move B · I/O, K/L, ,/.: turn B\n\
-             drag B with the left button; elsewhere left drag orbits (2D: pans)\n\
-             N / B: next / previous GJK-EPA step · Esc: final state\n\
-             Space: resolve · Tab: 3D/2D · C: new cloud · R: reset B",
-        );
-    });
+    ui.label("F1 or ?: every key");
 }
 
 fn result_section(ui: &mut egui::Ui, probe: &Probe) {
@@ -106,9 +101,9 @@ fn result_section(ui: &mut egui::Ui, probe: &Probe) {
             }
             let epa = t.epa.map_or_else(
                 || "not run".to_owned(),
-                |e| format!("{} ({:?})", e.iterations, e.status),
+                |e| format!("{} ({})", e.iterations, epa_words(e.status)),
             );
-            mono(ui, format!("GJK iterations {} ({:?})", t.gjk.iterations, t.gjk.outcome));
+            mono(ui, format!("GJK iterations {} ({})", t.gjk.iterations, gjk_words(t.gjk.outcome)));
             mono(ui, format!("EPA iterations {epa}"));
             mono(ui, format!("support calls  {}", t.support_calls));
             mono(ui, format!("query time     {:.2} µs", t.query_time.as_secs_f64() * 1e6));
@@ -163,10 +158,10 @@ fn step_section(ui: &mut egui::Ui, probe: &Probe, push: &mut impl FnMut(ProbeAct
     };
     ui.label(label);
     ui.horizontal(|ui| {
-        if ui.button("◀ B").clicked() {
+        if ui.button("< B").clicked() {
             push(ProbeAction::PreviousStep);
         }
-        if ui.button("N ▶").clicked() {
+        if ui.button("N >").clicked() {
             push(ProbeAction::NextStep);
         }
         if ui.add_enabled(probe.step.is_some(), egui::Button::new("final (Esc)")).clicked() {
@@ -176,9 +171,36 @@ fn step_section(ui: &mut egui::Ui, probe: &Probe, push: &mut impl FnMut(ProbeAct
     ui.label(
         egui::RichText::new(
             "orange: GJK simplex · teal: EPA polytope, yellow: its closest face · \
-             magenta: search direction and support point · blue: A ⊖ B, white: its origin · \
-             yellow arrow: penetration vector (point_b → point_a)",
+             magenta: search direction and support point · blue: A - B, white: its origin · \
+             yellow arrow: penetration vector (point_b -> point_a)",
         )
         .small(),
     );
+}
+
+/// How GJK ended, in words and numbers.
+fn gjk_words(outcome: GjkOutcome) -> String {
+    match outcome {
+        GjkOutcome::Overlapping => "cores overlap".to_owned(),
+        GjkOutcome::Separated { distance } => format!("cores {distance:.5} m apart"),
+        GjkOutcome::Beyond { lower_bound } => format!("stopped: over {lower_bound:.5} m apart"),
+        GjkOutcome::Within { upper_bound } => format!("stopped: within {upper_bound:.5} m"),
+        GjkOutcome::IterationLimit { distance } => {
+            format!("iteration cap, about {distance:.5} m")
+        }
+        GjkOutcome::NonFinite => "non-finite input".to_owned(),
+        _ => "ended otherwise".to_owned(),
+    }
+}
+
+/// How EPA ended, in words.
+fn epa_words(status: EpaStatus) -> &'static str {
+    match status {
+        EpaStatus::Converged => "converged",
+        EpaStatus::IterationLimit => "iteration cap",
+        EpaStatus::CapacityLimit => "polytope full",
+        EpaStatus::NumericalLimit => "rounding limit",
+        EpaStatus::Degenerate => "flat difference",
+        _ => "ended otherwise",
+    }
 }

@@ -152,6 +152,10 @@ pub struct RunArgs {
     /// Test hook: the inner size in physical pixels, as WIDTHxHEIGHT.
     #[arg(long, hide = true, value_name = "WxH", value_parser = parse_size, requires = "resize_at_frame")]
     pub resize_to: Option<(u32, u32)>,
+    /// Test hook: keys the window presses after given frames, as
+    /// FRAME:KEY,... with winit's key names (`2:Digit6,3:Tab`).
+    #[arg(long, hide = true, value_name = "K:KEY,...")]
+    pub press_keys: Option<String>,
 }
 
 /// `WIDTHxHEIGHT`, both positive.

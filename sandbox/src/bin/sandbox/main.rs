@@ -89,15 +89,19 @@ fn run_app(args: RunArgs) -> Result<()> {
         let mut controller = Controller::new(sim, (args.width as f32, args.height as f32));
         controller.sim.paused = args.paused;
         if probe {
-            let mut session = probe::session(&args.probe)?;
-            session.frame(&mut controller.camera);
-            controller.probe = Some(session);
+            controller.open_probe(probe::session(&args.probe)?);
         }
         let options = WindowOptions {
             exit_after_frames: args.exit_after_frames,
             screenshot_at_exit: args.screenshot_at_exit.clone(),
             size: (args.width, args.height),
             resize_at_frame: args.resize_at_frame.zip(args.resize_to),
+            press_keys: args
+                .press_keys
+                .as_deref()
+                .unwrap_or("")
+                .parse()
+                .map_err(anyhow::Error::msg)?,
         };
         match run_window(controller, options) {
             Ok(()) => return Ok(()),

@@ -28,9 +28,7 @@ pub fn screenshot(args: &ScreenshotArgs) -> Result<()> {
     };
     let mut h = headless(source, !args.no_sleep, args.width, args.height)?;
     if probe {
-        let mut session = crate::probe::session(&args.probe)?;
-        session.frame(&mut h.controller.camera);
-        h.controller.probe = Some(session);
+        h.controller.open_probe(crate::probe::session(&args.probe)?);
     }
     h.debug.contacts = args.contacts;
     if let Some(yaw) = args.yaw {
