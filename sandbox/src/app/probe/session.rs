@@ -138,7 +138,7 @@ impl ProbeSession {
     /// The world box of what the 3D probe draws: A, B and the difference
     /// at the Minkowski origin (with A's rotation, as `draw3` places it),
     /// and the origin itself; with a mesh missing, a reach of
-    /// [`FALLBACK_REACH`] around A's centre and the origin.
+    /// 1.2 m (`FALLBACK_REACH`) around A's centre and the origin.
     pub fn bounds3(&self) -> Aabb {
         let p = &self.probe;
         let pictures = p.pictures();
