@@ -306,9 +306,9 @@ pub(crate) fn sweep_fast_bodies(
     // against every body whose box its swept box overlaps, as Box2D's
     // continuous stage queries the tree with the swept box. Bodies that
     // stayed in their box (all but a few, and then none) need no search.
-    // The search reads the broad phase's strips; before, every box was
-    // tested, and on falling-boxes 64,000 the 20 to 60 bodies a step that
-    // left their box cost 4 ms/step. The boxes are scanned only if the
+    // The search reads the broad phase's strips rather than testing every
+    // box: tested against every box, the 20 to 60 bodies a step that leave
+    // their box on falling-boxes 64,000 cost 4 ms/step. The boxes are scanned only if the
     // strips are out of date, which they never are within a step. The
     // bodies are searched on the workers, each run of them listing its
     // hits, which are then applied in order.

@@ -355,12 +355,12 @@ impl SolveScratch {
         // would take one on their own (a positive right-hand side); a row
         // the sweeps left at zero that would only pull (a speculative
         // point metres away, with its bias of gap / h) starts at zero.
-        // Starting with every row free let such rows' large negative
-        // impulses, solved together with a loaded row, drive the loaded
-        // row negative too, and the first pass dropped it with them: a
-        // light sphere at 100 m/s, touching the ground and with points
-        // 3 m off towards two flying bodies, lost its ground contact and
-        // went through the ground (soak seed 2, step 140).
+        // With every row free, such rows' large negative impulses, solved
+        // together with a loaded row, drive the loaded row negative too,
+        // and the first pass drops it with them: a light sphere at
+        // 100 m/s, touching the ground and with points 3 m off towards two
+        // flying bodies, loses its ground contact and goes through the
+        // ground (soak seed 2, step 140).
         self.free.clear();
         self.free.extend((0..n).map(|i| !(self.impulse[i] <= 0.0 && self.rhs[i] <= 0.0)));
         for _ in 0..MAX_ACTIVE_SET_PASSES {

@@ -94,7 +94,7 @@ pub(crate) struct ReachableScratch {
 /// A pair with points and an awake body, holding everything the passes
 /// over the impact set read of it, so that they walk one array in order
 /// instead of reaching into the pair cache and the body records (on a
-/// 16,000-box pile, the passes' time went mostly to those reads).
+/// 16,000-box pile, those scattered reads are most of the passes' time).
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
     /// Its index in the pair cache.

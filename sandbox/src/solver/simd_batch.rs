@@ -322,8 +322,8 @@ pub(crate) struct ConstraintBatch {
     /// `(ω_B - ω_A)·(r_A × n) + ω_B·shift`, one dot product per point.
     pub(super) rn_shift: WideVec,
     /// Each body's inverse inertia in world axes. An update sums the
-    /// angular impulses `Σ λ (r × n) + …` first and multiplies once, where
-    /// the batch used to store every row's response `I⁻¹ (r × n)`: twelve
+    /// angular impulses `Σ λ (r × n) + …` first and multiplies once, rather
+    /// than storing every row's response `I⁻¹ (r × n)`: twelve
     /// numbers per lane in place of forty-two, which matters once the
     /// batches outgrow the caches (falling-boxes 16,000 streams about
     /// 20 MB of them three times per substep).

@@ -6,7 +6,7 @@
 //! function per target by [`per_simd_target!`]) and dispatched on the
 //! target chosen here. By default that is the best the CPU offers
 //! (AVX-512, then AVX2 with FMA, else the SSE2 baseline; SSE4.1 only on
-//! request), as `multiversion`'s dispatcher chose before. The environment
+//! request), the order `multiversion`'s dispatcher uses. The environment
 //! variable [`SIMD_ENV_VAR`] (`SANDBOX_SIMD=baseline|sse4.1|avx2|avx512`)
 //! forces one, so that tests can check that every target gives the same
 //! bits (the arithmetic is the same in each: no fused multiply-add

@@ -167,7 +167,10 @@ pub(crate) fn solve(
         return;
     }
 
-    let substeps = settings.substeps.max(1);
+    // `StepSettings::validate` keeps the counts at 1 or more.
+    debug_assert!(settings.substeps >= 1 && settings.push_iterations >= 1);
+    debug_assert!(settings.relax_iterations >= 1);
+    let substeps = settings.substeps;
     let h = dt / substeps as f32;
     let hertz = settings.contact_hertz.min(MAX_HERTZ_PER_SUBSTEP_RATE / h);
     let zeta = settings.contact_damping_ratio;
@@ -227,8 +230,8 @@ pub(crate) fn solve(
     step_impulses::reset(&mut scratch.step_impulses, scratch.batches.len());
     params.prefetch = scratch.batches.len() >= PREFETCH_FROM_BATCHES;
 
-    let push_iterations = settings.push_iterations.max(1);
-    let relax_iterations = settings.relax_iterations.max(1);
+    let push_iterations = settings.push_iterations;
+    let relax_iterations = settings.relax_iterations;
     let mut integrate_time = Duration::ZERO;
     // Manifolds in mass-ratio chains get extra sweeps of both passes.
     let chain_push_iterations = settings.mass_ratio_iterations.max(push_iterations);

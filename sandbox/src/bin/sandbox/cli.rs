@@ -128,7 +128,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub no_sleep: bool,
     /// Threads the physics step runs on (default: the machine's cores).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=sandbox::MAX_THREADS as i64))]
     pub threads: Option<u16>,
     /// Start paused (Space resumes). With `--exit-after-frames`, the frame
     /// time printed at exit is then drawing alone, without physics.
@@ -247,7 +247,7 @@ pub struct BenchArgs {
     pub no_sleep: bool,
     /// Threads the physics step runs on; the poses and hash are the same
     /// for any count.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=sandbox::MAX_THREADS as i64))]
     pub threads: u16,
     /// Print a JSON summary as the last line of stdout.
     #[arg(long)]
