@@ -123,6 +123,8 @@ struct Gpu {
     hud_panel_px: u32,
     /// How many frames painted the HUD (reported by `--exit-after-frames`).
     hud_paints: u64,
+    /// How many frames redrew the shadow map (reported with `hud_paints`).
+    shadow_redraws: u64,
     software: bool,
     render_ms: f32,
 }
@@ -243,6 +245,7 @@ impl WindowApp {
             hud_rect: [0; 4],
             hud_panel_px: 0,
             hud_paints: 0,
+            shadow_redraws: 0,
             software: info.device_type == wgpu::DeviceType::Cpu,
             render_ms: 0.0,
         })
@@ -353,9 +356,12 @@ impl WindowApp {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("app.frame") });
         let rendered = filled.and_then(|()| gpu.renderer.render(&mut encoder, &target, &gpu.frame));
         gpu.render_ms = t.elapsed().as_secs_f32() * 1e3;
-        if let Err(e) = rendered {
-            self.fail(event_loop, WindowError::Failed(e.to_string()));
-            return;
+        match rendered {
+            Ok(stats) => gpu.shadow_redraws += u64::from(stats.shadow_draw_calls > 0),
+            Err(e) => {
+                self.fail(event_loop, WindowError::Failed(e.to_string()));
+                return;
+            }
         }
 
         let mut commands = Vec::new();
@@ -410,8 +416,9 @@ impl WindowApp {
             let ms = 1e3 * first.elapsed().as_secs_f64() / (self.frames - 1) as f64;
             eprintln!(
                 "window: {} frames, {ms:.2} ms per frame after the first (scene, HUD and present); \
-                 HUD painted in {} of them, over {:?} (x, y, width, height)",
-                self.frames, gpu.hud_paints, gpu.hud_rect
+                 HUD painted in {} of them, over {:?} (x, y, width, height); shadow map \
+                 drawn in {}",
+                self.frames, gpu.hud_paints, gpu.hud_rect, gpu.shadow_redraws
             );
         }
         let save_to = if self.controller.screenshot_requested {

@@ -18,7 +18,8 @@
 //! uniform branches around expensive code (both sides run), cubes drawn as
 //! the three faces around their corner nearest the camera (seven
 //! vertices) and into the shadow map as their outline from the light (six
-//! vertices, four triangles: `unit_cube_silhouette` in mesh.rs), a shadow
+//! vertices, four triangles: `unit_cube_silhouette` in mesh.rs), spheres
+//! and capsules into it as a coarser mesh (`unit_capsule_shadow`), a shadow
 //! map with about one texel per screen pixel (`shadow_map_size` in
 //! targets.rs), bodies pulled in blocks rather than one instance each, the
 //! ground cut into tiles that each evaluate only the per-pixel terms that
@@ -37,7 +38,9 @@ use super::gpu_types::{
 use super::ground_tiles::{GroundTiles, ShadowCasters};
 use super::growable_buffer::GrowableBuffer;
 use super::instance_blocks::{block_mesh, block_size, padded_len, padding_instance};
-use super::mesh::{MeshData, hull_mesh, unit_capsule, unit_cube_corner, unit_cube_silhouette};
+use super::mesh::{
+    MeshData, hull_mesh, unit_capsule, unit_capsule_shadow, unit_cube_corner, unit_cube_silhouette,
+};
 use super::pipelines::{INSTANCES_BINDING, Pipelines};
 use super::targets::{FrameTargets, MAX_SHADOW_MAP_SIZE, ShadowMap, shadow_map_size};
 use super::{
@@ -173,6 +176,9 @@ pub struct Renderer {
     /// shadow map (`unit_cube_silhouette`), over the same blocks.
     cube_shadow: GpuMesh,
     capsule: GpuMesh,
+    /// The coarser capsule drawn instead of `capsule` into the shadow map
+    /// (`unit_capsule_shadow`), over the same blocks.
+    capsule_shadow: GpuMesh,
     hulls: Vec<GpuMesh>,
     instance_buffer: GrowableBuffer,
     /// This frame's ground tiles and their vertex buffer.
@@ -230,6 +236,14 @@ impl Renderer {
             cube.block,
         );
         let capsule = GpuMesh::new(device, queue, "render.capsule_mesh", &unit_capsule(), 1.0);
+        let capsule_shadow = GpuMesh::with_block(
+            device,
+            queue,
+            "render.capsule_shadow_mesh",
+            &unit_capsule_shadow(),
+            1.0,
+            capsule.block,
+        );
         let mut renderer = Self {
             device: device.clone(),
             queue: queue.clone(),
@@ -249,6 +263,7 @@ impl Renderer {
             cube,
             cube_shadow,
             capsule,
+            capsule_shadow,
             hulls: Vec::new(),
             instance_buffer,
             ground_tiles: GroundTiles::default(),
@@ -559,7 +574,7 @@ impl Renderer {
             let draws = self.draw_meshes(
                 &mut pass,
                 (&self.pipelines.shadow_cube, &self.cube_shadow),
-                &self.pipelines.shadow,
+                (&self.pipelines.shadow, &self.capsule_shadow),
             );
             stats.shadow_draw_calls = draws;
             stats.draw_calls += draws;
@@ -629,7 +644,7 @@ impl Renderer {
         let draws = self.draw_meshes(
             &mut pass,
             (&self.pipelines.mesh_cube, &self.cube),
-            &self.pipelines.mesh,
+            (&self.pipelines.mesh, &self.capsule),
         );
         stats.mesh_draw_calls = draws;
         stats.draw_calls += draws;
@@ -711,14 +726,15 @@ impl Renderer {
     }
 
     /// One instanced draw per non-empty mesh slot, the cube with
-    /// `cube_pipeline` and `cube_mesh` and the others with `pipeline`;
+    /// `cube_pipeline` and `cube_mesh`, the others with `pipeline`, spheres
+    /// and capsules as `capsule_mesh` (which has the capsule's block size);
     /// returns the draw count. Each instance of a draw is a block of the
     /// slot's bodies.
     fn draw_meshes(
         &self,
         pass: &mut wgpu::RenderPass<'_>,
         (cube_pipeline, cube_mesh): (&wgpu::RenderPipeline, &GpuMesh),
-        pipeline: &wgpu::RenderPipeline,
+        (pipeline, capsule_mesh): (&wgpu::RenderPipeline, &GpuMesh),
     ) -> u32 {
         let mut draws = 0;
         for (slot, &(start, end)) in self.scratch_ranges.iter().enumerate() {
@@ -726,7 +742,11 @@ impl Renderer {
                 continue;
             }
             pass.set_pipeline(if slot == 0 { cube_pipeline } else { pipeline });
-            let mesh = if slot == 0 { cube_mesh } else { self.meshes(slot) };
+            let mesh = match slot {
+                0 => cube_mesh,
+                1 | 2 => capsule_mesh,
+                _ => self.meshes(slot),
+            };
             let blocks =
                 start / mesh.block..(start + padded_len(end - start, mesh.block)) / mesh.block;
             pass.set_vertex_buffer(0, mesh.vertices.slice(..));

@@ -398,6 +398,60 @@ fn octahedron() -> (Vec<Point3<f32>>, Vec<[u32; 3]>) {
     (p, t)
 }
 
+/// A sphere and a capsule cast their shadows (drawn as the coarser shadow
+/// mesh) where the light puts them; with the light's projection fixed, the
+/// shadow map is reused while nothing moves, and a body moved by a
+/// millimetre, or moved away, redraws it, so the shadow follows the body.
+#[test]
+fn a_moved_body_redraws_the_shadow_map_and_its_shadow_follows() {
+    let Some(mut r) =
+        offscreen("a_moved_body_redraws_the_shadow_map_and_its_shadow_follows", WIDTH, HEIGHT)
+    else {
+        return;
+    };
+    let camera = test_camera();
+    let dir = Vector3::new(0.3, -1.0, 0.6);
+    let scene = |sphere_x: f32| {
+        let mut scene = FrameScene::new(camera);
+        scene.light.direction = dir;
+        // A fixed light projection, so that only the casters change.
+        scene.light.shadow_fit = ShadowFit::Sphere { center: Point3::origin(), radius: 4.0 };
+        scene.instances.push(DrawInstance::new(
+            DrawShape::Sphere { radius: 0.5 },
+            Isometry3::translation(sphere_x, 1.2, 0.0),
+            Color::BLUE,
+        ));
+        scene.instances.push(DrawInstance::new(
+            DrawShape::Capsule { radius: 0.3, half_height: 0.4 },
+            Isometry3::translation(-2.0, 1.2, -1.0),
+            Color::BLUE,
+        ));
+        scene
+    };
+    let shadow_pixel = |x: f32| {
+        let centre = Vector3::new(x, 1.2, 0.0);
+        pixel_of(&camera, centre + dir * (centre.y / -dir.y))
+    };
+    let (here, there) = (shadow_pixel(0.0), shadow_pixel(1.5));
+    let (empty, _) = r.render(&FrameScene::new(camera)).unwrap();
+    let (first, stats) = r.render(&scene(0.0)).unwrap();
+    assert!(!stats.shadow_map_reused, "{stats:?}");
+    save(&first, "moved_body_before");
+    let (_, stats) = r.render(&scene(0.0)).unwrap();
+    assert!(stats.shadow_map_reused, "nothing moved: {stats:?}");
+    let (_, stats) = r.render(&scene(0.001)).unwrap();
+    assert!(!stats.shadow_map_reused, "moved by 1 mm: {stats:?}");
+    let (moved, stats) = r.render(&scene(1.5)).unwrap();
+    assert!(!stats.shadow_map_reused, "moved by 1.5 m: {stats:?}");
+    save(&moved, "moved_body_after");
+    let brightness = |image: &RgbaImage, (x, y): (u32, u32)| luminance(mean(image, x, y, 1));
+    for (image, shaded, lit) in [(&first, here, there), (&moved, there, here)] {
+        let (s, l) = (brightness(image, shaded), brightness(image, lit));
+        assert!(s < 0.8 * brightness(&empty, shaded), "no shadow at {shaded:?}: {s}");
+        assert!(l > 0.95 * brightness(&empty, lit), "a stale shadow at {lit:?}: {l}");
+    }
+}
+
 #[test]
 fn every_shape_and_overlay_renders() {
     let Some(mut r) = offscreen("every_shape_and_overlay_renders", 640, 360) else {
