@@ -179,13 +179,15 @@ fn compare_with_reference(image: &RgbaImage, name: &str) {
     assert!(far * 100 <= n, "{name}: {far} of {n} pixels differ by more than 24 levels");
 }
 
-/// Runs `sandbox run` on pyramid 12 in a 960x540 window under Xvfb with
-/// `extra` arguments, saving the frame at exit to `name`: the saved image
-/// and the window's stderr, or `None` after a loud skip when there is no
-/// `xvfb-run` or no adapter (a failure with `SANDBOX_REQUIRE_GPU=1`).
-fn run_window(name: &str, extra: &[&str]) -> Option<(RgbaImage, String)> {
-    let found = Command::new("xvfb-run").arg("--help").output().is_ok();
-    if !found {
+/// Runs `sandbox run` in a window of `width` x `height` under Xvfb with `args`, saving
+/// the frame at exit to `name`: the image (if saved), stderr and whether
+/// it exited 0; `None` after a loud skip.
+pub(crate) fn run_window_with(
+    name: &str,
+    (width, height): (u32, u32),
+    args: &[&str],
+) -> Option<(Option<RgbaImage>, String, bool)> {
+    if Command::new("xvfb-run").arg("--help").output().is_err() {
         skip("xvfb-run is not installed");
         return None;
     }
@@ -194,8 +196,8 @@ fn run_window(name: &str, extra: &[&str]) -> Option<(RgbaImage, String)> {
     let out = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x720x24"])
         .arg(env!("CARGO_BIN_EXE_sandbox"))
-        .args(["run", "--scene", "pyramid", "--size", "12", "--width", "960", "--height", "540"])
-        .args(extra)
+        .args(["run", "--width", &width.to_string(), "--height", &height.to_string()])
+        .args(args)
         .arg("--screenshot-at-exit")
         .arg(&shot)
         .output()
@@ -205,8 +207,20 @@ fn run_window(name: &str, extra: &[&str]) -> Option<(RgbaImage, String)> {
         skip(&format!("no adapter for the window: {stderr}"));
         return None;
     }
-    assert!(out.status.success(), "exit {:?}: {stderr}", out.status.code());
-    let image = image::open(&shot).unwrap_or_else(|e| panic!("{e}: {stderr}")).to_rgba8();
+    let image = image::open(&shot).ok().map(|i| i.to_rgba8());
+    Some((image, stderr, out.status.success()))
+}
+
+/// Runs `sandbox run` on pyramid 12 in a 960x540 window under Xvfb with
+/// `extra` arguments, saving the frame at exit to `name`: the saved image
+/// and the window's stderr, or `None` after a loud skip when there is no
+/// `xvfb-run` or no adapter (a failure with `SANDBOX_REQUIRE_GPU=1`).
+fn run_window(name: &str, extra: &[&str]) -> Option<(RgbaImage, String)> {
+    let mut args = vec!["--scene", "pyramid", "--size", "12"];
+    args.extend_from_slice(extra);
+    let (image, stderr, ok) = run_window_with(name, (960, 540), &args)?;
+    assert!(ok, "the window failed: {stderr}");
+    let image = image.unwrap_or_else(|| panic!("no frame saved: {stderr}"));
     Some((image, stderr))
 }
 

@@ -7,42 +7,12 @@
 //! pressed); Esc quits. Skips loudly without `xvfb-run` or an adapter, and
 //! fails instead with `SANDBOX_REQUIRE_GPU=1`.
 
-use std::process::Command;
-
 use image::{Rgba, RgbaImage};
 
-use crate::render_scenes::{out_dir, skip};
+use crate::render_scenes::run_window_with;
 
 /// The HUD panel's width in pixels at scale 1 (`app::hud::HUD_WIDTH`).
 const HUD_PX: u32 = sandbox::app::hud::HUD_WIDTH as u32;
-
-/// Runs `sandbox run` in a 1280x720 window under Xvfb with `args`, saving
-/// the frame at exit to `name`: the image (if saved), stderr and whether
-/// it exited 0; `None` after a loud skip.
-fn run_window(name: &str, args: &[&str]) -> Option<(Option<RgbaImage>, String, bool)> {
-    if Command::new("xvfb-run").arg("--help").output().is_err() {
-        skip("xvfb-run is not installed");
-        return None;
-    }
-    let shot = out_dir().join(name);
-    let _ = std::fs::remove_file(&shot);
-    let out = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x720x24"])
-        .arg(env!("CARGO_BIN_EXE_sandbox"))
-        .args(["run", "--width", "1280", "--height", "720"])
-        .args(args)
-        .arg("--screenshot-at-exit")
-        .arg(&shot)
-        .output()
-        .expect("runs xvfb-run");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    if stderr.contains("no GPU adapter") {
-        skip(&format!("no adapter for the window: {stderr}"));
-        return None;
-    }
-    let image = image::open(&shot).ok().map(|i| i.to_rgba8());
-    Some((image, stderr, out.status.success()))
-}
 
 /// The shapes' fills: red where they intersect, green where apart (the
 /// probe's palette), over sky, ground or the 2D paper.
@@ -81,7 +51,10 @@ fn assert_both_shapes_right_of_the_hud(image: &RgbaImage, what: &str) {
 #[test]
 fn the_probe_opens_with_both_shapes_right_of_the_hud_under_xvfb() {
     let args = ["--scene", "probe", "--exit-after-frames", "1"];
-    let Some((image, stderr, ok)) = run_window("probe_first_frame.png", &args) else { return };
+    let Some((image, stderr, ok)) = run_window_with("probe_first_frame.png", (1280, 720), &args)
+    else {
+        return;
+    };
     assert!(ok, "{stderr}");
     assert!(stderr.contains("ended showing the probe in 3D"), "{stderr}");
     let image = image.expect("the first frame was saved");
@@ -105,7 +78,9 @@ fn tab_reaches_the_2d_probe_and_space_stays_in_it_under_xvfb() {
         "--exit-after-frames",
         "10",
     ];
-    let Some((image, stderr, ok)) = run_window("probe_keys.png", &args) else { return };
+    let Some((image, stderr, ok)) = run_window_with("probe_keys.png", (1280, 720), &args) else {
+        return;
+    };
     assert!(ok, "{stderr}");
     assert!(stderr.contains("ended showing the probe in 2D"), "{stderr}");
     let image = image.expect("the last frame was saved");
@@ -135,7 +110,9 @@ fn escape_quits_under_xvfb() {
         "--exit-after-frames",
         "400",
     ];
-    let Some((_, stderr, ok)) = run_window("probe_escape.png", &args) else { return };
+    let Some((_, stderr, ok)) = run_window_with("probe_escape.png", (1280, 720), &args) else {
+        return;
+    };
     assert!(ok, "{stderr}");
     assert!(!stderr.contains("window: 400 frames"), "Esc did not quit: {stderr}");
 }
