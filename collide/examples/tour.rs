@@ -1,6 +1,6 @@
 //! A short tour of collide: a few real queries, printed.
 //!
-//! Run with `cargo run --release -p collide --example tour`.
+//! Run with `cargo run --release -p convex-collide --example tour`.
 
 use collide::nalgebra::{Isometry3, UnitQuaternion, Vector3};
 use collide::query::{IterationLog, try_contact_with};

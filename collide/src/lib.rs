@@ -108,6 +108,7 @@
 
 pub use nalgebra;
 
+mod aabb;
 mod core;
 pub mod dim2;
 mod error;
@@ -119,6 +120,7 @@ mod support_map;
 #[cfg(test)]
 mod test_stream;
 
+pub use aabb::Aabb;
 pub use core::Core;
 pub use error::{HullError, QueryError};
 pub use hull::support::strategy::{

@@ -12,8 +12,9 @@
 //! parry's dilated shapes do. This keeps curved shapes out of EPA, where a
 //! sphere would otherwise need many iterations to approximate.
 
-use nalgebra::{Point3, Vector3};
+use nalgebra::{Isometry3, Point3, Vector3};
 
+use crate::aabb::Aabb;
 use crate::core::Core;
 use crate::shape::ShapeRef;
 
@@ -128,6 +129,25 @@ pub trait SupportMap {
     fn as_shape_ref(&self) -> Option<ShapeRef<'_>> {
         None
     }
+
+    /// The shape's exact axis-aligned box at `pose`, in the world frame.
+    ///
+    /// The default takes the six support points along the world axes
+    /// ([`Aabb::from_support`]), which is exact for every convex shape;
+    /// the crate's shapes override it with closed forms.
+    ///
+    /// ```
+    /// use collide::{Aabb, Cuboid, SupportMap};
+    /// use collide::nalgebra::{Isometry3, Point3, Vector3};
+    /// let cube = Cuboid::new(Vector3::repeat(1.0));
+    /// let turned = Isometry3::rotation(Vector3::z() * std::f32::consts::FRAC_PI_4);
+    /// let b = cube.aabb(&turned);
+    /// assert!((b.max.x - 2f32.sqrt()).abs() < 1e-6 && (b.max.z - 1.0).abs() < 1e-6);
+    /// ```
+    #[inline]
+    fn aabb(&self, pose: &Isometry3<f32>) -> Aabb {
+        Aabb::from_support(self, pose)
+    }
 }
 
 impl<T: SupportMap + ?Sized> SupportMap for &T {
@@ -159,6 +179,10 @@ impl<T: SupportMap + ?Sized> SupportMap for &T {
     fn as_shape_ref(&self) -> Option<ShapeRef<'_>> {
         (**self).as_shape_ref()
     }
+    #[inline]
+    fn aabb(&self, pose: &Isometry3<f32>) -> Aabb {
+        (**self).aabb(pose)
+    }
 }
 
 impl<T: SupportMap + ?Sized> SupportMap for Box<T> {
@@ -189,6 +213,10 @@ impl<T: SupportMap + ?Sized> SupportMap for Box<T> {
     #[inline]
     fn as_shape_ref(&self) -> Option<ShapeRef<'_>> {
         (**self).as_shape_ref()
+    }
+    #[inline]
+    fn aabb(&self, pose: &Isometry3<f32>) -> Aabb {
+        (**self).aabb(pose)
     }
 }
 

@@ -1,7 +1,8 @@
 //! A capsule: a segment along local Y, rounded by a radius.
 
-use nalgebra::{Point3, Vector3};
+use nalgebra::{Isometry3, Point3, Vector3};
 
+use crate::aabb::Aabb;
 use crate::core::Core;
 use crate::shape::ShapeRef;
 use crate::support_map::SupportMap;
@@ -75,5 +76,13 @@ impl SupportMap for Capsule {
     #[inline]
     fn as_shape_ref(&self) -> Option<ShapeRef<'_>> {
         Some(ShapeRef::Capsule(self))
+    }
+
+    #[inline]
+    fn aabb(&self, pose: &Isometry3<f32>) -> Aabb {
+        let c = Point3::from(pose.translation.vector);
+        let half = (pose.rotation * Vector3::new(0.0, self.half_height, 0.0)).abs()
+            + Vector3::repeat(self.radius);
+        Aabb::new(c - half, c + half)
     }
 }

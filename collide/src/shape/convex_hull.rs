@@ -4,8 +4,9 @@
 //! adjacency graph (exactly the polytope's edges) that hill-climbing support
 //! strategies walk.
 
-use nalgebra::{Point3, Unit, Vector3};
+use nalgebra::{Isometry3, Point3, Unit, Vector3};
 
+use crate::aabb::Aabb;
 use crate::error::HullError;
 use crate::hull;
 use crate::hull::support::brute_force::{SoaVertices, support_scalar};
@@ -355,6 +356,11 @@ impl ConvexHull {
     }
 }
 
+/// Up to this many vertices, a hull's box is found by transforming every
+/// vertex (one pass, no branches); above it, by six support queries, which
+/// the hull's strategy answers without visiting most vertices.
+const AABB_VERTEX_SCAN_MAX: usize = 32;
+
 impl SupportMap for ConvexHull {
     #[inline]
     fn local_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
@@ -383,5 +389,23 @@ impl SupportMap for ConvexHull {
     #[inline]
     fn as_shape_ref(&self) -> Option<ShapeRef<'_>> {
         Some(ShapeRef::ConvexHull(self))
+    }
+
+    /// A small hull transforms each vertex once; a large one asks its
+    /// support strategy for the six extreme points, which visits far fewer
+    /// vertices than there are.
+    #[inline]
+    fn aabb(&self, pose: &Isometry3<f32>) -> Aabb {
+        if self.vertices.len() > AABB_VERTEX_SCAN_MAX {
+            return Aabb::from_support(self, pose);
+        }
+        let mut min = Point3::from(Vector3::repeat(f32::INFINITY));
+        let mut max = Point3::from(Vector3::repeat(f32::NEG_INFINITY));
+        for v in &self.vertices {
+            let p = pose * v;
+            min = min.inf(&p);
+            max = max.sup(&p);
+        }
+        Aabb::new(min, max)
     }
 }

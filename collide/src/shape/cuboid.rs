@@ -1,7 +1,8 @@
 //! An axis-aligned box centred on its local origin.
 
-use nalgebra::{Point3, Vector3};
+use nalgebra::{Isometry3, Point3, Vector3};
 
+use crate::aabb::Aabb;
 use crate::core::Core;
 use crate::shape::ShapeRef;
 use crate::support_map::SupportMap;
@@ -64,5 +65,10 @@ impl SupportMap for Cuboid {
     #[inline]
     fn as_shape_ref(&self) -> Option<ShapeRef<'_>> {
         Some(ShapeRef::Cuboid(self))
+    }
+
+    #[inline]
+    fn aabb(&self, pose: &Isometry3<f32>) -> Aabb {
+        Aabb::of_box(&self.half_extents, pose)
     }
 }

@@ -1,7 +1,8 @@
 //! The closed set of shapes this crate knows, as one enum.
 
-use nalgebra::{Point3, Vector3};
+use nalgebra::{Isometry3, Point3, Vector3};
 
+use crate::aabb::Aabb;
 use crate::core::Core;
 use crate::shape::{Capsule, ConvexHull, Cuboid, ShapeRef, Sphere};
 use crate::support_map::SupportMap;
@@ -67,6 +68,10 @@ impl SupportMap for Shape {
     #[inline]
     fn as_shape_ref(&self) -> Option<ShapeRef<'_>> {
         dispatch!(self, s => s.as_shape_ref())
+    }
+    #[inline]
+    fn aabb(&self, pose: &Isometry3<f32>) -> Aabb {
+        dispatch!(self, s => s.aabb(pose))
     }
 }
 

@@ -1,7 +1,8 @@
 //! A ball centred on its local origin, modelled as a point core plus a margin.
 
-use nalgebra::{Point3, Vector3};
+use nalgebra::{Isometry3, Point3, Vector3};
 
+use crate::aabb::Aabb;
 use crate::core::Core;
 use crate::shape::ShapeRef;
 use crate::support_map::SupportMap;
@@ -67,5 +68,12 @@ impl SupportMap for Sphere {
     #[inline]
     fn as_shape_ref(&self) -> Option<ShapeRef<'_>> {
         Some(ShapeRef::Sphere(self))
+    }
+
+    #[inline]
+    fn aabb(&self, pose: &Isometry3<f32>) -> Aabb {
+        let c = Point3::from(pose.translation.vector);
+        let r = Vector3::repeat(self.radius);
+        Aabb::new(c - r, c + r)
     }
 }
