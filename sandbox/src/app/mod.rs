@@ -17,6 +17,7 @@ mod readback;
 pub mod scene_drawer;
 pub mod scripted_keys;
 pub mod simulation;
+pub mod support_mesh;
 pub mod surface_size;
 pub mod view_region;
 pub mod window;
