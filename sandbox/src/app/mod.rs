@@ -38,4 +38,6 @@ mod hud_layer_tests;
 #[cfg(test)]
 mod hud_tests;
 #[cfg(test)]
+mod scene_drawer_tests;
+#[cfg(test)]
 mod tests;
