@@ -34,12 +34,13 @@ pub(crate) const LEVELS: usize = 5;
 /// radius, fall in the middle three.
 pub(crate) const LEVEL_SEGMENTS: [u32; LEVELS] = [8, 12, 16, 24, 36];
 
-/// The most, in pixels, a drawn outline may stray from the true one. Under
-/// a pixel the step along a silhouette is lost in its anti-aliasing (or,
-/// single-sampled, in the pixel grid itself); 0.75 keeps a margin for the
-/// octahedral sphere's interior edges, which are up to 1.45 times the
-/// equator's (measured by `max_edge_angle` and used instead of the
-/// equator's where the sphere's meshes are built).
+/// The most, in pixels, a drawn outline may stray from the true one at an
+/// edge's midpoint. Each level's limit uses its mesh's widest edge (for the
+/// octahedral spheres one inside a face, up to 1.45 times the equator's
+/// arc: round_meshes.rs). A silhouette that crosses a face instead strays
+/// up to 4/3 of this (a face's sagitta against its edges'), so drawn
+/// outlines stay within a pixel of the true ones, which single-sampled
+/// rasterisation (the default on a CPU adapter) cannot show finer anyway.
 pub(crate) const MAX_OUTLINE_ERROR_PX: f32 = 0.75;
 
 /// The largest on-screen radius, in pixels, at which a mesh whose

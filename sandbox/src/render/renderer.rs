@@ -273,8 +273,8 @@ impl Renderer {
             cube.block,
         );
         let mut slots = vec![SlotMeshes { main: cube, shadow: Some(cube_shadow), cube: true }];
-        for kind in 0..ROUND_KINDS.len() {
-            let name = format!("{:?}", ROUND_KINDS[kind]).to_lowercase();
+        for (kind, mesh_kind) in ROUND_KINDS.iter().enumerate() {
+            let name = format!("{mesh_kind:?}").to_lowercase();
             for (level, &segments) in LEVEL_SEGMENTS.iter().enumerate() {
                 // Every unit round mesh lies within the sphere of radius
                 // sqrt(2) (the cylinder's rims).
@@ -1093,4 +1093,6 @@ const _: () = {
     assert!(size_of::<MeshVertex>() == 32);
     assert!(size_of::<GpuInstance>() == 64);
     assert!(size_of::<Globals>() == 3 * 64 + 10 * 16);
+    // `FrameStats::lod_instances` has one entry per level.
+    assert!(LEVELS == 5);
 };
