@@ -41,3 +41,4 @@ mod stacking;
 mod step_allocations;
 mod threads;
 mod world_errors;
+mod world_queries;
