@@ -10,7 +10,7 @@
 use crate::common;
 
 use collide::nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
-use collide::{Cuboid, RayCast, Sphere};
+use collide::{Cone, Cuboid, Cylinder, RayCast, Sphere};
 use sandbox::{Aabb, BodyDesc, BodyId, Ray, Scene, StepSettings, World, build_scene};
 
 /// xorshift64*, so every run sees the same scene and queries.
@@ -145,10 +145,14 @@ fn run_scene(threads: usize) -> Vec<String> {
         }
         for _ in 0..4 {
             let p = edit.point(8.0).coords + Vector3::new(0.0, 2.0, 0.0);
-            let desc = if edit.unit() < 0.5 {
-                BodyDesc::dynamic(Sphere::new(edit.range(0.2, 0.8)).into())
-            } else {
-                BodyDesc::dynamic(Cuboid::new(Vector3::repeat(edit.range(0.2, 0.8))).into())
+            // The new kinds (cylinders, cones) too: the tree only sees
+            // their boxes, the exact casts are collide's.
+            let size = edit.range(0.2, 0.8);
+            let desc = match (edit.unit() * 4.0) as u32 {
+                0 => BodyDesc::dynamic(Sphere::new(size).into()),
+                1 => BodyDesc::dynamic(Cuboid::new(Vector3::repeat(size)).into()),
+                2 => BodyDesc::dynamic(Cylinder::new(size, 0.5 * size).into()),
+                _ => BodyDesc::dynamic(Cone::new(size, 0.7 * size).into()),
             };
             ids.push(w.add_body(desc.with_position(p)).unwrap());
         }
