@@ -521,15 +521,14 @@ impl<T: Copy> DynamicTree<T> {
         // One step per level; a balanced tree is far shorter than its
         // node count, which bounds the walk in any case.
         let max_steps = self.nodes.len();
-        for _ in 0..max_steps {
-            if n == NULL {
-                return;
-            }
+        let mut steps = 0;
+        while n != NULL && steps < max_steps {
             n = self.balance(n);
             self.recompute(n);
             n = self.nodes[n as usize].parent;
+            steps += 1;
         }
-        debug_assert!(false, "refit_ancestors found a cycle");
+        debug_assert!(n == NULL, "refit_ancestors found a cycle");
     }
 
     /// Recomputes an internal node's box and height from its children.
