@@ -11,6 +11,19 @@
 //!
 //! Before timing, every engine's answers are checked against brute force
 //! over the same inputs. Ids are `{query}/{engine}/{boxes}`.
+//!
+//! Results, 2026-11-29, the team's shared 2-core build machine under load
+//! (load average about 10; `--warm-up-time 1 --measurement-time 3`),
+//! median time per query:
+//!
+//! | query | collide static | collide dynamic | parry3d `Bvh` | brute force |
+//! |---|---|---|---|---|
+//! | `bvh_ray_closest` | 2.48 µs | 11.0 µs | 1.90 µs | 162 µs |
+//! | `bvh_aabb_overlap` | 0.50 µs | 3.26 µs | 0.41 µs | 36.1 µs |
+//!
+//! The static BVH is 1.3 (rays) and 1.2 (boxes) times parry3d's time; the
+//! dynamic tree, built by one insertion at a time with one box per leaf,
+//! 5.8 and 8.0 times.
 
 use std::hint::black_box;
 
@@ -40,7 +53,7 @@ struct Inputs {
 
 fn inputs() -> Inputs {
     let mut rng = StdRng::seed_from_u64(0xb7b_5eed);
-    let mut point = |rng: &mut StdRng| {
+    let point = |rng: &mut StdRng| {
         Point3::new(
             rng.random_range(0.0..WORLD),
             rng.random_range(0.0..WORLD),
@@ -95,10 +108,10 @@ fn brute_ray(boxes: &[Aabb], ray: &Ray) -> Option<(u32, f32)> {
     let mut best: Option<(u32, f32)> = None;
     for (i, b) in boxes.iter().enumerate() {
         let limit = best.map_or(f32::INFINITY, |(_, t)| t);
-        if let Some(t) = entry(ray, b, limit) {
-            if best.is_none_or(|(_, bt)| t < bt) {
-                best = Some((i as u32, t));
-            }
+        if let Some(t) = entry(ray, b, limit)
+            && best.is_none_or(|(_, bt)| t < bt)
+        {
+            best = Some((i as u32, t));
         }
     }
     best

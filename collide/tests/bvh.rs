@@ -305,6 +305,9 @@ fn overlap_is_symmetric_between_items() {
     }
 }
 
+/// A map of boxes to boxes (a scale, a permutation of the axes, a mirror).
+type BoxMap = dyn Fn(&Aabb) -> Aabb;
+
 #[test]
 fn answers_do_not_change_under_power_of_two_scales_and_axis_permutations() {
     let boxes = random_boxes(0x5eed_0004, 1000);
@@ -317,7 +320,7 @@ fn answers_do_not_change_under_power_of_two_scales_and_axis_permutations() {
     // Scales 2^-10 (about 1e-3) to 2^10 (about 1e3) are exact in f32, and
     // so are axis permutations with a mirror: the answers must not move.
     let perm = [2usize, 0, 1];
-    let transforms: Vec<Box<dyn Fn(&Aabb) -> Aabb>> = vec![
+    let transforms: Vec<Box<BoxMap>> = vec![
         Box::new(|b: &Aabb| Aabb::new(b.min * 2f32.powi(-10), b.max * 2f32.powi(-10))),
         Box::new(|b: &Aabb| Aabb::new(b.min * 2f32.powi(10), b.max * 2f32.powi(10))),
         Box::new(move |b: &Aabb| {
@@ -332,7 +335,7 @@ fn answers_do_not_change_under_power_of_two_scales_and_axis_permutations() {
         }),
     ];
     for (t, f) in transforms.iter().enumerate() {
-        let moved: Vec<Aabb> = boxes.iter().map(|b| f(b)).collect();
+        let moved: Vec<Aabb> = boxes.iter().map(f).collect();
         for (name, tree) in both(&moved) {
             for (q, expect) in queries.iter().zip(&reference) {
                 assert_eq!(&query_set(tree.as_ref(), &f(q)), expect, "{name}, transform {t}");
