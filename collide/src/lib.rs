@@ -109,6 +109,7 @@
 pub use nalgebra;
 
 mod aabb;
+pub mod bvh;
 mod core;
 pub mod dim2;
 mod error;
@@ -122,6 +123,7 @@ mod support_map;
 mod test_stream;
 
 pub use aabb::Aabb;
+pub use bvh::{BvhError, DynamicTree, StaticBvh};
 pub use core::Core;
 pub use error::{HullError, QueryError, ShapeError};
 pub use hull::support::strategy::{

@@ -42,3 +42,4 @@ mod stacking;
 mod step_allocations;
 mod threads;
 mod world_errors;
+mod world_queries;
