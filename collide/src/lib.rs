@@ -78,6 +78,7 @@
 //!   | [`cast_ray`] | [`RayCast::Miss`] |
 //!   | [`shape_cast`] | [`ShapeCast::Miss`] |
 //!   | [`time_of_impact`] | [`TimeOfImpact::Miss`] |
+//!   | [`contact_manifold`], [`contact_manifold_cached`] | [`ManifoldOutcome::Separated`] with a NaN bound |
 //!
 //!   Suffixes add one trailing argument: `_cached` a caller-owned
 //!   [`GjkCache`] that warm-starts repeated queries on the same pair
@@ -114,6 +115,7 @@ pub mod dim2;
 mod error;
 mod finite;
 mod hull;
+mod manifold;
 pub mod query;
 mod shape;
 mod support_map;
@@ -127,6 +129,10 @@ pub use hull::support::strategy::{
     AUTO_CUBE_MAP_MIN, AUTO_SIMD_MIN, SupportCache, SupportStrategy,
 };
 pub use hull::support::warm_started::WarmStarted;
+pub use manifold::{
+    ContactManifold, MAX_MANIFOLD_POINTS, ManifoldOutcome, ManifoldPoint, contact_manifold,
+    contact_manifold_cached, try_contact_manifold, try_contact_manifold_cached,
+};
 pub use query::{
     CastRay, Contact, GjkCache, Penetration, Proximity, Ray, RayCast, ShapeCast, Sweep,
     TimeOfImpact, cast_ray, closest_points, contact, contact_cached, intersects, penetration,
