@@ -116,6 +116,7 @@ mod error;
 mod finite;
 mod hull;
 mod manifold;
+mod mass_properties;
 pub mod query;
 mod shape;
 mod support_map;
@@ -124,7 +125,7 @@ mod test_stream;
 
 pub use aabb::Aabb;
 pub use core::Core;
-pub use error::{HullError, QueryError};
+pub use error::{HullError, QueryError, ShapeError};
 pub use hull::support::strategy::{
     AUTO_CUBE_MAP_MIN, AUTO_SIMD_MIN, SupportCache, SupportStrategy,
 };
@@ -133,13 +134,17 @@ pub use manifold::{
     ContactManifold, MAX_MANIFOLD_POINTS, ManifoldOutcome, ManifoldPoint, contact_manifold,
     contact_manifold_cached, try_contact_manifold, try_contact_manifold_cached,
 };
+pub use mass_properties::{FALLBACK_DIRECTIONS, MassProperties};
 pub use query::{
     CastRay, Contact, GjkCache, Penetration, Proximity, Ray, RayCast, ShapeCast, Sweep,
     TimeOfImpact, cast_ray, closest_points, contact, contact_cached, intersects, penetration,
     shape_cast, time_of_impact, try_cast_ray, try_closest_points, try_contact, try_contact_cached,
     try_intersects, try_penetration, try_shape_cast, try_time_of_impact,
 };
-pub use shape::{Capsule, ConvexHull, Cuboid, HullFace, Shape, ShapeRef, Sphere};
+pub use shape::{
+    Capsule, Cone, ConvexHull, Cuboid, CustomShape, Cylinder, HullFace, Rounded, Segment, Shape,
+    ShapeRef, Sphere, Triangle,
+};
 pub use support_map::SupportMap;
 
 // The README's code blocks are compiled and run as doctests.

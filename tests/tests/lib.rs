@@ -14,6 +14,7 @@ mod hard_configurations;
 mod hull_vs_brute_force;
 mod manifolds;
 mod near_contact;
+mod new_shapes;
 mod oracle_self_check;
 mod polytopes_vs_sat_and_brute_force;
 mod proptest_queries;

@@ -88,7 +88,7 @@ pub(crate) fn collide_convex(
     let key = (face_a & 0xFF) << 24 | (face_b & 0xFF) << 16;
 
     let mut candidates: ArrayVec<Candidate, MAX_POLYGON_VERTICES> = ArrayVec::new();
-    if (poly_a.len() > 1 || poly_b.len() > 1) && !crossing_hull_edges(a, &poly_a, b, &poly_b) {
+    if (poly_a.len() > 1 || poly_b.len() > 1) && !crossing_edges(&poly_a, &poly_b) {
         let ref_is_a = poly_a.len() >= poly_b.len();
         let (reference, incident, face_normal, towards) = if ref_is_a {
             (&poly_a, &mut poly_b, normal_a, n)
@@ -134,13 +134,12 @@ pub(crate) fn collide_convex(
     Ok(ManifoldOutcome::Within(out))
 }
 
-/// Whether the two features are segments, at least one a hull's edge,
-/// that cross rather than lie side by side: they touch at one point, the
-/// query's witness, and clipping one by the other's end caps would spread
-/// the contact along the whole overlap.
-fn crossing_hull_edges(a: &Shape, poly_a: &Polygon, b: &Shape, poly_b: &Polygon) -> bool {
-    let is_hull = |s: &Shape| matches!(s, Shape::ConvexHull(_));
-    if poly_a.len() != 2 || poly_b.len() != 2 || !(is_hull(a) || is_hull(b)) {
+/// Whether the two features are segments (edges, capsule or cylinder side
+/// lines) that cross rather than lie side by side: they touch at one point,
+/// the query's witness, and clipping one by the other's end caps would
+/// spread the contact along the whole overlap, off both surfaces.
+fn crossing_edges(poly_a: &Polygon, poly_b: &Polygon) -> bool {
+    if poly_a.len() != 2 || poly_b.len() != 2 {
         return false;
     }
     let axis_a = poly_a[1].0 - poly_a[0].0;
@@ -172,6 +171,8 @@ fn contact_of_shapes(
                 Shape::Cuboid(sb) => try_contact_cached($sa, pose_a, sb, pose_b, cache),
                 Shape::Capsule(sb) => try_contact_cached($sa, pose_a, sb, pose_b, cache),
                 Shape::ConvexHull(sb) => try_contact_cached($sa, pose_a, sb, pose_b, cache),
+                Shape::Cylinder(sb) => try_contact_cached($sa, pose_a, sb, pose_b, cache),
+                other => try_contact_cached($sa, pose_a, other, pose_b, cache),
             }
         };
     }
@@ -180,6 +181,9 @@ fn contact_of_shapes(
         Shape::Cuboid(sa) => with_b!(sa),
         Shape::Capsule(sa) => with_b!(sa),
         Shape::ConvexHull(sa) => with_b!(sa),
+        Shape::Cylinder(sa) => with_b!(sa),
+        // The other kinds go through the enum's dispatch.
+        other => try_contact_cached(other, pose_a, b, pose_b, cache),
     }
 }
 

@@ -8,6 +8,8 @@
 //! with its size, so the manifold of a pair scaled by s is the manifold
 //! scaled by s.
 
+use nalgebra::Isometry3;
+
 use crate::shape::{Capsule, ConvexHull, Cuboid, Shape, Sphere};
 
 /// The slop of a unit-sized pair, the base of the fractions below: 5 mm
@@ -52,16 +54,27 @@ pub(crate) const MIN_NORMAL_DISTANCE_FRACTION: f32 = 1.0e-5;
 pub(crate) const EDGE_FEATURE_GAP_FRACTION: f32 = SLOP_FRACTION;
 
 /// The length scale of one shape: a sphere's diameter, a capsule's length
-/// end to end, a cuboid's smallest width, a hull's bounding diameter. (The
+/// end to end, a cuboid's smallest width, a hull's bounding diameter, the
+/// smaller of a cylinder's or cone's height and diameter, a triangle's
+/// longest edge, a segment's length, a rounded shape's core scale plus its
+/// diameter, and a custom shape's widest extent (from its box). (The
 /// cuboid's smallest width, so that a thin, wide ground slab is judged by
 /// its thickness.)
-#[inline]
 pub(crate) fn shape_scale(shape: &Shape) -> f32 {
     match shape {
         Shape::Sphere(s) => sphere_scale(s),
         Shape::Cuboid(c) => cuboid_scale(c),
         Shape::Capsule(c) => capsule_scale(c),
         Shape::ConvexHull(h) => hull_scale(h),
+        Shape::Cylinder(c) => 2.0 * c.half_height.min(c.radius),
+        Shape::Cone(c) => 2.0 * c.half_height.min(c.radius),
+        Shape::Triangle(t) => (t.b - t.a).norm().max((t.c - t.b).norm()).max((t.a - t.c).norm()),
+        Shape::Segment(s) => (s.b - s.a).norm(),
+        Shape::Rounded(r) => shape_scale(&r.inner) + 2.0 * r.radius,
+        Shape::Custom(c) => {
+            let aabb = c.aabb(&Isometry3::identity());
+            (aabb.max - aabb.min).max()
+        }
     }
 }
 
