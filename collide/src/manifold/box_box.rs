@@ -178,7 +178,8 @@ pub(crate) fn collide_cuboids(
         }
         let normal = rot_a * n;
         let mut out = ContactManifold::empty(normal);
-        if let Some((point, separation, id)) = edge_contact(&ha, &hb, &r, &t, i, j, &n, speculative)
+        if let Some((point, separation, id, _)) =
+            edge_contact(&ha, &hb, &r, &t, i, j, &n, speculative)
         {
             out.push(ManifoldPoint::from_midpoint(pose_a * point, separation, id, &normal));
         }
@@ -278,7 +279,7 @@ fn face_contact(
                 1 => Point3::new(cv, cw, cu),
                 _ => Point3::new(cu, cv, cw),
             };
-            candidates.push((p - n * (0.5 * separation), separation, key | id));
+            candidates.push((p - n * (0.5 * separation), separation, key | id, None));
         }
     }
     n
@@ -327,7 +328,8 @@ fn edge_contact(
     let point_b = pb + db * u;
     let separation = (point_b - point_a).dot(n);
     let id = 0x4000_0000 | (i * 3 + j) as u32;
-    (separation <= speculative).then(|| (Point3::from((point_a + point_b) * 0.5), separation, id))
+    (separation <= speculative)
+        .then(|| (Point3::from((point_a + point_b) * 0.5), separation, id, None))
 }
 
 #[cfg(test)]

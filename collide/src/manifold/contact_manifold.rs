@@ -17,7 +17,11 @@ pub struct ManifoldPoint {
     pub point: Point3<f32>,
     /// The point on A's surface.
     pub point_a: Point3<f32>,
-    /// The point on B's surface: `point_b - point_a = separation * normal`.
+    /// The point on B's surface. `point_b - point_a` is
+    /// `separation * normal` except where a clipped face point's foot on
+    /// the other shape's face is taken along that face's normal (a deep
+    /// contact whose normal leans from the face), so that both points stay
+    /// on the surfaces.
     pub point_b: Point3<f32>,
     /// Signed distance between the surfaces along the manifold's normal:
     /// negative when the shapes overlap there, positive for a predicted
@@ -25,8 +29,10 @@ pub struct ManifoldPoint {
     pub separation: f32,
     /// Feature id: the same pair of features (faces, edges, vertices, or a
     /// clip plane crossing of an edge) gives the same id on every frame, so
-    /// a solver can match points across frames to warm start them. Ids are
-    /// unique within one manifold.
+    /// a solver can match points across frames to warm start them. A vertex
+    /// made by two clip planes in turn keeps only the low bits of the first
+    /// crossing's ends, so two such vertices of one manifold can share an
+    /// id; a solver should fall back on position (as the sandbox does).
     pub id: u32,
 }
 

@@ -104,7 +104,24 @@ pub(crate) fn collide_convex(
                 None => (p - q0).dot(&towards),
             };
             if sep <= speculative && !candidates.is_full() {
-                candidates.push((p - towards * (0.5 * sep), sep, key | id));
+                // `p` is on the incident surface. Its foot on the reference
+                // face is taken along the face's normal (inside the face,
+                // which the clip kept `p` above), not along the contact
+                // normal, which leaves the face when the two differ and the
+                // contact is deep.
+                let foot = match plane {
+                    Some(m) => p - m * (p - q0).dot(&m),
+                    // A segment (an edge, a side line): the nearest point on it.
+                    None if reference.len() == 2 => {
+                        let axis = reference[1].0 - q0;
+                        let t = ((p - q0).dot(&axis) / axis.norm_squared()).clamp(0.0, 1.0);
+                        // NaN (a zero-length segment) falls back to its start.
+                        if t.is_finite() { q0 + axis * t } else { q0 }
+                    }
+                    None => p - towards * sep,
+                };
+                let ends = if ref_is_a { [foot, p] } else { [p, foot] };
+                candidates.push((p - towards * (0.5 * sep), sep, key | id, Some(ends)));
             }
         }
     }
@@ -118,7 +135,7 @@ pub(crate) fn collide_convex(
     // Written so that NaN and the empty clip add the witness.
     if !(deepest <= separation + MISSED_DEPTH_FRACTION * scale) {
         let mid = Point3::from((point_a.coords + point_b.coords) * 0.5);
-        let witness = (mid, separation, key | 0xFFFF);
+        let witness = (mid, separation, key | 0xFFFF, Some([point_a, point_b]));
         if candidates.is_full() {
             // Replace the shallowest point (reduce keeps at most four anyway).
             let shallowest = (0..candidates.len())

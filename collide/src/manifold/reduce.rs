@@ -7,15 +7,21 @@ use nalgebra::{Point3, Vector3};
 
 use super::contact_manifold::{ContactManifold, MAX_MANIFOLD_POINTS, ManifoldPoint};
 
-/// A candidate contact: world midpoint, separation and feature id.
-pub(crate) type Candidate = (Point3<f32>, f32, u32);
+/// A candidate contact: world midpoint, separation, feature id, and the
+/// points on A's and B's surfaces when they are not the midpoint less and
+/// plus half the separation along the normal (`None`).
+pub(crate) type Candidate = (Point3<f32>, f32, u32, Option<[Point3<f32>; 2]>);
 
 /// Writes into `out` (cleared first, keeping `normal`) at most four of
 /// `candidates` that keep the deepest point and span the largest area.
 pub(crate) fn reduce(candidates: &[Candidate], normal: &Vector3<f32>, out: &mut ContactManifold) {
     *out = ContactManifold::empty(*normal);
-    let push = |out: &mut ContactManifold, &(p, s, id): &Candidate| {
-        out.push(ManifoldPoint::from_midpoint(p, s, id, normal));
+    let push = |out: &mut ContactManifold, &(p, s, id, ends): &Candidate| {
+        let mut point = ManifoldPoint::from_midpoint(p, s, id, normal);
+        if let Some([point_a, point_b]) = ends {
+            (point.point_a, point.point_b) = (point_a, point_b);
+        }
+        out.push(point);
     };
     if candidates.len() <= MAX_MANIFOLD_POINTS {
         for c in candidates {
