@@ -10,7 +10,8 @@
 //! for hulls); its `closest_points` with a zero margin is the distance query.
 //!
 //! `contact_manifold/{pair}-overlapping/{engine}` times a whole contact
-//! manifold (up to four clipped points) for the pairs in [`MANIFOLD_PAIRS`]:
+//! manifold (up to four clipped points) for the pairs in [`MANIFOLD_PAIRS`]
+//! and a cylinder against the cuboid:
 //! collide's [`contact_manifold`] beside parry3d's
 //! `contact_manifold_convex_convex` (the per-pair routine rapier's narrow
 //! phase calls, into a manifold reused across iterations, with the relative
@@ -26,8 +27,8 @@ use benches::{
 };
 use collide::nalgebra::{Isometry3, Vector3};
 use collide::{
-    Capsule, ConvexHull, Cuboid, Shape, Sphere, SupportStrategy, closest_points, contact_manifold,
-    intersects, penetration,
+    Capsule, ConvexHull, Cuboid, Cylinder, Shape, Sphere, SupportStrategy, closest_points,
+    contact_manifold, intersects, penetration,
 };
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use parry3d::math::{Pose, Vector};
@@ -184,11 +185,29 @@ fn manifolds(c: &mut Criterion) {
     let poses = pose_pairs(placement);
     let parry_poses: Vec<(Pose, Pose)> =
         poses.iter().map(|(a, b)| (parry_pose(a), parry_pose(b))).collect();
-    for (sa, sb) in MANIFOLD_PAIRS {
-        let pair = format!("{}-{}-{}", sa.name(), sb.name(), placement.name());
+    let mut pairs: Vec<(String, Shape, Shape, SharedShape, SharedShape)> = MANIFOLD_PAIRS
+        .iter()
+        .map(|&(sa, sb)| {
+            (
+                format!("{}-{}", sa.name(), sb.name()),
+                collide_shape(sa, SupportStrategy::Auto),
+                collide_shape(sb, SupportStrategy::Auto),
+                parry_shape(sa),
+                parry_shape(sb),
+            )
+        })
+        .collect();
+    // A cylinder of the capsule's size against the benchmark cuboid.
+    pairs.push((
+        "cylinder-cuboid".to_string(),
+        Cylinder::new(CAPSULE.0, CAPSULE.1).into(),
+        collide_shape(QueryShape::Cuboid, SupportStrategy::Auto),
+        SharedShape::cylinder(CAPSULE.0, CAPSULE.1),
+        parry_shape(QueryShape::Cuboid),
+    ));
+    for (name, a, b, pa, pb) in pairs {
+        let pair = format!("{name}-{}", placement.name());
         let mut group = c.benchmark_group(format!("contact_manifold/{pair}"));
-        let (a, b) =
-            (collide_shape(sa, SupportStrategy::Auto), collide_shape(sb, SupportStrategy::Auto));
         let mut i = 0;
         group.bench_function(BenchmarkId::from_parameter("collide"), |bench| {
             bench.iter(|| {
@@ -197,7 +216,6 @@ fn manifolds(c: &mut Criterion) {
                 black_box(contact_manifold(&a, black_box(pose_a), &b, black_box(pose_b), 0.0));
             })
         });
-        let (pa, pb) = (parry_shape(sa), parry_shape(sb));
         let mut manifold = ContactManifold::<(), ()>::new();
         let mut i = 0;
         group.bench_function(BenchmarkId::from_parameter("parry3d"), |bench| {
