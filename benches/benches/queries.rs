@@ -8,6 +8,16 @@
 //! `collide-{strategy}` or `parry3d`. parry3d's `contact` is its penetration
 //! query (whatever algorithm parry picks for the pair: SAT for cuboids, EPA
 //! for hulls); its `closest_points` with a zero margin is the distance query.
+//!
+//! `contact_manifold/{pair}-overlapping/{engine}` times a whole contact
+//! manifold (up to four clipped points) for the pairs in [`MANIFOLD_PAIRS`]
+//! and a cylinder against the cuboid:
+//! collide's [`contact_manifold`] beside parry3d's
+//! `contact_manifold_convex_convex` (the per-pair routine rapier's narrow
+//! phase calls, into a manifold reused across iterations, with the relative
+//! pose computed inside the timed loop as collide computes it, and the
+//! manifold emptied first so that parry computes it afresh, as collide
+//! does), both with a prediction distance of zero.
 
 use std::hint::black_box;
 
@@ -17,12 +27,17 @@ use benches::{
 };
 use collide::nalgebra::{Isometry3, Vector3};
 use collide::{
-    Capsule, ConvexHull, Cuboid, Shape, Sphere, SupportStrategy, closest_points, intersects,
-    penetration,
+    Capsule, ConvexHull, Cuboid, Cylinder, Shape, Sphere, SupportStrategy, closest_points,
+    contact_manifold, intersects, penetration,
 };
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use parry3d::math::{Pose, Vector};
+use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
 use parry3d::shape::SharedShape;
+
+/// The pairs whose contact manifolds are timed.
+const MANIFOLD_PAIRS: [(QueryShape, QueryShape); 2] =
+    [(QueryShape::Cuboid, QueryShape::Cuboid), (QueryShape::Hull(32), QueryShape::Hull(32))];
 
 /// Explicit hull strategies timed besides the adaptive default.
 const HULL_STRATEGIES: [(&str, SupportStrategy); 4] = [
@@ -163,12 +178,80 @@ fn queries(c: &mut Criterion) {
     }
 }
 
+/// `contact_manifold` for each of [`MANIFOLD_PAIRS`], collide then parry3d,
+/// on the same overlapping poses.
+fn manifolds(c: &mut Criterion) {
+    let placement = Placement::Overlapping;
+    let poses = pose_pairs(placement);
+    let parry_poses: Vec<(Pose, Pose)> =
+        poses.iter().map(|(a, b)| (parry_pose(a), parry_pose(b))).collect();
+    let mut pairs: Vec<(String, Shape, Shape, SharedShape, SharedShape)> = MANIFOLD_PAIRS
+        .iter()
+        .map(|&(sa, sb)| {
+            (
+                format!("{}-{}", sa.name(), sb.name()),
+                collide_shape(sa, SupportStrategy::Auto),
+                collide_shape(sb, SupportStrategy::Auto),
+                parry_shape(sa),
+                parry_shape(sb),
+            )
+        })
+        .collect();
+    // A cylinder of the capsule's size against the benchmark cuboid.
+    pairs.push((
+        "cylinder-cuboid".to_string(),
+        Cylinder::new(CAPSULE.0, CAPSULE.1).into(),
+        collide_shape(QueryShape::Cuboid, SupportStrategy::Auto),
+        SharedShape::cylinder(CAPSULE.0, CAPSULE.1),
+        parry_shape(QueryShape::Cuboid),
+    ));
+    for (name, a, b, pa, pb) in pairs {
+        let pair = format!("{name}-{}", placement.name());
+        let mut group = c.benchmark_group(format!("contact_manifold/{pair}"));
+        let mut i = 0;
+        group.bench_function(BenchmarkId::from_parameter("collide"), |bench| {
+            bench.iter(|| {
+                let (pose_a, pose_b) = &poses[i & (STREAM_LEN - 1)];
+                i += 1;
+                black_box(contact_manifold(&a, black_box(pose_a), &b, black_box(pose_b), 0.0));
+            })
+        });
+        let mut manifold = ContactManifold::<(), ()>::new();
+        let mut i = 0;
+        group.bench_function(BenchmarkId::from_parameter("parry3d"), |bench| {
+            bench.iter(|| {
+                let (pose_a, pose_b) = &parry_poses[i & (STREAM_LEN - 1)];
+                i += 1;
+                let pos12 = black_box(pose_a).inv_mul(black_box(pose_b));
+                // Emptied, so parry computes the manifold afresh instead of
+                // trying to update the last pose's points.
+                manifold.clear();
+                black_box(
+                    DefaultQueryDispatcher
+                        .contact_manifold_convex_convex(
+                            &pos12,
+                            &*pa,
+                            &*pb,
+                            None,
+                            None,
+                            0.0,
+                            &mut manifold,
+                        )
+                        .ok(),
+                );
+                black_box(manifold.points.len());
+            })
+        });
+        group.finish();
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .warm_up_time(std::time::Duration::from_millis(300))
         .measurement_time(std::time::Duration::from_millis(800))
         .sample_size(30);
-    targets = queries
+    targets = queries, manifolds
 }
 criterion_main!(benches);

@@ -78,6 +78,7 @@
 //!   | [`cast_ray`] | [`RayCast::Miss`] |
 //!   | [`shape_cast`] | [`ShapeCast::Miss`] |
 //!   | [`time_of_impact`] | [`TimeOfImpact::Miss`] |
+//!   | [`contact_manifold`], [`contact_manifold_cached`] | [`ManifoldOutcome::Separated`] with a NaN bound |
 //!
 //!   Suffixes add one trailing argument: `_cached` a caller-owned
 //!   [`GjkCache`] that warm-starts repeated queries on the same pair
@@ -115,6 +116,7 @@ pub mod dim2;
 mod error;
 mod finite;
 mod hull;
+mod manifold;
 mod mass_properties;
 pub mod query;
 mod shape;
@@ -130,6 +132,10 @@ pub use hull::support::strategy::{
     AUTO_CUBE_MAP_MIN, AUTO_SIMD_MIN, SupportCache, SupportStrategy,
 };
 pub use hull::support::warm_started::WarmStarted;
+pub use manifold::{
+    ContactManifold, MAX_MANIFOLD_POINTS, ManifoldOutcome, ManifoldPoint, contact_manifold,
+    contact_manifold_cached, try_contact_manifold, try_contact_manifold_cached,
+};
 pub use mass_properties::{FALLBACK_DIRECTIONS, MassProperties};
 pub use query::{
     CastRay, Contact, GjkCache, Penetration, Proximity, Ray, RayCast, ShapeCast, Sweep,

@@ -12,6 +12,7 @@ mod early_verdicts;
 mod ground_slab;
 mod hard_configurations;
 mod hull_vs_brute_force;
+mod manifolds;
 mod near_contact;
 mod new_shapes;
 mod oracle_self_check;
