@@ -16,6 +16,7 @@ mod near_contact;
 mod new_shape_rays;
 mod new_shapes;
 mod oracle_self_check;
+mod peer_shape_tests;
 mod polytopes_vs_sat_and_brute_force;
 mod proptest_queries;
 mod regressions;
