@@ -22,13 +22,13 @@
 use std::hint::black_box;
 
 use benches::{
-    CAPSULE, CUBOID_HALF_EXTENTS, Placement, QUERY_PAIRS, QueryShape, SPHERE_RADIUS, STREAM_LEN,
-    pose_pairs,
+    CAPSULE, CAST_SHAPES, CONE, CUBOID_HALF_EXTENTS, CYLINDER, NEW_SHAPE_PAIRS, Placement,
+    QUERY_PAIRS, QueryShape, ROUNDED_CUBOID, SPHERE_RADIUS, STREAM_LEN, cast_rays, pose_pairs,
 };
 use collide::nalgebra::{Isometry3, Vector3};
 use collide::{
-    Capsule, ConvexHull, Cuboid, Cylinder, Shape, Sphere, SupportStrategy, closest_points,
-    contact_manifold, intersects, penetration,
+    Capsule, Cone, ConvexHull, Cuboid, Cylinder, Ray, Rounded, Shape, Sphere, SupportStrategy,
+    cast_ray, closest_points, contact_manifold, intersects, penetration, shape_cast,
 };
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use parry3d::math::{Pose, Vector};
@@ -56,6 +56,11 @@ fn collide_shape(s: QueryShape, strategy: SupportStrategy) -> Shape {
             let points = s.hull_points().expect("hull shape");
             ConvexHull::new(&points).expect("sphere cloud").with_strategy(strategy).into()
         }
+        QueryShape::Cylinder => Cylinder::new(CYLINDER.0, CYLINDER.1).into(),
+        QueryShape::Cone => Cone::new(CONE.0, CONE.1).into(),
+        QueryShape::RoundedCuboid => {
+            Rounded::new(Cuboid::new(Vector3::from(ROUNDED_CUBOID.0)), ROUNDED_CUBOID.1).into()
+        }
     }
 }
 
@@ -76,6 +81,12 @@ fn parry_shape(s: QueryShape) -> SharedShape {
                 .collect();
             SharedShape::convex_hull(&points).expect("parry builds the same hull")
         }
+        QueryShape::Cylinder => SharedShape::cylinder(CYLINDER.0, CYLINDER.1),
+        QueryShape::Cone => SharedShape::cone(CONE.0, CONE.1),
+        QueryShape::RoundedCuboid => {
+            let ([x, y, z], r) = ROUNDED_CUBOID;
+            SharedShape::round_cuboid(x, y, z, r)
+        }
     }
 }
 
@@ -89,11 +100,22 @@ fn parry_pose(p: &Isometry3<f32>) -> Pose {
 }
 
 fn queries(c: &mut Criterion) {
+    pair_queries(c, &QUERY_PAIRS);
+}
+
+/// The rows of the kinds collide added (issue 37): cylinder, cone and
+/// rounded cuboid against each other and against a 32-point hull, the same
+/// three queries beside parry3d's cylinder, cone and round cuboid.
+fn new_shape_queries(c: &mut Criterion) {
+    pair_queries(c, &NEW_SHAPE_PAIRS);
+}
+
+fn pair_queries(c: &mut Criterion, pairs: &[(QueryShape, QueryShape)]) {
     for placement in [Placement::Overlapping, Placement::Separated] {
         let poses = pose_pairs(placement);
         let parry_poses: Vec<(Pose, Pose)> =
             poses.iter().map(|(a, b)| (parry_pose(a), parry_pose(b))).collect();
-        for (sa, sb) in QUERY_PAIRS {
+        for &(sa, sb) in pairs {
             let pair = format!("{}-{}-{}", sa.name(), sb.name(), placement.name());
             let hulls = matches!(sa, QueryShape::Hull(_)) || matches!(sb, QueryShape::Hull(_));
             let mut engines = vec![("collide".to_string(), SupportStrategy::Auto)];
@@ -178,6 +200,111 @@ fn queries(c: &mut Criterion) {
     }
 }
 
+/// Ray casts on the mixed set of [`cast_rays`] (every kind of
+/// [`CAST_SHAPES`], cycled), timed through collide's `cast_ray` (entry
+/// parameter and normal) and parry3d's `cast_ray_and_get_normal` (solid),
+/// as one `cast_ray/mixed` row and one row per kind.
+///
+/// And shape casts on the same cases: a sphere of radius 0.25 moving from
+/// the ray's origin along its direction against the shape, through
+/// collide's `shape_cast` and parry3d's `cast_shapes`, as
+/// `shape_cast/mixed`.
+fn casts(c: &mut Criterion) {
+    let cases = cast_rays();
+    let collide_shapes: Vec<Shape> =
+        CAST_SHAPES.iter().map(|&s| collide_shape(s, SupportStrategy::Auto)).collect();
+    let parry_shapes: Vec<SharedShape> = CAST_SHAPES.iter().map(|&s| parry_shape(s)).collect();
+    let parry_cases: Vec<(Pose, parry3d::query::Ray)> = cases
+        .iter()
+        .map(|k| {
+            let (o, d) = (k.origin, k.dir);
+            (
+                parry_pose(&k.pose),
+                parry3d::query::Ray::new(Vector::new(o.x, o.y, o.z), Vector::new(d.x, d.y, d.z)),
+            )
+        })
+        .collect();
+    // The mixed row, then a row per kind (its cases only, cycled).
+    let mut sets: Vec<(String, Vec<usize>)> = vec![("mixed".into(), (0..cases.len()).collect())];
+    for (k, s) in CAST_SHAPES.iter().enumerate() {
+        sets.push((s.name(), (0..cases.len()).filter(|&i| cases[i].shape == k).collect()));
+    }
+    for (name, set) in &sets {
+        let mut group = c.benchmark_group(format!("cast_ray/{name}"));
+        let mut i = 0;
+        group.bench_function(BenchmarkId::from_parameter("collide"), |bench| {
+            bench.iter(|| {
+                let k = &cases[set[i % set.len()]];
+                i += 1;
+                let ray = Ray::new(k.origin, k.dir);
+                black_box(cast_ray(
+                    &collide_shapes[k.shape],
+                    black_box(&k.pose),
+                    black_box(&ray),
+                    1.0,
+                ));
+            })
+        });
+        let mut i = 0;
+        group.bench_function(BenchmarkId::from_parameter("parry3d"), |bench| {
+            bench.iter(|| {
+                let j = set[i % set.len()];
+                i += 1;
+                let (pose, ray) = &parry_cases[j];
+                black_box(parry_shapes[cases[j].shape].cast_ray_and_get_normal(
+                    black_box(pose),
+                    black_box(ray),
+                    1.0,
+                    true,
+                ));
+            })
+        });
+        group.finish();
+    }
+    let ball = Sphere::new(0.25);
+    let parry_ball = SharedShape::ball(0.25);
+    let mut group = c.benchmark_group("shape_cast/mixed");
+    let mut i = 0;
+    group.bench_function(BenchmarkId::from_parameter("collide"), |bench| {
+        bench.iter(|| {
+            let k = &cases[i & (STREAM_LEN - 1)];
+            i += 1;
+            let at = Isometry3::translation(k.origin.x, k.origin.y, k.origin.z);
+            black_box(shape_cast(
+                &ball,
+                black_box(&at),
+                black_box(&k.dir),
+                &collide_shapes[k.shape],
+                black_box(&k.pose),
+                &Vector3::zeros(),
+                1.0,
+            ));
+        })
+    });
+    let mut i = 0;
+    group.bench_function(BenchmarkId::from_parameter("parry3d"), |bench| {
+        bench.iter(|| {
+            let j = i & (STREAM_LEN - 1);
+            i += 1;
+            let (pose, ray) = &parry_cases[j];
+            let at = Pose::from_translation(ray.origin);
+            black_box(
+                parry3d::query::cast_shapes(
+                    black_box(&at),
+                    black_box(ray.dir),
+                    &*parry_ball,
+                    black_box(pose),
+                    Vector::ZERO,
+                    &*parry_shapes[cases[j].shape],
+                    parry3d::query::ShapeCastOptions::with_max_time_of_impact(1.0),
+                )
+                .ok(),
+            );
+        })
+    });
+    group.finish();
+}
+
 /// `contact_manifold` for each of [`MANIFOLD_PAIRS`], collide then parry3d,
 /// on the same overlapping poses.
 fn manifolds(c: &mut Criterion) {
@@ -252,6 +379,6 @@ criterion_group! {
         .warm_up_time(std::time::Duration::from_millis(300))
         .measurement_time(std::time::Duration::from_millis(800))
         .sample_size(30);
-    targets = queries, manifolds
+    targets = queries, new_shape_queries, casts, manifolds
 }
 criterion_main!(benches);
