@@ -217,10 +217,6 @@ fn parameters_must_belong_to_the_new_types() {
 /// The shipped example: one of each new kind, each dynamic body brought to
 /// rest on the ground or the triangle with sleeping on.
 #[test]
-#[ignore = "needs the manifold branch: with one-point manifolds for the new kinds, after 6 s the \
-            upright cylinder still moves (0.10 m/s, 0.20 rad/s), the cone spins up (37 m/s, \
-            89 rad/s), the rounded box rocks (0.17 m/s, 0.52 rad/s) and the rounded cylinder on \
-            the triangle rocks (0.05 m/s, 0.13 rad/s); all within 0.02 m of their rest heights but the cone (0.380 vs 0.400)"]
 fn new_shapes_example_comes_to_rest() {
     let text =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/new_shapes.toml"))
