@@ -14,6 +14,7 @@ mod hard_configurations;
 mod hull_vs_brute_force;
 mod near_contact;
 mod oracle_self_check;
+mod point_queries;
 mod polytopes_vs_sat_and_brute_force;
 mod proptest_queries;
 mod regressions;
