@@ -93,8 +93,7 @@ pub fn try_project_point<S: SupportMap + ?Sized>(
     point: &Point3<f32>,
     solid: bool,
 ) -> Result<PointProjection, QueryError> {
-    let local = to_local(shape, pose, point)?;
-    let projection = project_local(shape, &local, solid)?;
+    let (_, projection) = project_local(shape, pose, point, solid)?;
     let mut world = projection.to_world(pose);
     // The query point, not its round trip through the shape's frame.
     if projection.feature == PointFeature::Interior {
@@ -133,13 +132,13 @@ pub fn try_contains_point<S: SupportMap + ?Sized>(
     pose: &Isometry3<f32>,
     point: &Point3<f32>,
 ) -> Result<bool, QueryError> {
-    let local = to_local(shape, pose, point)?;
-    Ok(match shape.as_shape_ref() {
-        Some(ShapeRef::ConvexHull(h)) if !h.is_flat() => {
-            h.faces().iter().all(|f| f.normal.dot(&local.coords) <= f.offset)
-        }
-        _ => project_local(shape, &local, true)?.inside,
-    })
+    if let Some(ShapeRef::ConvexHull(h)) = shape.as_shape_ref()
+        && !h.is_flat()
+    {
+        let local = to_local(h, pose, point)?;
+        return Ok(h.faces().iter().all(|f| f.normal.dot(&local.coords) <= f.offset));
+    }
+    Ok(project_local(shape, pose, point, true)?.1.inside)
 }
 
 /// The **signed** distance from `point` (world frame) to the surface of
@@ -179,8 +178,7 @@ pub fn try_distance_to_point<S: SupportMap + ?Sized>(
     pose: &Isometry3<f32>,
     point: &Point3<f32>,
 ) -> Result<f32, QueryError> {
-    let local = to_local(shape, pose, point)?;
-    let projection = project_local(shape, &local, false)?;
+    let (local, projection) = project_local(shape, pose, point, false)?;
     // Measured in the shape's frame, where the projection was computed.
     let distance = (local - projection.point).norm();
     Ok(if projection.inside { -distance } else { distance })
@@ -203,19 +201,35 @@ fn to_local<S: SupportMap + ?Sized>(
     Ok(pose.inverse_transform_point(point))
 }
 
-/// Projects `p` (shape frame) by the shape kind's closed form, or by GJK/EPA
-/// for a shape this crate does not know.
+/// Checks the input, moves `point` into the shape's frame and projects it
+/// there by the shape kind's closed form, or by GJK/EPA for a shape this
+/// crate does not know. Returns the point in the shape's frame too.
+///
+/// The kind is matched first and the input checked on the concrete shape,
+/// so that each arm's checks fold to the few its kind needs.
 #[inline]
 fn project_local<S: SupportMap + ?Sized>(
     shape: &S,
-    p: &Point3<f32>,
+    pose: &Isometry3<f32>,
+    point: &Point3<f32>,
     solid: bool,
-) -> Result<LocalProjection, QueryError> {
-    Ok(match shape.as_shape_ref() {
-        Some(ShapeRef::Sphere(s)) => sphere::project(s.radius, p, solid),
-        Some(ShapeRef::Cuboid(c)) => cuboid::project(&c.half_extents, p, solid),
-        Some(ShapeRef::Capsule(c)) => capsule::project(c.half_height, c.radius, p, solid),
-        Some(ShapeRef::ConvexHull(h)) => hull::project(h, p, solid),
-        None => return generic::project(shape, p, solid),
-    })
+) -> Result<(Point3<f32>, LocalProjection), QueryError> {
+    macro_rules! closed_form {
+        ($s:expr, |$p:ident| $project:expr) => {{
+            let $p = to_local($s, pose, point)?;
+            let projection = $project;
+            Ok(($p, projection))
+        }};
+    }
+    match shape.as_shape_ref() {
+        Some(ShapeRef::Sphere(s)) => closed_form!(s, |p| sphere::project(s.radius, &p, solid)),
+        Some(ShapeRef::Cuboid(c)) => {
+            closed_form!(c, |p| cuboid::project(&c.half_extents, &p, solid))
+        }
+        Some(ShapeRef::Capsule(c)) => {
+            closed_form!(c, |p| capsule::project(c.half_height, c.radius, &p, solid))
+        }
+        Some(ShapeRef::ConvexHull(h)) => closed_form!(h, |p| hull::project(h, &p, solid)),
+        None => closed_form!(shape, |p| generic::project(shape, &p, solid)?),
+    }
 }

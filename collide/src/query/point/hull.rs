@@ -13,11 +13,16 @@
 //!   the faces at `q`, and `(p − q)·(p − q) > 0` makes one of those
 //!   normals see `p`. And if `p`'s foot on such a face's plane lies in
 //!   the face, it is the answer outright (the hull lies behind that plane,
-//!   and the foot is the nearest point of the half-space). So the search
-//!   starts at the face with the greatest height and stops at the first
-//!   face whose foot lands inside it; until then it keeps the nearest edge
-//!   or vertex point, and skips faces whose height (a lower bound on their
-//!   distance) exceeds the best distance so far.
+//!   and the foot is the nearest point of the half-space).
+//!
+//! So the search starts at the face `p` is highest above. If `p`'s foot
+//! lands in it, that is the answer. If its nearest point is on an edge or
+//! a vertex, a Voronoi test on the hull's vertex adjacency (is `p − q` in
+//! the feature's normal cone?) usually confirms it at once. Only when it
+//! does not are all faces `p` is in front of searched, stopping at the
+//! first whose foot lands inside it and otherwise keeping the nearest edge
+//! or vertex point. (A face's height is no use as a bound to skip faces:
+//! it never exceeds the hull's distance.)
 //!
 //! On a face, the same argument in the face's plane picks the nearest
 //! point among the edges the projected point is outside of, or the
@@ -45,11 +50,6 @@ use crate::shape::ConvexHull;
 /// plane's offset. A point this close to the polygon's plane, over the
 /// polygon, is on it.
 const FLAT_SLACK_ULPS: f32 = 8.0;
-
-/// Slack on the pruning bound, relative: a face is skipped only if its
-/// height (rounded in f32) exceeds the best distance by more than this, so
-/// rounding never prunes the face that holds the answer.
-const PRUNE_REL: f64 = 1e-5;
 
 /// The nearest point of one face polygon to a point.
 #[derive(Clone, Copy, Debug)]
@@ -96,11 +96,10 @@ pub(super) fn project(hull: &ConvexHull, p: &Point3<f32>, solid: bool) -> LocalP
     // front of, and a face whose height exceeds the best distance so far
     // cannot hold a nearer one.
     let mut best = closest_on_face(hull, top, p);
-    if !best.interior {
+    if !best.interior && !settled(hull, p, &best) {
         for (i, face) in faces.iter().enumerate() {
             let height = face.normal.dot(&p.coords) - face.offset;
-            let bound = f64::from(height).powi(2);
-            if i != top && height > 0.0 && bound < best.dist_sq * (1.0 + PRUNE_REL) {
+            if i != top && height > 0.0 {
                 let candidate = closest_on_face(hull, i, p);
                 if candidate.interior {
                     best = candidate;
@@ -113,6 +112,34 @@ pub(super) fn project(hull: &ConvexHull, p: &Point3<f32>, solid: bool) -> LocalP
         }
     }
     LocalProjection::exact(best.point, false, best.feature)
+}
+
+/// Whether the edge or vertex point `best` is the hull's nearest point to
+/// `p`, by the Voronoi test of its feature (first-order, so robust to
+/// rounding): `p − q` must lie in the feature's normal cone, i.e. make a
+/// non-positive product with every direction from `q` into the hull. The
+/// hull's edges from a vertex `v` generate those directions at `v`; at a
+/// point inside an edge `ab`, the edges from `a` other than `ab` itself do,
+/// with `±(b − a)`, to which `p − q` is perpendicular by construction. A
+/// tie within rounding fails the test, which only costs the full search.
+fn settled(hull: &ConvexHull, p: &Point3<f32>, best: &FaceClosest) -> bool {
+    let vertices = hull.vertices();
+    let at = |i: u32| vertices[i as usize].cast::<f64>();
+    let p64 = p.cast::<f64>();
+    let (from, skip, q) = match best.feature {
+        PointFeature::Vertex(v) => (v, None, at(v)),
+        PointFeature::Edge([a, b]) => {
+            let (a64, edge) = (at(a), at(b) - at(a));
+            let t = ((p64 - a64).dot(&edge) / edge.norm_squared()).clamp(0.0, 1.0);
+            (a, Some(b), a64 + edge * t)
+        }
+        _ => return false,
+    };
+    let (origin, out) = (at(from), p64 - q);
+    hull.neighbors(from as usize)
+        .iter()
+        .filter(|&&w| Some(w) != skip)
+        .all(|&w| out.dot(&(at(w) - origin)) <= 0.0)
 }
 
 /// Projects `p` onto a flat hull: the polygon of its face on `p`'s side.
