@@ -39,10 +39,12 @@ pub use api::{
 pub use gjk_cache::GjkCache;
 pub use minkowski::{MinkowskiDifference, SupportPoint};
 pub use point::{
-    End, PointFeature, PointProjection, ProjectionStatus, contains_point, distance_to_point,
-    project_point, try_contains_point, try_distance_to_point, try_project_point,
+    End, PointFeature, PointProjection, ProjectPoint, ProjectionStatus, contains_point,
+    distance_to_point, project_point, try_contains_point, try_distance_to_point, try_project_point,
 };
-pub use ray_cast::{CastRay, LocalRayCast, Ray, RayCast, cast_ray, try_cast_ray};
+pub use ray_cast::{
+    CastRay, LocalRayCast, Ray, RayCast, cast_local_ray_by_support, cast_ray, try_cast_ray,
+};
 pub use record::{EpaSnapshot, EpaStep, GjkStep, IterationLog, NoRecord, Recorder};
 pub use results::{Contact, Penetration, Proximity};
 pub use shape_cast::{

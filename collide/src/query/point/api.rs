@@ -1,16 +1,14 @@
-//! The posed, world-frame point queries and their dispatch to each shape
-//! kind's closed form.
+//! The posed, world-frame point queries.
 //!
-//! A query moves the point into the shape's frame once (the inverse pose),
-//! answers there, and takes only the projected point back. A shape of one
-//! of the crate's kinds (asked through
-//! [`SupportMap::as_shape_ref`]) gets its closed form; any other shape,
-//! a user's own, gets GJK/EPA on its support function (`generic`).
+//! A query checks its input, moves the point into the shape's frame once
+//! (the inverse pose), answers there through the shape's
+//! [`ProjectPoint`] (a closed form for each of the crate's kinds, GJK/EPA
+//! for users' own shapes), and takes only the projected point back.
 
 use nalgebra::{Isometry3, Point3};
 
-use super::projection::{LocalProjection, PointFeature, PointProjection, ProjectionStatus};
-use super::{capsule, cuboid, generic, hull, sphere};
+use super::project::ProjectPoint;
+use super::projection::{PointFeature, PointProjection, ProjectionStatus};
 use crate::error::QueryError;
 use crate::finite::all_finite;
 use crate::query::input::check_shape;
@@ -26,10 +24,14 @@ use crate::support_map::SupportMap;
 /// the surface, from inside too. (A flat [`ConvexHull`](crate::ConvexHull)
 /// has no interior: a point on it is reported on its face either way.)
 ///
-/// Spheres, cuboids, capsules and hulls are answered in closed form, exact
-/// to f32 rounding. Any other [`SupportMap`] is answered by GJK (and EPA
-/// from inside) with feature [`PointFeature::Boundary`]; a run that stops
-/// early says so in [`PointProjection::status`].
+/// Every kind of [`Shape`](crate::Shape) but
+/// [`Custom`](crate::Shape::Custom) is answered in closed form, exact to
+/// f32 rounding. A user's own shape (a [`Shape::Custom`](crate::Shape::Custom),
+/// or any type with an empty `impl` [`ProjectPoint`]) is answered by GJK
+/// (and EPA from inside) with feature [`PointFeature::Boundary`]; a run
+/// that stops early says so in [`PointProjection::status`]. Triangles and
+/// segments enclose no volume: a point on them, to within f32 rounding, is
+/// inside, and is its own projection.
 ///
 /// For bad input (a non-finite pose, point or shape parameter, a negative
 /// size) this returns a NaN point, `is_inside: false`, feature
@@ -53,7 +55,7 @@ use crate::support_map::SupportMap;
 /// assert!(surface.is_inside);
 /// assert_eq!(surface.point, Point3::new(11.0, 0.2, 0.0));
 /// ```
-pub fn project_point<S: SupportMap + ?Sized>(
+pub fn project_point<S: ProjectPoint + ?Sized>(
     shape: &S,
     pose: &Isometry3<f32>,
     point: &Point3<f32>,
@@ -87,7 +89,7 @@ pub fn project_point<S: SupportMap + ?Sized>(
 /// );
 /// # Ok::<(), QueryError>(())
 /// ```
-pub fn try_project_point<S: SupportMap + ?Sized>(
+pub fn try_project_point<S: ProjectPoint + ?Sized>(
     shape: &S,
     pose: &Isometry3<f32>,
     point: &Point3<f32>,
@@ -115,7 +117,7 @@ pub fn try_project_point<S: SupportMap + ?Sized>(
 /// assert!(contains_point(&capsule, &pose, &Point3::new(0.0, 1.4, 0.0)));
 /// assert!(!contains_point(&capsule, &pose, &Point3::new(0.0, 1.6, 0.0)));
 /// ```
-pub fn contains_point<S: SupportMap + ?Sized>(
+pub fn contains_point<S: ProjectPoint + ?Sized>(
     shape: &S,
     pose: &Isometry3<f32>,
     point: &Point3<f32>,
@@ -127,7 +129,7 @@ pub fn contains_point<S: SupportMap + ?Sized>(
 ///
 /// # Errors
 /// As [`try_project_point`].
-pub fn try_contains_point<S: SupportMap + ?Sized>(
+pub fn try_contains_point<S: ProjectPoint + ?Sized>(
     shape: &S,
     pose: &Isometry3<f32>,
     point: &Point3<f32>,
@@ -138,7 +140,7 @@ pub fn try_contains_point<S: SupportMap + ?Sized>(
         let local = to_local(h, pose, point)?;
         return Ok(h.faces().iter().all(|f| f.normal.dot(&local.coords) <= f.offset));
     }
-    Ok(project_local(shape, pose, point, true)?.1.inside)
+    Ok(project_local(shape, pose, point, true)?.1.is_inside)
 }
 
 /// The **signed** distance from `point` (world frame) to the surface of
@@ -161,7 +163,7 @@ pub fn try_contains_point<S: SupportMap + ?Sized>(
 /// assert_eq!(distance_to_point(&ball, &pose, &Point3::new(0.0, 0.5, 5.0)), -1.5);
 /// assert!(distance_to_point(&ball, &pose, &Point3::new(f32::NAN, 0.0, 0.0)).is_nan());
 /// ```
-pub fn distance_to_point<S: SupportMap + ?Sized>(
+pub fn distance_to_point<S: ProjectPoint + ?Sized>(
     shape: &S,
     pose: &Isometry3<f32>,
     point: &Point3<f32>,
@@ -173,7 +175,7 @@ pub fn distance_to_point<S: SupportMap + ?Sized>(
 ///
 /// # Errors
 /// As [`try_project_point`].
-pub fn try_distance_to_point<S: SupportMap + ?Sized>(
+pub fn try_distance_to_point<S: ProjectPoint + ?Sized>(
     shape: &S,
     pose: &Isometry3<f32>,
     point: &Point3<f32>,
@@ -181,7 +183,7 @@ pub fn try_distance_to_point<S: SupportMap + ?Sized>(
     let (local, projection) = project_local(shape, pose, point, false)?;
     // Measured in the shape's frame, where the projection was computed.
     let distance = (local - projection.point).norm();
-    Ok(if projection.inside { -distance } else { distance })
+    Ok(if projection.is_inside { -distance } else { distance })
 }
 
 /// Checks the input and moves `point` into the shape's frame.
@@ -202,34 +204,14 @@ fn to_local<S: SupportMap + ?Sized>(
 }
 
 /// Checks the input, moves `point` into the shape's frame and projects it
-/// there by the shape kind's closed form, or by GJK/EPA for a shape this
-/// crate does not know. Returns the point in the shape's frame too.
-///
-/// The kind is matched first and the input checked on the concrete shape,
-/// so that each arm's checks fold to the few its kind needs.
+/// there. Returns the point in the shape's frame too.
 #[inline]
-fn project_local<S: SupportMap + ?Sized>(
+fn project_local<S: ProjectPoint + ?Sized>(
     shape: &S,
     pose: &Isometry3<f32>,
     point: &Point3<f32>,
     solid: bool,
-) -> Result<(Point3<f32>, LocalProjection), QueryError> {
-    macro_rules! closed_form {
-        ($s:expr, |$p:ident| $project:expr) => {{
-            let $p = to_local($s, pose, point)?;
-            let projection = $project;
-            Ok(($p, projection))
-        }};
-    }
-    match shape.as_shape_ref() {
-        Some(ShapeRef::Sphere(s)) => closed_form!(s, |p| sphere::project(s.radius, &p, solid)),
-        Some(ShapeRef::Cuboid(c)) => {
-            closed_form!(c, |p| cuboid::project(&c.half_extents, &p, solid))
-        }
-        Some(ShapeRef::Capsule(c)) => {
-            closed_form!(c, |p| capsule::project(c.half_height, c.radius, &p, solid))
-        }
-        Some(ShapeRef::ConvexHull(h)) => closed_form!(h, |p| hull::project(h, &p, solid)),
-        None => closed_form!(shape, |p| generic::project(shape, &p, solid)?),
-    }
+) -> Result<(Point3<f32>, PointProjection), QueryError> {
+    let local = to_local(shape, pose, point)?;
+    Ok((local, shape.project_local_point(&local, solid)?))
 }

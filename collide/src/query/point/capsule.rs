@@ -5,7 +5,7 @@
 
 use nalgebra::{Point3, Vector3};
 
-use super::projection::{End, LocalProjection, PointFeature};
+use super::projection::{End, PointFeature, PointProjection};
 
 /// Projects `p` (shape frame) onto the capsule of core segment
 /// `[(0, -half_height, 0), (0, half_height, 0)]` and `radius`. A point on
@@ -16,7 +16,7 @@ pub(super) fn project(
     radius: f32,
     p: &Point3<f32>,
     solid: bool,
-) -> LocalProjection {
+) -> PointProjection {
     let (y, feature) = if p.y > half_height {
         (half_height, PointFeature::Cap(End::Top))
     } else if p.y < -half_height {
@@ -29,9 +29,9 @@ pub(super) fn project(
     let dist_sq = offset.norm_squared();
     let inside = dist_sq <= radius * radius;
     if inside && solid {
-        return LocalProjection::interior(*p);
+        return PointProjection::interior(*p);
     }
     let dist = dist_sq.sqrt();
     let out = if dist > 0.0 { offset * (radius / dist) } else { Vector3::new(radius, 0.0, 0.0) };
-    LocalProjection::exact(core + out, inside, feature)
+    PointProjection::exact(core + out, inside, feature)
 }

@@ -7,12 +7,12 @@
 
 use nalgebra::{Point3, Vector3};
 
-use super::projection::{LocalProjection, PointFeature};
+use super::projection::{PointFeature, PointProjection};
 
 /// Projects `p` (shape frame) onto the box `[-half, half]`. Feature
 /// indices follow [`PointFeature`]'s cuboid convention.
 #[inline]
-pub(super) fn project(half: &Vector3<f32>, p: &Point3<f32>, solid: bool) -> LocalProjection {
+pub(super) fn project(half: &Vector3<f32>, p: &Point3<f32>, solid: bool) -> PointProjection {
     let outside = (0..3).any(|k| p[k].abs() > half[k]);
     if !outside {
         return inside(half, p, solid);
@@ -47,16 +47,16 @@ pub(super) fn project(half: &Vector3<f32>, p: &Point3<f32>, solid: bool) -> Loca
         }
         _ => PointFeature::Vertex(positive),
     };
-    LocalProjection::exact(point, false, feature)
+    PointProjection::exact(point, false, feature)
 }
 
 /// `p` inside the closed box: itself when `solid`, or else its foot on the
 /// face plane nearest to it (ties go to the lower axis; the positive side
 /// when the coordinate is zero).
 #[inline]
-fn inside(half: &Vector3<f32>, p: &Point3<f32>, solid: bool) -> LocalProjection {
+fn inside(half: &Vector3<f32>, p: &Point3<f32>, solid: bool) -> PointProjection {
     if solid {
-        return LocalProjection::interior(*p);
+        return PointProjection::interior(*p);
     }
     let mut axis = 0;
     let mut depth = f32::INFINITY;
@@ -70,5 +70,5 @@ fn inside(half: &Vector3<f32>, p: &Point3<f32>, solid: bool) -> LocalProjection 
     let up = p[axis] >= 0.0;
     let mut point = *p;
     point[axis] = if up { half[axis] } else { -half[axis] };
-    LocalProjection::exact(point, true, PointFeature::Face(2 * axis as u32 + up as u32))
+    PointProjection::exact(point, true, PointFeature::Face(2 * axis as u32 + up as u32))
 }

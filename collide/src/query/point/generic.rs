@@ -20,7 +20,7 @@
 
 use nalgebra::{Isometry3, Point3};
 
-use super::projection::{LocalProjection, PointFeature, ProjectionStatus};
+use super::projection::{PointFeature, PointProjection, ProjectionStatus};
 use crate::error::QueryError;
 use crate::query::epa::{EpaStatus, epa};
 use crate::query::gjk::{GjkOutcome, GjkSettings, gjk};
@@ -33,11 +33,11 @@ use crate::support_map::SupportMap;
 ///
 /// # Errors
 /// [`QueryError::NonFiniteInput`] when a support point is NaN or infinite.
-pub(super) fn project<S: SupportMap + ?Sized>(
+pub(crate) fn project<S: SupportMap + ?Sized>(
     shape: &S,
     p: &Point3<f32>,
     solid: bool,
-) -> Result<LocalProjection, QueryError> {
+) -> Result<PointProjection, QueryError> {
     let point = PointCore { margin: 0.0 };
     let md = MinkowskiDifference::new(shape, &point, Isometry3::translation(p.x, p.y, p.z));
     let margin = shape.margin();
@@ -58,12 +58,12 @@ pub(super) fn project<S: SupportMap + ?Sized>(
     let dist = offset.norm();
     let inside = dist <= margin;
     if inside && solid {
-        return Ok(LocalProjection::interior(*p));
+        return Ok(PointProjection::interior(*p));
     }
     // GJK separated the core from `p`, so `dist > 0`: the direction is
     // defined.
     let point = if dist > 0.0 { core_point + offset * (margin / dist) } else { core_point };
-    Ok(LocalProjection { point, inside, feature: PointFeature::Boundary, status })
+    Ok(PointProjection { point, is_inside: inside, feature: PointFeature::Boundary, status })
 }
 
 /// `p` in (or touching) the shape's core: itself when `solid`, else the
@@ -74,9 +74,9 @@ fn in_core<S: SupportMap + ?Sized>(
     p: &Point3<f32>,
     margin: f32,
     solid: bool,
-) -> Result<LocalProjection, QueryError> {
+) -> Result<PointProjection, QueryError> {
     if solid {
-        return Ok(LocalProjection::interior(*p));
+        return Ok(PointProjection::interior(*p));
     }
     let hit = epa(md, simplex, &mut NoRecord)?;
     let status = match hit.status {
@@ -88,5 +88,5 @@ fn in_core<S: SupportMap + ?Sized>(
     // point by `depth · normal` takes it to the core's surface, at
     // `point_a`; the margin lies beyond, along the same normal.
     let point = hit.point_a + hit.normal.into_inner() * margin;
-    Ok(LocalProjection { point, inside: true, feature: PointFeature::Boundary, status })
+    Ok(PointProjection { point, is_inside: true, feature: PointFeature::Boundary, status })
 }

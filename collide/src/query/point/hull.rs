@@ -41,7 +41,7 @@
 
 use nalgebra::{Point3, Vector3};
 
-use super::projection::{LocalProjection, PointFeature};
+use super::projection::{PointFeature, PointProjection};
 use crate::shape::ConvexHull;
 
 /// Rounding of a point's height above a flat hull's plane, in ulps of the
@@ -65,7 +65,7 @@ struct FaceClosest {
 }
 
 /// Projects `p` (hull frame) onto `hull`.
-pub(super) fn project(hull: &ConvexHull, p: &Point3<f32>, solid: bool) -> LocalProjection {
+pub(super) fn project(hull: &ConvexHull, p: &Point3<f32>, solid: bool) -> PointProjection {
     if hull.is_flat() {
         return project_flat(hull, p);
     }
@@ -84,11 +84,11 @@ pub(super) fn project(hull: &ConvexHull, p: &Point3<f32>, solid: bool) -> LocalP
     // NaN height (no face, or non-finite input) also lands here.
     if !(top_height > 0.0) {
         if solid {
-            return LocalProjection::interior(*p);
+            return PointProjection::interior(*p);
         }
         let normal = faces.get(top).map_or_else(Vector3::zeros, |f| f.normal.into_inner());
         let foot = p - normal * top_height;
-        return LocalProjection::exact(foot, true, PointFeature::Face(top as u32));
+        return PointProjection::exact(foot, true, PointFeature::Face(top as u32));
     }
     // A foot inside its face is the answer: the hull lies behind that
     // face's plane, and the foot is the nearest point of that half-space.
@@ -111,7 +111,7 @@ pub(super) fn project(hull: &ConvexHull, p: &Point3<f32>, solid: bool) -> LocalP
             }
         }
     }
-    LocalProjection::exact(best.point, false, best.feature)
+    PointProjection::exact(best.point, false, best.feature)
 }
 
 /// Whether the edge or vertex point `best` is the hull's nearest point to
@@ -143,7 +143,7 @@ fn settled(hull: &ConvexHull, p: &Point3<f32>, best: &FaceClosest) -> bool {
 }
 
 /// Projects `p` onto a flat hull: the polygon of its face on `p`'s side.
-fn project_flat(hull: &ConvexHull, p: &Point3<f32>) -> LocalProjection {
+fn project_flat(hull: &ConvexHull, p: &Point3<f32>) -> PointProjection {
     let top = &hull.faces()[0];
     let height = top.normal.dot(&p.coords) - top.offset;
     let face = if height >= 0.0 { 0 } else { 1 };
@@ -151,7 +151,7 @@ fn project_flat(hull: &ConvexHull, p: &Point3<f32>) -> LocalProjection {
     let reach = p.coords.amax().max(hull.bounding_radius());
     let slack = FLAT_SLACK_ULPS * f32::EPSILON * reach;
     let inside = closest.interior && height.abs() <= slack;
-    LocalProjection::exact(closest.point, inside, closest.feature)
+    PointProjection::exact(closest.point, inside, closest.feature)
 }
 
 /// The nearest point to `p` of face `index`'s polygon.

@@ -5,14 +5,21 @@
 
 mod api;
 mod capsule;
+mod cone;
 mod cuboid;
+mod cylinder;
 mod generic;
 mod hull;
+mod project;
 mod projection;
+mod rounded;
+mod segment;
 mod sphere;
+mod triangle;
 
 pub use api::{
     contains_point, distance_to_point, project_point, try_contains_point, try_distance_to_point,
     try_project_point,
 };
+pub use project::ProjectPoint;
 pub use projection::{End, PointFeature, PointProjection, ProjectionStatus};

@@ -101,24 +101,11 @@ pub struct PointProjection {
     pub status: ProjectionStatus,
 }
 
-/// A projection in the shape's own frame, before it is taken to the world.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct LocalProjection {
-    /// The projected point, shape frame.
-    pub(crate) point: Point3<f32>,
-    /// Whether the query point is in the closed shape.
-    pub(crate) inside: bool,
-    /// The feature the projected point lies on.
-    pub(crate) feature: PointFeature,
-    /// Whether the answer is exact.
-    pub(crate) status: ProjectionStatus,
-}
-
-impl LocalProjection {
+impl PointProjection {
     /// An exact projection onto `feature` at `point`.
     #[inline]
-    pub(crate) fn exact(point: Point3<f32>, inside: bool, feature: PointFeature) -> Self {
-        Self { point, inside, feature, status: ProjectionStatus::Exact }
+    pub(crate) fn exact(point: Point3<f32>, is_inside: bool, feature: PointFeature) -> Self {
+        Self { point, is_inside, feature, status: ProjectionStatus::Exact }
     }
 
     /// The query point itself, inside a solid shape.
@@ -127,14 +114,9 @@ impl LocalProjection {
         Self::exact(point, true, PointFeature::Interior)
     }
 
-    /// This projection taken from the shape's frame to the world.
+    /// This projection, made in the shape's frame, taken to the world.
     #[inline]
-    pub(crate) fn to_world(self, pose: &Isometry3<f32>) -> PointProjection {
-        PointProjection {
-            point: pose * self.point,
-            is_inside: self.inside,
-            feature: self.feature,
-            status: self.status,
-        }
+    pub(crate) fn to_world(self, pose: &Isometry3<f32>) -> Self {
+        Self { point: pose * self.point, ..self }
     }
 }
