@@ -11,29 +11,29 @@ use super::projection::{PointFeature, PointProjection};
 
 /// Projects `p` (shape frame) onto the box `[-half, half]`. Feature
 /// indices follow [`PointFeature`]'s cuboid convention.
+///
+/// Written with comparisons turned into bits and a component-wise clamp
+/// rather than a branch per axis: on a stream of points around a box,
+/// which axes clamp is unpredictable, and a mispredicted branch per axis
+/// cost more than the whole projection.
 #[inline]
 pub(super) fn project(half: &Vector3<f32>, p: &Point3<f32>, solid: bool) -> PointProjection {
-    let outside = (0..3).any(|k| p[k].abs() > half[k]);
+    let h = half;
+    let outside = (p.x.abs() > h.x) | (p.y.abs() > h.y) | (p.z.abs() > h.z);
     if !outside {
         return inside(half, p, solid);
     }
-    let mut point = *p;
-    // Bit k set in `bound`: the nearest point's coordinate k is on one of
-    // the box's bounds (clamped, or already there), so the point is on
-    // that face plane. Bit k set in `positive`: the positive one. Corner
-    // indices use the same bits.
-    let mut bound = 0u32;
-    let mut positive = 0u32;
-    for k in 0..3 {
-        if p[k] >= half[k] {
-            point[k] = half[k];
-            bound |= 1 << k;
-            positive |= 1 << k;
-        } else if p[k] <= -half[k] {
-            point[k] = -half[k];
-            bound |= 1 << k;
-        }
-    }
+    // Bit k of `positive` / `negative`: the nearest point's coordinate k is
+    // on the box's positive / negative bound (clamped, or already there),
+    // so it lies on that face plane. Corner indices use the same bits (a
+    // zero extent, on both bounds at once, counts as positive).
+    let bits = |x: f32, y: f32, z: f32| {
+        (x >= 0.0) as u32 | ((y >= 0.0) as u32) << 1 | ((z >= 0.0) as u32) << 2
+    };
+    let positive = bits(p.x - h.x, p.y - h.y, p.z - h.z);
+    let negative = bits(-h.x - p.x, -h.y - p.y, -h.z - p.z);
+    let bound = positive | negative;
+    let point = Point3::from(p.coords.sup(&-h).inf(h));
     let feature = match bound.count_ones() {
         1 => {
             let axis = bound.trailing_zeros();
