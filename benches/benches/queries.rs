@@ -18,6 +18,12 @@
 //! pose computed inside the timed loop as collide computes it, and the
 //! manifold emptied first so that parry computes it afresh, as collide
 //! does), both with a prediction distance of zero.
+//!
+//! Point projection rows, `project_point/{shape}-{inside|outside}/{engine}`,
+//! time collide's `project_point` (which also names the feature hit)
+//! beside parry3d's `PointQuery::project_point`, both solid, on the same
+//! seeded poses and points: the points lie 0.24 from the shape's centre
+//! (inside every shape) or 0.8 from it (outside), in random directions.
 
 use std::hint::black_box;
 
@@ -25,10 +31,10 @@ use benches::{
     CAPSULE, CAST_SHAPES, CONE, CUBOID_HALF_EXTENTS, CYLINDER, NEW_SHAPE_PAIRS, Placement,
     QUERY_PAIRS, QueryShape, ROUNDED_CUBOID, SPHERE_RADIUS, STREAM_LEN, cast_rays, pose_pairs,
 };
-use collide::nalgebra::{Isometry3, Vector3};
+use collide::nalgebra::{Isometry3, Point3, Vector3};
 use collide::{
     Capsule, Cone, ConvexHull, Cuboid, Cylinder, Ray, Rounded, Shape, Sphere, SupportStrategy,
-    cast_ray, closest_points, contact_manifold, intersects, penetration, shape_cast,
+    cast_ray, closest_points, contact_manifold, intersects, penetration, project_point, shape_cast,
 };
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use parry3d::math::{Pose, Vector};
@@ -373,12 +379,58 @@ fn manifolds(c: &mut Criterion) {
     }
 }
 
+/// The shapes of the point projection rows.
+const POINT_SHAPES: [QueryShape; 3] =
+    [QueryShape::Cuboid, QueryShape::Hull(32), QueryShape::Hull(1024)];
+
+/// `project_point` rows: for each shape, points inside and outside, through
+/// collide and parry3d on the same stream of poses and points.
+fn point_queries(c: &mut Criterion) {
+    // The shape at each pair's first pose; the point on the segment
+    // towards the second pose's centre (0.8 away), at 0.24 or 0.8.
+    let poses = pose_pairs(Placement::Overlapping);
+    for (placement, reach) in [("inside", 0.3f32), ("outside", 1.0)] {
+        let stream: Vec<(Isometry3<f32>, Point3<f32>)> = poses
+            .iter()
+            .map(|(a, b)| {
+                let (from, to) = (a.translation.vector, b.translation.vector);
+                (*a, Point3::from(from + (to - from) * reach))
+            })
+            .collect();
+        let parry_stream: Vec<(Pose, Vector)> =
+            stream.iter().map(|(pose, p)| (parry_pose(pose), Vector::new(p.x, p.y, p.z))).collect();
+        for shape in POINT_SHAPES {
+            let mut group =
+                c.benchmark_group(format!("project_point/{}-{placement}", shape.name()));
+            let ours = collide_shape(shape, SupportStrategy::Auto);
+            let mut i = 0;
+            group.bench_function(BenchmarkId::from_parameter("collide"), |bench| {
+                bench.iter(|| {
+                    let (pose, point) = &stream[i & (STREAM_LEN - 1)];
+                    i += 1;
+                    black_box(project_point(&ours, black_box(pose), black_box(point), true));
+                })
+            });
+            let theirs = parry_shape(shape);
+            let mut i = 0;
+            group.bench_function(BenchmarkId::from_parameter("parry3d"), |bench| {
+                bench.iter(|| {
+                    let (pose, point) = &parry_stream[i & (STREAM_LEN - 1)];
+                    i += 1;
+                    black_box(theirs.project_point(black_box(pose), black_box(*point), true));
+                })
+            });
+            group.finish();
+        }
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .warm_up_time(std::time::Duration::from_millis(300))
         .measurement_time(std::time::Duration::from_millis(800))
         .sample_size(30);
-    targets = queries, new_shape_queries, casts, manifolds
+    targets = queries, new_shape_queries, casts, manifolds, point_queries
 }
 criterion_main!(benches);

@@ -79,6 +79,9 @@
 //!   | [`shape_cast`] | [`ShapeCast::Miss`] |
 //!   | [`time_of_impact`] | [`TimeOfImpact::Miss`] |
 //!   | [`contact_manifold`], [`contact_manifold_cached`] | [`ManifoldOutcome::Separated`] with a NaN bound |
+//!   | [`project_point`] | NaN point, status [`ProjectionStatus::InvalidInput`] |
+//!   | [`contains_point`] | `false` |
+//!   | [`distance_to_point`] | NaN |
 //!
 //!   Suffixes add one trailing argument: `_cached` a caller-owned
 //!   [`GjkCache`] that warm-starts repeated queries on the same pair
@@ -142,6 +145,10 @@ pub use query::{
     TimeOfImpact, cast_ray, closest_points, contact, contact_cached, intersects, penetration,
     shape_cast, time_of_impact, try_cast_ray, try_closest_points, try_contact, try_contact_cached,
     try_intersects, try_penetration, try_shape_cast, try_time_of_impact,
+};
+pub use query::{
+    End, PointFeature, PointProjection, ProjectPoint, ProjectionStatus, contains_point,
+    distance_to_point, project_point, try_contains_point, try_distance_to_point, try_project_point,
 };
 pub use shape::{
     Capsule, Cone, ConvexHull, Cuboid, CustomShape, Cylinder, HullFace, Rounded, Segment, Shape,
