@@ -24,6 +24,7 @@
 use nalgebra::Vector3;
 
 use super::ray::{CastRay, LocalRayCast, Ray};
+use crate::query::ray_cast::slab::slab_interval;
 use crate::shape::Cone;
 
 impl CastRay for Cone {
@@ -39,12 +40,7 @@ impl CastRay for Cone {
             return LocalRayCast::StartsInside;
         }
         // The slab |y| ≤ h.
-        let (slab_enter, slab_exit) = if d.y != 0.0 {
-            let (near, far) = if d.y > 0.0 { (-h, h) } else { (h, -h) };
-            ((near - o.y) / d.y, (far - o.y) / d.y)
-        } else if o.y.abs() <= h {
-            (f64::NEG_INFINITY, f64::INFINITY)
-        } else {
+        let Some((slab_enter, slab_exit)) = slab_interval(o.y, d.y, h) else {
             return LocalRayCast::Miss;
         };
         let Some((side_enter, side_exit)) = lower_nappe_interval(&o, &d, k, w, dw) else {

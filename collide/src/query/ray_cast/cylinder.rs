@@ -15,6 +15,7 @@
 use nalgebra::Vector3;
 
 use super::ray::{CastRay, LocalRayCast, Ray};
+use crate::query::ray_cast::slab::slab_interval;
 use crate::shape::Cylinder;
 
 /// The parameter interval `[enter, exit]` (f64) where the ray is in the
@@ -58,12 +59,7 @@ impl CastRay for Cylinder {
             return LocalRayCast::StartsInside;
         }
         // The caps' slab.
-        let (cap_enter, cap_exit) = if d.y != 0.0 {
-            let (near, far) = if d.y > 0.0 { (-h, h) } else { (h, -h) };
-            ((near - o.y) / d.y, (far - o.y) / d.y)
-        } else if o.y.abs() <= h {
-            (f64::NEG_INFINITY, f64::INFINITY)
-        } else {
+        let Some((cap_enter, cap_exit)) = slab_interval(o.y, d.y, h) else {
             return LocalRayCast::Miss;
         };
         let Some((side_enter, side_exit)) = side_interval(&o, &d, r) else {

@@ -9,6 +9,7 @@ mod cylinder;
 mod hull;
 mod ray;
 mod segment;
+mod slab;
 mod sphere;
 mod support;
 mod triangle;
