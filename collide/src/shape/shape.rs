@@ -35,8 +35,11 @@ use crate::support_map::SupportMap;
 /// [`QueryError::NonFiniteInput`](crate::QueryError::NonFiniteInput) for
 /// them (the bare forms their fallback). Use the queries of
 /// [`collide::composite`](crate::composite), which take any pair of shapes.
-/// [`cast_ray`](crate::cast_ray), [`project_point`](crate::project_point)
-/// and [`SupportMap::aabb`] answer composites exactly.
+/// (The posed [`cast_ray`](crate::cast_ray) and
+/// [`project_point`](crate::project_point) refuse them the same way; the
+/// [`CastRay`](crate::CastRay) and [`ProjectPoint`](crate::ProjectPoint)
+/// methods in the shape's frame answer them exactly, as does
+/// [`SupportMap::aabb`].)
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum Shape {
