@@ -272,7 +272,10 @@ fn ray_casts_match_brute_force_moller_trumbore() {
                 let ray = Ray::new(o.cast::<f32>(), d.cast::<f32>());
                 let got = composite::try_cast_ray(&shape, &pose, &ray, 10.0).unwrap();
                 // The convex entry point refuses a composite.
-                assert!(collide::try_cast_ray(&shape, &pose, &ray, 10.0).is_err());
+                assert!(matches!(
+                    collide::try_cast_ray(&shape, &pose, &ray, 10.0),
+                    Err(QueryError::NotConvex { .. })
+                ));
                 match (expected, got.answer) {
                     (Some((t, _)), RayCast::Hit { toi, normal, .. }) => {
                         hits += 1;
@@ -857,16 +860,30 @@ fn every_bad_input_is_a_typed_error() {
     )
     .unwrap()
     .into();
-    assert_eq!(collide::try_intersects(&bump, &id, &ball, &id), Err(QueryError::NonFiniteInput));
+    let not_convex = |kind| Err::<(), _>(QueryError::NotConvex { kind });
+    assert_eq!(collide::try_intersects(&bump, &id, &ball, &id).map(|_| ()), not_convex("mesh"));
+    assert_eq!(collide::try_contact(&ball, &id, &bump, &id).map(|_| ()), not_convex("mesh"));
     assert_eq!(
-        collide::try_contact(&ball, &id, &bump, &id).map(|_| ()),
-        Err(QueryError::NonFiniteInput)
+        collide::try_contact(&ball, &id, &field, &id).map(|_| ()),
+        not_convex("heightfield")
     );
-    assert!(collide::try_contact_manifold(&bump, &id, &ball, &id, 0.0).is_err());
-    assert!(
+    assert_eq!(
+        collide::try_contact_manifold(&bump, &id, &ball, &id, 0.0).map(|_| ()),
+        not_convex("mesh")
+    );
+    assert_eq!(
         collide::try_shape_cast(&bump, &id, &Vector3::x(), &ball, &id, &Vector3::zeros(), 1.0)
-            .is_err()
+            .map(|_| ()),
+        not_convex("mesh")
     );
+    let ray = Ray::new(Point3::new(0.0, 3.0, 0.0), -Vector3::y());
+    assert_eq!(
+        collide::try_cast_ray(&field, &id, &ray, 5.0).map(|_| ()),
+        not_convex("heightfield")
+    );
+    let l: Shape = Compound::try_new(vec![(ball.clone(), id)]).unwrap().into();
+    assert_eq!(collide::try_project_point(&l, &id, &o, true).map(|_| ()), not_convex("compound"));
+    assert!(QueryError::NotConvex { kind: "mesh" }.to_string().contains("collide::composite"));
     assert!(bump.margin().is_nan() && bump.local_support(&Vector3::x()).x.is_nan());
 }
 

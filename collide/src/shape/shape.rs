@@ -29,15 +29,16 @@ use crate::support_map::SupportMap;
 ///
 /// **Composites.** [`Shape::TriMesh`], [`Shape::HeightField`] and
 /// [`Shape::Compound`] are not convex, so no convex query may treat them as
-/// their hull: their [`SupportMap`] answers a NaN margin and NaN support
-/// points, so every convex query (`intersects`, `contact`,
-/// `contact_manifold`, `shape_cast`, ...) reports
-/// [`QueryError::NonFiniteInput`](crate::QueryError::NonFiniteInput) for
-/// them (the bare forms their fallback). Use the queries of
+/// their hull: every convex query (`intersects`, `contact`,
+/// `contact_manifold`, `shape_cast`, `cast_ray`, `project_point`, ...)
+/// reports [`QueryError::NotConvex`](crate::QueryError::NotConvex) for them
+/// (the bare forms their fallback). Use the queries of
 /// [`collide::composite`](crate::composite), which take any pair of shapes.
-/// (The posed [`cast_ray`](crate::cast_ray) and
-/// [`project_point`](crate::project_point) refuse them the same way; the
-/// [`CastRay`](crate::CastRay) and [`ProjectPoint`](crate::ProjectPoint)
+/// As a last-resort guard, their [`SupportMap`] answers a NaN margin and
+/// NaN support points ([`SupportMap::non_convex_kind`] names them), so code
+/// that reaches their support functions some other way sees non-finite
+/// numbers, never a hull.
+/// (The [`CastRay`](crate::CastRay) and [`ProjectPoint`](crate::ProjectPoint)
 /// methods in the shape's frame answer them exactly, as does
 /// [`SupportMap::aabb`].)
 #[derive(Clone, Debug)]
@@ -183,6 +184,10 @@ impl SupportMap for Shape {
     #[inline]
     fn as_shape_ref(&self) -> Option<ShapeRef<'_>> {
         dispatch!(self, s => s.as_shape_ref(), composite => None)
+    }
+    #[inline]
+    fn non_convex_kind(&self) -> Option<&'static str> {
+        self.is_composite().then(|| self.kind_name())
     }
     #[inline]
     fn aabb(&self, pose: &Isometry3<f32>) -> Aabb {
