@@ -318,3 +318,86 @@ fn a_concave_valley_gives_each_face_its_own_normal() {
     assert!(set.points().any(|(_, n, _)| (n - left).norm() < 1e-3));
     assert!(set.points().any(|(_, n, _)| (n - right).norm() < 1e-3));
 }
+
+/// Ported from Jolt's `ConvexVsTrianglesTest` (rewritten for this API): a
+/// ball of radius 0.5 against the triangle (0,0,0), (0,0,4), (4,0,0) posed
+/// at (1, 2, 3) turned 45° about x. Alone, every edge is active: a ball
+/// 0.1 beside an edge or corner (and 1e-6 above the plane) is pushed along
+/// the edge's or corner's normal, 0.4 deep; over the face, along ±y from
+/// either side; 0.1 above, a contact only within a prediction of at least
+/// 0.1. With a coplanar neighbour across the edge, the edge is inactive
+/// and the ball beside it (now over the neighbour) is pushed along the
+/// face normal.
+#[test]
+fn ball_against_one_triangle_as_jolt_convex_vs_triangles() {
+    let (r, gap, eps, len) = (0.5f32, 0.1f32, 1e-6f32, 4.0f32);
+    let pose = Isometry3::from_parts(
+        Translation3::new(1.0, 2.0, 3.0),
+        UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f32::consts::FRAC_PI_4),
+    );
+    let (v1, v2, v3) = (Point3::origin(), Point3::new(0.0, 0.0, len), Point3::new(len, 0.0, 0.0));
+    let lone: Shape = TriMesh::try_new(vec![v1, v2, v3], vec![[0, 1, 2]]).unwrap().into();
+    let ball: Shape = Sphere::new(r).into();
+    let s = 0.5f32.sqrt();
+    // (ball centre, expected normal from the triangle to the ball), in the
+    // triangle's frame.
+    let cases = [
+        (Point3::new(1.0, gap, 1.0), Vector3::y()),
+        (Point3::new(1.0, -gap, 1.0), -Vector3::y()),
+        (Point3::new(-gap, eps, 0.5 * len), -Vector3::x()),
+        (Point3::new(0.5 * len + gap * s, eps, 0.5 * len + gap * s), Vector3::new(s, 0.0, s)),
+        (Point3::new(0.5 * len, eps, -gap), -Vector3::z()),
+        (Point3::new(-gap * s, eps, -gap * s), Vector3::new(-s, 0.0, -s)),
+        (Point3::new(-gap * s, eps, len + gap * s), Vector3::new(-s, 0.0, s)),
+        (Point3::new(len + gap * s, eps, -gap * s), Vector3::new(s, 0.0, -s)),
+    ];
+    let mut set = ManifoldSet::new();
+    for (centre, normal) in cases {
+        let at = pose * Isometry3::translation(centre.x, centre.y, centre.z);
+        let expected = pose.rotation * normal;
+        let pen = composite::try_penetration(&lone, &pose, &ball, &at).unwrap().expect("overlap");
+        assert!(
+            (pen.answer.normal.into_inner() - expected).norm() < 1e-4,
+            "{centre:?}: {:?}",
+            pen.answer.normal
+        );
+        assert!((pen.answer.depth - (r - gap)).abs() < 1e-4, "{centre:?}: {}", pen.answer.depth);
+        assert_eq!(pen.parts.a, Some(0));
+        // The contact on the ball is its point along -normal.
+        assert!((pen.answer.point_b - (at * Point3::origin() - expected * r)).norm() < 1e-4);
+        composite::try_contact_manifolds(&lone, &pose, &ball, &at, 0.0, &mut set).unwrap();
+        assert_eq!(set.len(), 1);
+        assert!((set.manifolds()[0].manifold.normal - expected).norm() < 1e-4);
+    }
+    // 0.1 above: no contact without prediction, one within 0.5 of it, none
+    // from 0.6 above.
+    for (height, prediction, contacts) in [(gap, 0.0, 0), (gap, 0.5, 1), (0.5 + gap, 0.5, 0)] {
+        let at = pose * Isometry3::translation(1.0, r + height, 1.0);
+        composite::try_contact_manifolds(&lone, &pose, &ball, &at, prediction, &mut set).unwrap();
+        assert_eq!(set.points().count(), contacts, "height {height}, prediction {prediction}");
+        for (p, n, _) in set.points() {
+            assert!(
+                (p.separation - height).abs() < 1e-4
+                    && (n - pose.rotation * Vector3::y()).norm() < 1e-4
+            );
+        }
+    }
+    // A coplanar neighbour across edge (v1, v2): that edge is now inactive,
+    // so the ball beside it gets the face normal, from either triangle.
+    let pair: Shape = TriMesh::try_new(
+        vec![v1, v2, v3, Point3::new(-len, 0.0, 0.5 * len)],
+        vec![[0, 1, 2], [1, 0, 3]],
+    )
+    .unwrap()
+    .into();
+    let at = pose * Isometry3::translation(-gap, r - 0.01, 0.5 * len);
+    composite::try_contact_manifolds(&pair, &pose, &ball, &at, 0.0, &mut set).unwrap();
+    assert!(!set.is_empty());
+    for (p, n, _) in set.points() {
+        assert!((n - pose.rotation * Vector3::y()).norm() < 1e-4, "{n:?}");
+        assert!((p.separation + 0.01).abs() < 1e-4);
+    }
+    let pen = composite::try_penetration(&pair, &pose, &ball, &at).unwrap().expect("overlap");
+    assert!((pen.answer.normal.into_inner() - pose.rotation * Vector3::y()).norm() < 1e-4);
+    assert!((pen.answer.depth - 0.01).abs() < 1e-4);
+}

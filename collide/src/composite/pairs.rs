@@ -70,6 +70,9 @@ pub(crate) fn visit_leaves(
                 part: Some(part.index),
                 face: part.face.map(|f| to_world(f, &a.pose)),
             };
+            if side.face.is_some_and(|f| beyond_plane(&f, b, margin)) {
+                return true;
+            }
             !visit_leaves(&side, b, margin, on_leaf)
         })
     } else if let Some(cb) = CompositeRef::of(b.shape) {
@@ -81,11 +84,33 @@ pub(crate) fn visit_leaves(
                 part: Some(part.index),
                 face: part.face.map(|f| to_world(f, &b.pose)),
             };
+            if side.face.is_some_and(|f| beyond_plane(&f, a, margin)) {
+                return true;
+            }
             !visit_leaves(a, &side, margin, on_leaf)
         })
     } else {
         !on_leaf(&Leaf { a: *a, b: *b })
     }
+}
+
+/// Whether the convex `other` lies wholly on one side of the face's plane,
+/// farther than `margin` from it: the face's normal is then a separating
+/// axis and the pair can be skipped. Two support points; a composite
+/// `other` (expanded later) is never skipped here. Written so that NaN
+/// skips nothing.
+fn beyond_plane(face: &Face, other: &Side<'_>, margin: f32) -> bool {
+    if CompositeRef::of(other.shape).is_some() {
+        return false;
+    }
+    let Some(n) = face.normal() else {
+        return false;
+    };
+    let offset = n.dot(&face.corners[0].coords);
+    let local_n = other.pose.inverse_transform_vector(&n);
+    let lowest = n.dot(&(other.pose * other.shape.local_support(&-local_n)).coords) - offset;
+    let highest = n.dot(&(other.pose * other.shape.local_support(&local_n)).coords) - offset;
+    lowest > margin || highest < -margin
 }
 
 /// A face moved to the world by its composite's pose.
