@@ -52,7 +52,7 @@ pub(crate) fn project_local(
                             *best = Some((d, p, part.index));
                         }
                         // A solid part holding the point ends the search.
-                        !(p.is_inside && !c.is_surface())
+                        !p.is_inside || c.is_surface()
                     }
                     Err(e) => {
                         error = Some(e);
