@@ -83,6 +83,14 @@ pub enum QueryError {
     NegativeMargin,
     /// A box reports a negative half extent.
     NegativeExtent,
+    /// A convex query was given a mesh, heightfield or compound, which is
+    /// not convex: the queries of [`collide::composite`](crate::composite)
+    /// answer those.
+    NotConvex {
+        /// The shape's kind, as [`Shape::kind_name`](crate::Shape::kind_name)
+        /// spells it (`"mesh"`, `"heightfield"`, `"compound"`).
+        kind: &'static str,
+    },
 }
 
 impl fmt::Display for QueryError {
@@ -93,6 +101,9 @@ impl fmt::Display for QueryError {
             }
             Self::NegativeMargin => f.write_str("a shape has a negative radius or margin"),
             Self::NegativeExtent => f.write_str("a box has a negative half extent"),
+            Self::NotConvex { kind } => {
+                write!(f, "a {kind} is not convex: use the queries of collide::composite for it")
+            }
         }
     }
 }

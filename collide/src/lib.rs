@@ -107,6 +107,10 @@
 //!   [`dim2::Polygon`] rejects the same clouds the same way
 //!   ([`dim2::PolygonError::Collinear`], [`dim2::PolygonError::Coincident`]);
 //!   a 2D segment is made by name, with [`dim2::Polygon::segment`].
+//! * **Composites.** [`TriMesh`], [`HeightField`] and [`Compound`] are
+//!   [`Shape`] variants but not convex: the convex queries refuse them
+//!   (non-finite input), and the queries of [`composite`] take any pair of
+//!   shapes and answer with the triangle or part found.
 //! * **No allocation** happens inside a query.
 #![deny(missing_docs)]
 
@@ -114,6 +118,7 @@ pub use nalgebra;
 
 mod aabb;
 pub mod bvh;
+pub mod composite;
 mod core;
 pub mod dim2;
 mod error;
@@ -129,6 +134,7 @@ mod test_stream;
 
 pub use aabb::Aabb;
 pub use bvh::{BvhError, DynamicTree, StaticBvh};
+pub use composite::{CompositeError, Compound, HeightField, TriMesh};
 pub use core::Core;
 pub use error::{HullError, QueryError, ShapeError};
 pub use hull::support::strategy::{

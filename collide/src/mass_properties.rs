@@ -51,7 +51,9 @@ impl MassProperties {
     /// [`CustomShape::mass_properties`](crate::CustomShape::mass_properties)
     /// answers `None`, take [`MassProperties::from_support`]. A triangle or
     /// segment has no volume, so its mass and inertia are zero (a world
-    /// cannot move it).
+    /// cannot move it); so are a mesh's and a heightfield's (surfaces). A
+    /// compound's are its parts' combined exactly
+    /// ([`Compound::mass_properties`](crate::Compound::mass_properties)).
     pub fn from_shape(shape: &Shape, density: f32) -> Self {
         match shape {
             Shape::Cuboid(c) => cuboid(c, density),
@@ -65,6 +67,8 @@ impl MassProperties {
             Shape::Custom(c) => {
                 c.mass_properties(density).unwrap_or_else(|| Self::from_support(&**c, density))
             }
+            Shape::Compound(c) => c.mass_properties(density),
+            Shape::TriMesh(_) | Shape::HeightField(_) => Self::zero(),
         }
     }
 

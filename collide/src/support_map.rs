@@ -148,6 +148,20 @@ pub trait SupportMap {
     fn aabb(&self, pose: &Isometry3<f32>) -> Aabb {
         Aabb::from_support(self, pose)
     }
+
+    /// For a [`Shape`](crate::Shape) holding a mesh, heightfield or
+    /// compound, which is not convex: its kind's name, and every convex
+    /// query refuses it with
+    /// [`QueryError::NotConvex`](crate::QueryError::NotConvex). `None`, the
+    /// default, for every convex shape.
+    ///
+    /// (Such a shape also answers a NaN margin and NaN support points, so
+    /// the check costs nothing on valid input: only input that fails the
+    /// queries' finiteness screen asks.)
+    #[inline]
+    fn non_convex_kind(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 impl<T: SupportMap + ?Sized> SupportMap for &T {
@@ -183,6 +197,10 @@ impl<T: SupportMap + ?Sized> SupportMap for &T {
     fn aabb(&self, pose: &Isometry3<f32>) -> Aabb {
         (**self).aabb(pose)
     }
+    #[inline]
+    fn non_convex_kind(&self) -> Option<&'static str> {
+        (**self).non_convex_kind()
+    }
 }
 
 impl<T: SupportMap + ?Sized> SupportMap for Box<T> {
@@ -217,6 +235,10 @@ impl<T: SupportMap + ?Sized> SupportMap for Box<T> {
     #[inline]
     fn aabb(&self, pose: &Isometry3<f32>) -> Aabb {
         (**self).aabb(pose)
+    }
+    #[inline]
+    fn non_convex_kind(&self) -> Option<&'static str> {
+        (**self).non_convex_kind()
     }
 }
 

@@ -4,6 +4,7 @@
 
 mod bvh;
 mod clouds_agree;
+mod composite_ghosts;
 mod dim2;
 mod dim2_casts;
 mod glob_import;

@@ -7,6 +7,7 @@ mod big_run;
 mod capsules_vs_oracles;
 mod casts;
 mod closed_forms_vs_general_path;
+mod composites;
 mod cuboid_pair_sat;
 mod early_verdicts;
 mod ground_slab;

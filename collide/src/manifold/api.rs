@@ -187,6 +187,10 @@ fn check_input(
         & core_a.is_finite()
         & core_b.is_finite();
     if !finite {
+        // A composite's NaN margin lands here: name it.
+        if let Some(kind) = a.non_convex_kind().or_else(|| b.non_convex_kind()) {
+            return Err(QueryError::NotConvex { kind });
+        }
         return Err(QueryError::NonFiniteInput);
     }
     if margin_a < 0.0 || margin_b < 0.0 {

@@ -75,6 +75,8 @@ pub(crate) fn shape_scale(shape: &Shape) -> f32 {
             let aabb = c.aabb(&Isometry3::identity());
             (aabb.max - aabb.min).max()
         }
+        // Not convex: refused by the manifold's input check before this.
+        Shape::TriMesh(_) | Shape::HeightField(_) | Shape::Compound(_) => f32::NAN,
     }
 }
 

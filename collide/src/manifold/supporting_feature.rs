@@ -179,6 +179,8 @@ pub(crate) fn supporting_feature(
             out.push((pose * c.local_support(&dir_local), 0));
             (0, None)
         }
+        // Not convex: refused by the manifold's input check before this.
+        Shape::TriMesh(_) | Shape::HeightField(_) | Shape::Compound(_) => (0, None),
     }
 }
 

@@ -61,6 +61,9 @@ fn plain_non_negative(x: f32) -> bool {
 pub(crate) fn check_shape<S: SupportMap + ?Sized>(shape: &S) -> Result<(), QueryError> {
     let (margin, core) = (shape.margin(), shape.core());
     if !(margin.is_finite() && core.is_finite()) {
+        if let Some(kind) = shape.non_convex_kind() {
+            return Err(QueryError::NotConvex { kind });
+        }
         return Err(QueryError::NonFiniteInput);
     }
     check_signs(margin, &core)
@@ -145,6 +148,10 @@ fn full_check<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         & core_a.is_finite()
         & core_b.is_finite();
     if !finite {
+        // A composite's NaN margin lands here: name it.
+        if let Some(kind) = a.non_convex_kind().or_else(|| b.non_convex_kind()) {
+            return Err(QueryError::NotConvex { kind });
+        }
         return Err(QueryError::NonFiniteInput);
     }
     if ra < 0.0 || rb < 0.0 {

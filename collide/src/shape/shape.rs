@@ -5,6 +5,7 @@ use std::sync::Arc;
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::aabb::Aabb;
+use crate::composite::{Compound, HeightField, TriMesh};
 use crate::core::Core;
 use crate::shape::{
     Capsule, Cone, ConvexHull, Cuboid, CustomShape, Cylinder, Rounded, Segment, ShapeRef, Sphere,
@@ -25,6 +26,21 @@ use crate::support_map::SupportMap;
 ///
 /// Two shapes are equal when they are the same kind with equal parameters;
 /// two [`Shape::Custom`]s are equal when they share one allocation.
+///
+/// **Composites.** [`Shape::TriMesh`], [`Shape::HeightField`] and
+/// [`Shape::Compound`] are not convex, so no convex query may treat them as
+/// their hull: every convex query (`intersects`, `contact`,
+/// `contact_manifold`, `shape_cast`, `cast_ray`, `project_point`, ...)
+/// reports [`QueryError::NotConvex`](crate::QueryError::NotConvex) for them
+/// (the bare forms their fallback). Use the queries of
+/// [`collide::composite`](crate::composite), which take any pair of shapes.
+/// As a last-resort guard, their [`SupportMap`] answers a NaN margin and
+/// NaN support points ([`SupportMap::non_convex_kind`] names them), so code
+/// that reaches their support functions some other way sees non-finite
+/// numbers, never a hull.
+/// (The [`CastRay`](crate::CastRay) and [`ProjectPoint`](crate::ProjectPoint)
+/// methods in the shape's frame answer them exactly, as does
+/// [`SupportMap::aabb`].)
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum Shape {
@@ -49,6 +65,13 @@ pub enum Shape {
     Rounded(Box<Rounded<Shape>>),
     /// A user's own convex shape (see [`CustomShape`]).
     Custom(Arc<dyn CustomShape>),
+    /// A triangle mesh (not convex: see [the composite queries](crate::composite)).
+    TriMesh(Arc<TriMesh>),
+    /// A heightfield (not convex: see [the composite queries](crate::composite)).
+    HeightField(Arc<HeightField>),
+    /// Convex parts at local poses (not convex: see
+    /// [the composite queries](crate::composite)).
+    Compound(Arc<Compound>),
 }
 
 impl PartialEq for Shape {
@@ -64,6 +87,9 @@ impl PartialEq for Shape {
             (Shape::Segment(a), Shape::Segment(b)) => a == b,
             (Shape::Rounded(a), Shape::Rounded(b)) => a == b,
             (Shape::Custom(a), Shape::Custom(b)) => Arc::ptr_eq(a, b),
+            (Shape::TriMesh(a), Shape::TriMesh(b)) => a == b,
+            (Shape::HeightField(a), Shape::HeightField(b)) => a == b,
+            (Shape::Compound(a), Shape::Compound(b)) => a == b,
             _ => false,
         }
     }
@@ -84,18 +110,36 @@ impl Shape {
             Shape::Segment(_) => "segment",
             Shape::Rounded(_) => "rounded",
             Shape::Custom(_) => "custom",
+            Shape::TriMesh(_) => "mesh",
+            Shape::HeightField(_) => "heightfield",
+            Shape::Compound(_) => "compound",
         }
     }
 
-    /// Whether the shape encloses a volume (everything but triangles and
-    /// segments): only such shapes have mass and can be dynamic bodies.
+    /// Whether the shape is a mesh, heightfield or compound: not convex,
+    /// answered by the queries of [`collide::composite`](crate::composite)
+    /// rather than the convex ones.
+    pub fn is_composite(&self) -> bool {
+        matches!(self, Shape::TriMesh(_) | Shape::HeightField(_) | Shape::Compound(_))
+    }
+
+    /// Whether the shape encloses a volume (everything but triangles,
+    /// segments, meshes and heightfields): only such shapes have mass and
+    /// can be dynamic bodies.
     pub fn is_solid(&self) -> bool {
-        !matches!(self, Shape::Triangle(_) | Shape::Segment(_))
+        !matches!(
+            self,
+            Shape::Triangle(_) | Shape::Segment(_) | Shape::TriMesh(_) | Shape::HeightField(_)
+        )
     }
 }
 
+/// What a composite answers as a support point: NaN, which every convex
+/// query rejects as non-finite input.
+const NOT_CONVEX: Point3<f32> = Point3::new(f32::NAN, f32::NAN, f32::NAN);
+
 macro_rules! dispatch {
-    ($self:ident, $s:ident => $e:expr) => {
+    ($self:ident, $s:ident => $e:expr, composite => $c:expr) => {
         match $self {
             Shape::Sphere($s) => $e,
             Shape::Cuboid($s) => $e,
@@ -107,6 +151,7 @@ macro_rules! dispatch {
             Shape::Segment($s) => $e,
             Shape::Rounded($s) => $e,
             Shape::Custom($s) => $e,
+            Shape::TriMesh(_) | Shape::HeightField(_) | Shape::Compound(_) => $c,
         }
     };
 }
@@ -114,35 +159,44 @@ macro_rules! dispatch {
 impl SupportMap for Shape {
     #[inline]
     fn local_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
-        dispatch!(self, s => s.local_support(dir))
+        dispatch!(self, s => s.local_support(dir), composite => NOT_CONVEX)
     }
     #[inline]
     fn margin(&self) -> f32 {
-        dispatch!(self, s => s.margin())
+        dispatch!(self, s => s.margin(), composite => f32::NAN)
     }
     #[inline]
     fn local_core_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
-        dispatch!(self, s => s.local_core_support(dir))
+        dispatch!(self, s => s.local_core_support(dir), composite => NOT_CONVEX)
     }
     #[inline]
     fn core_segment(&self) -> Option<[Point3<f32>; 2]> {
-        dispatch!(self, s => s.core_segment())
+        dispatch!(self, s => s.core_segment(), composite => None)
     }
     #[inline]
     fn core_box(&self) -> Option<Vector3<f32>> {
-        dispatch!(self, s => s.core_box())
+        dispatch!(self, s => s.core_box(), composite => None)
     }
     #[inline]
     fn core(&self) -> Core {
-        dispatch!(self, s => s.core())
+        dispatch!(self, s => s.core(), composite => Core::General)
     }
     #[inline]
     fn as_shape_ref(&self) -> Option<ShapeRef<'_>> {
-        dispatch!(self, s => s.as_shape_ref())
+        dispatch!(self, s => s.as_shape_ref(), composite => None)
+    }
+    #[inline]
+    fn non_convex_kind(&self) -> Option<&'static str> {
+        self.is_composite().then(|| self.kind_name())
     }
     #[inline]
     fn aabb(&self, pose: &Isometry3<f32>) -> Aabb {
-        dispatch!(self, s => s.aabb(pose))
+        match self {
+            Shape::TriMesh(m) => m.aabb(pose),
+            Shape::HeightField(f) => f.aabb(pose),
+            Shape::Compound(c) => c.aabb(pose),
+            _ => dispatch!(self, s => s.aabb(pose), composite => Aabb::new(NOT_CONVEX, NOT_CONVEX)),
+        }
     }
 }
 
@@ -194,5 +248,20 @@ impl<S: Into<Shape>> From<Rounded<S>> for Shape {
 impl From<Arc<dyn CustomShape>> for Shape {
     fn from(s: Arc<dyn CustomShape>) -> Self {
         Self::Custom(s)
+    }
+}
+impl From<TriMesh> for Shape {
+    fn from(s: TriMesh) -> Self {
+        Self::TriMesh(Arc::new(s))
+    }
+}
+impl From<HeightField> for Shape {
+    fn from(s: HeightField) -> Self {
+        Self::HeightField(Arc::new(s))
+    }
+}
+impl From<Compound> for Shape {
+    fn from(s: Compound) -> Self {
+        Self::Compound(Arc::new(s))
     }
 }

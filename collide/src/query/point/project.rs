@@ -118,6 +118,12 @@ impl ProjectPoint for Shape {
             Shape::Rounded(s) => s.project_local_point(point, solid),
             // A user's shape: GJK/EPA on its support function.
             Shape::Custom(s) => generic::project(&**s, point, solid),
+            Shape::TriMesh(_) | Shape::HeightField(_) | Shape::Compound(_) => {
+                match crate::composite::CompositeRef::of(self) {
+                    Some(c) => crate::composite::project_local(c, point, solid).map(|(p, _)| p),
+                    None => Err(QueryError::NonFiniteInput),
+                }
+            }
         }
     }
 }

@@ -222,6 +222,12 @@ impl CastRay for Shape {
             Shape::Segment(s) => s.cast_local_ray(ray, max_toi),
             Shape::Rounded(s) => (**s).cast_local_ray(ray, max_toi),
             Shape::Custom(s) => s.cast_local_ray(ray, max_toi),
+            Shape::TriMesh(_) | Shape::HeightField(_) | Shape::Compound(_) => {
+                match crate::composite::CompositeRef::of(self) {
+                    Some(c) => crate::composite::cast_local(c, ray, max_toi).0,
+                    None => LocalRayCast::Miss,
+                }
+            }
         }
     }
 }

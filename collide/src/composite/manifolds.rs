@@ -1,0 +1,102 @@
+//! Contact manifolds between any two shapes, composites included: one
+//! [`ContactManifold`](crate::ContactManifold) per pair of convex parts
+//! within the prediction distance, ghost-corrected on meshes and
+//! heightfields, in a caller-owned [`ManifoldSet`].
+
+use nalgebra::Isometry3;
+
+use super::ghost::{Correction, correct_manifold};
+use super::pairs::{Side, visit_leaves};
+use super::proximity::check_pose;
+use super::results::{ManifoldSet, PartManifold};
+use crate::error::QueryError;
+use crate::manifold::{ManifoldOutcome, try_contact_manifold};
+use crate::shape::Shape;
+
+/// Fills `out` (emptied first) with the manifolds of `a` at `pose_a` and
+/// `b` at `pose_b`: one per pair of convex parts whose points come within
+/// `prediction` (as [`contact_manifold`](crate::contact_manifold) for each
+/// pair), each with its parts' indices. A contact with a triangle of a mesh
+/// or heightfield on one of its inactive edges (or vertices) gets the
+/// triangle's face normal and keeps only its points over the triangle (see
+/// the module docs of [`composite`](crate::composite)). Two convex shapes
+/// give at most one manifold, exactly [`contact_manifold`](crate::contact_manifold)'s.
+///
+/// Bad input leaves `out` empty; [`try_contact_manifolds`] reports it.
+pub fn contact_manifolds(
+    a: &Shape,
+    pose_a: &Isometry3<f32>,
+    b: &Shape,
+    pose_b: &Isometry3<f32>,
+    prediction: f32,
+    out: &mut ManifoldSet,
+) {
+    if try_contact_manifolds(a, pose_a, b, pose_b, prediction, out).is_err() {
+        out.clear();
+    }
+}
+
+/// [`contact_manifolds`], reporting bad input.
+///
+/// # Errors
+/// [`QueryError::NonFiniteInput`] for a NaN or infinite pose or
+/// `prediction`, and what [`try_contact_manifold`](crate::try_contact_manifold)
+/// reports for a pair of parts.
+pub fn try_contact_manifolds(
+    a: &Shape,
+    pose_a: &Isometry3<f32>,
+    b: &Shape,
+    pose_b: &Isometry3<f32>,
+    prediction: f32,
+    out: &mut ManifoldSet,
+) -> Result<(), QueryError> {
+    out.clear();
+    check_pose(pose_a)?;
+    check_pose(pose_b)?;
+    if !prediction.is_finite() {
+        return Err(QueryError::NonFiniteInput);
+    }
+    let mut error = None;
+    let margin = prediction.max(0.0);
+    visit_leaves(&Side::whole(a, pose_a), &Side::whole(b, pose_b), margin, &mut |leaf| {
+        let run = || -> Result<Option<PartManifold>, QueryError> {
+            let outcome = try_contact_manifold(
+                leaf.a.shape,
+                &leaf.a.pose,
+                leaf.b.shape,
+                &leaf.b.pose,
+                prediction,
+            )?;
+            let ManifoldOutcome::Within(m) = outcome else {
+                return Ok(None);
+            };
+            if m.is_empty() {
+                return Ok(None);
+            }
+            let manifold = match correct_manifold(leaf, &m, prediction)? {
+                Correction::Keep => m,
+                Correction::Replace(fixed) => fixed,
+                Correction::Drop => return Ok(None),
+            };
+            Ok(Some(PartManifold { manifold, parts: leaf.parts() }))
+        };
+        match run() {
+            Ok(Some(pm)) => {
+                out.push(pm);
+                true
+            }
+            Ok(None) => true,
+            Err(e) => {
+                error = Some(e);
+                false
+            }
+        }
+    });
+    match error {
+        Some(e) => {
+            out.clear();
+            Err(e)
+        }
+        None => Ok(()),
+    }
+}

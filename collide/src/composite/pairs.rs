@@ -1,0 +1,184 @@
+//! The pairs of convex parts a composite query visits: a composite side is
+//! replaced by its parts whose boxes come within a margin of the other
+//! side's box (in the composite's frame), recursively, so a compound
+//! against a mesh visits pairs of a part and a triangle. Each pair is a
+//! [`Leaf`]: two convex shapes at world poses, with their part indices and,
+//! for a triangle, its corners and active edges in the world frame.
+//!
+//! [`visit_nearest`] searches the pairs in order of a growing margin, for
+//! the queries that want the nearest pair at any distance (closest points,
+//! point projection): a pair at distance `d` has boxes within `d` of each
+//! other in every frame, so once some pair is found at `d`, one walk with
+//! margin `d` has seen every pair that can be nearer.
+
+use nalgebra::Isometry3;
+
+use super::parts::{CompositeRef, Face};
+use crate::aabb::Aabb;
+use crate::error::QueryError;
+use crate::shape::Shape;
+use crate::support_map::SupportMap;
+
+/// One side of a pair of convex parts.
+#[derive(Clone, Copy)]
+pub(crate) struct Side<'s> {
+    /// The convex part (or the whole shape, if convex).
+    pub(crate) shape: &'s Shape,
+    /// Its world pose.
+    pub(crate) pose: Isometry3<f32>,
+    /// Its index in its composite, if any.
+    pub(crate) part: Option<u32>,
+    /// For a triangle of a mesh or heightfield: world corners and active edges.
+    pub(crate) face: Option<Face>,
+}
+
+impl<'s> Side<'s> {
+    /// A whole shape at `pose`.
+    pub(crate) fn whole(shape: &'s Shape, pose: &Isometry3<f32>) -> Self {
+        Self { shape, pose: *pose, part: None, face: None }
+    }
+}
+
+/// A pair of convex parts, A's and B's.
+pub(crate) struct Leaf<'a, 'b> {
+    pub(crate) a: Side<'a>,
+    pub(crate) b: Side<'b>,
+}
+
+impl Leaf<'_, '_> {
+    /// The parts' indices.
+    pub(crate) fn parts(&self) -> super::PartIds {
+        super::PartIds { a: self.a.part, b: self.b.part }
+    }
+}
+
+/// Calls `on_leaf` with every pair of convex parts of `a` and `b` whose
+/// boxes come within `margin` of each other, until it returns `false`.
+/// Returns whether it was stopped.
+pub(crate) fn visit_leaves(
+    a: &Side<'_>,
+    b: &Side<'_>,
+    margin: f32,
+    on_leaf: &mut dyn FnMut(&Leaf<'_, '_>) -> bool,
+) -> bool {
+    if let Some(ca) = CompositeRef::of(a.shape) {
+        let query = b.shape.aabb(&(a.pose.inverse() * b.pose)).expanded(margin);
+        ca.visit_overlapping(&query, |part| {
+            let side = Side {
+                shape: part.shape,
+                pose: a.pose * part.pose,
+                part: Some(part.index),
+                face: part.face.map(|f| to_world(f, &a.pose)),
+            };
+            if side.face.is_some_and(|f| beyond_plane(&f, b, margin)) {
+                return true;
+            }
+            !visit_leaves(&side, b, margin, on_leaf)
+        })
+    } else if let Some(cb) = CompositeRef::of(b.shape) {
+        let query = a.shape.aabb(&(b.pose.inverse() * a.pose)).expanded(margin);
+        cb.visit_overlapping(&query, |part| {
+            let side = Side {
+                shape: part.shape,
+                pose: b.pose * part.pose,
+                part: Some(part.index),
+                face: part.face.map(|f| to_world(f, &b.pose)),
+            };
+            if side.face.is_some_and(|f| beyond_plane(&f, a, margin)) {
+                return true;
+            }
+            !visit_leaves(a, &side, margin, on_leaf)
+        })
+    } else {
+        !on_leaf(&Leaf { a: *a, b: *b })
+    }
+}
+
+/// Whether the convex `other` lies wholly on one side of the face's plane,
+/// farther than `margin` from it: the face's normal is then a separating
+/// axis and the pair can be skipped. Two support points; a composite
+/// `other` (expanded later) is never skipped here. Written so that NaN
+/// skips nothing.
+fn beyond_plane(face: &Face, other: &Side<'_>, margin: f32) -> bool {
+    if CompositeRef::of(other.shape).is_some() {
+        return false;
+    }
+    let Some(n) = face.normal() else {
+        return false;
+    };
+    let offset = n.dot(&face.corners[0].coords);
+    let local_n = other.pose.inverse_transform_vector(&n);
+    let lowest = n.dot(&(other.pose * other.shape.local_support(&-local_n)).coords) - offset;
+    let highest = n.dot(&(other.pose * other.shape.local_support(&local_n)).coords) - offset;
+    lowest > margin || highest < -margin
+}
+
+/// A face moved to the world by its composite's pose.
+fn to_world(face: Face, pose: &Isometry3<f32>) -> Face {
+    Face { corners: face.corners.map(|p| pose * p), active: face.active }
+}
+
+/// The first search margin, as a fraction of the pair's size: small enough
+/// that a shape resting on a mesh visits only the triangles under it.
+const SEARCH_START_FRACTION: f32 = 1e-3;
+
+/// Most times the search margin doubles. The margin starts at least at
+/// the boxes' distance and `SEARCH_START_FRACTION` of their size, so after
+/// 64 doublings it exceeds any f32 distance between the boxes' corners and
+/// every pair has been seen.
+const MAX_SEARCH_DOUBLINGS: u32 = 64;
+
+/// Calls `distance_of` with pairs of convex parts of `a` and `b` in order
+/// of a growing margin, until every pair that can be nearer than the
+/// nearest found has been seen (see the module docs). `distance_of`
+/// returns the pair's distance (0 or less when touching), or an error that
+/// ends the search.
+pub(crate) fn visit_nearest(
+    a: &Side<'_>,
+    b: &Side<'_>,
+    distance_of: &mut dyn FnMut(&Leaf<'_, '_>) -> Result<f32, QueryError>,
+) -> Result<(), QueryError> {
+    let (box_a, box_b) = (a.shape.aabb(&a.pose), b.shape.aabb(&b.pose));
+    let size = (box_a.max - box_a.min).amax().max((box_b.max - box_b.min).amax());
+    let mut margin = box_distance(&box_a, &box_b).max(SEARCH_START_FRACTION * size);
+    if !margin.is_finite() {
+        return Err(QueryError::NonFiniteInput);
+    }
+    if !(margin > 0.0) {
+        margin = f32::MIN_POSITIVE;
+    }
+    let mut best = f32::INFINITY;
+    let mut error = None;
+    let mut walk = |margin: f32, best: &mut f32, error: &mut Option<QueryError>| {
+        visit_leaves(a, b, margin, &mut |leaf| match distance_of(leaf) {
+            Ok(d) => {
+                *best = best.min(d);
+                true
+            }
+            Err(e) => {
+                *error = Some(e);
+                false
+            }
+        });
+    };
+    for _ in 0..MAX_SEARCH_DOUBLINGS {
+        walk(margin, &mut best, &mut error);
+        if let Some(e) = error {
+            return Err(e);
+        }
+        if best.is_finite() {
+            if best > margin {
+                walk(best, &mut best, &mut error);
+            }
+            return error.map_or(Ok(()), Err);
+        }
+        margin *= 2.0;
+    }
+    Ok(())
+}
+
+/// The Euclidean distance between two boxes (0 when they overlap).
+fn box_distance(a: &Aabb, b: &Aabb) -> f32 {
+    let gap = (a.min - b.max).sup(&(b.min - a.max)).sup(&nalgebra::Vector3::zeros());
+    gap.norm()
+}
