@@ -10,6 +10,9 @@ mod common;
 mod api;
 #[cfg(feature = "cli")]
 mod cli;
+mod collision_filters;
+mod compound_bodies;
+mod contact_events;
 mod contact_impulses;
 mod dependencies;
 mod fast_bodies;
