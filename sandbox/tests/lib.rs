@@ -37,6 +37,7 @@ mod robustness;
 mod scene_file;
 mod scene_file_fuzz;
 mod scene_file_new_shapes;
+mod scene_file_shapes;
 mod shapes_at_rest;
 #[cfg(feature = "cli")]
 mod simd_targets;
