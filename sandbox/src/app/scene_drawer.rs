@@ -250,7 +250,7 @@ impl SceneDrawer {
 
 /// The tint of sensor shapes: a pale cyan, apart from the palette's
 /// body colours and the grey of fixed bodies.
-const SENSOR_COLOR: Color = Color::rgb(0.55, 0.9, 0.95);
+pub(crate) const SENSOR_COLOR: Color = Color::rgb(0.55, 0.9, 0.95);
 
 /// Set in the content key of a user's shape (its `Arc`'s address), so that
 /// it cannot equal a hull's or another shape's hash by accident of value.
