@@ -133,6 +133,8 @@ pub enum BodyField {
     ShapePosition,
     /// A shape's rotation in its body's frame.
     ShapeRotation,
+    /// The speed of [`World::set_hit_event_threshold`](crate::World::set_hit_event_threshold), m/s.
+    HitEventThreshold,
 }
 
 impl BodyField {
@@ -163,6 +165,7 @@ impl BodyField {
             Self::ShapeCount => "shape count",
             Self::ShapePosition => "shape position",
             Self::ShapeRotation => "shape rotation",
+            Self::HitEventThreshold => "hit event threshold",
         }
     }
 
@@ -194,7 +197,7 @@ impl BodyField {
             | Self::ConeHalfHeight
             | Self::ConeRadius
             | Self::RoundedRadius => Rule::Positive,
-            Self::Friction | Self::CapsuleHalfHeight => Rule::NonNegative,
+            Self::Friction | Self::CapsuleHalfHeight | Self::HitEventThreshold => Rule::NonNegative,
             Self::Restitution => Rule::UnitInterval,
         }
     }

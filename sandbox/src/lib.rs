@@ -99,7 +99,7 @@ pub use collision::aabb::Aabb;
 pub use collision::contact_view::{ContactPointView, ContactView};
 pub use collision::manifold::MAX_MANIFOLD_POINTS;
 pub use error::{BodyField, Rule, Setting, SettingsError, UNIT_QUATERNION_TOLERANCE, WorldError};
-pub use events::{RemovalReason, RemovedBody, StepOutcome};
+pub use events::{ContactEvent, RemovalReason, RemovedBody, SensorEvent, ShapeId, StepOutcome};
 pub use scene::builtin::{
     MAX_SCENE_BODIES, Scene, SceneError, UnknownScene, add_ground, build_scene, icosahedron,
 };
@@ -113,7 +113,7 @@ pub use solver::simd_target::SimdTarget;
 pub use stage_times::{Stage, StageTimes};
 pub use tolerances::{AABB_MARGIN, ANCHOR_RESET_DISTANCE, LINEAR_SLOP, SPECULATIVE_DISTANCE};
 pub use validate::InvariantViolation;
-pub use world::{WORLD_BOUND, World};
+pub use world::{DEFAULT_HIT_EVENT_THRESHOLD, WORLD_BOUND, World};
 pub use world_view::{BodyView, WorldView};
 
 /// Tools the app, the command line and the tests use: the GJK/EPA probe,

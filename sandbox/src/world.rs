@@ -14,7 +14,9 @@
 //!    the broad phase's pairs into the pair cache;
 //! 4. **find contacts** (`collision/narrow_phase.rs`, [`find_contacts`]):
 //!    bring each pair's manifold up to date, wake sleeping bodies that an
-//!    awake body touches;
+//!    awake body touches; then test the sensor pairs
+//!    (`collision/sensor_pairs.rs`) and list the step's contact and
+//!    sensor events (`world/collect_events.rs`);
 //! 5. **mark reachable pairs** (`solver/reachable_pairs.rs`,
 //!    [`mark_reachable_pairs`]): the manifolds whose gap can close within
 //!    the step, which the solver takes;
@@ -47,7 +49,7 @@ use collide::{Ray, RayCast, Shape};
 
 use crate::body::checks;
 use crate::body::storage::Bodies;
-use crate::body::{BodyDesc, BodyId, BodyKind, BodyShape};
+use crate::body::{BodyDesc, BodyId, BodyKind, BodyShape, Filter};
 use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::{BroadPhase, update_broad_phase};
 use crate::collision::contact_view::ContactView;
@@ -56,9 +58,13 @@ use crate::collision::pair_cache::PairCache;
 use crate::collision::push_out::{PushOutScratch, push_out_of_still_bodies};
 use crate::collision::query_tree::{QueryTree, query_aabb_bodies};
 use crate::collision::ray_cast::cast_ray_bodies;
+use crate::collision::sensor_pairs::SensorPairs;
+use crate::collision::shape_pairs::ShapePairScratch;
 use crate::collision::sweep_fast_bodies::{SweepScratch, sweep_fast_bodies};
 use crate::error::{BodyField, WorldError};
-use crate::events::{RemovalReason, RemovedBody, StepOutcome};
+use crate::events::{
+    ContactEvent, RawEvents, RemovalReason, RemovedBody, SensorEvent, StepOutcome,
+};
 use crate::settings::StepSettings;
 use crate::sleep::update_sleep::{SleepScratch, update_sleep};
 use crate::solver::reachable_pairs::{ReachableScratch, mark_reachable_pairs};
@@ -113,6 +119,14 @@ pub struct World {
     pub(crate) query_tree: QueryTree,
     /// Every pair whose fat boxes overlap, and its manifold.
     pub(crate) contacts: PairCache,
+    /// Every pair of shapes with a sensor whose bodies' fat boxes overlap.
+    pub(crate) sensors: SensorPairs,
+    /// The shape pairs of the last merge (shape mode).
+    shape_pair_scratch: ShapePairScratch,
+    /// The events the stages found this step, by slot.
+    raw_events: RawEvents,
+    /// The events listed for the caller.
+    events: EventLists,
     narrow_phase: NarrowPhaseScratch,
     reachable: ReachableScratch,
     pub(crate) solver: SolverScratch,
@@ -219,13 +233,22 @@ impl World {
     pub fn add_body(&mut self, desc: BodyDesc) -> Result<BodyId, WorldError> {
         let id = self.bodies.insert(&desc)?;
         self.at_rest = false;
+        // A body of several shapes, a sensor or a filter needs pairs keyed
+        // by shape (see `collision/shape_pairs.rs`).
+        let plain = |s: &BodyShape| !s.sensor && s.filter == Filter::default();
+        if desc.shapes.len() > 1 || !desc.shapes.iter().all(plain) {
+            self.contacts.enable_shape_mode();
+        }
         let tight = self.bodies.tight_aabb(id.index(), &desc.pose);
         self.broad_phase.insert(id.index, tight, AABB_MARGIN);
         self.query_tree.mark_stale();
         Ok(id)
     }
 
-    /// Removes a body. Bodies it touched wake up.
+    /// Removes a body. Bodies it touched wake up. Its shapes' touches and
+    /// sensor overlaps end: the next step lists their
+    /// [`ContactEvent::End`]s and [`SensorEvent::End`]s first (or the
+    /// current step, for a body the step removes).
     ///
     /// # Errors
     /// [`WorldError::UnknownBody`] if the handle is stale.
@@ -235,7 +258,9 @@ impl World {
         self.bodies.wake(slot);
         let mut touching = std::mem::take(&mut self.to_wake);
         touching.clear();
-        self.contacts.remove_body(slot as u32, &mut touching);
+        self.contacts.remove_body(slot as u32, &mut touching, &mut self.raw_events.ended);
+        self.sensors.remove_body(slot as u32, &mut self.raw_events.sensor_ended);
+        self.collect_removal_events();
         for &other in &touching {
             self.bodies.wake(other as usize);
         }
@@ -412,11 +437,21 @@ impl World {
     /// within reach of each other this step), in pair order, each viewed as
     /// a [`ContactView`] built on demand from the pair cache.
     pub fn contacts(&self) -> impl Iterator<Item = ContactView> + '_ {
-        let touching = self.contacts.iter().filter(|(c, _)| c.point_count != 0);
-        touching.map(|(c, manifold)| {
+        let touching = self.contacts.iter().enumerate().filter(|(_, (c, _))| c.point_count != 0);
+        touching.map(|(index, (c, manifold))| {
             let (a, b) = (c.body_a as usize, c.body_b as usize);
-            let (friction, restitution) = self.bodies.pair_material(a, b);
-            ContactView::new(self.bodies.id(a), self.bodies.id(b), friction, restitution, manifold)
+            let (friction, restitution) = self.contacts.pair_material(&self.bodies, index);
+            let shapes = self.contacts.shapes_of(index);
+            let mut view = ContactView::new(
+                self.bodies.id(a),
+                self.bodies.id(b),
+                friction,
+                restitution,
+                manifold,
+            );
+            view.shape_a = u32::from(shapes.a);
+            view.shape_b = u32::from(shapes.b);
+            view
         })
     }
 
@@ -437,6 +472,71 @@ impl World {
     pub fn max_penetration(&self) -> f32 {
         let touching = self.contacts.pairs.iter().filter(|c| c.point_count != 0);
         touching.fold(0.0f32, |d, c| d.max(self.contacts.manifold(c).penetration()))
+    }
+
+    /// The contact events of the last step that ran, in a deterministic
+    /// order (the same for any number of threads): the ends of the touches
+    /// of bodies removed since the step before, then the pairs dropped by
+    /// the broad phase while touching, then, in pair order, each pair's
+    /// begin (followed by its [`ContactEvent::Hit`] when the shapes met
+    /// faster than [`hit_event_threshold`](World::hit_event_threshold)) or
+    /// end, then the ends of bodies the step removed. Replaced by every
+    /// step that runs; no allocation once the lists have grown.
+    ///
+    /// ```
+    /// use sandbox::{BodyDesc, ContactEvent, World};
+    /// use sandbox::collide::{Cuboid, Sphere};
+    /// use sandbox::collide::nalgebra::Vector3;
+    /// let mut world = World::new();
+    /// world.add_body(BodyDesc::fixed(Cuboid::new(Vector3::new(5.0, 0.5, 5.0)).into())
+    ///     .with_position(Vector3::new(0.0, -0.5, 0.0))).unwrap();
+    /// let ball = world.add_body(BodyDesc::dynamic(Sphere::new(0.5).into())
+    ///     .with_position(Vector3::new(0.0, 1.0, 0.0))).unwrap();
+    /// let mut begins = 0;
+    /// let mut hits = 0;
+    /// for _ in 0..60 {
+    ///     world.step(1.0 / 60.0);
+    ///     for e in world.contact_events() {
+    ///         match e {
+    ///             ContactEvent::Begin { b, .. } if b.body == ball => begins += 1,
+    ///             ContactEvent::Hit { approach_speed, .. } => {
+    ///                 // A fall of 0.5 m: about 3.1 m/s.
+    ///                 assert!((approach_speed - 3.1).abs() < 0.3, "{approach_speed}");
+    ///                 hits += 1;
+    ///             }
+    ///             _ => {}
+    ///         }
+    ///     }
+    /// }
+    /// assert_eq!((begins, hits), (1, 1));
+    /// ```
+    pub fn contact_events(&self) -> &[ContactEvent] {
+        &self.events.contacts
+    }
+
+    /// The sensor events of the last step that ran, in the same order as
+    /// [`contact_events`](World::contact_events): a shape entering or
+    /// leaving a sensor shape (tested at the step's start poses).
+    pub fn sensor_events(&self) -> &[SensorEvent] {
+        &self.events.sensors
+    }
+
+    /// The approach speed above which shapes that start touching also
+    /// report a [`ContactEvent::Hit`], m/s (default
+    /// [`DEFAULT_HIT_EVENT_THRESHOLD`]).
+    pub fn hit_event_threshold(&self) -> f32 {
+        self.events.hit_threshold
+    }
+
+    /// Sets [`hit_event_threshold`](World::hit_event_threshold).
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidBody`] with [`BodyField::HitEventThreshold`]
+    /// for a speed that is negative or not finite.
+    pub fn set_hit_event_threshold(&mut self, speed: f32) -> Result<(), WorldError> {
+        checks::check(BodyField::HitEventThreshold, [speed])?;
+        self.events.hit_threshold = speed;
+        Ok(())
     }
 
     /// Time spent per stage so far.
@@ -520,6 +620,7 @@ impl World {
             return StepOutcome::IgnoredDt { dt };
         }
         self.removed.clear();
+        self.events.start_step();
         if self.skips_step(dt) {
             self.stage_times.add_step(Duration::ZERO);
             return StepOutcome::Stepped;
@@ -558,7 +659,15 @@ impl World {
         self.remove_invalid_bodies();
         let times = &mut self.stage_times;
         update_broad_phase(&mut self.broad_phase, &mut self.bodies, dt, &self.workers, times);
-        merge_pairs(&self.bodies, &self.broad_phase, &mut self.contacts, times);
+        merge_pairs(
+            &self.bodies,
+            &self.broad_phase,
+            &mut self.contacts,
+            &mut self.sensors,
+            &mut self.shape_pair_scratch,
+            &mut self.raw_events,
+            times,
+        );
         find_contacts(
             &mut self.bodies,
             &mut self.contacts,
@@ -566,8 +675,12 @@ impl World {
             &self.workers,
             &mut self.narrow_phase,
             &mut self.to_wake,
+            &mut self.raw_events.touches,
             times,
         );
+        self.sensors.update(&self.bodies, &mut self.raw_events.sensor_changes);
+        self.collect_events();
+        let times = &mut self.stage_times;
         mark_reachable_pairs(
             &self.bodies,
             &mut self.contacts,
@@ -618,12 +731,17 @@ impl World {
             dt,
             &mut self.stage_times,
         );
+        self.events.flush_pending();
         self.stage_times.add_step(start.elapsed());
         self.at_rest = starts_at_rest;
         self.rest_dt = dt;
     }
 }
 
+mod collect_events;
 mod remove_invalid_bodies;
+
+pub use collect_events::DEFAULT_HIT_EVENT_THRESHOLD;
+use collect_events::EventLists;
 #[cfg(test)]
 mod tests;

@@ -19,8 +19,15 @@ pub struct BodyView<'a> {
     pub id: BodyId,
     /// Fixed or dynamic.
     pub kind: BodyKind,
-    /// The shape, in the body's frame.
+    /// The body's first shape, in its own frame.
     pub shape: &'a Shape,
+    /// Every shape of the body, in its own frame, in the body's order
+    /// (each at [`local_pose`](Self::local_pose) in the body).
+    pub shapes: &'a [Shape],
+    /// Each shape's pose in the body (`None`: at the body's origin).
+    local_poses: &'a [Option<Isometry3<f32>>],
+    /// Whether each shape is a sensor.
+    sensors: &'a [bool],
     /// The body frame's pose in the world.
     pub pose: &'a Isometry3<f32>,
     /// Whether the body is awake (fixed bodies never are).
@@ -30,6 +37,19 @@ pub struct BodyView<'a> {
     /// The body's island: dynamic bodies linked by touching contacts share
     /// one, named by the smallest slot in it; `None` for fixed bodies.
     pub island: Option<u32>,
+}
+
+impl BodyView<'_> {
+    /// The pose of shape `k` in the body's frame (identity past the
+    /// body's shapes).
+    pub fn local_pose(&self, k: usize) -> Isometry3<f32> {
+        self.local_poses.get(k).copied().flatten().unwrap_or_else(Isometry3::identity)
+    }
+
+    /// Whether shape `k` is a sensor.
+    pub fn is_sensor(&self, k: usize) -> bool {
+        self.sensors.get(k).copied().unwrap_or(false)
+    }
 }
 
 /// A read-only view of a world, with islands computed once for it.
@@ -60,6 +80,9 @@ impl<'a> WorldView<'a> {
             id: b.id(i),
             kind: b.records[i].kind,
             shape: b.first_shape(i),
+            shapes: &b.shapes.shapes[b.shape_ranges[i].slots()],
+            local_poses: &b.shapes.local_poses[b.shape_ranges[i].slots()],
+            sensors: &b.shapes.sensors[b.shape_ranges[i].slots()],
             pose: &b.poses[i],
             awake: b.records[i].awake,
             fat_aabb: &w.broad_phase.fat[i],

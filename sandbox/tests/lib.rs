@@ -10,6 +10,9 @@ mod common;
 mod api;
 #[cfg(feature = "cli")]
 mod cli;
+mod collision_filters;
+mod compound_bodies;
+mod contact_events;
 mod contact_impulses;
 mod dependencies;
 mod fast_bodies;
@@ -34,6 +37,7 @@ mod robustness;
 mod scene_file;
 mod scene_file_fuzz;
 mod scene_file_new_shapes;
+mod scene_file_shapes;
 mod shapes_at_rest;
 #[cfg(feature = "cli")]
 mod simd_targets;

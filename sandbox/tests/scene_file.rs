@@ -331,7 +331,7 @@ fn missing_fields_name_their_table() {
     let e = parse_err(
         "[[body]]\nshape = { type = \"sphere\", radius = 1 }\n[[body]]\nposition = [0, 1, 0]\n",
     );
-    assert!(e.to_string().contains("missing field `shape`"), "{e}");
+    assert!(e.to_string().contains("a body needs `shape = {...}` or `shapes"), "{e}");
     assert_at(&e, 3, None);
     // A shape without its parameter: the shape's table.
     let e = parse_err("[[body]]\n\nshape = { type = \"cuboid\" }\n");

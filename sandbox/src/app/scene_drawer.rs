@@ -1,6 +1,8 @@
 //! Turns a simulation into the renderer's [`FrameScene`]: one instance per
-//! body with its interpolated pose, a colour per body (or per island),
-//! sleeping bodies dimmer, and the debug overlays the user turned on
+//! shape of each body with its interpolated pose (a body of several shapes
+//! drawn shape by shape, each at its pose in the body), a colour per body
+//! (or per island), sleeping bodies dimmer, sensors in their own pale
+//! tint and dimmed, and the debug overlays the user turned on
 //! (contact points and normals, fat AABBs). It reads the world only through
 //! [`World::view`](crate::World::view). Each distinct hull is uploaded to
 //! the renderer once. Cuboids, spheres, capsules, cylinders and cones are
@@ -38,8 +40,8 @@ pub struct DebugDraw {
 /// Builds frames, remembering which hull meshes the renderer already has.
 #[derive(Debug, Default)]
 pub struct SceneDrawer {
-    /// Per body, its hull mesh (looked up once per body).
-    by_body: HashMap<BodyId, HullMeshId>,
+    /// Per shape of a body, its hull mesh (looked up once per shape).
+    by_body: HashMap<(BodyId, u32), HullMeshId>,
     /// Per distinct hull (by a hash of its vertex bits), its mesh.
     by_content: HashMap<u64, HullMeshId>,
 }
@@ -69,77 +71,89 @@ impl SceneDrawer {
         let view = sim.world.view();
         for body in view.bodies() {
             let slot = body.id.index();
-            // A segment is drawn as a thin capsule along it: the pose
-            // that carries the capsule's Y axis onto the segment.
-            let mut local = Isometry3::identity();
-            let shape = match body.shape {
-                Shape::Cuboid(c) => DrawShape::Cuboid { half_extents: c.half_extents },
-                Shape::Sphere(s) => DrawShape::Sphere { radius: s.radius },
-                Shape::Capsule(c) => {
-                    DrawShape::Capsule { radius: c.radius, half_height: c.half_height }
-                }
-                Shape::ConvexHull(h) => DrawShape::Hull {
-                    id: self.hull_mesh(body.id, h, renderer)?,
-                    scale: Vector3::repeat(1.0),
-                },
-                Shape::Segment(seg) => {
-                    let axis = seg.b - seg.a;
-                    let rotation = UnitQuaternion::rotation_between(&Vector3::y(), &axis)
-                        .unwrap_or_else(|| {
-                            UnitQuaternion::from_axis_angle(
-                                &Vector3::x_axis(),
-                                std::f32::consts::PI,
-                            )
-                        });
-                    local = Isometry3::from_parts(
-                        Translation3::from(collide::nalgebra::center(&seg.a, &seg.b).coords),
-                        rotation,
-                    );
-                    DrawShape::Capsule {
-                        radius: SEGMENT_DRAW_RADIUS,
-                        half_height: 0.5 * axis.norm(),
+            let fixed = body.kind == BodyKind::Fixed;
+            for (k, body_shape) in body.shapes.iter().enumerate() {
+                let key = (body.id, k as u32);
+                // A segment is drawn as a thin capsule along it: the pose
+                // that carries the capsule's Y axis onto the segment.
+                let mut local = Isometry3::identity();
+                let shape = match body_shape {
+                    Shape::Cuboid(c) => DrawShape::Cuboid { half_extents: c.half_extents },
+                    Shape::Sphere(s) => DrawShape::Sphere { radius: s.radius },
+                    Shape::Capsule(c) => {
+                        DrawShape::Capsule { radius: c.radius, half_height: c.half_height }
                     }
-                }
-                Shape::Cylinder(c) => {
-                    DrawShape::Cylinder { radius: c.radius, half_height: c.half_height }
-                }
-                Shape::Cone(c) => DrawShape::Cone { radius: c.radius, half_height: c.half_height },
-                // A rounded sphere or capsule is a larger one.
-                Shape::Rounded(r) => match &r.inner {
-                    Shape::Sphere(s) => DrawShape::Sphere { radius: s.radius + r.radius },
-                    Shape::Capsule(c) => DrawShape::Capsule {
-                        radius: c.radius + r.radius,
-                        half_height: c.half_height,
+                    Shape::ConvexHull(h) => DrawShape::Hull {
+                        id: self.hull_mesh(key, h, renderer)?,
+                        scale: Vector3::repeat(1.0),
                     },
-                    _ => match self.sampled_mesh(body.id, body.shape, renderer)? {
+                    Shape::Segment(seg) => {
+                        let axis = seg.b - seg.a;
+                        let rotation = UnitQuaternion::rotation_between(&Vector3::y(), &axis)
+                            .unwrap_or_else(|| {
+                                UnitQuaternion::from_axis_angle(
+                                    &Vector3::x_axis(),
+                                    std::f32::consts::PI,
+                                )
+                            });
+                        local = Isometry3::from_parts(
+                            Translation3::from(collide::nalgebra::center(&seg.a, &seg.b).coords),
+                            rotation,
+                        );
+                        DrawShape::Capsule {
+                            radius: SEGMENT_DRAW_RADIUS,
+                            half_height: 0.5 * axis.norm(),
+                        }
+                    }
+                    Shape::Cylinder(c) => {
+                        DrawShape::Cylinder { radius: c.radius, half_height: c.half_height }
+                    }
+                    Shape::Cone(c) => {
+                        DrawShape::Cone { radius: c.radius, half_height: c.half_height }
+                    }
+                    // A rounded sphere or capsule is a larger one.
+                    Shape::Rounded(r) => match &r.inner {
+                        Shape::Sphere(s) => DrawShape::Sphere { radius: s.radius + r.radius },
+                        Shape::Capsule(c) => DrawShape::Capsule {
+                            radius: c.radius + r.radius,
+                            half_height: c.half_height,
+                        },
+                        _ => match self.sampled_mesh(key, body_shape, renderer)? {
+                            Some(id) => DrawShape::Hull { id, scale: Vector3::repeat(1.0) },
+                            None => continue,
+                        },
+                    },
+                    // Triangles as two flat faces; rounded shapes, users' own
+                    // and any later kind as the hull of their support points
+                    // (support_mesh.rs); each mesh built once per distinct shape.
+                    other => match self.sampled_mesh(key, other, renderer)? {
                         Some(id) => DrawShape::Hull { id, scale: Vector3::repeat(1.0) },
                         None => continue,
                     },
-                },
-                // Triangles as two flat faces; rounded shapes, users' own
-                // and any later kind as the hull of their support points
-                // (support_mesh.rs); each mesh built once per distinct shape.
-                other => match self.sampled_mesh(body.id, other, renderer)? {
-                    Some(id) => DrawShape::Hull { id, scale: Vector3::repeat(1.0) },
-                    None => continue,
-                },
-            };
-            let fixed = body.kind == BodyKind::Fixed;
-            if fixed && is_scene_ground(body.shape, body.pose) {
-                // The renderer draws its own ground grid at y = 0.
-                continue;
+                };
+                let in_body = body.local_pose(k);
+                let alone = body.shapes.len() == 1 && in_body == Isometry3::identity();
+                if fixed && alone && is_scene_ground(body_shape, body.pose) {
+                    // The renderer draws its own ground grid at y = 0.
+                    continue;
+                }
+                let sensor = body.is_sensor(k);
+                let color = if sensor {
+                    SENSOR_COLOR
+                } else if fixed {
+                    Color::rgb(0.55, 0.55, 0.58)
+                } else if debug.islands {
+                    palette(body.island.unwrap_or(slot as u32) as usize)
+                } else {
+                    palette(slot)
+                };
+                let pose = sim.interpolated(slot, body.pose, alpha) * in_body * local;
+                let mut instance = DrawInstance::new(shape, pose, color);
+                // Sensors are drawn dimmed, as sleeping bodies are, so that
+                // they read as zones rather than solids.
+                instance.sleeping = sensor || (!fixed && !body.awake);
+                frame.instances.push(instance);
             }
-            let color = if fixed {
-                Color::rgb(0.55, 0.55, 0.58)
-            } else if debug.islands {
-                palette(body.island.unwrap_or(slot as u32) as usize)
-            } else {
-                palette(slot)
-            };
-            let pose = sim.interpolated(slot, body.pose, alpha) * local;
-            let mut instance = DrawInstance::new(shape, pose, color);
-            instance.sleeping = !fixed && !body.awake;
-            frame.instances.push(instance);
             if debug.aabbs {
                 let aabb = body.fat_aabb;
                 frame.push_aabb(aabb.min, aabb.max, Color::YELLOW);
@@ -180,7 +194,7 @@ impl SceneDrawer {
     /// shape).
     fn sampled_mesh(
         &mut self,
-        body: BodyId,
+        body: (BodyId, u32),
         shape: &Shape,
         renderer: &mut Renderer,
     ) -> Result<Option<HullMeshId>, RenderError> {
@@ -212,7 +226,7 @@ impl SceneDrawer {
 
     fn hull_mesh(
         &mut self,
-        body: BodyId,
+        body: (BodyId, u32),
         hull: &collide::ConvexHull,
         renderer: &mut Renderer,
     ) -> Result<HullMeshId, RenderError> {
@@ -233,6 +247,10 @@ impl SceneDrawer {
         Ok(id)
     }
 }
+
+/// The tint of sensor shapes: a pale cyan, apart from the palette's
+/// body colours and the grey of fixed bodies.
+pub(crate) const SENSOR_COLOR: Color = Color::rgb(0.55, 0.9, 0.95);
 
 /// Set in the content key of a user's shape (its `Arc`'s address), so that
 /// it cannot equal a hull's or another shape's hash by accident of value.

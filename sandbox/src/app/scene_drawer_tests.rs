@@ -122,3 +122,55 @@ fn every_shape_kind_is_drawn_with_its_mesh_where_it_projects() {
         );
     }
 }
+
+#[test]
+fn a_body_of_several_shapes_is_drawn_shape_by_shape_and_sensors_apart() {
+    use collide::nalgebra::{Isometry3, UnitQuaternion};
+
+    use super::scene_drawer::SENSOR_COLOR;
+    use crate::BodyShape;
+    let Some(gpu) = crate::render::tests::gpu_or_skip(
+        "a_body_of_several_shapes_is_drawn_shape_by_shape_and_sensors_apart",
+    ) else {
+        return;
+    };
+    let mut offscreen = OffscreenRenderer::with_gpu(gpu, 320, 180).expect("offscreen target");
+    let mut sim = Simulation::load(
+        SceneSource::Named { scene: Scene::Stack, size: 1 },
+        StepSettings::default(),
+    )
+    .unwrap();
+    let mut world = World::new();
+    let post = Isometry3::from_parts(
+        Vector3::new(-0.75, 1.0, 0.0).into(),
+        UnitQuaternion::from_euler_angles(0.0, 0.3, 0.0),
+    );
+    let l = BodyDesc::fixed_shapes(vec![
+        BodyShape::new(Cuboid::new(Vector3::new(1.0, 0.25, 0.25)).into()),
+        BodyShape { local_pose: post, ..BodyShape::new(Cuboid::new(Vector3::repeat(0.25)).into()) },
+        BodyShape::new(Sphere::new(2.0).into()).with_sensor(true),
+    ])
+    .with_position(Vector3::new(0.0, 1.0, 0.0));
+    world.add_body(l).unwrap();
+    let body_pose = Isometry3::translation(0.0, 1.0, 0.0);
+    sim.world = world;
+    let camera = Camera::looking_at(Point3::new(0.0, 2.5, 9.0), Point3::new(0.0, 0.5, 0.0));
+    let mut frame = FrameScene::new(camera);
+    let mut drawer = SceneDrawer::default();
+    drawer.fill(&sim, 1.0, DebugDraw::default(), offscreen.renderer_mut(), &mut frame).unwrap();
+    let [foot, cube, sensor] = &frame.instances[..] else {
+        panic!("{} instances, not one per shape", frame.instances.len());
+    };
+    assert!(matches!(foot.shape, DrawShape::Cuboid { .. }));
+    assert!(matches!(cube.shape, DrawShape::Cuboid { .. }));
+    assert!(matches!(sensor.shape, DrawShape::Sphere { .. }));
+    let near = |a: &Isometry3<f32>, b: &Isometry3<f32>| {
+        (a.translation.vector - b.translation.vector).norm() < 1e-5
+            && a.rotation.angle_to(&b.rotation) < 1e-5
+    };
+    assert!(near(&foot.world_from_local, &body_pose), "{:?}", foot.world_from_local);
+    assert!(near(&cube.world_from_local, &(body_pose * post)), "{:?}", cube.world_from_local);
+    assert_eq!(sensor.color, SENSOR_COLOR);
+    assert!(sensor.sleeping && !cube.sleeping, "sensors are drawn dimmed, solids not");
+    assert_ne!(cube.color, SENSOR_COLOR);
+}

@@ -14,10 +14,11 @@ pub const DEFAULT_DENSITY: f32 = 1000.0;
 /// Friction coefficient of a shape unless set.
 pub const DEFAULT_FRICTION: f32 = 0.6;
 
-/// Most shapes a body may have. One until the narrow phase works per pair
-/// of shapes; a body of more is refused
-/// ([`BodyField::ShapeCount`](crate::BodyField::ShapeCount)).
-pub const MAX_BODY_SHAPES: u32 = 1;
+/// Most shapes a body may have; a body of more is refused
+/// ([`BodyField::ShapeCount`](crate::BodyField::ShapeCount)). A pair's
+/// shapes are kept as 16-bit indices, and a body of thousands of shapes
+/// is better made a mesh.
+pub const MAX_BODY_SHAPES: u32 = 4096;
 
 /// One shape of a [`BodyDesc`](crate::BodyDesc).
 ///

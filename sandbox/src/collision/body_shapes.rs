@@ -4,7 +4,8 @@
 //! time of impact over every pair of the two bodies' solid shapes, and how
 //! far a body reaches along a direction. For bodies of one shape at their
 //! origin each answers exactly what collide answers for the two shapes.
-//! Sensors are skipped: they never push, so they never stop a body.
+//! Sensors are skipped: they never push, so they never stop a body; and
+//! so are the pairs the shapes' filters exclude.
 
 use collide::nalgebra::{Isometry3, Vector3};
 use collide::{
@@ -48,9 +49,10 @@ pub(crate) fn deepest_contact(
     pose_b: &Isometry3<f32>,
 ) -> Result<Option<Contact>, QueryError> {
     let mut best: Option<Contact> = None;
+    let filters = &bodies.shapes.filters;
     for ka in solid_shapes(bodies, a) {
         let at_a = bodies.shapes.world_pose(ka, pose_a);
-        for kb in solid_shapes(bodies, b) {
+        for kb in solid_shapes(bodies, b).filter(|&kb| filters[kb].collides_with(&filters[ka])) {
             let at_b = bodies.shapes.world_pose(kb, pose_b);
             let c =
                 try_contact(&bodies.shapes.shapes[ka], &at_a, &bodies.shapes.shapes[kb], &at_b)?;
@@ -90,9 +92,10 @@ pub(crate) fn earliest_impact(
         TimeOfImpact::Miss => f32::INFINITY,
     };
     let mut best: Option<TimeOfImpact> = None;
+    let filters = &bodies.shapes.filters;
     for ka in solid_shapes(bodies, a) {
         let sa = shape_sweep(bodies, ka, sweep_a);
-        for kb in solid_shapes(bodies, b) {
+        for kb in solid_shapes(bodies, b).filter(|&kb| filters[kb].collides_with(&filters[ka])) {
             let sb = shape_sweep(bodies, kb, sweep_b);
             let shapes = &bodies.shapes.shapes;
             let t = try_time_of_impact(&shapes[ka], &sa, &shapes[kb], &sb, max_toi, slop)?;

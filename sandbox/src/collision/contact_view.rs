@@ -76,6 +76,11 @@ pub struct ContactView {
     pub body_a: BodyId,
     /// Body B.
     pub body_b: BodyId,
+    /// Which of body A's shapes touches (its index among the body's
+    /// shapes; 0 for a body of one shape).
+    pub shape_a: u32,
+    /// Which of body B's shapes touches.
+    pub shape_b: u32,
     /// Unit contact normal from A to B, world frame.
     pub normal: Vector3<f32>,
     /// Combined friction coefficient.
@@ -113,6 +118,8 @@ impl ContactView {
         Self {
             body_a,
             body_b,
+            shape_a: 0,
+            shape_b: 0,
             normal: manifold.normal,
             friction,
             restitution,

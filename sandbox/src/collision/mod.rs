@@ -18,4 +18,6 @@ pub(crate) mod pair_sort;
 pub(crate) mod push_out;
 pub(crate) mod query_tree;
 pub(crate) mod ray_cast;
+pub(crate) mod sensor_pairs;
+pub(crate) mod shape_pairs;
 pub(crate) mod sweep_fast_bodies;

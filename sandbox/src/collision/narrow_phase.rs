@@ -21,7 +21,7 @@
 //! (see [`find_contacts`]). rapier's
 //! `narrow_phase/pair_update.rs` keeps the same responsibilities together.
 
-use collide::nalgebra::Isometry3;
+use collide::nalgebra::{Isometry3, Point3};
 
 use crate::body::BodyKind;
 use crate::body::storage::{Bodies, BodyRecord};
@@ -32,6 +32,9 @@ use crate::collision::pair_cache::{
     CachedManifold, CachedPair, EMPTY_MANIFOLD, PairCache, PairSlots,
 };
 use crate::collision::pair_manifold::collide_pair;
+use crate::collision::sensor_pairs::SensorPairs;
+use crate::collision::shape_pairs::{ShapeKey, ShapePair, ShapePairScratch, expand_pairs};
+use crate::events::{RawEvents, TouchChange};
 use crate::prefetch::{PAIRS_AHEAD, PREFETCH_FROM_PAIRS, prefetch, prefetch_ptr};
 use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
@@ -47,11 +50,18 @@ const REUSE_ANGLE: f32 = 1.0e-4;
 /// Merges the broad phase's pairs into the pair cache (see
 /// [`PairCache::merge`]): existing pairs keep their manifolds, new ones
 /// start empty, and pairs of two sleeping bodies are kept as they are.
+/// In shape mode the body pairs are first expanded into the shape pairs
+/// that may touch ([`expand_pairs`]: filtered pairs are left out), the
+/// solid ones merged into the cache and those with a sensor into the
+/// sensor pairs. Dropped pairs that touched are listed in `events`.
 /// Does nothing when the broad phase found the same pairs as last step.
 pub(crate) fn merge_pairs(
     bodies: &Bodies,
     broad_phase: &BroadPhase,
     contacts: &mut PairCache,
+    sensors: &mut SensorPairs,
+    scratch: &mut ShapePairScratch,
+    events: &mut RawEvents,
     times: &mut StageTimes,
 ) {
     let _timer = times.time(Stage::MergePairs);
@@ -60,11 +70,19 @@ pub(crate) fn merge_pairs(
     }
     let records = &bodies.records;
     let active = &bodies.active;
-    let stamp = contacts.live_stamp(bodies);
-    contacts.merge(&broad_phase.pairs, stamp, |c| {
-        let (a, b) = (c.body_a as usize, c.body_b as usize);
+    let stale = |a: u32, b: u32| {
+        let (a, b) = (a as usize, b as usize);
         records[a].alive && records[b].alive && !active[a] && !active[b]
-    });
+    };
+    if contacts.shape_mode {
+        let ShapePairScratch { solid, sensor } = scratch;
+        expand_pairs(bodies, &broad_phase.pairs, solid, sensor);
+        contacts.merge_shapes(solid, |c| stale(c.body_a, c.body_b), &mut events.ended);
+        sensors.merge(sensor, stale, &mut events.sensor_ended);
+        return;
+    }
+    let stamp = contacts.live_stamp(bodies);
+    contacts.merge(&broad_phase.pairs, stamp, |c| stale(c.body_a, c.body_b), &mut events.ended);
 }
 
 /// Pairs one worker takes at a time in [`find_contacts`]'s parallel pass:
@@ -101,12 +119,14 @@ enum SlotChange {
     Take(CachedManifold),
 }
 
-/// One chunk's share of a round, in pair order: its slot changes, and the
-/// sleeping bodies its touching pairs wake.
+/// One chunk's share of a round, in pair order: its slot changes, the
+/// sleeping bodies its touching pairs wake, and the pairs whose shapes
+/// started (true) or stopped touching.
 #[derive(Debug, Default)]
 struct ChunkScratch {
     changes: Vec<(u32, SlotChange)>,
     wake: Vec<u32>,
+    touches: Vec<(u32, bool)>,
 }
 
 /// The narrow phase's scratch, kept between steps: per chunk of the
@@ -119,6 +139,7 @@ pub(crate) struct NarrowPhaseScratch {
 /// The find-contacts stage: brings the manifold of every cached pair with
 /// an awake body up to date ([`update_manifolds`]), then wakes the sleeping
 /// bodies that an awake body touches, which it leaves listed in `to_wake`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn find_contacts(
     bodies: &mut Bodies,
     contacts: &mut PairCache,
@@ -126,12 +147,13 @@ pub(crate) fn find_contacts(
     workers: &Workers,
     scratch: &mut NarrowPhaseScratch,
     to_wake: &mut Vec<u32>,
+    touches: &mut Vec<TouchChange>,
     times: &mut StageTimes,
 ) {
     let _timer = times.time(Stage::FindContacts);
     contacts.refresh_live(bodies);
     to_wake.clear();
-    update_manifolds(bodies, contacts, contact_recycling, workers, scratch, to_wake);
+    update_manifolds(bodies, contacts, contact_recycling, workers, scratch, to_wake, touches);
     for &slot in to_wake.iter() {
         bodies.wake(slot as usize);
     }
@@ -154,6 +176,7 @@ fn update_manifolds(
     workers: &Workers,
     scratch: &mut NarrowPhaseScratch,
     to_wake: &mut Vec<u32>,
+    touches: &mut Vec<TouchChange>,
 ) {
     let chunks_per_round = if workers.splits() {
         CHUNKS_PER_THREAD * workers.threads()
@@ -164,7 +187,8 @@ fn update_manifolds(
     // Only the stretches of pairs with an awake body are walked: a pair
     // with neither awake is left as it is anyway.
     let stamp = contacts.live_stamp(bodies);
-    let PairCache { pairs, slab, live, .. } = contacts;
+    let PairCache { pairs, slab, live, shape_pairs, .. } = contacts;
+    let shape_pairs = &*shape_pairs;
     let round_len = PAIRS_PER_CHUNK * chunks_per_round;
     let ahead = pairs.len() >= PREFETCH_FROM_PAIRS;
     for round_start in (0..pairs.len()).step_by(round_len) {
@@ -180,6 +204,7 @@ fn update_manifolds(
             |offset, chunk, out| {
                 out.changes.clear();
                 out.wake.clear();
+                out.touches.clear();
                 let first = round_start + offset;
                 let mut update = |k: usize, c: &mut CachedPair| {
                     // SAFETY: this worker alone handles the pairs of its
@@ -188,9 +213,15 @@ fn update_manifolds(
                     // dropped before the next pair's is made.
                     #[allow(unsafe_code)]
                     let slot = unsafe { slots.get_mut(c.manifold as usize) };
-                    let change = update_pair(bodies, slot, c, contact_recycling, &mut out.wake);
+                    let shapes = shape_pairs.get(first + k).copied().unwrap_or_default();
+                    let was = c.touching();
+                    let change =
+                        update_pair(bodies, slot, c, shapes, contact_recycling, &mut out.wake);
                     if let Some(change) = change {
                         out.changes.push(((first + k) as u32, change));
+                    }
+                    if c.touching() != was {
+                        out.touches.push(((first + k) as u32, !was));
                     }
                 };
                 for range in live.ranges(stamp, first..first + chunk.len()) {
@@ -221,6 +252,17 @@ fn update_manifolds(
                 }
             }
             to_wake.append(&mut out.wake);
+            for (index, began) in out.touches.drain(..) {
+                let c = &pairs[index as usize];
+                let shapes = shape_pairs.get(index as usize).copied().unwrap_or_default();
+                let key = (c.body_a, c.body_b, shapes);
+                touches.push(if began {
+                    let first = slab.get(c.manifold).map_or(0.0, |m| m.approach_speed);
+                    touch_began(bodies, key, slab.manifold(c.manifold), first)
+                } else {
+                    TouchChange::ended(key)
+                });
+            }
         }
     }
 }
@@ -251,6 +293,7 @@ fn update_pair(
     bodies: &Bodies,
     mut slot: Option<&mut CachedManifold>,
     c: &mut CachedPair,
+    shapes_ab: ShapePair,
     contact_recycling: bool,
     wake: &mut Vec<u32>,
 ) -> Option<SlotChange> {
@@ -338,7 +381,8 @@ fn update_pair(
         }
     }
     let mut computed = Manifold::default();
-    let (ka, kb) = (shape_ranges[a].first as usize, shape_ranges[b].first as usize);
+    let ka = shape_ranges[a].first as usize + usize::from(shapes_ab.a);
+    let kb = shape_ranges[b].first as usize + usize::from(shapes_ab.b);
     let clearance = collide_pair(
         &shapes.shapes[ka],
         &shapes.world_pose(ka, pose_a),
@@ -369,8 +413,40 @@ fn update_pair(
             cached.normal_in_a = normal_in_a;
             None
         }
-        None => Some(SlotChange::Take(CachedManifold { manifold: computed, normal_in_a })),
+        None => {
+            let (approach_speed, _) = approach(bodies, c.body_a, c.body_b, &computed);
+            Some(SlotChange::Take(CachedManifold {
+                manifold: computed,
+                normal_in_a,
+                approach_speed,
+            }))
+        }
     }
+}
+
+/// How fast bodies `a` and `b` approach along `manifold`'s normal at its
+/// deepest point, at their current velocities, and that point:
+/// `-(v_b(p) - v_a(p)) · n`, each body's point velocity `v + ω × (p - c)`
+/// about its centre of mass `c`.
+fn approach(bodies: &Bodies, a: u32, b: u32, manifold: &Manifold) -> (f32, Point3<f32>) {
+    let deepest = manifold.points.iter().min_by(|p, q| p.separation.total_cmp(&q.separation));
+    let point = deepest.map_or_else(Point3::origin, |p| p.point);
+    let velocity_at = |slot: u32| {
+        let i = slot as usize;
+        let center = bodies.poses[i] * bodies.records[i].mass.local_center;
+        bodies.linear_velocities[i] + bodies.angular_velocities[i].cross(&(point - center))
+    };
+    let relative = velocity_at(b) - velocity_at(a);
+    (-relative.dot(&manifold.normal), point)
+}
+
+/// The begin of touching of the shapes `key` names, whose manifold is
+/// `manifold`: the faster of the approach now and `first`, the approach
+/// when the pair first got points (a speculative point stops most of an
+/// impact the step before the shapes touch).
+fn touch_began(bodies: &Bodies, key: ShapeKey, manifold: &Manifold, first: f32) -> TouchChange {
+    let (now, point) = approach(bodies, key.0, key.1, manifold);
+    TouchChange { key, began: true, approach_speed: now.max(first), point, normal: manifold.normal }
 }
 
 /// Queues whichever of the touching bodies `a` and `b` is a sleeping

@@ -21,7 +21,9 @@ use collide::nalgebra::{Isometry3, Vector3};
 use crate::body::storage::Bodies;
 use crate::collision::live_pairs::{LivePairs, LiveRanges, LiveStamp};
 use crate::collision::manifold::Manifold;
+use crate::collision::shape_pairs::{ShapeKey, ShapePair};
 use crate::shared_slice::SharedSlice;
+use crate::tolerances::LINEAR_SLOP;
 
 /// The part of a cached pair read every step: which bodies, where its
 /// manifold lives and what is known of their distance. One cache line
@@ -118,6 +120,14 @@ impl CachedPair {
         self.computed.then_some(&self.computed_pose)
     }
 
+    /// Whether the pair's shapes touch: a manifold point closer than
+    /// [`TOUCH_DISTANCE`] (a speculative point farther out is not a
+    /// touch). What the contact events report changes of.
+    #[inline]
+    pub fn touching(&self) -> bool {
+        self.point_count != 0 && self.nearest < TOUCH_DISTANCE
+    }
+
     /// Records that the manifold was computed with B at `relative` in A's
     /// frame, and so is not recycled.
     #[inline]
@@ -128,6 +138,12 @@ impl CachedPair {
     }
 }
 
+/// Shapes closer than this touch, as the contact events count it: the
+/// linear slop (5 mm), so that a resting contact, whose separation the
+/// solver holds within the slop of zero on either side, stays one touch
+/// instead of flickering in and out as its separation crosses zero.
+pub(crate) const TOUCH_DISTANCE: f32 = LINEAR_SLOP;
+
 /// The cold part of a touching pair: its manifold and its normal as computed.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct CachedManifold {
@@ -136,6 +152,11 @@ pub(crate) struct CachedManifold {
     /// The normal in A's frame when the manifold was last computed (at the
     /// pair's `computed_at`).
     pub normal_in_a: Vector3<f32>,
+    /// How fast the shapes approached along the normal when the pair
+    /// first got points (m/s, at that step's start velocities): the speed
+    /// of the impact, which a speculative point has mostly stopped by the
+    /// step the shapes touch. What a hit event reports.
+    pub approach_speed: f32,
 }
 
 /// [`CachedPair::manifold`] of a pair with no points: it holds no slot.
@@ -228,9 +249,50 @@ pub(crate) struct PairCache {
     layout_epoch: u64,
     /// Which blocks of `pairs` hold a pair with an awake body.
     pub live: LivePairs,
+    /// Whether pairs are keyed by their shapes too (see
+    /// `collision/shape_pairs.rs`): set once a body with several shapes, a
+    /// sensor or a filter joins the world, and kept.
+    pub shape_mode: bool,
+    /// In shape mode, per pair (beside `pairs`, in the same order): which
+    /// shapes of its bodies. Empty otherwise: every pair is then of the
+    /// bodies' only shapes.
+    pub shape_pairs: Vec<ShapePair>,
+    /// The next lists while merging in shape mode (kept, so that a warm
+    /// merge allocates nothing).
+    next_pairs: Vec<CachedPair>,
+    next_shape_pairs: Vec<ShapePair>,
 }
 
 impl PairCache {
+    /// Keys the pairs by their shapes from now on (every pair cached so
+    /// far is of its bodies' first shapes).
+    pub fn enable_shape_mode(&mut self) {
+        if !self.shape_mode {
+            self.shape_mode = true;
+            self.shape_pairs = vec![ShapePair::default(); self.pairs.len()];
+        }
+    }
+
+    /// Which shapes the pair at `index` is of.
+    #[inline]
+    pub fn shapes_of(&self, index: usize) -> ShapePair {
+        self.shape_pairs.get(index).copied().unwrap_or_default()
+    }
+
+    /// The key of the pair at `index`.
+    #[inline]
+    pub fn key_of(&self, index: usize) -> ShapeKey {
+        let c = &self.pairs[index];
+        (c.body_a, c.body_b, self.shapes_of(index))
+    }
+
+    /// The friction and restitution of the pair at `index` (see
+    /// [`pair_material`]).
+    #[inline]
+    pub fn pair_material(&self, bodies: &Bodies, index: usize) -> (f32, f32) {
+        pair_material(bodies, &self.shape_pairs, index, &self.pairs[index])
+    }
+
     /// What the live blocks must have been found for to be current.
     pub fn live_stamp(&self, bodies: &Bodies) -> LiveStamp {
         (self.layout_epoch, bodies.active_epoch, self.pairs.len())
@@ -259,9 +321,16 @@ impl PairCache {
     /// exactly when it has points, and as many points as its manifold; no
     /// two pairs share a slot; every slot is used or free, never both.
     pub fn validate(&self, live: impl Fn(u32) -> bool) -> Result<(), String> {
-        for w in self.pairs.windows(2) {
-            if w[0].key() >= w[1].key() {
-                return Err(format!("pairs {:?} and {:?} out of order", w[0].key(), w[1].key()));
+        if self.shape_mode != (self.shape_pairs.len() == self.pairs.len()) && self.shape_mode {
+            return Err("shape mode, but not one shape pair per pair".to_owned());
+        }
+        for k in 1..self.pairs.len() {
+            if self.key_of(k - 1) >= self.key_of(k) {
+                return Err(format!(
+                    "pairs {:?} and {:?} out of order",
+                    self.key_of(k - 1),
+                    self.key_of(k)
+                ));
             }
         }
         let slab = &self.slab;
@@ -321,12 +390,16 @@ impl PairCache {
     /// body. That needs `keep_stale` to hold for every cached pair with no
     /// awake body, as it does for the world's (both bodies alive: a removed
     /// body's pairs leave the cache with it).
+    /// Each dropped pair whose shapes touched has its key appended to
+    /// `ended`.
     pub fn merge(
         &mut self,
         pairs: &[(u32, u32)],
         stamp: LiveStamp,
         keep_stale: impl Fn(&CachedPair) -> bool,
+        ended: &mut Vec<ShapeKey>,
     ) {
+        debug_assert!(!self.shape_mode, "shape mode merges by merge_shapes");
         if self.holds_exactly(pairs, stamp, &keep_stale) {
             return;
         }
@@ -339,6 +412,9 @@ impl PairCache {
             self.pairs.retain_mut(|c| {
                 let keep = next_pair.next_if(|&&p| p == c.key()).is_some() || keep_stale(c);
                 if !keep {
+                    if c.touching() {
+                        ended.push((c.body_a, c.body_b, ShapePair::default()));
+                    }
                     slab.release(&mut c.manifold);
                 }
                 keep
@@ -361,6 +437,9 @@ impl PairCache {
             matched += usize::from(reported);
             let keep = reported || keep_stale(c);
             if !keep {
+                if c.touching() {
+                    ended.push((c.body_a, c.body_b, ShapePair::default()));
+                }
                 slab.release(&mut c.manifold);
             }
             keep
@@ -419,31 +498,129 @@ impl PairCache {
         reported.peek().is_none()
     }
 
-    /// Keeps only the pairs for which `keep` holds (given the pair and its
-    /// manifold), freeing the others' slots.
-    pub fn retain(&mut self, mut keep: impl FnMut(&CachedPair, &Manifold) -> bool) {
+    /// Keeps only the pairs for which `keep` holds (given the pair, its
+    /// shapes and its manifold), freeing the others' slots.
+    pub fn retain(&mut self, mut keep: impl FnMut(&CachedPair, ShapePair, &Manifold) -> bool) {
         self.layout_epoch += 1;
         let slab = &mut self.slab;
+        let shape_pairs = &mut self.shape_pairs;
+        // Read and write positions in `shape_pairs`, which follows the
+        // pairs `retain_mut` keeps (it visits them in order, once each).
+        let (mut read, mut write) = (0, 0);
         self.pairs.retain_mut(|c| {
-            let kept = keep(c, slab.manifold(c.manifold));
+            let shapes = shape_pairs.get(read).copied().unwrap_or_default();
+            let kept = keep(c, shapes, slab.manifold(c.manifold));
             if !kept {
                 slab.release(&mut c.manifold);
+            } else {
+                if let Some(s) = shape_pairs.get_mut(write) {
+                    *s = shapes;
+                }
+                write += 1;
             }
+            read += 1;
             kept
         });
+        if !shape_pairs.is_empty() {
+            shape_pairs.truncate(write);
+        }
     }
 
-    /// Drops every pair of the body in `slot` (a body being removed), and
+    /// Shape mode's merge: rebuilds the list from this step's sorted
+    /// `reported` shape pairs as [`Self::merge`] does from body pairs (a
+    /// cached pair keeps its record and manifold, a new one starts empty,
+    /// a stale one is kept if `keep_stale` holds and dropped otherwise,
+    /// its key appended to `ended` if its shapes touched). A plain merge
+    /// into a second list, kept between steps.
+    pub fn merge_shapes(
+        &mut self,
+        reported: &[ShapeKey],
+        keep_stale: impl Fn(&CachedPair) -> bool,
+        ended: &mut Vec<ShapeKey>,
+    ) {
+        debug_assert!(self.shape_mode);
+        self.layout_epoch += 1;
+        let mut pairs = std::mem::take(&mut self.next_pairs);
+        let mut shapes = std::mem::take(&mut self.next_shape_pairs);
+        pairs.clear();
+        shapes.clear();
+        let n = self.pairs.len();
+        let mut old = 0;
+        let key = |this: &Self, i: usize| {
+            let c = &this.pairs[i];
+            (c.body_a, c.body_b, this.shape_pairs[i])
+        };
+        let mut leave = |this: &mut Self,
+                         i: usize,
+                         pairs: &mut Vec<CachedPair>,
+                         shapes: &mut Vec<ShapePair>| {
+            let mut c = this.pairs[i];
+            if keep_stale(&c) {
+                pairs.push(c);
+                shapes.push(this.shape_pairs[i]);
+            } else {
+                if c.touching() {
+                    ended.push((c.body_a, c.body_b, this.shape_pairs[i]));
+                }
+                this.slab.release(&mut c.manifold);
+            }
+        };
+        for &k in reported {
+            while old < n && key(self, old) < k {
+                leave(self, old, &mut pairs, &mut shapes);
+                old += 1;
+            }
+            if old < n && key(self, old) == k {
+                pairs.push(self.pairs[old]);
+                shapes.push(self.shape_pairs[old]);
+                old += 1;
+            } else {
+                pairs.push(CachedPair { body_a: k.0, body_b: k.1, ..CachedPair::default() });
+                shapes.push(k.2);
+            }
+        }
+        while old < n {
+            leave(self, old, &mut pairs, &mut shapes);
+            old += 1;
+        }
+        self.next_pairs = std::mem::replace(&mut self.pairs, pairs);
+        self.next_shape_pairs = std::mem::replace(&mut self.shape_pairs, shapes);
+    }
+
+    /// Drops every pair of the body in `slot` (a body being removed),
     /// appends to `touching` the other body of each dropped pair that had
-    /// contact points.
-    pub fn remove_body(&mut self, slot: u32, touching: &mut Vec<u32>) {
-        self.retain(|c, manifold| {
+    /// contact points, and to `ended` the key of each whose shapes touched.
+    pub fn remove_body(&mut self, slot: u32, touching: &mut Vec<u32>, ended: &mut Vec<ShapeKey>) {
+        self.retain(|c, shapes, manifold| {
             let involved = c.body_a == slot || c.body_b == slot;
             if involved && !manifold.points.is_empty() {
                 touching.push(if c.body_a == slot { c.body_b } else { c.body_a });
             }
+            if involved && c.touching() {
+                ended.push((c.body_a, c.body_b, shapes));
+            }
             !involved
         });
+    }
+}
+
+/// The friction and restitution of the cached pair `c` at `index`, whose
+/// shapes `shape_pairs` names in shape mode (empty otherwise: the bodies'
+/// first shapes), as [`Bodies::shape_pair_material`] combines them.
+#[inline]
+pub(crate) fn pair_material(
+    bodies: &Bodies,
+    shape_pairs: &[ShapePair],
+    index: usize,
+    c: &CachedPair,
+) -> (f32, f32) {
+    let (a, b) = (c.body_a as usize, c.body_b as usize);
+    match shape_pairs.get(index) {
+        None => bodies.pair_material(a, b),
+        Some(s) => bodies.shape_pair_material(
+            bodies.shape_ranges[a].first as usize + usize::from(s.a),
+            bodies.shape_ranges[b].first as usize + usize::from(s.b),
+        ),
     }
 }
 
@@ -516,7 +693,7 @@ mod tests {
     fn cache_of(old: &[(u32, u32, f32)]) -> PairCache {
         let mut cache = PairCache::default();
         let keys: Vec<_> = old.iter().map(|c| (c.0, c.1)).collect();
-        cache.merge(&keys, STALE, |_| false);
+        cache.merge(&keys, STALE, |_| false, &mut Vec::new());
         for (p, &(_, _, tag)) in cache.pairs.iter_mut().zip(old) {
             if tag != 0.0 {
                 touch(&mut cache.slab, p, tag);
@@ -576,7 +753,7 @@ mod tests {
                 let mut cache = cache_of(&old);
                 cache.refresh_live(&bodies);
                 let stamp = if live { cache.live_stamp(&bodies) } else { STALE };
-                cache.merge(&reported, stamp, keep_stale);
+                cache.merge(&reported, stamp, keep_stale, &mut Vec::new());
                 tags(&cache)
             };
             let mut cache = cache_of(&old);
@@ -610,7 +787,7 @@ mod tests {
         ];
         for pairs in cases {
             let mut cache = cache_of(&old);
-            cache.merge(pairs, STALE, |c| keep(c.body_a));
+            cache.merge(pairs, STALE, |c| keep(c.body_a), &mut Vec::new());
             assert_eq!(tags(&cache), expected(pairs, &old, &keep), "pairs {pairs:?}");
         }
     }
@@ -637,7 +814,7 @@ mod tests {
                     }
                 }
             }
-            cache.merge(&pairs, STALE, |_| false);
+            cache.merge(&pairs, STALE, |_| false, &mut Vec::new());
             model = expected(&pairs, &model, &|_| false);
             assert_eq!(tags(&cache), model, "step {step}");
             // As a narrow phase would: some pairs touch (tagged with this
@@ -665,10 +842,10 @@ mod tests {
     fn retain_frees_the_dropped_slots() {
         let old = [(0, 1, 1.0), (0, 2, 2.0), (1, 2, 3.0)];
         let mut cache = cache_of(&old);
-        cache.retain(|c, m| c.body_b != 2 || m.twist_impulse == 3.0);
+        cache.retain(|c, _, m| c.body_b != 2 || m.twist_impulse == 3.0);
         assert_eq!(tags(&cache), vec![(0, 1, 1.0), (1, 2, 3.0)]);
         assert_eq!(cache.slab.free.len(), 1);
-        cache.merge(&[(0, 1), (1, 2), (3, 4)], STALE, |_| false);
+        cache.merge(&[(0, 1), (1, 2), (3, 4)], STALE, |_| false, &mut Vec::new());
         assert_eq!(tags(&cache), vec![(0, 1, 1.0), (1, 2, 3.0), (3, 4, 0.0)]);
         assert_eq!(cache.pairs[2].manifold, NO_MANIFOLD, "a new pair holds no slot");
         touch(&mut cache.slab, &mut cache.pairs[2], 4.0);

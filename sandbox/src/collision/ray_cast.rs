@@ -136,8 +136,8 @@ fn ray_meets_box(ray: &Ray, aabb: &Aabb, max_t: f32) -> bool {
     true
 }
 
-/// The ray cast against the shapes of the body in slot `i`: the origin
-/// inside any of them, or the nearest hit among them (the first shape's on
+/// The ray cast against the solid shapes of the body in slot `i`: the
+/// origin inside any of them, or the nearest hit among them (the first shape's on
 /// a tie), within `limit`.
 fn cast_ray_shapes(
     bodies: &Bodies,
@@ -146,7 +146,8 @@ fn cast_ray_shapes(
     limit: f32,
 ) -> Result<RayCast, collide::QueryError> {
     let mut nearest = RayCast::Miss;
-    for k in bodies.shape_ranges[i].slots() {
+    // Sensors are zones, not surfaces: rays pass through them.
+    for k in bodies.shape_ranges[i].slots().filter(|&k| !bodies.shapes.sensors[k]) {
         let pose = bodies.shapes.world_pose(k, &bodies.poses[i]);
         match collide::try_cast_ray(&bodies.shapes.shapes[k], &pose, ray, limit)? {
             RayCast::StartsInside => return Ok(RayCast::StartsInside),

@@ -43,6 +43,7 @@ use collide::nalgebra::Vector3;
 use crate::body::BodyKind;
 use crate::body::storage::Bodies;
 use crate::collision::pair_cache::PairCache;
+use crate::collision::pair_cache::pair_material;
 use crate::prefetch::{PAIRS_AHEAD, PREFETCH_FROM_PAIRS, prefetch};
 use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::SPECULATIVE_DISTANCE;
@@ -196,7 +197,8 @@ pub(crate) fn mark_reachable_pairs(
     let gravity_drift = dt * dt * gravity.norm();
     // Only the stretches of pairs with an awake body are gathered from.
     let stamp = contacts.live_stamp(bodies);
-    let PairCache { pairs, live, .. } = contacts;
+    let PairCache { pairs, live, shape_pairs, .. } = contacts;
+    let shape_pairs = &*shape_pairs;
 
     // The candidates are gathered on the workers, each fixed run of pairs
     // into its own list.
@@ -235,7 +237,7 @@ pub(crate) fn mark_reachable_pairs(
                 dynamic: [a, b].map(|i| records[i].kind == BodyKind::Dynamic),
                 free: nearest - SPECULATIVE_DISTANCE - gravity_drift,
                 relative_speed,
-                restitution: 1.0 + bodies.pair_material(a, b).1,
+                restitution: 1.0 + pair_material(bodies, shape_pairs, first + k, c).1,
                 far: nearest > SPECULATIVE_DISTANCE,
                 reachable: false,
                 points: c.point_count,

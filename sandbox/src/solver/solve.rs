@@ -599,7 +599,7 @@ impl SolverScratch {
                     bodies.poses[slot] * bodies.records[slot].mass.local_center
                 }
             };
-            let (friction, restitution) = bodies.pair_material(a, b);
+            let (friction, restitution) = contacts.pair_material(bodies, contact as usize);
             inputs.push(ContactInput {
                 anchor_gap,
                 in_chain: self.slot_in_chain[m as usize],

@@ -88,7 +88,13 @@ pub(super) enum RawKind {
 #[serde(deny_unknown_fields)]
 pub(super) struct RawBody {
     pub(super) kind: Option<RawKind>,
-    pub(super) shape: Spanned<RawShape>,
+    /// The body's one shape; or `shapes`, a list of them.
+    pub(super) shape: Option<Spanned<RawShape>>,
+    pub(super) shapes: Option<Spanned<Vec<Spanned<RawBodyShape>>>>,
+    /// Defaults for every shape of the body (each entry of `shapes` may
+    /// set its own).
+    pub(super) sensor: Option<bool>,
+    pub(super) filter: Option<Spanned<RawFilter>>,
     pub(super) position: Option<RawVec3>,
     pub(super) rotation: Option<Spanned<RawRotation>>,
     pub(super) linear_velocity: Option<RawVec3>,
@@ -125,6 +131,33 @@ impl RawShapeKind {
             Self::Rounded => "rounded",
         }
     }
+}
+
+/// One entry of a body's `shapes`: a shape, its pose in the body and its
+/// own material, filter and sensor flag (each defaulting to the body's).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawBodyShape {
+    pub(super) shape: Spanned<RawShape>,
+    pub(super) position: Option<RawVec3>,
+    pub(super) rotation: Option<Spanned<RawRotation>>,
+    pub(super) density: Option<RawNumber>,
+    pub(super) friction: Option<RawNumber>,
+    pub(super) restitution: Option<RawNumber>,
+    pub(super) sensor: Option<bool>,
+    pub(super) filter: Option<Spanned<RawFilter>>,
+}
+
+/// A collision filter: category and mask bits (whole numbers that fit 32
+/// bits, written in any TOML integer form, `0xFFFFFFFD` included) and a
+/// group index (a 32-bit signed whole number). Each defaults as
+/// `Filter::default`'s.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawFilter {
+    pub(super) category: Option<Spanned<i64>>,
+    pub(super) mask: Option<Spanned<i64>>,
+    pub(super) group: Option<Spanned<i64>>,
 }
 
 /// One struct for every shape type, so that each parameter keeps its span;

@@ -13,13 +13,13 @@ use collide::nalgebra::{Point3, Quaternion, UnitQuaternion, Vector3};
 use collide::{Capsule, Cone, ConvexHull, Cuboid, Cylinder, Rounded, Shape, Sphere, Triangle};
 use toml::Spanned;
 
-use crate::body::BodyDesc;
+use crate::body::{BodyDesc, BodyShape, Filter};
 use crate::error::{BodyField, Rule, Setting};
 use crate::scene::file::error::SceneFileError;
 use crate::scene::file::location::{Location, Locator};
 use crate::scene::file::raw::{
-    RawBody, RawKind, RawNumber, RawRepeat, RawRotation, RawSettings, RawShape, RawShapeKind,
-    RawVec3,
+    RawBody, RawBodyShape, RawFilter, RawKind, RawNumber, RawRepeat, RawRotation, RawSettings,
+    RawShape, RawShapeKind, RawVec3,
 };
 use crate::world::WORLD_BOUND;
 
@@ -377,20 +377,16 @@ impl Validator<'_> {
         Ok(Repeat { count, step })
     }
 
-    pub fn body(&self, raw: &Spanned<RawBody>) -> Result<Entry, SceneFileError> {
-        let b = raw.get_ref();
-        let shape = self.shape(&b.shape)?;
-        let kind = b.kind.unwrap_or(RawKind::Dynamic);
+    /// A shape a body of `kind` can have: a dynamic body's shapes need a
+    /// volume (so a mass).
+    fn body_shape(&self, kind: RawKind, raw: &Spanned<RawShape>) -> Result<Shape, SceneFileError> {
+        let shape = self.shape(raw)?;
         if let (RawKind::Dynamic, Shape::ConvexHull(hull)) = (kind, &shape)
             && hull.is_flat()
         {
             // A flat hull is a valid shape, but it has no volume, so no mass.
-            let at = b
-                .shape
-                .get_ref()
-                .points
-                .as_ref()
-                .map_or(self.locator.of(&b.shape), |p| self.locator.of(p));
+            let at =
+                raw.get_ref().points.as_ref().map_or(self.locator.of(raw), |p| self.locator.of(p));
             return Err(SceneFileError::Shape {
                 location: at,
                 message: "these hull points are coplanar: a flat hull has no volume, so it \
@@ -401,7 +397,7 @@ impl Validator<'_> {
         if let (RawKind::Dynamic, false) = (kind, shape.is_solid()) {
             // A triangle is a valid shape, but it has no volume, so no mass.
             return Err(SceneFileError::Shape {
-                location: self.locator.of(&b.shape),
+                location: self.locator.of(raw),
                 message: format!(
                     "a {} has no volume, so it cannot be dynamic (make the body \
                      `kind = \"fixed\"`, or give it a volume with `type = \"rounded\"`)",
@@ -409,9 +405,154 @@ impl Validator<'_> {
                 ),
             });
         }
+        Ok(shape)
+    }
+
+    /// A whole number of `raw` that fits `rule` (for the filter's bits
+    /// and group), named `what`.
+    fn whole_in(
+        &self,
+        raw: &Spanned<i64>,
+        what: &str,
+        min: i64,
+        max: i64,
+    ) -> Result<i64, SceneFileError> {
+        let v = *raw.get_ref();
+        if (min..=max).contains(&v) {
+            Ok(v)
+        } else {
+            Err(SceneFileError::OutOfRange {
+                location: self.locator.of(raw),
+                what: what.to_owned(),
+                value: v as f64,
+                expected: format!("a whole number from {min} to {max}"),
+            })
+        }
+    }
+
+    /// A filter: each field as written, or `base`'s.
+    fn filter(&self, raw: &Spanned<RawFilter>, base: Filter) -> Result<Filter, SceneFileError> {
+        let f = raw.get_ref();
+        let bits = |b: &Option<Spanned<i64>>, what: &str, default: u32| {
+            b.as_ref()
+                .map(|b| self.whole_in(b, what, 0, i64::from(u32::MAX)).map(|v| v as u32))
+                .unwrap_or(Ok(default))
+        };
+        let group = f
+            .group
+            .as_ref()
+            .map(|g| self.whole_in(g, "filter group", i64::from(i32::MIN), i64::from(i32::MAX)))
+            .transpose()?
+            .map_or(base.group, |g| g as i32);
+        Ok(Filter {
+            category: bits(&f.category, "filter category", base.category)?,
+            mask: bits(&f.mask, "filter mask", base.mask)?,
+            group,
+        })
+    }
+
+    /// The material, filter and sensor flag given at `raw`'s level over
+    /// `base`'s (a body's over the defaults, a shape's over its body's).
+    fn shape_settings(
+        &self,
+        base: &BodyShape,
+        density: &Option<RawNumber>,
+        friction: &Option<RawNumber>,
+        restitution: &Option<RawNumber>,
+        sensor: Option<bool>,
+        filter: &Option<Spanned<RawFilter>>,
+    ) -> Result<BodyShape, SceneFileError> {
+        let mut out = base.clone();
+        let material = [
+            (density, BodyField::Density, &mut out.density),
+            (friction, BodyField::Friction, &mut out.friction),
+            (restitution, BodyField::Restitution, &mut out.restitution),
+        ];
+        for (raw, field, value) in material {
+            if let Some(n) = raw {
+                *value = self.number_in(n, field.name(), field.rule())?;
+            }
+        }
+        out.sensor = sensor.unwrap_or(base.sensor);
+        if let Some(f) = filter {
+            out.filter = self.filter(f, base.filter)?;
+        }
+        Ok(out)
+    }
+
+    /// One entry of a body's `shapes`, over the body's defaults.
+    fn shapes_entry(
+        &self,
+        kind: RawKind,
+        raw: &Spanned<RawBodyShape>,
+        base: &BodyShape,
+    ) -> Result<BodyShape, SceneFileError> {
+        let e = raw.get_ref();
+        let mut out = self.shape_settings(
+            base,
+            &e.density,
+            &e.friction,
+            &e.restitution,
+            e.sensor,
+            &e.filter,
+        )?;
+        out.shape = self.body_shape(kind, &e.shape)?;
+        if let Some(p) = &e.position {
+            let field = BodyField::ShapePosition;
+            out.local_pose.translation.vector = self.vector_in(p, field.name(), field.rule())?;
+        }
+        if let Some(r) = &e.rotation {
+            out.local_pose.rotation = self.rotation(r)?;
+        }
+        Ok(out)
+    }
+
+    pub fn body(&self, raw: &Spanned<RawBody>) -> Result<Entry, SceneFileError> {
+        let b = raw.get_ref();
+        let kind = b.kind.unwrap_or(RawKind::Dynamic);
+        // The body's defaults for its shapes; the shape is filled in below.
+        let placeholder = BodyShape::new(Sphere::new(1.0).into());
+        let base = self.shape_settings(
+            &placeholder,
+            &b.density,
+            &b.friction,
+            &b.restitution,
+            b.sensor,
+            &b.filter,
+        )?;
+        let shapes = match (&b.shape, &b.shapes) {
+            (Some(shape), None) => vec![BodyShape { shape: self.body_shape(kind, shape)?, ..base }],
+            (None, Some(list)) => {
+                let rule = BodyField::ShapeCount.rule();
+                let count = list.get_ref().len();
+                if !rule.admits(count as f64) {
+                    return Err(SceneFileError::OutOfRange {
+                        location: self.locator.of(list),
+                        what: "number of shapes".to_owned(),
+                        value: count as f64,
+                        expected: rule.to_string(),
+                    });
+                }
+                let entries = list.get_ref().iter();
+                entries.map(|e| self.shapes_entry(kind, e, &base)).collect::<Result<Vec<_>, _>>()?
+            }
+            (Some(_), Some(list)) => {
+                return Err(SceneFileError::Shape {
+                    location: self.locator.of(list),
+                    message: "a body takes `shape` or `shapes`, not both".to_owned(),
+                });
+            }
+            (None, None) => {
+                return Err(SceneFileError::Shape {
+                    location: self.locator.of(raw),
+                    message: "a body needs `shape = {...}` or `shapes = [{ shape = {...} }, ...]`"
+                        .to_owned(),
+                });
+            }
+        };
         let mut desc = match kind {
-            RawKind::Dynamic => BodyDesc::dynamic(shape),
-            RawKind::Fixed => BodyDesc::fixed(shape),
+            RawKind::Dynamic => BodyDesc::dynamic_shapes(shapes),
+            RawKind::Fixed => BodyDesc::fixed_shapes(shapes),
         };
         if let Some(p) = &b.position {
             let field = BodyField::Position;
@@ -427,17 +568,6 @@ impl Validator<'_> {
         if let Some(w) = &b.angular_velocity {
             let field = BodyField::AngularVelocity;
             desc.angular_velocity = self.vector_in(w, field.name(), field.rule())?;
-        }
-        let only = &mut desc.shapes[0];
-        let material = [
-            (&b.density, BodyField::Density, &mut only.density),
-            (&b.friction, BodyField::Friction, &mut only.friction),
-            (&b.restitution, BodyField::Restitution, &mut only.restitution),
-        ];
-        for (raw, field, value) in material {
-            if let Some(n) = raw {
-                *value = self.number_in(n, field.name(), field.rule())?;
-            }
         }
         let repeat =
             b.repeat.as_ref().map(|r| self.repeat(r, &desc.pose.translation.vector)).transpose()?;

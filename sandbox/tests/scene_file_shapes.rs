@@ -1,0 +1,175 @@
+//! Scene files with bodies of several shapes, sensors and filters: the
+//! `shapes` list and `filter` table read into the `BodyDesc` they spell
+//! (the oracle is the description written by hand with the API), and bad
+//! values are refused with their line and column.
+
+use collide::nalgebra::{UnitQuaternion, Vector3};
+use collide::{Cuboid, Sphere};
+use sandbox::{BodyDesc, BodyShape, Filter, SceneFile, SceneFileError, World};
+
+fn parse_err(text: &str) -> SceneFileError {
+    match SceneFile::parse(text) {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(e) => e,
+    }
+}
+
+fn at(e: &SceneFileError) -> (usize, usize) {
+    let loc = e.location().unwrap_or_else(|| panic!("no location: {e}"));
+    (loc.line, loc.column)
+}
+
+/// The line and column (both from 1) where `needle` first appears in
+/// `text`: where the error about that value must point.
+fn where_is(text: &str, needle: &str) -> (usize, usize) {
+    let offset = text.find(needle).unwrap_or_else(|| panic!("{needle} not in the text"));
+    let line = text[..offset].matches('\n').count() + 1;
+    let column = offset - text[..offset].rfind('\n').map_or(0, |n| n + 1) + 1;
+    (line, column)
+}
+
+const L_BODY: &str = r#"
+[[body]]
+position = [1, 2, 3]
+friction = 0.3
+filter = { category = 2, mask = 0xFFFFFFFD, group = 0 }
+shapes = [
+  { shape = { type = "cuboid", half_extents = [1, 0.25, 0.25] } },
+  { shape = { type = "cuboid", half_extents = [0.25, 0.75, 0.25] }, position = [-0.75, 1, 0],
+    rotation = { euler = [0, 0.5, 0] }, density = 500, restitution = 0.5 },
+  { shape = { type = "sphere", radius = 2 }, sensor = true, filter = { group = -3 } },
+]
+"#;
+
+#[test]
+fn shapes_and_filters_read_into_the_description_they_spell() {
+    let file = SceneFile::parse(L_BODY).unwrap();
+    let descs: Vec<BodyDesc> = file.bodies().collect();
+    let ghost = Filter { category: 2, mask: 0xFFFF_FFFD, group: 0 };
+    let want = BodyDesc::dynamic_shapes(vec![
+        BodyShape::new(Cuboid::new(Vector3::new(1.0, 0.25, 0.25)).into())
+            .with_friction(0.3)
+            .with_filter(ghost),
+        BodyShape::new(Cuboid::new(Vector3::new(0.25, 0.75, 0.25)).into())
+            .with_position(Vector3::new(-0.75, 1.0, 0.0))
+            .with_rotation(UnitQuaternion::from_euler_angles(0.0, 0.5, 0.0))
+            .with_density(500.0)
+            .with_friction(0.3)
+            .with_restitution(0.5)
+            .with_filter(ghost),
+        BodyShape::new(Sphere::new(2.0).into())
+            .with_friction(0.3)
+            .with_sensor(true)
+            .with_filter(Filter { group: -3, ..ghost }),
+    ])
+    .with_position(Vector3::new(1.0, 2.0, 3.0));
+    assert_eq!(descs, vec![want]);
+    // And the world takes it.
+    let mut world = World::new();
+    let ids = file.build(&mut world).unwrap();
+    let built: Vec<_> = ids.iter().filter(|&&id| world.shape_count(id) == Some(3)).collect();
+    assert_eq!(built.len(), 1, "the body of three shapes is built once");
+}
+
+#[test]
+fn a_single_shape_body_takes_a_filter_and_a_sensor_flag() {
+    let text = "[[body]]\nkind = \"fixed\"\nsensor = true\nfilter = { mask = 6 }\n\
+                shape = { type = \"sphere\", radius = 1 }\n";
+    let descs: Vec<BodyDesc> = SceneFile::parse(text).unwrap().bodies().collect();
+    let want = BodyDesc::fixed_shapes(vec![
+        BodyShape::new(Sphere::new(1.0).into())
+            .with_sensor(true)
+            .with_filter(Filter { mask: 6, ..Filter::default() }),
+    ]);
+    assert_eq!(descs, vec![want]);
+}
+
+#[test]
+fn bad_shapes_and_filters_are_refused_at_their_line_and_column() {
+    // Both `shape` and `shapes`: at the list.
+    let e = parse_err(
+        "[[body]]\nshape = { type = \"sphere\", radius = 1 }\n\
+         shapes = [{ shape = { type = \"sphere\", radius = 1 } }]\n",
+    );
+    assert!(matches!(e, SceneFileError::Shape { .. }), "{e:?}");
+    assert!(e.to_string().contains("not both"), "{e}");
+    assert_eq!(
+        at(&e),
+        where_is(
+            "[[body]]\nshape = { type = \"sphere\", radius = 1 }\n\
+         shapes = [{ shape = { type = \"sphere\", radius = 1 } }]\n",
+            "[{ shape"
+        )
+    );
+    // No shapes in the list.
+    let e = parse_err("[[body]]\nshapes = []\n");
+    assert!(e.to_string().contains("number of shapes must be a whole number from 1"), "{e}");
+    assert_eq!(at(&e), where_is("[[body]]\nshapes = []\n", "[]"));
+    // A mask past 32 bits, and a negative category.
+    let e = parse_err(
+        "[[body]]\nfilter = { mask = 0x1FFFFFFFF }\nshape = { type = \"sphere\", radius = 1 }\n",
+    );
+    assert!(e.to_string().contains("filter mask must be a whole number from 0 to 4294967295"));
+    assert_eq!(
+        at(&e),
+        where_is(
+            "[[body]]\nfilter = { mask = 0x1FFFFFFFF }\nshape = { type = \"sphere\", radius = 1 }\n",
+            "0x1FFFFFFFF"
+        )
+    );
+    let e = parse_err(
+        "[[body]]\nshapes = [\n  { shape = { type = \"sphere\", radius = 1 }, filter = { category = -1 } },\n]\n",
+    );
+    assert!(e.to_string().contains("filter category"), "{e}");
+    assert_eq!(
+        at(&e),
+        where_is(
+            "[[body]]\nshapes = [\n  { shape = { type = \"sphere\", radius = 1 }, filter = { category = -1 } },\n]\n",
+            "-1"
+        )
+    );
+    // A group past i32, a bad shape inside the list, a bad shape position.
+    let e = parse_err(
+        "[[body]]\nfilter = { group = 3000000000 }\nshape = { type = \"sphere\", radius = 1 }\n",
+    );
+    assert!(e.to_string().contains("filter group"), "{e}");
+    assert_eq!(
+        at(&e),
+        where_is(
+            "[[body]]\nfilter = { group = 3000000000 }\nshape = { type = \"sphere\", radius = 1 }\n",
+            "3000000000"
+        )
+    );
+    let e = parse_err("[[body]]\nshapes = [{ shape = { type = \"sphere\", radius = -2 } }]\n");
+    assert!(e.to_string().contains("sphere radius must be positive"), "{e}");
+    assert_eq!(
+        at(&e),
+        where_is("[[body]]\nshapes = [{ shape = { type = \"sphere\", radius = -2 } }]\n", "-2")
+    );
+    let e = parse_err(
+        "[[body]]\nshapes = [{ shape = { type = \"sphere\", radius = 1 }, position = [0, nan, 0] }]\n",
+    );
+    assert!(matches!(e, SceneFileError::NonFinite { .. }), "{e:?}");
+    assert_eq!(
+        at(&e),
+        where_is(
+            "[[body]]\nshapes = [{ shape = { type = \"sphere\", radius = 1 }, position = [0, nan, 0] }]\n",
+            "nan"
+        )
+    );
+    // A dynamic body's triangle, in the list, as for a single shape.
+    let e = parse_err(
+        "[[body]]\nshapes = [{ shape = { type = \"triangle\", points = [[0, 0, 0], [1, 0, 0], [0, 1, 0]] } }]\n",
+    );
+    assert!(e.to_string().contains("no volume"), "{e}");
+    assert_eq!(at(&e).0, 2);
+    // Unknown keys in an entry and in a filter.
+    let e =
+        parse_err("[[body]]\nshapes = [{ shape = { type = \"sphere\", radius = 1 }, mass = 2 }]\n");
+    assert!(matches!(e, SceneFileError::Syntax { .. }), "{e:?}");
+    assert_eq!(at(&e).0, 2);
+    let e =
+        parse_err("[[body]]\nfilter = { layer = 2 }\nshape = { type = \"sphere\", radius = 1 }\n");
+    assert!(matches!(e, SceneFileError::Syntax { .. }), "{e:?}");
+    assert_eq!(at(&e).0, 2);
+}
