@@ -127,6 +127,9 @@ pub enum BodyField {
     /// The point [`World::apply_impulse`](crate::World::apply_impulse) applies
     /// its impulse at, m.
     ImpulsePoint,
+    /// The step length of
+    /// [`World::set_target_pose`](crate::World::set_target_pose), s.
+    TimeStep,
 }
 
 impl BodyField {
@@ -154,6 +157,7 @@ impl BodyField {
             Self::RoundedRadius => "rounded radius",
             Self::Impulse => "impulse",
             Self::ImpulsePoint => "impulse point",
+            Self::TimeStep => "dt",
         }
     }
 
@@ -181,7 +185,8 @@ impl BodyField {
             | Self::CylinderRadius
             | Self::ConeHalfHeight
             | Self::ConeRadius
-            | Self::RoundedRadius => Rule::Positive,
+            | Self::RoundedRadius
+            | Self::TimeStep => Rule::Positive,
             Self::Friction | Self::CapsuleHalfHeight => Rule::NonNegative,
             Self::Restitution => Rule::UnitInterval,
         }

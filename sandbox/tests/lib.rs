@@ -14,6 +14,7 @@ mod contact_impulses;
 mod dependencies;
 mod fast_bodies;
 mod friction;
+mod kinematic;
 mod mass_properties;
 mod mass_ratios;
 mod new_shape_bodies;

@@ -29,6 +29,14 @@ pub enum BodyKind {
     Fixed,
     /// Moved by gravity and contacts. Made by [`BodyDesc::dynamic`].
     Dynamic,
+    /// Moved only by the velocity it is given
+    /// ([`World::set_linear_velocity`](crate::World::set_linear_velocity),
+    /// [`World::set_angular_velocity`](crate::World::set_angular_velocity),
+    /// [`World::set_target_pose`](crate::World::set_target_pose)); infinite
+    /// mass, so it pushes dynamic bodies and is never pushed, and carries
+    /// what rests on it through friction. It never collides with fixed or
+    /// other kinematic bodies. Made by [`BodyDesc::kinematic`].
+    Kinematic,
 }
 
 /// Everything needed to create a body: see [`World::add_body`](crate::World::add_body),
@@ -46,7 +54,7 @@ pub enum BodyKind {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct BodyDesc {
-    /// Static or dynamic.
+    /// Fixed, dynamic or kinematic.
     pub kind: BodyKind,
     /// The collision shape, in the body's frame: positive cuboid half
     /// extents and sphere or capsule radii, a capsule half height of zero
@@ -55,11 +63,13 @@ pub struct BodyDesc {
     /// Pose of the body's frame in the world: a position within
     /// [`WORLD_BOUND`](crate::WORLD_BOUND) on every axis, a unit quaternion.
     pub pose: Isometry3<f32>,
-    /// Linear velocity of the centre of mass, m/s (finite).
+    /// Linear velocity of the centre of mass (of a kinematic body's frame
+    /// origin), m/s (finite; a fixed body's is ignored).
     pub linear_velocity: Vector3<f32>,
     /// Angular velocity, rad/s, world frame (finite).
     pub angular_velocity: Vector3<f32>,
-    /// Density in kg/m³, positive (ignored for static bodies, but checked).
+    /// Density in kg/m³, positive (ignored for fixed and kinematic bodies,
+    /// but checked).
     pub density: f32,
     /// Coulomb friction coefficient, zero or positive. Pairs combine as
     /// `sqrt(f_a * f_b)`.
@@ -86,6 +96,21 @@ impl BodyDesc {
     /// A static body at the origin, friction 0.6, restitution 0.
     pub fn fixed(shape: Shape) -> Self {
         Self { kind: BodyKind::Fixed, ..Self::dynamic(shape) }
+    }
+
+    /// A kinematic body at the origin, at rest, friction 0.6, restitution 0
+    /// (the density is ignored, but checked).
+    ///
+    /// ```
+    /// use sandbox::{BodyDesc, BodyKind};
+    /// use collide::Cuboid;
+    /// use collide::nalgebra::Vector3;
+    /// let platform = BodyDesc::kinematic(Cuboid::new(Vector3::new(2.0, 0.1, 2.0)).into())
+    ///     .with_linear_velocity(Vector3::new(1.0, 0.0, 0.0));
+    /// assert_eq!(platform.kind, BodyKind::Kinematic);
+    /// ```
+    pub fn kinematic(shape: Shape) -> Self {
+        Self { kind: BodyKind::Kinematic, ..Self::dynamic(shape) }
     }
 
     /// Sets the position, keeping the rotation.

@@ -412,6 +412,7 @@ impl Validator<'_> {
         let mut desc = match kind {
             RawKind::Dynamic => BodyDesc::dynamic(shape),
             RawKind::Fixed => BodyDesc::fixed(shape),
+            RawKind::Kinematic => BodyDesc::kinematic(shape),
         };
         if let Some(p) = &b.position {
             let field = BodyField::Position;
