@@ -8,6 +8,7 @@
 mod common;
 
 mod api;
+mod box3d_scenes;
 #[cfg(feature = "cli")]
 mod cli;
 mod contact_impulses;
