@@ -401,12 +401,12 @@ angular_velocity = [0.0, 0.5, 0.0]
     assert_eq!(world.angular_velocity(ids[0]), Some(Vector3::new(0.0, 0.5, 0.0)));
     // A misspelt kind is refused at its line and column, naming the kinds.
     let bad = text.replace("\"kinematic\"", "\"kinetic\"");
-    let e = SceneFile::parse(&bad).err().expect("a misspelt kind was accepted");
+    let Err(e) = SceneFile::parse(&bad) else { panic!("a misspelt kind was accepted") };
     let at = e.location().expect("no location");
     assert_eq!((at.line, at.column), (3, 8), "{e}");
     assert!(e.to_string().contains("kinematic"), "{e}");
     // A bad velocity on a kinematic body, too.
     let bad = text.replace("[1.0, 0.0, 0.0]", "[1.0, nan, 0.0]");
-    let e = SceneFile::parse(&bad).err().expect("a NaN velocity was accepted");
+    let Err(e) = SceneFile::parse(&bad) else { panic!("a NaN velocity was accepted") };
     assert_eq!(e.location().expect("no location").line, 5, "{e}");
 }
