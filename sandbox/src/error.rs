@@ -127,6 +127,9 @@ pub enum BodyField {
     /// The point [`World::apply_impulse`](crate::World::apply_impulse) applies
     /// its impulse at, m.
     ImpulsePoint,
+    /// The step length of
+    /// [`World::set_target_pose`](crate::World::set_target_pose), s.
+    TimeStep,
     /// How many shapes a body has: 1 to [`MAX_BODY_SHAPES`](crate::MAX_BODY_SHAPES).
     ShapeCount,
     /// A shape's position in its body's frame, m.
@@ -162,6 +165,7 @@ impl BodyField {
             Self::RoundedRadius => "rounded radius",
             Self::Impulse => "impulse",
             Self::ImpulsePoint => "impulse point",
+            Self::TimeStep => "dt",
             Self::ShapeCount => "shape count",
             Self::ShapePosition => "shape position",
             Self::ShapeRotation => "shape rotation",
@@ -196,7 +200,8 @@ impl BodyField {
             | Self::CylinderRadius
             | Self::ConeHalfHeight
             | Self::ConeRadius
-            | Self::RoundedRadius => Rule::Positive,
+            | Self::RoundedRadius
+            | Self::TimeStep => Rule::Positive,
             Self::Friction | Self::CapsuleHalfHeight | Self::HitEventThreshold => Rule::NonNegative,
             Self::Restitution => Rule::UnitInterval,
         }

@@ -83,7 +83,7 @@ impl World {
             if !r.alive && !listed[i] {
                 return Err(format!("slot {i} is dead but not free"));
             }
-            let expected = r.alive && r.awake && r.kind == BodyKind::Dynamic;
+            let expected = r.alive && r.awake && r.kind != BodyKind::Fixed;
             if b.active[i] != expected {
                 return Err(format!(
                     "slot {i}: active is {} but alive {}, awake {}, kind {:?}",
@@ -97,9 +97,19 @@ impl World {
                 return Err(format!("fixed body {i} is awake"));
             }
             let mut still = b.linear_velocities[i].iter().chain(b.angular_velocities[i].iter());
-            if r.alive && r.kind == BodyKind::Dynamic && !r.awake && !still.all(|&x| x == 0.0) {
+            if r.alive && r.kind != BodyKind::Fixed && !r.awake && !still.all(|&x| x == 0.0) {
                 return Err(format!("sleeping body {i} has a non-zero velocity"));
             }
+        }
+        let kinematic = b.records.iter().filter(|r| r.alive && r.kind == BodyKind::Kinematic);
+        if kinematic.count() != b.kinematic_count {
+            return Err(format!("kinematic_count {} is not the live count", b.kinematic_count));
+        }
+        let dynamic = |i: u32| b.records[i as usize].kind == BodyKind::Dynamic;
+        if let Some(c) =
+            self.contacts.pairs.iter().find(|c| !dynamic(c.body_a) && !dynamic(c.body_b))
+        {
+            return Err(format!("cached pair ({}, {}) has no dynamic body", c.body_a, c.body_b));
         }
         self.contacts
             .validate(|slot| b.records.get(slot as usize).is_some_and(|r| r.alive))

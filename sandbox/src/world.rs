@@ -294,8 +294,10 @@ impl World {
         Ok(())
     }
 
-    /// Sets a body's linear velocity (m/s) and wakes it; a fixed body keeps
-    /// its zero velocity. Any finite velocity is taken: the step limits
+    /// Sets a body's linear velocity (m/s; a kinematic body's is that of
+    /// its frame's origin) and wakes it; a fixed body keeps its zero
+    /// velocity. A kinematic body keeps the velocity it is given until it
+    /// is given another. Any finite velocity is taken: the step limits
     /// speeds to [`MAX_LINEAR_SPEED`](crate::MAX_LINEAR_SPEED), as it does
     /// for speeds from impulses and contacts.
     ///
@@ -305,7 +307,7 @@ impl World {
     /// - [`WorldError::InvalidBody`] ([`BodyField::LinearVelocity`]) for a
     ///   NaN or infinite component.
     pub fn set_linear_velocity(&mut self, id: BodyId, v: Vector3<f32>) -> Result<(), WorldError> {
-        let i = self.dynamic_slot_for(id, BodyField::LinearVelocity, &v)?;
+        let i = self.moving_slot_for(id, BodyField::LinearVelocity, &v)?;
         if let Some(i) = i {
             self.at_rest = false;
             self.bodies.linear_velocities[i] = v;
@@ -314,8 +316,9 @@ impl World {
         Ok(())
     }
 
-    /// Sets a body's angular velocity (rad/s, world frame) and wakes it; a
-    /// fixed body keeps its zero velocity. Any finite spin is taken: the
+    /// Sets a body's angular velocity (rad/s, world frame; a kinematic body
+    /// turns about its frame's origin) and wakes it; a fixed body keeps its
+    /// zero velocity. Any finite spin is taken: the
     /// step limits it to a quarter turn per substep.
     ///
     /// # Errors
@@ -324,7 +327,7 @@ impl World {
     /// - [`WorldError::InvalidBody`] ([`BodyField::AngularVelocity`]) for a
     ///   NaN or infinite component.
     pub fn set_angular_velocity(&mut self, id: BodyId, w: Vector3<f32>) -> Result<(), WorldError> {
-        let i = self.dynamic_slot_for(id, BodyField::AngularVelocity, &w)?;
+        let i = self.moving_slot_for(id, BodyField::AngularVelocity, &w)?;
         if let Some(i) = i {
             self.at_rest = false;
             self.bodies.angular_velocities[i] = w;
@@ -333,9 +336,9 @@ impl World {
         Ok(())
     }
 
-    /// The slot of `id` if it is a dynamic body, `None` for a fixed one,
-    /// after checking `value` against `field`'s rule.
-    fn dynamic_slot_for(
+    /// The slot of `id` if it is a dynamic or kinematic body, `None` for a
+    /// fixed one, after checking `value` against `field`'s rule.
+    fn moving_slot_for(
         &self,
         id: BodyId,
         field: BodyField,
@@ -343,7 +346,65 @@ impl World {
     ) -> Result<Option<usize>, WorldError> {
         let i = self.bodies.slot(id)?;
         checks::check_vector(field, value)?;
-        Ok((self.bodies.records[i].kind == BodyKind::Dynamic).then_some(i))
+        Ok((self.bodies.records[i].kind != BodyKind::Fixed).then_some(i))
+    }
+
+    /// Gives a kinematic body the velocity that takes it to `pose` in a
+    /// step of `dt`, and wakes it (Box2D's `b2Body_SetTargetTransform`):
+    /// linear `(p₁ - p₀) / dt` from the change of its frame's origin, and
+    /// angular `φ u / dt` from the turn `q₁ q₀⁻¹`, angle `φ ∈ [0, π]` about
+    /// unit axis `u`. The next [`step`](World::step) of `dt` integrates it
+    /// there: the position to rounding, the rotation to the substeps'
+    /// quaternion integration (each substep turns by `2 atan(θ/2)` for a
+    /// turn `θ`, short by `θ³/12`). Dynamic and fixed bodies are left as
+    /// they are (a dynamic body's motion is the solver's).
+    ///
+    /// # Errors
+    /// The world is unchanged after any of them:
+    /// - [`WorldError::UnknownBody`] for a stale handle;
+    /// - [`WorldError::InvalidBody`] for a position that is not finite or
+    ///   lies past [`WORLD_BOUND`] ([`BodyField::Position`]), a rotation
+    ///   that is not a finite unit quaternion ([`BodyField::Rotation`]), a
+    ///   `dt` that is not positive and finite ([`BodyField::TimeStep`]),
+    ///   or one so small that the velocity overflows
+    ///   ([`BodyField::LinearVelocity`] or [`BodyField::AngularVelocity`]).
+    ///
+    /// ```
+    /// use sandbox::{BodyDesc, World};
+    /// use collide::Cuboid;
+    /// use collide::nalgebra::{Isometry3, Vector3};
+    /// let mut world = World::new();
+    /// let pusher = world.add_body(BodyDesc::kinematic(Cuboid::new(Vector3::repeat(1.0)).into())).unwrap();
+    /// let dt = 1.0 / 60.0;
+    /// world.set_target_pose(pusher, Isometry3::translation(0.5, 0.0, 0.0), dt).unwrap();
+    /// world.step(dt);
+    /// assert!((world.pose(pusher).unwrap().translation.x - 0.5).abs() < 1e-5);
+    /// ```
+    pub fn set_target_pose(
+        &mut self,
+        id: BodyId,
+        pose: Isometry3<f32>,
+        dt: f32,
+    ) -> Result<(), WorldError> {
+        let i = self.bodies.slot(id)?;
+        checks::check_pose(&pose)?;
+        checks::check(BodyField::TimeStep, [dt])?;
+        if self.bodies.records[i].kind != BodyKind::Kinematic {
+            return Ok(());
+        }
+        let now = &self.bodies.poses[i];
+        let inv_dt = 1.0 / dt;
+        let v = (pose.translation.vector - now.translation.vector) * inv_dt;
+        // The shorter way round: `scaled_axis` gives φ u with φ in [0, π].
+        let turn = pose.rotation * now.rotation.inverse();
+        let w = turn.scaled_axis() * inv_dt;
+        checks::check_vector(BodyField::LinearVelocity, &v)?;
+        checks::check_vector(BodyField::AngularVelocity, &w)?;
+        self.at_rest = false;
+        self.bodies.linear_velocities[i] = v;
+        self.bodies.angular_velocities[i] = w;
+        self.bodies.wake(i);
+        Ok(())
     }
 
     /// Moves a body to `pose` and wakes it. Meant for editing and tests; the
@@ -406,12 +467,13 @@ impl World {
         self.bodies.slot(id).ok().map(|i| self.bodies.records[i].kind)
     }
 
-    /// A body's mass properties (all zero for fixed bodies).
+    /// A body's mass properties (all zero for fixed and kinematic bodies).
     pub fn mass_properties(&self, id: BodyId) -> Option<&MassProperties> {
         self.bodies.slot(id).ok().map(|i| &self.bodies.records[i].mass)
     }
 
-    /// Whether a body is awake (fixed bodies never are).
+    /// Whether a body is awake (fixed bodies never are; kinematic ones sleep
+    /// only while still).
     pub fn is_awake(&self, id: BodyId) -> Option<bool> {
         self.bodies.slot(id).ok().map(|i| self.bodies.records[i].awake)
     }

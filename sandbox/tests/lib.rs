@@ -8,6 +8,7 @@
 mod common;
 
 mod api;
+mod box3d_scenes;
 #[cfg(feature = "cli")]
 mod cli;
 mod collision_filters;
@@ -17,6 +18,7 @@ mod contact_impulses;
 mod dependencies;
 mod fast_bodies;
 mod friction;
+mod kinematic;
 mod mass_properties;
 mod mass_ratios;
 mod new_shape_bodies;

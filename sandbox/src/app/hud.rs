@@ -15,6 +15,7 @@ use egui_plot::{Legend, Line, Plot, PlotPoints};
 
 use crate::app::controller::{Action, Controller};
 use crate::app::key_list::{APP_KEYS, KeyHelp, PROBE_KEYS};
+use crate::app::scene_files::example_scene_files;
 use crate::scene::builtin::Scene;
 use crate::stage_times::Stage;
 
@@ -67,6 +68,10 @@ pub fn show(ui: &mut egui::Ui, c: &mut Controller, info: &FrameInfo) -> (Vec<Act
     (actions, panel.response.rect)
 }
 
+/// The built-in scenes that have a number key, the first of
+/// [`Scene::ALL`].
+const KEYED_SCENES: usize = 5;
+
 fn scene_section(ui: &mut egui::Ui, c: &mut Controller, actions: &mut Vec<Action>) {
     if c.probe.is_some() {
         ui.label("scene: probe (GJK and EPA between two shapes)");
@@ -74,15 +79,33 @@ fn scene_section(ui: &mut egui::Ui, c: &mut Controller, actions: &mut Vec<Action
         ui.label(format!("scene: {} (size {})", c.sim.source.name(), c.sim.size));
     }
     ui.horizontal_wrapped(|ui| {
-        for (key, scene) in Scene::ALL.iter().enumerate().map(|(i, s)| (i + 1, *s)) {
-            if ui.button(format!("{key} {scene}")).clicked() {
-                actions.push(Action::Pick(scene));
+        // The first five have number keys (see `controller::key_action`).
+        for (i, scene) in Scene::ALL.iter().enumerate() {
+            let label =
+                if i < KEYED_SCENES { format!("{} {scene}", i + 1) } else { scene.to_string() };
+            if ui.button(label).clicked() {
+                actions.push(Action::Pick(*scene));
             }
         }
         if ui.button("6 probe").clicked() {
             actions.push(Action::OpenProbe(crate::probe::Dim::Three));
         }
     });
+    let files = example_scene_files();
+    if !files.is_empty() {
+        ui.horizontal_wrapped(|ui| {
+            ui.label("files:");
+            for path in files {
+                let name = path.file_name().map_or_else(
+                    || path.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+                if ui.button(name).clicked() {
+                    actions.push(Action::LoadFile(path.clone()));
+                }
+            }
+        });
+    }
     if c.probe.is_some() {
         return;
     }

@@ -15,6 +15,7 @@ pub mod orbit_camera;
 pub mod probe;
 mod readback;
 pub mod scene_drawer;
+pub mod scene_files;
 pub mod scripted_keys;
 pub mod simulation;
 pub mod support_mesh;

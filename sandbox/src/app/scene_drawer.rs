@@ -26,6 +26,11 @@ use crate::render::{RenderError, Renderer};
 /// Length of a drawn contact normal, metres.
 const NORMAL_LENGTH: f32 = 0.4;
 
+/// The colour of kinematic bodies: a dark steel blue, darker than every
+/// [`palette`] colour (value 0.92) and bluer than the grey of fixed ones,
+/// so a moving platform reads as neither a dynamic body nor the scenery.
+pub(crate) const KINEMATIC_COLOR: Color = Color::rgb(0.22, 0.32, 0.48);
+
 /// What the debug overlays show.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DebugDraw {
@@ -142,6 +147,8 @@ impl SceneDrawer {
                     SENSOR_COLOR
                 } else if fixed {
                     Color::rgb(0.55, 0.55, 0.58)
+                } else if body.kind == BodyKind::Kinematic {
+                    KINEMATIC_COLOR
                 } else if debug.islands {
                     palette(body.island.unwrap_or(slot as u32) as usize)
                 } else {

@@ -174,3 +174,37 @@ fn a_body_of_several_shapes_is_drawn_shape_by_shape_and_sensors_apart() {
     assert!(sensor.sleeping && !cube.sleeping, "sensors are drawn dimmed, solids not");
     assert_ne!(cube.color, SENSOR_COLOR);
 }
+
+/// Kinematic bodies are drawn in their own colour, which neither the fixed
+/// grey nor any dynamic body's palette colour is.
+#[test]
+fn kinematic_bodies_are_drawn_in_their_own_colour() {
+    let Some(gpu) =
+        crate::render::tests::gpu_or_skip("kinematic_bodies_are_drawn_in_their_own_colour")
+    else {
+        return;
+    };
+    let mut offscreen = OffscreenRenderer::with_gpu(gpu, 320, 180).expect("offscreen target");
+    let mut sim = Simulation::load(
+        SceneSource::Named { scene: Scene::Stack, size: 1 },
+        StepSettings::default(),
+    )
+    .unwrap();
+    let mut world = World::new();
+    let cube = || -> Shape { Cuboid::new(Vector3::repeat(0.5)).into() };
+    let at = |x: f32| Vector3::new(x, 2.0, 0.0);
+    world.add_body(BodyDesc::fixed(cube()).with_position(at(-2.0))).unwrap();
+    world.add_body(BodyDesc::kinematic(cube()).with_position(at(0.0))).unwrap();
+    for k in 0..40 {
+        world.add_body(BodyDesc::dynamic(cube()).with_position(at(2.0 + 2.0 * k as f32))).unwrap();
+    }
+    sim.world = world;
+    let camera = Camera::looking_at(Point3::new(0.0, 2.5, 9.0), Point3::new(0.0, 0.5, 0.0));
+    let mut frame = FrameScene::new(camera);
+    let mut drawer = SceneDrawer::default();
+    drawer.fill(&sim, 1.0, DebugDraw::default(), offscreen.renderer_mut(), &mut frame).unwrap();
+    let colors: Vec<_> = frame.instances.iter().map(|i| i.color).collect();
+    assert_eq!(colors.len(), 42);
+    assert_eq!(colors[1], super::scene_drawer::KINEMATIC_COLOR);
+    assert!(colors.iter().enumerate().all(|(k, c)| k == 1 || *c != colors[1]), "{colors:?}");
+}

@@ -31,6 +31,14 @@ pub enum BodyKind {
     Fixed,
     /// Moved by gravity and contacts. Made by [`BodyDesc::dynamic`].
     Dynamic,
+    /// Moved only by the velocity it is given
+    /// ([`World::set_linear_velocity`](crate::World::set_linear_velocity),
+    /// [`World::set_angular_velocity`](crate::World::set_angular_velocity),
+    /// [`World::set_target_pose`](crate::World::set_target_pose)); infinite
+    /// mass, so it pushes dynamic bodies and is never pushed, and carries
+    /// what rests on it through friction. It never collides with fixed or
+    /// other kinematic bodies. Made by [`BodyDesc::kinematic`].
+    Kinematic,
 }
 
 /// Everything needed to create a body: see [`World::add_body`](crate::World::add_body),
@@ -54,7 +62,7 @@ pub enum BodyKind {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct BodyDesc {
-    /// Static or dynamic.
+    /// Fixed, dynamic or kinematic.
     pub kind: BodyKind,
     /// The body's shapes, at least one. The body's mass properties are
     /// those of all of them together; the first is what
@@ -63,7 +71,8 @@ pub struct BodyDesc {
     /// Pose of the body's frame in the world: a position within
     /// [`WORLD_BOUND`](crate::WORLD_BOUND) on every axis, a unit quaternion.
     pub pose: Isometry3<f32>,
-    /// Linear velocity of the centre of mass, m/s (finite).
+    /// Linear velocity of the centre of mass (of a kinematic body's frame
+    /// origin), m/s (finite; a fixed body's is ignored).
     pub linear_velocity: Vector3<f32>,
     /// Angular velocity, rad/s, world frame (finite).
     pub angular_velocity: Vector3<f32>,
@@ -102,6 +111,27 @@ impl BodyDesc {
     pub fn with_shape(mut self, shape: BodyShape) -> Self {
         self.shapes.push(shape);
         self
+    }
+
+    /// A kinematic body at the origin, at rest, with one shape at its
+    /// origin (friction 0.6, restitution 0; the density is ignored, but
+    /// checked).
+    ///
+    /// ```
+    /// use sandbox::{BodyDesc, BodyKind};
+    /// use collide::Cuboid;
+    /// use collide::nalgebra::Vector3;
+    /// let platform = BodyDesc::kinematic(Cuboid::new(Vector3::new(2.0, 0.1, 2.0)).into())
+    ///     .with_linear_velocity(Vector3::new(1.0, 0.0, 0.0));
+    /// assert_eq!(platform.kind, BodyKind::Kinematic);
+    /// ```
+    pub fn kinematic(shape: Shape) -> Self {
+        Self { kind: BodyKind::Kinematic, ..Self::dynamic(shape) }
+    }
+
+    /// A kinematic body at the origin made of `shapes`.
+    pub fn kinematic_shapes(shapes: Vec<BodyShape>) -> Self {
+        Self { kind: BodyKind::Kinematic, ..Self::dynamic_shapes(shapes) }
     }
 
     /// Sets the position, keeping the rotation.

@@ -53,7 +53,9 @@ impl BodyRecord {
     fn new(desc: &BodyDesc) -> Result<Self, WorldError> {
         check_desc(desc)?;
         let (mass, inv_mass, inv_inertia_local) = match desc.kind {
-            BodyKind::Fixed => (
+            // Box2D's choice: a kinematic body has no mass, and its centre
+            // of mass is its frame's origin.
+            BodyKind::Fixed | BodyKind::Kinematic => (
                 MassProperties {
                     mass: 0.0,
                     local_center: Point3::origin(),
@@ -90,7 +92,7 @@ impl BodyRecord {
             mass,
             inv_mass,
             inv_inertia_local,
-            awake: desc.kind == BodyKind::Dynamic,
+            awake: desc.kind != BodyKind::Fixed,
             sleep_time: 0.0,
             island: 0,
             extent,
@@ -138,8 +140,12 @@ pub(crate) struct Bodies {
     /// current velocity ([`Bodies::update_reach`]), read for every pair by
     /// the narrow phase.
     pub reach: Vec<f32>,
-    /// Awake and dynamic, per slot: what the broad phase and solver move.
+    /// Awake and dynamic or kinematic, per slot: what the broad phase and
+    /// solver move.
     pub active: Vec<bool>,
+    /// Live kinematic bodies: the stages that treat them apart skip that
+    /// work in the usual world with none.
+    pub kinematic_count: usize,
     /// Counts the changes to `active`: every place that sets or clears an
     /// entry bumps it, so a summary of the active set (the pair cache's
     /// live blocks) knows when it is out of date.
@@ -154,9 +160,10 @@ impl Bodies {
     /// As [`World::add_body`](crate::World::add_body).
     pub fn insert(&mut self, desc: &BodyDesc) -> Result<BodyId, WorldError> {
         let record = BodyRecord::new(desc)?;
-        let dynamic = record.kind == BodyKind::Dynamic;
+        let moves = record.kind != BodyKind::Fixed;
         self.active_epoch += 1;
-        let (v, w) = if dynamic {
+        self.kinematic_count += usize::from(record.kind == BodyKind::Kinematic);
+        let (v, w) = if moves {
             (desc.linear_velocity, desc.angular_velocity)
         } else {
             (Vector3::zeros(), Vector3::zeros())
@@ -172,7 +179,7 @@ impl Bodies {
                 self.shape_ranges[i] = self.shapes.insert(slot, &desc.shapes);
                 self.linear_velocities[i] = v;
                 self.angular_velocities[i] = w;
-                self.active[i] = dynamic;
+                self.active[i] = moves;
                 slot
             }
             None => {
@@ -184,7 +191,7 @@ impl Bodies {
                 self.linear_velocities.push(v);
                 self.angular_velocities.push(w);
                 self.travel.push(0.0);
-                self.active.push(dynamic);
+                self.active.push(moves);
                 (self.records.len() - 1) as u32
             }
         };
@@ -230,6 +237,7 @@ impl Bodies {
     pub fn free(&mut self, slot: usize) {
         self.shapes.free(self.shape_ranges[slot]);
         let r = &mut self.records[slot];
+        self.kinematic_count -= usize::from(r.kind == BodyKind::Kinematic);
         r.alive = false;
         r.awake = false;
         self.active[slot] = false;
@@ -260,10 +268,11 @@ impl Bodies {
         &self.free_slots
     }
 
-    /// Wakes the body in slot `i` and, if it slept, its whole island.
+    /// Wakes the (dynamic or kinematic) body in slot `i` and, if it slept,
+    /// its whole island.
     pub fn wake(&mut self, i: usize) {
         let r = &mut self.records[i];
-        if !r.alive || r.kind != BodyKind::Dynamic {
+        if !r.alive || r.kind == BodyKind::Fixed {
             return;
         }
         if !r.awake {
@@ -271,7 +280,7 @@ impl Bodies {
             for (j, other) in self.records.iter_mut().enumerate() {
                 if other.alive
                     && !other.awake
-                    && other.kind == BodyKind::Dynamic
+                    && other.kind != BodyKind::Fixed
                     && other.island == island
                 {
                     other.awake = true;
@@ -284,11 +293,11 @@ impl Bodies {
         self.records[i].sleep_time = 0.0;
     }
 
-    /// Wakes every sleeping dynamic body, and restarts every body's count
-    /// of still time.
+    /// Wakes every sleeping dynamic or kinematic body, and restarts every
+    /// body's count of still time.
     pub fn wake_all(&mut self) {
         for (i, r) in self.records.iter_mut().enumerate() {
-            if r.alive && r.kind == BodyKind::Dynamic {
+            if r.alive && r.kind != BodyKind::Fixed {
                 if !r.awake {
                     r.awake = true;
                     self.active[i] = true;
@@ -300,11 +309,11 @@ impl Bodies {
     }
 
     /// Applies `impulse` (N·s, world frame) at `point` (world frame) to the
-    /// body in slot `i` and wakes it; a fixed body ignores it. Returns
-    /// whether the body took it.
+    /// body in slot `i` and wakes it; a fixed or kinematic body (infinite
+    /// mass) ignores it. Returns whether the body took it.
     pub fn apply_impulse(&mut self, i: usize, impulse: &Vector3<f32>, point: &Point3<f32>) -> bool {
         let r = &self.records[i];
-        if r.kind == BodyKind::Fixed {
+        if r.kind != BodyKind::Dynamic {
             return false;
         }
         let pose = &self.poses[i];

@@ -32,6 +32,7 @@
 
 use wide::f32x4;
 
+use crate::body::BodyKind;
 use crate::body::storage::Bodies;
 use crate::collision::aabb::Aabb;
 use crate::collision::pair_sort::{PairSortScratch, sort_pairs, sort_pairs_on};
@@ -805,6 +806,12 @@ pub(crate) fn update_broad_phase(
     });
     moved.extend(is_moved.iter().enumerate().filter(|&(_, &m)| m).map(|(slot, _)| slot as u32));
     broad_phase.find_pairs(&bodies.active, workers);
+    // Awake kinematic bodies are active, but collide with dynamic bodies
+    // only: their pairs with fixed and kinematic bodies are dropped.
+    if bodies.kinematic_count > 0 && broad_phase.pairs_changed {
+        let dynamic = |i: u32| bodies.records[i as usize].kind == BodyKind::Dynamic;
+        broad_phase.pairs.retain(|&(a, b)| dynamic(a) || dynamic(b));
+    }
 }
 
 /// Body slots one worker refits boxes for at a time.

@@ -51,6 +51,7 @@ use collide::nalgebra::Vector3;
 
 use crate::collision::body_shapes::deepest_contact;
 
+use crate::body::BodyKind;
 use crate::body::storage::Bodies;
 use crate::collision::pair_cache::PairCache;
 use crate::collision::sweep_fast_bodies::{SweepScratch, overlap_along_manifold};
@@ -116,6 +117,7 @@ pub(crate) fn push_out_of_still_bodies(
     let stamp = contacts.live_stamp(bodies);
     let live = |run| contacts.live.ranges(stamp, run);
     let candidates = &mut scratch.candidates;
+    let any_kinematic = bodies.kinematic_count > 0;
     workers.collect_runs_in(pairs, PAIRS_PER_RUN, candidates, live, |index, pair, found| {
         // A pair without points was farther apart than its speculative
         // reach at the step's start; only a fast body could have crossed
@@ -124,7 +126,11 @@ pub(crate) fn push_out_of_still_bodies(
             return;
         }
         let (a, b) = (pair.body_a, pair.body_b);
-        match (moving[a as usize], moving[b as usize]) {
+        // A kinematic body goes where it was sent: never pushed (its kind
+        // is read only in a world that has one).
+        let dynamic =
+            |i: u32| !any_kinematic || bodies.records[i as usize].kind == BodyKind::Dynamic;
+        match (moving[a as usize] && dynamic(a), moving[b as usize] && dynamic(b)) {
             (true, false) => found.push((index as u32, a, false)),
             (false, true) => found.push((index as u32, b, true)),
             _ => {}

@@ -161,7 +161,8 @@ pub(crate) struct SweepScratch {
 }
 
 impl SweepScratch {
-    /// Per slot: whether the body moved this step (was awake and dynamic).
+    /// Per slot: whether the body moved this step (was awake and dynamic
+    /// or kinematic).
     pub(crate) fn moving(&self) -> &[bool] {
         &self.moving
     }
@@ -437,7 +438,8 @@ pub(crate) fn sweep_fast_bodies(
     scratch.guard_pairs = guard_pairs;
     for &slot in awake {
         let i = slot as usize;
-        if scratch.toi[i] < 1.0 {
+        // A kinematic body goes where it was sent: never back.
+        if scratch.toi[i] < 1.0 && bodies.records[i].kind == BodyKind::Dynamic {
             bodies.poses[i] = scratch.sweep(bodies, i).pose_at(scratch.toi[i]);
         }
     }

@@ -1,5 +1,6 @@
 //! The benchmark scenes, built exactly as `sandbox/SCENES.md` defines them so
-//! the same scene can be run in another engine and compared.
+//! the same scene can be run in another engine and compared. box3d's
+//! scenes are built in `scene/box3d.rs`.
 
 use core::fmt;
 use core::str::FromStr;
@@ -9,6 +10,7 @@ use collide::{Capsule, ConvexHull, Cuboid, Shape, Sphere};
 
 use crate::body::{BodyDesc, BodyId};
 use crate::error::WorldError;
+use crate::scene::box3d::{build_convex_pile, build_large_pyramid, build_many_pyramids};
 use crate::world::World;
 
 /// One of the named scenes.
@@ -24,12 +26,29 @@ pub enum Scene {
     Wall,
     /// The falling-boxes layout cycling cube, sphere, capsule and hull.
     Mixed,
+    /// box3d's `large_pyramid`: a pyramid of `size` (100) cubes at the
+    /// base, density 100, sleeping off.
+    LargePyramid,
+    /// box3d's `many_pyramids`: `size` × `size` (14 × 14) pyramids of 55
+    /// cubes, density 100, sleeping off.
+    ManyPyramids,
+    /// box3d's `convex_pile`: `size` (80) layers of 8 × 8 hulls of 32
+    /// points, density 1.
+    ConvexPile,
 }
 
 impl Scene {
     /// Every scene, in documentation order.
-    pub const ALL: [Scene; 5] =
-        [Scene::Pyramid, Scene::FallingBoxes, Scene::Stack, Scene::Wall, Scene::Mixed];
+    pub const ALL: [Scene; 8] = [
+        Scene::Pyramid,
+        Scene::FallingBoxes,
+        Scene::Stack,
+        Scene::Wall,
+        Scene::Mixed,
+        Scene::LargePyramid,
+        Scene::ManyPyramids,
+        Scene::ConvexPile,
+    ];
 
     /// The scene's command-line name.
     pub fn name(self) -> &'static str {
@@ -39,6 +58,9 @@ impl Scene {
             Scene::Stack => "stack",
             Scene::Wall => "wall",
             Scene::Mixed => "mixed",
+            Scene::LargePyramid => "large-pyramid",
+            Scene::ManyPyramids => "many-pyramids",
+            Scene::ConvexPile => "convex-pile",
         }
     }
 
@@ -48,9 +70,12 @@ impl Scene {
         let n = u64::try_from(size).ok()?;
         match self {
             // Rows of N, N - 1, ..., 1 cubes.
-            Scene::Pyramid => n.checked_mul(n.checked_add(1)?).map(|x| x / 2),
+            Scene::Pyramid | Scene::LargePyramid => n.checked_mul(n.checked_add(1)?).map(|x| x / 2),
             Scene::FallingBoxes | Scene::Stack | Scene::Mixed => Some(n),
             Scene::Wall => n.checked_mul(20),
+            // Pyramids of base 10: 55 cubes each.
+            Scene::ManyPyramids => n.checked_mul(n)?.checked_mul(55),
+            Scene::ConvexPile => n.checked_mul(64),
         }
     }
 
@@ -61,7 +86,28 @@ impl Scene {
             Scene::FallingBoxes => 1000,
             Scene::Wall => 10,
             Scene::Mixed => 500,
+            Scene::LargePyramid => 100,
+            Scene::ManyPyramids => 14,
+            Scene::ConvexPile => 80,
         }
+    }
+
+    /// The steps `sandbox bench` runs when not told: 600 (10 s) for the
+    /// sandbox's own scenes, and for box3d's the steps its `benchmark` app
+    /// times (200, 100 and 500), so the two are compared on the same run.
+    pub fn default_steps(self) -> u64 {
+        match self {
+            Scene::Pyramid | Scene::FallingBoxes | Scene::Stack | Scene::Wall | Scene::Mixed => 600,
+            Scene::LargePyramid => 200,
+            Scene::ManyPyramids => 100,
+            Scene::ConvexPile => 500,
+        }
+    }
+
+    /// Whether the scene is one of box3d's benchmark scenes, which bring
+    /// their own ground, densities and sleep setting (see `scene/box3d.rs`).
+    pub fn is_box3d(self) -> bool {
+        matches!(self, Scene::LargePyramid | Scene::ManyPyramids | Scene::ConvexPile)
     }
 }
 
@@ -101,7 +147,8 @@ impl FromStr for Scene {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum SceneError {
-    /// The icosahedron hull of the mixed scene could not be built.
+    /// The icosahedron hull of the mixed scene, or convex-pile's hull,
+    /// could not be built.
     Hull(collide::HullError),
     /// The world refused a body.
     World(WorldError),
@@ -120,7 +167,7 @@ pub enum SceneError {
 impl fmt::Display for SceneError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Hull(_) => f.write_str("building the icosahedron hull failed"),
+            Self::Hull(_) => f.write_str("building the scene's hull failed"),
             Self::World(_) => f.write_str("adding a body failed"),
             Self::TooManyBodies { scene, size, bodies } => {
                 match bodies {
@@ -173,6 +220,11 @@ fn cube() -> Shape {
 /// Builds `scene` of the given size into `world` (ground first, then the
 /// bodies in the documented order) and returns the dynamic bodies' handles.
 ///
+/// box3d's scenes bring their own ground (a box of their half-extents with
+/// its top at y = 0) and, like box3d's own scene code, their own sleep
+/// setting: `large-pyramid` and `many-pyramids` turn the world's sleeping
+/// off.
+///
 /// # Errors
 /// [`SceneError::TooManyBodies`] past [`MAX_SCENE_BODIES`], before any body
 /// is added; otherwise whatever the world refuses.
@@ -192,8 +244,23 @@ pub fn build_scene(
     if bodies.is_none_or(|n| n > MAX_SCENE_BODIES) {
         return Err(SceneError::TooManyBodies { scene, size, bodies });
     }
-    add_ground(world)?;
     let mut ids = Vec::new();
+    match scene {
+        Scene::LargePyramid => {
+            build_large_pyramid(world, size, &mut ids)?;
+            return Ok(ids);
+        }
+        Scene::ManyPyramids => {
+            build_many_pyramids(world, size, &mut ids)?;
+            return Ok(ids);
+        }
+        Scene::ConvexPile => {
+            build_convex_pile(world, size, &mut ids)?;
+            return Ok(ids);
+        }
+        _ => {}
+    }
+    add_ground(world)?;
     let mut add = |world: &mut World,
                    shape: Shape,
                    p: Vector3<f32>,
@@ -250,6 +317,8 @@ pub fn build_scene(
                 add(world, shape, p, q)?;
             }
         }
+        // Built above.
+        Scene::LargePyramid | Scene::ManyPyramids | Scene::ConvexPile => {}
     }
     Ok(ids)
 }

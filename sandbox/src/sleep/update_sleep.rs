@@ -10,6 +10,7 @@
 
 use collide::nalgebra::Vector3;
 
+use crate::body::BodyKind;
 use crate::body::storage::Bodies;
 use crate::collision::pair_cache::PairCache;
 use crate::settings::StepSettings;
@@ -64,7 +65,11 @@ pub(crate) fn update_sleep(
             }
             let v = linear[i].norm_squared();
             let w = angular[i].norm_squared() * r.extent * r.extent;
-            if v > threshold_sq || w > threshold_sq {
+            // A kinematic body moves at the velocity it was given however
+            // slow: it is still only when that is zero, so a moving one
+            // never sleeps and keeps its island (what touches it) awake.
+            let driven = r.kind == BodyKind::Kinematic && (v != 0.0 || w != 0.0);
+            if driven || v > threshold_sq || w > threshold_sq {
                 r.sleep_time = 0.0;
             } else {
                 r.sleep_time += dt;
@@ -87,8 +92,10 @@ pub(crate) fn update_sleep(
     let n = bodies.len();
     let SleepScratch { union_find, island_min_sleep } = scratch;
     union_find.reset(n);
-    // Only pairs of two awake bodies join islands: the stretches of the
-    // pair cache with an awake body are walked.
+    // Only pairs of two awake bodies join islands (an awake kinematic body
+    // joins those of what it touches, so that one still enough to sleep
+    // sleeps with them, and setting it moving wakes them): the stretches
+    // of the pair cache with an awake body are walked.
     for c in contacts.live_ranges(bodies, 0..contacts.pairs.len()).flat_map(|r| &contacts.pairs[r])
     {
         if c.point_count != 0

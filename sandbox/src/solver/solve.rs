@@ -104,6 +104,9 @@ pub(crate) struct SolverScratch {
     gathered: Vec<u32>,
     /// The awake bodies' slots, in increasing order.
     pub awake_slots: Vec<u32>,
+    /// The awake kinematic bodies, as (solver index, body slot): their
+    /// velocities are given, not integrated (see [`keep_kinematic_velocities`]).
+    kinematic: Vec<(u32, u32)>,
     /// The regions whose sweeps may run on several threads.
     regions: Regions,
     /// Per manifold the solver sees (touching, with an awake body), in
@@ -245,6 +248,7 @@ pub(crate) fn solve(
         chain_blocks,
         regions,
         step_impulses,
+        kinematic,
         ..
     } = scratch;
     for substep in 0..substeps {
@@ -260,6 +264,7 @@ pub(crate) fn solve(
         for stand_in in regions.stand_ins() {
             solver_bodies[stand_in as usize] = SolverBody::STATIC;
         }
+        keep_kinematic_velocities(kinematic, bodies, solver_bodies);
         integrate_time += t.elapsed();
         regions.sweep(workers, Seams::Once, batches, solver_bodies, |batches, bodies| {
             simd_batch::warm_start(batches, bodies, &params);
@@ -319,6 +324,24 @@ pub(crate) fn solve(
     timer.hand_over(Stage::Integrate, integrate_time);
 }
 
+/// Gives the awake kinematic bodies back the velocities they were set to,
+/// which the integration of velocities just changed by gravity. The passes
+/// never change them (their inverse mass and inertia are zero, so every
+/// impulse moves them by exactly nothing), so each substep's contacts see
+/// the velocity the body was given: a platform carries what rests on it
+/// through friction, and a pusher pushes at its speed.
+fn keep_kinematic_velocities(
+    kinematic: &[(u32, u32)],
+    bodies: &Bodies,
+    solver_bodies: &mut [SolverBody],
+) {
+    for &(index, slot) in kinematic {
+        let (v, w) =
+            (&bodies.linear_velocities[slot as usize], &bodies.angular_velocities[slot as usize]);
+        solver_bodies[index as usize].set_velocities(v, w);
+    }
+}
+
 impl SolverScratch {
     /// The solved-manifold slots of each batch of the last step, in batch
     /// order (for the tests).
@@ -369,6 +392,14 @@ impl SolverScratch {
                 self.solver_index[i] = self.gathered.len() as u32;
                 self.gathered.push(k);
             }
+        }
+        self.kinematic.clear();
+        if bodies.kinematic_count > 0 {
+            let kinematic = self
+                .awake_slots
+                .iter()
+                .filter(|&&i| bodies.records[i as usize].kind == crate::body::BodyKind::Kinematic);
+            self.kinematic.extend(kinematic.map(|&i| (self.solver_index[i as usize], i)));
         }
         let n = self.gathered.len();
         // Every entry is written below; the resize only sizes the arrays.

@@ -18,6 +18,10 @@ use crate::scene_source::{build, source};
 /// One step of every scene, seconds.
 const DT: f32 = 1.0 / 60.0;
 
+/// Steps run when `--steps` is not given, unless the scene has its own
+/// count ([`sandbox::Scene::default_steps`]).
+const DEFAULT_STEPS: u64 = 600;
+
 /// A run shorter than this shows no progress bar.
 const PROGRESS_AFTER: Duration = Duration::from_secs(2);
 
@@ -67,6 +71,10 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
     }
     let source = source(&opts.scene, None)?;
     let name = source.name();
+    let steps_to_run = opts.steps.unwrap_or(match &source {
+        sandbox::tools::SceneSource::Named { scene, .. } => scene.default_steps(),
+        sandbox::tools::SceneSource::File(_) => DEFAULT_STEPS,
+    });
     let sandbox::tools::LoadedScene { mut world, bodies, size } =
         build(&source, !opts.no_sleep, usize::from(opts.threads))?;
     let sleep = world.settings().sleep_enabled;
@@ -81,7 +89,7 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
     let terminal = std::io::stderr().is_terminal();
     let started = Instant::now();
     let mut progress: Option<ProgressBar> = None;
-    for step in 0..opts.steps {
+    for step in 0..steps_to_run {
         let t = Instant::now();
         world.step(DT);
         wall += t.elapsed();
@@ -89,7 +97,7 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
         point_sum += world.contact_point_count();
         solved_sum += world.solved_contact_point_count();
         if progress.is_none() && terminal && started.elapsed() > PROGRESS_AFTER {
-            let bar = ProgressBar::new(opts.steps).with_style(
+            let bar = ProgressBar::new(steps_to_run).with_style(
                 ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {eta} left")
                     .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
@@ -115,7 +123,7 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
             }
         }
     }
-    let steps = opts.steps.max(1) as f64;
+    let steps = steps_to_run.max(1) as f64;
     let ms = |d: Duration| d.as_secs_f64() * 1e3 / steps;
     let st = world.stage_times();
     let hash = format!("{:016x}", world.pose_hash());
@@ -130,7 +138,7 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
     writeln!(
         out,
         "steps            {} of 1/60 s, sleep {}",
-        opts.steps,
+        steps_to_run,
         if sleep { "on" } else { "off" }
     )
     .ok();
@@ -167,7 +175,7 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
             scene: &name,
             size,
             bodies: bodies.len(),
-            steps: opts.steps,
+            steps: steps_to_run,
             sleep,
             threads: world.settings().threads,
             ms_per_step: ms(wall),

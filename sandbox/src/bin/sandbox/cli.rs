@@ -239,9 +239,10 @@ pub struct BenchArgs {
     /// The scene; one of `--scene` and `--scene-file` is required.
     #[command(flatten)]
     pub scene: SceneArgs,
-    /// Steps of 1/60 s to run.
-    #[arg(long, default_value_t = 600)]
-    pub steps: u64,
+    /// Steps of 1/60 s to run [default: 600; for box3d's scenes, box3d's
+    /// own count: large-pyramid 200, many-pyramids 100, convex-pile 500].
+    #[arg(long)]
+    pub steps: Option<u64>,
     /// Keep every body awake.
     #[arg(long)]
     pub no_sleep: bool,

@@ -119,7 +119,7 @@ fn run_app(args: RunArgs) -> Result<()> {
     eprintln!("sandbox: built without the renderer; running the scene headless.");
     let bench = BenchArgs {
         scene: scene_source::args_for(&source),
-        steps: FALLBACK_STEPS,
+        steps: Some(FALLBACK_STEPS),
         no_sleep: args.no_sleep,
         threads: args.threads.unwrap_or(1),
         json: false,

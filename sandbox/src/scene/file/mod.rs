@@ -25,7 +25,8 @@
 //! sleep = true
 //!
 //! [[body]]
-//! kind = "dynamic"              # or "fixed" ("static" is read too); default "dynamic"
+//! kind = "dynamic"              # or "fixed" ("static" is read too), or "kinematic"
+//!                               # (moved by its velocities alone); default "dynamic"
 //! shape = { type = "cuboid", half_extents = [0.5, 0.5, 0.5] }
 //! # or { type = "sphere", radius = 0.5 }
 //! # or { type = "capsule", half_height = 0.5, radius = 0.3 }   (along local Y)

@@ -82,6 +82,7 @@ pub(super) enum RawKind {
     /// Also read as `static`, the word earlier files used.
     #[serde(alias = "static")]
     Fixed,
+    Kinematic,
 }
 
 #[derive(Deserialize)]

@@ -553,6 +553,7 @@ impl Validator<'_> {
         let mut desc = match kind {
             RawKind::Dynamic => BodyDesc::dynamic_shapes(shapes),
             RawKind::Fixed => BodyDesc::fixed_shapes(shapes),
+            RawKind::Kinematic => BodyDesc::kinematic_shapes(shapes),
         };
         if let Some(p) = &b.position {
             let field = BodyField::Position;

@@ -1,0 +1,95 @@
+"""Alternates box3d's `benchmark` app and `sandbox bench` on box3d's scenes
+that the sandbox can build, at 1 and 2 threads, and prints each run and
+the medians. Called by run.sh (which builds both); see benches/VS_BOX3D.md.
+
+Each run records:
+- the time the engine itself reports for the scene's steps (box3d: "run 0 :
+  <ms>", its steps 2..S, the first step being outside its timer; the
+  sandbox: ms_per_step x S, every step), which is wall time and so grows
+  with the machine's load;
+- the CPU time (user + system) of the whole process, world creation
+  included, which the load affects far less on one thread;
+- the 1-minute load average just before the run.
+
+Usage: python3 run.py BENCHMARK SANDBOX [RUNS]
+"""
+
+import json
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+
+# box3d's name, the sandbox's, box3d's step count.
+SCENES = [
+    ("large_pyramid", "large-pyramid", 200),
+    ("many_pyramids", "many-pyramids", 100),
+    ("convex_pile", "convex-pile", 500),
+]
+
+
+def load():
+    with open("/proc/loadavg") as f:
+        return float(f.read().split()[0])
+
+
+def timed(cmd, cwd):
+    """Runs cmd; returns its stdout and the CPU seconds it used."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run(cmd, cwd=cwd, check=True, capture_output=True, text=True).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return out, cpu
+
+
+def box3d(benchmark, name, threads, cwd):
+    cmd = [benchmark, f"-t={threads}", f"-w={threads}", f"--benchmark={name}", "-r=1"]
+    out, cpu = timed(cmd, cwd)
+    ms = float(re.search(r"^run 0 : (\S+) \(ms\)$", out, re.M).group(1))
+    return ms, cpu
+
+
+def sandbox(binary, name, steps, threads, cwd):
+    cmd = [binary, "bench", "--scene", name, "--steps", str(steps), "--threads", str(threads), "--json"]
+    out, cpu = timed(cmd, cwd)
+    report = json.loads(out.strip().splitlines()[-1])
+    return report["ms_per_step"] * report["steps"], cpu
+
+
+def main():
+    benchmark, binary = sys.argv[1], sys.argv[2]
+    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    rows = []
+    # box3d writes its .csv/.dat files into the working directory.
+    with tempfile.TemporaryDirectory() as cwd:
+        print(f"{'scene':<15}{'thr':>4}{'engine':>9}{'run':>4}{'ms':>10}{'cpu s':>8}{'load':>7}", flush=True)
+        for run in range(1, runs + 1):
+            for b_name, s_name, steps in SCENES:
+                for threads in (1, 2):
+                    for engine in ("box3d", "sandbox"):
+                        l = load()
+                        if engine == "box3d":
+                            ms, cpu = box3d(benchmark, b_name, threads, cwd)
+                        else:
+                            ms, cpu = sandbox(binary, s_name, steps, threads, cwd)
+                        rows.append((s_name, threads, engine, ms, cpu, l))
+                        print(f"{s_name:<15}{threads:>4}{engine:>9}{run:>4}{ms:>10.1f}{cpu:>8.2f}{l:>7.2f}", flush=True)
+    print()
+    print("medians: the engines' own ms over the scene's steps, process CPU s, sandbox / box3d")
+    print(f"{'scene':<15}{'thr':>4}{'box3d ms':>10}{'sandbox':>10}{'ratio':>7}"
+          f"{'box3d cpu':>11}{'sandbox':>9}{'ratio':>7}{'load':>12}")
+    for _, s_name, _ in SCENES:
+        for threads in (1, 2):
+            sel = [r for r in rows if r[0] == s_name and r[1] == threads]
+            med = lambda engine, k: statistics.median(r[k] for r in sel if r[2] == engine)
+            bm, sm, bc, sc = med("box3d", 3), med("sandbox", 3), med("box3d", 4), med("sandbox", 4)
+            loads = [r[5] for r in sel]
+            print(f"{s_name:<15}{threads:>4}{bm:>10.1f}{sm:>10.1f}{sm / bm:>7.2f}"
+                  f"{bc:>11.2f}{sc:>9.2f}{sc / bc:>7.2f}{min(loads):>6.1f}-{max(loads):<5.1f}")
+
+
+if __name__ == "__main__":
+    main()
