@@ -131,7 +131,7 @@ fn refine(
         }
         if !improved {
             turn += 1;
-            if turn % TURNS == 0 {
+            if turn.is_multiple_of(TURNS) {
                 step *= 0.5;
             }
         }
