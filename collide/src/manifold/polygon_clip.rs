@@ -42,7 +42,7 @@ pub(crate) fn clip(
     clip_with(input, normal, offset, plane_id, tolerance, false, out);
 }
 
-/// [`clip`], with each crossing on the plane itself rather than on the
+/// `clip`, with each crossing on the plane itself rather than on the
 /// plane widened by the tolerance: the tolerance only decides which
 /// vertices count as inside, so the only points outside the plane are
 /// input vertices within the tolerance of it. The face clipping measures a
@@ -60,7 +60,7 @@ pub(crate) fn clip_on_plane(
     clip_with(input, normal, offset, plane_id, tolerance, true, out);
 }
 
-/// The clipper behind [`clip`] and [`clip_on_plane`].
+/// The clipper behind `clip` and [`clip_on_plane`].
 fn clip_with(
     input: &Polygon,
     normal: &Vector3<f32>,
