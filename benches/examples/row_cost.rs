@@ -4,8 +4,12 @@
 //! the setup) or a quick wall-clock ratio with `time` (ENGINE `both` times
 //! collide and parry3d alternately and prints ns per call for each).
 //!
-//! QUERY is `intersects`, `closest_points` or `penetration`; PAIR is e.g.
-//! `sphere-cuboid`; PLACEMENT `overlapping` or `separated`; ENGINE
+//! QUERY is `intersects`, `closest_points`, `penetration` or
+//! `contact_manifold` (the `contact_manifold` rows of the suite: collide's
+//! [`contact_manifold`] beside parry3d's `contact_manifold_convex_convex`
+//! into an emptied manifold); PAIR is e.g. `sphere-cuboid`, or for
+//! `contact_manifold` also `cylinder-cuboid` (a cylinder of the capsule's
+//! size, as that row uses); PLACEMENT `overlapping` or `separated`; ENGINE
 //! `collide`, `parry3d` or `both`.
 
 use std::hint::black_box;
@@ -18,9 +22,10 @@ use benches::{
 use collide::nalgebra::{Isometry3, Vector3};
 use collide::{
     Capsule, Cone, ConvexHull, Cuboid, Cylinder, Rounded, Shape, Sphere, closest_points,
-    intersects, penetration,
+    contact_manifold, intersects, penetration,
 };
 use parry3d::math::{Pose, Vector};
+use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
 use parry3d::shape::SharedShape;
 
 fn collide_shape(s: QueryShape) -> Shape {
@@ -77,15 +82,24 @@ fn main() {
     let n: usize = n.parse().expect("N");
     let placement =
         if placement == "overlapping" { Placement::Overlapping } else { Placement::Separated };
-    let (sa, sb) = *QUERY_PAIRS
-        .iter()
-        .find(|(a, b)| format!("{}-{}", a.name(), b.name()) == *pair)
-        .expect("pair");
     let poses = pose_pairs(placement);
     let parry_poses: Vec<(Pose, Pose)> =
         poses.iter().map(|(a, b)| (parry_pose(a), parry_pose(b))).collect();
-    let (a, b) = (collide_shape(sa), collide_shape(sb));
-    let (pa, pb) = (parry_shape(sa), parry_shape(sb));
+    let (a, b, pa, pb) = if pair == "cylinder-cuboid" {
+        (
+            Cylinder::new(CAPSULE.0, CAPSULE.1).into(),
+            collide_shape(QueryShape::Cuboid),
+            SharedShape::cylinder(CAPSULE.0, CAPSULE.1),
+            parry_shape(QueryShape::Cuboid),
+        )
+    } else {
+        let (sa, sb) = *QUERY_PAIRS
+            .iter()
+            .find(|(a, b)| format!("{}-{}", a.name(), b.name()) == *pair)
+            .expect("pair");
+        (collide_shape(sa), collide_shape(sb), parry_shape(sa), parry_shape(sb))
+    };
+    let mut manifold = ContactManifold::<(), ()>::new();
     let run_collide = |n: usize| {
         for i in 0..n {
             let (pose_a, pose_b) = &poses[i & (STREAM_LEN - 1)];
@@ -97,13 +111,16 @@ fn main() {
                 "closest_points" => {
                     black_box(closest_points(&a, pose_a, &b, pose_b));
                 }
+                "contact_manifold" => {
+                    black_box(contact_manifold(&a, pose_a, &b, pose_b, 0.0));
+                }
                 _ => {
                     black_box(penetration(&a, pose_a, &b, pose_b));
                 }
             }
         }
     };
-    let run_parry = |n: usize| {
+    let mut run_parry = |n: usize| {
         for i in 0..n {
             let (pose_a, pose_b) = &parry_poses[i & (STREAM_LEN - 1)];
             let (pose_a, pose_b) = (black_box(pose_a), black_box(pose_b));
@@ -115,6 +132,26 @@ fn main() {
                     black_box(
                         parry3d::query::closest_points(pose_a, &*pa, pose_b, &*pb, f32::MAX).ok(),
                     );
+                }
+                "contact_manifold" => {
+                    // As the suite's row: emptied, so parry computes the
+                    // manifold afresh.
+                    manifold.clear();
+                    let pos12 = pose_a.inv_mul(pose_b);
+                    black_box(
+                        DefaultQueryDispatcher
+                            .contact_manifold_convex_convex(
+                                &pos12,
+                                &*pa,
+                                &*pb,
+                                None,
+                                None,
+                                0.0,
+                                &mut manifold,
+                            )
+                            .ok(),
+                    );
+                    black_box(manifold.points.len());
                 }
                 _ => {
                     black_box(parry3d::query::contact(pose_a, &*pa, pose_b, &*pb, 0.0).ok());

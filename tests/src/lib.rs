@@ -14,7 +14,11 @@
 //! * [`polytope`]: polytope features written down for boxes and found by
 //!   brute-force triple enumeration for small point clouds.
 //! * [`separation`]: the answer for any two rounded polytopes
-//!   (`core ⊕ ball(radius)`), i.e. every shape collide has.
+//!   (`core ⊕ ball(radius)`): every shape collide has but the curved ones.
+//! * [`revolution`]: closed-form support and signed distance of cylinders
+//!   and cones, and [`direction_search`]: the signed separation of any two
+//!   shapes from their support functions alone, for pairs with a curved
+//!   shape.
 //! * [`casts`]: ray casts and shape casts, by the first root of the
 //!   (convex) signed distance or separation along the motion.
 //! * [`check`]: the accuracy bounds and the per-pair checks, shared by the
@@ -51,9 +55,11 @@ pub mod brute_distance;
 pub mod casts;
 pub mod check;
 pub mod closest;
+pub mod direction_search;
 pub mod generators;
 pub mod oracle_shape;
 pub mod polytope;
+pub mod revolution;
 pub mod rng;
 pub mod runner;
 pub mod sat;

@@ -70,6 +70,32 @@ impl Polytope {
         Self { vertices: vec![a, b], faces: Vec::new(), triangles: Vec::new(), edges: vec![[0, 1]] }
     }
 
+    /// The flat triangle `a b c` (collide's `Triangle`): two faces, one on
+    /// each side, and three edges. `None` if degenerate.
+    ///
+    /// ```
+    /// use tests::polytope::Polytope;
+    /// use tests::nalgebra::{Point3, Vector3};
+    /// let t = Polytope::triangle(Point3::origin(), Point3::new(1.0, 0.0, 0.0),
+    ///                            Point3::new(0.0, 1.0, 0.0)).unwrap();
+    /// assert_eq!(t.signed_distance(&Point3::new(2.0, 0.0, 0.0)), 1.0);
+    /// assert_eq!(t.signed_distance(&Point3::new(0.2, 0.2, -0.5)), 0.5);
+    /// assert_eq!(t.support(&Vector3::z()), 0.0);
+    /// ```
+    pub fn triangle(a: Point3<f64>, b: Point3<f64>, c: Point3<f64>) -> Option<Self> {
+        let normal = (b - a).cross(&(c - a)).try_normalize(0.0)?;
+        let offset = normal.dot(&a.coords);
+        Some(Self {
+            vertices: vec![a, b, c],
+            faces: vec![
+                FacePlane { normal, offset },
+                FacePlane { normal: -normal, offset: -offset },
+            ],
+            triangles: vec![[0, 1, 2]],
+            edges: vec![[0, 1], [1, 2], [2, 0]],
+        })
+    }
+
     /// The box `[-half, half]`, with its features written down directly.
     ///
     /// ```
@@ -236,7 +262,11 @@ impl Polytope {
     pub fn signed_distance(&self, p: &Point3<f64>) -> f64 {
         if self.is_solid() {
             let planes = self.max_plane_distance(p);
-            if planes <= 0.0 {
+            // Strictly inside; a point on a face plane is at distance 0 from
+            // the boundary triangles too, and for a flat polytope (a
+            // triangle, whose two faces share a plane) every point of the
+            // plane is, though only those on the triangle touch it.
+            if planes < 0.0 {
                 return planes;
             }
             self.triangles

@@ -19,6 +19,7 @@ mod new_shape_rays;
 mod new_shapes;
 mod oracle_self_check;
 mod peer_shape_tests;
+mod peer_shape_tests_box3d;
 mod point_queries;
 mod polytopes_vs_sat_and_brute_force;
 mod proptest_queries;

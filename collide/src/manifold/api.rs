@@ -3,7 +3,8 @@
 //! of shape kinds.
 //!
 //! Box–box runs the separating-axis test with face clipping
-//! ([`super::box_box`]); sphere–sphere and cuboid–sphere (either order) are
+//! ([`super::box_box`]), and GJK's closest points when the boxes are apart
+//! and no clipped point is within the prediction distance; sphere–sphere and cuboid–sphere (either order) are
 //! closed forms ([`super::sphere_pairs`]); every other pair takes collide's
 //! GJK/EPA normal and clips the shapes' supporting features
 //! ([`super::face_clipping`]).
@@ -151,7 +152,16 @@ pub fn try_contact_manifold_cached(
     check_input(a, pose_a, b, pose_b, prediction)?;
     Ok(match (a, b) {
         (Shape::Cuboid(ca), Shape::Cuboid(cb)) => {
-            collide_cuboids(ca, pose_a, cb, pose_b, prediction)
+            match collide_cuboids(ca, pose_a, cb, pose_b, prediction) {
+                // Separated boxes whose best separating-axis feature lies
+                // beyond the prediction while their closest points do not
+                // (a vertex or edge beside the reference face): GJK's exact
+                // closest points instead of no contact.
+                ManifoldOutcome::Within(m) if m.is_empty() => {
+                    return collide_convex(a, pose_a, b, pose_b, prediction, cache);
+                }
+                outcome => outcome,
+            }
         }
         (Shape::Sphere(sa), Shape::Sphere(sb)) => {
             collide_spheres(sa, pose_a, sb, pose_b, prediction)

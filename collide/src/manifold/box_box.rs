@@ -164,26 +164,7 @@ pub(crate) fn collide_cuboids(
     }
 
     if best_edge.0 > edge_bar {
-        let (_, i, j, len) = best_edge;
-        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-        let (n1, n2) = (-r[(i2, j)] / len, r[(i1, j)] / len);
-        // Built without indexed stores, as in `face_contact`.
-        let mut n = match i {
-            0 => Vector3::new(0.0, n1, n2),
-            1 => Vector3::new(n2, 0.0, n1),
-            _ => Vector3::new(n1, n2, 0.0),
-        };
-        if t.dot(&n) < 0.0 {
-            n = -n;
-        }
-        let normal = rot_a * n;
-        let mut out = ContactManifold::empty(normal);
-        if let Some((point, separation, id, _)) =
-            edge_contact(&ha, &hb, &r, &t, i, j, &n, speculative)
-        {
-            out.push(ManifoldPoint::from_midpoint(pose_a * point, separation, id, &normal));
-        }
-        return ManifoldOutcome::Within(out);
+        return edge_manifold(pose_a, &rot_a, &ha, &hb, &r, &t, best_edge, speculative);
     }
     let clip_tolerance = CLIP_FRACTION * scale;
 
@@ -215,6 +196,45 @@ pub(crate) fn collide_cuboids(
     };
     let mut out = ContactManifold::empty(normal_ref);
     reduce(&candidates, &normal_ref, &mut out);
+    ManifoldOutcome::Within(out)
+}
+
+/// The one-point manifold of the edge axis `best_edge` (its separation, A's
+/// edge index, B's edge index, and the axis's unnormalised length); `r`,
+/// `t` and the normal are in A's frame, `rot_a` is A's rotation.
+#[allow(clippy::too_many_arguments)]
+fn edge_manifold(
+    pose_a: &Isometry3<f32>,
+    rot_a: &Matrix3<f32>,
+    ha: &Vector3<f32>,
+    hb: &Vector3<f32>,
+    r: &Matrix3<f32>,
+    t: &Vector3<f32>,
+    best_edge: (f32, usize, usize, f32),
+    speculative: f32,
+) -> ManifoldOutcome {
+    let (_, i, j, len) = best_edge;
+    let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+    let (n1, n2) = (-r[(i2, j)] / len, r[(i1, j)] / len);
+    // Built without indexed stores, as in `face_contact`.
+    let mut n = match i {
+        0 => Vector3::new(0.0, n1, n2),
+        1 => Vector3::new(n2, 0.0, n1),
+        _ => Vector3::new(n1, n2, 0.0),
+    };
+    if t.dot(&n) < 0.0 {
+        n = -n;
+    }
+    let normal = rot_a * n;
+    let mut out = ContactManifold::empty(normal);
+    if let Some((point, separation, id, ends)) = edge_contact(ha, hb, r, t, i, j, &n, speculative) {
+        let mut p = ManifoldPoint::from_midpoint(pose_a * point, separation, id, &normal);
+        // The two edges' closest points, on the boxes' surfaces.
+        if let Some([on_a, on_b]) = ends {
+            (p.point_a, p.point_b) = (pose_a * on_a, pose_a * on_b);
+        }
+        out.push(p);
+    }
     ManifoldOutcome::Within(out)
 }
 
@@ -324,12 +344,17 @@ fn edge_contact(
     let s = if denom > MIN_EDGE_CROSS * MIN_EDGE_CROSS { (bb * f - c) / denom } else { 0.0 };
     let s = s.clamp(-ha[i], ha[i]);
     let u = (bb * s + f).clamp(-hb[j], hb[j]);
+    // With B's parameter clamped, A's nearest to it again (Ericson's
+    // segment–segment closest points): both points stay on their edges.
+    let s = (bb * u - c).clamp(-ha[i], ha[i]);
     let point_a = pa + da * s;
     let point_b = pb + db * u;
     let separation = (point_b - point_a).dot(n);
     let id = 0x4000_0000 | (i * 3 + j) as u32;
-    (separation <= speculative)
-        .then(|| (Point3::from((point_a + point_b) * 0.5), separation, id, None))
+    (separation <= speculative).then(|| {
+        let mid = Point3::from((point_a + point_b) * 0.5);
+        (mid, separation, id, Some([Point3::from(point_a), Point3::from(point_b)]))
+    })
 }
 
 #[cfg(test)]

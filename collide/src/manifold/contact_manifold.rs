@@ -18,10 +18,10 @@ pub struct ManifoldPoint {
     /// The point on A's surface.
     pub point_a: Point3<f32>,
     /// The point on B's surface. `point_b - point_a` is
-    /// `separation * normal` except where a clipped face point's foot on
-    /// the other shape's face is taken along that face's normal (a deep
-    /// contact whose normal leans from the face), so that both points stay
-    /// on the surfaces.
+    /// `separation * normal` except where a point's foot is the nearest
+    /// point of an edge or side line (segment features), or the two closest
+    /// points of two boxes' edges, so that both points stay on the
+    /// surfaces.
     pub point_b: Point3<f32>,
     /// Signed distance between the surfaces along the manifold's normal:
     /// negative when the shapes overlap there, positive for a predicted

@@ -6,12 +6,25 @@
 //! when overlapping), find each shape's supporting feature along the normal
 //! ([`super::supporting_feature`]), clip the incident feature against the
 //! side planes of the reference feature and measure each clipped point's
-//! separation to the reference plane along the normal. Departures: the
-//! feature with more vertices is the reference (so a capsule lying on a
-//! face clips to two points), and a clip that leaves nothing, or only points
-//! shallower than the query's depth, gets the query's witness point as well
-//! instead of dropping the contact.
-
+//! separation to the reference plane along the normal. Departures:
+//!
+//! * The side planes of a reference face contain the contact normal (the
+//!   face's prism along the normal), not the face's own normal. A clipped
+//!   point `p` lies on the incident feature, on its shape's surface; the
+//!   line through it along the normal then meets the reference face inside
+//!   the face, where it leaves the reference shape. So `p` and that foot are
+//!   the two surfaces' extreme points on one line along the normal, and
+//!   their distance along it is never less than the shapes' separation
+//!   along the normal: no point is reported deeper than the exact depth,
+//!   however far the face leans from the normal. (Jolt's prism along the
+//!   face normal keeps points whose line along the contact normal leaves
+//!   the face, where the face's plane lies outside the shape, and overstates
+//!   their depth.)
+//! * The feature with more vertices is the reference (so a capsule lying on
+//!   a face clips to two points).
+//! * A clip that leaves nothing, or only points shallower than the query's
+//!   depth, gets the query's witness point as well instead of dropping the
+//!   contact.
 use arrayvec::ArrayVec;
 use nalgebra::{Isometry3, Point3, Vector3};
 
@@ -20,7 +33,7 @@ use super::feature_scale::{
     CLIP_FRACTION, EDGE_FEATURE_GAP_FRACTION, MIN_NORMAL_DISTANCE_FRACTION, MISSED_DEPTH_FRACTION,
     shape_scale,
 };
-use super::polygon_clip::{MAX_POLYGON_VERTICES, Polygon, clip};
+use super::polygon_clip::{MAX_POLYGON_VERTICES, Polygon, clip_on_plane};
 use super::reduce::{Candidate, reduce};
 use super::supporting_feature::supporting_feature;
 use crate::error::QueryError;
@@ -95,31 +108,41 @@ pub(crate) fn collide_convex(
         } else {
             (&poly_b, &mut poly_a, normal_b, -n)
         };
-        clip_to_reference(reference, incident, &face_normal.unwrap_or(towards), clip_tolerance);
+        clip_to_reference(reference, incident, &towards, clip_tolerance);
         let q0 = reference[0].0;
         let plane = face_normal.filter(|m| m.dot(&towards) > MIN_FACE_COSINE);
         for &(p, id) in incident.iter() {
-            let sep = match plane {
-                Some(m) => (p - q0).dot(&m) / m.dot(&towards),
-                None => (p - q0).dot(&towards),
+            // `p` is on the incident surface. Its foot on the reference:
+            // along the contact normal on a face (inside the face, since the
+            // clip kept `p` inside the face's prism along the normal), so
+            // both points are the surfaces' extremes on that line; on a
+            // segment (an edge, a side line, a capsule's side) the nearest
+            // point of it.
+            //
+            // No line along the normal has a smaller gap between the shapes
+            // than the query's separation (the gap of the whole shapes along
+            // the normal), so a point measured deeper is bounded by it: a
+            // vertex kept by the clip tolerance just outside a leaning face
+            // has its foot on the face's plane beyond the face, above the
+            // shape's surface there.
+            let (foot, sep) = match plane {
+                Some(m) => {
+                    let sep = ((p - q0).dot(&m) / m.dot(&towards)).max(separation);
+                    (p - towards * sep, sep)
+                }
+                None if reference.len() == 2 => {
+                    let axis = reference[1].0 - q0;
+                    let t = ((p - q0).dot(&axis) / axis.norm_squared()).clamp(0.0, 1.0);
+                    // NaN (a zero-length segment) falls back to its start.
+                    let foot = if t.is_finite() { q0 + axis * t } else { q0 };
+                    (foot, (p - foot).dot(&towards).max(separation))
+                }
+                None => {
+                    let sep = (p - q0).dot(&towards).max(separation);
+                    (p - towards * sep, sep)
+                }
             };
             if sep <= speculative && !candidates.is_full() {
-                // `p` is on the incident surface. Its foot on the reference
-                // face is taken along the face's normal (inside the face,
-                // which the clip kept `p` above), not along the contact
-                // normal, which leaves the face when the two differ and the
-                // contact is deep.
-                let foot = match plane {
-                    Some(m) => p - m * (p - q0).dot(&m),
-                    // A segment (an edge, a side line): the nearest point on it.
-                    None if reference.len() == 2 => {
-                        let axis = reference[1].0 - q0;
-                        let t = ((p - q0).dot(&axis) / axis.norm_squared()).clamp(0.0, 1.0);
-                        // NaN (a zero-length segment) falls back to its start.
-                        if t.is_finite() { q0 + axis * t } else { q0 }
-                    }
-                    None => p - towards * sep,
-                };
                 let ends = if ref_is_a { [foot, p] } else { [p, foot] };
                 candidates.push((p - towards * (0.5 * sep), sep, key | id, Some(ends)));
             }
@@ -205,12 +228,13 @@ fn contact_of_shapes(
 }
 
 /// Clips `incident` by the side planes of `reference`: the planes through
-/// each edge of a face, perpendicular to the face, or the two planes capping
-/// a segment.
+/// each edge of a face that contain `towards` (the contact normal, pointing
+/// from the reference to the incident shape), or the two planes capping a
+/// segment.
 fn clip_to_reference(
     reference: &Polygon,
     incident: &mut Polygon,
-    face_normal: &Vector3<f32>,
+    towards: &Vector3<f32>,
     tolerance: f32,
 ) {
     let mut scratch = Polygon::new();
@@ -218,18 +242,18 @@ fn clip_to_reference(
     if n == 2 {
         let (p0, p1) = (reference[0].0, reference[1].0);
         let axis = p1 - p0;
-        clip(incident, &axis, axis.dot(&p1.coords), 0, tolerance, &mut scratch);
-        clip(&scratch, &-axis, -axis.dot(&p0.coords), 1, tolerance, incident);
+        clip_on_plane(incident, &axis, axis.dot(&p1.coords), 0, tolerance, &mut scratch);
+        clip_on_plane(&scratch, &-axis, -axis.dot(&p0.coords), 1, tolerance, incident);
         return;
     }
     let centroid = reference.iter().fold(Vector3::zeros(), |s, v| s + v.0.coords) / n as f32;
     for k in 0..n {
         let (p0, p1) = (reference[k].0, reference[(k + 1) % n].0);
-        let mut side = (p1 - p0).cross(face_normal);
+        let mut side = (p1 - p0).cross(towards);
         if side.dot(&(centroid - p0.coords)) > 0.0 {
             side = -side;
         }
-        clip(incident, &side, side.dot(&p0.coords), k as u32, tolerance, &mut scratch);
+        clip_on_plane(incident, &side, side.dot(&p0.coords), k as u32, tolerance, &mut scratch);
         std::mem::swap(incident, &mut scratch);
     }
 }

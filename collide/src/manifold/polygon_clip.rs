@@ -26,7 +26,11 @@ pub(crate) type Polygon = ArrayVec<(Point3<f32>, u32), MAX_POLYGON_VERTICES>;
 ///
 /// A vertex kept as is keeps its id. A vertex made where edge `a → b` crosses
 /// the plane gets an id built from the plane's id and the ids of `a` and `b`,
-/// so the same crossing gives the same id on the next frame.
+/// so the same crossing gives the same id on the next frame. The crossing
+/// lies on the plane widened by the tolerance (as box–box's rectangle clip
+/// places it, bit for bit, which its tests check); [`clip_on_plane`] puts
+/// it on the plane itself.
+#[cfg(test)]
 pub(crate) fn clip(
     input: &Polygon,
     normal: &Vector3<f32>,
@@ -35,9 +39,41 @@ pub(crate) fn clip(
     tolerance: f32,
     out: &mut Polygon,
 ) {
+    clip_with(input, normal, offset, plane_id, tolerance, false, out);
+}
+
+/// `clip`, with each crossing on the plane itself rather than on the
+/// plane widened by the tolerance: the tolerance only decides which
+/// vertices count as inside, so the only points outside the plane are
+/// input vertices within the tolerance of it. The face clipping measures a
+/// point's separation where the line through it along the normal meets the
+/// reference face; a crossing on the widened plane would meet the face's
+/// plane outside the face, above the shape's surface there.
+pub(crate) fn clip_on_plane(
+    input: &Polygon,
+    normal: &Vector3<f32>,
+    offset: f32,
+    plane_id: u32,
+    tolerance: f32,
+    out: &mut Polygon,
+) {
+    clip_with(input, normal, offset, plane_id, tolerance, true, out);
+}
+
+/// The clipper behind `clip` and [`clip_on_plane`].
+fn clip_with(
+    input: &Polygon,
+    normal: &Vector3<f32>,
+    offset: f32,
+    plane_id: u32,
+    tolerance: f32,
+    on_plane: bool,
+    out: &mut Polygon,
+) {
     out.clear();
     // `normal` need not be unit length: scale the tolerance with it.
-    let offset = offset + tolerance * normal.norm();
+    let widening = tolerance * normal.norm();
+    let offset = offset + widening;
     let n = input.len();
     if n == 0 {
         return;
@@ -64,11 +100,22 @@ pub(crate) fn clip(
         let cur = if n == 2 { input[1] } else { input[k] };
         let d_cur = normal.dot(&cur.0.coords) - offset;
         if (d_prev <= 0.0) != (d_cur <= 0.0) {
-            let t = d_prev / (d_prev - d_cur);
-            let p = prev.0 + (cur.0 - prev.0) * t;
-            let id = crossing_id(plane_id, prev.1, cur.1);
-            if !out.is_full() {
-                out.push((p, id));
+            let t = if on_plane {
+                // Distances to the plane itself. An end kept within the
+                // tolerance outside it puts the crossing beyond that end
+                // (t outside [0, 1]): the end itself is the polygon's
+                // vertex there, and no crossing is added.
+                let (e_prev, e_cur) = (d_prev + widening, d_cur + widening);
+                e_prev / (e_prev - e_cur)
+            } else {
+                d_prev / (d_prev - d_cur)
+            };
+            // Written so that NaN adds the crossing, as the widened form
+            // always does.
+            let beyond_an_end = on_plane && (t <= 0.0 || t >= 1.0);
+            if !beyond_an_end && !out.is_full() {
+                let p = prev.0 + (cur.0 - prev.0) * t;
+                out.push((p, crossing_id(plane_id, prev.1, cur.1)));
             }
         }
         if d_cur <= 0.0 && !out.is_full() {

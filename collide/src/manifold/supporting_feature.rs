@@ -1,8 +1,10 @@
 //! Each shape's supporting feature along a direction: the face, edge or
 //! vertex that reaches farthest, as world vertices with feature ids, for
 //! clipping one against the other (Jolt's `GetSupportingFace`). A sphere
-//! gives its one point; a capsule its segment when it lies across the
-//! direction (else its nearer end first, then its farther end); a box its
+//! gives its one point; a capsule the side line facing the direction (its
+//! segment moved out by the radius across the axis; nearer end first when
+//! it leans), or its nearer end's support point when it points along the
+//! direction; a box its
 //! face; a hull the face whose normal is nearest the direction, or, when
 //! that face leans away and `edges` is asked for, the face's farthest edge
 //! or vertex. The kinds added later: a cylinder's cap (a regular polygon of
@@ -10,7 +12,7 @@
 //! first); a cone's base (the same polygon), side line or single support
 //! point (apex or rim); a triangle's face, edge or vertex; a segment as a
 //! capsule's core; a rounded shape its core's feature moved out by the
-//! radius; a custom shape, whose faces collide does not know, its support
+//! radius onto the rounded surface; a custom shape, whose faces collide does not know, its support
 //! point alone (a one-point manifold, which a solver completes over a few
 //! frames, as for a sphere).
 
@@ -79,7 +81,22 @@ pub(crate) fn supporting_feature(
         }
         Shape::Capsule(c) => {
             let [bottom, top] = c.segment();
-            let round = dir * c.radius;
+            // The capsule's side line facing `dir`: the core segment moved
+            // out by the radius along the part of `dir` across the axis, so
+            // every point of it (and every clip crossing on it) lies on the
+            // capsule's surface. Moving the ends along `dir` itself would
+            // put the chord between them inside a capsule leaning from the
+            // normal, by up to its radius.
+            let across = Vector3::new(dir_local.x, 0.0, dir_local.z);
+            let across_len = across.norm();
+            if !(across_len >= CAPSULE_SIDE_COSINE) {
+                // Within about 3° of the axis (or NaN): the nearer end's
+                // support point alone.
+                let end = if dir_local.y > 0.0 { (top, 1) } else { (bottom, 0) };
+                out.push((pose * end.0 + dir * c.radius, end.1));
+                return (end.1, None);
+            }
+            let round = pose.rotation * (across * (c.radius / across_len));
             if dir_local.y.abs() < CAPSULE_SIDE_COSINE {
                 out.push((pose * bottom + round, 0));
                 out.push((pose * top + round, 1));
@@ -91,7 +108,10 @@ pub(crate) fn supporting_feature(
                 // step, and with only the near end (rising, so never
                 // pushed) it sank through the ground (soak seed 4, step
                 // 13464: a 3 g capsule at 188 rad/s, 60 steps inside the
-                // slab).
+                // slab). The near end's support point, on its hemisphere,
+                // reaches deeper than the side line by `radius (1 - sin)`
+                // of the lean; the clip adds the query's witness point
+                // when that matters.
                 out.push((pose * top + round, 1));
                 out.push((pose * bottom + round, 0));
                 (1, None)
@@ -166,10 +186,27 @@ pub(crate) fn supporting_feature(
         Shape::Triangle(t) => triangle_feature(t, pose, &dir_local, out),
         Shape::Segment(s) => segment_feature(s, pose, &dir_local, out),
         Shape::Rounded(r) => {
-            // The core's feature, every vertex moved out by the radius along
-            // the direction: the rounded shape's surface there.
+            // The core's feature moved out by the radius onto the rounded
+            // shape's surface: a face along its normal (the rounded shape's
+            // flat face), a segment along the part of the direction across
+            // it (the rounded side facing the direction), a vertex along
+            // the direction (its support point).
             let feature = supporting_feature(&r.inner, pose, dir, edges, out);
-            let offset = dir * r.radius;
+            let offset = match (feature.1, out.len()) {
+                (Some(normal), _) => normal * r.radius,
+                (None, 2) => {
+                    let axis = out[1].0 - out[0].0;
+                    let across = dir - axis * (dir.dot(&axis) / axis.norm_squared());
+                    let len = across.norm();
+                    // A segment along the direction (or NaN): its support.
+                    if len >= CAPSULE_SIDE_COSINE {
+                        across * (r.radius / len)
+                    } else {
+                        dir * r.radius
+                    }
+                }
+                _ => dir * r.radius,
+            };
             for v in out.iter_mut() {
                 v.0 += offset;
             }
