@@ -10,6 +10,7 @@ mod common;
 mod api;
 #[cfg(feature = "cli")]
 mod cli;
+mod columns;
 mod contact_impulses;
 mod dependencies;
 mod fast_bodies;
