@@ -98,3 +98,70 @@ impl fmt::Display for QueryError {
 }
 
 impl std::error::Error for QueryError {}
+
+/// Why a shape's parameters were rejected by its `try_new` constructor.
+///
+/// ```
+/// use collide::{Cylinder, ShapeError};
+/// assert_eq!(
+///     Cylinder::try_new(1.0, -0.5),
+///     Err(ShapeError::NotPositive { parameter: "radius", value: -0.5 }),
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ShapeError {
+    /// A size or coordinate is NaN or infinite.
+    NonFinite {
+        /// The parameter's name, as in the constructor's signature.
+        parameter: &'static str,
+    },
+    /// A size (radius, half height, half extent) is zero or negative.
+    NotPositive {
+        /// The parameter's name, as in the constructor's signature.
+        parameter: &'static str,
+        /// The value given.
+        value: f32,
+    },
+    /// A triangle's corners lie on one line (or coincide), so it has no
+    /// area and no normal.
+    DegenerateTriangle,
+    /// A segment's ends coincide, so it has no direction.
+    DegenerateSegment,
+}
+
+impl fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NonFinite { parameter } => write!(f, "{parameter} is NaN or infinite"),
+            Self::NotPositive { parameter, value } => {
+                write!(f, "{parameter} must be positive, got {value}")
+            }
+            Self::DegenerateTriangle => {
+                f.write_str("the triangle's corners lie on one line, so it has no area")
+            }
+            Self::DegenerateSegment => f.write_str("the segment's ends coincide"),
+        }
+    }
+}
+
+impl std::error::Error for ShapeError {}
+
+/// Checks that a size is finite and positive, naming it in the error.
+pub(crate) fn positive(parameter: &'static str, value: f32) -> Result<f32, ShapeError> {
+    if !value.is_finite() {
+        Err(ShapeError::NonFinite { parameter })
+    } else if value > 0.0 {
+        Ok(value)
+    } else {
+        Err(ShapeError::NotPositive { parameter, value })
+    }
+}
+
+/// Checks that every coordinate of a point is finite, naming it in the error.
+pub(crate) fn finite_point(
+    parameter: &'static str,
+    p: &nalgebra::Point3<f32>,
+) -> Result<(), ShapeError> {
+    if p.iter().all(|x| x.is_finite()) { Ok(()) } else { Err(ShapeError::NonFinite { parameter }) }
+}

@@ -44,6 +44,10 @@ pub enum WorldError {
     /// positive and finite (a flat hull, which has no volume, or a shape so
     /// large that its mass overflows an f32).
     BadMass,
+    /// A shape's points are degenerate: a triangle whose corners lie on one
+    /// line, or a segment whose ends coincide (the shape's
+    /// [`ShapeError`](collide::ShapeError) says which).
+    InvalidShape(collide::ShapeError),
     /// The step settings break a rule (see [`StepSettings::validate`](crate::StepSettings::validate)).
     InvalidSettings(SettingsError),
 }
@@ -58,6 +62,7 @@ impl fmt::Display for WorldError {
             Self::BadMass => {
                 f.write_str("the shape and density give a non-positive or non-finite mass")
             }
+            Self::InvalidShape(e) => write!(f, "invalid shape: {e}"),
             Self::InvalidSettings(e) => write!(f, "invalid step settings: {e}"),
         }
     }
@@ -103,6 +108,20 @@ pub enum BodyField {
     CapsuleHalfHeight,
     /// A capsule's radius, m.
     CapsuleRadius,
+    /// A cylinder's half height, m.
+    CylinderHalfHeight,
+    /// A cylinder's radius, m.
+    CylinderRadius,
+    /// A cone's half height (half the distance from base to apex), m.
+    ConeHalfHeight,
+    /// A cone's base radius, m.
+    ConeRadius,
+    /// A triangle's corners, m (in the body's frame).
+    TrianglePoints,
+    /// A segment's ends, m (in the body's frame).
+    SegmentPoints,
+    /// A rounded shape's rounding radius, m.
+    RoundedRadius,
     /// The impulse of [`World::apply_impulse`](crate::World::apply_impulse), N·s.
     Impulse,
     /// The point [`World::apply_impulse`](crate::World::apply_impulse) applies
@@ -126,6 +145,13 @@ impl BodyField {
             Self::SphereRadius => "sphere radius",
             Self::CapsuleHalfHeight => "capsule half_height",
             Self::CapsuleRadius => "capsule radius",
+            Self::CylinderHalfHeight => "cylinder half_height",
+            Self::CylinderRadius => "cylinder radius",
+            Self::ConeHalfHeight => "cone half_height",
+            Self::ConeRadius => "cone radius",
+            Self::TrianglePoints => "triangle points",
+            Self::SegmentPoints => "segment points",
+            Self::RoundedRadius => "rounded radius",
             Self::Impulse => "impulse",
             Self::ImpulsePoint => "impulse point",
         }
@@ -141,12 +167,21 @@ impl BodyField {
         match self {
             Self::Position => Rule::WithinWorldBound,
             Self::Rotation => Rule::UnitQuaternion,
-            Self::LinearVelocity | Self::AngularVelocity | Self::Impulse | Self::ImpulsePoint => {
-                Rule::Finite
-            }
-            Self::Density | Self::CuboidHalfExtents | Self::SphereRadius | Self::CapsuleRadius => {
-                Rule::Positive
-            }
+            Self::LinearVelocity
+            | Self::AngularVelocity
+            | Self::Impulse
+            | Self::ImpulsePoint
+            | Self::TrianglePoints
+            | Self::SegmentPoints => Rule::Finite,
+            Self::Density
+            | Self::CuboidHalfExtents
+            | Self::SphereRadius
+            | Self::CapsuleRadius
+            | Self::CylinderHalfHeight
+            | Self::CylinderRadius
+            | Self::ConeHalfHeight
+            | Self::ConeRadius
+            | Self::RoundedRadius => Rule::Positive,
             Self::Friction | Self::CapsuleHalfHeight => Rule::NonNegative,
             Self::Restitution => Rule::UnitInterval,
         }

@@ -88,9 +88,9 @@ mod workers;
 mod world;
 mod world_view;
 
-pub use body::mass_properties::{MassProperties, polyhedron as polyhedron_mass_properties};
 pub use body::{BodyDesc, BodyId, BodyKind};
 pub use collide;
+pub use collide::MassProperties;
 pub use collide::Ray;
 pub use collision::aabb::Aabb;
 pub use collision::contact_view::{ContactPointView, ContactView};

@@ -46,7 +46,6 @@ use collide::nalgebra::{Isometry3, Point3, Vector3};
 use collide::{Ray, RayCast, Shape};
 
 use crate::body::checks;
-use crate::body::mass_properties::MassProperties;
 use crate::body::storage::Bodies;
 use crate::body::{BodyDesc, BodyId, BodyKind};
 use crate::collision::aabb::Aabb;
@@ -67,6 +66,7 @@ use crate::solver::write_back::write_back;
 use crate::stage_times::StageTimes;
 use crate::tolerances::AABB_MARGIN;
 use crate::workers::Workers;
+use collide::MassProperties;
 
 pub use crate::body::storage::WORLD_BOUND;
 

@@ -17,6 +17,7 @@ mod fast_bodies;
 mod friction;
 mod mass_properties;
 mod mass_ratios;
+mod new_shape_bodies;
 mod piles;
 mod push_out;
 mod ray_cast;

@@ -5,7 +5,7 @@
 
 use collide::nalgebra::{Matrix3, Point3, Rotation3, Vector3};
 use collide::{Capsule, Cuboid, Shape, Sphere};
-use sandbox::{MassProperties, polyhedron_mass_properties};
+use sandbox::MassProperties;
 
 /// Faces of a box whose corner `i` has the signs of bits 0, 1, 2 on x, y, z,
 /// counter-clockwise seen from outside.
@@ -30,7 +30,7 @@ fn polyhedral_box_matches_the_analytic_box_under_rigid_transforms() {
         let corners: Vec<Point3<f32>> =
             Cuboid::new(h).corners().iter().map(|c| rot * c + offset).collect();
         let faces = BOX_FACES.iter().map(|f| f.as_slice());
-        let p = polyhedron_mass_properties(&corners, faces, density);
+        let p = MassProperties::of_polyhedron(&corners, faces, density);
         assert!(close(p.mass, analytic.mass, 1e-4), "mass {} vs {}", p.mass, analytic.mass);
         assert!((p.local_center.coords - offset).norm() < 1e-3, "centre {:?}", p.local_center);
         let expected: Matrix3<f32> = rot.matrix() * analytic.inertia * rot.matrix().transpose();
@@ -52,7 +52,7 @@ fn polyhedral_tetrahedron_matches_the_closed_form() {
         Point3::new(0.0, 0.0, a),
     ];
     let faces: [&[u32]; 4] = [&[0, 2, 1], &[0, 1, 3], &[0, 3, 2], &[1, 2, 3]];
-    let p = polyhedron_mass_properties(&v, faces.into_iter(), 1.0);
+    let p = MassProperties::of_polyhedron(&v, faces.into_iter(), 1.0);
     let volume = a.powi(3) / 6.0;
     assert!(close(p.mass, volume, 1e-5));
     assert!((p.local_center.coords - Vector3::repeat(a / 4.0)).norm() < 1e-5);

@@ -5,7 +5,7 @@
 //! and which body answers when the ray starts inside one.
 
 use collide::nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
-use collide::{Capsule, Cuboid, RayCast, Shape, Sphere};
+use collide::{Capsule, Cone, Cuboid, Cylinder, RayCast, Shape, Sphere};
 use sandbox::{BodyDesc, Ray, World, icosahedron};
 
 /// A small deterministic generator (64-bit LCG), so the test needs no crate.
@@ -52,6 +52,13 @@ fn inside(shape: &Shape, p: &Point3<f32>) -> bool {
             (p - Point3::new(0.0, y, 0.0)).norm() <= c.radius
         }
         Shape::ConvexHull(h) => h.faces().iter().all(|f| f.normal.dot(&p.coords) <= f.offset),
+        Shape::Cylinder(c) => p.y.abs() <= c.half_height && p.x.hypot(p.z) <= c.radius,
+        Shape::Cone(c) => {
+            // The radius shrinks linearly from the base (y = -h) to the apex.
+            let up = (p.y + c.half_height) / (2.0 * c.half_height);
+            (0.0..=1.0).contains(&up) && p.x.hypot(p.z) <= c.radius * (1.0 - up)
+        }
+        other => panic!("no oracle for a {}", other.kind_name()),
     }
 }
 
@@ -86,6 +93,8 @@ fn ray_casts_match_a_marching_oracle() {
         Cuboid::new(Vector3::new(0.3, 0.8, 0.5)).into(),
         Capsule::new(0.6, 0.25).into(),
         icosahedron(0.6).expect("icosahedron hull").into(),
+        Cylinder::try_new(0.5, 0.4).unwrap().into(),
+        Cone::try_new(0.6, 0.5).unwrap().into(),
     ];
     let mut rng = Lcg(0x5eed);
     let mut hits = 0;
@@ -134,7 +143,7 @@ fn ray_casts_match_a_marching_oracle() {
             }
         }
     }
-    assert!(hits > 150, "too few hits ({hits}) to test anything");
+    assert!(hits > 200, "too few hits ({hits}) to test anything");
 }
 
 /// A ray starting inside a body answers `StartsInside` for it, not a hit

@@ -13,6 +13,7 @@ mod ground_slab;
 mod hard_configurations;
 mod hull_vs_brute_force;
 mod near_contact;
+mod new_shapes;
 mod oracle_self_check;
 mod polytopes_vs_sat_and_brute_force;
 mod proptest_queries;

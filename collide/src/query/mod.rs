@@ -37,7 +37,9 @@ pub use api::{
 };
 pub use gjk_cache::GjkCache;
 pub use minkowski::{MinkowskiDifference, SupportPoint};
-pub use ray_cast::{CastRay, LocalRayCast, Ray, RayCast, cast_ray, try_cast_ray};
+pub use ray_cast::{
+    CastRay, LocalRayCast, Ray, RayCast, cast_local_ray_by_support, cast_ray, try_cast_ray,
+};
 pub use record::{EpaSnapshot, EpaStep, GjkStep, IterationLog, NoRecord, Recorder};
 pub use results::{Contact, Penetration, Proximity};
 pub use shape_cast::{

@@ -7,8 +7,8 @@
 
 use std::collections::HashMap;
 
-use collide::Shape;
-use collide::nalgebra::{Point3, Vector3};
+use collide::nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
+use collide::{Shape, SupportMap};
 
 use crate::app::simulation::Simulation;
 use crate::body::{BodyId, BodyKind};
@@ -65,6 +65,9 @@ impl SceneDrawer {
         let view = sim.world.view();
         for body in view.bodies() {
             let slot = body.id.index();
+            // A segment is drawn as a thin capsule along it: the pose
+            // that carries the capsule's Y axis onto the segment.
+            let mut local = Isometry3::identity();
             let shape = match body.shape {
                 Shape::Cuboid(c) => DrawShape::Cuboid { half_extents: c.half_extents },
                 Shape::Sphere(s) => DrawShape::Sphere { radius: s.radius },
@@ -74,6 +77,30 @@ impl SceneDrawer {
                 Shape::ConvexHull(h) => DrawShape::Hull {
                     id: self.hull_mesh(body.id, h, renderer)?,
                     scale: Vector3::repeat(1.0),
+                },
+                Shape::Segment(seg) => {
+                    let axis = seg.b - seg.a;
+                    let rotation = UnitQuaternion::rotation_between(&Vector3::y(), &axis)
+                        .unwrap_or_else(|| {
+                            UnitQuaternion::from_axis_angle(
+                                &Vector3::x_axis(),
+                                std::f32::consts::PI,
+                            )
+                        });
+                    local = Isometry3::from_parts(
+                        Translation3::from(collide::nalgebra::center(&seg.a, &seg.b).coords),
+                        rotation,
+                    );
+                    DrawShape::Capsule {
+                        radius: SEGMENT_DRAW_RADIUS,
+                        half_height: 0.5 * axis.norm(),
+                    }
+                }
+                // Every other kind is drawn as the hull of its support
+                // points, built once per body.
+                other => match self.sampled_mesh(body.id, other, renderer)? {
+                    Some(id) => DrawShape::Hull { id, scale: Vector3::repeat(1.0) },
+                    None => continue,
                 },
             };
             let fixed = body.kind == BodyKind::Fixed;
@@ -88,7 +115,7 @@ impl SceneDrawer {
             } else {
                 palette(slot)
             };
-            let pose = sim.interpolated(slot, body.pose, alpha);
+            let pose = sim.interpolated(slot, body.pose, alpha) * local;
             let mut instance = DrawInstance::new(shape, pose, color);
             instance.sleeping = !fixed && !body.awake;
             frame.instances.push(instance);
@@ -125,6 +152,33 @@ impl SceneDrawer {
         Ok(())
     }
 
+    /// The mesh of a shape drawn as the hull of its support points along
+    /// [`SAMPLED_DIRECTIONS`] directions; `None` when those points span no
+    /// area (nothing to draw).
+    fn sampled_mesh(
+        &mut self,
+        body: BodyId,
+        shape: &Shape,
+        renderer: &mut Renderer,
+    ) -> Result<Option<HullMeshId>, RenderError> {
+        if let Some(&id) = self.by_body.get(&body) {
+            return Ok(Some(id));
+        }
+        let golden = std::f32::consts::PI * (3.0 - 5f32.sqrt());
+        let points: Vec<Point3<f32>> = (0..SAMPLED_DIRECTIONS)
+            .map(|i| {
+                let y = 1.0 - 2.0 * (i as f32 + 0.5) / SAMPLED_DIRECTIONS as f32;
+                let r = (1.0 - y * y).max(0.0).sqrt();
+                let phi = golden * i as f32;
+                shape.local_support(&Vector3::new(r * phi.cos(), y, r * phi.sin()))
+            })
+            .collect();
+        match collide::ConvexHull::new(&points) {
+            Ok(hull) => self.hull_mesh(body, &hull, renderer).map(Some),
+            Err(_) => Ok(None),
+        }
+    }
+
     fn hull_mesh(
         &mut self,
         body: BodyId,
@@ -148,6 +202,14 @@ impl SceneDrawer {
         Ok(id)
     }
 }
+
+/// How many support directions a shape without a mesh of its own is
+/// sampled in: enough that a cylinder's rim or a rounded box's edges look
+/// round at the sizes bodies have.
+const SAMPLED_DIRECTIONS: usize = 400;
+
+/// The radius of the thin capsule a segment is drawn as, m.
+const SEGMENT_DRAW_RADIUS: f32 = 0.02;
 
 /// The hull's faces fanned into triangles, in the hull's frame.
 pub fn hull_triangles(hull: &collide::ConvexHull) -> (Vec<Point3<f32>>, Vec<[u32; 3]>) {

@@ -3,7 +3,6 @@
 
 pub(crate) mod checks;
 mod desc;
-pub(crate) mod mass_properties;
 pub(crate) mod motion_bound;
 pub(crate) mod storage;
 pub(crate) mod thickness;

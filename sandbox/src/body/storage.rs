@@ -8,7 +8,6 @@ use collide::Shape;
 use collide::nalgebra::{Isometry3, Matrix3, Point3, Vector3};
 
 use crate::body::checks::check_desc;
-use crate::body::mass_properties::MassProperties;
 use crate::body::motion_bound::motion_bound;
 use crate::body::thickness::thinnest_half_width;
 use crate::body::{BodyDesc, BodyId, BodyKind};
@@ -16,6 +15,7 @@ use crate::collision::aabb::Aabb;
 use crate::error::WorldError;
 use crate::events::RemovalReason;
 use crate::workers::Workers;
+use collide::MassProperties;
 
 /// Bodies farther than this from the origin on any axis (metres) are removed:
 /// they have left any scene worth simulating, and f32 positions out there are

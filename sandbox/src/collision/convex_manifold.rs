@@ -14,7 +14,9 @@
 
 use arrayvec::ArrayVec;
 use collide::nalgebra::{Isometry3, Point3, Vector3};
-use collide::{Contact, GjkCache, QueryError, Shape, Sphere, penetration, try_contact_cached};
+use collide::{
+    Contact, GjkCache, QueryError, Shape, Sphere, SupportMap, penetration, try_contact_cached,
+};
 
 use crate::collision::manifold::{Candidate, ContactPoint, MAX_POLYGON_VERTICES, Manifold, reduce};
 use crate::collision::polygon_clip::{Polygon, clip};
@@ -266,6 +268,7 @@ fn contact_of_shapes(
                 Shape::Cuboid(sb) => try_contact_cached($sa, pose_a, sb, pose_b, cache),
                 Shape::Capsule(sb) => try_contact_cached($sa, pose_a, sb, pose_b, cache),
                 Shape::ConvexHull(sb) => try_contact_cached($sa, pose_a, sb, pose_b, cache),
+                other => try_contact_cached($sa, pose_a, other, pose_b, cache),
             }
         };
     }
@@ -274,6 +277,8 @@ fn contact_of_shapes(
         Shape::Cuboid(sa) => with_b!(sa),
         Shape::Capsule(sa) => with_b!(sa),
         Shape::ConvexHull(sa) => with_b!(sa),
+        // The other kinds go through the enum's dispatch.
+        other => try_contact_cached(other, pose_a, b, pose_b, cache),
     }
 }
 
@@ -403,6 +408,12 @@ fn supporting_feature(
                     (0xFF, None)
                 }
             }
+        }
+        // Kinds without a feature of their own yet touch with their
+        // support point along the normal, a one-point manifold.
+        other => {
+            out.push((pose * other.local_support(&dir_local), 0));
+            (0, None)
         }
     }
 }

@@ -82,16 +82,21 @@ pub enum RayCast {
     Miss,
 }
 
-/// A shape with a closed-form ray cast in its own frame.
+/// A shape that can be ray cast in its own frame.
 ///
 /// Implemented by every shape of this crate and by [`Shape`]; [`cast_ray`]
-/// is the posed, world-frame query.
+/// is the posed, world-frame query. The method has a default, GJK on the
+/// support function ([`cast_local_ray_by_support`](crate::query::cast_local_ray_by_support)),
+/// so any [`SupportMap`] becomes castable with an empty
+/// `impl CastRay for MyShape {}`; shapes with a closed form override it.
 pub trait CastRay: SupportMap {
     /// The first point of the shape on `ray` (given in the shape's frame)
     /// with parameter at most `max_toi`: the parameter and the outward
     /// normal there, in the shape's frame. The normal need not be unit but
     /// is nonzero and finite for finite input.
-    fn cast_local_ray(&self, ray: &Ray, max_toi: f32) -> LocalRayCast;
+    fn cast_local_ray(&self, ray: &Ray, max_toi: f32) -> LocalRayCast {
+        crate::query::ray_cast::cast_local_ray_by_support(self, ray, max_toi)
+    }
 }
 
 /// A ray cast's answer in the shape's frame, before it is taken to the
@@ -210,9 +215,22 @@ impl CastRay for Shape {
             Shape::Cuboid(s) => s.cast_local_ray(ray, max_toi),
             Shape::Capsule(s) => s.cast_local_ray(ray, max_toi),
             Shape::ConvexHull(s) => s.cast_local_ray(ray, max_toi),
+            Shape::Cylinder(s) => s.cast_local_ray(ray, max_toi),
+            Shape::Cone(s) => s.cast_local_ray(ray, max_toi),
+            Shape::Triangle(s) => s.cast_local_ray(ray, max_toi),
+            Shape::Segment(s) => s.cast_local_ray(ray, max_toi),
+            Shape::Rounded(s) => (**s).cast_local_ray(ray, max_toi),
+            Shape::Custom(s) => s.cast_local_ray(ray, max_toi),
         }
     }
 }
+
+// Shapes whose closed-form casts have not been written take the GJK cast.
+impl CastRay for crate::shape::Cylinder {}
+impl CastRay for crate::shape::Cone {}
+impl CastRay for crate::shape::Triangle {}
+impl CastRay for crate::shape::Segment {}
+impl<S: SupportMap> CastRay for crate::shape::Rounded<S> {}
 
 impl<T: CastRay + ?Sized> CastRay for &T {
     #[inline]
