@@ -8,21 +8,42 @@
 //! `collide-{strategy}` or `parry3d`. parry3d's `contact` is its penetration
 //! query (whatever algorithm parry picks for the pair: SAT for cuboids, EPA
 //! for hulls); its `closest_points` with a zero margin is the distance query.
+//!
+//! `contact_manifold/{pair}-overlapping/{engine}` times a whole contact
+//! manifold (up to four clipped points) for the pairs in [`MANIFOLD_PAIRS`]
+//! and a cylinder against the cuboid:
+//! collide's [`contact_manifold`] beside parry3d's
+//! `contact_manifold_convex_convex` (the per-pair routine rapier's narrow
+//! phase calls, into a manifold reused across iterations, with the relative
+//! pose computed inside the timed loop as collide computes it, and the
+//! manifold emptied first so that parry computes it afresh, as collide
+//! does), both with a prediction distance of zero.
+//!
+//! Point projection rows, `project_point/{shape}-{inside|outside}/{engine}`,
+//! time collide's `project_point` (which also names the feature hit)
+//! beside parry3d's `PointQuery::project_point`, both solid, on the same
+//! seeded poses and points: the points lie 0.24 from the shape's centre
+//! (inside every shape) or 0.8 from it (outside), in random directions.
 
 use std::hint::black_box;
 
 use benches::{
-    CAPSULE, CUBOID_HALF_EXTENTS, Placement, QUERY_PAIRS, QueryShape, SPHERE_RADIUS, STREAM_LEN,
-    pose_pairs,
+    CAPSULE, CAST_SHAPES, CONE, CUBOID_HALF_EXTENTS, CYLINDER, NEW_SHAPE_PAIRS, Placement,
+    QUERY_PAIRS, QueryShape, ROUNDED_CUBOID, SPHERE_RADIUS, STREAM_LEN, cast_rays, pose_pairs,
 };
-use collide::nalgebra::{Isometry3, Vector3};
+use collide::nalgebra::{Isometry3, Point3, Vector3};
 use collide::{
-    Capsule, ConvexHull, Cuboid, Shape, Sphere, SupportStrategy, closest_points, intersects,
-    penetration,
+    Capsule, Cone, ConvexHull, Cuboid, Cylinder, Ray, Rounded, Shape, Sphere, SupportStrategy,
+    cast_ray, closest_points, contact_manifold, intersects, penetration, project_point, shape_cast,
 };
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use parry3d::math::{Pose, Vector};
+use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
 use parry3d::shape::SharedShape;
+
+/// The pairs whose contact manifolds are timed.
+const MANIFOLD_PAIRS: [(QueryShape, QueryShape); 2] =
+    [(QueryShape::Cuboid, QueryShape::Cuboid), (QueryShape::Hull(32), QueryShape::Hull(32))];
 
 /// Explicit hull strategies timed besides the adaptive default.
 const HULL_STRATEGIES: [(&str, SupportStrategy); 4] = [
@@ -40,6 +61,11 @@ fn collide_shape(s: QueryShape, strategy: SupportStrategy) -> Shape {
         QueryShape::Hull(_) => {
             let points = s.hull_points().expect("hull shape");
             ConvexHull::new(&points).expect("sphere cloud").with_strategy(strategy).into()
+        }
+        QueryShape::Cylinder => Cylinder::new(CYLINDER.0, CYLINDER.1).into(),
+        QueryShape::Cone => Cone::new(CONE.0, CONE.1).into(),
+        QueryShape::RoundedCuboid => {
+            Rounded::new(Cuboid::new(Vector3::from(ROUNDED_CUBOID.0)), ROUNDED_CUBOID.1).into()
         }
     }
 }
@@ -61,6 +87,12 @@ fn parry_shape(s: QueryShape) -> SharedShape {
                 .collect();
             SharedShape::convex_hull(&points).expect("parry builds the same hull")
         }
+        QueryShape::Cylinder => SharedShape::cylinder(CYLINDER.0, CYLINDER.1),
+        QueryShape::Cone => SharedShape::cone(CONE.0, CONE.1),
+        QueryShape::RoundedCuboid => {
+            let ([x, y, z], r) = ROUNDED_CUBOID;
+            SharedShape::round_cuboid(x, y, z, r)
+        }
     }
 }
 
@@ -74,11 +106,22 @@ fn parry_pose(p: &Isometry3<f32>) -> Pose {
 }
 
 fn queries(c: &mut Criterion) {
+    pair_queries(c, &QUERY_PAIRS);
+}
+
+/// The rows of the kinds collide added (issue 37): cylinder, cone and
+/// rounded cuboid against each other and against a 32-point hull, the same
+/// three queries beside parry3d's cylinder, cone and round cuboid.
+fn new_shape_queries(c: &mut Criterion) {
+    pair_queries(c, &NEW_SHAPE_PAIRS);
+}
+
+fn pair_queries(c: &mut Criterion, pairs: &[(QueryShape, QueryShape)]) {
     for placement in [Placement::Overlapping, Placement::Separated] {
         let poses = pose_pairs(placement);
         let parry_poses: Vec<(Pose, Pose)> =
             poses.iter().map(|(a, b)| (parry_pose(a), parry_pose(b))).collect();
-        for (sa, sb) in QUERY_PAIRS {
+        for &(sa, sb) in pairs {
             let pair = format!("{}-{}-{}", sa.name(), sb.name(), placement.name());
             let hulls = matches!(sa, QueryShape::Hull(_)) || matches!(sb, QueryShape::Hull(_));
             let mut engines = vec![("collide".to_string(), SupportStrategy::Auto)];
@@ -163,12 +206,231 @@ fn queries(c: &mut Criterion) {
     }
 }
 
+/// Ray casts on the mixed set of [`cast_rays`] (every kind of
+/// [`CAST_SHAPES`], cycled), timed through collide's `cast_ray` (entry
+/// parameter and normal) and parry3d's `cast_ray_and_get_normal` (solid),
+/// as one `cast_ray/mixed` row and one row per kind.
+///
+/// And shape casts on the same cases: a sphere of radius 0.25 moving from
+/// the ray's origin along its direction against the shape, through
+/// collide's `shape_cast` and parry3d's `cast_shapes`, as
+/// `shape_cast/mixed`.
+fn casts(c: &mut Criterion) {
+    let cases = cast_rays();
+    let collide_shapes: Vec<Shape> =
+        CAST_SHAPES.iter().map(|&s| collide_shape(s, SupportStrategy::Auto)).collect();
+    let parry_shapes: Vec<SharedShape> = CAST_SHAPES.iter().map(|&s| parry_shape(s)).collect();
+    let parry_cases: Vec<(Pose, parry3d::query::Ray)> = cases
+        .iter()
+        .map(|k| {
+            let (o, d) = (k.origin, k.dir);
+            (
+                parry_pose(&k.pose),
+                parry3d::query::Ray::new(Vector::new(o.x, o.y, o.z), Vector::new(d.x, d.y, d.z)),
+            )
+        })
+        .collect();
+    // The mixed row, then a row per kind (its cases only, cycled).
+    let mut sets: Vec<(String, Vec<usize>)> = vec![("mixed".into(), (0..cases.len()).collect())];
+    for (k, s) in CAST_SHAPES.iter().enumerate() {
+        sets.push((s.name(), (0..cases.len()).filter(|&i| cases[i].shape == k).collect()));
+    }
+    for (name, set) in &sets {
+        let mut group = c.benchmark_group(format!("cast_ray/{name}"));
+        let mut i = 0;
+        group.bench_function(BenchmarkId::from_parameter("collide"), |bench| {
+            bench.iter(|| {
+                let k = &cases[set[i % set.len()]];
+                i += 1;
+                let ray = Ray::new(k.origin, k.dir);
+                black_box(cast_ray(
+                    &collide_shapes[k.shape],
+                    black_box(&k.pose),
+                    black_box(&ray),
+                    1.0,
+                ));
+            })
+        });
+        let mut i = 0;
+        group.bench_function(BenchmarkId::from_parameter("parry3d"), |bench| {
+            bench.iter(|| {
+                let j = set[i % set.len()];
+                i += 1;
+                let (pose, ray) = &parry_cases[j];
+                black_box(parry_shapes[cases[j].shape].cast_ray_and_get_normal(
+                    black_box(pose),
+                    black_box(ray),
+                    1.0,
+                    true,
+                ));
+            })
+        });
+        group.finish();
+    }
+    let ball = Sphere::new(0.25);
+    let parry_ball = SharedShape::ball(0.25);
+    let mut group = c.benchmark_group("shape_cast/mixed");
+    let mut i = 0;
+    group.bench_function(BenchmarkId::from_parameter("collide"), |bench| {
+        bench.iter(|| {
+            let k = &cases[i & (STREAM_LEN - 1)];
+            i += 1;
+            let at = Isometry3::translation(k.origin.x, k.origin.y, k.origin.z);
+            black_box(shape_cast(
+                &ball,
+                black_box(&at),
+                black_box(&k.dir),
+                &collide_shapes[k.shape],
+                black_box(&k.pose),
+                &Vector3::zeros(),
+                1.0,
+            ));
+        })
+    });
+    let mut i = 0;
+    group.bench_function(BenchmarkId::from_parameter("parry3d"), |bench| {
+        bench.iter(|| {
+            let j = i & (STREAM_LEN - 1);
+            i += 1;
+            let (pose, ray) = &parry_cases[j];
+            let at = Pose::from_translation(ray.origin);
+            black_box(
+                parry3d::query::cast_shapes(
+                    black_box(&at),
+                    black_box(ray.dir),
+                    &*parry_ball,
+                    black_box(pose),
+                    Vector::ZERO,
+                    &*parry_shapes[cases[j].shape],
+                    parry3d::query::ShapeCastOptions::with_max_time_of_impact(1.0),
+                )
+                .ok(),
+            );
+        })
+    });
+    group.finish();
+}
+
+/// `contact_manifold` for each of [`MANIFOLD_PAIRS`], collide then parry3d,
+/// on the same overlapping poses.
+fn manifolds(c: &mut Criterion) {
+    let placement = Placement::Overlapping;
+    let poses = pose_pairs(placement);
+    let parry_poses: Vec<(Pose, Pose)> =
+        poses.iter().map(|(a, b)| (parry_pose(a), parry_pose(b))).collect();
+    let mut pairs: Vec<(String, Shape, Shape, SharedShape, SharedShape)> = MANIFOLD_PAIRS
+        .iter()
+        .map(|&(sa, sb)| {
+            (
+                format!("{}-{}", sa.name(), sb.name()),
+                collide_shape(sa, SupportStrategy::Auto),
+                collide_shape(sb, SupportStrategy::Auto),
+                parry_shape(sa),
+                parry_shape(sb),
+            )
+        })
+        .collect();
+    // A cylinder of the capsule's size against the benchmark cuboid.
+    pairs.push((
+        "cylinder-cuboid".to_string(),
+        Cylinder::new(CAPSULE.0, CAPSULE.1).into(),
+        collide_shape(QueryShape::Cuboid, SupportStrategy::Auto),
+        SharedShape::cylinder(CAPSULE.0, CAPSULE.1),
+        parry_shape(QueryShape::Cuboid),
+    ));
+    for (name, a, b, pa, pb) in pairs {
+        let pair = format!("{name}-{}", placement.name());
+        let mut group = c.benchmark_group(format!("contact_manifold/{pair}"));
+        let mut i = 0;
+        group.bench_function(BenchmarkId::from_parameter("collide"), |bench| {
+            bench.iter(|| {
+                let (pose_a, pose_b) = &poses[i & (STREAM_LEN - 1)];
+                i += 1;
+                black_box(contact_manifold(&a, black_box(pose_a), &b, black_box(pose_b), 0.0));
+            })
+        });
+        let mut manifold = ContactManifold::<(), ()>::new();
+        let mut i = 0;
+        group.bench_function(BenchmarkId::from_parameter("parry3d"), |bench| {
+            bench.iter(|| {
+                let (pose_a, pose_b) = &parry_poses[i & (STREAM_LEN - 1)];
+                i += 1;
+                let pos12 = black_box(pose_a).inv_mul(black_box(pose_b));
+                // Emptied, so parry computes the manifold afresh instead of
+                // trying to update the last pose's points.
+                manifold.clear();
+                black_box(
+                    DefaultQueryDispatcher
+                        .contact_manifold_convex_convex(
+                            &pos12,
+                            &*pa,
+                            &*pb,
+                            None,
+                            None,
+                            0.0,
+                            &mut manifold,
+                        )
+                        .ok(),
+                );
+                black_box(manifold.points.len());
+            })
+        });
+        group.finish();
+    }
+}
+
+/// The shapes of the point projection rows.
+const POINT_SHAPES: [QueryShape; 3] =
+    [QueryShape::Cuboid, QueryShape::Hull(32), QueryShape::Hull(1024)];
+
+/// `project_point` rows: for each shape, points inside and outside, through
+/// collide and parry3d on the same stream of poses and points.
+fn point_queries(c: &mut Criterion) {
+    // The shape at each pair's first pose; the point on the segment
+    // towards the second pose's centre (0.8 away), at 0.24 or 0.8.
+    let poses = pose_pairs(Placement::Overlapping);
+    for (placement, reach) in [("inside", 0.3f32), ("outside", 1.0)] {
+        let stream: Vec<(Isometry3<f32>, Point3<f32>)> = poses
+            .iter()
+            .map(|(a, b)| {
+                let (from, to) = (a.translation.vector, b.translation.vector);
+                (*a, Point3::from(from + (to - from) * reach))
+            })
+            .collect();
+        let parry_stream: Vec<(Pose, Vector)> =
+            stream.iter().map(|(pose, p)| (parry_pose(pose), Vector::new(p.x, p.y, p.z))).collect();
+        for shape in POINT_SHAPES {
+            let mut group =
+                c.benchmark_group(format!("project_point/{}-{placement}", shape.name()));
+            let ours = collide_shape(shape, SupportStrategy::Auto);
+            let mut i = 0;
+            group.bench_function(BenchmarkId::from_parameter("collide"), |bench| {
+                bench.iter(|| {
+                    let (pose, point) = &stream[i & (STREAM_LEN - 1)];
+                    i += 1;
+                    black_box(project_point(&ours, black_box(pose), black_box(point), true));
+                })
+            });
+            let theirs = parry_shape(shape);
+            let mut i = 0;
+            group.bench_function(BenchmarkId::from_parameter("parry3d"), |bench| {
+                bench.iter(|| {
+                    let (pose, point) = &parry_stream[i & (STREAM_LEN - 1)];
+                    i += 1;
+                    black_box(theirs.project_point(black_box(pose), black_box(*point), true));
+                })
+            });
+            group.finish();
+        }
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .warm_up_time(std::time::Duration::from_millis(300))
         .measurement_time(std::time::Duration::from_millis(800))
         .sample_size(30);
-    targets = queries
+    targets = queries, new_shape_queries, casts, manifolds, point_queries
 }
 criterion_main!(benches);

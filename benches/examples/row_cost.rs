@@ -12,12 +12,13 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use benches::{
-    CAPSULE, CUBOID_HALF_EXTENTS, Placement, QUERY_PAIRS, QueryShape, SPHERE_RADIUS, STREAM_LEN,
-    pose_pairs,
+    CAPSULE, CONE, CUBOID_HALF_EXTENTS, CYLINDER, Placement, QUERY_PAIRS, QueryShape,
+    ROUNDED_CUBOID, SPHERE_RADIUS, STREAM_LEN, pose_pairs,
 };
 use collide::nalgebra::{Isometry3, Vector3};
 use collide::{
-    Capsule, ConvexHull, Cuboid, Shape, Sphere, closest_points, intersects, penetration,
+    Capsule, Cone, ConvexHull, Cuboid, Cylinder, Rounded, Shape, Sphere, closest_points,
+    intersects, penetration,
 };
 use parry3d::math::{Pose, Vector};
 use parry3d::shape::SharedShape;
@@ -28,6 +29,11 @@ fn collide_shape(s: QueryShape) -> Shape {
         QueryShape::Cuboid => Cuboid::new(Vector3::from(CUBOID_HALF_EXTENTS)).into(),
         QueryShape::Capsule => Capsule::new(CAPSULE.0, CAPSULE.1).into(),
         QueryShape::Hull(_) => ConvexHull::new(&s.hull_points().unwrap()).unwrap().into(),
+        QueryShape::Cylinder => Cylinder::new(CYLINDER.0, CYLINDER.1).into(),
+        QueryShape::Cone => Cone::new(CONE.0, CONE.1).into(),
+        QueryShape::RoundedCuboid => {
+            Rounded::new(Cuboid::new(Vector3::from(ROUNDED_CUBOID.0)), ROUNDED_CUBOID.1).into()
+        }
     }
 }
 
@@ -43,6 +49,12 @@ fn parry_shape(s: QueryShape) -> SharedShape {
             let points: Vec<Vector> =
                 s.hull_points().unwrap().iter().map(|p| Vector::new(p.x, p.y, p.z)).collect();
             SharedShape::convex_hull(&points).unwrap()
+        }
+        QueryShape::Cylinder => SharedShape::cylinder(CYLINDER.0, CYLINDER.1),
+        QueryShape::Cone => SharedShape::cone(CONE.0, CONE.1),
+        QueryShape::RoundedCuboid => {
+            let ([x, y, z], r) = ROUNDED_CUBOID;
+            SharedShape::round_cuboid(x, y, z, r)
         }
     }
 }

@@ -143,6 +143,12 @@ pub enum QueryShape {
     Capsule,
     /// Hull of a seeded cloud of this many points on a sphere of radius 0.5.
     Hull(usize),
+    /// Half-height 0.4, radius 0.35, along Y.
+    Cylinder,
+    /// Half-height 0.45, base radius 0.45, along Y, apex up.
+    Cone,
+    /// Half-extents (0.4, 0.3, 0.2) rounded by 0.1: the cuboid's outer size.
+    RoundedCuboid,
 }
 
 impl QueryShape {
@@ -153,6 +159,9 @@ impl QueryShape {
             QueryShape::Cuboid => "cuboid".into(),
             QueryShape::Capsule => "capsule".into(),
             QueryShape::Hull(n) => format!("hull{n}"),
+            QueryShape::Cylinder => "cylinder".into(),
+            QueryShape::Cone => "cone".into(),
+            QueryShape::RoundedCuboid => "rounded_cuboid".into(),
         }
     }
 
@@ -173,6 +182,80 @@ pub const CUBOID_HALF_EXTENTS: [f32; 3] = [0.5, 0.4, 0.3];
 pub const SPHERE_RADIUS: f32 = 0.5;
 /// Half-height and radius of [`QueryShape::Capsule`].
 pub const CAPSULE: (f32, f32) = (0.3, 0.25);
+
+/// Half-height and radius of [`QueryShape::Cylinder`].
+pub const CYLINDER: (f32, f32) = (0.4, 0.35);
+/// Half-height and base radius of [`QueryShape::Cone`].
+pub const CONE: (f32, f32) = (0.45, 0.45);
+/// Inner half-extents and rounding radius of [`QueryShape::RoundedCuboid`].
+pub const ROUNDED_CUBOID: ([f32; 3], f32) = ([0.4, 0.3, 0.2], 0.1);
+
+/// The pairs of the `queries` suite's rows for the kinds collide added:
+/// cylinder, cone and rounded cuboid against each other and against a hull
+/// of 32 points.
+pub const NEW_SHAPE_PAIRS: [(QueryShape, QueryShape); 9] = [
+    (QueryShape::Cylinder, QueryShape::Cylinder),
+    (QueryShape::Cylinder, QueryShape::Cone),
+    (QueryShape::Cylinder, QueryShape::RoundedCuboid),
+    (QueryShape::Cone, QueryShape::Cone),
+    (QueryShape::Cone, QueryShape::RoundedCuboid),
+    (QueryShape::RoundedCuboid, QueryShape::RoundedCuboid),
+    (QueryShape::Cylinder, QueryShape::Hull(32)),
+    (QueryShape::Cone, QueryShape::Hull(32)),
+    (QueryShape::RoundedCuboid, QueryShape::Hull(32)),
+];
+
+/// Every kind the cast rows aim at: the mixed set of [`cast_rays`].
+pub const CAST_SHAPES: [QueryShape; 7] = [
+    QueryShape::Sphere,
+    QueryShape::Cuboid,
+    QueryShape::Capsule,
+    QueryShape::Hull(32),
+    QueryShape::Cylinder,
+    QueryShape::Cone,
+    QueryShape::RoundedCuboid,
+];
+
+/// One ray of the cast rows: a shape of [`CAST_SHAPES`] (by index) at
+/// `pose`, and a ray from `origin` along `dir` with `max_toi = 1`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CastCase {
+    /// Index into [`CAST_SHAPES`].
+    pub shape: usize,
+    /// The shape's pose.
+    pub pose: Isometry3<f32>,
+    /// Where the ray (or the moving shape's centre) starts.
+    pub origin: Point3<f32>,
+    /// The ray's direction per unit of `toi`; `toi ≤ 1` reaches 1.5 m past
+    /// the shape's centre.
+    pub dir: Vector3<f32>,
+}
+
+/// [`STREAM_LEN`] cast cases cycling through every kind of [`CAST_SHAPES`]:
+/// a random pose, an origin 1.5 m to 3 m from the shape's centre in a
+/// random direction, aimed at a random point within 0.6 m of the centre
+/// (so most rays hit and some graze or miss), overshooting it by 1.5 m.
+pub fn cast_rays() -> Vec<CastCase> {
+    let mut r = rng(7);
+    (0..STREAM_LEN)
+        .map(|k| {
+            let centre = Vector3::new(
+                r.random_range(-5.0..5.0),
+                r.random_range(-5.0..5.0),
+                r.random_range(-5.0..5.0),
+            );
+            let rot = UnitQuaternion::from_scaled_axis(
+                unit_vector(&mut r) * r.random_range(0.0..std::f32::consts::PI),
+            );
+            let pose = Isometry3::from_parts(Translation3::from(centre), rot);
+            let origin = Point3::from(centre + unit_vector(&mut r) * r.random_range(1.5..3.0));
+            let aim = Point3::from(centre + unit_vector(&mut r) * r.random_range(0.0..0.6));
+            let to_aim = aim - origin;
+            let dir = to_aim + to_aim.normalize() * 1.5;
+            CastCase { shape: k % CAST_SHAPES.len(), pose, origin, dir }
+        })
+        .collect()
+}
 
 /// The pairs of the `queries` suite.
 pub const QUERY_PAIRS: [(QueryShape, QueryShape); 9] = [
@@ -197,6 +280,20 @@ mod tests {
         assert_eq!(cloud(Cloud::Ellipsoid, 64), cloud(Cloud::Ellipsoid, 64));
         for d in random_directions().iter().chain(turning_directions().iter()) {
             assert!((d.norm() - 1.0).abs() < 1e-5);
+        }
+    }
+
+    #[test]
+    fn cast_rays_cover_every_kind_and_start_outside() {
+        let cases = cast_rays();
+        assert_eq!(cases, cast_rays());
+        for k in 0..CAST_SHAPES.len() {
+            assert!(cases.iter().filter(|c| c.shape == k).count() >= STREAM_LEN / 8);
+        }
+        for c in &cases {
+            // 1.5 m or more from the centre: outside every shape (all
+            // within 0.7 m of their centres).
+            assert!((c.origin.coords - c.pose.translation.vector).norm() >= 1.5 - 1e-5);
         }
     }
 

@@ -78,6 +78,10 @@
 //!   | [`cast_ray`] | [`RayCast::Miss`] |
 //!   | [`shape_cast`] | [`ShapeCast::Miss`] |
 //!   | [`time_of_impact`] | [`TimeOfImpact::Miss`] |
+//!   | [`contact_manifold`], [`contact_manifold_cached`] | [`ManifoldOutcome::Separated`] with a NaN bound |
+//!   | [`project_point`] | NaN point, status [`ProjectionStatus::InvalidInput`] |
+//!   | [`contains_point`] | `false` |
+//!   | [`distance_to_point`] | NaN |
 //!
 //!   Suffixes add one trailing argument: `_cached` a caller-owned
 //!   [`GjkCache`] that warm-starts repeated queries on the same pair
@@ -109,11 +113,13 @@
 pub use nalgebra;
 
 mod aabb;
+pub mod bvh;
 mod core;
 pub mod dim2;
 mod error;
 mod finite;
 mod hull;
+mod manifold;
 mod mass_properties;
 pub mod query;
 mod shape;
@@ -122,18 +128,27 @@ mod support_map;
 mod test_stream;
 
 pub use aabb::Aabb;
+pub use bvh::{BvhError, DynamicTree, StaticBvh};
 pub use core::Core;
 pub use error::{HullError, QueryError, ShapeError};
 pub use hull::support::strategy::{
     AUTO_CUBE_MAP_MIN, AUTO_SIMD_MIN, SupportCache, SupportStrategy,
 };
 pub use hull::support::warm_started::WarmStarted;
+pub use manifold::{
+    ContactManifold, MAX_MANIFOLD_POINTS, ManifoldOutcome, ManifoldPoint, contact_manifold,
+    contact_manifold_cached, try_contact_manifold, try_contact_manifold_cached,
+};
 pub use mass_properties::{FALLBACK_DIRECTIONS, MassProperties};
 pub use query::{
     CastRay, Contact, GjkCache, Penetration, Proximity, Ray, RayCast, ShapeCast, Sweep,
     TimeOfImpact, cast_ray, closest_points, contact, contact_cached, intersects, penetration,
     shape_cast, time_of_impact, try_cast_ray, try_closest_points, try_contact, try_contact_cached,
     try_intersects, try_penetration, try_shape_cast, try_time_of_impact,
+};
+pub use query::{
+    End, PointFeature, PointProjection, ProjectPoint, ProjectionStatus, contains_point,
+    distance_to_point, project_point, try_contains_point, try_distance_to_point, try_project_point,
 };
 pub use shape::{
     Capsule, Cone, ConvexHull, Cuboid, CustomShape, Cylinder, HullFace, Rounded, Segment, Shape,

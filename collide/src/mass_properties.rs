@@ -1,7 +1,9 @@
 //! Mass, centre of mass and inertia tensor of every shape, from its density.
 //!
 //! Cuboids, spheres, capsules, cylinders and cones use their closed forms,
-//! and so do rounded spheres and capsules (which are spheres and capsules).
+//! and so do rounded spheres and capsules (which are spheres and capsules)
+//! and rounded cuboids (a box, six slabs, twelve quarter cylinders and
+//! eight ball octants).
 //! Triangles and segments have no volume: their mass is zero. Other rounded
 //! shapes and users' own shapes that give no mass properties of their own
 //! take the numerical fallback [`MassProperties::from_support`]: the
@@ -215,13 +217,83 @@ fn cone(c: &Cone, density: f32) -> MassProperties {
 }
 
 /// A rounded sphere is a bigger sphere and a rounded capsule a fatter
-/// capsule, both exact; anything else takes the numerical fallback.
+/// capsule, and a rounded box has its own closed form
+/// ([`rounded_cuboid`]), all exact; anything else takes the numerical
+/// fallback.
 fn rounded(r: &Rounded<Shape>, density: f32) -> MassProperties {
     match &r.inner {
         Shape::Sphere(s) => sphere(&Sphere::new(s.radius + r.radius), density),
         Shape::Capsule(c) => capsule(&Capsule::new(c.half_height, c.radius + r.radius), density),
+        Shape::Cuboid(c) => rounded_cuboid(&c.half_extents, r.radius, density),
         _ => MassProperties::from_support(r, density),
     }
+}
+
+/// A box of half extents `h` grown by `r`, cut into pieces whose moments
+/// are textbook: the box itself; six slabs of thickness `r` on its faces
+/// (boxes too); twelve quarter cylinders of radius `r` along its edges; and
+/// eight ball octants of radius `r` at its corners. The pieces are
+/// symmetric in pairs about every axis, so the centre of mass is the
+/// origin and the products of inertia vanish; the inertia is
+/// `I_xx = ρ (∫y² + ∫z²)` and so on, summed over the pieces in f64.
+///
+/// A piece at offset `e ≥ 0` from the origin along an axis, bulging
+/// outwards, has `∫(e + u)² = e² V + 2 e ∫u + ∫u²`, where for a quarter
+/// disc of radius `r` (per unit length) `A = π r²/4`, `∫u = r³/3`,
+/// `∫u² = π r⁴/16`, and for a ball octant `V = π r³/6`, `∫u = π r⁴/16`,
+/// `∫u² = π r⁵/30`.
+fn rounded_cuboid(h: &Vector3<f32>, r: f32, density: f32) -> MassProperties {
+    use std::f64::consts::PI;
+    let h = h.cast::<f64>();
+    let r = f64::from(r);
+    // Second moments ∫x², ∫y², ∫z² and the volume.
+    let mut second = Vector3::<f64>::zeros();
+    let mut volume = 0.0;
+    // An axis-aligned box spanning [lo_k, hi_k] on each axis k.
+    let mut add_box = |lo: Vector3<f64>, hi: Vector3<f64>| {
+        let len = hi - lo;
+        let v = len.x * len.y * len.z;
+        volume += v;
+        for k in 0..3 {
+            second[k] += (hi[k].powi(3) - lo[k].powi(3)) / 3.0 * (v / len[k]);
+        }
+    };
+    add_box(-h, h);
+    for k in 0..3 {
+        // The two slabs on the faces normal to axis k.
+        let (mut lo, mut hi) = (-h, h);
+        lo[k] = h[k];
+        hi[k] = h[k] + r;
+        add_box(lo, hi);
+        let (lo, hi) = (-hi, -lo);
+        add_box(lo, hi);
+    }
+    // Quarter cylinders: four along each axis k, of length 2 h_k, their
+    // axes at (±h_i, ±h_j) across it.
+    let (area, first, second_disc) = (PI * r * r / 4.0, r.powi(3) / 3.0, PI * r.powi(4) / 16.0);
+    for k in 0..3 {
+        let length = 2.0 * h[k];
+        volume += 4.0 * area * length;
+        for i in 0..3 {
+            second[i] += 4.0
+                * if i == k {
+                    // ∫ over the length of z², times the disc's area.
+                    area * 2.0 * h[k].powi(3) / 3.0
+                } else {
+                    length * (h[i] * h[i] * area + 2.0 * h[i] * first + second_disc)
+                };
+        }
+    }
+    // Ball octants at the eight corners.
+    let (octant, first, second_ball) =
+        (PI * r.powi(3) / 6.0, PI * r.powi(4) / 16.0, PI * r.powi(5) / 30.0);
+    volume += 8.0 * octant;
+    for i in 0..3 {
+        second[i] += 8.0 * (h[i] * h[i] * octant + 2.0 * h[i] * first + second_ball);
+    }
+    let rho = f64::from(density);
+    let inertia = |i: usize, j: usize| (rho * (second[i] + second[j])) as f32;
+    diagonal((rho * volume) as f32, inertia(1, 2), inertia(0, 2), inertia(0, 1))
 }
 
 fn hull(h: &ConvexHull, density: f32) -> MassProperties {

@@ -2,6 +2,7 @@
 //! of the public API (queries, hulls and their support strategies, 2D)
 //! against an oracle that shares no code with it.
 
+mod bvh;
 mod clouds_agree;
 mod dim2;
 mod dim2_casts;

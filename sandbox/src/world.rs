@@ -54,6 +54,7 @@ use crate::collision::contact_view::ContactView;
 use crate::collision::narrow_phase::{NarrowPhaseScratch, find_contacts, merge_pairs};
 use crate::collision::pair_cache::PairCache;
 use crate::collision::push_out::{PushOutScratch, push_out_of_still_bodies};
+use crate::collision::query_tree::{QueryTree, query_aabb_bodies};
 use crate::collision::ray_cast::cast_ray_bodies;
 use crate::collision::sweep_fast_bodies::{SweepScratch, sweep_fast_bodies};
 use crate::error::{BodyField, WorldError};
@@ -106,6 +107,10 @@ pub struct World {
     /// Every body, by slot.
     pub(crate) bodies: Bodies,
     pub(crate) broad_phase: BroadPhase,
+    /// The tree over the fat boxes that [`World::cast_ray`] and
+    /// [`World::query_aabb`] walk, updated by the first query after a
+    /// change (see `collision/query_tree.rs`).
+    pub(crate) query_tree: QueryTree,
     /// Every pair whose fat boxes overlap, and its manifold.
     pub(crate) contacts: PairCache,
     narrow_phase: NarrowPhaseScratch,
@@ -216,6 +221,7 @@ impl World {
         self.at_rest = false;
         let tight = Aabb::of_shape(&desc.shape, &desc.pose);
         self.broad_phase.insert(id.index, tight, AABB_MARGIN);
+        self.query_tree.mark_stale();
         Ok(id)
     }
 
@@ -235,6 +241,7 @@ impl World {
         }
         self.to_wake = touching;
         self.broad_phase.remove(slot as u32);
+        self.query_tree.mark_stale();
         self.bodies.free(slot);
         Ok(())
     }
@@ -329,6 +336,7 @@ impl World {
         self.at_rest = false;
         let tight = self.bodies.teleport(i, &pose);
         self.broad_phase.update(i as u32, &tight, AABB_MARGIN);
+        self.query_tree.mark_stale();
         Ok(())
     }
 
@@ -464,21 +472,19 @@ impl World {
     /// assert_eq!(world.cast_ray(&inside, 100.0), Some((cube, RayCast::StartsInside)));
     /// ```
     pub fn cast_ray(&self, ray: &Ray, max_t: f32) -> Option<(BodyId, RayCast)> {
-        cast_ray_bodies(&self.bodies, &self.broad_phase.fat, ray, max_t)
+        cast_ray_bodies(&self.query_tree, &self.bodies, &self.broad_phase.fat, ray, max_t)
     }
 
     /// Handles of the bodies whose tight box overlaps `aabb`, in slot order,
     /// appended to `out`.
+    ///
+    /// Both queries find their candidates through a dynamic AABB tree
+    /// ([`collide::DynamicTree`]) over the broad-phase boxes, which the
+    /// first query after a step or an edit brings up to date (one pass over
+    /// the bodies, reinserting the few that moved far); the answers are
+    /// those of testing every body in slot order.
     pub fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<BodyId>) {
-        let b = &self.bodies;
-        for (i, r) in b.records.iter().enumerate() {
-            if r.alive
-                && self.broad_phase.fat[i].overlaps(aabb)
-                && Aabb::of_shape(&r.shape, &b.poses[i]).overlaps(aabb)
-            {
-                out.push(b.id(i));
-            }
-        }
+        query_aabb_bodies(&self.query_tree, &self.bodies, &self.broad_phase.fat, aabb, out);
     }
 
     /// Advances the world by `dt` seconds. A non-positive or non-finite `dt`
@@ -532,6 +538,7 @@ impl World {
     /// bodies remembers the start poses before the write-back replaces them.
     fn run_stages(&mut self, dt: f32, starts_at_rest: bool) {
         let start = Instant::now();
+        self.query_tree.mark_stale();
         self.remove_invalid_bodies();
         let times = &mut self.stage_times;
         update_broad_phase(&mut self.broad_phase, &mut self.bodies, dt, &self.workers, times);

@@ -34,6 +34,7 @@ mod restitution;
 mod robustness;
 mod scene_file;
 mod scene_file_fuzz;
+mod scene_file_new_shapes;
 mod shapes_at_rest;
 #[cfg(feature = "cli")]
 mod simd_targets;
@@ -43,3 +44,4 @@ mod stacking;
 mod step_allocations;
 mod threads;
 mod world_errors;
+mod world_queries;

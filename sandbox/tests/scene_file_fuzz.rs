@@ -20,10 +20,11 @@ use sandbox::{
 
 /// Valid files the mutations start from: the shipped examples and one with
 /// every key.
-const BASES: [&str; 4] = [
+const BASES: [&str; 5] = [
     include_str!("../scenes/mixed_small.toml"),
     include_str!("../scenes/stack5.toml"),
     include_str!("../scenes/tower.toml"),
+    include_str!("../scenes/new_shapes.toml"),
     r#"ground = true
 [settings]
 gravity = [0.0, -9.81, 0.0]

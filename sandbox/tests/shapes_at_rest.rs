@@ -6,7 +6,7 @@
 use crate::common;
 
 use collide::nalgebra::{UnitQuaternion, Vector3};
-use collide::{Capsule, Shape};
+use collide::{Capsule, Cone, Cuboid, Cylinder, Rounded, Shape};
 use common::world;
 use sandbox::{BodyDesc, BodyId, World, add_ground, icosahedron};
 
@@ -52,4 +52,31 @@ fn icosahedron_rests_on_a_face() {
     assert!((y - inradius).abs() < 0.01, "centre at {y}, inradius {inradius}");
     assert_eq!(ground_points(&w).len(), 3, "a hull resting on a triangle needs its three corners");
     assert!(w.linear_velocity(id).unwrap().norm() < 0.01);
+}
+
+/// Drops `shape` upright (tilted by 0.1 rad so it must settle onto its
+/// base) and checks it rests with its centre `rest_height` above the
+/// ground, still, after 4 s.
+fn rests_upright_at(shape: Shape, rest_height: f32) {
+    let kind = shape.kind_name();
+    let tilt = UnitQuaternion::from_euler_angles(0.1, 0.0, 0.05);
+    let (w, id) = drop_on_ground(shape, tilt);
+    let p = w.pose(id).unwrap();
+    assert!(
+        (p.translation.y - rest_height).abs() < 0.01,
+        "{kind}: centre at {}, expected {rest_height}",
+        p.translation.y
+    );
+    let up = p.rotation * Vector3::y();
+    assert!(up.y > 0.999, "{kind}: not upright, axis {up:?}");
+    assert!(w.linear_velocity(id).unwrap().norm() < 0.01, "{kind} still moving");
+    assert!(w.angular_velocity(id).unwrap().norm() < 0.05, "{kind} still turning");
+}
+
+#[test]
+fn cylinder_cone_and_rounded_box_rest_on_their_flat_sides() {
+    rests_upright_at(Cylinder::try_new(0.4, 0.3).unwrap().into(), 0.4);
+    rests_upright_at(Cone::try_new(0.4, 0.4).unwrap().into(), 0.4);
+    let rounded = Rounded::try_new(Cuboid::new(Vector3::new(0.3, 0.2, 0.3)), 0.05).unwrap();
+    rests_upright_at(rounded.into(), 0.25);
 }

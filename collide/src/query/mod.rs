@@ -19,6 +19,7 @@ pub mod gjk;
 mod gjk_cache;
 mod input;
 mod minkowski;
+mod point;
 mod point_core;
 mod ray_cast;
 mod record;
@@ -37,6 +38,10 @@ pub use api::{
 };
 pub use gjk_cache::GjkCache;
 pub use minkowski::{MinkowskiDifference, SupportPoint};
+pub use point::{
+    End, PointFeature, PointProjection, ProjectPoint, ProjectionStatus, contains_point,
+    distance_to_point, project_point, try_contains_point, try_distance_to_point, try_project_point,
+};
 pub use ray_cast::{
     CastRay, LocalRayCast, Ray, RayCast, cast_local_ray_by_support, cast_ray, try_cast_ray,
 };

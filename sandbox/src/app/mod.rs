@@ -17,6 +17,7 @@ mod readback;
 pub mod scene_drawer;
 pub mod scripted_keys;
 pub mod simulation;
+pub mod support_mesh;
 pub mod surface_size;
 pub mod view_region;
 pub mod window;
@@ -36,5 +37,7 @@ pub use window::{WindowError, WindowOptions, run_window};
 mod hud_layer_tests;
 #[cfg(test)]
 mod hud_tests;
+#[cfg(test)]
+mod scene_drawer_tests;
 #[cfg(test)]
 mod tests;

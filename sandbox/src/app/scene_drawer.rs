@@ -3,14 +3,18 @@
 //! sleeping bodies dimmer, and the debug overlays the user turned on
 //! (contact points and normals, fat AABBs). It reads the world only through
 //! [`World::view`](crate::World::view). Each distinct hull is uploaded to
-//! the renderer once.
+//! the renderer once. Cuboids, spheres, capsules, cylinders and cones are
+//! instances of the renderer's unit meshes; segments are thin capsules;
+//! triangles, rounded shapes and users' own shapes get a mesh of their own
+//! (support_mesh.rs), built and uploaded once per distinct shape.
 
 use std::collections::HashMap;
 
+use collide::Shape;
 use collide::nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
-use collide::{Shape, SupportMap};
 
 use crate::app::simulation::Simulation;
+use crate::app::support_mesh::{support_mesh, two_sided_triangle};
 use crate::body::{BodyId, BodyKind};
 use crate::render::{
     Color, DebugLine, DrawInstance, DrawShape, FrameScene, HullMeshId, PointMarker,
@@ -96,8 +100,25 @@ impl SceneDrawer {
                         half_height: 0.5 * axis.norm(),
                     }
                 }
-                // Every other kind is drawn as the hull of its support
-                // points, built once per body.
+                Shape::Cylinder(c) => {
+                    DrawShape::Cylinder { radius: c.radius, half_height: c.half_height }
+                }
+                Shape::Cone(c) => DrawShape::Cone { radius: c.radius, half_height: c.half_height },
+                // A rounded sphere or capsule is a larger one.
+                Shape::Rounded(r) => match &r.inner {
+                    Shape::Sphere(s) => DrawShape::Sphere { radius: s.radius + r.radius },
+                    Shape::Capsule(c) => DrawShape::Capsule {
+                        radius: c.radius + r.radius,
+                        half_height: c.half_height,
+                    },
+                    _ => match self.sampled_mesh(body.id, body.shape, renderer)? {
+                        Some(id) => DrawShape::Hull { id, scale: Vector3::repeat(1.0) },
+                        None => continue,
+                    },
+                },
+                // Triangles as two flat faces; rounded shapes, users' own
+                // and any later kind as the hull of their support points
+                // (support_mesh.rs); each mesh built once per distinct shape.
                 other => match self.sampled_mesh(body.id, other, renderer)? {
                     Some(id) => DrawShape::Hull { id, scale: Vector3::repeat(1.0) },
                     None => continue,
@@ -152,9 +173,11 @@ impl SceneDrawer {
         Ok(())
     }
 
-    /// The mesh of a shape drawn as the hull of its support points along
-    /// [`SAMPLED_DIRECTIONS`] directions; `None` when those points span no
-    /// area (nothing to draw).
+    /// The mesh of a triangle (two flat faces) or of a shape drawn as the
+    /// hull of its support points (support_mesh.rs), registered once per
+    /// distinct shape: a user's shape by its `Arc`, any other by its
+    /// parameters. `None` when there is nothing to draw (a degenerate
+    /// shape).
     fn sampled_mesh(
         &mut self,
         body: BodyId,
@@ -164,19 +187,27 @@ impl SceneDrawer {
         if let Some(&id) = self.by_body.get(&body) {
             return Ok(Some(id));
         }
-        let golden = std::f32::consts::PI * (3.0 - 5f32.sqrt());
-        let points: Vec<Point3<f32>> = (0..SAMPLED_DIRECTIONS)
-            .map(|i| {
-                let y = 1.0 - 2.0 * (i as f32 + 0.5) / SAMPLED_DIRECTIONS as f32;
-                let r = (1.0 - y * y).max(0.0).sqrt();
-                let phi = golden * i as f32;
-                shape.local_support(&Vector3::new(r * phi.cos(), y, r * phi.sin()))
-            })
-            .collect();
-        match collide::ConvexHull::new(&points) {
-            Ok(hull) => self.hull_mesh(body, &hull, renderer).map(Some),
-            Err(_) => Ok(None),
+        let key = match shape {
+            Shape::Custom(custom) => {
+                (std::sync::Arc::as_ptr(custom) as *const () as usize as u64) ^ CUSTOM_KEY
+            }
+            other => fnv1a(format!("{other:?}").bytes().map(u64::from)),
+        };
+        if let Some(&id) = self.by_content.get(&key) {
+            self.by_body.insert(body, id);
+            return Ok(Some(id));
         }
+        let mesh = match shape {
+            Shape::Triangle(t) => two_sided_triangle([t.a, t.b, t.c]),
+            other => support_mesh(other),
+        };
+        let Some((vertices, triangles)) = mesh else {
+            return Ok(None);
+        };
+        let id = renderer.register_mesh(&vertices, &triangles)?;
+        self.by_content.insert(key, id);
+        self.by_body.insert(body, id);
+        Ok(Some(id))
     }
 
     fn hull_mesh(
@@ -203,10 +234,9 @@ impl SceneDrawer {
     }
 }
 
-/// How many support directions a shape without a mesh of its own is
-/// sampled in: enough that a cylinder's rim or a rounded box's edges look
-/// round at the sizes bodies have.
-const SAMPLED_DIRECTIONS: usize = 400;
+/// Set in the content key of a user's shape (its `Arc`'s address), so that
+/// it cannot equal a hull's or another shape's hash by accident of value.
+const CUSTOM_KEY: u64 = 0xc057_0000_0000_0000;
 
 /// The radius of the thin capsule a segment is drawn as, m.
 const SEGMENT_DRAW_RADIUS: f32 = 0.02;
@@ -224,12 +254,15 @@ pub fn hull_triangles(hull: &collide::ConvexHull) -> (Vec<Point3<f32>>, Vec<[u32
 
 /// FNV-1a over the vertices' bit patterns: equal hulls share a mesh.
 fn hull_key(hull: &collide::ConvexHull) -> u64 {
+    fnv1a(hull.vertices().iter().flat_map(|v| v.coords.iter().map(|x| u64::from(x.to_bits()))))
+}
+
+/// FNV-1a over a sequence of words.
+fn fnv1a(words: impl Iterator<Item = u64>) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for v in hull.vertices() {
-        for x in v.coords.iter() {
-            h ^= u64::from(x.to_bits());
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
+    for word in words {
+        h ^= word;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     h
 }

@@ -1,5 +1,8 @@
-//! Contact manifolds: up to four points sharing one normal, with feature ids
-//! that persist across steps so the solver can warm start.
+//! The solver's contact manifolds: the points of collide's
+//! [`ContactManifold`](collide::ContactManifold) (up to four sharing one
+//! normal, with feature ids that persist across steps) together with the
+//! solver's data: impulses for warm starting, friction anchors, and each
+//! point in A's frame for recycling.
 
 use arrayvec::ArrayVec;
 use collide::nalgebra::{Isometry3, Point3, Vector3};
@@ -11,12 +14,9 @@ use crate::tolerances::{ANCHOR_RESET_DISTANCE, LINEAR_SLOP};
 /// spacing of a manifold's points on metre-sized bodies.
 const WARM_START_DISTANCE: f32 = 2.0 * LINEAR_SLOP;
 
-/// Most points a manifold keeps: four span a face contact's area.
-pub const MAX_MANIFOLD_POINTS: usize = 4;
-
-/// Most vertices a clipped polygon may hold (a quad clipped by a quad gives 8;
-/// hull faces above this fall back to a single deepest point).
-pub(crate) const MAX_POLYGON_VERTICES: usize = 16;
+/// Most points a manifold keeps: four span a face contact's area
+/// (collide's [`collide::MAX_MANIFOLD_POINTS`]).
+pub const MAX_MANIFOLD_POINTS: usize = collide::MAX_MANIFOLD_POINTS;
 
 /// One contact point of a [`Manifold`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -187,45 +187,5 @@ impl Manifold {
     /// Deepest penetration of the manifold (zero if none overlaps).
     pub fn penetration(&self) -> f32 {
         self.points.iter().fold(0.0f32, |d, p| d.max(-p.separation))
-    }
-}
-
-/// A candidate contact: world midpoint, separation and feature id.
-pub(crate) type Candidate = (Point3<f32>, f32, u32);
-
-/// Chooses at most four of `candidates` that keep the deepest point and span
-/// the largest area, as Box2D and Jolt reduce clipped polygons: the deepest
-/// point, the point farthest from it, then the points making the largest
-/// triangle on each side of the line through the first two.
-pub(crate) fn reduce(candidates: &[Candidate], normal: &Vector3<f32>, out: &mut Manifold) {
-    out.clear();
-    if candidates.len() <= MAX_MANIFOLD_POINTS {
-        out.points.extend(candidates.iter().map(|&(p, s, id)| ContactPoint::new(p, s, id)));
-        return;
-    }
-    let argbest = |score: &dyn Fn(&Candidate) -> f32| {
-        let mut best = 0;
-        let mut best_score = f32::NEG_INFINITY;
-        for (i, c) in candidates.iter().enumerate() {
-            let s = score(c);
-            if s > best_score {
-                best_score = s;
-                best = i;
-            }
-        }
-        best
-    };
-    let i0 = argbest(&|c| -c.1);
-    let p0 = candidates[i0].0;
-    let i1 = argbest(&|c| (c.0 - p0).norm_squared());
-    let p1 = candidates[i1].0;
-    let area = |c: &Candidate| (p1 - p0).cross(&(c.0 - p0)).dot(normal);
-    let i2 = argbest(&|c| area(c));
-    let i3 = argbest(&|c| -area(c));
-    for i in [i0, i1, i2, i3] {
-        if !out.points.iter().any(|p| p.id == candidates[i].2) {
-            let (p, s, id) = candidates[i];
-            out.points.push(ContactPoint::new(p, s, id));
-        }
     }
 }

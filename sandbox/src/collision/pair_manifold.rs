@@ -1,17 +1,14 @@
-//! The manifold routine for each pair of shape kinds, which the narrow phase
-//! calls for every pair it cannot prove apart or reuse.
-//!
-//! Box–box uses the separating-axis test with face clipping; sphere–sphere
-//! and box–sphere are closed-form; every other pair goes through collide's
-//! GJK/EPA with face clipping. The manifold's normal always points from the
-//! first shape to the second.
+//! The narrow phase's call into collide: the contact manifold of a pair
+//! ([`collide::try_contact_manifold`]: box–box by SAT and clipping, sphere
+//! pairs in closed form, every other pair by GJK/EPA and face clipping),
+//! turned into the solver's [`Manifold`], whose points start with no
+//! impulse. The manifold's normal always points from the first shape to
+//! the second.
 
-use collide::Shape;
 use collide::nalgebra::Isometry3;
+use collide::{ManifoldOutcome, Shape, try_contact_manifold};
 
-use crate::collision::box_box::collide_cuboids;
-use crate::collision::convex_manifold::{collide_convex, collide_cuboid_sphere, collide_spheres};
-use crate::collision::manifold::Manifold;
+use crate::collision::manifold::{ContactPoint, Manifold};
 
 /// Writes into `out` the contact manifold of `a` at `pose_a` and `b` at
 /// `pose_b`, keeping points whose separation is at most `speculative`.
@@ -25,21 +22,17 @@ pub(crate) fn collide_pair(
     speculative: f32,
     out: &mut Manifold,
 ) -> f32 {
-    match (a, b) {
-        (Shape::Cuboid(ca), Shape::Cuboid(cb)) => {
-            collide_cuboids(ca, pose_a, cb, pose_b, speculative, out)
+    out.clear();
+    match try_contact_manifold(a, pose_a, b, pose_b, speculative) {
+        Ok(ManifoldOutcome::Within(m)) => {
+            out.normal = m.normal;
+            out.points
+                .extend(m.points().iter().map(|p| ContactPoint::new(p.point, p.separation, p.id)));
+            0.0
         }
-        (Shape::Sphere(sa), Shape::Sphere(sb)) => {
-            collide_spheres(sa, pose_a, sb, pose_b, speculative, out)
-        }
-        (Shape::Cuboid(ca), Shape::Sphere(sb)) => {
-            collide_cuboid_sphere(ca, pose_a, sb, pose_b, speculative, out)
-        }
-        (Shape::Sphere(sa), Shape::Cuboid(cb)) => {
-            let clearance = collide_cuboid_sphere(cb, pose_b, sa, pose_a, speculative, out);
-            out.normal = -out.normal;
-            clearance
-        }
-        _ => collide_convex(a, pose_a, b, pose_b, speculative, out),
+        Ok(ManifoldOutcome::Separated { distance_bound }) => distance_bound,
+        // Non-finite poses: the world removes such bodies before they are
+        // stepped again; until then the pair is not proven apart.
+        Err(_) => 0.0,
     }
 }

@@ -1,19 +1,81 @@
 //! Picking: the first body a ray meets, in collide's vocabulary
-//! ([`RayCast`]). Each body's broad-phase box is tested first (a slab
-//! test), and only the bodies whose box the ray meets before the best hit
-//! so far are cast exactly, by collide's per-shape
-//! [`cast_ray`](collide::cast_ray). A ray whose origin is inside a body (or
-//! on its surface) answers that body with [`RayCast::StartsInside`], ahead
-//! of any body it would enter: nothing is nearer than the origin.
+//! ([`RayCast`]). The world's query tree ([`QueryTree`]) offers the bodies
+//! whose leaves the ray enters, nearest first and only before the best hit
+//! so far; each is tested as a scan over every body would test it (its
+//! broad-phase box by a slab test, then its shape by collide's per-shape
+//! [`cast_ray`](collide::cast_ray)), and ties go to the smaller slot, so
+//! the answer is the scan's whatever order the tree offers the bodies in.
+//! A ray whose origin is inside a body (or on its surface) answers that
+//! body with [`RayCast::StartsInside`], ahead of any body it would enter:
+//! nothing is nearer than the origin.
 
+use collide::bvh::RayControl;
 use collide::{Ray, RayCast};
 
 use crate::body::BodyId;
 use crate::body::storage::Bodies;
 use crate::collision::aabb::Aabb;
+use crate::collision::query_tree::QueryTree;
+
+/// The best answer so far, kept as the slot-order scan would keep it.
+#[derive(Default)]
+struct Nearest {
+    /// The nearest hit: `(toi, slot, hit)`, the smallest slot among equal
+    /// `toi`s.
+    hit: Option<(f32, u32, RayCast)>,
+    /// The smallest slot whose body holds the ray's origin.
+    inside: Option<u32>,
+}
+
+impl Nearest {
+    /// Tests body `slot` as the scan did, with `limit` the best `toi` so
+    /// far (0 once the origin was found inside a body, when only a smaller
+    /// slot holding the origin can change the answer).
+    fn offer(&mut self, bodies: &Bodies, fat: &[Aabb], ray: &Ray, slot: u32, limit: f32) {
+        let i = slot as usize;
+        let r = &bodies.records[i];
+        if !r.alive || self.inside.is_some_and(|s| s < slot) || !ray_meets_box(ray, &fat[i], limit)
+        {
+            return;
+        }
+        match collide::try_cast_ray(&r.shape, &bodies.poses[i], ray, limit) {
+            Ok(RayCast::StartsInside) => self.inside = Some(slot),
+            Ok(hit @ RayCast::Hit { toi, .. }) if self.inside.is_none() => {
+                // `toi ≤ limit` by the cast's contract; a tie keeps the
+                // body in the smaller slot.
+                let better = match self.hit {
+                    None => true,
+                    Some((best, best_slot, _)) => toi < best || (toi == best && slot < best_slot),
+                };
+                if better {
+                    self.hit = Some((toi, slot, hit));
+                }
+            }
+            Ok(_) | Err(_) => {}
+        }
+    }
+
+    /// The limit a body must be met within to matter.
+    fn limit(&self, max_t: f32) -> f32 {
+        match (self.inside, self.hit) {
+            (Some(_), _) => 0.0,
+            (None, Some((toi, _, _))) => toi,
+            (None, None) => max_t,
+        }
+    }
+
+    fn answer(self, bodies: &Bodies) -> Option<(BodyId, RayCast)> {
+        match (self.inside, self.hit) {
+            (Some(slot), _) => Some((bodies.id(slot as usize), RayCast::StartsInside)),
+            (None, Some((_, slot, hit))) => Some((bodies.id(slot as usize), hit)),
+            (None, None) => None,
+        }
+    }
+}
 
 /// The body of `bodies` that `ray` meets first with `toi ≤ max_t`, and how:
-/// [`RayCast::Hit`] with the entry point and outward normal, or
+/// [`RayCast::Hit`] with the entry point and outward normal (the body in
+/// the smallest slot among equally near ones), or
 /// [`RayCast::StartsInside`] for a body holding the ray's origin (the one in
 /// the smallest slot if several do), which wins over every hit. Never
 /// [`RayCast::Miss`]: `None` when nothing is met. A body's shape is cast
@@ -21,31 +83,31 @@ use crate::collision::aabb::Aabb;
 /// best hit so far. Rays or limits that collide refuses (non-finite
 /// values) meet nothing.
 pub(crate) fn cast_ray_bodies(
+    tree: &QueryTree,
     bodies: &Bodies,
     fat: &[Aabb],
     ray: &Ray,
     max_t: f32,
 ) -> Option<(BodyId, RayCast)> {
-    let mut best: Option<(BodyId, RayCast)> = None;
-    let mut limit = max_t;
-    for (i, r) in bodies.records.iter().enumerate() {
-        if !r.alive || !ray_meets_box(ray, &fat[i], limit) {
-            continue;
+    let mut nearest = Nearest::default();
+    let synced = tree.synced(bodies, fat);
+    let walked = synced.tree.try_cast_ray(ray, max_t, |(_, slot), _| {
+        nearest.offer(bodies, fat, ray, slot, nearest.limit(max_t));
+        RayControl::ShortenTo(nearest.limit(max_t))
+    });
+    if walked.is_err() {
+        // A ray or limit the tree refuses: every body, as collide would
+        // refuse the same values for each (the scan's answer, `None`, for
+        // all of them, but kept general).
+        for slot in 0..bodies.len() as u32 {
+            nearest.offer(bodies, fat, ray, slot, nearest.limit(max_t));
         }
-        match collide::try_cast_ray(&r.shape, &bodies.poses[i], ray, limit) {
-            Ok(hit @ RayCast::Hit { toi, .. }) => {
-                // `toi ≤ limit` by the cast's contract; a tie keeps the
-                // body in the smaller slot.
-                if best.is_none() || toi < limit {
-                    best = Some((bodies.id(i), hit));
-                    limit = toi;
-                }
-            }
-            Ok(RayCast::StartsInside) => return Some((bodies.id(i), RayCast::StartsInside)),
-            Ok(RayCast::Miss) | Err(_) => {}
+    } else {
+        for &slot in &synced.loose {
+            nearest.offer(bodies, fat, ray, slot, nearest.limit(max_t));
         }
     }
-    best
+    nearest.answer(bodies)
 }
 
 /// Whether `ray` meets `aabb` for some `t` in `[0, max_t]` (slab test).

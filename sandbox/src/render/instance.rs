@@ -2,7 +2,9 @@
 //!
 //! Every instance of a [`MeshKind`] shares one GPU mesh and the renderer
 //! draws each kind with one instanced draw call. The per-instance size lives
-//! in [`DrawShape`], so one unit mesh serves every cuboid, sphere or capsule.
+//! in [`DrawShape`], so one unit mesh serves every cuboid, sphere, capsule,
+//! cylinder or cone (round kinds have one mesh per level of detail, picked
+//! per instance: level_of_detail.rs).
 
 use nalgebra::{Isometry3, Vector3};
 
@@ -22,6 +24,10 @@ pub enum MeshKind {
     Sphere,
     /// The unit capsule: hemispheres pushed apart by the half height.
     Capsule,
+    /// The unit cylinder along Y, scaled by radius and half height.
+    Cylinder,
+    /// The unit cone along Y (apex at +Y), scaled by radius and half height.
+    Cone,
     /// A registered hull mesh.
     Hull(HullMeshId),
 }
@@ -46,6 +52,21 @@ pub enum DrawShape {
         /// Half the length of the cylinder part (the segment's half length).
         half_height: f32,
     },
+    /// A cylinder along local Y centred on the local origin, with flat caps.
+    Cylinder {
+        /// The radius.
+        radius: f32,
+        /// Half the length along Y.
+        half_height: f32,
+    },
+    /// A cone along local Y centred on the local origin: apex at
+    /// `+half_height`, base disc at `-half_height` (as `collide`'s cone).
+    Cone {
+        /// The radius of the base.
+        radius: f32,
+        /// Half the distance from the base to the apex.
+        half_height: f32,
+    },
     /// A registered hull mesh, scaled per axis (use `(1, 1, 1)` for the
     /// mesh as registered).
     Hull {
@@ -63,6 +84,8 @@ impl DrawShape {
             Self::Cuboid { .. } => MeshKind::Cube,
             Self::Sphere { .. } => MeshKind::Sphere,
             Self::Capsule { .. } => MeshKind::Capsule,
+            Self::Cylinder { .. } => MeshKind::Cylinder,
+            Self::Cone { .. } => MeshKind::Cone,
             Self::Hull { id, .. } => MeshKind::Hull(*id),
         }
     }
@@ -74,6 +97,9 @@ impl DrawShape {
             Self::Cuboid { half_extents } => (half_extents, 0.0),
             Self::Sphere { radius } => (Vector3::repeat(radius), 0.0),
             Self::Capsule { radius, half_height } => (Vector3::repeat(radius), half_height),
+            Self::Cylinder { radius, half_height } | Self::Cone { radius, half_height } => {
+                (Vector3::new(radius, half_height, radius), 0.0)
+            }
             Self::Hull { scale, .. } => (scale, 0.0),
         }
     }
@@ -85,6 +111,10 @@ impl DrawShape {
             Self::Cuboid { half_extents } => half_extents.norm(),
             Self::Sphere { radius } => radius,
             Self::Capsule { radius, half_height } => radius + half_height,
+            // The base rim is the farthest point of either.
+            Self::Cylinder { radius, half_height } | Self::Cone { radius, half_height } => {
+                radius.hypot(half_height)
+            }
             Self::Hull { scale, .. } => hull_radius * scale.amax(),
         }
     }

@@ -19,8 +19,8 @@
 //! whose triangles have zero area and are dropped by triangle setup.
 //!
 //! The block size keeps a block mesh near [`BLOCK_VERTICES`] vertices:
-//! 64 cubes (7 vertices each), seven capsules (104 each), a dozen
-//! icosahedra (60 each).
+//! 64 cubes (7 vertices each), fifteen capsules at the 12-segment level of
+//! detail (50 each), a dozen icosahedra (60 each).
 
 use super::gpu_types::{GpuInstance, MeshVertex};
 use super::mesh::MeshData;
@@ -84,16 +84,18 @@ pub(crate) fn padded_len(count: u32, block: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::mesh::{unit_capsule, unit_cube_corner};
+    use crate::render::mesh::unit_cube_corner;
+    use crate::render::round_meshes::{Round, octahedral_round};
 
     #[test]
     fn block_sizes_keep_block_meshes_near_the_vertex_budget() {
         let cube = unit_cube_corner();
         assert_eq!(cube.vertices.len(), 7);
         assert_eq!(block_size(cube.vertices.len()), 64);
-        // 13 vertices around each of 8 rings.
-        assert_eq!(unit_capsule().vertices.len(), 104);
-        assert_eq!(block_size(unit_capsule().vertices.len()), 7);
+        // The octahedral capsule of frequency 3: 4 n^2 + 4 n + 2 vertices.
+        let capsule = octahedral_round(3, Round::Capsule);
+        assert_eq!(capsule.vertices.len(), 50);
+        assert_eq!(block_size(capsule.vertices.len()), 15);
         assert_eq!(block_size(0), MAX_BLOCK);
         assert_eq!(block_size(100), 7);
         assert_eq!(block_size(10_000), 1);

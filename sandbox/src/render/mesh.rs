@@ -1,31 +1,14 @@
-//! The unit meshes every instance of a kind shares, built on the CPU once.
+//! The unit meshes every instance of a kind shares, built on the CPU once:
+//! the cube and hull meshes (the round kinds are in round_meshes.rs).
 //!
 //! The cube spans `[-1, 1]^3`, so scaling by half extents sizes it; only
-//! the three faces around one corner are stored ([`unit_cube_corner`]). The
-//! capsule is a UV sphere of radius 1 cut at the equator: the upper
-//! hemisphere's vertices carry `hemisphere = +1`, the lower ones `-1`, and
-//! the equator ring is duplicated once for each side. The vertex shader moves
-//! each vertex by `hemisphere * half_height` along Y, which stretches the
-//! band of triangles between the two equator rings into the cylinder; with a
-//! zero half height the same mesh is a sphere. Hull meshes get flat normals.
+//! the three faces around one corner are stored ([`unit_cube_corner`]).
+//! Hull meshes get flat normals.
 
 use nalgebra::{Point3, Vector3};
 
 use super::RenderError;
 use super::gpu_types::MeshVertex;
-
-/// Longitude segments of the sphere and capsule. With smooth normals only
-/// the outline shows the facets: 12 segments keep it within
-/// `1 - cos(pi / 12)`, 3.4 % of the radius, of the circle, under a pixel
-/// for a body 50 pixels across, as bodies are in the scenes' default views.
-/// That is 144 triangles and 104 vertices a body; 32 segments and 10 rings
-/// took 1344 and 726, and made `mixed 500` the slowest scene to draw on a
-/// software rasteriser, whose vertex and triangle-setup work is per
-/// triangle (measured in sandbox/README.md).
-const SEGMENTS: u32 = 12;
-/// Latitude rings per hemisphere, pole to equator (30 degrees apart, as the
-/// segments are).
-const RINGS_PER_HEMISPHERE: u32 = 3;
 
 /// Vertices and triangle indices of one mesh.
 #[derive(Debug, Clone, Default)]
@@ -120,70 +103,6 @@ pub(crate) fn turn_to_octant(s: Vector3<f32>, v: Vector3<f32>) -> Vector3<f32> {
     s.component_mul(&v)
 }
 
-/// The unit capsule (a sphere when the half height is zero); see the file
-/// header for the hemisphere tags.
-pub(crate) fn unit_capsule() -> MeshData {
-    capsule_mesh(SEGMENTS, RINGS_PER_HEMISPHERE)
-}
-
-/// Longitude segments and rings per hemisphere of the capsule drawn into
-/// the shadow map ([`unit_capsule_shadow`]).
-const SHADOW_SEGMENTS: u32 = 8;
-const SHADOW_RINGS_PER_HEMISPHERE: u32 = 2;
-
-/// The coarser capsule drawn into the shadow map instead of
-/// [`unit_capsule`]: 8 segments and 2 rings a hemisphere, 64 triangles and
-/// 54 vertices against 144 and 104. Its outline is within
-/// `1 - cos(pi / 8)`, 7.6 % of the radius, of the circle: under two
-/// texels of the shadow of a body 50 shadow-map texels across. Its
-/// vertices lie on the unit sphere like the drawn mesh's. The shadow map is
-/// redrawn every frame while bodies move, and on a software rasteriser that
-/// is per-vertex and per-triangle work (measured in sandbox/README.md).
-pub(crate) fn unit_capsule_shadow() -> MeshData {
-    capsule_mesh(SHADOW_SEGMENTS, SHADOW_RINGS_PER_HEMISPHERE)
-}
-
-/// A UV capsule of `segments` longitude segments and `rings_per_hemisphere`
-/// latitude rings from each pole to the equator. The triangles at the poles
-/// that would have zero area (two corners on the pole) are left out.
-fn capsule_mesh(segments: u32, rings_per_hemisphere: u32) -> MeshData {
-    let mut mesh = MeshData::default();
-    let ring_len = segments + 1;
-    let rings = 2 * (rings_per_hemisphere + 1);
-    for ring in 0..rings {
-        // Rings 0..=R run from the north pole to the equator (upper
-        // hemisphere), rings R+1..2R+1 from the equator to the south pole.
-        let upper = ring <= rings_per_hemisphere;
-        let step = if upper { ring } else { ring - 1 };
-        let theta = std::f32::consts::PI * step as f32 / (2 * rings_per_hemisphere) as f32;
-        let hemisphere = if upper { 1.0 } else { -1.0 };
-        for segment in 0..ring_len {
-            let phi = std::f32::consts::TAU * segment as f32 / segments as f32;
-            let n = Vector3::new(theta.sin() * phi.cos(), theta.cos(), theta.sin() * phi.sin());
-            mesh.vertices.push(vertex(n, n, hemisphere));
-        }
-    }
-    // With phi growing from +X toward +Z, a quad between ring k (above) and
-    // ring k + 1 (below) winds counter-clockwise from outside as a, b, d /
-    // a, d, c with a, b on ring k and c, d below them. On the north pole's
-    // ring a and b coincide, on the south pole's c and d.
-    for ring in 0..rings - 1 {
-        for segment in 0..segments {
-            let a = ring * ring_len + segment;
-            let b = a + 1;
-            let c = a + ring_len;
-            let d = c + 1;
-            if ring > 0 {
-                mesh.indices.extend([a, b, d]);
-            }
-            if ring < rings - 2 {
-                mesh.indices.extend([a, d, c]);
-            }
-        }
-    }
-    mesh
-}
-
 /// A flat-shaded hull mesh from positions and triangles, and the radius of
 /// the sphere around the local origin that bounds it.
 ///
@@ -239,32 +158,54 @@ pub(crate) fn hull_mesh(
     Ok((mesh, radius))
 }
 
+/// A mesh with a normal per vertex, from `(position, normal)` pairs and
+/// triangles, and the radius of the sphere around the local origin that
+/// bounds it. Vertices are shared as given, so shading is smooth across
+/// them. Each triangle is wound to face the side its corners' normals
+/// point to (a triangle whose geometric normal disagrees with their sum is
+/// flipped), so the caller's winding does not matter, for closed meshes
+/// and for open ones such as a two-sided flat triangle. Zero-area
+/// triangles are dropped.
+pub(crate) fn smooth_mesh(
+    vertices: &[(Point3<f32>, Vector3<f32>)],
+    triangles: &[[u32; 3]],
+) -> Result<(MeshData, f32), RenderError> {
+    if vertices.is_empty() || triangles.is_empty() {
+        return Err(RenderError::InvalidHull("no vertices or no triangles"));
+    }
+    let finite = |v: &Vector3<f32>| v.iter().all(|c| c.is_finite());
+    if !vertices.iter().all(|(p, n)| finite(&p.coords) && finite(n)) {
+        return Err(RenderError::InvalidHull("non-finite position or normal"));
+    }
+    let n = vertices.len() as u32;
+    if triangles.iter().flatten().any(|&i| i >= n) {
+        return Err(RenderError::InvalidHull("triangle index out of range"));
+    }
+    let radius = vertices.iter().map(|(p, _)| p.coords.norm()).fold(0.0, f32::max);
+    let mut mesh = MeshData::default();
+    for (p, normal) in vertices {
+        let normal = normal.try_normalize(0.0).unwrap_or_else(Vector3::zeros);
+        mesh.vertices.push(vertex(p.coords, normal, 0.0));
+    }
+    for &[i, j, k] in triangles {
+        let (a, b, c) = (vertices[i as usize], vertices[j as usize], vertices[k as usize]);
+        let cross = (b.0 - a.0).cross(&(c.0 - a.0));
+        // Relative to the mesh's size, as in `hull_mesh`.
+        if !(cross.norm() > 1e-12 * radius * radius) {
+            continue;
+        }
+        let facing = cross.dot(&(a.1 + b.1 + c.1));
+        mesh.indices.extend(if facing >= 0.0 { [i, j, k] } else { [i, k, j] });
+    }
+    if mesh.indices.is_empty() {
+        return Err(RenderError::InvalidHull("every triangle is degenerate"));
+    }
+    Ok((mesh, radius))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Both capsules, stretched to a half height of 1 as the shader does,
-    /// have no zero-area triangle, every one wound counter-clockwise from
-    /// outside, and every vertex on the unit sphere before the stretch.
-    #[test]
-    fn the_capsules_wind_outward_without_empty_triangles() {
-        for (mesh, triangles) in [(unit_capsule(), 144), (unit_capsule_shadow(), 64)] {
-            assert_eq!(mesh.indices.len(), 3 * triangles);
-            let p = |i: u32| {
-                let v = &mesh.vertices[i as usize];
-                Vector3::from(v.position) + Vector3::y() * v.hemisphere
-            };
-            for v in &mesh.vertices {
-                assert!((Vector3::from(v.position).norm() - 1.0).abs() < 1e-6);
-            }
-            for tri in mesh.indices.chunks(3) {
-                let (a, b, c) = (p(tri[0]), p(tri[1]), p(tri[2]));
-                let normal = (b - a).cross(&(c - a));
-                assert!(normal.norm() > 1e-4, "{tri:?} has no area");
-                assert!(normal.dot(&((a + b + c) / 3.0)) > 0.0, "{tri:?} faces inward");
-            }
-        }
-    }
 
     fn signs() -> impl Iterator<Item = Vector3<f32>> {
         (0..8).map(|k| {

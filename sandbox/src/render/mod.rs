@@ -38,16 +38,19 @@ mod growable_buffer;
 mod instance;
 mod instance_blocks;
 mod layer;
+mod level_of_detail;
 mod light;
 mod mesh;
 mod offscreen;
 mod overlay;
 mod pipelines;
 mod renderer;
+mod round_meshes;
 mod stats;
 mod targets;
 #[cfg(test)]
 pub(crate) mod tests;
+mod view_culling;
 
 pub use camera::{Camera, Projection, orthographic_rh_zo, perspective_rh_zo};
 pub use color::Color;

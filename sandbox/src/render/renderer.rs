@@ -1,10 +1,12 @@
 //! `Renderer`: turns a [`FrameScene`] into GPU passes recorded into the
 //! caller's command encoder and resolved into the caller's texture view.
 //!
-//! Per frame: group the instances by mesh kind (a counting sort into one
-//! instance buffer, so each kind is one contiguous range and one draw, each
-//! instance of which is a block of bodies: instance_blocks.rs),
-//! nearest first within a kind, upload the globals and overlays, render the
+//! Per frame: pick each round instance's level of detail from its size on
+//! screen (level_of_detail.rs), group the instances by mesh kind and level
+//! (a counting sort into one instance buffer, so each is one contiguous
+//! range and one draw, each instance of which is a block of bodies:
+//! instance_blocks.rs), within each the ones in view (view_culling.rs)
+//! first and nearest first, upload the globals and overlays, render the
 //! shadow map from the sun unless the casters and light are unchanged since
 //! it was drawn, then one main pass (multisampled on a GPU, single-sampled
 //! by default on a CPU adapter): meshes, ground, sky, translucent
@@ -18,8 +20,10 @@
 //! uniform branches around expensive code (both sides run), cubes drawn as
 //! the three faces around their corner nearest the camera (seven
 //! vertices) and into the shadow map as their outline from the light (six
-//! vertices, four triangles: `unit_cube_silhouette` in mesh.rs), spheres
-//! and capsules into it as a coarser mesh (`unit_capsule_shadow`), a shadow
+//! vertices, four triangles: `unit_cube_silhouette` in mesh.rs), round
+//! bodies as octahedral spheres at a tessellation fitted to their size on
+//! screen (round_meshes.rs) and into the shadow map at the coarsest, bodies
+//! out of view left out of the main pass, a shadow
 //! map with about one texel per screen pixel (`shadow_map_size` in
 //! targets.rs), bodies pulled in blocks rather than one instance each, the
 //! ground cut into tiles that each evaluate only the per-pixel terms that
@@ -38,11 +42,12 @@ use super::gpu_types::{
 use super::ground_tiles::{GroundTiles, ShadowCasters};
 use super::growable_buffer::GrowableBuffer;
 use super::instance_blocks::{block_mesh, block_size, padded_len, padding_instance};
-use super::mesh::{
-    MeshData, hull_mesh, unit_capsule, unit_capsule_shadow, unit_cube_corner, unit_cube_silhouette,
-};
+use super::level_of_detail::{LEVEL_SEGMENTS, LEVELS, LevelPicker, max_radius_px};
+use super::mesh::{MeshData, hull_mesh, smooth_mesh, unit_cube_corner, unit_cube_silhouette};
 use super::pipelines::{INSTANCES_BINDING, Pipelines};
+use super::round_meshes::{Round, max_edge_angle, octahedral_round, unit_cone, unit_cylinder};
 use super::targets::{FrameTargets, MAX_SHADOW_MAP_SIZE, ShadowMap, shadow_map_size};
+use super::view_culling::{ViewFrustum, ndc_rect};
 use super::{
     Color, DrawShape, FrameScene, FrameStats, HullMeshId, MeshKind, Projection, RenderError,
     ShadowFit, orthographic_rh_zo,
@@ -71,8 +76,39 @@ pub fn default_msaa_samples(device: &wgpu::Device) -> u32 {
 /// `Ground::cell_size` is raised to it.
 const MIN_CELL_SIZE: f32 = 1e-3;
 
-/// Mesh slots in the instance buffer: cube, sphere, capsule, then hulls.
-const FIRST_HULL_SLOT: usize = 3;
+/// The round mesh kinds, each drawn at [`LEVELS`] levels of detail.
+const ROUND_KINDS: [MeshKind; 4] =
+    [MeshKind::Sphere, MeshKind::Capsule, MeshKind::Cylinder, MeshKind::Cone];
+
+/// Mesh slots in the instance buffer: the cube, each round kind at each
+/// level of detail (kind-major), then the registered hulls.
+const FIRST_HULL_SLOT: usize = 1 + ROUND_KINDS.len() * LEVELS;
+
+/// The slot of a round kind (its index in [`ROUND_KINDS`]) at a level.
+fn round_slot(kind: usize, level: usize) -> usize {
+    1 + kind * LEVELS + level
+}
+
+/// The unit mesh of round kind `kind` at `segments` around its equator.
+fn round_mesh(kind: usize, segments: u32) -> MeshData {
+    match ROUND_KINDS[kind] {
+        MeshKind::Sphere => octahedral_round(segments / 4, Round::Sphere),
+        MeshKind::Capsule => octahedral_round(segments / 4, Round::Capsule),
+        MeshKind::Cylinder => unit_cylinder(segments),
+        _ => unit_cone(segments),
+    }
+}
+
+/// What one slot draws: its mesh in the main pass and in the shadow pass.
+#[derive(Debug)]
+struct SlotMeshes {
+    main: GpuMesh,
+    /// A cheaper mesh over the same blocks for the shadow map, or `None`
+    /// for `main`.
+    shadow: Option<GpuMesh>,
+    /// The cube's corner patch, drawn by the cube pipelines.
+    cube: bool,
+}
 
 /// A mesh uploaded once, as its block mesh (see instance_blocks.rs).
 #[derive(Debug)]
@@ -170,16 +206,13 @@ pub struct Renderer {
     shadow_contents: Option<ShadowContents>,
     /// `None` while the target is zero-sized (a minimised window).
     targets: Option<FrameTargets>,
-    /// Cube, sphere/capsule (one mesh, see mesh.rs), then registered hulls.
-    cube: GpuMesh,
-    /// The cube's outline from the light, drawn instead of `cube` into the
-    /// shadow map (`unit_cube_silhouette`), over the same blocks.
-    cube_shadow: GpuMesh,
-    capsule: GpuMesh,
-    /// The coarser capsule drawn instead of `capsule` into the shadow map
-    /// (`unit_capsule_shadow`), over the same blocks.
-    capsule_shadow: GpuMesh,
-    hulls: Vec<GpuMesh>,
+    /// Per slot (`FIRST_HULL_SLOT`): the cube, whose shadow mesh is its
+    /// outline from the light (`unit_cube_silhouette`); the round kinds at
+    /// each level, whose shadow mesh is the coarsest level; the hulls.
+    slots: Vec<SlotMeshes>,
+    /// Per level of detail, the largest round body on screen (radius in
+    /// pixels) it draws within tolerance (level_of_detail.rs).
+    level_radius_px: [f32; LEVELS],
     instance_buffer: GrowableBuffer,
     /// This frame's ground tiles and their vertex buffer.
     ground_tiles: GroundTiles,
@@ -193,6 +226,10 @@ pub struct Renderer {
     /// Per-frame scratch, kept to avoid reallocating.
     scratch_instances: Vec<GpuInstance>,
     scratch_ranges: Vec<(u32, u32)>,
+    /// Per instance of the frame, its slot.
+    scratch_slots: Vec<u32>,
+    /// Per slot, how many of its instances (the first ones) are in view.
+    scratch_visible: Vec<u32>,
     /// Every instance's bounding sphere (centre, radius): the shadow casters
     /// whose shadows the ground tiles look up.
     scratch_casters: Vec<[f32; 4]>,
@@ -235,15 +272,35 @@ impl Renderer {
             3f32.sqrt(),
             cube.block,
         );
-        let capsule = GpuMesh::new(device, queue, "render.capsule_mesh", &unit_capsule(), 1.0);
-        let capsule_shadow = GpuMesh::with_block(
-            device,
-            queue,
-            "render.capsule_shadow_mesh",
-            &unit_capsule_shadow(),
-            1.0,
-            capsule.block,
-        );
+        let mut slots = vec![SlotMeshes { main: cube, shadow: Some(cube_shadow), cube: true }];
+        for (kind, mesh_kind) in ROUND_KINDS.iter().enumerate() {
+            let name = format!("{mesh_kind:?}").to_lowercase();
+            for (level, &segments) in LEVEL_SEGMENTS.iter().enumerate() {
+                // Every unit round mesh lies within the sphere of radius
+                // sqrt(2) (the cylinder's rims).
+                let radius = 2f32.sqrt();
+                let label = format!("render.{name}_mesh_{segments}");
+                let main = GpuMesh::new(device, queue, &label, &round_mesh(kind, segments), radius);
+                let shadow = (level > 0).then(|| {
+                    GpuMesh::with_block(
+                        device,
+                        queue,
+                        &format!("render.{name}_shadow_mesh_{segments}"),
+                        &round_mesh(kind, LEVEL_SEGMENTS[0]),
+                        radius,
+                        main.block,
+                    )
+                });
+                debug_assert_eq!(slots.len(), round_slot(kind, level));
+                slots.push(SlotMeshes { main, shadow, cube: false });
+            }
+        }
+        // The octahedral sphere's widest edge sets each level's tolerance
+        // (the cylinder's and cone's are the equator's, no wider).
+        let level_radius_px = LEVEL_SEGMENTS.map(|segments| {
+            let capsule = octahedral_round(segments / 4, Round::Capsule);
+            max_radius_px(max_edge_angle(&capsule).max(std::f32::consts::TAU / segments as f32))
+        });
         let mut renderer = Self {
             device: device.clone(),
             queue: queue.clone(),
@@ -260,11 +317,8 @@ impl Renderer {
             shadow_map,
             shadow_contents: None,
             targets: None,
-            cube,
-            cube_shadow,
-            capsule,
-            capsule_shadow,
-            hulls: Vec::new(),
+            slots,
+            level_radius_px,
             instance_buffer,
             ground_tiles: GroundTiles::default(),
             ground_buffer: GrowableBuffer::new(device, "render.ground", wgpu::BufferUsages::VERTEX),
@@ -279,6 +333,8 @@ impl Renderer {
             ),
             scratch_instances: Vec::new(),
             scratch_ranges: Vec::new(),
+            scratch_slots: Vec::new(),
+            scratch_visible: Vec::new(),
             scratch_casters: Vec::new(),
             scratch_lines: Vec::new(),
             scratch_points: Vec::new(),
@@ -374,15 +430,42 @@ impl Renderer {
         triangles: &[[u32; 3]],
     ) -> Result<HullMeshId, RenderError> {
         let (data, radius) = hull_mesh(positions, triangles)?;
-        let id = HullMeshId(self.hulls.len() as u32);
-        self.hulls.push(GpuMesh::new(
+        Ok(self.push_hull_slot(&data, radius))
+    }
+
+    /// Uploads a mesh with a normal per vertex (`(position, normal)` pairs
+    /// in the mesh's local frame, shared by the triangles that name them,
+    /// so shading is smooth across them) and returns its id, drawn with
+    /// [`DrawShape::Hull`] like a hull's. Each triangle is turned to face
+    /// the side its corners' normals point to, so the winding does not
+    /// matter; give a two-sided surface two triangles with opposite
+    /// normals. The app draws rounded shapes and users' own shapes this way
+    /// (`app/support_mesh.rs`).
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidHull`] for no triangles, a non-finite value, an
+    /// index out of range, or only zero-area triangles.
+    pub fn register_mesh(
+        &mut self,
+        vertices: &[(Point3<f32>, Vector3<f32>)],
+        triangles: &[[u32; 3]],
+    ) -> Result<HullMeshId, RenderError> {
+        let (data, radius) = smooth_mesh(vertices, triangles)?;
+        Ok(self.push_hull_slot(&data, radius))
+    }
+
+    /// Uploads a registered mesh into a new hull slot.
+    fn push_hull_slot(&mut self, data: &MeshData, radius: f32) -> HullMeshId {
+        let id = HullMeshId((self.slots.len() - FIRST_HULL_SLOT) as u32);
+        let main = GpuMesh::new(
             &self.device,
             &self.queue,
             &format!("render.hull_mesh_{}", id.0),
-            &data,
+            data,
             radius,
-        ));
-        Ok(id)
+        );
+        self.slots.push(SlotMeshes { main, shadow: None, cube: false });
+        id
     }
 
     /// Records one frame into `encoder`, resolving into `target`, which must
@@ -417,21 +500,28 @@ impl Renderer {
         }
         frame.camera.validate()?;
 
-        // Counting sort of the instances by mesh slot, so every kind is one
-        // contiguous range of the instance buffer and one draw call. Each
-        // range starts on a multiple of its mesh's block size, and what is
-        // not a body (before a range, and after it to the end of its last
-        // block) is a zero-area padding instance (see instance_blocks.rs).
-        let slots = FIRST_HULL_SLOT + self.hulls.len();
+        // Counting sort of the instances by mesh slot (kind and level of
+        // detail), so every slot is one contiguous range of the instance
+        // buffer and one draw call. Each range starts on a multiple of its
+        // mesh's block size, and what is not a body (before a range, and
+        // after it to the end of its last block) is a zero-area padding
+        // instance (see instance_blocks.rs).
+        let slots = self.slots.len();
         self.scratch_ranges.clear();
         self.scratch_ranges.resize(slots, (0, 0));
+        self.scratch_slots.clear();
+        let picker = LevelPicker::new(&frame.camera, self.height, self.level_radius_px);
         for instance in &frame.instances {
-            let slot = self.slot(instance.shape.mesh_kind())?;
+            let slot = self.slot(&instance.shape, &instance.world_from_local, &picker)?;
+            if let Some(level) = slot.checked_sub(1).filter(|&s| s < FIRST_HULL_SLOT - 1) {
+                stats.lod_instances[level % LEVELS] += 1;
+            }
+            self.scratch_slots.push(slot as u32);
             self.scratch_ranges[slot].1 += 1;
         }
         let mut cursor = 0u32;
         for slot in 0..slots {
-            let block = self.meshes(slot).block;
+            let block = self.slots[slot].main.block;
             let range = &mut self.scratch_ranges[slot];
             let count = range.1;
             range.0 = cursor.next_multiple_of(block);
@@ -443,11 +533,11 @@ impl Renderer {
         self.scratch_instances.resize(cursor as usize, padding_instance());
         self.scratch_casters.clear();
         let mut bounds = SceneBounds::default();
-        for instance in &frame.instances {
-            let slot = self.slot(instance.shape.mesh_kind())?;
+        for (instance, &slot) in frame.instances.iter().zip(&self.scratch_slots) {
+            let slot = slot as usize;
             let (scale, half_height) = instance.shape.scale_and_half_height();
             let hull_radius = match instance.shape {
-                DrawShape::Hull { id, .. } => self.hulls[id.0 as usize].radius,
+                DrawShape::Hull { .. } => self.slots[slot].main.radius,
                 _ => 0.0,
             };
             let t = instance.world_from_local.translation.vector;
@@ -464,7 +554,8 @@ impl Renderer {
             self.scratch_instances[*cursor as usize] = GpuInstance {
                 rotation: [q.x, q.y, q.z, q.w],
                 translation_half_height: [t.x, t.y, t.z, half_height],
-                scale: [scale.x, scale.y, scale.z, 0.0],
+                // The bounding radius rides along for the view culling.
+                scale: [scale.x, scale.y, scale.z, radius],
                 color,
             };
             *cursor += 1;
@@ -500,20 +591,41 @@ impl Renderer {
             contents.instances.clone_from(&self.scratch_instances);
         }
 
-        // Within each mesh kind, nearest first along the view direction, so
-        // the depth test rejects hidden fragments before they are shaded (a
-        // software rasteriser shades what it does not reject early).
+        // Within each slot, the instances the main pass may see first (it
+        // draws only those; the shadow pass draws all), and those nearest
+        // first along the view direction, so the depth test rejects hidden
+        // fragments before they are shaded (a software rasteriser shades
+        // what it does not reject early).
+        let aspect = self.width as f32 / self.height as f32;
+        let (ndc_x, ndc_y) = ndc_rect(
+            self.scissor.unwrap_or([0, 0, self.width, self.height]),
+            self.width,
+            self.height,
+        );
+        let frustum = ViewFrustum::new(&frame.camera.clip_from_world(aspect), ndc_x, ndc_y);
+        let centre = |i: &GpuInstance| {
+            let t = i.translation_half_height;
+            Vector3::new(t[0], t[1], t[2])
+        };
         let forward = (frame.camera.target - frame.camera.eye).try_normalize(0.0);
-        if let Some(forward) = forward {
-            let eye = frame.camera.eye.coords;
-            let depth = |i: &GpuInstance| {
-                let t = i.translation_half_height;
-                (Vector3::new(t[0], t[1], t[2]) - eye).dot(&forward)
-            };
-            for &(start, end) in &self.scratch_ranges {
-                self.scratch_instances[start as usize..end as usize]
-                    .sort_unstable_by(|a, b| depth(a).total_cmp(&depth(b)));
+        let eye = frame.camera.eye.coords;
+        self.scratch_visible.clear();
+        for &(start, end) in &self.scratch_ranges {
+            let range = &mut self.scratch_instances[start as usize..end as usize];
+            // Partition: swap each instance in view to the front.
+            let mut visible = 0;
+            for k in 0..range.len() {
+                if frustum.may_see(&centre(&range[k]), range[k].scale[3]) {
+                    range.swap(visible, k);
+                    visible += 1;
+                }
             }
+            if let Some(forward) = forward {
+                let depth = |i: &GpuInstance| (centre(i) - eye).dot(&forward);
+                range[..visible].sort_unstable_by(|a, b| depth(a).total_cmp(&depth(b)));
+            }
+            self.scratch_visible.push(visible as u32);
+            stats.culled += (range.len() - visible) as u32;
         }
         stats.instances = frame.instances.len() as u32;
         let instance_bytes: &[u8] = bytemuck::cast_slice(&self.scratch_instances);
@@ -571,11 +683,7 @@ impl Renderer {
                 multiview_mask: None,
             });
             pass.set_bind_group(0, &self.shadow_bind_group, &[]);
-            let draws = self.draw_meshes(
-                &mut pass,
-                (&self.pipelines.shadow_cube, &self.cube_shadow),
-                (&self.pipelines.shadow, &self.capsule_shadow),
-            );
+            let draws = self.draw_meshes(&mut pass, Pass::Shadow);
             stats.shadow_draw_calls = draws;
             stats.draw_calls += draws;
         }
@@ -641,11 +749,7 @@ impl Renderer {
         // left it visible, then the sky (at depth 1) only on untouched
         // pixels, so the software rasteriser shades few hidden fragments.
         pass.set_bind_group(0, &self.scene_bind_group, &[]);
-        let draws = self.draw_meshes(
-            &mut pass,
-            (&self.pipelines.mesh_cube, &self.cube),
-            (&self.pipelines.mesh, &self.capsule),
-        );
+        let draws = self.draw_meshes(&mut pass, Pass::Main);
         stats.mesh_draw_calls = draws;
         stats.draw_calls += draws;
         if frame.ground.is_some() {
@@ -685,31 +789,41 @@ impl Renderer {
         Ok(stats)
     }
 
+    /// Per level of detail, the largest round body (radius in pixels) it
+    /// draws within tolerance.
+    #[cfg(test)]
+    pub(crate) fn level_radius_px(&self) -> [f32; LEVELS] {
+        self.level_radius_px
+    }
+
     /// The instance buffer's capacity in bytes, to test that it is reused.
     #[cfg(test)]
     pub(crate) fn instance_buffer_capacity(&self) -> u64 {
         self.instance_buffer.capacity()
     }
 
-    /// The mesh slot of a kind, or an error for a hull id never issued.
-    fn slot(&self, kind: MeshKind) -> Result<usize, RenderError> {
-        match kind {
-            MeshKind::Cube => Ok(0),
-            MeshKind::Sphere => Ok(1),
-            MeshKind::Capsule => Ok(2),
-            MeshKind::Hull(id) if (id.0 as usize) < self.hulls.len() => {
+    /// The mesh slot of a shape at a pose: its kind, and for a round kind
+    /// the level of detail `picker` chooses; an error for a hull id never
+    /// issued.
+    fn slot(
+        &self,
+        shape: &DrawShape,
+        world_from_local: &nalgebra::Isometry3<f32>,
+        picker: &LevelPicker,
+    ) -> Result<usize, RenderError> {
+        let round = |kind: usize, radius: f32| {
+            round_slot(kind, picker.level(&world_from_local.translation.vector, radius))
+        };
+        match *shape {
+            DrawShape::Cuboid { .. } => Ok(0),
+            DrawShape::Sphere { radius } => Ok(round(0, radius)),
+            DrawShape::Capsule { radius, .. } => Ok(round(1, radius)),
+            DrawShape::Cylinder { radius, .. } => Ok(round(2, radius)),
+            DrawShape::Cone { radius, .. } => Ok(round(3, radius)),
+            DrawShape::Hull { id, .. } if (id.0 as usize) < self.slots.len() - FIRST_HULL_SLOT => {
                 Ok(FIRST_HULL_SLOT + id.0 as usize)
             }
-            MeshKind::Hull(id) => Err(RenderError::UnknownHull(id)),
-        }
-    }
-
-    /// The mesh a slot draws.
-    fn meshes(&self, slot: usize) -> &GpuMesh {
-        match slot {
-            0 => &self.cube,
-            1 | 2 => &self.capsule,
-            hull => &self.hulls[hull - FIRST_HULL_SLOT],
+            DrawShape::Hull { id, .. } => Err(RenderError::UnknownHull(id)),
         }
     }
 
@@ -725,30 +839,28 @@ impl Renderer {
         );
     }
 
-    /// One instanced draw per non-empty mesh slot, the cube with
-    /// `cube_pipeline` and `cube_mesh`, the others with `pipeline`, spheres
-    /// and capsules as `capsule_mesh` (which has the capsule's block size);
-    /// returns the draw count. Each instance of a draw is a block of the
-    /// slot's bodies.
-    fn draw_meshes(
-        &self,
-        pass: &mut wgpu::RenderPass<'_>,
-        (cube_pipeline, cube_mesh): (&wgpu::RenderPipeline, &GpuMesh),
-        (pipeline, capsule_mesh): (&wgpu::RenderPipeline, &GpuMesh),
-    ) -> u32 {
+    /// One instanced draw per non-empty mesh slot, with the pass's
+    /// pipelines and meshes; returns the draw count. Each instance of a
+    /// draw is a block of the slot's bodies: all of them in the shadow
+    /// pass, the ones in view (the first ones) in the main pass.
+    fn draw_meshes(&self, pass: &mut wgpu::RenderPass<'_>, which: Pass) -> u32 {
         let mut draws = 0;
-        for (slot, &(start, end)) in self.scratch_ranges.iter().enumerate() {
-            if start == end {
+        let ranges = self.scratch_ranges.iter().zip(&self.scratch_visible);
+        for (meshes, (&(start, end), &visible)) in self.slots.iter().zip(ranges) {
+            let (pipeline, mesh, count) = match (which, meshes.cube) {
+                (Pass::Main, true) => (&self.pipelines.mesh_cube, &meshes.main, visible),
+                (Pass::Main, false) => (&self.pipelines.mesh, &meshes.main, visible),
+                (Pass::Shadow, cube) => (
+                    if cube { &self.pipelines.shadow_cube } else { &self.pipelines.shadow },
+                    meshes.shadow.as_ref().unwrap_or(&meshes.main),
+                    end - start,
+                ),
+            };
+            if count == 0 {
                 continue;
             }
-            pass.set_pipeline(if slot == 0 { cube_pipeline } else { pipeline });
-            let mesh = match slot {
-                0 => cube_mesh,
-                1 | 2 => capsule_mesh,
-                _ => self.meshes(slot),
-            };
-            let blocks =
-                start / mesh.block..(start + padded_len(end - start, mesh.block)) / mesh.block;
+            pass.set_pipeline(pipeline);
+            let blocks = start / mesh.block..(start + padded_len(count, mesh.block)) / mesh.block;
             pass.set_vertex_buffer(0, mesh.vertices.slice(..));
             pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
             pass.draw_indexed(0..mesh.index_count, 0, blocks);
@@ -873,6 +985,13 @@ impl Renderer {
     }
 }
 
+/// The pass [`Renderer::draw_meshes`] records into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    Main,
+    Shadow,
+}
+
 /// The sphere the shadow map is fitted to: every caster is inside it.
 fn shadow_sphere(frame: &FrameScene, bounds: &SceneBounds) -> (Point3<f32>, f32) {
     let (center, radius) = match frame.light.shadow_fit {
@@ -974,4 +1093,6 @@ const _: () = {
     assert!(size_of::<MeshVertex>() == 32);
     assert!(size_of::<GpuInstance>() == 64);
     assert!(size_of::<Globals>() == 3 * 64 + 10 * 16);
+    // `FrameStats::lod_instances` has one entry per level.
+    assert!(LEVELS == 5);
 };

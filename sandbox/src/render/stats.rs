@@ -18,8 +18,15 @@ pub struct FrameStats {
     /// Texels along a side of the shadow map (sized to the view; see
     /// `shadow_map_size` in targets.rs), or 0 without shadows.
     pub shadow_map_size: u32,
-    /// Mesh instances drawn.
+    /// Mesh instances in the frame (those culled included).
     pub instances: u32,
+    /// Mesh instances left out of the main pass because they lie outside
+    /// the view (or the scissor rectangle); they still cast shadows.
+    pub culled: u32,
+    /// Round instances (spheres, capsules, cylinders, cones) drawn at each
+    /// level of detail, coarsest first: 8, 12, 16, 24 and 36 vertices
+    /// around the equator (`level_of_detail.rs`).
+    pub lod_instances: [u32; 5],
     /// Debug line segments drawn.
     pub lines: u32,
     /// Point markers drawn.

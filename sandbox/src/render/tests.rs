@@ -517,12 +517,31 @@ fn every_shape_and_overlay_renders() {
     let (image, stats) = r.render(&scene).unwrap();
     save(&image, "shapes");
     assert_eq!(stats.instances, 5);
-    // Cube, sphere, capsule and one hull.
-    assert_eq!(stats.mesh_draw_calls, 4);
+    // The cube, the hull, and the sphere and capsules in one draw per kind
+    // and level of detail.
+    let picker =
+        super::level_of_detail::LevelPicker::new(&camera, 360, r.renderer_mut().level_radius_px());
+    let mut round_slots: Vec<(bool, usize)> = scene
+        .instances
+        .iter()
+        .filter_map(|i| {
+            let centre = i.world_from_local.translation.vector;
+            match i.shape {
+                DrawShape::Sphere { radius } => Some((false, picker.level(&centre, radius))),
+                DrawShape::Capsule { radius, .. } => Some((true, picker.level(&centre, radius))),
+                _ => None,
+            }
+        })
+        .collect();
+    round_slots.sort();
+    round_slots.dedup();
+    let meshes = 2 + round_slots.len() as u32;
+    assert_eq!(stats.mesh_draw_calls, meshes);
+    assert_eq!(stats.lod_instances.iter().sum::<u32>(), 3);
     assert_eq!((stats.lines, stats.points, stats.translucent_triangles), (13, 1, 8));
-    // Shadow (4), sky, ground tiles, meshes (4), translucent, lines, points.
+    // Shadow and main meshes, sky, ground tiles, translucent, lines, points.
     assert!((1..=4).contains(&stats.ground_draw_calls));
-    assert_eq!(stats.draw_calls, 12 + stats.ground_draw_calls);
+    assert_eq!(stats.draw_calls, 2 * meshes + 4 + stats.ground_draw_calls);
 }
 
 #[test]
@@ -849,4 +868,185 @@ fn a_scissor_limits_the_main_pass_to_its_rectangle() {
         }
     }
     assert_ne!(full, sky_only, "the two scenes differ left of the scissor");
+}
+
+/// A red sphere on the view axis drawn at each level of detail, at 0.95 of
+/// the largest on-screen radius that level takes (and at 100 px for the
+/// finest), against the exact outline: a sphere of radius `r` at distance
+/// `d` on the axis projects to a disc of radius `f tan(asin(r / d))`
+/// pixels, `f` the focal length in pixels. Every pixel whose centre is on
+/// the wrong side of the drawn outline lies within the tolerance of the
+/// exact circle: [`MAX_OUTLINE_ERROR_PX`] at an edge's midpoint, up to 4/3
+/// of it across a face (a face's sagitta against its edges'), plus half a
+/// pixel for sampling at pixel centres.
+#[test]
+fn each_level_of_detail_keeps_the_sphere_outline_within_tolerance() {
+    use super::level_of_detail::{LEVELS, MAX_OUTLINE_ERROR_PX};
+    let (w, h) = (400u32, 300u32);
+    let Some(mut r) =
+        offscreen("each_level_of_detail_keeps_the_sphere_outline_within_tolerance", w, h)
+    else {
+        return;
+    };
+    let fov_y = 50f32.to_radians();
+    let focal = 0.5 * h as f32 / (0.5 * fov_y).tan();
+    let distance = 10.0f32;
+    let camera = Camera::looking_at(Point3::new(0.0, 3.0, distance), Point3::new(0.0, 3.0, 0.0));
+    let limits = r.renderer_mut().level_radius_px();
+    let bound = MAX_OUTLINE_ERROR_PX * 4.0 / 3.0 + 0.5;
+    for level in 0..LEVELS {
+        let target_px = if level + 1 < LEVELS { 0.95 * limits[level] } else { 100.0 };
+        // Invert the disc radius for the sphere's radius.
+        let radius = distance * (target_px / focal).atan().sin();
+        let disc = focal * (radius / distance).asin().tan();
+        let mut scene = FrameScene::new(camera);
+        scene.ground = None;
+        scene.instances.push(DrawInstance::new(
+            DrawShape::Sphere { radius },
+            Isometry3::translation(0.0, 3.0, 0.0),
+            Color::RED,
+        ));
+        let (image, stats) = r.render(&scene).unwrap();
+        save(&image, &format!("sphere_level_{level}"));
+        let mut expected = [0; 5];
+        expected[level] = 1;
+        assert_eq!(stats.lod_instances, expected, "level {level}, {disc} px");
+        let (cx, cy) = (w as f32 / 2.0, h as f32 / 2.0);
+        let mut worst = 0.0f32;
+        for (x, y, Rgba([red, g, b, _])) in image.enumerate_pixels() {
+            let drawn = *red as f32 > *g as f32 + 40.0 && *red as f32 > *b as f32 + 40.0;
+            let from_centre = (x as f32 + 0.5 - cx).hypot(y as f32 + 0.5 - cy);
+            if drawn != (from_centre < disc) {
+                worst = worst.max((from_centre - disc).abs());
+            }
+        }
+        assert!(worst <= bound, "level {level} ({disc:.1} px): a pixel {worst:.2} px off");
+    }
+}
+
+/// Far spheres take coarser levels than near ones, and a body outside the
+/// view is left out of the main pass but still casts its shadow into it.
+#[test]
+fn far_bodies_draw_coarser_and_bodies_out_of_view_still_cast_shadows() {
+    let Some(mut r) = offscreen(
+        "far_bodies_draw_coarser_and_bodies_out_of_view_still_cast_shadows",
+        WIDTH,
+        HEIGHT,
+    ) else {
+        return;
+    };
+    let camera = test_camera();
+    let sphere = |z: f32| {
+        DrawInstance::new(
+            DrawShape::Sphere { radius: 0.5 },
+            Isometry3::translation(0.0, 0.5, z),
+            Color::RED,
+        )
+    };
+    let mut scene = FrameScene::new(camera);
+    scene.instances.extend([sphere(2.0), sphere(-60.0)]);
+    let (_, stats) = r.render(&scene).unwrap();
+    let levels: Vec<usize> = (0..5).filter(|&l| stats.lod_instances[l] > 0).collect();
+    assert_eq!(levels.len(), 2, "{stats:?}");
+    assert_eq!(stats.culled, 0);
+    // A tall box behind the camera, lit from behind it: its shadow falls
+    // on the ground in view, though the box itself is not drawn.
+    let dir = Vector3::new(0.0, -1.0, -6.0);
+    let mut scene = FrameScene::new(camera);
+    scene.light.direction = dir;
+    scene.light.shadow_fit = ShadowFit::Sphere { center: Point3::new(0.0, 0.0, 6.0), radius: 10.0 };
+    let (empty, _) = r.render(&scene).unwrap();
+    scene.instances.push(DrawInstance::new(
+        DrawShape::Cuboid { half_extents: Vector3::new(1.0, 2.0, 0.3) },
+        Isometry3::translation(0.0, 2.0, 12.0),
+        Color::RED,
+    ));
+    let (image, stats) = r.render(&scene).unwrap();
+    save(&image, "culled_caster");
+    assert_eq!((stats.instances, stats.culled), (1, 1), "{stats:?}");
+    // The shadow of the box's middle: from (0, 2, 12) along the light to y = 0.
+    let centre = Vector3::new(0.0, 2.0, 12.0);
+    let on_ground = centre + dir * (centre.y / -dir.y);
+    let (x, y) = pixel_of(&camera, on_ground);
+    let (lit, shaded) = (luminance(mean(&empty, x, y, 1)), luminance(mean(&image, x, y, 1)));
+    assert!(shaded < 0.8 * lit, "no shadow of the culled box at ({x}, {y}): {shaded} vs {lit}");
+}
+
+/// Every shape kind the app draws beyond the first four, side by side:
+/// a cylinder, a cone (apex up), a two-sided triangle seen from behind, a
+/// rounded box and a custom shape's hull (both from support points,
+/// app/support_mesh.rs), each in its own colour where it projects; the
+/// cone is narrow where the cylinder is full (near the top rim), and the
+/// cylinder's flat top cap is one colour across.
+#[test]
+fn the_new_shape_kinds_draw_where_they_project() {
+    use crate::app::support_mesh::{support_mesh, two_sided_triangle};
+    use collide::{Cuboid, Rounded, Shape};
+    let (w, h) = (640u32, 360u32);
+    let Some(mut r) = offscreen("the_new_shape_kinds_draw_where_they_project", w, h) else {
+        return;
+    };
+    let camera = Camera::looking_at(Point3::new(0.0, 3.0, 9.0), Point3::new(0.0, 0.9, 0.0));
+    let rounded = Shape::Rounded(Box::new(Rounded::new(
+        Shape::Cuboid(Cuboid::new(Vector3::new(0.4, 0.3, 0.3))),
+        0.2,
+    )));
+    let (v, t) = support_mesh(&rounded).unwrap();
+    let rounded_id = r.renderer_mut().register_mesh(&v, &t).unwrap();
+    // The triangle faces +Z (the camera) with one face and -Z with the
+    // other; it is registered wound away from the camera to check that the
+    // winding does not matter.
+    let (v, t) = two_sided_triangle([
+        Point3::new(-0.6, 0.0, 0.0),
+        Point3::new(0.0, 1.4, 0.0),
+        Point3::new(0.6, 0.0, 0.0),
+    ])
+    .unwrap();
+    let triangle_id = r.renderer_mut().register_mesh(&v, &t).unwrap();
+    let cases = [
+        (DrawShape::Cylinder { radius: 0.5, half_height: 0.7 }, -3.0, Color::RED),
+        (DrawShape::Cone { radius: 0.6, half_height: 0.7 }, -1.5, Color::GREEN),
+        (DrawShape::Hull { id: triangle_id, scale: Vector3::repeat(1.0) }, 0.0, Color::BLUE),
+        (DrawShape::Hull { id: rounded_id, scale: Vector3::repeat(1.0) }, 1.5, Color::YELLOW),
+    ];
+    let mut scene = FrameScene::new(camera);
+    for &(shape, x, color) in &cases {
+        let y = if matches!(shape, DrawShape::Hull { id, .. } if id == triangle_id) {
+            0.1
+        } else {
+            0.75
+        };
+        scene.instances.push(DrawInstance::new(shape, Isometry3::translation(x, y, 0.0), color));
+    }
+    let (image, stats) = r.render(&scene).unwrap();
+    save(&image, "new_shapes");
+    assert_eq!(stats.instances, 4);
+    let at = |p: Vector3<f32>| {
+        let q = camera.project_to_pixel(&Point3::from(p), w, h).expect("in view");
+        mean(&image, q.x as u32, q.y as u32, 1)
+    };
+    let is = |c: [f32; 3], color: Color| {
+        let want = color.to_linear();
+        // The dominant channels of the colour, by at least 40 levels.
+        let on: Vec<f32> = (0..3).filter(|&k| want[k] > 0.5).map(|k| c[k]).collect();
+        let off: Vec<f32> = (0..3).filter(|&k| want[k] <= 0.5).map(|k| c[k]).collect();
+        on.iter().all(|&a| off.iter().all(|&b| a > b + 40.0))
+    };
+    for &(_, x, color) in &cases {
+        let y = if color == Color::BLUE { 0.6 } else { 0.75 };
+        let c = at(Vector3::new(x, y, 0.0));
+        assert!(is(c, color), "{color:?} missing at x = {x}: {c:?}");
+    }
+    // Near the top rim, beside the axis: the cylinder is there, the cone
+    // (a third of its radius wide at that height) is not.
+    let rim = |x: f32| Vector3::new(x + 0.3, 0.75 + 0.55, 0.25);
+    assert!(is(at(rim(-3.0)), Color::RED), "cylinder side missing: {:?}", at(rim(-3.0)));
+    assert!(!is(at(rim(-1.5)), Color::GREEN), "the cone is full at its top: {:?}", at(rim(-1.5)));
+    // Just under the apex the cone is there.
+    assert!(is(at(Vector3::new(-1.5, 0.75 + 0.35, 0.0)), Color::GREEN));
+    // The cylinder's top cap, seen from above, is flat: two points of it
+    // differ by little (the highlight is interpolated between vertices).
+    let cap = [at(Vector3::new(-3.2, 1.45, 0.1)), at(Vector3::new(-2.8, 1.45, -0.1))];
+    assert!(is(cap[0], Color::RED) && is(cap[1], Color::RED), "{cap:?}");
+    assert!((luminance(cap[0]) - luminance(cap[1])).abs() < 12.0, "cap not flat: {cap:?}");
 }

@@ -6,7 +6,8 @@
 //! takes only the answer back: the hit point is recomputed from the *world*
 //! ray as `origin + toi · dir`, so it carries no rounding of the round trip,
 //! and the normal is rotated. Each shape's closed form is in its own file
-//! (`sphere`, `cuboid`, `capsule`, `hull`), as parry keeps one file per
+//! (`sphere`, `cuboid`, `capsule`, `hull`, `cylinder`, `cone`, `triangle`,
+//! `segment`), as parry keeps one file per
 //! shape; the methods are the textbook ones (Ericson, *Real-Time Collision
 //! Detection*, §5.3.2 ray–sphere, §5.3.3 slabs, §5.3.8 ray–polyhedron by
 //! half-space clipping after Haines, Graphics Gems II), written here from
@@ -225,11 +226,8 @@ impl CastRay for Shape {
     }
 }
 
-// Shapes whose closed-form casts have not been written take the GJK cast.
-impl CastRay for crate::shape::Cylinder {}
-impl CastRay for crate::shape::Cone {}
-impl CastRay for crate::shape::Triangle {}
-impl CastRay for crate::shape::Segment {}
+// Rounded shapes take the GJK cast on their core (the radius added
+// exactly); the other kinds have closed forms in their own files.
 impl<S: SupportMap> CastRay for crate::shape::Rounded<S> {}
 
 impl<T: CastRay + ?Sized> CastRay for &T {

@@ -48,7 +48,7 @@ pub fn screenshot(args: &ScreenshotArgs) -> Result<()> {
     .with_context(|| format!("rendering {}", args.out.display()))?;
     let shadows = if args.redraw_shadows { "redrawn every frame" } else { "reused while still" };
     let mut text = format!(
-        "wrote {} ({}x{}, {adapter})\nphysics  {:.3} ms/step over {} steps\nrender   {:.2} ms/frame (median of {}), {} instances in {} mesh draw calls, shadow map {}\n",
+        "wrote {} ({}x{}, {adapter})\nphysics  {:.3} ms/step over {} steps\nrender   {:.2} ms/frame (median of {}), {} instances in {} mesh draw calls ({} out of view), round ones per level of detail {:?}, shadow map {}\n",
         args.out.display(),
         args.width,
         args.height,
@@ -58,6 +58,8 @@ pub fn screenshot(args: &ScreenshotArgs) -> Result<()> {
         report.frames,
         report.stats.instances,
         report.stats.mesh_draw_calls,
+        report.stats.culled,
+        report.stats.lod_instances,
         match report.stats.shadow_map_size {
             0 => "off".to_owned(),
             n => format!("{n}x{n}"),

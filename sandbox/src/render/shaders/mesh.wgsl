@@ -3,7 +3,7 @@
 //! depth-only shadow-map pass from the light.
 //!
 //! The unit mesh is scaled per axis by the instance, and capsule vertices
-//! are moved along local Y by `hemisphere * half_height` (see mesh.rs).
+//! are moved along local Y by `hemisphere * half_height` (see round_meshes.rs).
 //! Normals use the inverse of the scale (the inverse transpose of a
 //! diagonal matrix); the capsule offset does not change them.
 //!

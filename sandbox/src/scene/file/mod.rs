@@ -30,6 +30,10 @@
 //! # or { type = "sphere", radius = 0.5 }
 //! # or { type = "capsule", half_height = 0.5, radius = 0.3 }   (along local Y)
 //! # or { type = "hull", points = [[x, y, z], ...] }   (at most MAX_HULL_POINTS)
+//! # or { type = "cylinder", half_height = 0.5, radius = 0.3 }  (along local Y)
+//! # or { type = "cone", half_height = 0.5, radius = 0.3 }  (along local Y, apex up)
+//! # or { type = "triangle", points = [[x, y, z], [x, y, z], [x, y, z]] }  (fixed only)
+//! # or { type = "rounded", radius = 0.05, shape = { type = "cuboid", ... } }
 //! position = [0.0, 0.5, 0.0]    # default origin
 //! rotation = { euler = [0.1, 0.2, 0.3] }   # roll, pitch, yaw (radians), nalgebra's
 //! # or rotation = { quaternion = [1.0, 0.0, 0.0, 0.0] }   # w, x, y, z; normalised

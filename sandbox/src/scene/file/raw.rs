@@ -106,6 +106,10 @@ pub(super) enum RawShapeKind {
     Cuboid,
     Capsule,
     Hull,
+    Cylinder,
+    Cone,
+    Triangle,
+    Rounded,
 }
 
 impl RawShapeKind {
@@ -115,6 +119,10 @@ impl RawShapeKind {
             Self::Cuboid => "cuboid",
             Self::Capsule => "capsule",
             Self::Hull => "hull",
+            Self::Cylinder => "cylinder",
+            Self::Cone => "cone",
+            Self::Triangle => "triangle",
+            Self::Rounded => "rounded",
         }
     }
 }
@@ -130,6 +138,8 @@ pub(super) struct RawShape {
     pub(super) half_extents: Option<RawVec3>,
     pub(super) half_height: Option<RawNumber>,
     pub(super) points: Option<Spanned<Vec<RawVec3>>>,
+    /// The shape a `rounded` shape rounds.
+    pub(super) shape: Option<Box<Spanned<RawShape>>>,
 }
 
 #[derive(Deserialize)]

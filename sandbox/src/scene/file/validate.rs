@@ -10,7 +10,7 @@
 use core::ops::Range;
 
 use collide::nalgebra::{Point3, Quaternion, UnitQuaternion, Vector3};
-use collide::{Capsule, ConvexHull, Cuboid, Shape, Sphere};
+use collide::{Capsule, Cone, ConvexHull, Cuboid, Cylinder, Rounded, Shape, Sphere, Triangle};
 use toml::Spanned;
 
 use crate::body::BodyDesc;
@@ -153,17 +153,21 @@ impl Validator<'_> {
         let kind = *s.kind.get_ref();
         let name = kind.name();
         // Which parameters each type takes; anything else is a mistake.
-        let given: [(&str, Option<Range<usize>>); 4] = [
+        let given: [(&str, Option<Range<usize>>); 5] = [
             ("radius", s.radius.as_ref().map(Spanned::span)),
             ("half_extents", s.half_extents.as_ref().map(Spanned::span)),
             ("half_height", s.half_height.as_ref().map(Spanned::span)),
             ("points", s.points.as_ref().map(Spanned::span)),
+            ("shape", s.shape.as_ref().map(|inner| inner.span())),
         ];
         let takes: &[&str] = match kind {
             RawShapeKind::Sphere => &["radius"],
             RawShapeKind::Cuboid => &["half_extents"],
-            RawShapeKind::Capsule => &["half_height", "radius"],
-            RawShapeKind::Hull => &["points"],
+            RawShapeKind::Capsule | RawShapeKind::Cylinder | RawShapeKind::Cone => {
+                &["half_height", "radius"]
+            }
+            RawShapeKind::Hull | RawShapeKind::Triangle => &["points"],
+            RawShapeKind::Rounded => &["radius", "shape"],
         };
         for (key, span) in &given {
             if let Some(span) = span
@@ -197,6 +201,65 @@ impl Validator<'_> {
                 let hh = self.number_in(hh, hh_field.name(), hh_field.rule())?;
                 let r = self.number_in(r, r_field.name(), r_field.rule())?;
                 Capsule::new(hh, r).into()
+            }
+            RawShapeKind::Cylinder | RawShapeKind::Cone => {
+                let hh = s.half_height.as_ref().ok_or_else(|| missing("half_height"))?;
+                let r = s.radius.as_ref().ok_or_else(|| missing("radius"))?;
+                let (hh_field, r_field) = if kind == RawShapeKind::Cylinder {
+                    (BodyField::CylinderHalfHeight, BodyField::CylinderRadius)
+                } else {
+                    (BodyField::ConeHalfHeight, BodyField::ConeRadius)
+                };
+                let hh = self.number_in(hh, hh_field.name(), hh_field.rule())?;
+                let r = self.number_in(r, r_field.name(), r_field.rule())?;
+                if kind == RawShapeKind::Cylinder {
+                    Cylinder::new(hh, r).into()
+                } else {
+                    Cone::new(hh, r).into()
+                }
+            }
+            RawShapeKind::Triangle => {
+                let points = s.points.as_ref().ok_or_else(|| missing("points"))?;
+                let [a, b, c] = points.get_ref().as_slice() else {
+                    return Err(SceneFileError::Shape {
+                        location: self.locator.of(points),
+                        message: format!(
+                            "a triangle needs exactly 3 points, got {}",
+                            points.get_ref().len()
+                        ),
+                    });
+                };
+                let field = BodyField::TrianglePoints;
+                let mut corners = [Point3::origin(); 3];
+                for (i, p) in [a, b, c].into_iter().enumerate() {
+                    let what = format!("{}[{i}]", field.name());
+                    corners[i] = Point3::from(self.vector_in(p, &what, field.rule())?);
+                }
+                let [a, b, c] = corners;
+                Triangle::try_new(a, b, c)
+                    .map_err(|e| SceneFileError::Shape {
+                        location: self.locator.of(points),
+                        message: e.to_string(),
+                    })?
+                    .into()
+            }
+            RawShapeKind::Rounded => {
+                let r = s.radius.as_ref().ok_or_else(|| missing("radius"))?;
+                let inner = s.shape.as_ref().ok_or_else(|| missing("shape"))?;
+                let field = BodyField::RoundedRadius;
+                let r = self.number_in(r, field.name(), field.rule())?;
+                // One level of rounding: a rounded rounded shape is the inner
+                // shape rounded by the sum, and refusing it bounds the
+                // recursion.
+                if *inner.get_ref().kind.get_ref() == RawShapeKind::Rounded {
+                    return Err(SceneFileError::Shape {
+                        location: self.locator.of(&inner.get_ref().kind),
+                        message: "a rounded shape cannot round another rounded shape (round \
+                                  the inner shape once, by the sum of the radii)"
+                            .to_owned(),
+                    });
+                }
+                Rounded::new(self.shape(inner)?, r).into()
             }
             RawShapeKind::Hull => {
                 let points = s.points.as_ref().ok_or_else(|| missing("points"))?;
@@ -333,6 +396,17 @@ impl Validator<'_> {
                 message: "these hull points are coplanar: a flat hull has no volume, so it \
                           cannot be dynamic (make the body `kind = \"fixed\"`)"
                     .to_owned(),
+            });
+        }
+        if let (RawKind::Dynamic, false) = (kind, shape.is_solid()) {
+            // A triangle is a valid shape, but it has no volume, so no mass.
+            return Err(SceneFileError::Shape {
+                location: self.locator.of(&b.shape),
+                message: format!(
+                    "a {} has no volume, so it cannot be dynamic (make the body \
+                     `kind = \"fixed\"`, or give it a volume with `type = \"rounded\"`)",
+                    shape.kind_name()
+                ),
             });
         }
         let mut desc = match kind {

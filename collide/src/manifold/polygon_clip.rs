@@ -1,23 +1,18 @@
 //! Sutherland–Hodgman clipping of a small polygon by half-spaces, carrying a
-//! feature id on every vertex so manifold points keep their ids across steps.
+//! feature id on every vertex so manifold points keep their ids across
+//! frames.
 
 use arrayvec::ArrayVec;
-use collide::nalgebra::{Point3, Vector3};
+use nalgebra::{Point3, Vector3};
 
-use crate::collision::manifold::MAX_POLYGON_VERTICES;
-use crate::tolerances::LINEAR_SLOP;
-
-/// Vertices up to this far outside a clip plane count as inside: a tenth of
-/// the linear slop (0.5 mm for metre-sized bodies). Without it, an edge lying
-/// on the plane (equal boxes stacked flush) has both ends a rounding error
-/// from it, and the crossing lands anywhere along the edge from step to
-/// step, moving the contact point and its warm-start id with it.
-pub(crate) const CLIP_TOLERANCE: f32 = 0.1 * LINEAR_SLOP;
+/// Most vertices a clipped polygon may hold (a quad clipped by a quad gives
+/// 8; hull faces above this fall back to a single deepest point).
+pub(crate) const MAX_POLYGON_VERTICES: usize = 16;
 
 /// The feature id of the vertex made where the edge from a vertex with id
 /// `from` to one with id `to` crosses clip plane `plane_id`: the same
-/// crossing gives the same id on every step (the high bit marks a crossing,
-/// then the plane and the two ends' low bits).
+/// crossing gives the same id on every frame (bit 15 marks a crossing, then
+/// the plane and the two ends' low bits).
 #[inline]
 pub(crate) fn crossing_id(plane_id: u32, from: u32, to: u32) -> u32 {
     0x8000 | (plane_id & 0x7F) << 8 | (from & 0xF) << 4 | (to & 0xF)
@@ -26,22 +21,23 @@ pub(crate) fn crossing_id(plane_id: u32, from: u32, to: u32) -> u32 {
 /// A convex polygon (or segment, or point) whose vertices carry feature ids.
 pub(crate) type Polygon = ArrayVec<(Point3<f32>, u32), MAX_POLYGON_VERTICES>;
 
-/// Keeps the part of `input` where `normal · p <= offset` (within
-/// [`CLIP_TOLERANCE`]), writing it to `out`.
+/// Keeps the part of `input` where `normal · p <= offset`, vertices up to
+/// `tolerance · |normal|` outside counting as inside, writing it to `out`.
 ///
 /// A vertex kept as is keeps its id. A vertex made where edge `a → b` crosses
 /// the plane gets an id built from the plane's id and the ids of `a` and `b`,
-/// so the same crossing gives the same id on the next step.
+/// so the same crossing gives the same id on the next frame.
 pub(crate) fn clip(
     input: &Polygon,
     normal: &Vector3<f32>,
     offset: f32,
     plane_id: u32,
+    tolerance: f32,
     out: &mut Polygon,
 ) {
     out.clear();
     // `normal` need not be unit length: scale the tolerance with it.
-    let offset = offset + CLIP_TOLERANCE * normal.norm();
+    let offset = offset + tolerance * normal.norm();
     let n = input.len();
     if n == 0 {
         return;
@@ -87,6 +83,9 @@ pub(crate) fn clip(
 mod tests {
     use super::*;
 
+    /// The clip tolerance of a unit-sized pair.
+    const TOLERANCE: f32 = 5.0e-4;
+
     fn square(half: f32, noise: f32) -> Polygon {
         let mut p = Polygon::new();
         for (id, (x, z)) in
@@ -108,7 +107,7 @@ mod tests {
     fn edge_on_the_plane_keeps_its_corners_and_ids() {
         for noise in [0.0, 1e-7, 3e-6] {
             let mut out = Polygon::new();
-            clip(&square(0.5, noise), &Vector3::x(), 0.5, 0, &mut out);
+            clip(&square(0.5, noise), &Vector3::x(), 0.5, 0, TOLERANCE, &mut out);
             let ids: Vec<u32> = out.iter().map(|v| v.1).collect();
             assert_eq!(ids, vec![0, 1, 2, 3], "noise {noise}");
         }
@@ -117,13 +116,13 @@ mod tests {
     #[test]
     fn crossing_edges_are_cut_at_the_plane() {
         let mut out = Polygon::new();
-        clip(&square(0.5, 0.0), &Vector3::x(), 0.2, 3, &mut out);
+        clip(&square(0.5, 0.0), &Vector3::x(), 0.2, 3, TOLERANCE, &mut out);
         assert_eq!(out.len(), 4);
         for v in &out {
-            assert!(v.0.x <= 0.2 + CLIP_TOLERANCE + 1e-6);
+            assert!(v.0.x <= 0.2 + TOLERANCE + 1e-6);
         }
         let cut: Vec<_> = out.iter().filter(|v| v.1 & 0x8000 != 0).collect();
         assert_eq!(cut.len(), 2);
-        assert!(cut.iter().all(|v| (v.0.x - (0.2 + CLIP_TOLERANCE)).abs() < 1e-6));
+        assert!(cut.iter().all(|v| (v.0.x - (0.2 + TOLERANCE)).abs() < 1e-6));
     }
 }

@@ -2,9 +2,12 @@
 //! clips, and clipped areas against grid sampling.
 
 use super::*;
-use crate::collision::polygon_clip::{Polygon, clip};
-use crate::rng::Lcg;
-use collide::nalgebra::{Point3, Vector3};
+use crate::manifold::polygon_clip::{Polygon, clip};
+use crate::manifold::test_rng::Lcg;
+use nalgebra::{Point3, Vector3};
+
+/// The clip tolerance of a unit-sized pair.
+const CLIP_TOLERANCE: f32 = 5.0e-4;
 
 /// A parallelogram (a box face seen from another box): centre `c`,
 /// half-edges `e1`, `e2`, all with a height `w` linear in position.
@@ -68,7 +71,7 @@ fn generic(input: &RectPolygon, hu: f32, hv: f32) -> Polygon {
     let planes = [(Vector3::x(), hu), (-Vector3::x(), hu), (Vector3::y(), hv), (-Vector3::y(), hv)];
     let mut scratch = Polygon::new();
     for (plane_id, (normal, offset)) in planes.iter().enumerate() {
-        clip(&poly, normal, *offset, plane_id as u32, &mut scratch);
+        clip(&poly, normal, *offset, plane_id as u32, CLIP_TOLERANCE, &mut scratch);
         std::mem::swap(&mut poly, &mut scratch);
     }
     poly
@@ -87,7 +90,7 @@ fn matches_four_generic_clips_bit_for_bit() {
             quad.truncate(1 + k / 5 % 2);
         }
         let mut out = RectPolygon::new();
-        clip_to_rectangle(&quad, hu, hv, &mut out);
+        clip_to_rectangle(&quad, hu, hv, CLIP_TOLERANCE, &mut out);
         let expected = generic(&quad, hu, hv);
         let got: Vec<_> = out.iter().copied().collect();
         assert_eq!(got.len(), expected.len(), "{got:?} vs {expected:?}");
@@ -120,7 +123,7 @@ fn clipped_area_matches_grid_sampling() {
         let e2 = [-sin * b, cos * b, -gu * sin * b + gv * cos * b];
         let quad = parallelogram(c, e1, e2);
         let mut out = RectPolygon::new();
-        clip_to_rectangle(&quad, hu, hv, &mut out);
+        clip_to_rectangle(&quad, hu, hv, CLIP_TOLERANCE, &mut out);
         let (ou, ov) = (hu + CLIP_TOLERANCE, hv + CLIP_TOLERANCE);
         let in_quad = |u: f32, v: f32, slack: f32| {
             // Coordinates along the two half-edges, each within ±1.

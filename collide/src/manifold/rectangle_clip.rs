@@ -2,7 +2,7 @@
 //! the side planes of a box's face, seen in that box's frame.
 //!
 //! It gives, vertex for vertex and bit for bit, what four calls of
-//! [`crate::collision::polygon_clip::clip`] give with the planes `u <= h_u`,
+//! [`super::polygon_clip::clip`] give with the planes `u <= h_u`,
 //! `-u <= h_u`, `v <= h_v`, `-v <= h_v` (plane ids 0 to 3, in that order):
 //! the same tolerance, the same crossing formula, the same ids. It departs
 //! from the generic clipper only in cost, as Box2D v3 and box3d clip against
@@ -17,31 +17,31 @@
 
 use arrayvec::ArrayVec;
 
-use crate::collision::manifold::MAX_POLYGON_VERTICES;
-use crate::collision::polygon_clip::{CLIP_TOLERANCE, crossing_id};
+use super::polygon_clip::{MAX_POLYGON_VERTICES, crossing_id};
 
 /// A polygon vertex in the rectangle's frame: `[u, v, w]` (the two in-plane
-/// coordinates and the height) and a feature id.
+/// coordinates and the height, and a pad lane) and a feature id.
 pub(crate) type RectVertex = ([f32; 4], u32);
 
 /// A clipped polygon (or segment, or point).
 pub(crate) type RectPolygon = ArrayVec<RectVertex, MAX_POLYGON_VERTICES>;
 
 /// Keeps the part of `input` inside `|u| <= half_u`, `|v| <= half_v` (each
-/// widened by [`CLIP_TOLERANCE`]), writing it to `out`.
+/// widened by `tolerance`), writing it to `out`.
 ///
 /// A vertex kept as is keeps its id; a vertex made where an edge crosses a
 /// side gets an id from the side (0: `+u`, 1: `-u`, 2: `+v`, 3: `-v`) and
-/// the ids of the edge's ends, as [`crate::collision::polygon_clip::clip`] makes it.
+/// the ids of the edge's ends, as [`super::polygon_clip::clip`] makes it.
 pub(crate) fn clip_to_rectangle(
     input: &RectPolygon,
     half_u: f32,
     half_v: f32,
+    tolerance: f32,
     out: &mut RectPolygon,
 ) {
-    // The generic clipper adds `CLIP_TOLERANCE * |normal|` to the offset; the
+    // The generic clipper adds `tolerance * |normal|` to the offset; the
     // normals here are unit axes, whose length is exactly 1.
-    let (off_u, off_v) = (half_u + CLIP_TOLERANCE, half_v + CLIP_TOLERANCE);
+    let (off_u, off_v) = (half_u + tolerance, half_v + tolerance);
     // Inside every side: each pass would copy the polygon unchanged (a kept
     // vertex is pushed in input order). Written so NaN takes the clipping
     // path, which drops it as the generic clipper does.
@@ -61,7 +61,7 @@ pub(crate) fn clip_to_rectangle(
 }
 
 /// Keeps the part of `input` where `±coordinate[AXIS] <= offset` (minus when
-/// `NEGATE`), as [`crate::collision::polygon_clip::clip`] does with an axis normal:
+/// `NEGATE`), as [`super::polygon_clip::clip`] does with an axis normal:
 /// same visiting order, same treatment of points and segments.
 fn clip_side<const AXIS: usize, const NEGATE: bool>(
     input: &RectPolygon,

@@ -13,17 +13,21 @@
 //!
 //! For speed, the side planes are axis-aligned in the reference box's frame,
 //! so the incident face is clipped in 2D against a rectangle
-//! ([`crate::collision::rectangle_clip`], bit for bit the generic clipper's answer),
+//! ([`super::rectangle_clip`], bit for bit the generic clipper's answer),
 //! and edge axes that provably neither separate nor win are dismissed from
 //! their unnormalised separation, without a square root.
 
 use arrayvec::ArrayVec;
-use collide::Cuboid;
-use collide::nalgebra::{Isometry3, Matrix3, Point3, Vector3};
+use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
 
-use crate::collision::manifold::{Candidate, MAX_POLYGON_VERTICES, Manifold, reduce};
-use crate::collision::rectangle_clip::{RectPolygon, clip_to_rectangle};
-use crate::tolerances::LINEAR_SLOP;
+use super::contact_manifold::{ContactManifold, ManifoldOutcome, ManifoldPoint};
+use super::feature_scale::{
+    CLIP_FRACTION, EDGE_PREFERENCE_FRACTION, FACE_PREFERENCE_FRACTION, cuboid_scale,
+};
+use super::polygon_clip::MAX_POLYGON_VERTICES;
+use super::rectangle_clip::{RectPolygon, clip_to_rectangle};
+use super::reduce::{Candidate, reduce};
+use crate::shape::Cuboid;
 
 /// Added to every |R_ij| so that edge axes built from near-parallel edges
 /// (whose cross product is tiny and ill-defined) never win by round-off; the
@@ -40,15 +44,6 @@ const MIN_EDGE_CROSS: f32 = 1.0e-3;
 /// its axis is skipped without taking the root.
 const PARALLEL_EDGES_LENGTH_SQUARED: f32 = MIN_EDGE_CROSS * MIN_EDGE_CROSS * (1.0 - 1.0e-4);
 
-/// B's face axis replaces A's only if it separates by this much more, so the
-/// reference face does not flicker between steps when both nearly tie. A
-/// tenth of the linear slop: far below what the solver resolves.
-const FACE_TOLERANCE: f32 = 0.1 * LINEAR_SLOP;
-
-/// An edge axis must beat the best face axis by this much; face contacts give
-/// four points and stack well, edge contacts only one.
-const EDGE_TOLERANCE: f32 = 0.5 * LINEAR_SLOP;
-
 /// Edge axes are skipped without a square root or a division when their
 /// unnormalised separation already shows they cannot matter. That proof
 /// divides by `|n|`, the sine of the angle between two unit edges: at most
@@ -61,19 +56,21 @@ const EDGE_LENGTH_SQUARED_BOUND: f32 = 1.001;
 /// skipped axis provably separates less than the bar.
 const EDGE_LENGTH_BOUND: f32 = 1.001;
 
-/// Writes into `out` the manifold of boxes `a` and `b`: points whose
-/// separation is at most `speculative` (metres), normal from A to B.
-/// Returns the separating axis's gap when one exceeds `speculative` (a lower
-/// bound on the boxes' distance; `out` is then empty), else 0.
+/// The manifold of boxes `a` and `b`: points whose separation is at most
+/// `speculative`, normal from A to B; or the separating axis's gap when one
+/// exceeds `speculative` (a lower bound on the boxes' distance; NaN input
+/// gives a NaN gap).
 pub(crate) fn collide_cuboids(
     a: &Cuboid,
     pose_a: &Isometry3<f32>,
     b: &Cuboid,
     pose_b: &Isometry3<f32>,
     speculative: f32,
-    out: &mut Manifold,
-) -> f32 {
-    out.clear();
+) -> ManifoldOutcome {
+    let separated = |distance_bound| ManifoldOutcome::Separated { distance_bound };
+    let scale = cuboid_scale(a).min(cuboid_scale(b));
+    let face_tolerance = FACE_PREFERENCE_FRACTION * scale;
+    let edge_tolerance = EDGE_PREFERENCE_FRACTION * scale;
     let rot_a = *pose_a.rotation.to_rotation_matrix().matrix();
     let rot_b = *pose_b.rotation.to_rotation_matrix().matrix();
     // B's axes (columns) and centre in A's frame.
@@ -88,7 +85,7 @@ pub(crate) fn collide_cuboids(
         let s = t[i].abs() - (ha[i] + abs_r.row(i).transpose().dot(&hb));
         // Written so a NaN separation is reported as separated.
         if !(s <= speculative) {
-            return s;
+            return separated(s);
         }
         if s > best_a.0 {
             best_a = (s, i);
@@ -99,14 +96,14 @@ pub(crate) fn collide_cuboids(
     for j in 0..3 {
         let s = t_in_b[j].abs() - (hb[j] + abs_r.column(j).dot(&ha));
         if !(s <= speculative) {
-            return s;
+            return separated(s);
         }
         if s > best_b.0 {
             best_b = (s, j);
         }
     }
     let (face_sep, flip) =
-        if best_b.0 > best_a.0 + FACE_TOLERANCE { (best_b.0, true) } else { (best_a.0, false) };
+        if best_b.0 > best_a.0 + face_tolerance { (best_b.0, true) } else { (best_a.0, false) };
 
     // Edge axes n = e_i × r_j (A's edge i, B's edge j), unnormalised: |n| is
     // the sine of the angle between the edges. Their projections follow
@@ -118,13 +115,13 @@ pub(crate) fn collide_cuboids(
     // |n| once, at the end.
     //
     // An edge axis matters only if its separation s exceeds `speculative`
-    // (the boxes are apart) or the face axis's by `EDGE_TOLERANCE` (it
+    // (the boxes are apart) or the face axis's by `edge_tolerance` (it
     // wins); below both, at most `bar`, it changes nothing. With the
     // unnormalised separation s|n| = gap and |n| <= EDGE_LENGTH_BOUND,
     // gap <= min(0, EDGE_LENGTH_BOUND bar) implies s <= bar (for a negative
     // bar, dividing by |n| only makes s more negative than bar), so most
     // axes of overlapping boxes need no square root.
-    let edge_bar = face_sep + EDGE_TOLERANCE;
+    let edge_bar = face_sep + edge_tolerance;
     let skip_gap = (speculative.min(edge_bar) * EDGE_LENGTH_BOUND).min(0.0);
     // All nine unnormalised gaps first, in straight-line code (the loops
     // unroll to constant indices), then the exact test only for the axes
@@ -159,7 +156,7 @@ pub(crate) fn collide_cuboids(
         }
         let s = gaps[e] / len;
         if !(s <= speculative) {
-            return s;
+            return separated(s);
         }
         if s > best_edge.0 {
             best_edge = (s, e / 3, e % 3, len);
@@ -179,13 +176,16 @@ pub(crate) fn collide_cuboids(
         if t.dot(&n) < 0.0 {
             n = -n;
         }
-        edge_contact(&ha, &hb, &r, &t, i, j, &n, speculative, out);
-        out.normal = rot_a * n;
-        for p in &mut out.points {
-            p.point = pose_a * p.point;
+        let normal = rot_a * n;
+        let mut out = ContactManifold::empty(normal);
+        if let Some((point, separation, id, _)) =
+            edge_contact(&ha, &hb, &r, &t, i, j, &n, speculative)
+        {
+            out.push(ManifoldPoint::from_midpoint(pose_a * point, separation, id, &normal));
         }
-        return 0.0;
+        return ManifoldOutcome::Within(out);
     }
+    let clip_tolerance = CLIP_FRACTION * scale;
 
     let mut candidates: ArrayVec<Candidate, MAX_POLYGON_VERTICES> = ArrayVec::new();
     let normal_ref = if flip {
@@ -197,6 +197,7 @@ pub(crate) fn collide_cuboids(
             &-t_in_b,
             best_b.1,
             speculative,
+            clip_tolerance,
             &mut candidates,
         );
         for c in &mut candidates {
@@ -205,15 +206,16 @@ pub(crate) fn collide_cuboids(
         }
         -(rot_b * n)
     } else {
-        let n = face_contact(&ha, &hb, &r, &t, best_a.1, speculative, &mut candidates);
+        let n =
+            face_contact(&ha, &hb, &r, &t, best_a.1, speculative, clip_tolerance, &mut candidates);
         for c in &mut candidates {
             c.0 = pose_a * c.0;
         }
         rot_a * n
     };
-    out.normal = normal_ref;
-    reduce(&candidates, &normal_ref, out);
-    0.0
+    let mut out = ContactManifold::empty(normal_ref);
+    reduce(&candidates, &normal_ref, &mut out);
+    ManifoldOutcome::Within(out)
 }
 
 /// Clips the incident box's most anti-parallel face against the side planes
@@ -224,6 +226,7 @@ pub(crate) fn collide_cuboids(
 /// The side planes are axis-aligned in this frame, so the clip is
 /// [`clip_to_rectangle`] on the face's two in-plane coordinates, with the
 /// height along `axis` carried as a third.
+#[allow(clippy::too_many_arguments)]
 fn face_contact(
     h_ref: &Vector3<f32>,
     h_inc: &Vector3<f32>,
@@ -231,6 +234,7 @@ fn face_contact(
     t_inc: &Vector3<f32>,
     axis: usize,
     speculative: f32,
+    clip_tolerance: f32,
     candidates: &mut ArrayVec<Candidate, MAX_POLYGON_VERTICES>,
 ) -> Vector3<f32> {
     let sign = if t_inc[axis] >= 0.0 { 1.0 } else { -1.0 };
@@ -261,7 +265,7 @@ fn face_contact(
         quad.push(([p[pu], p[pv], p[axis], 0.0], id as u32));
     }
     let mut clipped = RectPolygon::new();
-    clip_to_rectangle(&quad, h_ref[pu], h_ref[pv], &mut clipped);
+    clip_to_rectangle(&quad, h_ref[pu], h_ref[pv], clip_tolerance, &mut clipped);
     let ref_face = (2 * axis + usize::from(sign > 0.0)) as u32;
     let inc_face = (2 * k + usize::from(inc_sign > 0.0)) as u32;
     let key = (ref_face << 3 | inc_face) << 16;
@@ -275,7 +279,7 @@ fn face_contact(
                 1 => Point3::new(cv, cw, cu),
                 _ => Point3::new(cu, cv, cw),
             };
-            candidates.push((p - n * (0.5 * separation), separation, key | id));
+            candidates.push((p - n * (0.5 * separation), separation, key | id, None));
         }
     }
     n
@@ -283,7 +287,8 @@ fn face_contact(
 
 /// The single contact of two crossing edges: the closest points of edge `i`
 /// of A and edge `j` of B (directions in A's frame), each chosen as the edge
-/// of its box farthest along `n` (A) or `-n` (B).
+/// of its box farthest along `n` (A) or `-n` (B). Returns their midpoint (in
+/// A's frame), separation and id, if within `speculative`.
 #[allow(clippy::too_many_arguments)]
 fn edge_contact(
     ha: &Vector3<f32>,
@@ -294,8 +299,7 @@ fn edge_contact(
     j: usize,
     n: &Vector3<f32>,
     speculative: f32,
-    out: &mut Manifold,
-) {
+) -> Option<Candidate> {
     let mut pa = Vector3::zeros();
     for k in 0..3 {
         if k != i {
@@ -323,21 +327,35 @@ fn edge_contact(
     let point_a = pa + da * s;
     let point_b = pb + db * u;
     let separation = (point_b - point_a).dot(n);
-    if separation <= speculative {
-        let id = 0x4000_0000 | (i * 3 + j) as u32;
-        out.points.push(crate::collision::manifold::ContactPoint::new(
-            Point3::from((point_a + point_b) * 0.5),
-            separation,
-            id,
-        ));
-    }
+    let id = 0x4000_0000 | (i * 3 + j) as u32;
+    (separation <= speculative)
+        .then(|| (Point3::from((point_a + point_b) * 0.5), separation, id, None))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Lcg;
-    use collide::nalgebra::{Translation3, UnitQuaternion};
+    use crate::manifold::test_rng::Lcg;
+    use nalgebra::{Translation3, UnitQuaternion};
+
+    /// The edge preference of the unit-sized pairs below.
+    const EDGE_TOLERANCE: f32 = EDGE_PREFERENCE_FRACTION;
+
+    /// The manifold, or an empty one with the gap for separated boxes.
+    fn manifold(
+        a: &Cuboid,
+        pa: &Isometry3<f32>,
+        b: &Cuboid,
+        pb: &Isometry3<f32>,
+        speculative: f32,
+    ) -> (ContactManifold, f32) {
+        match collide_cuboids(a, pa, b, pb, speculative) {
+            ManifoldOutcome::Within(m) => (m, 0.0),
+            ManifoldOutcome::Separated { distance_bound } => {
+                (ContactManifold::empty(Vector3::zeros()), distance_bound)
+            }
+        }
+    }
 
     fn random_pose(rng: &mut Lcg, spread: f32) -> Isometry3<f32> {
         let axis = Vector3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
@@ -371,13 +389,14 @@ mod tests {
                 rng.range(0.2, 1.0),
             ));
             let (pa, pb) = (random_pose(&mut rng, 0.2), random_pose(&mut rng, 1.0));
-            let Some(epa) = collide::penetration(&a, &pa, &b, &pb) else { continue };
+            let Some(epa) = crate::penetration(&a, &pa, &b, &pb) else { continue };
             for (x, px, y, py) in [(&a, &pa, &b, &pb), (&b, &pb, &a, &pa)] {
-                let mut m = Manifold::default();
-                collide_cuboids(x, px, y, py, 0.0, &mut m);
-                assert!(!m.points.is_empty(), "overlapping boxes gave no contact");
-                let depth = m.penetration();
-                let tolerance = EDGE_TOLERANCE + 2e-3 * epa.depth.max(1.0);
+                let (m, _) = manifold(x, px, y, py, 0.0);
+                assert!(!m.is_empty(), "overlapping boxes gave no contact");
+                let depth = -m.min_separation();
+                // The preference is a fraction of the smaller box's width.
+                let scale = cuboid_scale(x).min(cuboid_scale(y));
+                let tolerance = EDGE_TOLERANCE * scale + 2e-3 * epa.depth.max(1.0);
                 assert!(
                     (depth - epa.depth).abs() <= tolerance,
                     "SAT depth {depth}, EPA depth {}",
@@ -394,21 +413,14 @@ mod tests {
     fn separated_boxes_give_no_points_beyond_the_speculative_distance() {
         let a = Cuboid::new(Vector3::repeat(0.5));
         let pb = Isometry3::translation(0.0, 1.05, 0.0);
-        let mut m = Manifold::default();
-        collide_cuboids(&a, &Isometry3::identity(), &a, &pb, 0.06, &mut m);
-        assert_eq!(m.points.len(), 4);
-        assert!(m.points.iter().all(|p| (p.separation - 0.05).abs() < 1e-5));
-        collide_cuboids(&a, &Isometry3::identity(), &a, &pb, 0.04, &mut m);
-        assert!(m.points.is_empty());
-        collide_cuboids(
-            &a,
-            &Isometry3::identity(),
-            &a,
-            &Isometry3::translation(0.0, 1.07, 0.0),
-            0.06,
-            &mut m,
-        );
-        assert!(m.points.is_empty());
+        let (m, _) = manifold(&a, &Isometry3::identity(), &a, &pb, 0.06);
+        assert_eq!(m.len(), 4);
+        assert!(m.points().iter().all(|p| (p.separation - 0.05).abs() < 1e-5));
+        let (m, gap) = manifold(&a, &Isometry3::identity(), &a, &pb, 0.04);
+        assert!(m.is_empty() && (gap - 0.05).abs() < 1e-5);
+        let (m, gap) =
+            manifold(&a, &Isometry3::identity(), &a, &Isometry3::translation(0.0, 1.07, 0.0), 0.06);
+        assert!(m.is_empty() && (gap - 0.07).abs() < 1e-5);
     }
 
     /// A box resting on a bigger one keeps the same four feature ids when it
@@ -423,9 +435,8 @@ mod tests {
                 Translation3::new(dx, 0.999, 0.0),
                 UnitQuaternion::from_axis_angle(&Vector3::y_axis(), angle),
             );
-            let mut m = Manifold::default();
-            collide_cuboids(&ground, &Isometry3::identity(), &cube, &pose, 0.02, &mut m);
-            let mut step_ids: Vec<u32> = m.points.iter().map(|p| p.id).collect();
+            let (m, _) = manifold(&ground, &Isometry3::identity(), &cube, &pose, 0.02);
+            let mut step_ids: Vec<u32> = m.points().iter().map(|p| p.id).collect();
             step_ids.sort_unstable();
             assert_eq!(step_ids.len(), 4);
             ids.push(step_ids);
@@ -484,6 +495,7 @@ mod tests {
                 Vector3::new(rng.range(0.2, 1.0), rng.range(0.2, 1.0), rng.range(0.2, 1.0)) * scale
             };
             let (a, b) = (Cuboid::new(extents()), Cuboid::new(extents()));
+            let pair_scale = cuboid_scale(&a).min(cuboid_scale(&b));
             let angle = [3.0, 0.05, 1e-3][(k / 3) % 3];
             let mut pose = |spread: f32| {
                 let axis =
@@ -503,11 +515,10 @@ mod tests {
             for (x, px, y, py) in [(&a, &pa, &b, &pb), (&b, &pb, &a, &pa)] {
                 let (face, edge) = brute_force_sat(x, px, y, py, 0.05);
                 let (_, edge_all) = brute_force_sat(x, px, y, py, 0.0);
-                let mut m = Manifold::default();
-                let gap = collide_cuboids(x, px, y, py, speculative, &mut m);
+                let (m, gap) = manifold(x, px, y, py, speculative);
                 let worst = face.max(edge_all);
                 if worst > speculative + margin {
-                    assert!(gap > speculative && m.points.is_empty(), "apart by {worst}: {gap}");
+                    assert!(gap > speculative && m.is_empty(), "apart by {worst}: {gap}");
                     apart += 1;
                     continue;
                 }
@@ -517,8 +528,8 @@ mod tests {
                 if gap != 0.0 {
                     continue;
                 }
-                let is_edge = m.points.len() == 1 && m.points[0].id & 0x4000_0000 != 0;
-                let bar = face + EDGE_TOLERANCE;
+                let is_edge = m.len() == 1 && m.points()[0].id & 0x4000_0000 != 0;
+                let bar = face + EDGE_TOLERANCE * pair_scale;
                 if edge > bar + margin && edge_all == edge {
                     assert!(is_edge, "edge axis {edge} beats face axis {face}: {m:?}");
                     edges += 1;

@@ -1,0 +1,21 @@
+//! Contact manifolds: up to four contact points sharing one normal, with
+//! feature ids that persist across frames, for every pair of shapes
+//! ([`contact_manifold`]).
+
+mod api;
+mod box_box;
+mod contact_manifold;
+mod face_clipping;
+mod feature_scale;
+mod polygon_clip;
+mod rectangle_clip;
+mod reduce;
+mod sphere_pairs;
+mod supporting_feature;
+#[cfg(test)]
+mod test_rng;
+
+pub use api::{
+    contact_manifold, contact_manifold_cached, try_contact_manifold, try_contact_manifold_cached,
+};
+pub use contact_manifold::{ContactManifold, MAX_MANIFOLD_POINTS, ManifoldOutcome, ManifoldPoint};

@@ -1,0 +1,124 @@
+//! The scene drawer on bodies of every shape kind: which mesh each kind is
+//! drawn with, the segment's pose, meshes shared per distinct shape, and
+//! every body drawn where it projects.
+
+use std::sync::Arc;
+
+use collide::nalgebra::{Point3, Vector3};
+use collide::{
+    CastRay, Cone, Cuboid, CustomShape, Cylinder, Rounded, Segment, Shape, Sphere, SupportMap,
+    Triangle,
+};
+
+use super::scene_drawer::{DebugDraw, SceneDrawer};
+use super::simulation::Simulation;
+use crate::render::{Camera, DrawShape, FrameScene, OffscreenRenderer};
+use crate::scene::builtin::Scene;
+use crate::scene::source::SceneSource;
+use crate::settings::StepSettings;
+use crate::{BodyDesc, World};
+
+/// A user's cylinder, through collide's public traits only.
+#[derive(Debug)]
+struct UserCylinder;
+
+impl SupportMap for UserCylinder {
+    fn local_support(&self, d: &Vector3<f32>) -> Point3<f32> {
+        let radial = d.x.hypot(d.z);
+        let s = if radial > 0.0 { 0.3 / radial } else { 0.0 };
+        Point3::new(d.x * s, if d.y < 0.0 { -0.4 } else { 0.4 }, d.z * s)
+    }
+}
+impl CastRay for UserCylinder {}
+impl CustomShape for UserCylinder {}
+
+#[test]
+fn every_shape_kind_is_drawn_with_its_mesh_where_it_projects() {
+    let Some(gpu) = crate::render::tests::gpu_or_skip(
+        "every_shape_kind_is_drawn_with_its_mesh_where_it_projects",
+    ) else {
+        return;
+    };
+    let (w, h) = (640u32, 360u32);
+    let mut offscreen = OffscreenRenderer::with_gpu(gpu, w, h).expect("offscreen target");
+    let mut sim = Simulation::load(
+        SceneSource::Named { scene: Scene::Stack, size: 1 },
+        StepSettings::default(),
+    )
+    .unwrap();
+    let mut world = World::new();
+    let user: Arc<dyn CustomShape> = Arc::new(UserCylinder);
+    let rounded_box = || Rounded::new(Shape::Cuboid(Cuboid::new(Vector3::new(0.3, 0.2, 0.2))), 0.1);
+    let (a, b) = (Point3::new(-0.4, 0.0, 0.0), Point3::new(0.4, 0.3, 0.1));
+    let shapes: Vec<Shape> = vec![
+        Cylinder::new(0.4, 0.3).into(),
+        Cone::new(0.4, 0.35).into(),
+        Triangle::new(
+            Point3::new(-0.4, -0.3, 0.0),
+            Point3::new(0.4, -0.3, 0.0),
+            Point3::new(0.0, 0.4, 0.0),
+        )
+        .into(),
+        Segment::new(a, b).into(),
+        Rounded::new(Sphere::new(0.2), 0.1).into(),
+        rounded_box().into(),
+        rounded_box().into(),
+        Shape::Custom(user.clone()),
+        Shape::Custom(user),
+    ];
+    let count = shapes.len();
+    let positions: Vec<Vector3<f32>> =
+        (0..count).map(|k| Vector3::new(1.1 * (k as f32 - 4.0), 0.6, 0.0)).collect();
+    for (shape, p) in shapes.into_iter().zip(&positions) {
+        world.add_body(BodyDesc::fixed(shape).with_position(*p)).unwrap();
+    }
+    sim.world = world;
+    let camera = Camera::looking_at(Point3::new(0.0, 2.5, 9.0), Point3::new(0.0, 0.5, 0.0));
+    let mut frame = FrameScene::new(camera);
+    let mut drawer = SceneDrawer::default();
+    drawer.fill(&sim, 1.0, DebugDraw::default(), offscreen.renderer_mut(), &mut frame).unwrap();
+    let shapes: Vec<DrawShape> = frame.instances.iter().map(|i| i.shape).collect();
+    assert_eq!(shapes.len(), count);
+    assert_eq!(shapes[0], DrawShape::Cylinder { radius: 0.3, half_height: 0.4 });
+    assert_eq!(shapes[1], DrawShape::Cone { radius: 0.35, half_height: 0.4 });
+    assert!((shapes[4] == DrawShape::Sphere { radius: 0.3 }), "{:?}", shapes[4]);
+    let hull = |s: &DrawShape| match s {
+        DrawShape::Hull { id, .. } => Some(*id),
+        _ => None,
+    };
+    let ids: Vec<_> = [2, 5, 6, 7, 8].iter().map(|&k| hull(&shapes[k]).expect("a mesh")).collect();
+    assert_eq!(ids[1], ids[2], "equal rounded boxes share a mesh");
+    assert_eq!(ids[3], ids[4], "one user shape, one mesh");
+    assert!(ids[0] != ids[1] && ids[1] != ids[3]);
+    // The segment is a thin capsule whose axis ends are the segment's.
+    let DrawShape::Capsule { half_height, .. } = shapes[3] else {
+        panic!("segment drawn as {:?}", shapes[3]);
+    };
+    let pose = frame.instances[3].world_from_local;
+    let body = positions[3];
+    for (end, sign) in [(a, -1.0f32), (b, 1.0)] {
+        let drawn = pose * Point3::new(0.0, sign * half_height, 0.0);
+        assert!((drawn - (end + body)).norm() < 1e-5, "{drawn:?} vs {:?}", end + body);
+    }
+    // Every body covers the pixel its centre projects to (the triangle's
+    // centroid, a point inside the segment's thin capsule is too narrow
+    // to sample, so it is left out), unlike the empty scene's.
+    frame.ground = None;
+    let (image, _) = offscreen.render(&frame).unwrap();
+    let dir = std::env::temp_dir().join("sandbox-render");
+    std::fs::create_dir_all(&dir).unwrap();
+    OffscreenRenderer::save_png(&image, dir.join("app_new_shapes.png")).unwrap();
+    let mut empty = frame.clone();
+    empty.instances.clear();
+    let (background, _) = offscreen.render(&empty).unwrap();
+    for (k, p) in positions.iter().enumerate().filter(|&(k, _)| k != 3) {
+        let centre = if k == 2 { p + Vector3::new(0.0, -0.07, 0.0) } else { *p };
+        let px = camera.project_to_pixel(&Point3::from(centre), w, h).unwrap();
+        let (x, y) = (px.x as u32, px.y as u32);
+        assert_ne!(
+            image.get_pixel(x, y),
+            background.get_pixel(x, y),
+            "body {k} missing at ({x}, {y})"
+        );
+    }
+}
