@@ -127,6 +127,12 @@ pub enum BodyField {
     /// The point [`World::apply_impulse`](crate::World::apply_impulse) applies
     /// its impulse at, m.
     ImpulsePoint,
+    /// How many shapes a body has: 1 to [`MAX_BODY_SHAPES`](crate::MAX_BODY_SHAPES).
+    ShapeCount,
+    /// A shape's position in its body's frame, m.
+    ShapePosition,
+    /// A shape's rotation in its body's frame.
+    ShapeRotation,
 }
 
 impl BodyField {
@@ -154,6 +160,9 @@ impl BodyField {
             Self::RoundedRadius => "rounded radius",
             Self::Impulse => "impulse",
             Self::ImpulsePoint => "impulse point",
+            Self::ShapeCount => "shape count",
+            Self::ShapePosition => "shape position",
+            Self::ShapeRotation => "shape rotation",
         }
     }
 
@@ -165,8 +174,11 @@ impl BodyField {
     /// substep, as it does for speeds that impulses and contacts give.
     pub fn rule(self) -> Rule {
         match self {
-            Self::Position => Rule::WithinWorldBound,
-            Self::Rotation => Rule::UnitQuaternion,
+            Self::Position | Self::ShapePosition => Rule::WithinWorldBound,
+            Self::Rotation | Self::ShapeRotation => Rule::UnitQuaternion,
+            Self::ShapeCount => {
+                Rule::WholeNumber { min: 1, max: crate::body::body_shape::MAX_BODY_SHAPES }
+            }
             Self::LinearVelocity
             | Self::AngularVelocity
             | Self::Impulse

@@ -88,7 +88,10 @@ mod workers;
 mod world;
 mod world_view;
 
-pub use body::{BodyDesc, BodyId, BodyKind};
+pub use body::{
+    BodyDesc, BodyId, BodyKind, BodyShape, DEFAULT_DENSITY, DEFAULT_FRICTION, Filter,
+    MAX_BODY_SHAPES,
+};
 pub use collide;
 pub use collide::MassProperties;
 pub use collide::Ray;

@@ -55,11 +55,21 @@ impl World {
             b.angular_velocities.len(),
             b.travel.len(),
             b.radii.len(),
-            b.materials.len(),
+            b.shape_ranges.len(),
             b.active.len(),
         ];
         if lens.iter().any(|&l| l != n) {
             return Err(format!("{n} body records but per-body arrays of lengths {lens:?}"));
+        }
+        for (i, r) in b.records.iter().enumerate().filter(|(_, r)| r.alive) {
+            let range = b.shape_ranges[i];
+            let owned = range.slots().all(|k| b.shapes.bodies.get(k) == Some(&(i as u32)));
+            if range.count == 0 || !owned {
+                return Err(format!(
+                    "body {i} ({:?}): shapes {range:?} empty or not its own",
+                    r.kind
+                ));
+            }
         }
         let mut listed = vec![false; n];
         for &slot in b.free_slots() {
@@ -98,7 +108,7 @@ impl World {
         // fixed ones never move but by `set_pose`, which refits at once.
         let fixed = |i: &usize| b.records[*i].alive && b.records[*i].kind == BodyKind::Fixed;
         for i in (0..n).filter(fixed) {
-            let tight = crate::collision::aabb::Aabb::of_shape(&b.records[i].shape, &b.poses[i]);
+            let tight = b.tight_aabb(i, &b.poses[i]);
             if !self.broad_phase.fat.get(i).is_some_and(|fat| fat.contains(&tight)) {
                 return Err(format!("fixed body {i}'s broad-phase box does not contain its shape"));
             }

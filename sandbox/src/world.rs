@@ -47,7 +47,7 @@ use collide::{Ray, RayCast, Shape};
 
 use crate::body::checks;
 use crate::body::storage::Bodies;
-use crate::body::{BodyDesc, BodyId, BodyKind};
+use crate::body::{BodyDesc, BodyId, BodyKind, BodyShape};
 use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::{BroadPhase, update_broad_phase};
 use crate::collision::contact_view::ContactView;
@@ -219,7 +219,7 @@ impl World {
     pub fn add_body(&mut self, desc: BodyDesc) -> Result<BodyId, WorldError> {
         let id = self.bodies.insert(&desc)?;
         self.at_rest = false;
-        let tight = Aabb::of_shape(&desc.shape, &desc.pose);
+        let tight = self.bodies.tight_aabb(id.index(), &desc.pose);
         self.broad_phase.insert(id.index, tight, AABB_MARGIN);
         self.query_tree.mark_stale();
         Ok(id)
@@ -355,9 +355,25 @@ impl World {
         self.bodies.slot(id).ok().map(|i| self.bodies.angular_velocities[i])
     }
 
-    /// A body's shape.
+    /// A body's first shape, in its own frame (see
+    /// [`body_shape`](World::body_shape) for its pose in the body and the
+    /// body's other shapes).
     pub fn shape(&self, id: BodyId) -> Option<&Shape> {
-        self.bodies.slot(id).ok().map(|i| &self.bodies.records[i].shape)
+        self.bodies.slot(id).ok().map(|i| self.bodies.first_shape(i))
+    }
+
+    /// How many shapes a body has.
+    pub fn shape_count(&self, id: BodyId) -> Option<usize> {
+        self.bodies.slot(id).ok().map(|i| self.bodies.shape_ranges[i].count as usize)
+    }
+
+    /// A body's shape number `index` (in the order of its
+    /// [`BodyDesc::shapes`]), as it was given: `None` for a stale handle or
+    /// an index past the body's shapes.
+    pub fn body_shape(&self, id: BodyId, index: usize) -> Option<BodyShape> {
+        let i = self.bodies.slot(id).ok()?;
+        let k = self.bodies.shape_ranges[i].slots().nth(index)?;
+        Some(self.bodies.shapes.describe(k))
     }
 
     /// A body's kind.

@@ -59,7 +59,7 @@ impl<'a> WorldView<'a> {
         (0..b.len()).filter(|&i| b.records[i].alive).map(move |i| BodyView {
             id: b.id(i),
             kind: b.records[i].kind,
-            shape: &b.records[i].shape,
+            shape: b.first_shape(i),
             pose: &b.poses[i],
             awake: b.records[i].awake,
             fat_aabb: &w.broad_phase.fat[i],

@@ -74,7 +74,7 @@ fn a_users_cylinder_is_a_body_that_falls_lands_and_is_hit_by_rays() {
     let id =
         w.add_body(BodyDesc::dynamic(shape).with_position(Vector3::new(0.0, 2.0, 0.0))).unwrap();
     // Weighed by collide's numerical fallback: within 1 % of π r² 2h ρ.
-    let density = BodyDesc::dynamic(Sphere::new(1.0).into()).density;
+    let density = BodyDesc::dynamic(Sphere::new(1.0).into()).shapes[0].density;
     let exact = std::f32::consts::PI * r * r * 2.0 * h * density;
     let mass = w.mass_properties(id).unwrap().mass;
     assert!((mass / exact - 1.0).abs() < 0.01, "mass {mass}, exact {exact}");

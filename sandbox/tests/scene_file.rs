@@ -157,9 +157,9 @@ fn mixed_small_example_has_each_shape_and_material() {
         other => panic!("expected a hull, got {other:?}"),
     }
     let descs: Vec<_> = file.bodies().collect();
-    assert_eq!(descs[2].restitution, 0.6);
-    assert_eq!(descs[4].density, 500.0);
-    assert_eq!(descs[5].friction, 0.02);
+    assert_eq!(descs[2].shapes[0].restitution, 0.6);
+    assert_eq!(descs[4].shapes[0].density, 500.0);
+    assert_eq!(descs[5].shapes[0].friction, 0.02);
     assert_eq!(descs[3].angular_velocity, Vector3::new(0.0, 2.0, 0.0));
     // The ramp's quaternion is a 0.3 rad turn about z.
     let ramp = world.pose(ids[0]).unwrap().rotation;
@@ -211,9 +211,9 @@ fn defaults_are_the_scenes_md_ones() {
     assert!(file.has_ground());
     let d = file.bodies().next().unwrap();
     assert_eq!(d.kind, BodyKind::Dynamic);
-    assert_eq!(d.density, 1000.0);
-    assert_eq!(d.friction, 0.6);
-    assert_eq!(d.restitution, 0.0);
+    assert_eq!(d.shapes[0].density, 1000.0);
+    assert_eq!(d.shapes[0].friction, 0.6);
+    assert_eq!(d.shapes[0].restitution, 0.0);
     assert_eq!(d.pose, collide::nalgebra::Isometry3::identity());
     assert_eq!(d.linear_velocity, Vector3::zeros());
     assert_eq!(d.angular_velocity, Vector3::zeros());

@@ -27,7 +27,7 @@ fn assert_at(e: &SceneFileError, line: usize, column: Option<usize>) {
 }
 
 fn shapes_of(text: &str) -> Vec<Shape> {
-    SceneFile::parse(text).unwrap().bodies().map(|d| d.shape.clone()).collect()
+    SceneFile::parse(text).unwrap().bodies().map(|d| d.shapes[0].shape.clone()).collect()
 }
 
 #[test]

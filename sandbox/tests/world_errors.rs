@@ -382,7 +382,7 @@ fn values_on_the_edge_of_each_rule_are_accepted() {
         BodyDesc::fixed(cube()).with_position(Vector3::new(WORLD_BOUND, -WORLD_BOUND, 0.0)),
     ];
     for (i, desc) in edge.into_iter().enumerate() {
-        let (friction, restitution) = (desc.friction, desc.restitution);
+        let (friction, restitution) = (desc.shapes[0].friction, desc.shapes[0].restitution);
         let at_bound = i == 4;
         let desc = if at_bound {
             desc

@@ -42,7 +42,17 @@ pub(crate) fn check_vector(field: BodyField, v: &Vector3<f32>) -> Result<(), Wor
 /// [`WorldError::InvalidBody`] for [`BodyField::Position`] or
 /// [`BodyField::Rotation`].
 pub(crate) fn check_pose(pose: &Isometry3<f32>) -> Result<(), WorldError> {
-    check_vector(BodyField::Position, &pose.translation.vector)?;
+    check_pose_as(pose, BodyField::Position, BodyField::Rotation)
+}
+
+/// Checks a pose as [`check_pose`] does, naming its parts `position` and
+/// `rotation` (a body's, or a shape's in its body).
+fn check_pose_as(
+    pose: &Isometry3<f32>,
+    position: BodyField,
+    rotation: BodyField,
+) -> Result<(), WorldError> {
+    check_vector(position, &pose.translation.vector)?;
     let q = &pose.rotation.coords;
     let norm = match q.iter().find(|c| !c.is_finite()) {
         // Breaks the rule as its norm would, and says why.
@@ -54,7 +64,7 @@ pub(crate) fn check_pose(pose: &Isometry3<f32>) -> Result<(), WorldError> {
             if largest > 0.0 { (q / largest).norm() * largest } else { 0.0 }
         }
     };
-    check(BodyField::Rotation, [norm])
+    check(rotation, [norm])
 }
 
 /// Checks a shape's parameters: positive sizes (cuboid half extents,
@@ -107,9 +117,10 @@ pub(crate) fn check_shape(shape: &Shape) -> Result<(), WorldError> {
     }
 }
 
-/// Checks every field of `desc`, in the order of [`BodyField`]'s variants
-/// (the pose, the velocities, the material), then its shape. A fixed
-/// body's density is checked too, though it has no mass: a bad value is a
+/// Checks every field of `desc`: the pose and the velocities, the number
+/// of shapes (1 to [`MAX_BODY_SHAPES`](crate::MAX_BODY_SHAPES)), then each shape in order, its
+/// pose in the body, its material and its parameters. A fixed body's
+/// density is checked too, though it has no mass: a bad value is a
 /// mistake wherever it is, and the scene files refuse it for any body.
 ///
 /// # Errors
@@ -119,8 +130,22 @@ pub(crate) fn check_desc(desc: &BodyDesc) -> Result<(), WorldError> {
     check_pose(&desc.pose)?;
     check_vector(BodyField::LinearVelocity, &desc.linear_velocity)?;
     check_vector(BodyField::AngularVelocity, &desc.angular_velocity)?;
-    check(BodyField::Density, [desc.density])?;
-    check(BodyField::Friction, [desc.friction])?;
-    check(BodyField::Restitution, [desc.restitution])?;
-    check_shape(&desc.shape)
+    // Saturated, so that a count past u32 still reads as too many.
+    let count = u32::try_from(desc.shapes.len()).unwrap_or(u32::MAX);
+    let rule = BodyField::ShapeCount.rule();
+    if !rule.admits(f64::from(count)) {
+        return Err(WorldError::InvalidBody {
+            field: BodyField::ShapeCount,
+            rule,
+            value: count as f32,
+        });
+    }
+    for s in &desc.shapes {
+        check_pose_as(&s.local_pose, BodyField::ShapePosition, BodyField::ShapeRotation)?;
+        check(BodyField::Density, [s.density])?;
+        check(BodyField::Friction, [s.friction])?;
+        check(BodyField::Restitution, [s.restitution])?;
+        check_shape(&s.shape)?;
+    }
+    Ok(())
 }

@@ -3,6 +3,8 @@
 use collide::Shape;
 use collide::nalgebra::{Isometry3, UnitQuaternion, Vector3};
 
+use crate::body::body_shape::BodyShape;
+
 /// A handle to a body of a [`World`](crate::World).
 ///
 /// Handles carry a generation, so a handle to a removed body never aliases a
@@ -35,6 +37,11 @@ pub enum BodyKind {
 /// which checks every field against its [`BodyField::rule`](crate::BodyField::rule)
 /// (the `with_*` setters take any value; nothing is clamped).
 ///
+/// A body has one or more [`BodyShape`]s, each placed in the body's frame
+/// with its own material, filter and sensor flag. [`BodyDesc::dynamic`]
+/// and [`BodyDesc::fixed`] make the common body of one shape at the
+/// body's origin:
+///
 /// ```
 /// use sandbox::BodyDesc;
 /// use collide::Sphere;
@@ -42,16 +49,17 @@ pub enum BodyKind {
 /// let ball = BodyDesc::dynamic(Sphere::new(0.5).into())
 ///     .with_position(Vector3::new(0.0, 2.0, 0.0))
 ///     .with_restitution(0.5);
-/// assert_eq!(ball.restitution, 0.5);
+/// assert_eq!(ball.shapes.len(), 1);
+/// assert_eq!(ball.shapes[0].restitution, 0.5);
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct BodyDesc {
     /// Static or dynamic.
     pub kind: BodyKind,
-    /// The collision shape, in the body's frame: positive cuboid half
-    /// extents and sphere or capsule radii, a capsule half height of zero
-    /// or more.
-    pub shape: Shape,
+    /// The body's shapes, at least one. The body's mass properties are
+    /// those of all of them together; the first is what
+    /// [`World::shape`](crate::World::shape) answers.
+    pub shapes: Vec<BodyShape>,
     /// Pose of the body's frame in the world: a position within
     /// [`WORLD_BOUND`](crate::WORLD_BOUND) on every axis, a unit quaternion.
     pub pose: Isometry3<f32>,
@@ -59,33 +67,41 @@ pub struct BodyDesc {
     pub linear_velocity: Vector3<f32>,
     /// Angular velocity, rad/s, world frame (finite).
     pub angular_velocity: Vector3<f32>,
-    /// Density in kg/m³, positive (ignored for static bodies, but checked).
-    pub density: f32,
-    /// Coulomb friction coefficient, zero or positive. Pairs combine as
-    /// `sqrt(f_a * f_b)`.
-    pub friction: f32,
-    /// Restitution coefficient in `[0, 1]`. Pairs combine as the maximum.
-    pub restitution: f32,
 }
 
 impl BodyDesc {
-    /// A dynamic body at the origin, density 1000, friction 0.6, restitution 0.
+    /// A dynamic body at the origin with one shape at its origin (density
+    /// 1000, friction 0.6, restitution 0: see [`BodyShape::new`]).
     pub fn dynamic(shape: Shape) -> Self {
+        Self::dynamic_shapes(vec![BodyShape::new(shape)])
+    }
+
+    /// A static body at the origin with one shape at its origin (friction
+    /// 0.6, restitution 0).
+    pub fn fixed(shape: Shape) -> Self {
+        Self::fixed_shapes(vec![BodyShape::new(shape)])
+    }
+
+    /// A dynamic body at the origin made of `shapes`.
+    pub fn dynamic_shapes(shapes: Vec<BodyShape>) -> Self {
         Self {
             kind: BodyKind::Dynamic,
-            shape,
+            shapes,
             pose: Isometry3::identity(),
             linear_velocity: Vector3::zeros(),
             angular_velocity: Vector3::zeros(),
-            density: 1000.0,
-            friction: 0.6,
-            restitution: 0.0,
         }
     }
 
-    /// A static body at the origin, friction 0.6, restitution 0.
-    pub fn fixed(shape: Shape) -> Self {
-        Self { kind: BodyKind::Fixed, ..Self::dynamic(shape) }
+    /// A static body at the origin made of `shapes`.
+    pub fn fixed_shapes(shapes: Vec<BodyShape>) -> Self {
+        Self { kind: BodyKind::Fixed, ..Self::dynamic_shapes(shapes) }
+    }
+
+    /// Adds a shape after the others.
+    pub fn with_shape(mut self, shape: BodyShape) -> Self {
+        self.shapes.push(shape);
+        self
     }
 
     /// Sets the position, keeping the rotation.
@@ -112,21 +128,22 @@ impl BodyDesc {
         self
     }
 
-    /// Sets the density.
+    /// Sets the density of every shape (the one shape of a body made by
+    /// [`dynamic`](Self::dynamic)).
     pub fn with_density(mut self, density: f32) -> Self {
-        self.density = density;
+        self.shapes.iter_mut().for_each(|s| s.density = density);
         self
     }
 
-    /// Sets the friction coefficient.
+    /// Sets the friction coefficient of every shape.
     pub fn with_friction(mut self, friction: f32) -> Self {
-        self.friction = friction;
+        self.shapes.iter_mut().for_each(|s| s.friction = friction);
         self
     }
 
-    /// Sets the restitution coefficient.
+    /// Sets the restitution coefficient of every shape.
     pub fn with_restitution(mut self, restitution: f32) -> Self {
-        self.restitution = restitution;
+        self.shapes.iter_mut().for_each(|s| s.restitution = restitution);
         self
     }
 }

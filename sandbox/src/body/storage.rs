@@ -1,6 +1,8 @@
 //! The world's body storage, split Box2D-v3 style: poses, velocities and the
 //! per-step motion bounds live in their own contiguous arrays indexed by body
-//! slot, while the shape, material and mass sit in a colder record array.
+//! slot, while the mass sits in a colder record array and the shapes, with
+//! their materials and filters, in the [`ShapeStore`] (one slot per shape,
+//! a body's shapes in the consecutive [`ShapeRange`] of `shape_ranges`).
 //! Removed bodies leave their slot on a free list; a generation in each
 //! record keeps stale [`BodyId`]s from aliasing a later body in the same slot.
 
@@ -8,7 +10,9 @@ use collide::Shape;
 use collide::nalgebra::{Isometry3, Matrix3, Point3, Vector3};
 
 use crate::body::checks::check_desc;
+use crate::body::mass::combined_mass;
 use crate::body::motion_bound::motion_bound;
+use crate::body::shape_store::{ShapeRange, ShapeStore};
 use crate::body::thickness::thinnest_half_width;
 use crate::body::{BodyDesc, BodyId, BodyKind};
 use crate::collision::aabb::Aabb;
@@ -28,7 +32,6 @@ pub(crate) struct BodyRecord {
     pub generation: u32,
     pub alive: bool,
     pub kind: BodyKind,
-    pub shape: Shape,
     pub mass: MassProperties,
     pub inv_mass: f32,
     pub inv_inertia_local: Matrix3<f32>,
@@ -36,11 +39,12 @@ pub(crate) struct BodyRecord {
     pub sleep_time: f32,
     /// Id of the sleeping island this body belongs to (when asleep).
     pub island: u32,
-    /// Distance from the centre of mass to the farthest point of the shape,
-    /// to turn angular speed into a surface speed for the sleep test.
+    /// Distance from the centre of mass to the farthest point of the
+    /// shapes, to turn angular speed into a surface speed for the sleep
+    /// test.
     pub extent: f32,
-    /// Half the body's thinnest width: how far it may move in a step before
-    /// the sweep-fast-bodies stage sweeps it.
+    /// Half the thinnest width of the body's thinnest shape: how far it may
+    /// move in a step before the sweep-fast-bodies stage sweeps it.
     pub min_extent: f32,
 }
 
@@ -59,7 +63,7 @@ impl BodyRecord {
                 Matrix3::zeros(),
             ),
             BodyKind::Dynamic => {
-                let mass = MassProperties::from_shape(&desc.shape, desc.density);
+                let mass = combined_mass(&desc.shapes);
                 let inv = mass.inertia.try_inverse().filter(|m| m.iter().all(|x| x.is_finite()));
                 match inv {
                     Some(inv) if mass.mass > 0.0 && mass.mass.is_finite() => {
@@ -69,7 +73,12 @@ impl BodyRecord {
                 }
             }
         };
-        let local_aabb = Aabb::of_shape(&desc.shape, &Isometry3::identity());
+        let local_aabb = desc
+            .shapes
+            .iter()
+            .map(|s| Aabb::of_shape(&s.shape, &s.local_pose))
+            .reduce(|a, b| a.merged(&b))
+            .ok_or(WorldError::BadMass)?;
         let extent = (local_aabb.max - mass.local_center)
             .abs()
             .sup(&(local_aabb.min - mass.local_center).abs())
@@ -78,7 +87,6 @@ impl BodyRecord {
             generation: 0,
             alive: true,
             kind: desc.kind,
-            shape: desc.shape.clone(),
             mass,
             inv_mass,
             inv_inertia_local,
@@ -86,7 +94,11 @@ impl BodyRecord {
             sleep_time: 0.0,
             island: 0,
             extent,
-            min_extent: thinnest_half_width(&desc.shape),
+            min_extent: desc
+                .shapes
+                .iter()
+                .map(|s| thinnest_half_width(&s.shape))
+                .fold(f32::INFINITY, f32::min),
         })
     }
 
@@ -103,17 +115,6 @@ impl BodyRecord {
     }
 }
 
-/// A body's surface material, as given in its [`BodyDesc`] (which
-/// [`BodyRecord::new`] checked: friction zero or positive, restitution in
-/// `[0, 1]`).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct BodyMaterial {
-    /// Friction coefficient.
-    pub friction: f32,
-    /// Restitution coefficient.
-    pub restitution: f32,
-}
-
 /// Every body of a world, by slot.
 #[derive(Debug, Default)]
 pub(crate) struct Bodies {
@@ -128,10 +129,11 @@ pub(crate) struct Bodies {
     /// Per slot: the body's [`BodyRecord::radius_from_origin`], kept apart
     /// from the records because the narrow phase reads it for every pair.
     pub radii: Vec<f32>,
-    /// Per slot: the body's friction and restitution, kept apart from the
-    /// records because the reachable-pairs pass and the solver read them
-    /// for every touching pair (see [`Bodies::pair_material`]).
-    pub materials: Vec<BodyMaterial>,
+    /// Per slot: the slots of the body's shapes in `shapes`.
+    pub shape_ranges: Vec<ShapeRange>,
+    /// Every body's shapes, with their poses in the body, materials,
+    /// filters and sensor flags.
+    pub shapes: ShapeStore,
     /// Per slot, this step: how far any point of the body can move at its
     /// current velocity ([`Bodies::update_reach`]), read for every pair by
     /// the narrow phase.
@@ -160,7 +162,6 @@ impl Bodies {
             (Vector3::zeros(), Vector3::zeros())
         };
         let radius = record.radius_from_origin();
-        let material = BodyMaterial { friction: desc.friction, restitution: desc.restitution };
         let slot = match self.free_slots.pop() {
             Some(slot) => {
                 let i = slot as usize;
@@ -168,15 +169,16 @@ impl Bodies {
                 self.records[i] = BodyRecord { generation, ..record };
                 self.poses[i] = desc.pose;
                 self.radii[i] = radius;
-                self.materials[i] = material;
+                self.shape_ranges[i] = self.shapes.insert(slot, &desc.shapes);
                 self.linear_velocities[i] = v;
                 self.angular_velocities[i] = w;
                 self.active[i] = dynamic;
                 slot
             }
             None => {
+                let slot = self.records.len() as u32;
                 self.radii.push(radius);
-                self.materials.push(material);
+                self.shape_ranges.push(self.shapes.insert(slot, &desc.shapes));
                 self.records.push(record);
                 self.poses.push(desc.pose);
                 self.linear_velocities.push(v);
@@ -189,18 +191,44 @@ impl Bodies {
         Ok(self.id(slot as usize))
     }
 
-    /// The friction and restitution of a contact between the bodies in
-    /// slots `a` and `b`: the geometric mean of their frictions (so a
-    /// frictionless body slides on anything) and the larger restitution
-    /// (so a bouncy ball bounces on a dead floor), as Box2D combines them.
+    /// The friction and restitution of a contact between the first shapes
+    /// of the bodies in slots `a` and `b` (see [`Self::shape_pair_material`]).
     #[inline]
     pub fn pair_material(&self, a: usize, b: usize) -> (f32, f32) {
-        let (ma, mb) = (&self.materials[a], &self.materials[b]);
+        let (ka, kb) = (self.shape_ranges[a].first, self.shape_ranges[b].first);
+        self.shape_pair_material(ka as usize, kb as usize)
+    }
+
+    /// The friction and restitution of a contact between the shapes in
+    /// slots `ka` and `kb`: the geometric mean of their frictions (so a
+    /// frictionless shape slides on anything) and the larger restitution
+    /// (so a bouncy ball bounces on a dead floor), as Box2D combines them.
+    #[inline]
+    pub fn shape_pair_material(&self, ka: usize, kb: usize) -> (f32, f32) {
+        let (ma, mb) = (&self.shapes.materials[ka], &self.shapes.materials[kb]);
         ((ma.friction * mb.friction).sqrt(), ma.restitution.max(mb.restitution))
+    }
+
+    /// The first shape of the body in slot `i`.
+    #[inline]
+    pub fn first_shape(&self, i: usize) -> &Shape {
+        &self.shapes.shapes[self.shape_ranges[i].first as usize]
+    }
+
+    /// The tight box of the body in slot `i` at `pose`: the union of its
+    /// shapes' boxes (for a single shape at the body's origin, exactly that
+    /// shape's box).
+    pub fn tight_aabb(&self, i: usize, pose: &Isometry3<f32>) -> Aabb {
+        let mut slots = self.shape_ranges[i].slots();
+        let first = slots.next().expect("a live body has a shape");
+        let of =
+            |k: usize| Aabb::of_shape(&self.shapes.shapes[k], &self.shapes.world_pose(k, pose));
+        slots.fold(of(first), |aabb, k| aabb.merged(&of(k)))
     }
 
     /// Frees the slot of a live body.
     pub fn free(&mut self, slot: usize) {
+        self.shapes.free(self.shape_ranges[slot]);
         let r = &mut self.records[slot];
         r.alive = false;
         r.awake = false;
@@ -298,7 +326,7 @@ impl Bodies {
         self.travel[i] += if moved.is_finite() { f64::from(moved) } else { f64::INFINITY };
         self.poses[i] = *pose;
         self.wake(i);
-        Aabb::of_shape(&self.records[i].shape, pose)
+        self.tight_aabb(i, pose)
     }
 
     /// Finds, for this step of `dt`, how far any point of each body can move

@@ -829,7 +829,7 @@ fn refit(fat: &mut Aabb, tight: &Aabb, margin: f32) -> bool {
 /// velocity, whose gap no motion closes: in falling-boxes 16k, five
 /// times the pairs, and most of the memory per body.
 fn swept_box(bodies: &Bodies, i: usize, dt: f32) -> Aabb {
-    let tight = Aabb::of_shape(&bodies.records[i].shape, &bodies.poses[i]);
+    let tight = bodies.tight_aabb(i, &bodies.poses[i]);
     let displacement = bodies.linear_velocities[i] * dt;
     // The reach less the linear share; NaN (a body about to be removed)
     // grows by nothing.

@@ -5,6 +5,7 @@
 //! bodies through a query tree.
 
 pub(crate) mod aabb;
+pub(crate) mod body_shapes;
 pub(crate) mod broad_phase;
 pub(crate) mod contact_recycling;
 pub(crate) mod contact_view;

@@ -234,8 +234,10 @@ fn prefetch_pair_reads(bodies: &Bodies, slots: &PairSlots<'_>, c: &CachedPair) {
         if let Some(pose) = bodies.poses.get(body as usize) {
             prefetch(pose);
         }
-        if let Some(record) = bodies.records.get(body as usize) {
-            prefetch_ptr((&raw const record.shape).cast::<[u8; 64]>());
+        if let Some(range) = bodies.shape_ranges.get(body as usize)
+            && let Some(shape) = bodies.shapes.shapes.get(range.first as usize)
+        {
+            prefetch_ptr((&raw const *shape).cast::<[u8; 64]>());
         }
     }
     slots.prefetch(c.manifold as usize);
@@ -252,7 +254,7 @@ fn update_pair(
     contact_recycling: bool,
     wake: &mut Vec<u32>,
 ) -> Option<SlotChange> {
-    let Bodies { records, poses, travel, radii, reach, active, .. } = bodies;
+    let Bodies { records, poses, travel, radii, reach, active, shapes, shape_ranges, .. } = bodies;
     let (a, b) = (c.body_a as usize, c.body_b as usize);
     if !(active[a] || active[b]) {
         return None;
@@ -336,11 +338,12 @@ fn update_pair(
         }
     }
     let mut computed = Manifold::default();
+    let (ka, kb) = (shape_ranges[a].first as usize, shape_ranges[b].first as usize);
     let clearance = collide_pair(
-        &records[a].shape,
-        pose_a,
-        &records[b].shape,
-        pose_b,
+        &shapes.shapes[ka],
+        &shapes.world_pose(ka, pose_a),
+        &shapes.shapes[kb],
+        &shapes.world_pose(kb, pose_b),
         speculative,
         &mut computed,
     );

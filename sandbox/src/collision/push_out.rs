@@ -29,7 +29,7 @@
 //!   and only beyond [`PUSH_OUT_ALLOWANCE`], so bodies the contacts hold
 //!   (every body of the benchmark scenes, whose poses are unchanged) are
 //!   never touched;
-//! * a pure translation by the exact penetration (collide's [`try_contact`]),
+//! * a pure translation by the exact penetration (collide's [`try_contact`](collide::try_contact), deepest over the shape pairs),
 //!   not a linearised impulse at the manifold's points, so one pass puts
 //!   the body at the allowance;
 //! * the velocity is kept: the next step's contacts, found at the corrected
@@ -46,8 +46,10 @@
 //! workers, in fixed runs of pairs; the passes then walk that list on one
 //! thread in pair order, so poses are the same for any number of threads.
 
+use collide::Contact;
 use collide::nalgebra::Vector3;
-use collide::{Contact, try_contact};
+
+use crate::collision::body_shapes::deepest_contact;
 
 use crate::body::storage::Bodies;
 use crate::collision::pair_cache::PairCache;
@@ -152,9 +154,9 @@ pub(crate) fn push_out_of_still_bodies(
             {
                 continue;
             }
-            let (shape_a, shape_b) = (&bodies.records[a].shape, &bodies.records[b].shape);
             let (pose_a, pose_b) = (&bodies.poses[a], &bodies.poses[b]);
-            let Ok(Contact::Penetrating(p)) = try_contact(shape_a, pose_a, shape_b, pose_b) else {
+            let Ok(Some(Contact::Penetrating(p))) = deepest_contact(bodies, a, pose_a, b, pose_b)
+            else {
                 continue;
             };
             let excess = p.depth - PUSH_OUT_ALLOWANCE;

@@ -157,7 +157,10 @@ pub(crate) fn query_aabb_bodies(
         let r = &bodies.records[i];
         if r.alive
             && fat[i].overlaps(aabb)
-            && Aabb::of_shape(&r.shape, &bodies.poses[i]).overlaps(aabb)
+            && bodies.shape_ranges[i].slots().any(|k| {
+                let pose = bodies.shapes.world_pose(k, &bodies.poses[i]);
+                Aabb::of_shape(&bodies.shapes.shapes[k], &pose).overlaps(aabb)
+            })
         {
             out.push(bodies.id(i));
         }

@@ -38,7 +38,7 @@ impl Nearest {
         {
             return;
         }
-        match collide::try_cast_ray(&r.shape, &bodies.poses[i], ray, limit) {
+        match cast_ray_shapes(bodies, i, ray, limit) {
             Ok(RayCast::StartsInside) => self.inside = Some(slot),
             Ok(hit @ RayCast::Hit { toi, .. }) if self.inside.is_none() => {
                 // `toi ≤ limit` by the cast's contract; a tie keeps the
@@ -134,4 +134,33 @@ fn ray_meets_box(ray: &Ray, aabb: &Aabb, max_t: f32) -> bool {
         }
     }
     true
+}
+
+/// The ray cast against the shapes of the body in slot `i`: the origin
+/// inside any of them, or the nearest hit among them (the first shape's on
+/// a tie), within `limit`.
+fn cast_ray_shapes(
+    bodies: &Bodies,
+    i: usize,
+    ray: &Ray,
+    limit: f32,
+) -> Result<RayCast, collide::QueryError> {
+    let mut nearest = RayCast::Miss;
+    for k in bodies.shape_ranges[i].slots() {
+        let pose = bodies.shapes.world_pose(k, &bodies.poses[i]);
+        match collide::try_cast_ray(&bodies.shapes.shapes[k], &pose, ray, limit)? {
+            RayCast::StartsInside => return Ok(RayCast::StartsInside),
+            hit @ RayCast::Hit { toi, .. } => {
+                let better = match nearest {
+                    RayCast::Hit { toi: best, .. } => toi < best,
+                    _ => true,
+                };
+                if better {
+                    nearest = hit;
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(nearest)
 }

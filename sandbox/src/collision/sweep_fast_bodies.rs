@@ -62,7 +62,11 @@
 
 use collide::nalgebra::{Isometry3, Point3, Vector3};
 use collide::try_time_of_impact;
-use collide::{Contact, Sphere, SupportMap, Sweep, TimeOfImpact, try_contact};
+
+use crate::collision::body_shapes::{
+    deepest_contact, earliest_impact, reach_along, shape_sweep, solid_shapes,
+};
+use collide::{Contact, Sphere, Sweep, TimeOfImpact, try_contact};
 
 use crate::body::BodyKind;
 use crate::body::storage::Bodies;
@@ -325,9 +329,8 @@ pub(crate) fn sweep_fast_bodies(
             }
             // The tight boxes at both ends, grown by the turn's arc: a box
             // holding every pose along the sweep.
-            let shape = &bodies.records[i].shape;
             let (start, end) = (&shared.start[i], &bodies.poses[i]);
-            let (box_start, box_end) = (Aabb::of_shape(shape, start), Aabb::of_shape(shape, end));
+            let (box_start, box_end) = (bodies.tight_aabb(i, start), bodies.tight_aabb(i, end));
             let swept = Aabb::new(box_start.min.inf(&box_end.min), box_start.max.sup(&box_end.max))
                 .expanded(shared.arc[i]);
             if fat[i].contains(&swept) {
@@ -545,10 +548,7 @@ pub(crate) fn overlap_along_manifold(
     let (pose_a, pose_b) = (&bodies.poses[a], &bodies.poses[b]);
     // From A to B, in the world.
     let n = pose_a.rotation * cached.normal_in_a;
-    let reach = |i: usize, pose: &Isometry3<f32>, d: Vector3<f32>| {
-        let local = bodies.records[i].shape.local_support(&pose.inverse_transform_vector(&d));
-        (pose * local).coords.dot(&d)
-    };
+    let reach = |i: usize, pose: &Isometry3<f32>, d: Vector3<f32>| reach_along(bodies, i, pose, &d);
     // A's extent along n past B's extent along -n; NaN reads as infinite.
     let overlap = reach(a, pose_a, n) + reach(b, pose_b, -n);
     if overlap.is_nan() { f32::INFINITY } else { overlap }
@@ -592,14 +592,13 @@ fn pair_is_fast(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) -> 
 /// The time, in `[0, 1]` of the step, to which the pair's bodies must go
 /// back, or 1 when their solved poses stand.
 fn pair_toi(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) -> f32 {
-    let (shape_a, shape_b) = (&bodies.records[a].shape, &bodies.records[b].shape);
     let (path_a, path_b) = (scratch.path(bodies, a), scratch.path(bodies, b));
     if bounding_spheres_stay_apart(bodies, (a, path_a), (b, path_b)) {
         // What the sweep below would find: a miss.
         return 1.0;
     }
     let (sweep_a, sweep_b) = (scratch.sweep(bodies, a), scratch.sweep(bodies, b));
-    match try_time_of_impact(shape_a, &sweep_a, shape_b, &sweep_b, 1.0, LINEAR_SLOP) {
+    match earliest_impact(bodies, a, &sweep_a, b, &sweep_b, 1.0, LINEAR_SLOP) {
         Ok(TimeOfImpact::Hit { toi, point_a, point_b, normal, .. }) if toi > 0.0 => {
             let plane = Plane { point: point_a + 0.5 * (point_b - point_a), normal: *normal };
             if end_pose_holds(bodies, scratch, a, b, &plane) { 1.0 } else { toi }
@@ -723,10 +722,9 @@ fn depth_at(
     pose_b: &Isometry3<f32>,
     b: usize,
 ) -> f32 {
-    let (shape_a, shape_b) = (&bodies.records[a].shape, &bodies.records[b].shape);
-    match try_contact(shape_a, pose_a, shape_b, pose_b) {
-        Ok(Contact::Penetrating(p)) => p.depth,
-        Ok(Contact::Separated { .. }) => 0.0,
+    match deepest_contact(bodies, a, pose_a, b, pose_b) {
+        Ok(Some(Contact::Penetrating(p))) => p.depth,
+        Ok(Some(Contact::Separated { .. }) | None) => 0.0,
         Err(_) => f32::INFINITY,
     }
 }
@@ -754,37 +752,45 @@ fn core_toi(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) -> Opti
             ..body_sweep
         };
         let other_sweep = scratch.sweep(bodies, other);
-        let other_shape = &bodies.records[other].shape;
-        // The time the core met the other, with the tangent plane there. A
-        // sweep stopped at its iteration cap (conservative advancement
-        // creeps for two tumbling bodies in contact) proved the core clear
-        // until its lower bound: the plane is taken between the closest
-        // points there, and the bound is the time to go back to.
-        let met = match try_time_of_impact(other_shape, &other_sweep, &core, &core_sweep, 1.0, 0.0)
-        {
-            Ok(TimeOfImpact::Hit { toi, point_a, normal, .. }) => Some((toi, point_a, *normal)),
-            Ok(TimeOfImpact::IterationLimit { toi_lower_bound: t }) => {
-                let (other_at, core_at) = (other_sweep.pose_at(t), core_sweep.pose_at(t));
-                match try_contact(other_shape, &other_at, &core, &core_at) {
-                    Ok(Contact::Separated { point_a, normal, .. }) => Some((t, point_a, *normal)),
+        // Each solid shape of the other, swept with it.
+        for k in solid_shapes(bodies, other) {
+            let other_shape = &bodies.shapes.shapes[k];
+            let shape_path = shape_sweep(bodies, k, &other_sweep);
+            // The time the core met the other, with the tangent plane there.
+            // A sweep stopped at its iteration cap (conservative advancement
+            // creeps for two tumbling bodies in contact) proved the core
+            // clear until its lower bound: the plane is taken between the
+            // closest points there, and the bound is the time to go back to.
+            let met =
+                match try_time_of_impact(other_shape, &shape_path, &core, &core_sweep, 1.0, 0.0) {
+                    Ok(TimeOfImpact::Hit { toi, point_a, normal, .. }) => {
+                        Some((toi, point_a, *normal))
+                    }
+                    Ok(TimeOfImpact::IterationLimit { toi_lower_bound: t }) => {
+                        let (other_at, core_at) = (shape_path.pose_at(t), core_sweep.pose_at(t));
+                        match try_contact(other_shape, &other_at, &core, &core_at) {
+                            Ok(Contact::Separated { point_a, normal, .. }) => {
+                                Some((t, point_a, *normal))
+                            }
+                            _ => None,
+                        }
+                    }
                     _ => None,
-                }
+                };
+            if let Some((toi, point_other, normal)) = met
+                && toi > 0.0
+                && core_stands_wrong(
+                    bodies,
+                    scratch,
+                    fast,
+                    other,
+                    &other_sweep.pose_at(toi),
+                    point_other,
+                    normal,
+                )
+            {
+                earliest = Some(earliest.map_or(toi, |t| t.min(toi)));
             }
-            _ => None,
-        };
-        if let Some((toi, point_other, normal)) = met
-            && toi > 0.0
-            && core_stands_wrong(
-                bodies,
-                scratch,
-                fast,
-                other,
-                &other_sweep.pose_at(toi),
-                point_other,
-                normal,
-            )
-        {
-            earliest = Some(earliest.map_or(toi, |t| t.min(toi)));
         }
     }
     earliest
@@ -935,7 +941,7 @@ mod tests {
                     }
                 }
             });
-            let (shape_a, shape_b) = (&bodies.records[a].shape, &bodies.records[b].shape);
+            let (shape_a, shape_b) = (bodies.first_shape(a), bodies.first_shape(b));
             let toi =
                 try_time_of_impact(shape_a, &sweeps[0], shape_b, &sweeps[1], 1.0, LINEAR_SLOP);
             let path = |s: &Sweep| (s.pose, s.linear_velocity);

@@ -80,9 +80,10 @@ impl Soak {
         };
         let mut desc = if fixed { BodyDesc::fixed(shape) } else { BodyDesc::dynamic(shape) };
         desc.pose = pose;
-        desc.density = self.rng.range(0.3, 3.0);
-        desc.friction = self.rng.range(0.0, 1.0);
-        desc.restitution = if self.rng.chance(0.7) { 0.0 } else { self.rng.range(0.0, 0.9) };
+        let only = &mut desc.shapes[0];
+        only.density = self.rng.range(0.3, 3.0);
+        only.friction = self.rng.range(0.0, 1.0);
+        only.restitution = if self.rng.chance(0.7) { 0.0 } else { self.rng.range(0.0, 0.9) };
         let speed = if fixed { 0.0 } else { self.random_speed() };
         desc.linear_velocity = self.random_direction() * speed;
         match self.world.add_body(desc) {

@@ -193,7 +193,7 @@ fn no_pair_is_left_empty_that_contact_determination_finds() {
         for c in pairs.iter().filter(|c| active[c.body_a as usize] || active[c.body_b as usize]) {
             let (a, b) = (c.body_a as usize, c.body_b as usize);
             let speculative = SPECULATIVE_DISTANCE + world.bodies.reach[a] + world.bodies.reach[b];
-            let shape = |i: usize| &world.bodies.records[i].shape;
+            let shape = |i: usize| world.bodies.first_shape(i);
             collide_pair(shape(a), &poses[a], shape(b), &poses[b], speculative, &mut fresh);
             checked += 1;
             if c.point_count == 0 {

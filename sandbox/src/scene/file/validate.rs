@@ -428,10 +428,11 @@ impl Validator<'_> {
             let field = BodyField::AngularVelocity;
             desc.angular_velocity = self.vector_in(w, field.name(), field.rule())?;
         }
+        let only = &mut desc.shapes[0];
         let material = [
-            (&b.density, BodyField::Density, &mut desc.density),
-            (&b.friction, BodyField::Friction, &mut desc.friction),
-            (&b.restitution, BodyField::Restitution, &mut desc.restitution),
+            (&b.density, BodyField::Density, &mut only.density),
+            (&b.friction, BodyField::Friction, &mut only.friction),
+            (&b.restitution, BodyField::Restitution, &mut only.restitution),
         ];
         for (raw, field, value) in material {
             if let Some(n) = raw {
