@@ -12,6 +12,7 @@ mod box3d_scenes;
 #[cfg(feature = "cli")]
 mod cli;
 mod collision_filters;
+mod columns;
 mod compound_bodies;
 mod contact_events;
 mod contact_impulses;

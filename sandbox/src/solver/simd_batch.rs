@@ -602,11 +602,24 @@ impl ConstraintBatch {
         let mut slope = [W::ZERO; MAX_MANIFOLD_POINTS];
         let mut w = [W::ZERO; MAX_MANIFOLD_POINTS];
         let old = self.normal_impulse;
+        // The soft pass of a manifold of several points pushes the mean
+        // overlap of its touching points out at the spring's rate, and
+        // their differences (the tilt) at the faster tilt rate (see
+        // `Self::touching_mean`).
+        let (mean, soft_tilt_rate) = if USE_BIAS && N > 1 {
+            self.touching_mean::<N>(&separation, params)
+        } else {
+            (W::ZERO, soft_bias_rate)
+        };
         for i in 0..N {
             let vn = self.rn_a[i].dot(&spin) + dv_n;
             let s = separation[i];
             let speculative = s.simd_gt(W::ZERO);
-            let soft_bias = (s * soft_bias_rate).max(max_push_out);
+            let soft_bias = if USE_BIAS && N > 1 {
+                (mean * soft_bias_rate + (s - mean) * soft_tilt_rate).max(max_push_out)
+            } else {
+                (s * soft_bias_rate).max(max_push_out)
+            };
             let bias = speculative.select(s * inv_h, soft_bias);
             let mass_scale = speculative.select(W::ONE, soft_mass_scale);
             let impulse_scale = speculative.select(W::ZERO, soft_impulse_scale);
@@ -645,6 +658,51 @@ impl ConstraintBatch {
         }
         self.normal_impulse = new;
         deltas
+    }
+
+    /// The mass-weighted mean separation of each lane's touching points
+    /// (`s_i ≤ 0`; zero where none touches), and the soft pass's rate for
+    /// the points' differences from it: `mass_scale` times the larger of
+    /// the lane's bias rate and [`SolverParams::tilt_bias_rate`].
+    ///
+    /// Why. With one spring per point, a manifold resists a tilt exactly as
+    /// it resists compression: its tilt stiffness is `Σ k_i r_i²`, with
+    /// `k_i = m_i ω²` the compression stiffness of point `i` (see
+    /// `load_stiffening.rs`). A column of cubes on such springs is a
+    /// column of hinges with rotational springs under the weight above
+    /// them, which buckles once that weight times its height passes the
+    /// springs' stiffness: at 50 Hz (100 Hz against the ground) the
+    /// eigenvalues of that hinge chain (a cube's weight times the height of
+    /// the cubes above each hinge against `Σ k_i r_i²`) put the limit at 21
+    /// unit cubes, at 120 Hz at 38, matching the columns that fell (issue
+    /// 41: 20 stood, 25 fell; at 120 Hz 25 and 30 stood, 40 fell). In the
+    /// push pass's steady state (velocity zero) point `i` holds
+    /// `b_c s̄ + b_t (s_i - s̄) = -γ_i λ_i` (`γ_i = K_ii is / ms`, parent
+    /// module), so the mean compression `s̄` keeps the spring's stiffness
+    /// while the tilt is stiffer by `b_t / b_c`. Only the position bias
+    /// changes: the row's mass and impulse scales (its implicit damping)
+    /// stay the spring's, and the tilt's bias per substep, `b_t h`, stays
+    /// far below the rigid rate `1 / h`.
+    ///
+    /// [`TILT_BIAS_FRACTION`]: crate::solver::contact_solver::TILT_BIAS_FRACTION
+    #[inline(always)]
+    fn touching_mean<const N: usize>(
+        &self,
+        separation: &[W; MAX_MANIFOLD_POINTS],
+        params: &SolverParams,
+    ) -> (W, W) {
+        let mut mass = W::ZERO;
+        let mut weighted = W::ZERO;
+        for i in 0..N {
+            let touching = separation[i].simd_le(W::ZERO);
+            let m = touching.select(self.normal_mass[i], W::ZERO);
+            mass += m;
+            weighted += m * separation[i];
+        }
+        // No touching point (or NaN): the mean is unused, and zero.
+        let mean = mass.simd_gt(W::ZERO).select(weighted / mass, W::ZERO);
+        let tilt_rate = self.bias_rate.max(W::splat(params.tilt_bias_rate));
+        (mean, self.mass_scale * tilt_rate)
     }
 
     /// Further sweeps over the normal rows of the lanes whose first sweep

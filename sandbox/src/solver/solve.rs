@@ -19,7 +19,8 @@ use crate::shared_slice::SharedSlice;
 use crate::solver::chain_block_solve::{BlockPass, ChainBlocks, NO_BLOCK};
 use crate::solver::constraint_batches::ConstraintBatches;
 use crate::solver::contact_solver::{
-    ConstraintSlot, SWEEP_SLOP_FRACTION, Softness, SolverParams, apply_restitution, store_impulses,
+    ConstraintSlot, SWEEP_SLOP_FRACTION, Softness, SolverParams, TILT_BIAS_FRACTION,
+    apply_restitution, store_impulses,
 };
 use crate::solver::integrate::{clamp_speeds, integrate_positions, integrate_velocities};
 use crate::solver::load_stiffening::LoadStiffening;
@@ -195,6 +196,7 @@ pub(crate) fn solve(
         restitution_threshold: settings.restitution_threshold,
         inv_h: 1.0 / h,
         sweep_tolerance: SWEEP_SLOP_FRACTION * LINEAR_SLOP / h,
+        tilt_bias_rate: TILT_BIAS_FRACTION / h,
         prefetch: false,
     };
 

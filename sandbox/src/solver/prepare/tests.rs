@@ -106,6 +106,7 @@ fn params() -> SolverParams {
         restitution_threshold: 1.0,
         inv_h: 240.0,
         sweep_tolerance: 0.012,
+        tilt_bias_rate: 0.0,
         prefetch: false,
     }
 }
