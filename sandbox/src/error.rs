@@ -50,6 +50,15 @@ pub enum WorldError {
     InvalidShape(collide::ShapeError),
     /// The step settings break a rule (see [`StepSettings::validate`](crate::StepSettings::validate)).
     InvalidSettings(SettingsError),
+    /// The shape is a kind the world cannot simulate yet: a triangle mesh,
+    /// a heightfield or a compound (`collide::Shape::is_composite`). collide
+    /// answers queries against them (`collide::composite`); a body of
+    /// several convex parts is made with
+    /// [`BodyDesc::dynamic_shapes`](crate::BodyDesc::dynamic_shapes) instead.
+    UnsupportedShape {
+        /// The kind's name, as [`collide::Shape::kind_name`] spells it.
+        kind: &'static str,
+    },
 }
 
 impl fmt::Display for WorldError {
@@ -64,6 +73,10 @@ impl fmt::Display for WorldError {
             }
             Self::InvalidShape(e) => write!(f, "invalid shape: {e}"),
             Self::InvalidSettings(e) => write!(f, "invalid step settings: {e}"),
+            Self::UnsupportedShape { kind } => write!(
+                f,
+                "a body cannot have a {kind} shape yet (use a list of convex shapes for a body of several parts)"
+            ),
         }
     }
 }

@@ -543,3 +543,32 @@ fn refused_settings_when_loading_a_scene_are_named_once() {
     assert_eq!(shown.matches("threads must be").count(), 1, "{shown}");
     assert!(shown.ends_with("got 100"), "{shown}");
 }
+
+/// A mesh, a heightfield or a compound as a body's shape is refused with
+/// its kind named (the world's narrow phase does not run collide's
+/// composite queries yet), fixed or dynamic, and the world is unchanged.
+#[test]
+fn composite_shapes_are_refused_by_kind() {
+    use collide::{Compound, HeightField, TriMesh};
+    let quad = vec![
+        Point3::new(-1.0, 0.0, -1.0),
+        Point3::new(1.0, 0.0, -1.0),
+        Point3::new(1.0, 0.0, 1.0),
+        Point3::new(-1.0, 0.0, 1.0),
+    ];
+    let mesh = TriMesh::try_new(quad, vec![[0, 1, 2], [2, 3, 0]]).unwrap();
+    let field = HeightField::try_new(2, 2, vec![0.0; 4], [1.0, 1.0]).unwrap();
+    let parts = vec![(cube(), Isometry3::identity()), (cube(), Isometry3::translation(1.0, 0.0, 0.0))];
+    let compound = Compound::try_new(parts).unwrap();
+    let cases: [(Shape, &str); 3] =
+        [(mesh.into(), "mesh"), (field.into(), "heightfield"), (compound.into(), "compound")];
+    for (shape, kind) in cases {
+        for desc in [BodyDesc::fixed(shape.clone()), BodyDesc::dynamic(shape.clone())] {
+            let (mut hit, mut twin, _) = twins(0);
+            let e = hit.add_body(desc).unwrap_err();
+            assert_eq!(e, WorldError::UnsupportedShape { kind }, "{e}");
+            assert!(e.to_string().contains(kind), "{e}");
+            assert_unchanged(&mut hit, &mut twin, kind);
+        }
+    }
+}
