@@ -21,6 +21,7 @@ mod peer_shape_tests;
 mod point_queries;
 mod polytopes_vs_sat_and_brute_force;
 mod proptest_queries;
+mod ray_cast_input;
 mod regressions;
 mod scale_sweep;
 mod sphere_cuboid_closed_form;
