@@ -144,6 +144,10 @@ impl SupportMap for Shape {
     fn aabb(&self, pose: &Isometry3<f32>) -> Aabb {
         dispatch!(self, s => s.aabb(pose))
     }
+    #[inline]
+    fn bounding_radius(&self) -> f32 {
+        dispatch!(self, s => s.bounding_radius())
+    }
 }
 
 impl From<Sphere> for Shape {
