@@ -4,25 +4,30 @@
 //! the setup) or a quick wall-clock ratio with `time` (ENGINE `both` times
 //! collide and parry3d alternately and prints ns per call for each).
 //!
-//! QUERY is `intersects`, `closest_points`, `penetration` or
-//! `contact_manifold` (the `contact_manifold` rows of the suite: collide's
-//! [`contact_manifold`] beside parry3d's `contact_manifold_convex_convex`
-//! into an emptied manifold); PAIR is e.g. `sphere-cuboid`, or for
-//! `contact_manifold` also `cylinder-cuboid` (a cylinder of the capsule's
-//! size, as that row uses); PLACEMENT `overlapping` or `separated`; ENGINE
-//! `collide`, `parry3d` or `both`.
+//! QUERY is `intersects`, `closest_points` or `penetration`, with PAIR one
+//! of the `queries` or new-shape pairs (e.g. `sphere-cuboid`,
+//! `cylinder-cone`) and PLACEMENT `overlapping` or `separated`; or
+//! `contact_manifold` (collide's [`contact_manifold`] beside parry3d's
+//! `contact_manifold_convex_convex` into an emptied manifold) with PAIR one
+//! of the `queries` pairs or `cylinder-cuboid` (a cylinder of the capsule's
+//! size, as that row uses); or `cast_ray`, with PAIR a kind of the cast rows
+//! (e.g. `sphere`) or `mixed` and PLACEMENT ignored (write `-`); or
+//! `shape_cast` with PAIR `mixed`; or `project_point`, with PAIR `cuboid`,
+//! `hull32` or `hull1024` and PLACEMENT `inside` or `outside`. ENGINE is
+//! `collide`, `parry3d` or `both`. Each row runs the same inputs, in the
+//! same order, as the criterion row of the same name.
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use benches::{
-    CAPSULE, CONE, CUBOID_HALF_EXTENTS, CYLINDER, Placement, QUERY_PAIRS, QueryShape,
-    ROUNDED_CUBOID, SPHERE_RADIUS, STREAM_LEN, pose_pairs,
+    CAPSULE, CAST_SHAPES, CONE, CUBOID_HALF_EXTENTS, CYLINDER, NEW_SHAPE_PAIRS, Placement,
+    QUERY_PAIRS, QueryShape, ROUNDED_CUBOID, SPHERE_RADIUS, STREAM_LEN, cast_rays, pose_pairs,
 };
-use collide::nalgebra::{Isometry3, Vector3};
+use collide::nalgebra::{Isometry3, Point3, Vector3};
 use collide::{
-    Capsule, Cone, ConvexHull, Cuboid, Cylinder, Rounded, Shape, Sphere, closest_points,
-    contact_manifold, intersects, penetration,
+    Capsule, Cone, ConvexHull, Cuboid, Cylinder, Ray, Rounded, Shape, Sphere, cast_ray,
+    closest_points, contact_manifold, intersects, penetration, project_point, shape_cast,
 };
 use parry3d::math::{Pose, Vector};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
@@ -73,6 +78,141 @@ fn parry_pose(p: &Isometry3<f32>) -> Pose {
     )
 }
 
+/// Runs `collide` and `parry3d` (each given a count) as ENGINE says:
+/// one of them, or both alternately, printing ns per call and the ratio.
+fn run(
+    label: &str,
+    engine: &str,
+    n: usize,
+    run_collide: &dyn Fn(usize),
+    run_parry: &dyn Fn(usize),
+) {
+    match engine {
+        "collide" => run_collide(n),
+        "parry3d" => run_parry(n),
+        _ => {
+            let (mut tc, mut tp) = (f64::MAX, f64::MAX);
+            for _ in 0..7 {
+                let t = Instant::now();
+                run_collide(n);
+                tc = tc.min(t.elapsed().as_secs_f64());
+                let t = Instant::now();
+                run_parry(n);
+                tp = tp.min(t.elapsed().as_secs_f64());
+            }
+            let (c, p) = (tc * 1e9 / n as f64, tp * 1e9 / n as f64);
+            println!("{label} collide {c:.1} ns parry3d {p:.1} ns ratio {:.2}", c / p);
+        }
+    }
+}
+
+/// The `cast_ray/{kind}` and `shape_cast/mixed` rows.
+fn casts(query: &str, kind: &str, engine: &str, n: usize) {
+    let cases = cast_rays();
+    let set: Vec<usize> = match CAST_SHAPES.iter().position(|s| s.name() == kind) {
+        Some(k) => (0..cases.len()).filter(|&i| cases[i].shape == k).collect(),
+        None if kind == "mixed" => (0..cases.len()).collect(),
+        None => panic!("kind {kind}"),
+    };
+    let shapes: Vec<Shape> = CAST_SHAPES.iter().map(|&s| collide_shape(s)).collect();
+    let parry_shapes: Vec<SharedShape> = CAST_SHAPES.iter().map(|&s| parry_shape(s)).collect();
+    let parry_cases: Vec<(Pose, parry3d::query::Ray)> = cases
+        .iter()
+        .map(|k| {
+            let (o, d) = (k.origin, k.dir);
+            (
+                parry_pose(&k.pose),
+                parry3d::query::Ray::new(Vector::new(o.x, o.y, o.z), Vector::new(d.x, d.y, d.z)),
+            )
+        })
+        .collect();
+    let ball = Sphere::new(0.25);
+    let parry_ball = SharedShape::ball(0.25);
+    let shape_cast_row = query == "shape_cast";
+    let run_collide = |n: usize| {
+        for i in 0..n {
+            let k = &cases[set[i % set.len()]];
+            if shape_cast_row {
+                let at = Isometry3::translation(k.origin.x, k.origin.y, k.origin.z);
+                black_box(shape_cast(
+                    &ball,
+                    black_box(&at),
+                    black_box(&k.dir),
+                    &shapes[k.shape],
+                    black_box(&k.pose),
+                    &Vector3::zeros(),
+                    1.0,
+                ));
+            } else {
+                let ray = Ray::new(k.origin, k.dir);
+                black_box(cast_ray(&shapes[k.shape], black_box(&k.pose), black_box(&ray), 1.0));
+            }
+        }
+    };
+    let run_parry = |n: usize| {
+        for i in 0..n {
+            let j = set[i % set.len()];
+            let (pose, ray) = &parry_cases[j];
+            let shape = &parry_shapes[cases[j].shape];
+            if shape_cast_row {
+                let at = Pose::from_translation(ray.origin);
+                black_box(
+                    parry3d::query::cast_shapes(
+                        black_box(&at),
+                        black_box(ray.dir),
+                        &*parry_ball,
+                        black_box(pose),
+                        Vector::ZERO,
+                        &**shape,
+                        parry3d::query::ShapeCastOptions::with_max_time_of_impact(1.0),
+                    )
+                    .ok(),
+                );
+            } else {
+                black_box(shape.cast_ray_and_get_normal(
+                    black_box(pose),
+                    black_box(ray),
+                    1.0,
+                    true,
+                ));
+            }
+        }
+    };
+    run(&format!("{query} {kind}"), engine, n, &run_collide, &run_parry);
+}
+
+/// The `project_point/{shape}-{inside|outside}` rows.
+fn points(shape: &str, placement: &str, engine: &str, n: usize) {
+    let reach = if placement == "inside" { 0.3f32 } else { 1.0 };
+    let kind = [QueryShape::Cuboid, QueryShape::Hull(32), QueryShape::Hull(1024)]
+        .into_iter()
+        .find(|s| s.name() == shape)
+        .expect("shape");
+    let stream: Vec<(Isometry3<f32>, Point3<f32>)> = pose_pairs(Placement::Overlapping)
+        .iter()
+        .map(|(a, b)| {
+            let (from, to) = (a.translation.vector, b.translation.vector);
+            (*a, Point3::from(from + (to - from) * reach))
+        })
+        .collect();
+    let parry_stream: Vec<(Pose, Vector)> =
+        stream.iter().map(|(pose, p)| (parry_pose(pose), Vector::new(p.x, p.y, p.z))).collect();
+    let (ours, theirs) = (collide_shape(kind), parry_shape(kind));
+    let run_collide = |n: usize| {
+        for i in 0..n {
+            let (pose, point) = &stream[i & (STREAM_LEN - 1)];
+            black_box(project_point(&ours, black_box(pose), black_box(point), true));
+        }
+    };
+    let run_parry = |n: usize| {
+        for i in 0..n {
+            let (pose, point) = &parry_stream[i & (STREAM_LEN - 1)];
+            black_box(theirs.project_point(black_box(pose), black_box(*point), true));
+        }
+    };
+    run(&format!("project_point {shape}-{placement}"), engine, n, &run_collide, &run_parry);
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [query, pair, placement, engine, n] = &args[..] else {
@@ -80,9 +220,13 @@ fn main() {
         std::process::exit(2);
     };
     let n: usize = n.parse().expect("N");
+    match query.as_str() {
+        "cast_ray" | "shape_cast" => return casts(query, pair, engine, n),
+        "project_point" => return points(pair, placement, engine, n),
+        _ => {}
+    }
     let placement =
         if placement == "overlapping" { Placement::Overlapping } else { Placement::Separated };
-    let poses = pose_pairs(placement);
     let parry_poses: Vec<(Pose, Pose)> =
         poses.iter().map(|(a, b)| (parry_pose(a), parry_pose(b))).collect();
     let (a, b, pa, pb) = if pair == "cylinder-cuboid" {
@@ -95,6 +239,7 @@ fn main() {
     } else {
         let (sa, sb) = *QUERY_PAIRS
             .iter()
+            .chain(NEW_SHAPE_PAIRS.iter())
             .find(|(a, b)| format!("{}-{}", a.name(), b.name()) == *pair)
             .expect("pair");
         (collide_shape(sa), collide_shape(sb), parry_shape(sa), parry_shape(sb))
@@ -159,25 +304,5 @@ fn main() {
             }
         }
     };
-    match engine.as_str() {
-        "collide" => run_collide(n),
-        "parry3d" => run_parry(n),
-        _ => {
-            let (mut tc, mut tp) = (f64::MAX, f64::MAX);
-            for _ in 0..7 {
-                let t = Instant::now();
-                run_collide(n);
-                tc = tc.min(t.elapsed().as_secs_f64());
-                let t = Instant::now();
-                run_parry(n);
-                tp = tp.min(t.elapsed().as_secs_f64());
-            }
-            let (c, p) = (tc * 1e9 / n as f64, tp * 1e9 / n as f64);
-            println!(
-                "{query} {pair}-{} collide {c:.1} ns parry3d {p:.1} ns ratio {:.2}",
-                placement.name(),
-                c / p
-            );
-        }
-    }
+    run(&format!("{query} {pair}-{}", placement.name()), engine, n, &run_collide, &run_parry);
 }

@@ -130,6 +130,26 @@ pub trait SupportMap {
         None
     }
 
+    /// An upper bound on the distance from the shape's local origin to any
+    /// of its points, margin included: the radius of a ball about the
+    /// origin that holds the shape.
+    ///
+    /// The pair queries use it to prove two shapes apart before GJK runs
+    /// (two such balls that do not meet hold shapes that do not meet). The
+    /// default, `f32::INFINITY`, is always correct and turns that test off;
+    /// the crate's shapes give theirs in closed form (a hull, its farthest
+    /// vertex's distance).
+    ///
+    /// ```
+    /// use collide::{Cylinder, Rounded, Sphere, SupportMap};
+    /// assert_eq!(Cylinder::new(3.0, 4.0).bounding_radius(), 5.0);
+    /// assert_eq!(Rounded::new(Sphere::new(1.0), 0.5).bounding_radius(), 1.5);
+    /// ```
+    #[inline]
+    fn bounding_radius(&self) -> f32 {
+        f32::INFINITY
+    }
+
     /// The shape's exact axis-aligned box at `pose`, in the world frame.
     ///
     /// The default takes the six support points along the world axes
@@ -201,6 +221,10 @@ impl<T: SupportMap + ?Sized> SupportMap for &T {
     fn non_convex_kind(&self) -> Option<&'static str> {
         (**self).non_convex_kind()
     }
+    #[inline]
+    fn bounding_radius(&self) -> f32 {
+        (**self).bounding_radius()
+    }
 }
 
 impl<T: SupportMap + ?Sized> SupportMap for Box<T> {
@@ -239,6 +263,10 @@ impl<T: SupportMap + ?Sized> SupportMap for Box<T> {
     #[inline]
     fn non_convex_kind(&self) -> Option<&'static str> {
         (**self).non_convex_kind()
+    }
+    #[inline]
+    fn bounding_radius(&self) -> f32 {
+        (**self).bounding_radius()
     }
 }
 

@@ -558,7 +558,8 @@ fn composite_shapes_are_refused_by_kind() {
     ];
     let mesh = TriMesh::try_new(quad, vec![[0, 1, 2], [2, 3, 0]]).unwrap();
     let field = HeightField::try_new(2, 2, vec![0.0; 4], [1.0, 1.0]).unwrap();
-    let parts = vec![(cube(), Isometry3::identity()), (cube(), Isometry3::translation(1.0, 0.0, 0.0))];
+    let parts =
+        vec![(cube(), Isometry3::identity()), (cube(), Isometry3::translation(1.0, 0.0, 0.0))];
     let compound = Compound::try_new(parts).unwrap();
     let cases: [(Shape, &str); 3] =
         [(mesh.into(), "mesh"), (field.into(), "heightfield"), (compound.into(), "compound")];

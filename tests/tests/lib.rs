@@ -23,6 +23,7 @@ mod peer_shape_tests_box3d;
 mod point_queries;
 mod polytopes_vs_sat_and_brute_force;
 mod proptest_queries;
+mod ray_cast_input;
 mod regressions;
 mod scale_sweep;
 mod sphere_cuboid_closed_form;

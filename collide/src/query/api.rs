@@ -13,6 +13,7 @@
 //! error in the `try_*` functions. The plain functions document what they
 //! return instead; they never panic and never hang.
 
+use crate::query::bounding_balls::bounding_balls_apart;
 use nalgebra::{Isometry3, Point3, Unit, UnitQuaternion, Vector3};
 
 use crate::core::Core;
@@ -853,6 +854,14 @@ where
             }
         }
         None => {
+            // Bounding balls apart settle an intersection test and a
+            // penetration query on a separated pair before any support call.
+            if matches!(want, Want::Intersects | Want::Penetration)
+                && bounding_balls_apart(a, pose_a, b, pose_b)
+                && let Some(early) = early_answer(want, true)
+            {
+                return Ok(early);
+            }
             // A point core against a general shape: GJK in the general
             // shape's frame (see `point_core`). Not for a full contact, whose
             // cache holds a direction in A's frame.

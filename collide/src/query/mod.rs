@@ -9,6 +9,7 @@
 //! simplex.
 
 mod api;
+mod bounding_balls;
 mod box_box;
 mod box_box_depth;
 mod box_box_distance;

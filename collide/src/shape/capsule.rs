@@ -41,6 +41,12 @@ impl Capsule {
 
 impl SupportMap for Capsule {
     #[inline]
+    fn bounding_radius(&self) -> f32 {
+        // The poles.
+        self.half_height.abs() + self.radius
+    }
+
+    #[inline]
     fn local_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
         let len = dir.norm();
         let round =

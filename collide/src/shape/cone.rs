@@ -57,6 +57,13 @@ impl Cone {
 }
 
 impl SupportMap for Cone {
+    #[inline]
+    fn bounding_radius(&self) -> f32 {
+        // The base rim, √(h² + r²) from the centre, is at least as far as the
+        // apex (h).
+        (self.half_height * self.half_height + self.radius * self.radius).sqrt()
+    }
+
     /// The apex or the base rim's point farthest along `dir`, whichever
     /// reaches farther (the apex on ties, so a straight-up direction gives
     /// the apex).

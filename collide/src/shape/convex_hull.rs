@@ -363,6 +363,11 @@ const AABB_VERTEX_SCAN_MAX: usize = 32;
 
 impl SupportMap for ConvexHull {
     #[inline]
+    fn bounding_radius(&self) -> f32 {
+        self.radius
+    }
+
+    #[inline]
     fn local_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
         self.vertices[self.support_index(dir)]
     }

@@ -44,6 +44,12 @@ impl Cuboid {
 
 impl SupportMap for Cuboid {
     #[inline]
+    fn bounding_radius(&self) -> f32 {
+        // The corners.
+        self.half_extents.norm()
+    }
+
+    #[inline]
     fn local_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
         // Ties (a zero component) pick the positive side, so a zero direction
         // still yields a corner of the box.

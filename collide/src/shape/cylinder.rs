@@ -51,6 +51,12 @@ impl Cylinder {
 
 impl SupportMap for Cylinder {
     #[inline]
+    fn bounding_radius(&self) -> f32 {
+        // The rim circles are the farthest points: √(h² + r²) from the centre.
+        (self.half_height * self.half_height + self.radius * self.radius).sqrt()
+    }
+
+    #[inline]
     fn local_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
         let radial = (dir.x * dir.x + dir.z * dir.z).sqrt();
         // Straight up or down, any point of the cap is farthest: the centre.

@@ -53,6 +53,11 @@ impl<S> Rounded<S> {
 
 impl<S: SupportMap> SupportMap for Rounded<S> {
     #[inline]
+    fn bounding_radius(&self) -> f32 {
+        self.inner.bounding_radius() + self.radius
+    }
+
+    #[inline]
     fn local_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
         let len = dir.norm();
         let round =

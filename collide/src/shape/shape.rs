@@ -198,6 +198,10 @@ impl SupportMap for Shape {
             _ => dispatch!(self, s => s.aabb(pose), composite => Aabb::new(NOT_CONVEX, NOT_CONVEX)),
         }
     }
+    #[inline]
+    fn bounding_radius(&self) -> f32 {
+        dispatch!(self, s => s.bounding_radius())
+    }
 }
 
 impl From<Sphere> for Shape {

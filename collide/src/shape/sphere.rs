@@ -35,6 +35,11 @@ impl Sphere {
 
 impl SupportMap for Sphere {
     #[inline]
+    fn bounding_radius(&self) -> f32 {
+        self.radius
+    }
+
+    #[inline]
     fn local_support(&self, dir: &Vector3<f32>) -> Point3<f32> {
         let len = dir.norm();
         // A zero direction has no farthest point; any surface point is valid.

@@ -51,16 +51,6 @@ impl Ray {
     pub fn point_at(&self, t: f32) -> Point3<f32> {
         self.origin + self.dir * t
     }
-
-    /// This ray seen from a frame placed at `pose` (the ray given in the
-    /// frame `pose` maps from).
-    #[inline]
-    pub(crate) fn in_frame(&self, pose: &Isometry3<f32>) -> Self {
-        Self {
-            origin: pose.inverse_transform_point(&self.origin),
-            dir: pose.inverse_transform_vector(&self.dir),
-        }
-    }
 }
 
 /// Where a ray meets a shape.
@@ -97,6 +87,44 @@ pub trait CastRay: SupportMap {
     /// is nonzero and finite for finite input.
     fn cast_local_ray(&self, ray: &Ray, max_toi: f32) -> LocalRayCast {
         crate::query::ray_cast::cast_local_ray_by_support(self, ray, max_toi)
+    }
+
+    /// [`try_cast_ray`] once the pose, the ray and `max_toi` are known
+    /// good: checks the shape's own numbers (its margin and core: finite,
+    /// no negative radius or half extent) and casts.
+    ///
+    /// [`try_cast_ray`] checks its other input and calls this. The default
+    /// moves the ray into the shape's frame, calls
+    /// [`cast_local_ray`](Self::cast_local_ray) and takes the answer back;
+    /// a shape overrides it where a cast in world axes is cheaper (a
+    /// sphere, the same in every orientation, needs no rotation), and
+    /// [`Shape`] overrides it to pick the kind once for the check and the
+    /// cast. Called directly with a non-finite pose or ray, its answer is
+    /// unspecified (but it does not panic).
+    ///
+    /// # Errors
+    /// [`QueryError::NonFiniteInput`], [`QueryError::NegativeMargin`] or
+    /// [`QueryError::NegativeExtent`] for a bad shape.
+    ///
+    /// ```
+    /// use collide::{CastRay, QueryError, Ray, RayCast, Sphere};
+    /// use collide::nalgebra::{Isometry3, Point3, Vector3};
+    /// let ray = Ray::new(Point3::new(-3.0, 0.0, 0.0), Vector3::x());
+    /// let pose = Isometry3::identity();
+    /// let hit = Sphere::new(1.0).try_cast_ray_at(&pose, &ray, 10.0).unwrap();
+    /// assert!(matches!(hit, RayCast::Hit { toi, .. } if toi == 2.0));
+    /// let bad = Sphere::new(-1.0).try_cast_ray_at(&pose, &ray, 10.0);
+    /// assert_eq!(bad, Err(QueryError::NegativeMargin));
+    /// ```
+    #[inline]
+    fn try_cast_ray_at(
+        &self,
+        pose: &Isometry3<f32>,
+        ray: &Ray,
+        max_toi: f32,
+    ) -> Result<RayCast, QueryError> {
+        check_shape(self)?;
+        cast_in_shape_frame(self, pose, ray, max_toi)
     }
 }
 
@@ -186,6 +214,98 @@ pub fn try_cast_ray<S: CastRay + ?Sized>(
     ray: &Ray,
     max_toi: f32,
 ) -> Result<RayCast, QueryError> {
+    if !ray_screen(pose, ray, max_toi) {
+        check_ray_input(pose, ray, max_toi)?;
+    }
+    shape.try_cast_ray_at(pose, ray, max_toi)
+}
+
+/// The posed cast through the shape's frame: the ray moved in (its origin
+/// relative to the pose, then both vectors rotated back), the local closed
+/// form, and the answer taken out (the hit point recomputed on the world
+/// ray, the normal rotated).
+#[inline(always)]
+pub(crate) fn cast_in_shape_frame<S: CastRay + ?Sized>(
+    shape: &S,
+    pose: &Isometry3<f32>,
+    ray: &Ray,
+    max_toi: f32,
+) -> Result<RayCast, QueryError> {
+    let rel_world = ray.origin - pose.translation.vector;
+    let local = Ray {
+        origin: Point3::from(pose.rotation.inverse_transform_vector(&rel_world.coords)),
+        dir: pose.rotation.inverse_transform_vector(&ray.dir),
+    };
+    Ok(match shape.cast_local_ray(&local, max_toi) {
+        LocalRayCast::Hit { toi, normal } => {
+            RayCast::Hit { toi, point: ray.point_at(toi), normal: world_normal(pose, normal, ray)? }
+        }
+        LocalRayCast::StartsInside => RayCast::StartsInside,
+        LocalRayCast::Miss => RayCast::Miss,
+    })
+}
+
+/// A local normal taken to the world and made unit. A local normal of
+/// exactly unit length (a box face's) stays unit under the rotation, up to
+/// rounding, so only others pay for the square root and the division.
+#[inline(always)]
+fn world_normal(
+    pose: &Isometry3<f32>,
+    normal: Vector3<f32>,
+    ray: &Ray,
+) -> Result<Unit<Vector3<f32>>, QueryError> {
+    if normal.norm_squared() == 1.0 {
+        Ok(Unit::new_unchecked(pose.rotation * normal))
+    } else {
+        unit_normal(pose.rotation * normal, ray)
+    }
+}
+
+/// A cast computed in world axes (by a shape that needs no rotation, or
+/// only its axis's) as the posed answer: the normal made unit.
+#[inline(always)]
+pub(crate) fn world_cast(cast: LocalRayCast, ray: &Ray) -> Result<RayCast, QueryError> {
+    Ok(match cast {
+        LocalRayCast::Hit { toi, normal } => {
+            RayCast::Hit { toi, point: ray.point_at(toi), normal: unit_normal(normal, ray)? }
+        }
+        LocalRayCast::StartsInside => RayCast::StartsInside,
+        LocalRayCast::Miss => RayCast::Miss,
+    })
+}
+
+/// `normal` made unit; a zero normal (which the closed forms avoid) falls
+/// back to facing the ray.
+#[inline(always)]
+fn unit_normal(normal: Vector3<f32>, ray: &Ray) -> Result<Unit<Vector3<f32>>, QueryError> {
+    Unit::try_new(normal, 0.0)
+        .or_else(|| Unit::try_new(-ray.dir, 0.0))
+        .ok_or(QueryError::NonFiniteInput)
+}
+
+/// A screen for a cast's numbers: true only if the pose's rotation, the
+/// origin relative to the pose's translation (non-finite exactly when the
+/// origin or the translation is, as ∞ − ∞ is NaN) and the direction are
+/// finite and `max_toi` is not NaN.
+///
+/// A sum of finite numbers is finite unless it overflows, and one with an
+/// infinity or a NaN among its terms is ±∞ or NaN, so one sum of the ten
+/// numbers (added as a tree, so the additions do not wait on each other)
+/// times zero is zero only for finite input; overflow on finite input only
+/// fails the screen, and [`check_ray_input`] then decides. (This is the
+/// screen of the pair queries' input check, in `input.rs`.)
+#[inline(always)]
+fn ray_screen(pose: &Isometry3<f32>, ray: &Ray, max_toi: f32) -> bool {
+    let q = &pose.rotation.coords;
+    let (o, d) = (&(ray.origin - pose.translation.vector).coords, &ray.dir);
+    let sum = ((q.x + q.y) + (q.z + q.w)) + ((o.x + o.y) + (o.z + d.x)) + (d.y + d.z);
+    (sum * 0.0 == 0.0) & !max_toi.is_nan()
+}
+
+/// The full check of a cast's numbers, run when [`ray_screen`] fails:
+/// the pose, the ray and `max_toi` (which may be `+∞`, no limit).
+#[cold]
+fn check_ray_input(pose: &Isometry3<f32>, ray: &Ray, max_toi: f32) -> Result<(), QueryError> {
     let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
     if !finite(pose.translation.vector.as_slice())
         || !finite(pose.rotation.coords.as_slice())
@@ -195,17 +315,7 @@ pub fn try_cast_ray<S: CastRay + ?Sized>(
     {
         return Err(QueryError::NonFiniteInput);
     }
-    check_shape(shape)?;
-    Ok(match shape.cast_local_ray(&ray.in_frame(pose), max_toi) {
-        LocalRayCast::Hit { toi, normal } => {
-            let normal = Unit::try_new(pose.rotation * normal, 0.0)
-                .or_else(|| Unit::try_new(-ray.dir, 0.0))
-                .ok_or(QueryError::NonFiniteInput)?;
-            RayCast::Hit { toi, point: ray.point_at(toi), normal }
-        }
-        LocalRayCast::StartsInside => RayCast::StartsInside,
-        LocalRayCast::Miss => RayCast::Miss,
-    })
+    Ok(())
 }
 
 impl CastRay for Shape {
@@ -230,6 +340,31 @@ impl CastRay for Shape {
             }
         }
     }
+
+    // One match picks the kind for both the shape's check and its cast;
+    // the kinds without a specialised check take the default (three
+    // dispatches).
+    #[inline]
+    fn try_cast_ray_at(
+        &self,
+        pose: &Isometry3<f32>,
+        ray: &Ray,
+        max_toi: f32,
+    ) -> Result<RayCast, QueryError> {
+        match self {
+            Shape::Sphere(s) => s.try_cast_ray_at(pose, ray, max_toi),
+            Shape::Cuboid(s) => s.try_cast_ray_at(pose, ray, max_toi),
+            Shape::Capsule(s) => s.try_cast_ray_at(pose, ray, max_toi),
+            Shape::ConvexHull(s) => s.try_cast_ray_at(pose, ray, max_toi),
+            Shape::Cylinder(s) => s.try_cast_ray_at(pose, ray, max_toi),
+            Shape::Cone(s) => s.try_cast_ray_at(pose, ray, max_toi),
+            Shape::Rounded(s) => (**s).try_cast_ray_at(pose, ray, max_toi),
+            _ => {
+                check_shape(self)?;
+                cast_in_shape_frame(self, pose, ray, max_toi)
+            }
+        }
+    }
 }
 
 // Rounded shapes take the GJK cast on their core (the radius added
@@ -240,5 +375,14 @@ impl<T: CastRay + ?Sized> CastRay for &T {
     #[inline]
     fn cast_local_ray(&self, ray: &Ray, max_toi: f32) -> LocalRayCast {
         (**self).cast_local_ray(ray, max_toi)
+    }
+    #[inline]
+    fn try_cast_ray_at(
+        &self,
+        pose: &Isometry3<f32>,
+        ray: &Ray,
+        max_toi: f32,
+    ) -> Result<RayCast, QueryError> {
+        (**self).try_cast_ray_at(pose, ray, max_toi)
     }
 }

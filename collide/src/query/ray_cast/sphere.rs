@@ -7,10 +7,16 @@
 //! the origin is far away), the root as `(|m|² − r²) / (−b + √disc)`, which
 //! adds two positive terms instead of cancelling them, and the arithmetic
 //! is f64.
+//!
+//! A posed sphere is cast in world axes about its centre: a ball is the
+//! same in every orientation, so the ray is neither rotated into its frame
+//! nor the normal rotated out.
 
-use nalgebra::Point3;
+use nalgebra::{Isometry3, Point3};
 
-use super::ray::{CastRay, LocalRayCast, Ray};
+use super::ray::{CastRay, LocalRayCast, Ray, RayCast, world_cast};
+use crate::error::QueryError;
+use crate::query::input::check_shape;
 use crate::shape::Sphere;
 
 /// The ball of `radius` about `centre` against `ray`, all in one frame.
@@ -20,7 +26,8 @@ pub(super) fn cast_ball(
     ray: &Ray,
     max_toi: f32,
 ) -> LocalRayCast {
-    let m = (ray.origin - centre).cast::<f64>();
+    // The difference in f64: exact, however far the ball is from the origin.
+    let m = ray.origin.coords.cast::<f64>() - centre.coords.cast::<f64>();
     let d = ray.dir.cast::<f64>();
     let r = f64::from(radius);
     // Signed power of the origin: ≤ 0 inside or on the ball.
@@ -49,5 +56,17 @@ impl CastRay for Sphere {
     #[inline]
     fn cast_local_ray(&self, ray: &Ray, max_toi: f32) -> LocalRayCast {
         cast_ball(&Point3::origin(), self.radius, ray, max_toi)
+    }
+
+    #[inline]
+    fn try_cast_ray_at(
+        &self,
+        pose: &Isometry3<f32>,
+        ray: &Ray,
+        max_toi: f32,
+    ) -> Result<RayCast, QueryError> {
+        check_shape(self)?;
+        let centre = Point3::from(pose.translation.vector);
+        world_cast(cast_ball(&centre, self.radius, ray, max_toi), ray)
     }
 }
