@@ -200,7 +200,9 @@ impl SupportMap for Shape {
     }
     #[inline]
     fn bounding_radius(&self) -> f32 {
-        dispatch!(self, s => s.bounding_radius())
+        // A composite has no ball test: infinite switches it off, and the
+        // convex queries refuse it as not convex.
+        dispatch!(self, s => s.bounding_radius(), composite => f32::INFINITY)
     }
 }
 

@@ -51,6 +51,16 @@ impl Ray {
     pub fn point_at(&self, t: f32) -> Point3<f32> {
         self.origin + self.dir * t
     }
+
+    /// This ray seen from a frame placed at `pose` (the ray given in the
+    /// frame `pose` maps from).
+    #[inline]
+    pub(crate) fn in_frame(&self, pose: &Isometry3<f32>) -> Self {
+        Self {
+            origin: pose.inverse_transform_point(&self.origin),
+            dir: pose.inverse_transform_vector(&self.dir),
+        }
+    }
 }
 
 /// Where a ray meets a shape.
