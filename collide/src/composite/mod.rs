@@ -45,6 +45,7 @@
 //! ```
 
 mod compound;
+mod earliest;
 mod edges;
 mod error;
 mod exact_aabb;

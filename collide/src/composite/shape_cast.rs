@@ -9,6 +9,7 @@
 
 use nalgebra::{Isometry3, Vector3};
 
+use super::earliest::Earliest;
 use super::parts::CompositeRef;
 use super::proximity::check_pose;
 use super::results::{OnParts, PartIds};
@@ -74,7 +75,7 @@ pub fn try_shape_cast(
     if !vel_a.iter().chain(vel_b.iter()).all(|x| x.is_finite()) || max_toi.is_nan() {
         return Err(QueryError::NonFiniteInput);
     }
-    let mut best = Best { hit: None, lower_bound: f32::INFINITY, overlap: None };
+    let mut best = Earliest::new();
     cast(
         &Moving { shape: a, pose: *pose_a, vel: *vel_a, part: None },
         &Moving { shape: b, pose: *pose_b, vel: *vel_b, part: None },
@@ -93,47 +94,15 @@ struct Moving<'s> {
     part: Option<u32>,
 }
 
-/// The earliest outcome so far over the pairs of parts.
-struct Best {
-    hit: Option<OnParts<ShapeCast>>,
-    /// The least lower bound of the pairs that stopped at their cap.
-    lower_bound: f32,
-    overlap: Option<PartIds>,
-}
-
-impl Best {
-    /// The current limit: no pair needs searching past the earliest hit.
-    fn limit(&self, max_toi: f32) -> f32 {
-        match self.hit {
-            Some(OnParts { answer: ShapeCast::Hit { toi, .. }, .. }) => toi.min(max_toi),
-            _ => max_toi,
-        }
-    }
-
-    /// The answer: an overlap; else the earliest hit if no capped pair can
-    /// still touch before it; else the capped pairs' bound; else a miss.
-    fn answer(self) -> OnParts<ShapeCast> {
-        if let Some(parts) = self.overlap {
-            return OnParts { answer: ShapeCast::InitiallyOverlapping, parts };
-        }
-        let toi = match self.hit {
-            Some(OnParts { answer: ShapeCast::Hit { toi, .. }, .. }) => toi,
-            _ => f32::INFINITY,
-        };
-        if self.lower_bound < toi {
-            return OnParts {
-                answer: ShapeCast::IterationLimit { toi_lower_bound: self.lower_bound },
-                parts: PartIds::default(),
-            };
-        }
-        self.hit.unwrap_or(OnParts { answer: ShapeCast::Miss, parts: PartIds::default() })
-    }
-}
-
 /// Casts `a` against `b`, expanding a composite side into its parts,
 /// recording into `best`. Returns early once an overlap is found.
-fn cast(a: &Moving<'_>, b: &Moving<'_>, max_toi: f32, best: &mut Best) -> Result<(), QueryError> {
-    if best.overlap.is_some() {
+fn cast(
+    a: &Moving<'_>,
+    b: &Moving<'_>,
+    max_toi: f32,
+    best: &mut Earliest<ShapeCast>,
+) -> Result<(), QueryError> {
+    if best.found_overlap() {
         return Ok(());
     }
     let (composite, comp_side, other, composite_is_a) = if let Some(c) = CompositeRef::of(b.shape) {
@@ -151,14 +120,7 @@ fn cast(a: &Moving<'_>, b: &Moving<'_>, max_toi: f32, best: &mut Best) -> Result
             best.limit(max_toi),
         )?;
         let parts = PartIds { a: a.part, b: b.part };
-        match answer {
-            ShapeCast::Hit { .. } => best.hit = Some(OnParts { answer, parts }),
-            ShapeCast::InitiallyOverlapping => best.overlap = Some(parts),
-            ShapeCast::IterationLimit { toi_lower_bound } => {
-                best.lower_bound = best.lower_bound.min(toi_lower_bound)
-            }
-            ShapeCast::Miss => {}
-        }
+        best.record(answer, parts);
         return Ok(());
     };
     // The other side's box and motion in the composite's frame.
@@ -185,7 +147,7 @@ fn cast(a: &Moving<'_>, b: &Moving<'_>, max_toi: f32, best: &mut Best) -> Result
             error = Some(e);
             return RayControl::Stop;
         }
-        if best.overlap.is_some() {
+        if best.found_overlap() {
             RayControl::Stop
         } else {
             RayControl::ShortenTo(best.limit(max_toi))

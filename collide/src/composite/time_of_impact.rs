@@ -13,6 +13,7 @@
 
 use nalgebra::{Isometry3, Point3, Vector3};
 
+use super::earliest::Earliest;
 use super::parts::CompositeRef;
 use super::results::{OnParts, PartIds};
 use crate::aabb::Aabb;
@@ -82,7 +83,7 @@ pub fn try_time_of_impact(
     {
         return Err(QueryError::NonFiniteInput);
     }
-    let mut best = Best { hit: None, lower_bound: f32::INFINITY, overlap: None };
+    let mut best = Earliest::new();
     let query = Query { max_toi: max_toi.max(0.0), target: target_distance };
     toi(
         &Swept { shape: a, sweep: *sweep_a, part: None },
@@ -105,39 +106,6 @@ struct Swept<'s> {
 struct Query {
     max_toi: f32,
     target: f32,
-}
-
-/// The earliest outcome so far over the pairs of parts.
-struct Best {
-    hit: Option<OnParts<TimeOfImpact>>,
-    lower_bound: f32,
-    overlap: Option<PartIds>,
-}
-
-impl Best {
-    fn limit(&self, max_toi: f32) -> f32 {
-        match self.hit {
-            Some(OnParts { answer: TimeOfImpact::Hit { toi, .. }, .. }) => toi.min(max_toi),
-            _ => max_toi,
-        }
-    }
-
-    fn answer(self) -> OnParts<TimeOfImpact> {
-        if let Some(parts) = self.overlap {
-            return OnParts { answer: TimeOfImpact::InitiallyOverlapping, parts };
-        }
-        let toi = match self.hit {
-            Some(OnParts { answer: TimeOfImpact::Hit { toi, .. }, .. }) => toi,
-            _ => f32::INFINITY,
-        };
-        if self.lower_bound < toi {
-            return OnParts {
-                answer: TimeOfImpact::IterationLimit { toi_lower_bound: self.lower_bound },
-                parts: PartIds::default(),
-            };
-        }
-        self.hit.unwrap_or(OnParts { answer: TimeOfImpact::Miss, parts: PartIds::default() })
-    }
 }
 
 /// The box, in the composite's frame, that `other` can reach over the
@@ -168,8 +136,13 @@ fn reach_box(composite: &Swept<'_>, other: &Swept<'_>, query: &Query, whole: Aab
 
 /// Runs the query on `a` and `b`, expanding a composite side into its
 /// parts, recording into `best`.
-fn toi(a: &Swept<'_>, b: &Swept<'_>, query: &Query, best: &mut Best) -> Result<(), QueryError> {
-    if best.overlap.is_some() {
+fn toi(
+    a: &Swept<'_>,
+    b: &Swept<'_>,
+    query: &Query,
+    best: &mut Earliest<TimeOfImpact>,
+) -> Result<(), QueryError> {
+    if best.found_overlap() {
         return Ok(());
     }
     let (composite, comp_side, other, composite_is_a) = if let Some(c) = CompositeRef::of(b.shape) {
@@ -186,14 +159,7 @@ fn toi(a: &Swept<'_>, b: &Swept<'_>, query: &Query, best: &mut Best) -> Result<(
             query.target,
         )?;
         let parts = PartIds { a: a.part, b: b.part };
-        match answer {
-            TimeOfImpact::Hit { .. } => best.hit = Some(OnParts { answer, parts }),
-            TimeOfImpact::InitiallyOverlapping => best.overlap = Some(parts),
-            TimeOfImpact::IterationLimit { toi_lower_bound } => {
-                best.lower_bound = best.lower_bound.min(toi_lower_bound)
-            }
-            TimeOfImpact::Miss => {}
-        }
+        best.record(answer, parts);
         return Ok(());
     };
     let region = reach_box(comp_side, other, query, composite.local_aabb());
@@ -214,7 +180,7 @@ fn toi(a: &Swept<'_>, b: &Swept<'_>, query: &Query, best: &mut Best) -> Result<(
             error = Some(e);
             return false;
         }
-        best.overlap.is_none()
+        !best.found_overlap()
     });
     error.map_or(Ok(()), Err)
 }
