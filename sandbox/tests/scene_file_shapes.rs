@@ -173,3 +173,52 @@ fn bad_shapes_and_filters_are_refused_at_their_line_and_column() {
     assert!(matches!(e, SceneFileError::Syntax { .. }), "{e:?}");
     assert_eq!(at(&e).0, 2);
 }
+
+/// The shipped example `scenes/bodies.toml` does what its comment says:
+/// the kinematic platform carries the L (which rests upright on it and
+/// moves at the platform's speed), the ball entering the sensor zone is
+/// reported and not pushed by it, and the two boxes whose filters exclude
+/// each other end overlapping, both on the ground.
+#[test]
+fn bodies_example_carries_senses_and_filters() {
+    use sandbox::{BodyKind, SensorEvent, StepSettings};
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/bodies.toml"))
+        .unwrap();
+    let file = SceneFile::parse(&text).unwrap();
+    let mut world = World::with_settings(file.step_settings(StepSettings::default())).unwrap();
+    let ids = file.build(&mut world).unwrap();
+    let [platform, l, post, ball, low_box, high_box] = ids[..] else {
+        panic!("{} bodies, expected 6", ids.len());
+    };
+    assert_eq!(world.kind(platform), Some(BodyKind::Kinematic));
+    assert_eq!(world.shape_count(l), Some(2));
+    assert_eq!(world.shape_count(post), Some(2));
+    let mut ball_entered = false;
+    let mut ball_lowest = f32::INFINITY;
+    // 3 s at 60 Hz.
+    for _ in 0..180 {
+        world.step(1.0 / 60.0);
+        ball_entered |= world.sensor_events().iter().any(|e| {
+            matches!(e, SensorEvent::Begin { sensor, visitor }
+                if sensor.body == post && sensor.index == 1 && visitor.body == ball)
+        });
+        ball_lowest = ball_lowest.min(world.pose(ball).unwrap().translation.y);
+    }
+    // The platform keeps its given velocity; the L rides it.
+    let vp = world.linear_velocity(platform).unwrap();
+    assert_eq!(vp, Vector3::new(0.5, 0.0, 0.0));
+    let vl = world.linear_velocity(l).unwrap();
+    assert!((vl - vp).norm() < 0.01, "L moves at {vl:?}, platform at {vp:?}");
+    let up = world.pose(l).unwrap().rotation * Vector3::y();
+    assert!(up.y > 0.999, "the L tipped: its up axis is {up:?}");
+    // The sensor reported the ball and did not hold it up: a solid sphere
+    // would stop it at y = 3.25; it falls through the zone to the post's
+    // top (centre at y = 1.25) or past it to the ground.
+    assert!(ball_entered, "no sensor begin event for the ball");
+    assert!(ball_lowest < 1.0 + 0.25 + 0.01, "the ball stayed at y = {ball_lowest}");
+    // The excluded boxes overlap, each resting on the ground.
+    let (y_low, y_high) =
+        (world.pose(low_box).unwrap().translation.y, world.pose(high_box).unwrap().translation.y);
+    assert!((y_low - 0.4).abs() < 0.01, "lower box at y = {y_low}");
+    assert!((y_high - 0.3).abs() < 0.01, "upper box at y = {y_high}, not through the lower one");
+}
