@@ -65,6 +65,7 @@ use crate::error::{BodyField, WorldError};
 use crate::events::{
     ContactEvent, RawEvents, RemovalReason, RemovedBody, SensorEvent, StepOutcome,
 };
+use crate::joint::storage::Joints;
 use crate::settings::StepSettings;
 use crate::sleep::update_sleep::{SleepScratch, update_sleep};
 use crate::solver::reachable_pairs::{ReachableScratch, mark_reachable_pairs};
@@ -130,6 +131,10 @@ pub struct World {
     narrow_phase: NarrowPhaseScratch,
     reachable: ReachableScratch,
     pub(crate) solver: SolverScratch,
+    /// Every joint, by slot.
+    pub(crate) joints: Joints,
+    /// The joint events listed for the caller.
+    joint_events: JointEventLists,
     sweep: SweepScratch,
     push_out: PushOutScratch,
     /// The threads the step runs on ([`StepSettings::threads`]).
@@ -255,6 +260,7 @@ impl World {
     pub fn remove_body(&mut self, id: BodyId) -> Result<(), WorldError> {
         let slot = self.bodies.slot(id)?;
         self.at_rest = false;
+        self.remove_joints_of(slot);
         self.bodies.wake(slot);
         let mut touching = std::mem::take(&mut self.to_wake);
         touching.clear();
@@ -683,6 +689,7 @@ impl World {
         }
         self.removed.clear();
         self.events.start_step();
+        self.joint_events.start_step();
         if self.skips_step(dt) {
             self.stage_times.add_step(Duration::ZERO);
             return StepOutcome::Stepped;
@@ -794,6 +801,7 @@ impl World {
             &mut self.stage_times,
         );
         self.events.flush_pending();
+        self.joint_events.flush_pending();
         self.stage_times.add_step(start.elapsed());
         self.at_rest = starts_at_rest;
         self.rest_dt = dt;
@@ -801,9 +809,11 @@ impl World {
 }
 
 mod collect_events;
+mod joint_api;
 mod remove_invalid_bodies;
 
 pub use collect_events::DEFAULT_HIT_EVENT_THRESHOLD;
 use collect_events::EventLists;
+use joint_api::JointEventLists;
 #[cfg(test)]
 mod tests;
