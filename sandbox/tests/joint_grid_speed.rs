@@ -2,7 +2,7 @@
 //! `shared/benchmarks.c` builds it (the `jscenes` branch adds it to the
 //! scene list): 100 × 100 spheres of radius 0.4 m, 1 m apart, the top row
 //! fixed, each joined to its upper and left neighbours by spherical
-//! joints (19,800), spheres filtered from colliding with each other, no
+//! joints (19,800; 19,701 here, see `build`), spheres filtered from colliding with each other, no
 //! sleeping, 100 steps at 60 Hz. Ignored by default (it times, and the
 //! timing is printed, never asserted): run with
 //! `cargo test --release -p sandbox --test sandbox_tests joint_grid_speed -- --ignored --nocapture`.
@@ -41,7 +41,10 @@ fn build(threads: usize) -> World {
                     .with_local_frames(frame(0.0, -0.5), frame(0.0, 0.5));
                 w.create_joint(joint).unwrap();
             }
-            if k > 0 {
+            // box3d also joins the fixed top row's neighbours, which it
+            // never solves; the world refuses a joint without a dynamic
+            // body, so the grid has 99 joints fewer (19,701).
+            if k > 0 && i > 0 {
                 let left = ids[ids.len() - N];
                 let joint = JointDesc::spherical(left, body, Point3::origin())
                     .with_local_frames(frame(0.5, 0.0), frame(-0.5, 0.0));
@@ -50,7 +53,7 @@ fn build(threads: usize) -> World {
             ids.push(body);
         }
     }
-    assert_eq!(w.joint_count(), 2 * N * (N - 1));
+    assert_eq!(w.joint_count(), 2 * N * (N - 1) - (N - 1));
     w
 }
 

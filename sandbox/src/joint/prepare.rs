@@ -41,10 +41,20 @@ pub(crate) struct PreparedJoint {
     /// The joint's slot.
     pub slot: u32,
     pub kind: JointKind,
+    /// Whether the rows read the frames' rotations (every kind but a
+    /// spherical joint without limits or friction, and a distance joint):
+    /// the substeps skip turning them otherwise.
+    pub reads_frames: bool,
     pub a: JointSide,
     pub b: JointSide,
     /// Centre of mass of B minus that of A at the step's start.
     pub delta_center: Vector3<f32>,
+    /// The inverse of the point constraint's effective-mass matrix `K`
+    /// at the step's start (see `JointBodies::solve_point`), for the kinds
+    /// whose anchors meet: kept for the step, as Box2D v3 keeps each
+    /// contact's normal mass, instead of rebuilt and factored in every
+    /// pass (most of a spherical joint's cost on joint_grid).
+    pub point_mass: Matrix3<f32>,
     /// The position-correcting softness of the push pass.
     pub soft: Soft,
     /// A weld's linear and angular springs, a distance joint's spring
@@ -121,12 +131,26 @@ impl JointScratch {
                 JointKind::Distance => (spring(&r.spring), None),
                 _ => (None, None),
             };
+            // K = (m_a + m_b) I - [r_a]× I_a⁻¹ [r_a]× - [r_b]× I_b⁻¹ [r_b]×;
+            // a singular K (two bodies that cannot move) leaves the rows out.
+            let (sa, sb) = (a.anchor.cross_matrix(), b.anchor.cross_matrix());
+            let k = Matrix3::identity() * (a.inv_mass + b.inv_mass)
+                - sa * a.inv_inertia * sa
+                - sb * b.inv_inertia * sb;
+            let point_mass = k.try_inverse().unwrap_or_else(Matrix3::zeros);
+            let reads_frames = match r.kind {
+                JointKind::Spherical => r.cone_limit.is_some() || r.twist_limits.is_some(),
+                JointKind::Distance => false,
+                _ => true,
+            };
             self.prepared.push(PreparedJoint {
                 slot: slot as u32,
                 kind: r.kind,
+                reads_frames,
                 a,
                 b,
                 delta_center: center_b - center_a,
+                point_mass,
                 soft: Soft::capped(&r.softness.unwrap_or(DEFAULT_JOINT_SOFTNESS), h),
                 linear_spring,
                 angular_spring,

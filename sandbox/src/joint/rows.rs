@@ -33,7 +33,8 @@ pub(crate) struct JointBodies {
     pub wa: Vector3<f32>,
     pub vb: Vector3<f32>,
     pub wb: Vector3<f32>,
-    /// Each frame's world rotation now.
+    /// Each frame's world rotation now (the identity when the joint's
+    /// rows do not read them, [`PreparedJoint::reads_frames`]).
     pub qa: UnitQuaternion<f32>,
     pub qb: UnitQuaternion<f32>,
     /// Each anchor relative to its centre of mass now, world frame.
@@ -66,17 +67,12 @@ impl JointBodies {
         let (vb, wb, dpb, dqb) = read_side(&j.b, bodies, motions);
         let ra = dqa * j.a.anchor;
         let rb = dqb * j.b.anchor;
-        Self {
-            va,
-            wa,
-            vb,
-            wb,
-            qa: dqa * j.a.frame_rotation,
-            qb: dqb * j.b.frame_rotation,
-            ra,
-            rb,
-            d: (dpb - dpa) + j.delta_center + (rb - ra),
-        }
+        let (qa, qb) = if j.reads_frames {
+            (dqa * j.a.frame_rotation, dqb * j.b.frame_rotation)
+        } else {
+            (UnitQuaternion::identity(), UnitQuaternion::identity())
+        };
+        Self { va, wa, vb, wb, qa, qb, ra, rb, d: (dpb - dpa) + j.delta_center + (rb - ra) }
     }
 
     /// Writes the velocities back to the bodies the joint moves.
@@ -162,8 +158,9 @@ impl JointBodies {
     }
 
     /// The point constraint: B's anchor on A's (three rows solved as a
-    /// block, `K = (m_a + m_b) I - [r_a]× I_a⁻¹ [r_a]× - [r_b]× I_b⁻¹ [r_b]×`).
-    /// `soft` is the pass's (or a weld's linear spring).
+    /// block with the effective mass prepared at the step's start,
+    /// [`PreparedJoint::point_mass`]). `soft` is the pass's (or a weld's
+    /// linear spring).
     pub fn solve_point(
         &mut self,
         j: &PreparedJoint,
@@ -173,13 +170,7 @@ impl JointBodies {
     ) {
         let cdot = self.vb + self.wb.cross(&self.rb) - self.va - self.wa.cross(&self.ra);
         let bias = if use_bias { self.d * soft.bias_rate } else { Vector3::zeros() };
-        let (sa, sb) = (self.ra.cross_matrix(), self.rb.cross_matrix());
-        let k = Matrix3::identity() * (j.a.inv_mass + j.b.inv_mass)
-            - sa * j.a.inv_inertia * sa
-            - sb * j.b.inv_inertia * sb;
-        let Some(x) = k.cholesky().map(|c| c.solve(&(cdot + bias))) else {
-            return;
-        };
+        let x = j.point_mass * (cdot + bias);
         let lambda = -x * soft.mass_scale - *impulse * soft.impulse_scale;
         *impulse += lambda;
         self.apply_point(j, &lambda);
