@@ -8,7 +8,7 @@
 //! position errors with the joint's softness, the relax pass (no bias)
 //! holds velocities rigidly.
 
-use collide::nalgebra::{Matrix2, Matrix3, UnitQuaternion, Vector2, Vector3};
+use collide::nalgebra::{Matrix2, UnitQuaternion, Vector2, Vector3};
 
 use crate::joint::prepare::{JointSide, NO_INDEX, PreparedJoint};
 use crate::joint::soft::Soft;
