@@ -59,6 +59,32 @@ pub enum WorldError {
         /// The kind's name, as [`collide::Shape::kind_name`] spells it.
         kind: &'static str,
     },
+    /// The handle names a joint that was removed (or never existed).
+    UnknownJoint,
+    /// A value of a [`JointDesc`](crate::JointDesc) breaks its rule.
+    InvalidJoint {
+        /// Which value.
+        field: JointField,
+        /// The rule it breaks.
+        rule: Rule,
+        /// The offending value (the first component that breaks the rule
+        /// for a vector; an axis's length when it is zero).
+        value: f32,
+    },
+    /// A joint's range has its lower end above its upper end.
+    JointRangeReversed {
+        /// Which range.
+        field: JointField,
+        /// The lower end given.
+        lower: f32,
+        /// The upper end given.
+        upper: f32,
+    },
+    /// A joint would join a body to itself.
+    JointToItself,
+    /// Neither of a joint's bodies is dynamic (two fixed or kinematic
+    /// bodies): nothing the joint could move.
+    JointWithoutDynamicBody,
 }
 
 impl fmt::Display for WorldError {
@@ -77,6 +103,19 @@ impl fmt::Display for WorldError {
                 f,
                 "a body cannot have a {kind} shape yet (use a list of convex shapes for a body of several parts)"
             ),
+            Self::UnknownJoint => f.write_str("the joint handle names no live joint"),
+            Self::InvalidJoint { field, rule, value } => {
+                write!(f, "joint {} must be {rule}, got {value}", field.name())
+            }
+            Self::JointRangeReversed { field, lower, upper } => write!(
+                f,
+                "joint {} must have its lower end at most its upper end, got [{lower}, {upper}]",
+                field.name()
+            ),
+            Self::JointToItself => f.write_str("a joint must join two different bodies"),
+            Self::JointWithoutDynamicBody => {
+                f.write_str("a joint needs a dynamic body on at least one side")
+            }
         }
     }
 }
@@ -233,6 +272,106 @@ impl BodyField {
     }
 }
 
+/// A value of a [`JointDesc`](crate::JointDesc), by name, with one
+/// [`rule`](JointField::rule) (which the scene files' `[[joint]]` entries
+/// follow too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum JointField {
+    /// An anchor (world frame, at creation), m.
+    Anchor,
+    /// The joint axis (world frame, at creation): finite and non-zero.
+    Axis,
+    /// A local frame's position, in its body's frame, m.
+    FramePosition,
+    /// A local frame's rotation, in its body's frame.
+    FrameRotation,
+    /// The limits of the free coordinate (rad or m; a distance joint's
+    /// length range, m, which must not be negative).
+    Limits,
+    /// A spherical joint's cone limit, rad.
+    ConeLimit,
+    /// A spherical joint's twist limits, rad.
+    TwistLimits,
+    /// A motor's speed, rad/s or m/s.
+    MotorSpeed,
+    /// A motor's largest torque or force, N·m or N.
+    MotorMaxForce,
+    /// The largest friction torque or force, N·m or N.
+    Friction,
+    /// A softness's (or weld spring's) frequency, Hz.
+    SoftnessHertz,
+    /// A softness's (or weld spring's) damping ratio.
+    SoftnessDampingRatio,
+    /// A distance joint's spring frequency, Hz.
+    SpringHertz,
+    /// A distance joint's spring damping ratio.
+    SpringDampingRatio,
+    /// A distance joint's rest length, m.
+    RestLength,
+    /// The force above which the joint breaks, N (infinite for never).
+    BreakForce,
+    /// The torque above which the joint breaks, N·m (infinite for never).
+    BreakTorque,
+}
+
+impl JointField {
+    /// The value's name, as the scene files spell it (`"limits"`,
+    /// `"motor max_force"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Anchor => "anchor",
+            Self::Axis => "axis",
+            Self::FramePosition => "frame position",
+            Self::FrameRotation => "frame rotation",
+            Self::Limits => "limits",
+            Self::ConeLimit => "cone_limit",
+            Self::TwistLimits => "twist_limits",
+            Self::MotorSpeed => "motor speed",
+            Self::MotorMaxForce => "motor max_force",
+            Self::Friction => "friction",
+            Self::SoftnessHertz => "softness hertz",
+            Self::SoftnessDampingRatio => "softness damping_ratio",
+            Self::SpringHertz => "spring hertz",
+            Self::SpringDampingRatio => "spring damping_ratio",
+            Self::RestLength => "rest_length",
+            Self::BreakForce => "break_force",
+            Self::BreakTorque => "break_torque",
+        }
+    }
+
+    /// The rule every component of the value must follow. The break
+    /// thresholds also admit infinity (never break); every other rule asks
+    /// for a finite value. A range (limits, twist limits) must also have
+    /// its lower end at most its upper end
+    /// ([`WorldError::JointRangeReversed`]).
+    pub fn rule(self) -> Rule {
+        use std::f32::consts::PI;
+        match self {
+            Self::Anchor | Self::FramePosition => Rule::WithinWorldBound,
+            Self::FrameRotation => Rule::UnitQuaternion,
+            Self::Axis => Rule::Positive,
+            Self::Limits | Self::MotorSpeed => Rule::Finite,
+            Self::ConeLimit => Rule::PositiveAtMost { max: PI },
+            Self::TwistLimits => Rule::Between { min: -PI, max: PI },
+            Self::MotorMaxForce
+            | Self::Friction
+            | Self::SoftnessHertz
+            | Self::SoftnessDampingRatio
+            | Self::SpringHertz
+            | Self::SpringDampingRatio
+            | Self::RestLength => Rule::NonNegative,
+            Self::BreakForce | Self::BreakTorque => Rule::Positive,
+        }
+    }
+}
+
+impl fmt::Display for JointField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl fmt::Display for BodyField {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -277,6 +416,13 @@ pub enum Rule {
         /// The largest allowed.
         max: f32,
     },
+    /// From `min` to `max`, both included.
+    Between {
+        /// The smallest allowed.
+        min: f32,
+        /// The largest allowed.
+        max: f32,
+    },
 }
 
 impl Rule {
@@ -302,6 +448,7 @@ impl Rule {
                 value.fract() == 0.0 && (f64::from(min)..=f64::from(max)).contains(&value)
             }
             Self::PositiveAtMost { max } => value > 0.0 && value <= f64::from(max),
+            Self::Between { min, max } => (f64::from(min)..=f64::from(max)).contains(&value),
         }
     }
 
@@ -329,6 +476,7 @@ impl fmt::Display for Rule {
             ),
             Self::WholeNumber { min, max } => write!(f, "a whole number from {min} to {max}"),
             Self::PositiveAtMost { max } => write!(f, "above 0 and at most {max}"),
+            Self::Between { min, max } => write!(f, "from {min} to {max}"),
         }
     }
 }

@@ -134,6 +134,39 @@ pub enum SensorEvent {
     },
 }
 
+/// A joint that went away without [`World::remove_joint`](crate::World::remove_joint):
+/// see [`World::joint_events`](crate::World::joint_events). The joint's
+/// handle is stale from then on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum JointEvent {
+    /// The step's reaction force or torque exceeded the joint's
+    /// [`break_force`](crate::JointDesc::break_force) or
+    /// [`break_torque`](crate::JointDesc::break_torque), so the step
+    /// removed it.
+    Broke {
+        /// The joint, now removed.
+        joint: crate::JointId,
+        /// Its body A.
+        body_a: BodyId,
+        /// Its body B.
+        body_b: BodyId,
+        /// The reaction force's magnitude that broke it, N.
+        force: f32,
+        /// The reaction torque's magnitude, N·m.
+        torque: f32,
+    },
+    /// One of the joint's bodies was removed (by
+    /// [`World::remove_body`](crate::World::remove_body) or by a step), and
+    /// the joint with it.
+    BodyRemoved {
+        /// The joint, now removed.
+        joint: crate::JointId,
+        /// The body whose removal took the joint.
+        body: BodyId,
+    },
+}
+
 /// A pair of shapes that started or stopped touching, as the narrow phase
 /// finds it, before the world names the bodies.
 #[derive(Clone, Copy, Debug)]

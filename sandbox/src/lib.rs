@@ -70,6 +70,7 @@ mod body;
 mod collision;
 mod error;
 mod events;
+mod joint;
 mod prefetch;
 mod probe;
 #[cfg(feature = "render")]
@@ -98,8 +99,15 @@ pub use collide::Ray;
 pub use collision::aabb::Aabb;
 pub use collision::contact_view::{ContactPointView, ContactView};
 pub use collision::manifold::MAX_MANIFOLD_POINTS;
-pub use error::{BodyField, Rule, Setting, SettingsError, UNIT_QUATERNION_TOLERANCE, WorldError};
-pub use events::{ContactEvent, RemovalReason, RemovedBody, SensorEvent, ShapeId, StepOutcome};
+pub use error::{
+    BodyField, JointField, Rule, Setting, SettingsError, UNIT_QUATERNION_TOLERANCE, WorldError,
+};
+pub use events::{
+    ContactEvent, JointEvent, RemovalReason, RemovedBody, SensorEvent, ShapeId, StepOutcome,
+};
+pub use joint::{
+    DEFAULT_JOINT_SOFTNESS, JointDesc, JointFrames, JointId, JointKind, JointView, Motor, Softness,
+};
 pub use scene::builtin::{
     MAX_SCENE_BODIES, Scene, SceneError, UnknownScene, add_ground, build_scene, icosahedron,
 };

@@ -22,8 +22,11 @@
 //!    the step, which the solver takes;
 //! 6. **solve** (`solver/solve.rs`, [`solve`]): substeps of integrate
 //!    velocities, warm start, push, integrate positions and relax (the
-//!    integration counted as its own stage, **integrate**); then
-//!    restitution and storing impulses;
+//!    integration counted as its own stage, **integrate**), each pass
+//!    over the contacts followed by the same pass over the joints
+//!    (`joint/solve_joints.rs`, serial in slot order); then restitution
+//!    and storing impulses; the joints whose reaction passed their break
+//!    force or torque are removed (`world/joint_api.rs`);
 //! 7. **write back** (`solver/write_back.rs`, [`write_back`]): the solved
 //!    poses and velocities, into the body storage;
 //! 8. **sweep fast bodies** (`collision/sweep_fast_bodies.rs`,
@@ -65,6 +68,8 @@ use crate::error::{BodyField, WorldError};
 use crate::events::{
     ContactEvent, RawEvents, RemovalReason, RemovedBody, SensorEvent, StepOutcome,
 };
+use crate::joint::prepare::JointScratch;
+use crate::joint::storage::Joints;
 use crate::settings::StepSettings;
 use crate::sleep::update_sleep::{SleepScratch, update_sleep};
 use crate::solver::reachable_pairs::{ReachableScratch, mark_reachable_pairs};
@@ -130,6 +135,11 @@ pub struct World {
     narrow_phase: NarrowPhaseScratch,
     reachable: ReachableScratch,
     pub(crate) solver: SolverScratch,
+    /// Every joint, by slot.
+    pub(crate) joints: Joints,
+    /// The joint events listed for the caller.
+    pub(crate) joint_events: JointEventLists,
+    pub(crate) joint_scratch: JointScratch,
     sweep: SweepScratch,
     push_out: PushOutScratch,
     /// The threads the step runs on ([`StepSettings::threads`]).
@@ -255,6 +265,7 @@ impl World {
     pub fn remove_body(&mut self, id: BodyId) -> Result<(), WorldError> {
         let slot = self.bodies.slot(id)?;
         self.at_rest = false;
+        self.remove_joints_of(slot);
         self.bodies.wake(slot);
         let mut touching = std::mem::take(&mut self.to_wake);
         touching.clear();
@@ -691,6 +702,7 @@ impl World {
         }
         self.removed.clear();
         self.events.start_step();
+        self.joint_events.start_step();
         if self.skips_step(dt) {
             self.stage_times.add_step(Duration::ZERO);
             return StepOutcome::Stepped;
@@ -760,6 +772,10 @@ impl World {
             &mut self.reachable,
             times,
         );
+        // A joint keeps its bodies in one island: one woken this step
+        // wakes the other before the solver gathers the awake bodies.
+        self.wake_joint_partners();
+        let times = &mut self.stage_times;
         solve(
             &self.bodies,
             &mut self.contacts,
@@ -767,9 +783,12 @@ impl World {
             &self.settings,
             &self.workers,
             &mut self.solver,
+            (&mut self.joints, &mut self.joint_scratch),
             dt,
             times,
         );
+        self.break_joints();
+        let times = &mut self.stage_times;
         let awake = &self.solver.awake_slots;
         self.sweep.remember_start_poses(&self.bodies, awake, dt, times);
         write_back(&mut self.bodies, &self.solver, &self.workers, times);
@@ -794,6 +813,7 @@ impl World {
         update_sleep(
             &mut self.bodies,
             &mut self.contacts,
+            &self.joints,
             &self.solver.awake_slots,
             &self.settings,
             &self.workers,
@@ -802,6 +822,7 @@ impl World {
             &mut self.stage_times,
         );
         self.events.flush_pending();
+        self.joint_events.flush_pending();
         self.stage_times.add_step(start.elapsed());
         self.at_rest = starts_at_rest;
         self.rest_dt = dt;
@@ -809,9 +830,11 @@ impl World {
 }
 
 mod collect_events;
+mod joint_api;
 mod remove_invalid_bodies;
 
 pub use collect_events::DEFAULT_HIT_EVENT_THRESHOLD;
 use collect_events::EventLists;
+use joint_api::JointEventLists;
 #[cfg(test)]
 mod tests;

@@ -154,6 +154,9 @@ pub(crate) struct Bodies {
     /// entry bumps it, so a summary of the active set (the pair cache's
     /// live blocks) knows when it is out of date.
     pub active_epoch: u64,
+    /// The body pairs joints keep from colliding (see
+    /// [`crate::joint::joined_pairs`]).
+    pub joined: crate::joint::joined_pairs::JoinedPairs,
     free_slots: Vec<u32>,
 }
 

@@ -39,12 +39,12 @@ pub(crate) struct ShapePairScratch {
     pub sensor: Vec<ShapeKey>,
 }
 
-/// Whether the bodies in slots `a` and `b` may touch at all. Every pair
-/// may today; the joints will answer no here for two bodies joined by a
-/// joint that does not let them collide (Box2D's `collideConnected`).
+/// Whether the bodies in slots `a` and `b` may touch at all: not when a
+/// joint joins them that does not let them collide (Box2D's
+/// `collideConnected`; see [`crate::joint::joined_pairs`]).
 #[inline]
-pub(crate) fn bodies_may_collide(_bodies: &Bodies, _a: u32, _b: u32) -> bool {
-    true
+pub(crate) fn bodies_may_collide(bodies: &Bodies, a: u32, b: u32) -> bool {
+    !bodies.joined.contains(a, b)
 }
 
 /// Expands the broad phase's sorted body `pairs` into the sorted shape
