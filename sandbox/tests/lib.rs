@@ -19,12 +19,14 @@ mod contact_impulses;
 mod dependencies;
 mod fast_bodies;
 mod friction;
+mod joint_scenes;
 mod kinematic;
 mod mass_properties;
 mod mass_ratios;
 mod new_shape_bodies;
 mod piles;
 mod push_out;
+mod ragdoll;
 mod ray_cast;
 // The window tests in `render_scenes` run the binary, and `render_probe`
 // uses `render_scenes`' helpers.
@@ -39,6 +41,7 @@ mod restitution;
 mod robustness;
 mod scene_file;
 mod scene_file_fuzz;
+mod scene_file_joints;
 mod scene_file_new_shapes;
 mod scene_file_shapes;
 mod shapes_at_rest;
