@@ -177,7 +177,8 @@ fn h_f12_and_the_overlay_keys_toggle_state() {
     press(&mut c, KeyCode::KeyC);
     press(&mut c, KeyCode::KeyA);
     press(&mut c, KeyCode::KeyI);
-    assert!(c.debug.contacts && c.debug.aabbs && c.debug.islands);
+    press(&mut c, KeyCode::KeyJ);
+    assert!(c.debug.contacts && c.debug.aabbs && c.debug.islands && c.debug.joints);
     assert!(key_action(KeyCode::KeyQ).is_none(), "Q alone must not quit");
 }
 
