@@ -190,6 +190,12 @@ pub enum BodyField {
     ShapeRotation,
     /// The speed of [`World::set_hit_event_threshold`](crate::World::set_hit_event_threshold), m/s.
     HitEventThreshold,
+    /// A shape's rolling resistance
+    /// ([`BodyShape::rolling_resistance`](crate::BodyShape::rolling_resistance)).
+    RollingResistance,
+    /// A body's sleep threshold, m/s
+    /// ([`BodyDesc::sleep_threshold`](crate::BodyDesc::sleep_threshold)).
+    SleepThreshold,
 }
 
 impl BodyField {
@@ -222,6 +228,8 @@ impl BodyField {
             Self::ShapePosition => "shape position",
             Self::ShapeRotation => "shape rotation",
             Self::HitEventThreshold => "hit event threshold",
+            Self::RollingResistance => "rolling_resistance",
+            Self::SleepThreshold => "sleep_threshold",
         }
     }
 
@@ -254,7 +262,11 @@ impl BodyField {
             | Self::ConeRadius
             | Self::RoundedRadius
             | Self::TimeStep => Rule::Positive,
-            Self::Friction | Self::CapsuleHalfHeight | Self::HitEventThreshold => Rule::NonNegative,
+            Self::Friction
+            | Self::CapsuleHalfHeight
+            | Self::HitEventThreshold
+            | Self::RollingResistance
+            | Self::SleepThreshold => Rule::NonNegative,
             Self::Restitution => Rule::UnitInterval,
         }
     }

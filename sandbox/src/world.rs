@@ -484,6 +484,14 @@ impl World {
         self.bodies.slot(id).ok().map(|i| self.bodies.records[i].awake)
     }
 
+    /// The speed (m/s) under which a body counts as still for sleeping: its
+    /// own [`BodyDesc::sleep_threshold`], or else the world's
+    /// [`StepSettings::sleep_velocity`].
+    pub fn sleep_threshold(&self, id: BodyId) -> Option<f32> {
+        let i = self.bodies.slot(id).ok()?;
+        Some(self.bodies.records[i].sleep_threshold.unwrap_or(self.settings.sleep_velocity))
+    }
+
     /// A body's fattened broad-phase box: its shape's box at its pose,
     /// grown by [`AABB_MARGIN`] and by the sweep of its last step.
     pub fn fat_aabb(&self, id: BodyId) -> Option<Aabb> {

@@ -39,6 +39,7 @@ mod render_window_keys;
 mod resting;
 mod restitution;
 mod robustness;
+mod rolling_and_sleep_fields;
 mod scene_file;
 mod scene_file_fuzz;
 mod scene_file_joints;

@@ -54,6 +54,15 @@ pub struct BodyShape {
     pub friction: f32,
     /// Restitution coefficient in `[0, 1]`. Pairs combine as the maximum.
     pub restitution: f32,
+    /// Rolling resistance, zero or positive (box3d's): a contact resists
+    /// the relative rolling of its two bodies with an angular impulse of
+    /// at most `rolling_resistance × normal impulse × radius`, where the
+    /// radius is the larger of the two shapes' rolling radii (a sphere's
+    /// or capsule's radius, a quarter of any other convex shape's thinnest
+    /// half width, box3d's choice for hulls; a mesh or heightfield has
+    /// none). Pairs combine as the larger value; 0, the default, adds
+    /// nothing to the solver.
+    pub rolling_resistance: f32,
     /// Which other shapes this one collides with.
     pub filter: Filter,
     /// A sensor reports the shapes that overlap it and never pushes: it
@@ -64,8 +73,8 @@ pub struct BodyShape {
 
 impl BodyShape {
     /// `shape` at the body's origin, density [`DEFAULT_DENSITY`], friction
-    /// [`DEFAULT_FRICTION`], restitution 0, the default [`Filter`], not a
-    /// sensor.
+    /// [`DEFAULT_FRICTION`], restitution 0, rolling resistance 0, the default
+    /// [`Filter`], not a sensor.
     pub fn new(shape: Shape) -> Self {
         Self {
             shape,
@@ -73,6 +82,7 @@ impl BodyShape {
             density: DEFAULT_DENSITY,
             friction: DEFAULT_FRICTION,
             restitution: 0.0,
+            rolling_resistance: 0.0,
             filter: Filter::default(),
             sensor: false,
         }
@@ -105,6 +115,19 @@ impl BodyShape {
     /// Sets the restitution coefficient.
     pub fn with_restitution(mut self, restitution: f32) -> Self {
         self.restitution = restitution;
+        self
+    }
+
+    /// Sets the rolling resistance.
+    ///
+    /// ```
+    /// use sandbox::BodyShape;
+    /// use sandbox::collide::Sphere;
+    /// let ball = BodyShape::new(Sphere::new(0.5).into()).with_rolling_resistance(0.05);
+    /// assert_eq!(ball.rolling_resistance, 0.05);
+    /// ```
+    pub fn with_rolling_resistance(mut self, rolling_resistance: f32) -> Self {
+        self.rolling_resistance = rolling_resistance;
         self
     }
 

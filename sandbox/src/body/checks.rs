@@ -124,8 +124,8 @@ pub(crate) fn check_shape(shape: &Shape) -> Result<(), WorldError> {
     }
 }
 
-/// Checks every field of `desc`: the pose and the velocities, the number
-/// of shapes (1 to [`MAX_BODY_SHAPES`](crate::MAX_BODY_SHAPES)), then each shape in order, its
+/// Checks every field of `desc`: the pose, the velocities and the sleep
+/// threshold, the number of shapes (1 to [`MAX_BODY_SHAPES`](crate::MAX_BODY_SHAPES)), then each shape in order, its
 /// pose in the body, its material and its parameters. A fixed body's
 /// density is checked too, though it has no mass: a bad value is a
 /// mistake wherever it is, and the scene files refuse it for any body.
@@ -137,6 +137,9 @@ pub(crate) fn check_desc(desc: &BodyDesc) -> Result<(), WorldError> {
     check_pose(&desc.pose)?;
     check_vector(BodyField::LinearVelocity, &desc.linear_velocity)?;
     check_vector(BodyField::AngularVelocity, &desc.angular_velocity)?;
+    if let Some(speed) = desc.sleep_threshold {
+        check(BodyField::SleepThreshold, [speed])?;
+    }
     // Saturated, so that a count past u32 still reads as too many.
     let count = u32::try_from(desc.shapes.len()).unwrap_or(u32::MAX);
     let rule = BodyField::ShapeCount.rule();
@@ -152,6 +155,7 @@ pub(crate) fn check_desc(desc: &BodyDesc) -> Result<(), WorldError> {
         check(BodyField::Density, [s.density])?;
         check(BodyField::Friction, [s.friction])?;
         check(BodyField::Restitution, [s.restitution])?;
+        check(BodyField::RollingResistance, [s.rolling_resistance])?;
         check_shape(&s.shape)?;
     }
     Ok(())

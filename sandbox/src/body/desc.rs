@@ -76,6 +76,11 @@ pub struct BodyDesc {
     pub linear_velocity: Vector3<f32>,
     /// Angular velocity, rad/s, world frame (finite).
     pub angular_velocity: Vector3<f32>,
+    /// The speed in m/s under which the body counts as still for sleeping
+    /// (its centre's speed and its angular speed times its extent, box3d's
+    /// `sleepThreshold`); zero or positive. `None`, the default, follows
+    /// the world's [`StepSettings::sleep_velocity`](crate::StepSettings::sleep_velocity).
+    pub sleep_threshold: Option<f32>,
 }
 
 impl BodyDesc {
@@ -99,6 +104,7 @@ impl BodyDesc {
             pose: Isometry3::identity(),
             linear_velocity: Vector3::zeros(),
             angular_velocity: Vector3::zeros(),
+            sleep_threshold: None,
         }
     }
 
@@ -155,6 +161,27 @@ impl BodyDesc {
     /// Sets the angular velocity.
     pub fn with_angular_velocity(mut self, w: Vector3<f32>) -> Self {
         self.angular_velocity = w;
+        self
+    }
+
+    /// Sets the body's own sleep threshold, m/s, in place of the world's
+    /// [`StepSettings::sleep_velocity`](crate::StepSettings::sleep_velocity).
+    ///
+    /// ```
+    /// use sandbox::BodyDesc;
+    /// use collide::Sphere;
+    /// let ball = BodyDesc::dynamic(Sphere::new(0.5).into()).with_sleep_threshold(0.2);
+    /// assert_eq!(ball.sleep_threshold, Some(0.2));
+    /// ```
+    pub fn with_sleep_threshold(mut self, speed: f32) -> Self {
+        self.sleep_threshold = Some(speed);
+        self
+    }
+
+    /// Sets the rolling resistance of every shape (see
+    /// [`BodyShape::rolling_resistance`]).
+    pub fn with_rolling_resistance(mut self, rolling_resistance: f32) -> Self {
+        self.shapes.iter_mut().for_each(|s| s.rolling_resistance = rolling_resistance);
         self
     }
 

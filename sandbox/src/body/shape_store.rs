@@ -13,13 +13,16 @@ use crate::body::body_shape::BodyShape;
 use crate::body::filter::Filter;
 
 /// A shape's surface material, as given in its [`BodyShape`] (checked:
-/// friction zero or positive, restitution in `[0, 1]`).
+/// friction and rolling resistance zero or positive, restitution in
+/// `[0, 1]`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct ShapeMaterial {
     /// Friction coefficient.
     pub friction: f32,
     /// Restitution coefficient.
     pub restitution: f32,
+    /// Rolling resistance (zero or positive).
+    pub rolling_resistance: f32,
 }
 
 /// The consecutive shape slots of one body.
@@ -89,7 +92,11 @@ impl ShapeStore {
         for (k, s) in range.slots().zip(shapes) {
             self.shapes[k] = s.shape.clone();
             self.local_poses[k] = (s.local_pose != Isometry3::identity()).then_some(s.local_pose);
-            self.materials[k] = ShapeMaterial { friction: s.friction, restitution: s.restitution };
+            self.materials[k] = ShapeMaterial {
+                friction: s.friction,
+                restitution: s.restitution,
+                rolling_resistance: s.rolling_resistance,
+            };
             self.filters[k] = s.filter;
             self.sensors[k] = s.sensor;
             self.densities[k] = s.density;
@@ -120,6 +127,7 @@ impl ShapeStore {
             density: self.densities[k],
             friction: self.materials[k].friction,
             restitution: self.materials[k].restitution,
+            rolling_resistance: self.materials[k].rolling_resistance,
             filter: self.filters[k],
             sensor: self.sensors[k],
         }

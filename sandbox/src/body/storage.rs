@@ -37,6 +37,9 @@ pub(crate) struct BodyRecord {
     pub inv_inertia_local: Matrix3<f32>,
     pub awake: bool,
     pub sleep_time: f32,
+    /// The body's own sleep threshold (m/s), or `None` to follow the
+    /// world's [`StepSettings::sleep_velocity`](crate::StepSettings::sleep_velocity).
+    pub sleep_threshold: Option<f32>,
     /// Id of the sleeping island this body belongs to (when asleep).
     pub island: u32,
     /// Distance from the centre of mass to the farthest point of the
@@ -94,6 +97,7 @@ impl BodyRecord {
             inv_inertia_local,
             awake: desc.kind != BodyKind::Fixed,
             sleep_time: 0.0,
+            sleep_threshold: desc.sleep_threshold,
             island: 0,
             extent,
             min_extent: desc

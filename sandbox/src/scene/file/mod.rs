@@ -44,6 +44,8 @@
 //! density = 1000.0
 //! friction = 0.6
 //! restitution = 0.0
+//! rolling_resistance = 0.0      # zero or positive; box3d's rolling resistance
+//! sleep_threshold = 0.05        # m/s; default the world's sleep_velocity
 //! repeat = { count = [1, 5, 1], step = [0.0, 1.0, 0.0] }   # optional grid
 //!
 //! [[joint]]                     # after the bodies; see sandbox::JointDesc

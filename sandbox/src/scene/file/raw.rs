@@ -106,6 +106,9 @@ pub(super) struct RawBody {
     pub(super) density: Option<RawNumber>,
     pub(super) friction: Option<RawNumber>,
     pub(super) restitution: Option<RawNumber>,
+    pub(super) rolling_resistance: Option<RawNumber>,
+    /// The body's own sleep threshold, m/s.
+    pub(super) sleep_threshold: Option<RawNumber>,
     pub(super) repeat: Option<Spanned<RawRepeat>>,
 }
 
@@ -148,6 +151,7 @@ pub(super) struct RawBodyShape {
     pub(super) density: Option<RawNumber>,
     pub(super) friction: Option<RawNumber>,
     pub(super) restitution: Option<RawNumber>,
+    pub(super) rolling_resistance: Option<RawNumber>,
     pub(super) sensor: Option<bool>,
     pub(super) filter: Option<Spanned<RawFilter>>,
 }

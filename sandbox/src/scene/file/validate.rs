@@ -461,17 +461,17 @@ impl Validator<'_> {
     fn shape_settings(
         &self,
         base: &BodyShape,
-        density: &Option<RawNumber>,
-        friction: &Option<RawNumber>,
-        restitution: &Option<RawNumber>,
+        material: RawMaterial<'_>,
         sensor: Option<bool>,
         filter: &Option<Spanned<RawFilter>>,
     ) -> Result<BodyShape, SceneFileError> {
         let mut out = base.clone();
+        let RawMaterial { density, friction, restitution, rolling_resistance } = material;
         let material = [
             (density, BodyField::Density, &mut out.density),
             (friction, BodyField::Friction, &mut out.friction),
             (restitution, BodyField::Restitution, &mut out.restitution),
+            (rolling_resistance, BodyField::RollingResistance, &mut out.rolling_resistance),
         ];
         for (raw, field, value) in material {
             if let Some(n) = raw {
@@ -493,14 +493,13 @@ impl Validator<'_> {
         base: &BodyShape,
     ) -> Result<BodyShape, SceneFileError> {
         let e = raw.get_ref();
-        let mut out = self.shape_settings(
-            base,
-            &e.density,
-            &e.friction,
-            &e.restitution,
-            e.sensor,
-            &e.filter,
-        )?;
+        let material = RawMaterial {
+            density: &e.density,
+            friction: &e.friction,
+            restitution: &e.restitution,
+            rolling_resistance: &e.rolling_resistance,
+        };
+        let mut out = self.shape_settings(base, material, e.sensor, &e.filter)?;
         out.shape = self.body_shape(kind, &e.shape)?;
         if let Some(p) = &e.position {
             let field = BodyField::ShapePosition;
@@ -517,14 +516,13 @@ impl Validator<'_> {
         let kind = b.kind.unwrap_or(RawKind::Dynamic);
         // The body's defaults for its shapes; the shape is filled in below.
         let placeholder = BodyShape::new(Sphere::new(1.0).into());
-        let base = self.shape_settings(
-            &placeholder,
-            &b.density,
-            &b.friction,
-            &b.restitution,
-            b.sensor,
-            &b.filter,
-        )?;
+        let material = RawMaterial {
+            density: &b.density,
+            friction: &b.friction,
+            restitution: &b.restitution,
+            rolling_resistance: &b.rolling_resistance,
+        };
+        let base = self.shape_settings(&placeholder, material, b.sensor, &b.filter)?;
         let shapes = match (&b.shape, &b.shapes) {
             (Some(shape), None) => vec![BodyShape { shape: self.body_shape(kind, shape)?, ..base }],
             (None, Some(list)) => {
@@ -575,10 +573,23 @@ impl Validator<'_> {
             let field = BodyField::AngularVelocity;
             desc.angular_velocity = self.vector_in(w, field.name(), field.rule())?;
         }
+        if let Some(n) = &b.sleep_threshold {
+            let field = BodyField::SleepThreshold;
+            desc.sleep_threshold = Some(self.number_in(n, field.name(), field.rule())?);
+        }
         let repeat =
             b.repeat.as_ref().map(|r| self.repeat(r, &desc.pose.translation.vector)).transpose()?;
         Ok(Entry { location: self.locator.of(raw), desc, repeat })
     }
+}
+
+/// The material keys of a body or of one of its shapes, as written.
+#[derive(Clone, Copy)]
+struct RawMaterial<'a> {
+    density: &'a Option<RawNumber>,
+    friction: &'a Option<RawNumber>,
+    restitution: &'a Option<RawNumber>,
+    rolling_resistance: &'a Option<RawNumber>,
 }
 
 /// Step settings the file sets; the rest keep their values.
