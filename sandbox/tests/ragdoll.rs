@@ -28,10 +28,6 @@ const ANCHOR_SLACK: f32 = 0.01;
 /// rest, radians (2°, as [`LIMIT_SLACK`]).
 const HINGE_TILT: f32 = LIMIT_SLACK;
 
-/// Longest a dropped ragdoll may take to fall asleep: 20 m takes 2 s, and
-/// the bounce and the limbs' swing die down in a few more.
-const MAX_SECONDS: usize = 20;
-
 /// One joint's measured angles and anchor gap.
 #[derive(Debug)]
 struct Measured {
