@@ -22,8 +22,11 @@
 //!    the step, which the solver takes;
 //! 6. **solve** (`solver/solve.rs`, [`solve`]): substeps of integrate
 //!    velocities, warm start, push, integrate positions and relax (the
-//!    integration counted as its own stage, **integrate**); then
-//!    restitution and storing impulses;
+//!    integration counted as its own stage, **integrate**), each pass
+//!    over the contacts followed by the same pass over the joints
+//!    (`joint/solve_joints.rs`, serial in slot order); then restitution
+//!    and storing impulses; the joints whose reaction passed their break
+//!    force or torque are removed (`world/joint_api.rs`);
 //! 7. **write back** (`solver/write_back.rs`, [`write_back`]): the solved
 //!    poses and velocities, into the body storage;
 //! 8. **sweep fast bodies** (`collision/sweep_fast_bodies.rs`,
@@ -65,6 +68,7 @@ use crate::error::{BodyField, WorldError};
 use crate::events::{
     ContactEvent, RawEvents, RemovalReason, RemovedBody, SensorEvent, StepOutcome,
 };
+use crate::joint::prepare::JointScratch;
 use crate::joint::storage::Joints;
 use crate::settings::StepSettings;
 use crate::sleep::update_sleep::{SleepScratch, update_sleep};
@@ -134,7 +138,8 @@ pub struct World {
     /// Every joint, by slot.
     pub(crate) joints: Joints,
     /// The joint events listed for the caller.
-    joint_events: JointEventLists,
+    pub(crate) joint_events: JointEventLists,
+    pub(crate) joint_scratch: JointScratch,
     sweep: SweepScratch,
     push_out: PushOutScratch,
     /// The threads the step runs on ([`StepSettings::threads`]).
@@ -767,6 +772,10 @@ impl World {
             &mut self.reachable,
             times,
         );
+        // A joint keeps its bodies in one island: one woken this step
+        // wakes the other before the solver gathers the awake bodies.
+        self.wake_joint_partners();
+        let times = &mut self.stage_times;
         solve(
             &self.bodies,
             &mut self.contacts,
@@ -774,9 +783,12 @@ impl World {
             &self.settings,
             &self.workers,
             &mut self.solver,
+            (&mut self.joints, &mut self.joint_scratch),
             dt,
             times,
         );
+        self.break_joints();
+        let times = &mut self.stage_times;
         let awake = &self.solver.awake_slots;
         self.sweep.remember_start_poses(&self.bodies, awake, dt, times);
         write_back(&mut self.bodies, &self.solver, &self.workers, times);
@@ -801,6 +813,7 @@ impl World {
         update_sleep(
             &mut self.bodies,
             &mut self.contacts,
+            &self.joints,
             &self.solver.awake_slots,
             &self.settings,
             &self.workers,

@@ -1,12 +1,23 @@
 //! Joints: their handles and descriptions, the checks their values pass,
 //! the world's storage of them, the body pairs they keep from colliding,
-//! and the view the app draws them from.
+//! the view the app draws them from, and their solver: preparation once
+//! per step, then warm start, push and relax in each substep of the soft
+//! step (`solve_joints.rs`), with one file of rows per kind.
 
 pub(crate) mod checks;
 pub(crate) mod desc;
+mod distance;
 pub(crate) mod joined_pairs;
+pub(crate) mod prepare;
+mod prismatic;
+mod revolute;
+pub(crate) mod rows;
+pub(crate) mod soft;
+pub(crate) mod solve_joints;
+mod spherical;
 pub(crate) mod storage;
 pub(crate) mod view;
+mod weld;
 
 pub use desc::{
     DEFAULT_JOINT_SOFTNESS, JointDesc, JointFrames, JointId, JointKind, Motor, Softness,

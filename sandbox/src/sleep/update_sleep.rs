@@ -1,4 +1,5 @@
-//! The sleep stage: islands of awake bodies linked by touching contacts,
+//! The sleep stage: islands of awake bodies linked by touching contacts
+//! and joints,
 //! found each step with a union-find, are put to sleep together once every
 //! member has been still for [`StepSettings::time_to_sleep`].
 //!
@@ -13,6 +14,7 @@ use collide::nalgebra::Vector3;
 use crate::body::BodyKind;
 use crate::body::storage::Bodies;
 use crate::collision::pair_cache::PairCache;
+use crate::joint::storage::Joints;
 use crate::settings::StepSettings;
 use crate::sleep::union_find::UnionFind;
 use crate::stage_times::{Stage, StageTimes};
@@ -40,6 +42,7 @@ pub(crate) struct SleepScratch {
 pub(crate) fn update_sleep(
     bodies: &mut Bodies,
     contacts: &mut PairCache,
+    joints: &Joints,
     awake_slots: &[u32],
     settings: &StepSettings,
     workers: &Workers,
@@ -103,6 +106,13 @@ pub(crate) fn update_sleep(
             && bodies.active[c.body_b as usize]
         {
             union_find.union(c.body_a, c.body_b);
+        }
+    }
+    // A joint between two awake bodies joins their islands too, so that
+    // they sleep together and wake together.
+    for r in joints.records.iter().filter(|r| r.alive) {
+        if bodies.active[r.body_a as usize] && bodies.active[r.body_b as usize] {
+            union_find.union(r.body_a, r.body_b);
         }
     }
     island_min_sleep.clear();

@@ -13,6 +13,8 @@ use collide::nalgebra::{Point3, Vector3};
 use crate::body::storage::Bodies;
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 use crate::collision::pair_cache::PairCache;
+use crate::joint::prepare::JointScratch;
+use crate::joint::storage::Joints;
 use crate::prefetch::{PREFETCH_FROM_BATCHES, prefetch};
 use crate::settings::StepSettings;
 use crate::shared_slice::SharedSlice;
@@ -159,15 +161,18 @@ pub(crate) fn solve(
     settings: &StepSettings,
     workers: &Workers,
     scratch: &mut SolverScratch,
+    joints: (&mut Joints, &mut JointScratch),
     dt: f32,
     times: &mut StageTimes,
 ) {
     let mut timer = times.time(Stage::Solve);
     let ReachableScratch { solved, far, .. } = reachable;
+    let (joints, joint_scratch) = joints;
     scratch.gather_awake(bodies, &settings.gravity, workers);
     if scratch.awake_slots.is_empty() {
         // Everything asleep or static: no contact can change.
         scratch.slots.clear();
+        joint_scratch.prepared.clear();
         return;
     }
 
@@ -235,6 +240,10 @@ pub(crate) fn solve(
     step_impulses::reset(&mut scratch.step_impulses, scratch.batches.len());
     params.prefetch = scratch.batches.len() >= PREFETCH_FROM_BATCHES;
 
+    // The joints: prepared once, then solved after the contacts of each
+    // pass (see `joint/solve_joints.rs`).
+    let (index, masses, centers) = (&scratch.solver_index, &scratch.masses, &scratch.centers);
+    joint_scratch.prepare(joints, bodies, index, masses, centers, h);
     let push_iterations = settings.push_iterations;
     let relax_iterations = settings.relax_iterations;
     let mut integrate_time = Duration::ZERO;
@@ -271,6 +280,7 @@ pub(crate) fn solve(
         regions.sweep(workers, Seams::Once, batches, solver_bodies, |batches, bodies| {
             simd_batch::warm_start(batches, bodies, &params);
         });
+        joint_scratch.warm_start(joints, solver_bodies, motions);
         for _ in 0..push_iterations {
             regions.sweep(workers, Seams::Twice, batches, solver_bodies, |batches, bodies| {
                 simd_batch::push(batches, bodies, &params);
@@ -285,6 +295,7 @@ pub(crate) fn solve(
         if !chain_blocks.is_empty() {
             chain_blocks.solve(batches, solver_bodies, &params, BlockPass::Push);
         }
+        joint_scratch.solve(joints, solver_bodies, motions, true);
         let t = Instant::now();
         workers.for_each_chunk_zip(
             &mut solver_bodies[1..],
@@ -307,12 +318,14 @@ pub(crate) fn solve(
         if !chain_blocks.is_empty() {
             chain_blocks.solve(batches, solver_bodies, &params, BlockPass::Relax);
         }
+        joint_scratch.solve(joints, solver_bodies, motions, false);
         // What each contact applied in this substep; the last substep's is
         // added with restitution's when the impulses are stored.
         if substep + 1 < substeps {
             step_impulses::add_substep(step_impulses, batches, workers);
         }
     }
+    joint_scratch.store_reactions(joints, solver_bodies, motions);
     apply_restitution(slots, batches, solver_bodies, &params);
     let t = Instant::now();
     workers.for_each_chunk_zip(

@@ -173,6 +173,62 @@ impl World {
         }
     }
 
+    /// Wakes the sleeping body of every joint whose other body is awake
+    /// (woken this step by a touch or a call), until no joint has one
+    /// side awake and the other asleep: at most one pass per island woken,
+    /// and none while every joint's bodies agree.
+    pub(crate) fn wake_joint_partners(&mut self) {
+        if self.joints.count == 0 {
+            return;
+        }
+        // Each pass that wakes a body wakes its whole island, so the passes
+        // end within one per island (bounded by the body count).
+        for _ in 0..=self.bodies.len() {
+            let mut woke = false;
+            for j in 0..self.joints.records.len() {
+                let r = &self.joints.records[j];
+                if !r.alive {
+                    continue;
+                }
+                let (a, b) = (r.body_a as usize, r.body_b as usize);
+                for (awake, other) in [(a, b), (b, a)] {
+                    let body = &self.bodies.records[other];
+                    let asleep = body.alive && body.kind != BodyKind::Fixed && !body.awake;
+                    if self.bodies.active[awake] && asleep {
+                        self.bodies.wake(other);
+                        woke = true;
+                    }
+                }
+            }
+            if !woke {
+                break;
+            }
+        }
+    }
+
+    /// Removes the joints the step's reaction broke (over their break
+    /// force or torque), in slot order, listing a [`JointEvent::Broke`]
+    /// for each.
+    pub(crate) fn break_joints(&mut self) {
+        for k in 0..self.joint_scratch.prepared.len() {
+            let j = self.joint_scratch.prepared[k].slot as usize;
+            let r = &self.joints.records[j];
+            let (force, torque) = (r.force.norm(), r.torque.norm());
+            // Written so that a NaN reaction breaks nothing.
+            if r.alive && (force > r.break_force || torque > r.break_torque) {
+                let event = JointEvent::Broke {
+                    joint: self.joints.id(j),
+                    body_a: self.bodies.id(r.body_a as usize),
+                    body_b: self.bodies.id(r.body_b as usize),
+                    force,
+                    torque,
+                };
+                self.free_joint(j);
+                self.joint_events.listed.push(event);
+            }
+        }
+    }
+
     /// Number of live joints.
     pub fn joint_count(&self) -> usize {
         self.joints.count

@@ -1,0 +1,136 @@
+//! The joint stage's per-step preparation (box3d's `b3PrepareJoint`):
+//! for each joint with an awake body, in slot order, the solver indices of
+//! its bodies, their inverse masses and world inverse inertias frozen at
+//! the step's start, its frames' world rotations and anchors relative to
+//! the centres of mass at the step's start, and its softness over the
+//! substep. The substeps then move the anchors with each body's rotation
+//! since the step began (the solver's `SolverMotion`), as box3d does.
+
+use collide::nalgebra::{Matrix3, Point3, UnitQuaternion, Vector3};
+
+use crate::body::BodyKind;
+use crate::body::storage::Bodies;
+use crate::joint::desc::{DEFAULT_JOINT_SOFTNESS, JointKind};
+use crate::joint::soft::Soft;
+use crate::joint::storage::Joints;
+use crate::solver::solver_body::SolverMass;
+
+/// A body of a joint that the solver does not move (fixed or asleep):
+/// no solver index.
+pub(crate) const NO_INDEX: u32 = u32::MAX;
+
+/// One side of a prepared joint.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JointSide {
+    /// Solver index, or [`NO_INDEX`].
+    pub index: u32,
+    /// Whether the joint's impulses move it (dynamic and awake).
+    pub moves: bool,
+    pub inv_mass: f32,
+    pub inv_inertia: Matrix3<f32>,
+    /// The joint frame's world rotation at the step's start.
+    pub frame_rotation: UnitQuaternion<f32>,
+    /// The anchor relative to the centre of mass, world frame, at the
+    /// step's start.
+    pub anchor: Vector3<f32>,
+}
+
+/// One joint as the substeps solve it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PreparedJoint {
+    /// The joint's slot.
+    pub slot: u32,
+    pub kind: JointKind,
+    pub a: JointSide,
+    pub b: JointSide,
+    /// Centre of mass of B minus that of A at the step's start.
+    pub delta_center: Vector3<f32>,
+    /// The position-correcting softness of the push pass.
+    pub soft: Soft,
+    /// A weld's linear and angular springs, a distance joint's spring
+    /// (in `linear_spring`): used in both passes.
+    pub linear_spring: Option<Soft>,
+    pub angular_spring: Option<Soft>,
+}
+
+/// The joint stage's per-step arrays, kept between steps.
+#[derive(Debug, Default)]
+pub(crate) struct JointScratch {
+    /// The joints solved this step, in slot order.
+    pub prepared: Vec<PreparedJoint>,
+    /// The substep length of this step.
+    pub h: f32,
+}
+
+impl JointScratch {
+    /// Prepares every joint with an awake body for a step of substeps `h`.
+    /// `solver_index`, `masses` and `centers` are the solver's arrays for
+    /// this step (a body that is not awake has solver index 0, the static
+    /// stand-in, and is read from `bodies`).
+    pub fn prepare(
+        &mut self,
+        joints: &Joints,
+        bodies: &Bodies,
+        solver_index: &[u32],
+        masses: &[SolverMass],
+        centers: &[Point3<f32>],
+        h: f32,
+    ) {
+        self.prepared.clear();
+        self.h = h;
+        if joints.count == 0 {
+            return;
+        }
+        for (slot, r) in joints.records.iter().enumerate() {
+            if !r.alive {
+                continue;
+            }
+            let (ia, ib) = (r.body_a as usize, r.body_b as usize);
+            if !bodies.active[ia] && !bodies.active[ib] {
+                continue;
+            }
+            let side = |i: usize, frame: &collide::nalgebra::Isometry3<f32>| {
+                let pose = &bodies.poses[i];
+                let record = &bodies.records[i];
+                let awake = bodies.active[i];
+                let index = if awake { solver_index[i] } else { NO_INDEX };
+                let (inv_mass, inv_inertia, center) = if awake {
+                    let m = &masses[index as usize];
+                    (m.inv_mass, m.inv_inertia, centers[index as usize])
+                } else {
+                    (0.0, Matrix3::zeros(), pose * record.mass.local_center)
+                };
+                let side = JointSide {
+                    index,
+                    moves: awake && record.kind == BodyKind::Dynamic,
+                    inv_mass,
+                    inv_inertia,
+                    frame_rotation: pose.rotation * frame.rotation,
+                    anchor: pose.rotation
+                        * (frame.translation.vector - record.mass.local_center.coords),
+                };
+                (side, center)
+            };
+            let (a, center_a) = side(ia, &r.frame_a);
+            let (b, center_b) = side(ib, &r.frame_b);
+            let spring = |s: &Option<crate::joint::desc::Softness>| {
+                s.filter(|s| s.hertz > 0.0).map(|s| Soft::new(&s, h))
+            };
+            let (linear_spring, angular_spring) = match r.kind {
+                JointKind::Weld => (spring(&r.linear_softness), spring(&r.angular_softness)),
+                JointKind::Distance => (spring(&r.spring), None),
+                _ => (None, None),
+            };
+            self.prepared.push(PreparedJoint {
+                slot: slot as u32,
+                kind: r.kind,
+                a,
+                b,
+                delta_center: center_b - center_a,
+                soft: Soft::capped(&r.softness.unwrap_or(DEFAULT_JOINT_SOFTNESS), h),
+                linear_spring,
+                angular_spring,
+            });
+        }
+    }
+}
