@@ -11,7 +11,7 @@ use sandbox::{
     build_ragdoll,
 };
 
-use crate::common::world;
+use crate::common::{step, world};
 
 /// How far past a limit a resting joint may be, radians (2°). The joints
 /// are soft (box3d's 60 Hz default softness): under a static load a limit
@@ -205,4 +205,41 @@ fn the_ragdoll_is_built_at_its_position_rotation_and_scale() {
         assert!(!view.collide_connected);
         assert!((view.anchor_a() - twice.anchor_world(joint)).norm() < 1e-4);
     }
+}
+/// Longest a dropped ragdoll may take to fall asleep: 20 m takes 2 s, and
+/// the bounce and the limbs' swing die down in a few more.
+const MAX_SECONDS: usize = 20;
+
+/// Dropped from 20 m, tipped, the ragdoll lands, comes to rest within
+/// every limit and sleeps.
+#[test]
+fn a_ragdoll_dropped_from_20_m_rests_within_its_limits_and_sleeps() {
+    let desc = RagdollDesc::new(Vector3::new(0.0, 20.0, 0.0))
+        .with_rotation(UnitQuaternion::from_euler_angles(0.7, 0.3, 0.2));
+    let (mut w, ragdoll, rest) = drop_ragdoll(&desc);
+    let mut asleep_at = None;
+    let mut worst = 0.0f32;
+    for n in 0..MAX_SECONDS * 60 {
+        step(&mut w);
+        let m = measure(&w, &ragdoll, &desc, &rest);
+        worst = m.iter().map(|m| m.gap).fold(worst, f32::max);
+        if ragdoll.parts.iter().all(|&b| w.is_awake(b) == Some(false)) {
+            asleep_at = Some(n);
+            break;
+        }
+    }
+    let Some(steps) = asleep_at else {
+        panic!("still awake after {MAX_SECONDS} s");
+    };
+    // Resting on the ground, not fallen through it or left hanging.
+    for &b in &ragdoll.parts {
+        let y = w.pose(b).unwrap().translation.y;
+        assert!((0.0..0.6).contains(&y), "a part rests at y = {y}");
+    }
+    let m = measure(&w, &ragdoll, &desc, &rest);
+    if let Err(e) = check_limits(&m) {
+        panic!("asleep after {steps} steps, but {e}");
+    }
+    // The anchors held through the fall and the landing: never a limb off.
+    assert!(worst < 0.1, "anchors came {worst} m apart during the fall");
 }

@@ -261,3 +261,44 @@ fn the_example_joints_file_loads() {
         (views[2].anchor_b() - views[2].anchor_a() - Vector3::new(0.4, 0.0, 0.0)).norm() < 1e-5
     );
 }
+
+/// Run for 5 s, the example does what its comments say: the door stops at
+/// its 1.2 rad limit, the wheel turns at its motor's 2 rad/s, and no bead
+/// of the rope is more than 0.4 m from the one before. Measured from the
+/// bodies' poses and velocities.
+#[test]
+fn the_example_joints_file_runs_as_its_comments_say() {
+    use sandbox::StepSettings;
+    use sandbox::tools::SceneSource;
+    /// A limit or a rope's length may give this much under load (the
+    /// joints' default softness), radians or metres.
+    const SLACK: f32 = 0.01;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/joints.toml");
+    let mut loaded = SceneSource::File(path.into()).build(StepSettings::default()).unwrap();
+    let world = &mut loaded.world;
+    let bodies: Vec<_> = world.bodies().collect();
+    // Creation order, the ground first (see the file's comments).
+    let (door, wheel, hook) = (bodies[2], bodies[4], bodies[5]);
+    let beads = &bodies[6..12];
+    let mut door_max = 0.0f32;
+    for _ in 0..300 {
+        crate::common::step(world);
+        let q = world.pose(door).unwrap().rotation;
+        // The door turns about y only: its angle from the pose.
+        let angle = 2.0 * q.j.atan2(q.w);
+        door_max = door_max.max(angle.abs());
+        let mut previous = world.pose(hook).unwrap().translation.vector;
+        for &b in beads {
+            let p = world.pose(b).unwrap().translation.vector;
+            assert!((p - previous).norm() <= 0.4 + SLACK, "{}", (p - previous).norm());
+            previous = p;
+        }
+    }
+    // It reached its limit (pushed at 3 rad/s) and never passed it.
+    assert!(door_max > 1.2 - SLACK && door_max <= 1.2 + SLACK, "{door_max}");
+    let w = world.angular_velocity(wheel).unwrap();
+    assert!((w.z - 2.0).abs() <= 0.02, "{w}");
+    // The rope hangs: its last bead below the hook.
+    let last = world.pose(beads[5]).unwrap().translation.y;
+    assert!(last < 4.0 - 1.0, "{last}");
+}
