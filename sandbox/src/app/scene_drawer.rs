@@ -260,8 +260,13 @@ impl SceneDrawer {
 }
 
 /// The colour of joint anchors and of the line between a joint's two
-/// anchors (a distance joint's rod or rope, or another joint's error).
-const JOINT_COLOR: Color = Color::rgb(0.95, 0.95, 0.75);
+/// anchors (a distance joint's rod or rope, or another joint's error): a
+/// dark slate, which reads as a pin on the light palette colours without
+/// hiding small parts (a ragdoll's joints are 10 to 30 cm apart).
+const JOINT_COLOR: Color = Color::rgb(0.12, 0.14, 0.2);
+
+/// Size of a joint's anchor marker, pixels.
+const JOINT_MARKER_PX: f32 = 3.0;
 
 /// Length of a drawn joint axis, and of the frame x axes about it, metres:
 /// about a ragdoll's limb radius times four, short of the next joint.
@@ -290,10 +295,10 @@ fn draw_joints(sim: &Simulation, alpha: f32, axes: bool, frame: &mut FrameScene)
         };
         let (fa, fb) = (drawn(view.body_a, &view.frame_a), drawn(view.body_b, &view.frame_b));
         let (pa, pb) = (Point3::from(fa.translation.vector), Point3::from(fb.translation.vector));
-        frame.points.push(PointMarker { position: pa, size_px: 5.0, color: JOINT_COLOR });
+        frame.points.push(PointMarker { position: pa, size_px: JOINT_MARKER_PX, color: JOINT_COLOR });
         let apart = (pa - pb).norm() > 1e-3;
         if apart || view.kind == crate::joint::JointKind::Distance {
-            frame.points.push(PointMarker { position: pb, size_px: 5.0, color: JOINT_COLOR });
+            frame.points.push(PointMarker { position: pb, size_px: JOINT_MARKER_PX, color: JOINT_COLOR });
             frame.lines.push(DebugLine { start: pa, end: pb, color: JOINT_COLOR });
         }
         if axes {
