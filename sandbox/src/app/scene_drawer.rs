@@ -295,10 +295,18 @@ fn draw_joints(sim: &Simulation, alpha: f32, axes: bool, frame: &mut FrameScene)
         };
         let (fa, fb) = (drawn(view.body_a, &view.frame_a), drawn(view.body_b, &view.frame_b));
         let (pa, pb) = (Point3::from(fa.translation.vector), Point3::from(fb.translation.vector));
-        frame.points.push(PointMarker { position: pa, size_px: JOINT_MARKER_PX, color: JOINT_COLOR });
+        frame.points.push(PointMarker {
+            position: pa,
+            size_px: JOINT_MARKER_PX,
+            color: JOINT_COLOR,
+        });
         let apart = (pa - pb).norm() > 1e-3;
         if apart || view.kind == crate::joint::JointKind::Distance {
-            frame.points.push(PointMarker { position: pb, size_px: JOINT_MARKER_PX, color: JOINT_COLOR });
+            frame.points.push(PointMarker {
+                position: pb,
+                size_px: JOINT_MARKER_PX,
+                color: JOINT_COLOR,
+            });
             frame.lines.push(DebugLine { start: pa, end: pb, color: JOINT_COLOR });
         }
         if axes {
