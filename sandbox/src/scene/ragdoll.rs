@@ -365,6 +365,18 @@ impl Ragdoll {
 /// dynamic bodies in the rest pose placed by `desc`, then the joints of
 /// [`RAGDOLL_JOINTS`] (joined parts never collide).
 ///
+/// ```
+/// use sandbox::collide::nalgebra::Vector3;
+/// use sandbox::{RagdollDesc, RagdollPart, World, add_ground, build_ragdoll};
+/// let mut world = World::new();
+/// add_ground(&mut world).unwrap();
+/// let ragdoll = build_ragdoll(&mut world, &RagdollDesc::new(Vector3::zeros())).unwrap();
+/// assert_eq!((world.body_count(), world.joint_count()), (12, 10));
+/// // Standing on the ground, the head's centre 1.71 m up.
+/// let head = world.pose(ragdoll.body(RagdollPart::Head)).unwrap().translation.y;
+/// assert!((head - 1.71).abs() < 1e-5);
+/// ```
+///
 /// # Errors
 /// What the world refuses: a scale, density or friction its rules reject,
 /// a position past [`WORLD_BOUND`](crate::WORLD_BOUND). Bodies and joints
