@@ -11,7 +11,8 @@ Each run records:
   included, which the load affects far less on one thread;
 - the 1-minute load average just before the run.
 
-Usage: python3 run.py BENCHMARK SANDBOX [RUNS]
+Usage: python3 run.py BENCHMARK SANDBOX [RUNS] [SCENE,...]
+(SCENE: the sandbox's names, e.g. joint-grid; default every scene)
 """
 
 import json
@@ -28,6 +29,7 @@ SCENES = [
     ("large_pyramid", "large-pyramid", 200),
     ("many_pyramids", "many-pyramids", 100),
     ("convex_pile", "convex-pile", 500),
+    ("joint_grid", "joint-grid", 100),
 ]
 
 
@@ -62,12 +64,14 @@ def sandbox(binary, name, steps, threads, cwd):
 def main():
     benchmark, binary = sys.argv[1], sys.argv[2]
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    only = sys.argv[4].split(",") if len(sys.argv) > 4 else [s for _, s, _ in SCENES]
+    scenes = [sc for sc in SCENES if sc[1] in only]
     rows = []
     # box3d writes its .csv/.dat files into the working directory.
     with tempfile.TemporaryDirectory() as cwd:
         print(f"{'scene':<15}{'thr':>4}{'engine':>9}{'run':>4}{'ms':>10}{'cpu s':>8}{'load':>7}", flush=True)
         for run in range(1, runs + 1):
-            for b_name, s_name, steps in SCENES:
+            for b_name, s_name, steps in scenes:
                 for threads in (1, 2):
                     for engine in ("box3d", "sandbox"):
                         l = load()
@@ -81,7 +85,7 @@ def main():
     print("medians: the engines' own ms over the scene's steps, process CPU s, sandbox / box3d")
     print(f"{'scene':<15}{'thr':>4}{'box3d ms':>10}{'sandbox':>10}{'ratio':>7}"
           f"{'box3d cpu':>11}{'sandbox':>9}{'ratio':>7}{'load':>12}")
-    for _, s_name, _ in SCENES:
+    for _, s_name, _ in scenes:
         for threads in (1, 2):
             sel = [r for r in rows if r[0] == s_name and r[1] == threads]
             med = lambda engine, k: statistics.median(r[k] for r in sel if r[2] == engine)

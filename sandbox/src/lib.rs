@@ -115,6 +115,10 @@ pub use scene::file::{
     self as scene_file, Location, MAX_CONTACT_HERTZ, MAX_HULL_POINTS, MAX_ITERATIONS,
     MAX_SCENE_FILE_BYTES, MAX_SUBSTEPS, SceneFile, SceneFileError,
 };
+pub use scene::ragdoll::{
+    RAGDOLL_JOINT_COUNT, RAGDOLL_JOINT_FRICTION, RAGDOLL_JOINTS, RAGDOLL_PART_COUNT, Ragdoll,
+    RagdollDesc, RagdollJoint, RagdollLimits, RagdollPart, build_ragdoll,
+};
 pub use settings::{MAX_THREADS, StepSettings};
 pub use solver::integrate::MAX_LINEAR_SPEED;
 pub use solver::simd_target::SimdTarget;

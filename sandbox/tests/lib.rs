@@ -25,6 +25,7 @@ mod joint_grid_speed;
 mod joint_limits;
 mod joint_motor;
 mod joint_pendulum;
+mod joint_scenes;
 mod joint_world;
 mod kinematic;
 mod mass_properties;
@@ -32,6 +33,7 @@ mod mass_ratios;
 mod new_shape_bodies;
 mod piles;
 mod push_out;
+mod ragdoll;
 mod ray_cast;
 // The window tests in `render_scenes` run the binary, and `render_probe`
 // uses `render_scenes`' helpers.
@@ -47,6 +49,7 @@ mod robustness;
 mod rolling_and_sleep_fields;
 mod scene_file;
 mod scene_file_fuzz;
+mod scene_file_joints;
 mod scene_file_new_shapes;
 mod scene_file_shapes;
 mod shapes_at_rest;

@@ -24,7 +24,7 @@ const STEPS: usize = 150;
 /// How often the runs are compared.
 const COMPARE_EVERY: usize = 25;
 /// Each scene with a size that gives it at least 1000 bodies.
-const SCENES: [(Scene, usize); 8] = [
+const SCENES: [(Scene, usize); 12] = [
     (Scene::Pyramid, 100),
     (Scene::FallingBoxes, 4200),
     (Scene::Stack, 1000),
@@ -33,6 +33,10 @@ const SCENES: [(Scene, usize); 8] = [
     (Scene::LargePyramid, 45),
     (Scene::ManyPyramids, 5),
     (Scene::ConvexPile, 16),
+    (Scene::Chain, 999),
+    (Scene::Bridge, 1000),
+    (Scene::Ragdolls, 10),
+    (Scene::JointGrid, 33),
 ];
 /// Thread counts checked against one thread: the machine's two cores, and
 /// one more than that, which splits the chunks unevenly.

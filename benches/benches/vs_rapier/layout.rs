@@ -117,8 +117,12 @@ pub fn dynamic_bodies(scene: Scene, size: usize) -> Result<Vec<BodySpec>, collid
             }
         }
         // Compared with box3d itself (benches/VS_BOX3D.md), not with rapier.
-        Scene::LargePyramid | Scene::ManyPyramids | Scene::ConvexPile => {
+        Scene::LargePyramid | Scene::ManyPyramids | Scene::ConvexPile | Scene::JointGrid => {
             panic!("{scene} is one of box3d's scenes, not part of the rapier comparison")
+        }
+        // Joint scenes: the rapier comparison builds no joints.
+        Scene::Chain | Scene::Bridge | Scene::Ragdolls => {
+            panic!("{scene} has joints, not part of the rapier comparison")
         }
     }
     Ok(out)

@@ -61,6 +61,8 @@ pub enum Action {
     ToggleAabbs,
     /// Toggle colouring by island.
     ToggleIslands,
+    /// Toggle the joint axes overlay.
+    ToggleJoints,
     /// Show or hide the help overlay listing every key.
     ToggleHelp,
     /// Quit the app.
@@ -100,6 +102,7 @@ pub fn key_action(key: KeyCode) -> Option<Action> {
         KeyCode::KeyC => Action::ToggleContacts,
         KeyCode::KeyA => Action::ToggleAabbs,
         KeyCode::KeyI => Action::ToggleIslands,
+        KeyCode::KeyJ => Action::ToggleJoints,
         _ => return None,
     })
 }
@@ -250,6 +253,7 @@ impl Controller {
             Action::ToggleContacts => self.debug.contacts = !self.debug.contacts,
             Action::ToggleAabbs => self.debug.aabbs = !self.debug.aabbs,
             Action::ToggleIslands => self.debug.islands = !self.debug.islands,
+            Action::ToggleJoints => self.debug.joints = !self.debug.joints,
             Action::ToggleHelp => self.help_visible = !self.help_visible,
             Action::Quit => self.quit_requested = true,
             Action::OpenProbe(dim) => self.open_probe(ProbeSession::new(dim)),

@@ -2,8 +2,8 @@
 //! shape of each body with its interpolated pose (a body of several shapes
 //! drawn shape by shape, each at its pose in the body), a colour per body
 //! (or per island), sleeping bodies dimmer, sensors in their own pale
-//! tint and dimmed, and the debug overlays the user turned on
-//! (contact points and normals, fat AABBs). It reads the world only through
+//! tint and dimmed, every joint's anchors, and the debug overlays the
+//! user turned on (contact points and normals, fat AABBs, joint axes). It reads the world only through
 //! [`World::view`](crate::World::view). Each distinct hull is uploaded to
 //! the renderer once. Cuboids, spheres, capsules, cylinders and cones are
 //! instances of the renderer's unit meshes; segments are thin capsules;
@@ -40,6 +40,9 @@ pub struct DebugDraw {
     pub aabbs: bool,
     /// Colour bodies by island instead of by body.
     pub islands: bool,
+    /// Each joint's axis as each of its bodies carries it, and each
+    /// body's frame x axis about it (their angle is the joint's turn).
+    pub joints: bool,
 }
 
 /// Builds frames, remembering which hull meshes the renderer already has.
@@ -180,6 +183,7 @@ impl SceneDrawer {
                 }
             }
         }
+        draw_joints(sim, alpha, debug.joints, frame);
         if let Some(drag) = sim.drag()
             && let Some(pose) = sim.world.pose(drag.body)
         {
@@ -252,6 +256,68 @@ impl SceneDrawer {
         };
         self.by_body.insert(body, id);
         Ok(id)
+    }
+}
+
+/// The colour of joint anchors and of the line between a joint's two
+/// anchors (a distance joint's rod or rope, or another joint's error): a
+/// dark slate, which reads as a pin on the light palette colours without
+/// hiding small parts (a ragdoll's joints are 10 to 30 cm apart).
+const JOINT_COLOR: Color = Color::rgb(0.12, 0.14, 0.2);
+
+/// Size of a joint's anchor marker, pixels.
+const JOINT_MARKER_PX: f32 = 3.0;
+
+/// Length of a drawn joint axis, and of the frame x axes about it, metres:
+/// about a ragdoll's limb radius times four, short of the next joint.
+const JOINT_AXIS_LENGTH: f32 = 0.25;
+
+/// Draws every joint: a small marker at each anchor, a line between the
+/// two anchors where they differ (always for a distance joint); with
+/// `axes`, body A's joint axis (z) in blue and body B's in green from the
+/// anchor, with each body's frame x axis in the colour of its body's
+/// axis at half length, so a hinge's turn and a ball joint's swing and
+/// twist read at a glance. Poses are interpolated as the bodies' are, so
+/// the markers stay on the drawn bodies.
+fn draw_joints(sim: &Simulation, alpha: f32, axes: bool, frame: &mut FrameScene) {
+    let world = &sim.world;
+    for id in world.joints() {
+        let Some(view) = world.joint(id) else { continue };
+        // Each frame carried by its body's drawn (interpolated) pose.
+        let drawn = |body: BodyId, frame_world: &Isometry3<f32>| -> Isometry3<f32> {
+            match world.pose(body) {
+                Some(pose) => {
+                    let in_body = pose.inverse() * frame_world;
+                    sim.interpolated(body.index(), pose, alpha) * in_body
+                }
+                None => *frame_world,
+            }
+        };
+        let (fa, fb) = (drawn(view.body_a, &view.frame_a), drawn(view.body_b, &view.frame_b));
+        let (pa, pb) = (Point3::from(fa.translation.vector), Point3::from(fb.translation.vector));
+        frame.points.push(PointMarker {
+            position: pa,
+            size_px: JOINT_MARKER_PX,
+            color: JOINT_COLOR,
+        });
+        let apart = (pa - pb).norm() > 1e-3;
+        if apart || view.kind == crate::joint::JointKind::Distance {
+            frame.points.push(PointMarker {
+                position: pb,
+                size_px: JOINT_MARKER_PX,
+                color: JOINT_COLOR,
+            });
+            frame.lines.push(DebugLine { start: pa, end: pb, color: JOINT_COLOR });
+        }
+        if axes {
+            for (f, p, color) in [(fa, pa, Color::BLUE), (fb, pb, Color::GREEN)] {
+                let z = f.rotation * Vector3::z();
+                let x = f.rotation * Vector3::x();
+                frame.lines.push(DebugLine { start: p, end: p + z * JOINT_AXIS_LENGTH, color });
+                let end = p + x * (0.5 * JOINT_AXIS_LENGTH);
+                frame.lines.push(DebugLine { start: p, end, color });
+            }
+        }
     }
 }
 

@@ -177,7 +177,8 @@ fn h_f12_and_the_overlay_keys_toggle_state() {
     press(&mut c, KeyCode::KeyC);
     press(&mut c, KeyCode::KeyA);
     press(&mut c, KeyCode::KeyI);
-    assert!(c.debug.contacts && c.debug.aabbs && c.debug.islands);
+    press(&mut c, KeyCode::KeyJ);
+    assert!(c.debug.contacts && c.debug.aabbs && c.debug.islands && c.debug.joints);
     assert!(key_action(KeyCode::KeyQ).is_none(), "Q alone must not quit");
 }
 
@@ -346,4 +347,37 @@ fn f_frames_every_scene_right_of_the_hud() {
     press(&mut c, KeyCode::KeyH);
     press(&mut c, KeyCode::KeyF);
     assert_eq!(c.view_region().left, 0.0);
+}
+
+/// Ctrl+drag pulls a jointed body, and its joints bring the rest along: a
+/// ragdoll lying on the ground and lifted by its head raises its pelvis.
+#[test]
+fn ctrl_drag_lifts_a_ragdoll_by_its_head() {
+    use crate::scene::ragdoll::RagdollPart;
+    let mut c = controller(Scene::Ragdolls, 1);
+    for _ in 0..180 {
+        c.sim.step();
+    }
+    let head = c.sim.bodies[RagdollPart::Head.index()];
+    let pelvis = c.sim.bodies[RagdollPart::Pelvis.index()];
+    let head_at = c.sim.world.pose(head).unwrap().translation.vector;
+    let pelvis_before = c.sim.world.pose(pelvis).unwrap().translation.y;
+    // A ray straight down onto the head's centre, from above everything.
+    let down = collide::Ray::new(
+        Point3::from(head_at) + collide::nalgebra::Vector3::y() * 5.0,
+        -collide::nalgebra::Vector3::y(),
+    );
+    assert!(c.sim.start_drag(&down), "the ray down onto the head grabbed nothing");
+    assert_eq!(c.sim.drag().unwrap().body, head, "the ray grabbed another part");
+    // Pull the held point 1.5 m up.
+    let up = collide::Ray::new(
+        Point3::from(head_at) + collide::nalgebra::Vector3::y() * 6.5,
+        -collide::nalgebra::Vector3::y(),
+    );
+    c.sim.update_drag(&up);
+    for _ in 0..180 {
+        c.sim.step();
+    }
+    let pelvis_after = c.sim.world.pose(pelvis).unwrap().translation.y;
+    assert!(pelvis_after > pelvis_before + 0.3, "pelvis {pelvis_before} -> {pelvis_after}");
 }

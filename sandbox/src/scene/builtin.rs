@@ -11,6 +11,7 @@ use collide::{Capsule, ConvexHull, Cuboid, Shape, Sphere};
 use crate::body::{BodyDesc, BodyId};
 use crate::error::WorldError;
 use crate::scene::box3d::{build_convex_pile, build_large_pyramid, build_many_pyramids};
+use crate::scene::joints::{build_bridge, build_chain, build_joint_grid, build_ragdolls};
 use crate::world::World;
 
 /// One of the named scenes.
@@ -35,11 +36,21 @@ pub enum Scene {
     /// box3d's `convex_pile`: `size` (80) layers of 8 × 8 hulls of 32
     /// points, density 1.
     ConvexPile,
+    /// `size` (20) capsule links hanging from a static body by ball joints,
+    /// with a ball 1,000 times a link's mass at the end.
+    Chain,
+    /// `size` (40) planks on hinges between two static posts.
+    Bridge,
+    /// `size` × `size` (5 × 5) ragdolls dropped on the ground.
+    Ragdolls,
+    /// box3d's `joint_grid`: `size` × `size` (100 × 100) spheres held by
+    /// ball joints, the top row static, sleeping off, no ground.
+    JointGrid,
 }
 
 impl Scene {
     /// Every scene, in documentation order.
-    pub const ALL: [Scene; 8] = [
+    pub const ALL: [Scene; 12] = [
         Scene::Pyramid,
         Scene::FallingBoxes,
         Scene::Stack,
@@ -48,6 +59,10 @@ impl Scene {
         Scene::LargePyramid,
         Scene::ManyPyramids,
         Scene::ConvexPile,
+        Scene::Chain,
+        Scene::Bridge,
+        Scene::Ragdolls,
+        Scene::JointGrid,
     ];
 
     /// The scene's command-line name.
@@ -61,11 +76,16 @@ impl Scene {
             Scene::LargePyramid => "large-pyramid",
             Scene::ManyPyramids => "many-pyramids",
             Scene::ConvexPile => "convex-pile",
+            Scene::Chain => "chain",
+            Scene::Bridge => "bridge",
+            Scene::Ragdolls => "ragdolls",
+            Scene::JointGrid => "joint-grid",
         }
     }
 
     /// How many dynamic bodies the scene creates at `size` (the ground
-    /// aside), or `None` if the count overflows a `u64`.
+    /// aside; for `joint-grid`, its static top row too), or `None` if the
+    /// count overflows a `u64`.
     pub fn body_count(self, size: usize) -> Option<u64> {
         let n = u64::try_from(size).ok()?;
         match self {
@@ -76,6 +96,42 @@ impl Scene {
             // Pyramids of base 10: 55 cubes each.
             Scene::ManyPyramids => n.checked_mul(n)?.checked_mul(55),
             Scene::ConvexPile => n.checked_mul(64),
+            // The links and the ball.
+            Scene::Chain => n.checked_add(1),
+            Scene::Bridge => Some(n),
+            Scene::Ragdolls => {
+                n.checked_mul(n)?.checked_mul(crate::scene::ragdoll::RAGDOLL_PART_COUNT as u64)
+            }
+            Scene::JointGrid => n.checked_mul(n),
+        }
+    }
+
+    /// How many joints the scene creates at `size`, or `None` if the
+    /// count overflows a `u64`.
+    ///
+    /// ```
+    /// use sandbox::Scene;
+    /// assert_eq!(Scene::Chain.joint_count(20), Some(21));
+    /// assert_eq!(Scene::Pyramid.joint_count(20), Some(0));
+    /// // box3d's 19,800 but for the 99 between static spheres.
+    /// assert_eq!(Scene::JointGrid.joint_count(100), Some(19_701));
+    /// ```
+    pub fn joint_count(self, size: usize) -> Option<u64> {
+        let n = u64::try_from(size).ok()?;
+        match self {
+            // One per link and one for the ball; one per plank and one
+            // for the far post.
+            Scene::Chain | Scene::Bridge => n.checked_add(1),
+            Scene::Ragdolls => {
+                n.checked_mul(n)?.checked_mul(crate::scene::ragdoll::RAGDOLL_JOINT_COUNT as u64)
+            }
+            // n columns of n − 1 vertical joints, n − 1 columns of n − 1
+            // horizontal ones below the static row.
+            Scene::JointGrid => {
+                let m = n.saturating_sub(1);
+                n.checked_mul(m)?.checked_add(m.checked_mul(m)?)
+            }
+            _ => Some(0),
         }
     }
 
@@ -89,17 +145,23 @@ impl Scene {
             Scene::LargePyramid => 100,
             Scene::ManyPyramids => 14,
             Scene::ConvexPile => 80,
+            Scene::Chain => 20,
+            Scene::Bridge => 40,
+            Scene::Ragdolls => 5,
+            Scene::JointGrid => 100,
         }
     }
 
     /// The steps `sandbox bench` runs when not told: 600 (10 s) for the
     /// sandbox's own scenes, and for box3d's the steps its `benchmark` app
-    /// times (200, 100 and 500), so the two are compared on the same run.
+    /// times (200, 100, 500 and, for `joint-grid`, 100), so the two are
+    /// compared on the same run.
     pub fn default_steps(self) -> u64 {
         match self {
             Scene::Pyramid | Scene::FallingBoxes | Scene::Stack | Scene::Wall | Scene::Mixed => 600,
+            Scene::Chain | Scene::Bridge | Scene::Ragdolls => 600,
             Scene::LargePyramid => 200,
-            Scene::ManyPyramids => 100,
+            Scene::ManyPyramids | Scene::JointGrid => 100,
             Scene::ConvexPile => 500,
         }
     }
@@ -107,7 +169,10 @@ impl Scene {
     /// Whether the scene is one of box3d's benchmark scenes, which bring
     /// their own ground, densities and sleep setting (see `scene/box3d.rs`).
     pub fn is_box3d(self) -> bool {
-        matches!(self, Scene::LargePyramid | Scene::ManyPyramids | Scene::ConvexPile)
+        matches!(
+            self,
+            Scene::LargePyramid | Scene::ManyPyramids | Scene::ConvexPile | Scene::JointGrid
+        )
     }
 }
 
@@ -150,7 +215,7 @@ pub enum SceneError {
     /// The icosahedron hull of the mixed scene, or convex-pile's hull,
     /// could not be built.
     Hull(collide::HullError),
-    /// The world refused a body.
+    /// The world refused a body or a joint.
     World(WorldError),
     /// The scene at this size would create more than [`MAX_SCENE_BODIES`]
     /// bodies; nothing was built.
@@ -168,7 +233,7 @@ impl fmt::Display for SceneError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Hull(_) => f.write_str("building the scene's hull failed"),
-            Self::World(_) => f.write_str("adding a body failed"),
+            Self::World(_) => f.write_str("adding a body or a joint failed"),
             Self::TooManyBodies { scene, size, bodies } => {
                 match bodies {
                     Some(n) => write!(f, "{scene} of size {size} would create {n} bodies")?,
@@ -258,6 +323,22 @@ pub fn build_scene(
             build_convex_pile(world, size, &mut ids)?;
             return Ok(ids);
         }
+        Scene::Chain => {
+            build_chain(world, size, &mut ids)?;
+            return Ok(ids);
+        }
+        Scene::Bridge => {
+            build_bridge(world, size, &mut ids)?;
+            return Ok(ids);
+        }
+        Scene::Ragdolls => {
+            build_ragdolls(world, size, &mut ids)?;
+            return Ok(ids);
+        }
+        Scene::JointGrid => {
+            build_joint_grid(world, size, &mut ids)?;
+            return Ok(ids);
+        }
         _ => {}
     }
     add_ground(world)?;
@@ -318,7 +399,13 @@ pub fn build_scene(
             }
         }
         // Built above.
-        Scene::LargePyramid | Scene::ManyPyramids | Scene::ConvexPile => {}
+        Scene::LargePyramid
+        | Scene::ManyPyramids
+        | Scene::ConvexPile
+        | Scene::Chain
+        | Scene::Bridge
+        | Scene::Ragdolls
+        | Scene::JointGrid => {}
     }
     Ok(ids)
 }

@@ -5,4 +5,6 @@
 pub(crate) mod box3d;
 pub(crate) mod builtin;
 pub mod file;
+pub(crate) mod joints;
+pub(crate) mod ragdoll;
 pub(crate) mod source;

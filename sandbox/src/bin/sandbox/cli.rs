@@ -191,6 +191,9 @@ pub struct ScreenshotArgs {
     /// Draw contact points and normals.
     #[arg(long)]
     pub contacts: bool,
+    /// Draw each joint's axes (its anchors are always drawn).
+    #[arg(long)]
+    pub joints: bool,
     /// Camera yaw about the vertical, degrees (0: looking along -Z).
     #[arg(long, allow_negative_numbers = true)]
     pub yaw: Option<f32>,

@@ -31,6 +31,7 @@ pub fn screenshot(args: &ScreenshotArgs) -> Result<()> {
         h.controller.open_probe(crate::probe::session(&args.probe)?);
     }
     h.debug.contacts = args.contacts;
+    h.debug.joints = args.joints;
     if let Some(yaw) = args.yaw {
         h.controller.camera.yaw = yaw.to_radians();
     }

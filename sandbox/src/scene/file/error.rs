@@ -110,6 +110,23 @@ pub enum SceneFileError {
         /// Why the world refused it.
         source: WorldError,
     },
+    /// A `[[joint]]` entry is wrong: a key its kind does not take or a
+    /// missing one it needs, limits whose low end is above their high
+    /// end, a body index past the bodies, a joint of a body to itself, a
+    /// zero axis.
+    Joint {
+        /// Where the offending value (or the entry) is.
+        location: Location,
+        /// What is wrong.
+        message: String,
+    },
+    /// The world refused a joint while building.
+    JointRefused {
+        /// The joint's `[[joint]]` entry.
+        location: Location,
+        /// Why the world refused it.
+        source: WorldError,
+    },
 }
 
 impl SceneFileError {
@@ -125,7 +142,9 @@ impl SceneFileError {
             | Self::Hull { location, .. }
             | Self::TooManyBodies { location, .. }
             | Self::TooManyHullPoints { location, .. }
-            | Self::World { location, .. } => Some(*location),
+            | Self::World { location, .. }
+            | Self::Joint { location, .. }
+            | Self::JointRefused { location, .. } => Some(*location),
         }
     }
 
@@ -192,7 +211,9 @@ impl SceneFileError {
             Self::OutOfRange { what, value, expected, .. } => {
                 write!(f, "{what} must be {expected}, got {}", Number(*value))
             }
-            Self::Shape { message, .. } | Self::Rotation { message, .. } => f.write_str(message),
+            Self::Shape { message, .. }
+            | Self::Rotation { message, .. }
+            | Self::Joint { message, .. } => f.write_str(message),
             Self::Hull { .. } => f.write_str("the hull points form no hull"),
             Self::TooManyBodies { count, .. } => write!(
                 f,
@@ -206,6 +227,7 @@ impl SceneFileError {
                 write!(f, "the hull lists {count} points, more than the {MAX_HULL_POINTS} allowed")
             }
             Self::World { .. } => f.write_str("the world refused this body"),
+            Self::JointRefused { .. } => f.write_str("the world refused this joint"),
         }
     }
 }
@@ -278,7 +300,7 @@ impl std::error::Error for SceneFileError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Hull { source, .. } => Some(source),
-            Self::World { source, .. } => Some(source),
+            Self::World { source, .. } | Self::JointRefused { source, .. } => Some(source),
             _ => None,
         }
     }

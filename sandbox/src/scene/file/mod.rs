@@ -1,5 +1,6 @@
 //! Custom scenes read from TOML files: optional step settings, the ground
-//! flag and a list of bodies, each optionally repeated on a grid. A file is
+//! flag, a list of bodies, each optionally repeated on a grid, and joints
+//! between them. A file is
 //! at most [`MAX_SCENE_FILE_BYTES`] long, and the work and memory of reading
 //! it are bounded by that, [`MAX_HULL_POINTS`] and `MAX_SCENE_BODIES`.
 //!
@@ -46,9 +47,31 @@
 //! rolling_resistance = 0.0      # zero or positive; box3d's rolling resistance
 //! sleep_threshold = 0.05        # m/s; default the world's sleep_velocity
 //! repeat = { count = [1, 5, 1], step = [0.0, 1.0, 0.0] }   # optional grid
+//!
+//! [[joint]]                     # after the bodies; see sandbox::JointDesc
+//! kind = "revolute"             # "spherical", "revolute", "prismatic", "weld", "distance"
+//! bodies = [1, 2]               # creation-order indices; the ground, when present, is 0
+//! anchor = [0.0, 1.0, 0.0]      # world frame, at creation
+//! anchor_b = [0.0, 2.0, 0.0]    # distance only (required): the anchor on the second body
+//! axis = [0.0, 0.0, 1.0]        # revolute and prismatic (required); spherical: cone and
+//!                               # twist axis (required with limits); default z
+//! limits = [-0.5, 0.5]          # revolute angle (rad), prismatic slide (m), distance length
+//!                               # range (m, >= 0), spherical twist (rad, in [-π, π])
+//! cone_limit = 0.5              # spherical only, rad in (0, π]
+//! motor = { speed = 1.0, max_force = 10.0 }   # revolute and prismatic
+//! friction = 0.1                # revolute, prismatic, spherical: N·m or N
+//! softness = { hertz = 60.0, damping_ratio = 2.0 }
+//! spring = { hertz = 2.0, damping_ratio = 0.5 }   # distance only
+//! collide_connected = false     # default false
+//! break_force = 1e4             # N; break_torque, N·m; default never
 //! ```
+//!
+//! Each key a joint's kind does not take, each missing one it needs,
+//! limits in the wrong order, a body index past the bodies and a joint of
+//! a body to itself are reported at their line and column.
 
 mod error;
+mod joint;
 mod location;
 mod raw;
 mod scene_file;

@@ -61,6 +61,9 @@ pub(super) struct RawFile {
     pub(super) settings: Option<RawSettings>,
     #[serde(default)]
     pub(super) body: Vec<Spanned<RawBody>>,
+    /// Joints between the bodies (see `joint.rs`).
+    #[serde(default)]
+    pub(super) joint: Vec<Spanned<RawJoint>>,
 }
 
 #[derive(Deserialize)]
@@ -192,4 +195,69 @@ pub(super) struct RawRotation {
 pub(super) struct RawRepeat {
     pub(super) count: Spanned<Exact<Spanned<i64>, 3>>,
     pub(super) step: RawVec3,
+}
+
+/// The kind of a `[[joint]]`.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub(super) enum RawJointKind {
+    Spherical,
+    Revolute,
+    Prismatic,
+    Weld,
+    Distance,
+}
+
+impl RawJointKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Spherical => "spherical",
+            Self::Revolute => "revolute",
+            Self::Prismatic => "prismatic",
+            Self::Weld => "weld",
+            Self::Distance => "distance",
+        }
+    }
+}
+
+/// One `[[joint]]` entry: one struct for every kind, so that each value
+/// keeps its span; which keys a kind takes is checked after parsing.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawJoint {
+    pub(super) kind: Spanned<RawJointKind>,
+    /// Creation-order indices of the two bodies (the ground is 0 when
+    /// the file has one).
+    pub(super) bodies: Spanned<Exact<Spanned<i64>, 2>>,
+    /// World-space anchor at creation (a distance joint's anchor on its
+    /// first body).
+    pub(super) anchor: RawVec3,
+    /// A distance joint's anchor on its second body.
+    pub(super) anchor_b: Option<RawVec3>,
+    pub(super) axis: Option<RawVec3>,
+    pub(super) limits: Option<Spanned<Exact<RawNumber, 2>>>,
+    pub(super) cone_limit: Option<RawNumber>,
+    pub(super) motor: Option<Spanned<RawMotor>>,
+    pub(super) friction: Option<RawNumber>,
+    pub(super) softness: Option<Spanned<RawSoftness>>,
+    pub(super) spring: Option<Spanned<RawSoftness>>,
+    pub(super) collide_connected: Option<bool>,
+    pub(super) break_force: Option<RawNumber>,
+    pub(super) break_torque: Option<RawNumber>,
+}
+
+/// A joint motor: target speed and the most force or torque it may use.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawMotor {
+    pub(super) speed: RawNumber,
+    pub(super) max_force: RawNumber,
+}
+
+/// A spring: frequency and damping ratio.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawSoftness {
+    pub(super) hertz: RawNumber,
+    pub(super) damping_ratio: RawNumber,
 }

@@ -5,6 +5,7 @@ use collide::nalgebra::Vector3;
 use crate::body::{BodyDesc, BodyId};
 use crate::scene::builtin::{MAX_SCENE_BODIES, add_ground};
 use crate::scene::file::error::SceneFileError;
+use crate::scene::file::joint::JointEntry;
 use crate::scene::file::location::{Location, Locator};
 use crate::scene::file::raw::RawFile;
 use crate::scene::file::validate::{Entry, Repeat, SettingsOverrides, Validator};
@@ -24,7 +25,8 @@ pub const MAX_SCENE_FILE_BYTES: usize = 1 << 20;
 ///
 /// Parsing checks everything that can be checked without a world, so
 /// [`build`](SceneFile::build) fails only if the world refuses a body (for
-/// example a shape so large its mass overflows).
+/// example a shape so large its mass overflows) or a joint (one between
+/// two fixed bodies).
 ///
 /// ```
 /// use sandbox::{SceneFile, StepSettings, World};
@@ -55,6 +57,7 @@ pub struct SceneFile {
     ground: bool,
     settings: SettingsOverrides,
     entries: Vec<Entry>,
+    joints: Vec<JointEntry>,
 }
 
 impl SceneFile {
@@ -101,13 +104,24 @@ impl SceneFile {
             }
             entries.push(entry);
         }
-        Ok(Self { ground: raw.ground.unwrap_or(true), settings, entries })
+        let ground = raw.ground.unwrap_or(true);
+        // Bounded by MAX_SCENE_BODIES above.
+        let indexed = total as usize + usize::from(ground);
+        let joints =
+            raw.joint.iter().map(|j| validator.joint(j, indexed)).collect::<Result<Vec<_>, _>>()?;
+        Ok(Self { ground, settings, entries, joints })
     }
 
     /// Whether [`build`](SceneFile::build) adds the SCENES.md ground (the
     /// file's `ground` key; true when absent).
     pub fn has_ground(&self) -> bool {
         self.ground
+    }
+
+    /// How many joints [`build`](SceneFile::build) creates (one per
+    /// `[[joint]]` entry).
+    pub fn joint_count(&self) -> usize {
+        self.joints.len()
     }
 
     /// How many bodies [`build`](SceneFile::build) creates, counting repeats
@@ -160,23 +174,28 @@ impl SceneFile {
     }
 
     /// Adds the ground (unless the file turns it off), then every body in
-    /// the order of [`bodies`](SceneFile::bodies), and returns the bodies'
-    /// handles (not the ground's), static ones included. The world's
+    /// the order of [`bodies`](SceneFile::bodies), then every joint, and
+    /// returns the bodies' handles (not the ground's), static ones
+    /// included. The world's
     /// settings are left alone: create the world with
     /// [`step_settings`](SceneFile::step_settings) to apply the file's.
     ///
     /// # Errors
-    /// [`SceneFileError::World`] at the `[[body]]` entry the world refused.
-    /// Bodies added before the refusal stay in the world.
+    /// [`SceneFileError::World`] at the `[[body]]` entry the world refused,
+    /// [`SceneFileError::JointRefused`] at the `[[joint]]` entry it refused
+    /// (two fixed bodies, for instance, or limits past the API's range).
+    /// Bodies and joints added before the refusal stay in the world.
     pub fn build(&self, world: &mut World) -> Result<Vec<BodyId>, SceneFileError> {
-        if self.ground {
+        let ground = if self.ground {
             // The ground is a fixed static box, which the world accepts; were
             // it refused, the file's start is the best place to point at.
-            add_ground(world).map_err(|source| SceneFileError::World {
+            Some(add_ground(world).map_err(|source| SceneFileError::World {
                 location: Location { line: 1, column: 1, offset: 0, len: 0 },
                 source,
-            })?;
-        }
+            })?)
+        } else {
+            None
+        };
         let mut ids = Vec::with_capacity(self.body_count());
         for e in &self.entries {
             for (location, desc) in expand(e) {
@@ -186,6 +205,16 @@ impl SceneFile {
                         .map_err(|source| SceneFileError::World { location, source })?,
                 );
             }
+        }
+        // Joints name bodies by creation order, the ground first.
+        let ground = ground.into_iter();
+        let indexed: Vec<BodyId> = ground.chain(ids.iter().copied()).collect();
+        for j in &self.joints {
+            // Indices checked against the body count at parse time.
+            let (a, b) = (indexed[j.bodies[0]], indexed[j.bodies[1]]);
+            world
+                .create_joint(j.desc(a, b))
+                .map_err(|source| SceneFileError::JointRefused { location: j.location, source })?;
         }
         Ok(ids)
     }

@@ -51,7 +51,7 @@ pub(super) struct Validator<'a> {
 
 impl Validator<'_> {
     /// A finite number that fits an f32.
-    fn number(&self, n: &RawNumber, what: &str) -> Result<f32, SceneFileError> {
+    pub(super) fn number(&self, n: &RawNumber, what: &str) -> Result<f32, SceneFileError> {
         let v = *n.get_ref();
         // Written so that NaN fails: `!(|v| <= MAX)`.
         if !(v.abs() <= f64::from(f32::MAX)) {
@@ -66,7 +66,12 @@ impl Validator<'_> {
 
     /// A finite number that follows `rule` (the API's rule for the same
     /// value, so files and the API accept the same numbers).
-    fn number_in(&self, n: &RawNumber, what: &str, rule: Rule) -> Result<f32, SceneFileError> {
+    pub(super) fn number_in(
+        &self,
+        n: &RawNumber,
+        what: &str,
+        rule: Rule,
+    ) -> Result<f32, SceneFileError> {
         let v = self.number(n, what)?;
         if rule.admits(f64::from(v)) {
             Ok(v)
@@ -80,7 +85,7 @@ impl Validator<'_> {
         }
     }
 
-    fn vector(&self, v: &RawVec3, what: &str) -> Result<Vector3<f32>, SceneFileError> {
+    pub(super) fn vector(&self, v: &RawVec3, what: &str) -> Result<Vector3<f32>, SceneFileError> {
         let [x, y, z] = &v.get_ref().0;
         Ok(Vector3::new(
             self.number(x, &format!("{what}[0]"))?,
@@ -90,7 +95,7 @@ impl Validator<'_> {
     }
 
     /// A vector whose every component follows `rule`.
-    fn vector_in(
+    pub(super) fn vector_in(
         &self,
         v: &RawVec3,
         what: &str,
