@@ -12,18 +12,18 @@
 //! Before timing, every engine's answers are checked against brute force
 //! over the same inputs. Ids are `{query}/{engine}/{boxes}`.
 //!
-//! Results, 2026-11-29, the team's shared 2-core build machine under load
-//! (load average about 10; `--warm-up-time 1 --measurement-time 3`),
-//! median time per query:
+//! Results, 2026-11-29 12:14 UTC, the team's shared 2-core build machine
+//! (load average about 4 to 8; `--warm-up-time 1 --measurement-time 2`),
+//! mean time per query, after the dynamic tree's area rotations:
 //!
 //! | query | collide static | collide dynamic | parry3d `Bvh` | brute force |
 //! |---|---|---|---|---|
-//! | `bvh_ray_closest` | 2.48 µs | 11.0 µs | 1.90 µs | 162 µs |
-//! | `bvh_aabb_overlap` | 0.50 µs | 3.26 µs | 0.41 µs | 36.1 µs |
+//! | `bvh_ray_closest` | 0.68 µs | 1.15 µs | 0.52 µs | 52.7 µs |
+//! | `bvh_aabb_overlap` | 0.11 µs | 0.20 µs | 0.10 µs | 11.9 µs |
 //!
-//! The static BVH is 1.3 (rays) and 1.2 (boxes) times parry3d's time; the
+//! The static BVH is 1.3 (rays) and 1.1 (boxes) times parry3d's time; the
 //! dynamic tree, built by one insertion at a time with one box per leaf,
-//! 5.8 and 8.0 times.
+//! 2.2 and 2.1 times (before the rotations, in an earlier run: 4.7 and 9.1).
 
 use std::hint::black_box;
 

@@ -29,6 +29,7 @@
 
 use std::hint::black_box;
 
+use benches::surface::{CELL, CELLS_X, CELLS_Z, hull_points, indices, poses_near_surface, samples};
 use collide::composite::{self, Compound, HeightField, ManifoldSet, TriMesh};
 use collide::nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 use collide::{ConvexHull, Cuboid, Ray, RayCast, Shape, ShapeCast, Triangle};
@@ -40,47 +41,10 @@ use parry3d::utils::Array2;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-/// Cells of the surface along x and z, and their width.
-const CELLS_X: usize = 250;
-const CELLS_Z: usize = 200;
-const CELL: f32 = 0.5;
 /// Inputs per row, cycled through.
-const STREAM: usize = 1024;
+const STREAM: usize = benches::STREAM_LEN;
 /// Inputs checked against brute force before timing.
 const CHECKED: usize = 48;
-
-fn wave(x: f32, z: f32) -> f32 {
-    use std::f32::consts::TAU;
-    0.4 * (TAU * 0.1 * x).sin() * (TAU * 0.05 * z).sin()
-}
-
-/// The surface's samples, row-major with rows along x stacked along z
-/// (collide's heightfield layout), for `cx × cz` cells of width `c`.
-fn samples(cx: usize, cz: usize, c: f32) -> Vec<Point3<f32>> {
-    let (hx, hz) = (0.5 * cx as f32 * c, 0.5 * cz as f32 * c);
-    let mut out = Vec::with_capacity((cx + 1) * (cz + 1));
-    for r in 0..=cz {
-        for col in 0..=cx {
-            let (x, z) = (-hx + c * col as f32, -hz + c * r as f32);
-            out.push(Point3::new(x, wave(x, z), z));
-        }
-    }
-    out
-}
-
-/// The triangles over [`samples`], cut as collide's heightfield is.
-fn indices(cx: usize, cz: usize) -> Vec<[u32; 3]> {
-    let w = cx as u32 + 1;
-    let mut out = Vec::with_capacity(2 * cx * cz);
-    for r in 0..cz as u32 {
-        for c in 0..cx as u32 {
-            let v = |rr: u32, cc: u32| rr * w + cc;
-            out.push([v(r, c), v(r + 1, c), v(r + 1, c + 1)]);
-            out.push([v(r, c), v(r + 1, c + 1), v(r, c + 1)]);
-        }
-    }
-    out
-}
 
 fn parry_vec(p: &Point3<f32>) -> Vector {
     Vector::new(p.x, p.y, p.z)
@@ -93,19 +57,6 @@ fn parry_pose(p: &Isometry3<f32>) -> Pose {
         Vector::new(t.x, t.y, t.z),
         parry3d::math::Rotation::from_xyzw(q.i, q.j, q.k, q.w),
     )
-}
-
-/// 12 points on a sphere of radius 0.6 (an icosahedron), for the hull.
-fn hull_points() -> Vec<Point3<f32>> {
-    let g = (1.0 + 5f32.sqrt()) / 2.0;
-    let s = 0.6 / (1.0 + g * g).sqrt();
-    let mut out = Vec::new();
-    for (a, b) in [(1.0, g), (-1.0, g), (1.0, -g), (-1.0, -g)] {
-        out.push(Point3::new(0.0, a * s, b * s));
-        out.push(Point3::new(a * s, b * s, 0.0));
-        out.push(Point3::new(b * s, 0.0, a * s));
-    }
-    out
 }
 
 struct Convex {
@@ -129,22 +80,6 @@ fn convexes() -> Vec<Convex> {
                 .unwrap(),
         },
     ]
-}
-
-/// Poses over the surface, from 0.3 m above to 0.3 m into it, turned.
-fn poses_near_surface(rng: &mut StdRng, half_x: f32, half_z: f32) -> Vec<Isometry3<f32>> {
-    (0..STREAM)
-        .map(|_| {
-            let (x, z) = (rng.random_range(-half_x..half_x), rng.random_range(-half_z..half_z));
-            let y = wave(x, z) + 0.5 + rng.random_range(-0.3..0.3);
-            let q = UnitQuaternion::from_euler_angles(
-                rng.random_range(-3.0..3.0),
-                rng.random_range(-3.0..3.0),
-                rng.random_range(-3.0..3.0),
-            );
-            Isometry3::from_parts(Translation3::new(x, y, z), q)
-        })
-        .collect()
 }
 
 /// Brute force: whether `shape` at `pose` overlaps any of `parts`.

@@ -10,6 +10,8 @@ use collide::nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+pub mod surface;
+
 /// The seed behind every generated input.
 pub const SEED: u64 = 0x5eed_c011_1de5;
 

@@ -14,7 +14,11 @@
 //! level taller than the other: the taller child takes its parent's place,
 //! and the parent takes the shorter of that child's children. Sorted
 //! insertions, which would make a plain descent a list, keep a logarithmic
-//! height.
+//! height. Each ancestor then tries Box2D v3's area rotations: swapping
+//! one child with a grandchild under the other when that shrinks the
+//! other's box. Height balancing alone keeps the tree short but lets its
+//! boxes grow (a box query over 10,000 boxes tested three times the nodes
+//! the static build does); the rotations keep them tight.
 //!
 //! Departures: handles carry a generation, so a removed proxy's handle is
 //! an error rather than an alias of a later proxy in the same node; boxes
@@ -524,6 +528,7 @@ impl<T: Copy> DynamicTree<T> {
         let mut steps = 0;
         while n != NULL && steps < max_steps {
             n = self.balance(n);
+            self.rotate_for_area(n);
             self.recompute(n);
             n = self.nodes[n as usize].parent;
             steps += 1;
@@ -558,6 +563,54 @@ impl<T: Copy> DynamicTree<T> {
         } else {
             n
         }
+    }
+
+    /// Swaps a child of `n` with a grandchild under its other child when
+    /// that shrinks the other child's box (Box2D v3's tree rotations, after
+    /// Kopta et al., "Fast, effective BVH updates for animated scenes",
+    /// 2012): of the four such swaps, the one that reduces the summed
+    /// surface area most, if any does. The subtree's items and `n`'s box
+    /// are unchanged. The height balance of [`balance`](Self::balance)
+    /// comes first; a swap may then leave `n`'s children two levels apart,
+    /// which the next change above `n` balances. (Refusing such swaps kept
+    /// the height at 16 for 10,000 random boxes but tested 2.6 times the
+    /// nodes the static build does; taking them, 19 and 1.15 times; sorted
+    /// insertions stay within twice the ideal height.)
+    fn rotate_for_area(&mut self, n: u32) {
+        if !matches!(self.nodes[n as usize].slot, Slot::Internal) {
+            return;
+        }
+        let [b, c] = self.nodes[n as usize].children;
+        // (child of `n` moved down, grandchild moved up, its parent, the
+        // area saved), best first.
+        let mut best: Option<(u32, u32, u32, f32)> = None;
+        for (x, p) in [(b, c), (c, b)] {
+            let parent = &self.nodes[p as usize];
+            if !matches!(parent.slot, Slot::Internal) {
+                continue;
+            }
+            let old_area = parent.aabb.surface_area();
+            let [f, g] = parent.children;
+            for (up, stays) in [(f, g), (g, f)] {
+                // After the swap, `p` holds `x` and `stays`.
+                let (nx, ns) = (&self.nodes[x as usize], &self.nodes[stays as usize]);
+                let saved = old_area - nx.aabb.merged(&ns.aabb).surface_area();
+                // Written so that NaN areas swap nothing.
+                if saved > best.map_or(0.0, |b| b.3) {
+                    best = Some((x, up, p, saved));
+                }
+            }
+        }
+        let Some((x, up, p, _)) = best else {
+            return;
+        };
+        let kx = usize::from(self.nodes[n as usize].children[1] == x);
+        let kup = usize::from(self.nodes[p as usize].children[1] == up);
+        self.nodes[n as usize].children[kx] = up;
+        self.nodes[up as usize].parent = n;
+        self.nodes[p as usize].children[kup] = x;
+        self.nodes[x as usize].parent = p;
+        self.recompute(p);
     }
 
     /// Lifts child `side` of `n` (call it `c`, an internal node) into `n`'s
@@ -639,5 +692,64 @@ impl<T: Copy> Hierarchy for DynamicTree<T> {
             _ => unreachable!("item() of a node that is not a leaf"),
         };
         (&n.aabb, (ProxyId { index, generation: n.generation }, payload))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::Point3;
+
+    /// Regression: a tree built by inserting 10,000 random boxes one at a
+    /// time, balanced by height alone, tested 4.2 times the nodes the
+    /// static (binned SAH) build tests for the same box queries, and took
+    /// 9 times its time. The oracle is the static build over the same
+    /// boxes: the dynamic tree may test at most 1.5 times its nodes.
+    #[test]
+    fn random_insertions_build_a_tree_nearly_as_tight_as_the_static_build() {
+        let mut seed = 12345u64;
+        let mut r = move || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((seed >> 33) as f32) / (1u64 << 31) as f32
+        };
+        let mut boxes = Vec::new();
+        for _ in 0..10_000 {
+            let min = Point3::new(100.0 * r(), 100.0 * r(), 100.0 * r());
+            let size = Vector3::new(0.5 + 2.5 * r(), 0.5 + 2.5 * r(), 0.5 + 2.5 * r());
+            boxes.push(Aabb::new(min, min + size));
+        }
+        let mut tree = DynamicTree::new();
+        for (i, b) in boxes.iter().enumerate() {
+            tree.try_insert(*b, 0.0, i as u32).unwrap();
+        }
+        tree.validate().unwrap();
+        let bvh = crate::bvh::StaticBvh::try_new(&boxes).unwrap();
+        let (mut dynamic_tests, mut static_tests) = (0usize, 0usize);
+        let (mut dynamic_hits, mut static_hits) = (0usize, 0usize);
+        for _ in 0..1024 {
+            let c = Point3::new(100.0 * r(), 100.0 * r(), 100.0 * r());
+            let q = Aabb::new(c, c + Vector3::repeat(1.0 + 5.0 * r()));
+            let descend_dynamic = |b: &Aabb| {
+                dynamic_tests += 1;
+                b.overlaps(&q)
+            };
+            tree.visit(descend_dynamic, |_| {
+                dynamic_hits += 1;
+                true
+            });
+            let descend_static = |b: &Aabb| {
+                static_tests += 1;
+                b.overlaps(&q)
+            };
+            bvh.visit(descend_static, |_| {
+                static_hits += 1;
+                true
+            });
+        }
+        assert_eq!(dynamic_hits, static_hits);
+        assert!(
+            2 * dynamic_tests <= 3 * static_tests,
+            "dynamic tree tested {dynamic_tests} nodes, the static build {static_tests}"
+        );
     }
 }

@@ -7,35 +7,33 @@
 //!
 //! A penetration is then re-measured along the face normal: the other
 //! shape's deepest point below the face's plane. A manifold is rebuilt
-//! along it: the other shape is collided with a stand-in box whose top face
-//! is the triangle's plane and which spans the other shape's footprint
-//! (so the box–shape manifold's normal is the face normal), and only the
-//! points over the triangle are kept; points over the neighbours are
+//! along it: the other shape's supporting feature along the face normal is
+//! clipped against the triangle (the face clipping of
+//! [`contact_manifold`](crate::contact_manifold) with the normal given), so
+//! only its part over the triangle is kept; the part over the neighbours is
 //! theirs to report. Departure from Jolt, which keeps the manifold built
 //! along the old normal and only swaps the normal: rebuilding keeps each
 //! point's separation measured along the normal the solver will push on.
+//!
+//! A triangle whose three edges are all inactive (a triangle inside a flat
+//! or gently curved surface) has every contact corrected to its face
+//! normal, whatever the collision query finds, so [`face_normal_only`]
+//! lets the manifold query skip GJK and EPA for it and build the face
+//! manifold directly.
 
-use nalgebra::{Isometry3, Point3, Translation3, Unit, UnitQuaternion, Vector3};
+use nalgebra::{Point3, Unit, Vector3};
 
 use super::edges::{is_ghost, projects_inside, touched_edges};
 use super::pairs::{Leaf, Side};
 use super::parts::Face;
-use crate::error::QueryError;
-use crate::manifold::{ContactManifold, ManifoldOutcome, try_contact_manifold};
+use crate::manifold::{ContactManifold, feature_misses_triangle, manifold_along, shape_scale};
 use crate::query::Penetration;
-use crate::shape::{Cuboid, Shape};
 use crate::support_map::SupportMap;
 
 /// A normal within this angle (radians) of the face normal is the face's:
 /// 1e-5 rad is f32 rounding of a unit normal, so only contacts that truly
 /// lean are examined.
 const FACE_NORMAL_ANGLE: f32 = 1e-5;
-
-/// How much wider than the other shape's box the stand-in box is, per
-/// side, as a multiple of that box's half diagonal: wide enough that
-/// pushing the shape out of the box sideways always costs more than
-/// pushing it out of the top.
-const STAND_IN_WIDTH: f32 = 2.0;
 
 /// What the correction decided for a contact.
 pub(crate) enum Correction<T> {
@@ -108,54 +106,95 @@ pub(crate) fn correct_penetration(leaf: &Leaf<'_, '_>, p: &Penetration) -> Corre
     })
 }
 
+/// The corrected normal of every contact of a leaf whose triangle has
+/// all three edges inactive: the face normal towards the other shape's
+/// origin, with which side holds the face (`None` for other leaves).
+pub(crate) fn face_normal_only(leaf: &Leaf<'_, '_>) -> Option<(Face, bool, Vector3<f32>)> {
+    let (face, face_is_a) = face_of(leaf)?;
+    if face.active != 0 {
+        return None;
+    }
+    let n = face.normal()?;
+    let other = if face_is_a { &leaf.b } else { &leaf.a };
+    let toward = other.pose.translation.vector - face.corners[0].coords;
+    Some((face, face_is_a, if n.dot(&toward) >= 0.0 { n } else { -n }))
+}
+
 /// The correction of a leaf's manifold (normal from A to B), rebuilt along
 /// the face normal with `prediction` (see the module docs).
 pub(crate) fn correct_manifold(
     leaf: &Leaf<'_, '_>,
     m: &ContactManifold,
     prediction: f32,
-) -> Result<Correction<ContactManifold>, QueryError> {
+) -> Correction<ContactManifold> {
     let Some((face, face_is_a)) = face_of(leaf) else {
-        return Ok(Correction::Keep);
+        return Correction::Keep;
     };
     let Some(deepest) = m.points().iter().min_by(|p, q| p.separation.total_cmp(&q.separation))
     else {
-        return Ok(Correction::Keep);
+        return Correction::Keep;
     };
     let (other, on_face, from_face) = if face_is_a {
         (&leaf.b, deepest.point_a, m.normal)
     } else {
         (&leaf.a, deepest.point_b, -m.normal)
     };
-    let Some(s) = ghost_normal(&face, &on_face, &from_face, other) else {
-        return Ok(Correction::Keep);
-    };
-    // The stand-in box: top face on the triangle's plane, centred under
-    // the other shape's box.
-    let other_box = other.shape.aabb(&other.pose);
-    let centre = other_box.center();
-    let half = STAND_IN_WIDTH * other_box.half_extents().norm();
-    let on_plane = centre - s * s.dot(&(centre - face.corners[0]));
-    let rotation = UnitQuaternion::rotation_between(&Vector3::y(), &s).unwrap_or_else(|| {
-        UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f32::consts::PI)
-    });
-    let box_pose = Isometry3::from_parts(Translation3::from(on_plane.coords - s * half), rotation);
-    let stand_in = Shape::Cuboid(Cuboid::new(Vector3::repeat(half)));
-    let outcome = try_contact_manifold(&stand_in, &box_pose, other.shape, &other.pose, prediction)?;
-    let ManifoldOutcome::Within(rebuilt) = outcome else {
-        return Ok(Correction::Drop);
-    };
-    let normal = if face_is_a { s } else { -s };
-    let mut kept = ContactManifold::empty(normal);
-    for p in rebuilt.points() {
-        if !projects_inside(&face.corners, &p.point_a) {
-            continue;
-        }
-        let mut q = *p;
-        if !face_is_a {
-            std::mem::swap(&mut q.point_a, &mut q.point_b);
-        }
-        kept.push(q);
+    match ghost_normal(&face, &on_face, &from_face, other) {
+        Some(s) => face_manifold(leaf, &face, face_is_a, &s, prediction),
+        None => Correction::Keep,
     }
-    Ok(if kept.is_empty() { Correction::Drop } else { Correction::Replace(kept) })
+}
+
+/// The manifold of a leaf along its face's normal `s` (unit, from the face
+/// towards the other shape): the other shape's supporting feature along
+/// `-s` clipped against the triangle, separations measured along `s`
+/// (see the module docs). The other shape's deepest point is the witness
+/// only when it lies over the triangle. `Drop` when nothing over the
+/// triangle is within `prediction`.
+pub(crate) fn face_manifold(
+    leaf: &Leaf<'_, '_>,
+    face: &Face,
+    face_is_a: bool,
+    s: &Vector3<f32>,
+    prediction: f32,
+) -> Correction<ContactManifold> {
+    let other = if face_is_a { &leaf.b } else { &leaf.a };
+    let deepest = support_world(other, &-s);
+    let separation = s.dot(&(deepest - face.corners[0]));
+    // Written so that NaN drops the pair.
+    if !(separation <= prediction) {
+        return Correction::Drop;
+    }
+    let on_plane = deepest - s * separation;
+    let over = projects_inside(&face.corners, &deepest);
+    let (normal, witness) = if face_is_a {
+        (*s, over.then_some([on_plane, deepest]))
+    } else {
+        (-s, over.then_some([deepest, on_plane]))
+    };
+    let scale = shape_scale(leaf.a.shape).min(shape_scale(leaf.b.shape));
+    if feature_misses_triangle(
+        other.shape,
+        &other.pose,
+        &-s,
+        &face.corners,
+        s,
+        separation,
+        prediction,
+        scale,
+    ) {
+        return Correction::Drop;
+    }
+    let m = manifold_along(
+        leaf.a.shape,
+        &leaf.a.pose,
+        leaf.b.shape,
+        &leaf.b.pose,
+        &normal,
+        separation,
+        witness,
+        prediction,
+        scale,
+    );
+    if m.is_empty() { Correction::Drop } else { Correction::Replace(m) }
 }

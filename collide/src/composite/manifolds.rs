@@ -5,12 +5,13 @@
 
 use nalgebra::Isometry3;
 
-use super::ghost::{Correction, correct_manifold};
+use super::CompositeRef;
+use super::ghost::{Correction, correct_manifold, face_manifold, face_normal_only};
 use super::pairs::{Side, visit_leaves};
 use super::proximity::check_pose;
 use super::results::{ManifoldSet, PartManifold};
 use crate::error::QueryError;
-use crate::manifold::{ManifoldOutcome, try_contact_manifold};
+use crate::manifold::{ManifoldOutcome, check_input, try_contact_manifold};
 use crate::shape::Shape;
 
 /// Fills `out` (emptied first) with the manifolds of `a` at `pose_a` and
@@ -56,10 +57,38 @@ pub fn try_contact_manifolds(
     if !prediction.is_finite() {
         return Err(QueryError::NonFiniteInput);
     }
+    // The convex shapes' parameters, once for every leaf (each against
+    // itself: the check is per shape).
+    for (shape, pose) in [(a, pose_a), (b, pose_b)] {
+        if CompositeRef::of(shape).is_none() {
+            check_input(shape, pose, shape, pose, prediction)?;
+        }
+    }
     let mut error = None;
     let margin = prediction.max(0.0);
     visit_leaves(&Side::whole(a, pose_a), &Side::whole(b, pose_b), margin, &mut |leaf| {
         let run = || -> Result<Option<PartManifold>, QueryError> {
+            // Every contact with a triangle of inactive edges gets its face
+            // normal: no collision query needed.
+            if let Some((face, face_is_a, s)) = face_normal_only(leaf) {
+                // A whole convex shape was checked once above; a compound's
+                // part is checked here.
+                if (if face_is_a { leaf.b.part } else { leaf.a.part }).is_some() {
+                    check_input(
+                        leaf.a.shape,
+                        &leaf.a.pose,
+                        leaf.b.shape,
+                        &leaf.b.pose,
+                        prediction,
+                    )?;
+                }
+                return Ok(match face_manifold(leaf, &face, face_is_a, &s, prediction) {
+                    Correction::Replace(manifold) => {
+                        Some(PartManifold { manifold, parts: leaf.parts() })
+                    }
+                    Correction::Keep | Correction::Drop => None,
+                });
+            }
             let outcome = try_contact_manifold(
                 leaf.a.shape,
                 &leaf.a.pose,
@@ -73,7 +102,7 @@ pub fn try_contact_manifolds(
             if m.is_empty() {
                 return Ok(None);
             }
-            let manifold = match correct_manifold(leaf, &m, prediction)? {
+            let manifold = match correct_manifold(leaf, &m, prediction) {
                 Correction::Keep => m,
                 Correction::Replace(fixed) => fixed,
                 Correction::Drop => return Ok(None),

@@ -179,7 +179,7 @@ pub fn try_contact_manifold_cached(
 /// Rejects non-finite poses, prediction and shape parameters, and negative
 /// radii and box extents, in that order of kinds.
 #[inline]
-fn check_input(
+pub(crate) fn check_input(
     a: &Shape,
     pose_a: &Isometry3<f32>,
     b: &Shape,

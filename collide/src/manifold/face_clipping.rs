@@ -87,6 +87,42 @@ pub(crate) fn collide_convex(
     if !n.iter().all(|x| x.is_finite()) {
         return Err(QueryError::NonFiniteInput);
     }
+    let witness = Some([point_a, point_b]);
+    Ok(ManifoldOutcome::Within(manifold_along(
+        a,
+        pose_a,
+        b,
+        pose_b,
+        &n,
+        separation,
+        witness,
+        speculative,
+        scale,
+    )))
+}
+
+/// The manifold of `a` and `b` along the unit normal `n` (from A to B),
+/// given the pair's separation along it (negative when overlapping) and
+/// the witness points on A and B of that separation: the shapes'
+/// supporting features along `n` clipped against each other, each point's
+/// separation measured along `n` and bounded below by `separation`, points
+/// beyond `speculative` dropped, reduced to four. A clip missing the depth
+/// gets the witness (see the module docs), or nothing when `witness` is
+/// `None` (a caller whose witness lies outside the part it asks about).
+/// `scale` is the pair's [`shape_scale`].
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn manifold_along(
+    a: &Shape,
+    pose_a: &Isometry3<f32>,
+    b: &Shape,
+    pose_b: &Isometry3<f32>,
+    n: &Vector3<f32>,
+    separation: f32,
+    witness: Option<[Point3<f32>; 2]>,
+    speculative: f32,
+    scale: f32,
+) -> ContactManifold {
+    let n = *n;
     let clip_tolerance = CLIP_FRACTION * scale;
 
     let mut poly_a = Polygon::new();
@@ -156,7 +192,9 @@ pub(crate) fn collide_convex(
     // was 2.4 cm into the ground sank by gravity, step after step.
     let deepest = candidates.iter().map(|c| c.1).fold(f32::INFINITY, f32::min);
     // Written so that NaN and the empty clip add the witness.
-    if !(deepest <= separation + MISSED_DEPTH_FRACTION * scale) {
+    if let Some([point_a, point_b]) = witness
+        && !(deepest <= separation + MISSED_DEPTH_FRACTION * scale)
+    {
         let mid = Point3::from((point_a.coords + point_b.coords) * 0.5);
         let witness = (mid, separation, key | 0xFFFF, Some([point_a, point_b]));
         if candidates.is_full() {
@@ -171,7 +209,74 @@ pub(crate) fn collide_convex(
     }
     let mut out = ContactManifold::empty(n);
     reduce(&candidates, &n, &mut out);
-    Ok(ManifoldOutcome::Within(out))
+    out
+}
+
+/// Whether clipping the supporting feature of `shape` along `dir` against
+/// the triangle `corners` of unit normal `normal` (as [`manifold_along`]
+/// does for a pair of the given `scale` and `separation`, with
+/// `dir = -normal` pointing from `shape` towards the triangle) can give no
+/// point within `speculative`, by one of two cheap proofs:
+///
+/// * the feature lies wholly outside one side plane of the triangle (the
+///   plane through an edge that contains `normal`) by more than twice the
+///   clip tolerance: clipping along `normal` is a 2D overlap test of the
+///   two features seen along it, so nothing is left whichever feature is
+///   the reference (twice the tolerance covers the corners of a reference
+///   polygon widened by it);
+/// * the feature is a face, and its plane lies farther than `speculative`
+///   from the triangle's plane along `normal` at all three corners: a
+///   clipped point's separation is the gap between the two planes along
+///   the normal where it lies, linear over the triangle, so its least is
+///   at a corner (less the gap's slope times the clip tolerance, for
+///   points kept just outside).
+///
+/// A caller without a witness (see [`manifold_along`]) can then skip the
+/// triangle; three planes against the feature's few vertices, far cheaper
+/// than the clip.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn feature_misses_triangle(
+    shape: &Shape,
+    pose: &Isometry3<f32>,
+    dir: &Vector3<f32>,
+    corners: &[Point3<f32>; 3],
+    normal: &Vector3<f32>,
+    separation: f32,
+    speculative: f32,
+    scale: f32,
+) -> bool {
+    let mut poly = Polygon::new();
+    let edges = separation > EDGE_FEATURE_GAP_FRACTION * scale;
+    let (_, face_normal) = supporting_feature(shape, pose, dir, edges, &mut poly);
+    let tolerance = 2.0 * CLIP_FRACTION * scale;
+    let outside_an_edge = (0..3).any(|k| {
+        let (p0, p1, opposite) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
+        let mut side = (p1 - p0).cross(normal);
+        if side.dot(&(opposite - p0)) > 0.0 {
+            side = -side;
+        }
+        let limit = tolerance * side.norm();
+        // Written so that NaN misses nothing.
+        poly.iter().all(|(v, _)| side.dot(&(v - p0)) > limit)
+    });
+    if outside_an_edge {
+        return true;
+    }
+    // The face's plane, facing the triangle steeply enough that
+    // `manifold_along` measures through it.
+    let Some(m) = face_normal.filter(|m| m.dot(dir) > MIN_FACE_COSINE) else {
+        return false;
+    };
+    let (Some(q0), cosine) = (poly.first().map(|v| v.0), -m.dot(normal)) else {
+        return false;
+    };
+    // The gap along `normal` from corner `c` up to the face's plane:
+    // `(q0 - c)·m / (normal·m)`; its slope across the normal is at most
+    // the tangent of the planes' angle.
+    let slope = (1.0 - cosine * cosine).max(0.0).sqrt() / cosine;
+    let least = corners.iter().map(|c| (c - q0).dot(&m) / cosine).fold(f32::INFINITY, f32::min);
+    // Written so that NaN misses nothing.
+    least - slope * tolerance > speculative
 }
 
 /// Whether the two features are segments (edges, capsule or cylinder side

@@ -19,3 +19,7 @@ pub use api::{
     contact_manifold, contact_manifold_cached, try_contact_manifold, try_contact_manifold_cached,
 };
 pub use contact_manifold::{ContactManifold, MAX_MANIFOLD_POINTS, ManifoldOutcome, ManifoldPoint};
+
+pub(crate) use api::check_input;
+pub(crate) use face_clipping::{feature_misses_triangle, manifold_along};
+pub(crate) use feature_scale::shape_scale;
