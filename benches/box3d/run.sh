@@ -6,7 +6,8 @@
 # both. Prints one line per run and then the medians; benches/VS_BOX3D.md
 # holds a labelled result. Not run by CI (it builds a C project).
 #
-# Usage: benches/box3d/run.sh [RUNS]      (default 3 runs of each)
+# Usage: benches/box3d/run.sh [RUNS] [SCENES]   (default 3 runs of each
+#        scene; SCENES the sandbox's names, comma-separated, default all)
 # Environment:
 #   BOX3D_SRC    a checkout of erincatto/box3d (cloned and checked out at
 #                30c67b5 if missing; default /tmp/box3d-src)
@@ -35,4 +36,4 @@ if [ ! -x "$SANDBOX" ]; then
     (cd "$ROOT" && cargo build --release -p sandbox)
 fi
 BENCHMARK=$BOX3D_BUILD/bin/benchmark
-exec python3 "$(dirname "$0")/run.py" "$BENCHMARK" "$SANDBOX" "$RUNS"
+exec python3 "$(dirname "$0")/run.py" "$BENCHMARK" "$SANDBOX" "$RUNS" ${2:+"$2"}

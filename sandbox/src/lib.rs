@@ -101,8 +101,10 @@ pub use collision::manifold::MAX_MANIFOLD_POINTS;
 pub use error::{BodyField, Rule, Setting, SettingsError, UNIT_QUATERNION_TOLERANCE, WorldError};
 pub use events::{ContactEvent, RemovalReason, RemovedBody, SensorEvent, ShapeId, StepOutcome};
 pub use scene::builtin::{
-    MAX_SCENE_BODIES, Scene, SceneError, UnknownScene, add_ground, build_scene, icosahedron,
+    MAX_SCENE_BODIES, Scene, SceneError, UnknownScene, add_ground, build_scene,
+    build_scene_with_driver, icosahedron,
 };
+pub use scene::driver::SceneDriver;
 pub use scene::file::{
     self as scene_file, Location, MAX_CONTACT_HERTZ, MAX_HULL_POINTS, MAX_ITERATIONS,
     MAX_SCENE_FILE_BYTES, MAX_SUBSTEPS, SceneFile, SceneFileError,

@@ -173,13 +173,16 @@ fn box3d_scenes_are_named_and_listed() {
         (Scene::LargePyramid, "large-pyramid"),
         (Scene::ManyPyramids, "many-pyramids"),
         (Scene::ConvexPile, "convex-pile"),
+        (Scene::Washer, "washer"),
+        (Scene::Junkyard, "junkyard"),
+        (Scene::LargeWorld, "large-world"),
     ] {
         assert_eq!(scene.name(), name);
         assert_eq!(name.parse::<Scene>(), Ok(scene));
         assert!(Scene::ALL.contains(&scene));
         assert!(scene.is_box3d());
     }
-    assert!(Scene::ALL.iter().filter(|s| s.is_box3d()).count() == 3);
+    assert!(Scene::ALL.iter().filter(|s| s.is_box3d()).count() == 6);
 }
 
 /// `sandbox bench --scene NAME` runs each, by default for box3d's step

@@ -13,6 +13,7 @@ use collide::nalgebra::{Isometry3, Matrix3, Point3, UnitQuaternion, Vector3};
 
 use crate::app::clock::FIXED_DT;
 use crate::body::{BodyDesc, BodyId, BodyKind};
+use crate::scene::driver::SceneDriver;
 use crate::scene::source::{LoadError, SceneSource};
 use crate::settings::StepSettings;
 use crate::stage_times::{Stage, StageTimes};
@@ -101,6 +102,9 @@ pub struct Simulation {
     pub settings_error: Option<crate::WorldError>,
     /// Steps run since the scene was loaded.
     pub steps: u64,
+    /// What the scene does before each step (junkyard's pusher,
+    /// large-world's spheres), as `sandbox bench` drives it.
+    pub driver: SceneDriver,
     /// The last scene-loading error, shown until the next load succeeds.
     pub error: Option<String>,
     /// Per body slot, the pose before the last step.
@@ -122,6 +126,7 @@ impl Simulation {
             world: loaded.world,
             bodies: loaded.bodies,
             size: loaded.size,
+            driver: loaded.driver,
             paused: false,
             settings,
             settings_error: None,
@@ -192,6 +197,9 @@ impl Simulation {
     pub fn step(&mut self) {
         self.remember_poses();
         self.pull_dragged();
+        if let Err(e) = self.driver.before_step(&mut self.world, FIXED_DT, &mut self.bodies) {
+            log::warn!("the scene's driver: {e}");
+        }
         let before = *self.world.stage_times();
         self.world.step(FIXED_DT);
         let timing = StepTiming::between(&before, self.world.stage_times());

@@ -4,5 +4,6 @@
 
 pub(crate) mod box3d;
 pub(crate) mod builtin;
+pub(crate) mod driver;
 pub mod file;
 pub(crate) mod source;
