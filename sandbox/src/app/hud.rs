@@ -245,5 +245,6 @@ fn debug_section(ui: &mut egui::Ui, c: &mut Controller) {
         ui.checkbox(&mut c.debug.contacts, "contacts");
         ui.checkbox(&mut c.debug.aabbs, "AABBs");
         ui.checkbox(&mut c.debug.islands, "islands");
+        ui.checkbox(&mut c.sim.flashes.enabled, "contact flashes");
     });
 }
