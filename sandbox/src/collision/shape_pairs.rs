@@ -198,11 +198,11 @@ mod tests {
                 );
             }
             for kd in ranges[drum_slot].slots() {
-                for body in 0..world.bodies.len() {
+                for (body, range) in ranges.iter().enumerate() {
                     if body == drum_slot || !world.bodies.records[body].alive {
                         continue;
                     }
-                    let kc = ranges[body].first as usize;
+                    let kc = range.first as usize;
                     let key = if drum_slot < body { (kd, kc) } else { (kc, kd) };
                     if boxes[kd].overlaps(&boxes[kc]) {
                         assert!(cached.contains(&key), "step {step}: missed pair {key:?}");

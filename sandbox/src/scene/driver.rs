@@ -124,7 +124,7 @@ impl SceneDriver {
                 world.set_target_pose(*body, Isometry3::translation(target.x, 0.0, target.z), dt)
             }
             Action::DropSpheres { half_span, dropped } => {
-                if *dropped >= DROPPED_SPHERES || step == 0 || step % DROP_INTERVAL != 0 {
+                if *dropped >= DROPPED_SPHERES || step == 0 || !step.is_multiple_of(DROP_INTERVAL) {
                     return Ok(());
                 }
                 let p = drop_position(*half_span, *dropped);
