@@ -11,8 +11,8 @@ Each run records:
   included, which the load affects far less on one thread;
 - the 1-minute load average just before the run.
 
-Usage: python3 run.py BENCHMARK SANDBOX [RUNS] [SCENE,...]
-(SCENE: the sandbox's names, e.g. joint-grid; default every scene)
+Usage: python3 run.py BENCHMARK SANDBOX [RUNS] [SCENES]
+(SCENES: the sandbox's names, comma-separated; default all of them.)
 """
 
 import json
@@ -30,6 +30,9 @@ SCENES = [
     ("many_pyramids", "many-pyramids", 100),
     ("convex_pile", "convex-pile", 500),
     ("joint_grid", "joint-grid", 100),
+    ("washer", "washer", 1000),
+    ("junkyard", "junkyard", 500),
+    ("large_world", "large-world", 500),
 ]
 
 
@@ -64,8 +67,13 @@ def sandbox(binary, name, steps, threads, cwd):
 def main():
     benchmark, binary = sys.argv[1], sys.argv[2]
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 3
-    only = sys.argv[4].split(",") if len(sys.argv) > 4 else [s for _, s, _ in SCENES]
-    scenes = [sc for sc in SCENES if sc[1] in only]
+    if len(sys.argv) > 4:
+        wanted = sys.argv[4].split(",")
+        unknown = set(wanted) - {s for _, s, _ in SCENES}
+        if unknown:
+            sys.exit(f"unknown scenes: {sorted(unknown)}")
+        SCENES[:] = [row for row in SCENES if row[1] in wanted]
+    scenes = SCENES
     rows = []
     # box3d writes its .csv/.dat files into the working directory.
     with tempfile.TemporaryDirectory() as cwd:

@@ -6,7 +6,8 @@
 # both. Prints one line per run and then the medians; benches/VS_BOX3D.md
 # holds a labelled result. Not run by CI (it builds a C project).
 #
-# Usage: benches/box3d/run.sh [RUNS] [SCENE,...]   (default 3 runs of each scene)
+# Usage: benches/box3d/run.sh [RUNS] [SCENES]   (default 3 runs of each
+#        scene; SCENES the sandbox's names, comma-separated, default all)
 # Environment:
 #   BOX3D_SRC    a checkout of erincatto/box3d (cloned and checked out at
 #                30c67b5 if missing; default /tmp/box3d-src)

@@ -109,8 +109,10 @@ pub use joint::{
     DEFAULT_JOINT_SOFTNESS, JointDesc, JointFrames, JointId, JointKind, JointView, Motor, Softness,
 };
 pub use scene::builtin::{
-    MAX_SCENE_BODIES, Scene, SceneError, UnknownScene, add_ground, build_scene, icosahedron,
+    MAX_SCENE_BODIES, Scene, SceneError, UnknownScene, add_ground, build_scene,
+    build_scene_with_driver, icosahedron,
 };
+pub use scene::driver::SceneDriver;
 pub use scene::file::{
     self as scene_file, Location, MAX_CONTACT_HERTZ, MAX_HULL_POINTS, MAX_ITERATIONS,
     MAX_SCENE_FILE_BYTES, MAX_SUBSTEPS, SceneFile, SceneFileError,

@@ -174,13 +174,16 @@ fn box3d_scenes_are_named_and_listed() {
         (Scene::ManyPyramids, "many-pyramids"),
         (Scene::ConvexPile, "convex-pile"),
         (Scene::JointGrid, "joint-grid"),
+        (Scene::Washer, "washer"),
+        (Scene::Junkyard, "junkyard"),
+        (Scene::LargeWorld, "large-world"),
     ] {
         assert_eq!(scene.name(), name);
         assert_eq!(name.parse::<Scene>(), Ok(scene));
         assert!(Scene::ALL.contains(&scene));
         assert!(scene.is_box3d());
     }
-    assert!(Scene::ALL.iter().filter(|s| s.is_box3d()).count() == 4);
+    assert!(Scene::ALL.iter().filter(|s| s.is_box3d()).count() == 7);
 }
 
 /// `sandbox bench --scene NAME` runs each, by default for box3d's step

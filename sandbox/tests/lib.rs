@@ -8,6 +8,7 @@
 mod common;
 
 mod api;
+mod box3d_driven_scenes;
 mod box3d_scenes;
 #[cfg(feature = "cli")]
 mod cli;

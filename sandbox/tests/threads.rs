@@ -13,7 +13,7 @@
 //! 4200 start with 4 regions, and as the boxes land and fall asleep their
 //! count drops to one. Every world is validated after every step.
 
-use sandbox::{BodyId, Scene, StepSettings, World, build_scene};
+use sandbox::{BodyId, Scene, SceneDriver, StepSettings, World, build_scene_with_driver};
 
 use crate::common::DT;
 
@@ -24,7 +24,7 @@ const STEPS: usize = 150;
 /// How often the runs are compared.
 const COMPARE_EVERY: usize = 25;
 /// Each scene with a size that gives it at least 1000 bodies.
-const SCENES: [(Scene, usize); 12] = [
+const SCENES: [(Scene, usize); 15] = [
     (Scene::Pyramid, 100),
     (Scene::FallingBoxes, 4200),
     (Scene::Stack, 1000),
@@ -37,6 +37,10 @@ const SCENES: [(Scene, usize); 12] = [
     (Scene::Bridge, 1000),
     (Scene::Ragdolls, 10),
     (Scene::JointGrid, 33),
+    (Scene::Washer, 11),
+    (Scene::Junkyard, 3),
+    // 1600 static tiles, and the spheres its driver drops.
+    (Scene::LargeWorld, 40),
 ];
 /// Thread counts checked against one thread: the machine's two cores, and
 /// one more than that, which splits the chunks unevenly.
@@ -63,11 +67,24 @@ fn state(world: &World, bodies: &[BodyId]) -> Vec<[u32; 14]> {
         .collect()
 }
 
-fn build(scene: Scene, size: usize, sleep: bool, threads: usize) -> (World, Vec<BodyId>) {
+/// A scene's world, its dynamic bodies and its driver (which moves
+/// `junkyard`'s pusher and drops `large-world`'s spheres before each
+/// step, adding them to the bodies).
+fn build_driven(
+    scene: Scene,
+    size: usize,
+    sleep: bool,
+    threads: usize,
+) -> (World, Vec<BodyId>, SceneDriver) {
     let settings = StepSettings { sleep_enabled: sleep, threads, ..StepSettings::default() };
     let mut world = World::with_settings(settings).unwrap();
-    let bodies = build_scene(&mut world, scene, size).expect("scene builds");
-    assert!(bodies.len() >= 1000, "{scene} {size} is too small to split");
+    let (bodies, driver) = build_scene_with_driver(&mut world, scene, size).expect("scene builds");
+    assert!(world.body_count() >= 1000, "{scene} {size} is too small to split");
+    (world, bodies, driver)
+}
+
+fn build(scene: Scene, size: usize, sleep: bool, threads: usize) -> (World, Vec<BodyId>) {
+    let (world, bodies, _) = build_driven(scene, size, sleep, threads);
     (world, bodies)
 }
 
@@ -76,18 +93,22 @@ fn every_scene_steps_the_same_on_any_number_of_threads() {
     assert_eq!(SCENES.len(), Scene::ALL.len());
     for (scene, size) in SCENES {
         for sleep in [true, false] {
-            let (mut one, bodies) = build(scene, size, sleep, 1);
-            let mut many: Vec<_> = THREAD_COUNTS.map(|t| build(scene, size, sleep, t).0).into();
+            let (mut one, mut bodies, mut driver) = build_driven(scene, size, sleep, 1);
+            let mut many: Vec<_> =
+                THREAD_COUNTS.map(|t| build_driven(scene, size, sleep, t)).into();
             for step in 1..=STEPS {
+                driver.before_step(&mut one, DT, &mut bodies).unwrap();
                 one.step(DT);
                 one.validate().unwrap_or_else(|e| panic!("{scene} step {step}: {e}"));
-                for w in &mut many {
+                for (w, added, driver) in &mut many {
+                    driver.before_step(w, DT, added).unwrap();
+                    assert_eq!(*added, bodies, "{scene}: the drivers added other bodies");
                     w.step(DT);
                     w.validate().unwrap_or_else(|e| panic!("{scene} step {step}: {e}"));
                 }
                 if step % COMPARE_EVERY == 0 {
                     let expected = state(&one, &bodies);
-                    for (w, threads) in many.iter().zip(THREAD_COUNTS) {
+                    for ((w, _, _), threads) in many.iter().zip(THREAD_COUNTS) {
                         assert_eq!(w.settings().threads, threads);
                         assert_eq!(w.contact_point_count(), one.contact_point_count());
                         let got = state(w, &bodies);

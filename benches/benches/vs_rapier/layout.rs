@@ -117,7 +117,13 @@ pub fn dynamic_bodies(scene: Scene, size: usize) -> Result<Vec<BodySpec>, collid
             }
         }
         // Compared with box3d itself (benches/VS_BOX3D.md), not with rapier.
-        Scene::LargePyramid | Scene::ManyPyramids | Scene::ConvexPile | Scene::JointGrid => {
+        Scene::LargePyramid
+        | Scene::ManyPyramids
+        | Scene::ConvexPile
+        | Scene::Washer
+        | Scene::Junkyard
+        | Scene::LargeWorld
+        | Scene::JointGrid => {
             panic!("{scene} is one of box3d's scenes, not part of the rapier comparison")
         }
         // Joint scenes: the rapier comparison builds no joints.

@@ -246,5 +246,6 @@ fn debug_section(ui: &mut egui::Ui, c: &mut Controller) {
         ui.checkbox(&mut c.debug.aabbs, "AABBs");
         ui.checkbox(&mut c.debug.islands, "islands");
         ui.checkbox(&mut c.debug.joints, "joint axes");
+        ui.checkbox(&mut c.sim.flashes.enabled, "contact flashes");
     });
 }

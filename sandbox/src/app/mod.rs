@@ -5,6 +5,7 @@
 //! module; it reads the world through [`World::view`](crate::World::view).
 
 pub mod clock;
+pub mod contact_flash;
 pub mod controller;
 pub mod headless;
 pub mod hud;

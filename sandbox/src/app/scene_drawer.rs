@@ -1,9 +1,12 @@
 //! Turns a simulation into the renderer's [`FrameScene`]: one instance per
 //! shape of each body with its interpolated pose (a body of several shapes
 //! drawn shape by shape, each at its pose in the body), a colour per body
-//! (or per island), sleeping bodies dimmer, sensors in their own pale
-//! tint and dimmed, every joint's anchors, and the debug overlays the
-//! user turned on (contact points and normals, fat AABBs, joint axes). It reads the world only through
+//! (or per island), sleeping bodies dimmer, kinematic bodies in their own
+//! colour, sensors as translucent meshes in their own pale tint (drawn in
+//! the renderer's translucent pass, so they cast no shadow and the bodies
+//! inside show through), the debug overlays the user turned on (contact
+//! points and normals, fat AABBs, joint axes), every joint's anchors and
+//! the contact flashes. It reads the world only through
 //! [`World::view`](crate::World::view). Each distinct hull is uploaded to
 //! the renderer once. Cuboids, spheres, capsules, cylinders and cones are
 //! instances of the renderer's unit meshes; segments are thin capsules;
@@ -19,7 +22,7 @@ use crate::app::simulation::Simulation;
 use crate::app::support_mesh::{support_mesh, two_sided_triangle};
 use crate::body::{BodyId, BodyKind};
 use crate::render::{
-    Color, DebugLine, DrawInstance, DrawShape, FrameScene, HullMeshId, PointMarker,
+    Color, DebugLine, DrawInstance, DrawShape, FrameScene, HullMeshId, PointMarker, TranslucentMesh,
 };
 use crate::render::{RenderError, Renderer};
 
@@ -52,6 +55,16 @@ pub struct SceneDrawer {
     by_body: HashMap<(BodyId, u32), HullMeshId>,
     /// Per distinct hull (by a hash of its vertex bits), its mesh.
     by_content: HashMap<u64, HullMeshId>,
+    /// Per sensor shape of a body, its mesh in the shape's frame (built
+    /// once; placed at the shape's pose each frame).
+    sensor_meshes: HashMap<(BodyId, u32), Option<SensorMesh>>,
+}
+
+/// A sensor's triangle mesh in its shape's frame.
+#[derive(Debug)]
+struct SensorMesh {
+    positions: Vec<Point3<f32>>,
+    triangles: Vec<[u32; 3]>,
 }
 
 impl SceneDrawer {
@@ -59,6 +72,7 @@ impl SceneDrawer {
     pub fn clear(&mut self) {
         self.by_body.clear();
         self.by_content.clear();
+        self.sensor_meshes.clear();
     }
 
     /// Fills `frame` (cleared first; camera, light and sky kept) with the
@@ -82,6 +96,11 @@ impl SceneDrawer {
             let fixed = body.kind == BodyKind::Fixed;
             for (k, body_shape) in body.shapes.iter().enumerate() {
                 let key = (body.id, k as u32);
+                if body.is_sensor(k) {
+                    let pose = sim.interpolated(slot, body.pose, alpha) * body.local_pose(k);
+                    self.push_sensor(key, body_shape, &pose, frame);
+                    continue;
+                }
                 // A segment is drawn as a thin capsule along it: the pose
                 // that carries the capsule's Y axis onto the segment.
                 let mut local = Isometry3::identity();
@@ -145,10 +164,7 @@ impl SceneDrawer {
                     // The renderer draws its own ground grid at y = 0.
                     continue;
                 }
-                let sensor = body.is_sensor(k);
-                let color = if sensor {
-                    SENSOR_COLOR
-                } else if fixed {
+                let color = if fixed {
                     Color::rgb(0.55, 0.55, 0.58)
                 } else if body.kind == BodyKind::Kinematic {
                     KINEMATIC_COLOR
@@ -159,9 +175,7 @@ impl SceneDrawer {
                 };
                 let pose = sim.interpolated(slot, body.pose, alpha) * in_body * local;
                 let mut instance = DrawInstance::new(shape, pose, color);
-                // Sensors are drawn dimmed, as sleeping bodies are, so that
-                // they read as zones rather than solids.
-                instance.sleeping = sensor || (!fixed && !body.awake);
+                instance.sleeping = !fixed && !body.awake;
                 frame.instances.push(instance);
             }
             if debug.aabbs {
@@ -184,6 +198,9 @@ impl SceneDrawer {
             }
         }
         draw_joints(sim, alpha, debug.joints, frame);
+        if sim.flashes.enabled {
+            sim.flashes.draw(frame);
+        }
         if let Some(drag) = sim.drag()
             && let Some(pose) = sim.world.pose(drag.body)
         {
@@ -196,6 +213,31 @@ impl SceneDrawer {
             });
         }
         Ok(())
+    }
+
+    /// Adds sensor shape `key` at `pose` as a translucent mesh (the hull of
+    /// its support points, built once per shape), which the renderer
+    /// draws after the solids, without a shadow.
+    fn push_sensor(
+        &mut self,
+        key: (BodyId, u32),
+        shape: &Shape,
+        pose: &Isometry3<f32>,
+        frame: &mut FrameScene,
+    ) {
+        let mesh = self.sensor_meshes.entry(key).or_insert_with(|| {
+            support_mesh(shape).map(|(vertices, triangles)| SensorMesh {
+                positions: vertices.into_iter().map(|(p, _)| p).collect(),
+                triangles,
+            })
+        });
+        if let Some(mesh) = mesh {
+            frame.translucent.push(TranslucentMesh {
+                positions: mesh.positions.iter().map(|p| pose * p).collect(),
+                triangles: mesh.triangles.clone(),
+                color: SENSOR_COLOR,
+            });
+        }
     }
 
     /// The mesh of a triangle (two flat faces) or of a shape drawn as the
@@ -322,8 +364,9 @@ fn draw_joints(sim: &Simulation, alpha: f32, axes: bool, frame: &mut FrameScene)
 }
 
 /// The tint of sensor shapes: a pale cyan, apart from the palette's
-/// body colours and the grey of fixed bodies.
-pub(crate) const SENSOR_COLOR: Color = Color::rgb(0.55, 0.9, 0.95);
+/// body colours and the grey of fixed bodies, a third opaque so that what
+/// is inside a sensor shows through it.
+pub(crate) const SENSOR_COLOR: Color = Color::rgba(0.55, 0.9, 0.95, 0.3);
 
 /// Set in the content key of a user's shape (its `Arc`'s address), so that
 /// it cannot equal a hull's or another shape's hash by accident of value.

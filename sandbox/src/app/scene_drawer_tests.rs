@@ -158,12 +158,22 @@ fn a_body_of_several_shapes_is_drawn_shape_by_shape_and_sensors_apart() {
     let mut frame = FrameScene::new(camera);
     let mut drawer = SceneDrawer::default();
     drawer.fill(&sim, 1.0, DebugDraw::default(), offscreen.renderer_mut(), &mut frame).unwrap();
-    let [foot, cube, sensor] = &frame.instances[..] else {
-        panic!("{} instances, not one per shape", frame.instances.len());
+    let [foot, cube] = &frame.instances[..] else {
+        panic!("{} instances, not one per solid shape", frame.instances.len());
     };
     assert!(matches!(foot.shape, DrawShape::Cuboid { .. }));
     assert!(matches!(cube.shape, DrawShape::Cuboid { .. }));
-    assert!(matches!(sensor.shape, DrawShape::Sphere { .. }));
+    // The sensor is a translucent mesh (no shadow): the sphere of radius
+    // 2 about the body's origin, every vertex on it.
+    let [sensor] = &frame.translucent[..] else {
+        panic!("{} translucent meshes, not one per sensor", frame.translucent.len());
+    };
+    assert!(!sensor.triangles.is_empty());
+    for p in &sensor.positions {
+        let r = (p - Point3::from(body_pose.translation.vector)).norm();
+        assert!((r - 2.0).abs() < 1e-3, "sensor vertex at radius {r}");
+    }
+    assert!(sensor.color.a < 1.0, "sensors are see-through");
     let near = |a: &Isometry3<f32>, b: &Isometry3<f32>| {
         (a.translation.vector - b.translation.vector).norm() < 1e-5
             && a.rotation.angle_to(&b.rotation) < 1e-5
@@ -171,7 +181,7 @@ fn a_body_of_several_shapes_is_drawn_shape_by_shape_and_sensors_apart() {
     assert!(near(&foot.world_from_local, &body_pose), "{:?}", foot.world_from_local);
     assert!(near(&cube.world_from_local, &(body_pose * post)), "{:?}", cube.world_from_local);
     assert_eq!(sensor.color, SENSOR_COLOR);
-    assert!(sensor.sleeping && !cube.sleeping, "sensors are drawn dimmed, solids not");
+    assert!(!cube.sleeping, "solids are not dimmed");
     assert_ne!(cube.color, SENSOR_COLOR);
 }
 

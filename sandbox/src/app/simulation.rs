@@ -12,7 +12,9 @@ use collide::Cuboid;
 use collide::nalgebra::{Isometry3, Matrix3, Point3, UnitQuaternion, Vector3};
 
 use crate::app::clock::FIXED_DT;
+use crate::app::contact_flash::ContactFlashes;
 use crate::body::{BodyDesc, BodyId, BodyKind};
+use crate::scene::driver::SceneDriver;
 use crate::scene::source::{LoadError, SceneSource};
 use crate::settings::StepSettings;
 use crate::stage_times::{Stage, StageTimes};
@@ -101,6 +103,11 @@ pub struct Simulation {
     pub settings_error: Option<crate::WorldError>,
     /// Steps run since the scene was loaded.
     pub steps: u64,
+    /// What the scene does before each step (junkyard's pusher,
+    /// large-world's spheres), as `sandbox bench` drives it.
+    pub driver: SceneDriver,
+    /// The contact flashes on screen, and whether the HUD shows them.
+    pub flashes: ContactFlashes,
     /// The last scene-loading error, shown until the next load succeeds.
     pub error: Option<String>,
     /// Per body slot, the pose before the last step.
@@ -122,6 +129,8 @@ impl Simulation {
             world: loaded.world,
             bodies: loaded.bodies,
             size: loaded.size,
+            driver: loaded.driver,
+            flashes: ContactFlashes::default(),
             paused: false,
             settings,
             settings_error: None,
@@ -145,6 +154,7 @@ impl Simulation {
         match Self::load(source, self.settings) {
             Ok(mut next) => {
                 next.paused = self.paused;
+                next.flashes.enabled = self.flashes.enabled;
                 *self = next;
                 Ok(())
             }
@@ -192,8 +202,12 @@ impl Simulation {
     pub fn step(&mut self) {
         self.remember_poses();
         self.pull_dragged();
+        if let Err(e) = self.driver.before_step(&mut self.world, FIXED_DT, &mut self.bodies) {
+            log::warn!("the scene's driver: {e}");
+        }
         let before = *self.world.stage_times();
         self.world.step(FIXED_DT);
+        self.flashes.after_step(&self.world);
         let timing = StepTiming::between(&before, self.world.stage_times());
         if self.history.len() == HISTORY_LEN {
             self.history.pop_front();

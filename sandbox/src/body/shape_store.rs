@@ -5,12 +5,17 @@
 //! [`ShapeRange`]); a removed body's range goes on a free list and is
 //! reused, last in first out, by a body with as many shapes, so a world of
 //! one-shape bodies keeps shape slot equal to body slot.
+//!
+//! A shape of a body with several shapes also has its own fat box here,
+//! which the broad phase refits and the shape-pair expansion tests (see
+//! `collision/shape_pairs.rs`): the second level of the broad phase.
 
 use collide::Shape;
-use collide::nalgebra::Isometry3;
+use collide::nalgebra::{Isometry3, Point3};
 
 use crate::body::body_shape::BodyShape;
 use crate::body::filter::Filter;
+use crate::collision::aabb::Aabb;
 
 /// A shape's surface material, as given in its [`BodyShape`] (checked:
 /// friction and rolling resistance zero or positive, restitution in
@@ -61,6 +66,10 @@ pub(crate) struct ShapeStore {
     pub densities: Vec<f32>,
     /// The body slot each shape belongs to.
     pub bodies: Vec<u32>,
+    /// The fat box of each shape of a body with several shapes, world
+    /// frame (kept by the broad phase; meaningless for a body's only
+    /// shape, whose box is its body's).
+    pub fat: Vec<Aabb>,
     /// Freed ranges, most recently freed last.
     free: Vec<ShapeRange>,
 }
@@ -85,6 +94,8 @@ impl ShapeStore {
                 self.sensors.resize(self.shapes.len(), false);
                 self.densities.resize(self.shapes.len(), 0.0);
                 self.bodies.resize(self.shapes.len(), 0);
+                let empty = Aabb::new(Point3::origin(), Point3::origin());
+                self.fat.resize(self.shapes.len(), empty);
                 debug_assert_eq!(self.shapes.len(), first as usize + n);
                 ShapeRange { first, count }
             }

@@ -18,6 +18,7 @@ use crate::body::{BodyDesc, BodyId, BodyKind};
 use crate::collision::aabb::Aabb;
 use crate::error::WorldError;
 use crate::events::RemovalReason;
+use crate::tolerances::AABB_MARGIN;
 use crate::workers::Workers;
 use collide::MassProperties;
 
@@ -157,6 +158,10 @@ pub(crate) struct Bodies {
     /// The body pairs joints keep from colliding (see
     /// [`crate::joint::joined_pairs`]).
     pub joined: crate::joint::joined_pairs::JoinedPairs,
+    /// The live bodies of more than one shape, whose shapes have their own
+    /// fat boxes (`shapes.fat`): the broad phase refits those of the awake
+    /// ones each step without a pass over every body. Unordered.
+    pub multi_shape: Vec<u32>,
     free_slots: Vec<u32>,
 }
 
@@ -202,6 +207,10 @@ impl Bodies {
                 (self.records.len() - 1) as u32
             }
         };
+        if desc.shapes.len() > 1 {
+            self.multi_shape.push(slot);
+            self.fit_shape_boxes(slot as usize);
+        }
         Ok(self.id(slot as usize))
     }
 
@@ -240,8 +249,23 @@ impl Bodies {
         slots.fold(of(first), |aabb, k| aabb.merged(&of(k)))
     }
 
+    /// Sets the fat box of every shape of the body in slot `i` to its
+    /// tight box at the body's pose grown by [`AABB_MARGIN`] (for a body of
+    /// several shapes; the broad phase refits them as the body moves).
+    pub fn fit_shape_boxes(&mut self, i: usize) {
+        let pose = self.poses[i];
+        let shapes = &mut self.shapes;
+        for k in self.shape_ranges[i].slots() {
+            let tight = Aabb::of_shape(&shapes.shapes[k], &shapes.world_pose(k, &pose));
+            shapes.fat[k] = tight.expanded(AABB_MARGIN);
+        }
+    }
+
     /// Frees the slot of a live body.
     pub fn free(&mut self, slot: usize) {
+        if self.shape_ranges[slot].count > 1 {
+            self.multi_shape.retain(|&s| s as usize != slot);
+        }
         self.shapes.free(self.shape_ranges[slot]);
         let r = &mut self.records[slot];
         self.kinematic_count -= usize::from(r.kind == BodyKind::Kinematic);
@@ -342,6 +366,9 @@ impl Bodies {
         self.travel[i] += if moved.is_finite() { f64::from(moved) } else { f64::INFINITY };
         self.poses[i] = *pose;
         self.wake(i);
+        if self.shape_ranges[i].count > 1 {
+            self.fit_shape_boxes(i);
+        }
         self.tight_aabb(i, pose)
     }
 

@@ -28,6 +28,16 @@
 //! in place when it stays in the same strips. The pairs are sorted by a
 //! radix sort ([`crate::collision::pair_sort`]).
 //!
+//! The broad phase has two levels: these sweeps pair bodies, by one box
+//! per body that holds all its shapes, and a body of several shapes also
+//! keeps a fat box per shape, refitted here ([`refit_shape_boxes`], a
+//! pass over those bodies only) and tested when the body pairs are
+//! expanded into shape pairs (`collision/shape_pairs.rs`). The shape pairs
+//! are then those a broad phase of one box per shape would give (each
+//! shape box is fattened and swept as a body's is), while the body pairs,
+//! which the pair cache, the islands and sleeping are keyed by, and every
+//! world of one-shape bodies, stay exactly as before.
+//!
 //! [`AABB_MARGIN`]: crate::tolerances::AABB_MARGIN
 
 use wide::f32x4;
@@ -788,6 +798,7 @@ pub(crate) fn update_broad_phase(
 ) {
     let _timer = times.time(Stage::UpdateBroadPhase);
     bodies.update_reach(dt, workers);
+    let shape_boxes_moved = refit_shape_boxes(bodies, dt);
     let bodies = &*bodies;
     // The boxes are refitted on the workers, each fixed run of slots
     // writing its own fat boxes and flags; the moved slots are then listed
@@ -806,12 +817,44 @@ pub(crate) fn update_broad_phase(
     });
     moved.extend(is_moved.iter().enumerate().filter(|&(_, &m)| m).map(|(slot, _)| slot as u32));
     broad_phase.find_pairs(&bodies.active, workers);
+    // The shape pairs of the same body pairs change when a shape's box
+    // does: the pairs are expanded again.
+    broad_phase.pairs_changed |= shape_boxes_moved;
     // Awake kinematic bodies are active, but collide with dynamic bodies
     // only: their pairs with fixed and kinematic bodies are dropped.
     if bodies.kinematic_count > 0 && broad_phase.pairs_changed {
         let dynamic = |i: u32| bodies.records[i as usize].kind == BodyKind::Dynamic;
         broad_phase.pairs.retain(|&(a, b)| dynamic(a) || dynamic(b));
     }
+}
+
+/// The second level of the broad phase: refits the fat box of every shape
+/// of each awake body of several shapes to the box that shape sweeps this
+/// step (as [`swept_box`] does for a whole body), so that the shape-pair
+/// expansion (`collision/shape_pairs.rs`) pairs only the shapes whose
+/// boxes overlap. Returns whether any shape box changed. Bodies of one
+/// shape are not visited: their body box is their shape's box.
+fn refit_shape_boxes(bodies: &mut Bodies, dt: f32) -> bool {
+    let Bodies {
+        multi_shape, shapes, shape_ranges, poses, linear_velocities, reach, active, ..
+    } = bodies;
+    let mut moved = false;
+    for &slot in multi_shape.iter() {
+        let i = slot as usize;
+        if !active[i] {
+            continue;
+        }
+        let displacement = linear_velocities[i] * dt;
+        // As in `swept_box`: the reach less its linear share, NaN growing
+        // by nothing.
+        let rest = (reach[i] - displacement.norm()).max(0.0);
+        for k in shape_ranges[i].slots() {
+            let tight = Aabb::of_shape(&shapes.shapes[k], &shapes.world_pose(k, &poses[i]));
+            let swept = tight.swept(&displacement).expanded(rest);
+            moved |= refit(&mut shapes.fat[k], &swept, AABB_MARGIN);
+        }
+    }
+    moved
 }
 
 /// Body slots one worker refits boxes for at a time.

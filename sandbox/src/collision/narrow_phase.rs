@@ -76,7 +76,7 @@ pub(crate) fn merge_pairs(
     };
     if contacts.shape_mode {
         let ShapePairScratch { solid, sensor } = scratch;
-        expand_pairs(bodies, &broad_phase.pairs, solid, sensor);
+        expand_pairs(bodies, &broad_phase.pairs, &broad_phase.fat, solid, sensor);
         contacts.merge_shapes(solid, |c| stale(c.body_a, c.body_b), &mut events.ended);
         sensors.merge(sensor, stale, &mut events.sensor_ended);
         return;

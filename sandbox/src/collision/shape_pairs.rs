@@ -1,6 +1,16 @@
 //! Shape pairs: which shapes of two bodies the narrow phase pairs. The
-//! broad phase pairs bodies (each body's box holds all its shapes); a
-//! world whose bodies all have one solid shape with the default filter
+//! broad phase is two-level: its first level pairs bodies (each body's box
+//! holds all its shapes), and here, the second, a body pair where either
+//! body has several shapes keeps only the shape pairs whose own fat boxes
+//! overlap (`ShapeStore::fat`, refitted by the broad phase; a body of one
+//! shape is tested with its body box, which is its shape's). So a drum of
+//! 40 hulls around a cube pairs the cube only with the hulls near it, as a
+//! broad phase of one box per shape would, while the first level, the
+//! body pairs and everything keyed by them (the pair cache, islands,
+//! sleeping), stay as they are, and a world of one-shape bodies is not
+//! touched at all.
+//!
+//! A world whose bodies all have one solid shape with the default filter
 //! pairs those shapes one to one, and the pair cache keys its pairs by
 //! body pair alone. Once a body with several shapes, a sensor or a filter
 //! is added, the cache keys its pairs by body pair then [`ShapePair`], and
@@ -13,6 +23,7 @@
 //! reaches the narrow phase, and a sensor pair never reaches the solver.
 
 use crate::body::storage::Bodies;
+use crate::collision::aabb::Aabb;
 
 /// Which shapes of a pair's two bodies a cached pair is: each shape's
 /// index among its body's shapes (so at most
@@ -50,9 +61,13 @@ pub(crate) fn bodies_may_collide(bodies: &Bodies, a: u32, b: u32) -> bool {
 /// Expands the broad phase's sorted body `pairs` into the sorted shape
 /// pairs that may touch, the solid ones into `solid` and those with a
 /// sensor into `sensor` (both cleared first).
+///
+/// `body_fat` is each body's fat box (the broad phase's), read for the
+/// body of one shape in a pair with a body of several.
 pub(crate) fn expand_pairs(
     bodies: &Bodies,
     pairs: &[(u32, u32)],
+    body_fat: &[Aabb],
     solid: &mut Vec<ShapeKey>,
     sensor: &mut Vec<ShapeKey>,
 ) {
@@ -64,16 +79,143 @@ pub(crate) fn expand_pairs(
             continue;
         }
         let (range_a, range_b) = (bodies.shape_ranges[a as usize], bodies.shape_ranges[b as usize]);
+        // The box of a shape: its own for a body of several shapes, else
+        // its body's. Two one-shape bodies need no second test.
+        let one_each = range_a.count == 1 && range_b.count == 1;
+        let box_of = |k: usize, body: u32, count: u32| {
+            if count > 1 { &shapes.fat[k] } else { &body_fat[body as usize] }
+        };
         for (ia, ka) in range_a.slots().enumerate() {
+            let box_a = box_of(ka, a, range_a.count);
             for (ib, kb) in range_b.slots().enumerate() {
                 let (sensor_a, sensor_b) = (shapes.sensors[ka], shapes.sensors[kb]);
                 if (sensor_a && sensor_b) || !shapes.filters[ka].collides_with(&shapes.filters[kb])
                 {
                     continue;
                 }
+                if !one_each && !box_a.overlaps(box_of(kb, b, range_b.count)) {
+                    continue;
+                }
                 let key = (a, b, ShapePair { a: ia as u16, b: ib as u16 });
                 if sensor_a || sensor_b { sensor.push(key) } else { solid.push(key) }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use collide::nalgebra::{UnitQuaternion, Vector3};
+    use collide::{Cuboid, Shape};
+
+    use crate::body::{BodyDesc, BodyShape};
+    use crate::collision::aabb::Aabb;
+    use crate::settings::StepSettings;
+    use crate::world::World;
+
+    /// Boxes on the ring of the drum: each 1 × 1 × 4 m, centred at radius
+    /// `RING_RADIUS` about the z axis.
+    const RING_BOXES: usize = 36;
+    const RING_RADIUS: f32 = 6.0;
+
+    /// The world box of shape `k` (slot) of the world's bodies, computed
+    /// from the shape and its pose alone.
+    fn shape_box(world: &World, k: usize) -> Aabb {
+        let shapes = &world.bodies.shapes;
+        let body = shapes.bodies[k] as usize;
+        Aabb::of_shape(&shapes.shapes[k], &shapes.world_pose(k, &world.bodies.poses[body]))
+    }
+
+    /// A spinning drum of box shapes around a cloud of cubes, in zero
+    /// gravity: after every step, each drum–cube pair in the pair cache
+    /// had shape boxes near each other when the step began (so a cube is
+    /// paired only with the drum shapes near it, not all of them), every
+    /// drum–cube shape pair whose boxes overlapped then is cached (none
+    /// missed), and the drum's pairs are a small fraction of drum shapes ×
+    /// cubes.
+    #[test]
+    fn a_drum_of_many_shapes_pairs_only_its_shapes_near_a_cube() {
+        let settings = StepSettings { gravity: Vector3::zeros(), ..StepSettings::default() };
+        let mut world = World::with_settings(settings).unwrap();
+        let ring: Vec<BodyShape> = (0..RING_BOXES)
+            .map(|i| {
+                let angle = i as f32 * std::f32::consts::TAU / RING_BOXES as f32;
+                let shape: Shape = Cuboid::new(Vector3::new(0.5, 0.5, 2.0)).into();
+                BodyShape::new(shape)
+                    .with_position(Vector3::new(angle.cos(), angle.sin(), 0.0) * RING_RADIUS)
+                    .with_rotation(UnitQuaternion::from_axis_angle(&Vector3::z_axis(), angle))
+            })
+            .collect();
+        let drum = world
+            .add_body(
+                BodyDesc::kinematic_shapes(ring).with_angular_velocity(Vector3::new(0.0, 0.0, 0.5)),
+            )
+            .unwrap();
+        // Cubes spread inside the drum, clear of its wall (which starts at
+        // radius 5.5), drifting outwards so that they meet it.
+        let mut cubes = 0;
+        for i in 0..5 {
+            for j in 0..5 {
+                let p = Vector3::new(-3.0 + 1.5 * i as f32, -3.0 + 1.5 * j as f32, 0.0);
+                let shape: Shape = Cuboid::new(Vector3::repeat(0.4)).into();
+                world
+                    .add_body(
+                        BodyDesc::dynamic(shape).with_position(p).with_linear_velocity(p * 0.3),
+                    )
+                    .unwrap();
+                cubes += 1;
+            }
+        }
+        let drum_slot = drum.index();
+        let mut most_pairs = 0;
+        for step in 0..120 {
+            // The boxes the broad phase saw: those at the step's start.
+            let boxes: Vec<Aabb> =
+                (0..world.bodies.shapes.shapes.len()).map(|k| shape_box(&world, k)).collect();
+            world.step(1.0 / 60.0);
+            let cache = &world.contacts;
+            let ranges = &world.bodies.shape_ranges;
+            let mut cached = std::collections::BTreeSet::new();
+            let mut drum_pairs = 0;
+            for index in 0..cache.pairs.len() {
+                let (a, b, shapes) = cache.key_of(index);
+                if a as usize != drum_slot && b as usize != drum_slot {
+                    continue;
+                }
+                drum_pairs += 1;
+                let ka = ranges[a as usize].first as usize + usize::from(shapes.a);
+                let kb = ranges[b as usize].first as usize + usize::from(shapes.b);
+                cached.insert((ka, kb));
+                // A fat box reaches past its shape's box by at most about
+                // twice its margin and reach (a box is refitted only once
+                // the shape leaves it): for either shape here well under
+                // 0.5 m, while the drum's shapes are 1 m wide, so this
+                // still leaves out all but the few shapes near a cube.
+                let grow = |b: Aabb| b.expanded(1.0);
+                assert!(
+                    grow(boxes[ka]).overlaps(&boxes[kb]),
+                    "step {step}: drum pair ({ka}, {kb}) is far apart"
+                );
+            }
+            for kd in ranges[drum_slot].slots() {
+                for (body, range) in ranges.iter().enumerate() {
+                    if body == drum_slot || !world.bodies.records[body].alive {
+                        continue;
+                    }
+                    let kc = range.first as usize;
+                    let key = if drum_slot < body { (kd, kc) } else { (kc, kd) };
+                    if boxes[kd].overlaps(&boxes[kc]) {
+                        assert!(cached.contains(&key), "step {step}: missed pair {key:?}");
+                    }
+                }
+            }
+            most_pairs = most_pairs.max(drum_pairs);
+        }
+        assert!(most_pairs > 0, "the cubes never came near the drum");
+        assert!(
+            most_pairs * 8 < RING_BOXES * cubes,
+            "{most_pairs} drum pairs of {} shape pairs",
+            RING_BOXES * cubes
+        );
     }
 }

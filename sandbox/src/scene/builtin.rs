@@ -10,7 +10,11 @@ use collide::{Capsule, ConvexHull, Cuboid, Shape, Sphere};
 
 use crate::body::{BodyDesc, BodyId};
 use crate::error::WorldError;
-use crate::scene::box3d::{build_convex_pile, build_large_pyramid, build_many_pyramids};
+use crate::scene::box3d::{
+    build_convex_pile, build_junkyard, build_large_pyramid, build_large_world, build_many_pyramids,
+    build_washer,
+};
+use crate::scene::driver::{DROPPED_SPHERES, SceneDriver};
 use crate::scene::joints::{build_bridge, build_chain, build_joint_grid, build_ragdolls};
 use crate::world::World;
 
@@ -46,11 +50,21 @@ pub enum Scene {
     /// box3d's `joint_grid`: `size` × `size` (100 × 100) spheres held by
     /// ball joints, the top row static, sleeping off, no ground.
     JointGrid,
+    /// box3d's `washer`: a kinematic drum of 40 hulls turning at 25°/s
+    /// around `size`³ (20³) small cubes.
+    Washer,
+    /// box3d's `junkyard`: `size` (24) layers of 21 × 21 rock hulls in a
+    /// walled yard, swept by a kinematic pusher driven to a target pose
+    /// before each step.
+    Junkyard,
+    /// box3d's `large_world`: `size` × `size` (1000 × 1000) static floor
+    /// tiles, onto which 100 spheres are dropped during the run.
+    LargeWorld,
 }
 
 impl Scene {
     /// Every scene, in documentation order.
-    pub const ALL: [Scene; 12] = [
+    pub const ALL: [Scene; 15] = [
         Scene::Pyramid,
         Scene::FallingBoxes,
         Scene::Stack,
@@ -63,6 +77,9 @@ impl Scene {
         Scene::Bridge,
         Scene::Ragdolls,
         Scene::JointGrid,
+        Scene::Washer,
+        Scene::Junkyard,
+        Scene::LargeWorld,
     ];
 
     /// The scene's command-line name.
@@ -80,12 +97,17 @@ impl Scene {
             Scene::Bridge => "bridge",
             Scene::Ragdolls => "ragdolls",
             Scene::JointGrid => "joint-grid",
+            Scene::Washer => "washer",
+            Scene::Junkyard => "junkyard",
+            Scene::LargeWorld => "large-world",
         }
     }
 
     /// How many dynamic bodies the scene creates at `size` (the ground
     /// aside; for `joint-grid`, its static top row too), or `None` if the
-    /// count overflows a `u64`.
+    /// count overflows a `u64`. `large-world`'s static floor tiles are
+    /// counted with its dropped spheres (its size is about them), and
+    /// `washer`'s drum and `junkyard`'s pusher, kinematic, are not.
     pub fn body_count(self, size: usize) -> Option<u64> {
         let n = u64::try_from(size).ok()?;
         match self {
@@ -103,6 +125,9 @@ impl Scene {
                 n.checked_mul(n)?.checked_mul(crate::scene::ragdoll::RAGDOLL_PART_COUNT as u64)
             }
             Scene::JointGrid => n.checked_mul(n),
+            Scene::Washer => n.checked_mul(n)?.checked_mul(n),
+            Scene::Junkyard => n.checked_mul(21 * 21),
+            Scene::LargeWorld => n.checked_mul(n)?.checked_add(DROPPED_SPHERES as u64),
         }
     }
 
@@ -149,20 +174,23 @@ impl Scene {
             Scene::Bridge => 40,
             Scene::Ragdolls => 5,
             Scene::JointGrid => 100,
+            Scene::Washer => 20,
+            Scene::Junkyard => 24,
+            Scene::LargeWorld => 1000,
         }
     }
 
     /// The steps `sandbox bench` runs when not told: 600 (10 s) for the
     /// sandbox's own scenes, and for box3d's the steps its `benchmark` app
-    /// times (200, 100, 500 and, for `joint-grid`, 100), so the two are
-    /// compared on the same run.
+    /// times, so the two are compared on the same run.
     pub fn default_steps(self) -> u64 {
         match self {
             Scene::Pyramid | Scene::FallingBoxes | Scene::Stack | Scene::Wall | Scene::Mixed => 600,
             Scene::Chain | Scene::Bridge | Scene::Ragdolls => 600,
             Scene::LargePyramid => 200,
             Scene::ManyPyramids | Scene::JointGrid => 100,
-            Scene::ConvexPile => 500,
+            Scene::ConvexPile | Scene::Junkyard | Scene::LargeWorld => 500,
+            Scene::Washer => 1000,
         }
     }
 
@@ -171,7 +199,13 @@ impl Scene {
     pub fn is_box3d(self) -> bool {
         matches!(
             self,
-            Scene::LargePyramid | Scene::ManyPyramids | Scene::ConvexPile | Scene::JointGrid
+            Scene::LargePyramid
+                | Scene::ManyPyramids
+                | Scene::ConvexPile
+                | Scene::Washer
+                | Scene::Junkyard
+                | Scene::LargeWorld
+                | Scene::JointGrid
         )
     }
 }
@@ -261,11 +295,12 @@ impl From<WorldError> for SceneError {
     }
 }
 
-/// Most bodies one scene, built-in or from a file, may create: about a
-/// kilobyte each between the body arrays, broad phase, pair cache and
-/// solver, so a million is a gigabyte, past any scene worth stepping on one
-/// machine. Checked before anything is allocated.
-pub const MAX_SCENE_BODIES: u64 = 1_000_000;
+/// Most bodies one scene, built-in or from a file, may create: two
+/// million, room for `large-world`'s million static tiles and its spheres
+/// (a static body of one cuboid takes about 0.5 kB between the body
+/// arrays, its shape and the broad phase, so a million is about half a
+/// gigabyte). Checked before anything is allocated.
+pub const MAX_SCENE_BODIES: u64 = 2_000_000;
 
 /// The half-extents of every scene cube, metres.
 const CUBE_HALF: f32 = 0.5;
@@ -305,11 +340,53 @@ pub fn build_scene(
     scene: Scene,
     size: usize,
 ) -> Result<Vec<BodyId>, SceneError> {
+    build_scene_with_driver(world, scene, size).map(|(ids, _)| ids)
+}
+
+/// Builds `scene` as [`build_scene`] does and returns, with the dynamic
+/// bodies' handles, the scene's [`SceneDriver`]: what it does before each
+/// step (`junkyard` moves its pusher, `large-world` drops its spheres;
+/// the others nothing). Whoever steps the scene calls
+/// [`SceneDriver::before_step`] before every step.
+///
+/// # Errors
+/// As [`build_scene`].
+pub fn build_scene_with_driver(
+    world: &mut World,
+    scene: Scene,
+    size: usize,
+) -> Result<(Vec<BodyId>, SceneDriver), SceneError> {
     let bodies = scene.body_count(size);
     if bodies.is_none_or(|n| n > MAX_SCENE_BODIES) {
         return Err(SceneError::TooManyBodies { scene, size, bodies });
     }
     let mut ids = Vec::new();
+    match scene {
+        Scene::Washer => {
+            build_washer(world, size, &mut ids)?;
+            return Ok((ids, SceneDriver::nothing()));
+        }
+        Scene::Junkyard => {
+            let driver = build_junkyard(world, size, &mut ids)?;
+            return Ok((ids, driver));
+        }
+        Scene::LargeWorld => {
+            let driver = build_large_world(world, size)?;
+            return Ok((ids, driver));
+        }
+        _ => {}
+    }
+    let ids = build_scene_bodies(world, scene, size, ids)?;
+    Ok((ids, SceneDriver::nothing()))
+}
+
+/// The scenes that need no driver, into `ids`.
+fn build_scene_bodies(
+    world: &mut World,
+    scene: Scene,
+    size: usize,
+    mut ids: Vec<BodyId>,
+) -> Result<Vec<BodyId>, SceneError> {
     match scene {
         Scene::LargePyramid => {
             build_large_pyramid(world, size, &mut ids)?;
@@ -405,7 +482,10 @@ pub fn build_scene(
         | Scene::Chain
         | Scene::Bridge
         | Scene::Ragdolls
-        | Scene::JointGrid => {}
+        | Scene::JointGrid
+        | Scene::Washer
+        | Scene::Junkyard
+        | Scene::LargeWorld => {}
     }
     Ok(ids)
 }

@@ -4,6 +4,7 @@
 
 pub(crate) mod box3d;
 pub(crate) mod builtin;
+pub(crate) mod driver;
 pub mod file;
 pub(crate) mod joints;
 pub(crate) mod ragdoll;

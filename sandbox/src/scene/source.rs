@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use crate::body::{BodyId, BodyKind};
 use crate::error::WorldError;
-use crate::scene::builtin::{Scene, SceneError, build_scene};
+use crate::scene::builtin::{Scene, SceneError, build_scene_with_driver};
+use crate::scene::driver::SceneDriver;
 use crate::scene::file::{MAX_SCENE_FILE_BYTES, SceneFile, SceneFileError};
 use crate::settings::StepSettings;
 use crate::world::World;
@@ -53,8 +54,9 @@ impl SceneSource {
         match self {
             Self::Named { scene, size } => {
                 let mut world = World::with_settings(settings).map_err(LoadError::Settings)?;
-                let bodies = build_scene(&mut world, *scene, *size).map_err(LoadError::Scene)?;
-                Ok(LoadedScene { world, bodies, size: *size })
+                let (bodies, driver) =
+                    build_scene_with_driver(&mut world, *scene, *size).map_err(LoadError::Scene)?;
+                Ok(LoadedScene { world, bodies, size: *size, driver })
             }
             Self::File(path) => {
                 let text = read_limited(path)?;
@@ -70,7 +72,8 @@ impl SceneSource {
                 let all = file.build(&mut world).map_err(invalid)?;
                 let bodies =
                     all.into_iter().filter(|&b| world.kind(b) == Some(BodyKind::Dynamic)).collect();
-                Ok(LoadedScene { world, bodies, size: file.body_count() })
+                let driver = SceneDriver::nothing();
+                Ok(LoadedScene { world, bodies, size: file.body_count(), driver })
             }
         }
     }
@@ -85,6 +88,8 @@ pub struct LoadedScene {
     pub bodies: Vec<BodyId>,
     /// The scene's size (a file's body count).
     pub size: usize,
+    /// What the scene does before each step (nothing, for a file).
+    pub driver: SceneDriver,
 }
 
 /// Why a scene could not be loaded.

@@ -34,6 +34,15 @@ struct Report<'a> {
     steps: u64,
     sleep: bool,
     threads: usize,
+    /// Every body of the world when built, static ones included.
+    world_bodies: usize,
+    /// Seconds to build the world.
+    build_s: f64,
+    /// What building the world added to the resident memory, MiB (from
+    /// `/proc/self/status`; absent where there is none).
+    build_mib: Option<f64>,
+    /// The process's peak resident memory at the end, MiB.
+    peak_mib: Option<f64>,
     ms_per_step: f64,
     /// Per step, the time of the step as the world measured it (at most
     /// `ms_per_step`, which adds the call).
@@ -75,10 +84,19 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
         sandbox::tools::SceneSource::Named { scene, .. } => scene.default_steps(),
         sandbox::tools::SceneSource::File(_) => DEFAULT_STEPS,
     });
-    let sandbox::tools::LoadedScene { mut world, bodies, size } =
+    let building = Instant::now();
+    let resident_before = resident_kib("VmRSS");
+    let sandbox::tools::LoadedScene { mut world, mut bodies, size, mut driver } =
         build(&source, !opts.no_sleep, usize::from(opts.threads))?;
+    let build_s = building.elapsed().as_secs_f64();
+    // What building the world added to the process's resident memory.
+    let build_mib = match (resident_kib("VmRSS"), resident_before) {
+        (Some(after), Some(before)) => Some(after.saturating_sub(before) as f64 / 1024.0),
+        _ => None,
+    };
+    let world_bodies = world.body_count();
     let sleep = world.settings().sleep_enabled;
-    let start: Vec<_> =
+    let mut start: Vec<_> =
         bodies.iter().map(|&b| world.pose(b).map(|p| p.translation.vector)).collect();
 
     let mut wall = Duration::ZERO;
@@ -90,7 +108,15 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
     let started = Instant::now();
     let mut progress: Option<ProgressBar> = None;
     for step in 0..steps_to_run {
+        // The scene's driver (junkyard's pusher, large-world's spheres) is
+        // timed with the step, as box3d's benchmark times its scenes' step
+        // functions.
         let t = Instant::now();
+        let added = bodies.len();
+        driver.before_step(&mut world, DT, &mut bodies).context("driving the scene")?;
+        for &b in &bodies[added..] {
+            start.push(world.pose(b).map(|p| p.translation.vector));
+        }
         world.step(DT);
         wall += t.elapsed();
         max_penetration = max_penetration.max(world.max_penetration());
@@ -142,6 +168,10 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
         if sleep { "on" } else { "off" }
     )
     .ok();
+    writeln!(out, "world            {world_bodies} bodies built in {build_s:.3} s").ok();
+    if let Some(mib) = build_mib {
+        writeln!(out, "  memory         {mib:.1} MiB resident added by the build").ok();
+    }
     writeln!(out, "ms/step          {:.3}", ms(wall)).ok();
     for (stage, time) in st.iter() {
         writeln!(out, "  {:<23}{:.3}", stage.name(), ms(time)).ok();
@@ -178,6 +208,10 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
             steps: steps_to_run,
             sleep,
             threads: world.settings().threads,
+            world_bodies,
+            build_s,
+            build_mib,
+            peak_mib: resident_kib("VmHWM").map(|k| k as f64 / 1024.0),
             ms_per_step: ms(wall),
             step_total_ms: ms(st.total()),
             stage_ms: StageMs(st.iter().map(|(stage, time)| (stage.name(), ms(time))).collect()),
@@ -195,4 +229,12 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
         writeln!(out, "{line}").ok();
     }
     crate::print_stdout(&out)
+}
+
+/// A `kB` line of `/proc/self/status` (`VmRSS`: resident now, `VmHWM`: its
+/// peak), or `None` where there is no such file.
+fn resident_kib(key: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with(key) && l[key.len()..].starts_with(':'))?;
+    line[key.len() + 1..].trim().trim_end_matches("kB").trim().parse().ok()
 }
