@@ -19,6 +19,7 @@ mod contact_impulses;
 mod dependencies;
 mod fast_bodies;
 mod friction;
+mod ghost_contacts;
 mod kinematic;
 mod mass_properties;
 mod mass_ratios;
