@@ -11,6 +11,7 @@ use collide::nalgebra::Isometry3;
 
 use crate::body::body_shape::BodyShape;
 use crate::body::filter::Filter;
+use crate::solver::rolling_resistance::rolling_radius;
 
 /// A shape's surface material, as given in its [`BodyShape`] (checked:
 /// friction and rolling resistance zero or positive, restitution in
@@ -23,6 +24,9 @@ pub(crate) struct ShapeMaterial {
     pub restitution: f32,
     /// Rolling resistance (zero or positive).
     pub rolling_resistance: f32,
+    /// The radius the shape rolls at, for rolling resistance
+    /// ([`rolling_radius`]).
+    pub rolling_radius: f32,
 }
 
 /// The consecutive shape slots of one body.
@@ -61,6 +65,9 @@ pub(crate) struct ShapeStore {
     pub densities: Vec<f32>,
     /// The body slot each shape belongs to.
     pub bodies: Vec<u32>,
+    /// Live shapes with a rolling resistance: the solver skips its
+    /// rolling rows in the usual world with none.
+    pub rolling_shapes: usize,
     /// Freed ranges, most recently freed last.
     free: Vec<ShapeRange>,
 }
@@ -96,7 +103,9 @@ impl ShapeStore {
                 friction: s.friction,
                 restitution: s.restitution,
                 rolling_resistance: s.rolling_resistance,
+                rolling_radius: rolling_radius(&s.shape),
             };
+            self.rolling_shapes += usize::from(s.rolling_resistance > 0.0);
             self.filters[k] = s.filter;
             self.sensors[k] = s.sensor;
             self.densities[k] = s.density;
@@ -107,6 +116,8 @@ impl ShapeStore {
 
     /// Frees the slots of a removed body.
     pub fn free(&mut self, range: ShapeRange) {
+        let rolling = range.slots().filter(|&k| self.materials[k].rolling_resistance > 0.0);
+        self.rolling_shapes -= rolling.count();
         self.free.push(range);
     }
 
