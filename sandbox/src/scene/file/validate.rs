@@ -51,7 +51,7 @@ pub(super) struct Validator<'a> {
 
 impl Validator<'_> {
     /// A finite number that fits an f32.
-    fn number(&self, n: &RawNumber, what: &str) -> Result<f32, SceneFileError> {
+    pub(super) fn number(&self, n: &RawNumber, what: &str) -> Result<f32, SceneFileError> {
         let v = *n.get_ref();
         // Written so that NaN fails: `!(|v| <= MAX)`.
         if !(v.abs() <= f64::from(f32::MAX)) {
@@ -66,7 +66,7 @@ impl Validator<'_> {
 
     /// A finite number that follows `rule` (the API's rule for the same
     /// value, so files and the API accept the same numbers).
-    fn number_in(&self, n: &RawNumber, what: &str, rule: Rule) -> Result<f32, SceneFileError> {
+    pub(super) fn number_in(&self, n: &RawNumber, what: &str, rule: Rule) -> Result<f32, SceneFileError> {
         let v = self.number(n, what)?;
         if rule.admits(f64::from(v)) {
             Ok(v)
@@ -80,7 +80,7 @@ impl Validator<'_> {
         }
     }
 
-    fn vector(&self, v: &RawVec3, what: &str) -> Result<Vector3<f32>, SceneFileError> {
+    pub(super) fn vector(&self, v: &RawVec3, what: &str) -> Result<Vector3<f32>, SceneFileError> {
         let [x, y, z] = &v.get_ref().0;
         Ok(Vector3::new(
             self.number(x, &format!("{what}[0]"))?,
@@ -90,7 +90,7 @@ impl Validator<'_> {
     }
 
     /// A vector whose every component follows `rule`.
-    fn vector_in(
+    pub(super) fn vector_in(
         &self,
         v: &RawVec3,
         what: &str,
@@ -148,17 +148,22 @@ impl Validator<'_> {
         }
     }
 
-    fn shape(&self, raw: &Spanned<RawShape>) -> Result<Shape, SceneFileError> {
+    pub(super) fn shape(&self, raw: &Spanned<RawShape>) -> Result<Shape, SceneFileError> {
         let s = raw.get_ref();
         let kind = *s.kind.get_ref();
         let name = kind.name();
         // Which parameters each type takes; anything else is a mistake.
-        let given: [(&str, Option<Range<usize>>); 5] = [
+        let given: [(&str, Option<Range<usize>>); 10] = [
             ("radius", s.radius.as_ref().map(Spanned::span)),
             ("half_extents", s.half_extents.as_ref().map(Spanned::span)),
             ("half_height", s.half_height.as_ref().map(Spanned::span)),
             ("points", s.points.as_ref().map(Spanned::span)),
             ("shape", s.shape.as_ref().map(|inner| inner.span())),
+            ("vertices", s.vertices.as_ref().map(Spanned::span)),
+            ("triangles", s.triangles.as_ref().map(Spanned::span)),
+            ("heights", s.heights.as_ref().map(Spanned::span)),
+            ("cell", s.cell.as_ref().map(Spanned::span)),
+            ("parts", s.parts.as_ref().map(Spanned::span)),
         ];
         let takes: &[&str] = match kind {
             RawShapeKind::Sphere => &["radius"],
@@ -168,6 +173,9 @@ impl Validator<'_> {
             }
             RawShapeKind::Hull | RawShapeKind::Triangle => &["points"],
             RawShapeKind::Rounded => &["radius", "shape"],
+            RawShapeKind::Mesh => &["vertices", "triangles"],
+            RawShapeKind::Heightfield => &["heights", "cell"],
+            RawShapeKind::Compound => &["parts"],
         };
         for (key, span) in &given {
             if let Some(span) = span
@@ -184,6 +192,9 @@ impl Validator<'_> {
             message: format!("a {name} needs `{key}`"),
         };
         Ok(match kind {
+            RawShapeKind::Mesh => self.mesh(raw)?,
+            RawShapeKind::Heightfield => self.heightfield(raw)?,
+            RawShapeKind::Compound => self.compound(raw)?,
             RawShapeKind::Sphere => {
                 let r = s.radius.as_ref().ok_or_else(|| missing("radius"))?;
                 let field = BodyField::SphereRadius;
@@ -251,7 +262,14 @@ impl Validator<'_> {
                 // One level of rounding: a rounded rounded shape is the inner
                 // shape rounded by the sum, and refusing it bounds the
                 // recursion.
-                if *inner.get_ref().kind.get_ref() == RawShapeKind::Rounded {
+                let inner_kind = *inner.get_ref().kind.get_ref();
+                if inner_kind.is_composite() {
+                    return Err(SceneFileError::Shape {
+                        location: self.locator.of(&inner.get_ref().kind),
+                        message: format!("a rounded shape rounds a convex shape, not a {}", inner_kind.name()),
+                    });
+                }
+                if inner_kind == RawShapeKind::Rounded {
                     return Err(SceneFileError::Shape {
                         location: self.locator.of(&inner.get_ref().kind),
                         message: "a rounded shape cannot round another rounded shape (round \
@@ -283,7 +301,7 @@ impl Validator<'_> {
         })
     }
 
-    fn rotation(&self, raw: &Spanned<RawRotation>) -> Result<UnitQuaternion<f32>, SceneFileError> {
+    pub(super) fn rotation(&self, raw: &Spanned<RawRotation>) -> Result<UnitQuaternion<f32>, SceneFileError> {
         let r = raw.get_ref();
         match (&r.euler, &r.quaternion) {
             (Some(e), None) => {
@@ -392,6 +410,17 @@ impl Validator<'_> {
                 message: "these hull points are coplanar: a flat hull has no volume, so it \
                           cannot be dynamic (make the body `kind = \"fixed\"`)"
                     .to_owned(),
+            });
+        }
+        if let (RawKind::Dynamic, Shape::TriMesh(_) | Shape::HeightField(_)) = (kind, &shape) {
+            // A surface: no volume, so no mass.
+            return Err(SceneFileError::Shape {
+                location: self.locator.of(raw),
+                message: format!(
+                    "a {} has no volume, so it cannot be dynamic (make the body `kind = \"fixed\"` \
+                     or `kind = \"kinematic\"`)",
+                    shape.kind_name()
+                ),
             });
         }
         if let (RawKind::Dynamic, false) = (kind, shape.is_solid()) {
