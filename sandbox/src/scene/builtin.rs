@@ -11,6 +11,7 @@ use collide::{Capsule, ConvexHull, Cuboid, Shape, Sphere};
 use crate::body::{BodyDesc, BodyId};
 use crate::error::WorldError;
 use crate::scene::box3d::{build_convex_pile, build_large_pyramid, build_many_pyramids};
+use crate::scene::trees::build_trees;
 use crate::world::World;
 
 /// One of the named scenes.
@@ -35,11 +36,15 @@ pub enum Scene {
     /// box3d's `convex_pile`: `size` (80) layers of 8 × 8 hulls of 32
     /// points, density 1.
     ConvexPile,
+    /// box3d's `trees` (trees100 at size 1, trees50 at 2, trees25 at 4):
+    /// 50 trees of 22 hexagonal prisms on a static wave mesh of
+    /// 150 `size` × 200 `size` cells (`60,000 size²` triangles).
+    Trees,
 }
 
 impl Scene {
     /// Every scene, in documentation order.
-    pub const ALL: [Scene; 8] = [
+    pub const ALL: [Scene; 9] = [
         Scene::Pyramid,
         Scene::FallingBoxes,
         Scene::Stack,
@@ -48,6 +53,7 @@ impl Scene {
         Scene::LargePyramid,
         Scene::ManyPyramids,
         Scene::ConvexPile,
+        Scene::Trees,
     ];
 
     /// The scene's command-line name.
@@ -61,6 +67,7 @@ impl Scene {
             Scene::LargePyramid => "large-pyramid",
             Scene::ManyPyramids => "many-pyramids",
             Scene::ConvexPile => "convex-pile",
+            Scene::Trees => "trees",
         }
     }
 
@@ -76,6 +83,8 @@ impl Scene {
             // Pyramids of base 10: 55 cubes each.
             Scene::ManyPyramids => n.checked_mul(n)?.checked_mul(55),
             Scene::ConvexPile => n.checked_mul(64),
+            // Fifty trees whatever the size (which sets the ground's cells).
+            Scene::Trees => Some(crate::scene::trees::TREE_COUNT as u64),
         }
     }
 
@@ -89,25 +98,30 @@ impl Scene {
             Scene::LargePyramid => 100,
             Scene::ManyPyramids => 14,
             Scene::ConvexPile => 80,
+            Scene::Trees => 1,
         }
     }
 
     /// The steps `sandbox bench` runs when not told: 600 (10 s) for the
     /// sandbox's own scenes, and for box3d's the steps its `benchmark` app
-    /// times (200, 100 and 500), so the two are compared on the same run.
+    /// times (200, 100, 500 and 500), so the two are compared on the same run.
     pub fn default_steps(self) -> u64 {
         match self {
             Scene::Pyramid | Scene::FallingBoxes | Scene::Stack | Scene::Wall | Scene::Mixed => 600,
             Scene::LargePyramid => 200,
             Scene::ManyPyramids => 100,
             Scene::ConvexPile => 500,
+            Scene::Trees => 500,
         }
     }
 
     /// Whether the scene is one of box3d's benchmark scenes, which bring
     /// their own ground, densities and sleep setting (see `scene/box3d.rs`).
     pub fn is_box3d(self) -> bool {
-        matches!(self, Scene::LargePyramid | Scene::ManyPyramids | Scene::ConvexPile)
+        matches!(
+            self,
+            Scene::LargePyramid | Scene::ManyPyramids | Scene::ConvexPile | Scene::Trees
+        )
     }
 }
 
@@ -152,6 +166,9 @@ pub enum SceneError {
     Hull(collide::HullError),
     /// The world refused a body.
     World(WorldError),
+    /// The scene's mesh could not be built (`trees`' ground at a size too
+    /// large to index).
+    Composite(collide::composite::CompositeError),
     /// The scene at this size would create more than [`MAX_SCENE_BODIES`]
     /// bodies; nothing was built.
     TooManyBodies {
@@ -168,6 +185,7 @@ impl fmt::Display for SceneError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Hull(_) => f.write_str("building the scene's hull failed"),
+            Self::Composite(_) => f.write_str("building the scene's mesh failed"),
             Self::World(_) => f.write_str("adding a body failed"),
             Self::TooManyBodies { scene, size, bodies } => {
                 match bodies {
@@ -184,6 +202,7 @@ impl std::error::Error for SceneError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Hull(e) => Some(e),
+            Self::Composite(e) => Some(e),
             Self::World(e) => Some(e),
             Self::TooManyBodies { .. } => None,
         }
@@ -258,6 +277,10 @@ pub fn build_scene(
             build_convex_pile(world, size, &mut ids)?;
             return Ok(ids);
         }
+        Scene::Trees => {
+            build_trees(world, size, &mut ids)?;
+            return Ok(ids);
+        }
         _ => {}
     }
     add_ground(world)?;
@@ -318,7 +341,7 @@ pub fn build_scene(
             }
         }
         // Built above.
-        Scene::LargePyramid | Scene::ManyPyramids | Scene::ConvexPile => {}
+        Scene::LargePyramid | Scene::ManyPyramids | Scene::ConvexPile | Scene::Trees => {}
     }
     Ok(ids)
 }

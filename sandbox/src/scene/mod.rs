@@ -6,3 +6,4 @@ pub(crate) mod box3d;
 pub(crate) mod builtin;
 pub mod file;
 pub(crate) mod source;
+pub(crate) mod trees;
