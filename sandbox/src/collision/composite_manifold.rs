@@ -16,10 +16,12 @@
 //!   sharply, the deepest side wins), each with a feature id that mixes in
 //!   the part's index, so a point keeps its id, and its warm-start impulse,
 //!   while the parts around it come and go;
-//! - more than [`MAX_MANIFOLD_POINTS`] points are reduced to the deepest,
-//!   the one farthest from it across the normal, the one spanning the
-//!   largest triangle with those two, and the one farthest outside that
-//!   triangle: the corners of the support area.
+//! - more than [`MAX_MANIFOLD_POINTS`] points are reduced to the one
+//!   farthest from their centre across the normal, the one farthest from
+//!   it, the one spanning the largest triangle with those two, and the one
+//!   farthest outside that triangle (the corners of the support area),
+//!   the last replaced by the deepest point when that is deeper than every
+//!   corner by more than the linear slop.
 //!
 //! Departure from box3d and Jolt, which keep one solver manifold per
 //! triangle: the sandbox's pair cache and solver hold one manifold per
@@ -36,6 +38,7 @@ use collide::nalgebra::{Isometry3, Point3, Vector3};
 use collide::{Shape, SupportMap};
 
 use crate::collision::manifold::{ContactPoint, MAX_MANIFOLD_POINTS, Manifold};
+use crate::tolerances::LINEAR_SLOP;
 
 /// A part manifold is folded in when its normal is within this cosine of
 /// the deepest one's (about 60°): the points of a neighbouring face still
@@ -122,9 +125,8 @@ fn fold_into(set: &ManifoldSet, out: &mut Manifold) {
 }
 
 /// Keeps at most [`MAX_MANIFOLD_POINTS`] of `points` in `out`: all of
-/// them if they fit, else the deepest, the farthest from it across
-/// `normal`, the one spanning the largest triangle with those, and the one
-/// farthest outside that triangle.
+/// them if they fit, else four corners of their area across `normal`
+/// (see the module's notes).
 fn reduce(points: &[ContactPoint], normal: &Vector3<f32>, out: &mut Manifold) {
     if points.len() <= MAX_MANIFOLD_POINTS {
         out.points.extend(points.iter().copied());
@@ -147,7 +149,11 @@ fn reduce(points: &[ContactPoint], normal: &Vector3<f32>, out: &mut Manifold) {
         }
         pick
     };
-    let i0 = best(&|p| -p.separation);
+    // The first corner: the point farthest from the points' centre across
+    // the normal (on a flat contact all are equally deep, so depth cannot
+    // pick a corner).
+    let centre = Point3::from(points.iter().map(|p| p.point.coords).sum::<Vector3<f32>>() / points.len() as f32);
+    let i0 = best(&|p| across(&centre, &p.point).norm_squared());
     let p0 = points[i0].point;
     let i1 = best(&|p| across(&p0, &p.point).norm_squared());
     let p1 = points[i1].point;
@@ -167,6 +173,16 @@ fn reduce(points: &[ContactPoint], normal: &Vector3<f32>, out: &mut Manifold) {
             .fold(f32::NEG_INFINITY, f32::max);
         outside
     });
+    // The deepest point replaces the fourth when it is deeper than every
+    // corner by more than the linear slop: it is where the push must act.
+    let deepest = best(&|p| -p.separation);
+    let deepest_corner =
+        [i0, i1, i2, i3].iter().map(|&i| points[i].separation).fold(f32::MAX, f32::min);
+    let i3 = if points[deepest].separation < deepest_corner - LINEAR_SLOP {
+        deepest
+    } else {
+        i3
+    };
     let mut chosen = ArrayVec::<usize, MAX_MANIFOLD_POINTS>::new();
     for i in [i0, i1, i2, i3] {
         if !chosen.contains(&i) {
