@@ -20,6 +20,7 @@ pub mod scripted_keys;
 pub mod simulation;
 pub mod support_mesh;
 pub mod surface_size;
+mod surface_mesh;
 pub mod view_region;
 pub mod window;
 
