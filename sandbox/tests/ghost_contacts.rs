@@ -64,15 +64,19 @@ fn tilt_degrees(rotation: &UnitQuaternion<f32>) -> f32 {
 /// `floor_at`) at `start`, yawed by `yaw`, sliding at 5 m/s along
 /// `direction` (horizontal) for `steps` steps: checks the three bounds of
 /// the module's notes at every step, and that it crossed cells.
-fn slide_across(floor: Shape, floor_at: Vector3<f32>, start: Vector3<f32>, yaw: f32, dir: Vector3<f32>) {
+fn slide_across(
+    floor: Shape,
+    floor_at: Vector3<f32>,
+    start: Vector3<f32>,
+    yaw: f32,
+    dir: Vector3<f32>,
+) {
     const SPEED: f32 = 5.0;
     const MAX_VY: f32 = 0.01;
     const MAX_TILT_DEGREES: f32 = 0.5;
     const MAX_SPEED_CHANGE: f32 = 0.01;
     let mut world = world(false);
-    world
-        .add_body(BodyDesc::fixed(floor).with_position(floor_at).with_friction(0.0))
-        .unwrap();
+    world.add_body(BodyDesc::fixed(floor).with_position(floor_at).with_friction(0.0)).unwrap();
     let cube = Cuboid::new(Vector3::repeat(0.5)).into();
     let rotation = UnitQuaternion::from_euler_angles(0.0, yaw, 0.0);
     // Settled first, at rest, so the slide starts from a resting contact.

@@ -135,11 +135,7 @@ fn bad_rolling_resistance_and_sleep_threshold_are_refused_at_their_line_and_colu
         "-2",
         "sleep_threshold must be zero or positive",
     );
-    refused_at(
-        &format!("[[body]]\nsleep_threshold = inf\n{shape}"),
-        "inf",
-        "sleep_threshold",
-    );
+    refused_at(&format!("[[body]]\nsleep_threshold = inf\n{shape}"), "inf", "sleep_threshold");
     refused_at(
         "[[body]]\nshapes = [{ shape = { type = \"sphere\", radius = 1 }, rolling_resistance = nan }]\n",
         "nan",

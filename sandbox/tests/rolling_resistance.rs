@@ -24,9 +24,12 @@ const RADIUS: f32 = 0.5;
 /// along +x at `speed` without slipping, with `rolling_resistance`.
 fn rolling_ball(world: &mut World, speed: f32, rolling_resistance: f32) -> BodyId {
     let ground = Cuboid::new(Vector3::new(50.0, 0.5, 50.0));
-    world.add_body(BodyDesc::fixed(ground.into()).with_position(Vector3::new(0.0, -0.5, 0.0))).unwrap();
+    world
+        .add_body(BodyDesc::fixed(ground.into()).with_position(Vector3::new(0.0, -0.5, 0.0)))
+        .unwrap();
     let v = Vector3::new(speed, 0.0, 0.0);
-    let ball = BodyShape::new(Sphere::new(RADIUS).into()).with_rolling_resistance(rolling_resistance);
+    let ball =
+        BodyShape::new(Sphere::new(RADIUS).into()).with_rolling_resistance(rolling_resistance);
     world
         .add_body(
             BodyDesc::dynamic_shapes(vec![ball])
@@ -100,7 +103,9 @@ fn rolling_resistance_zero_is_bitwise_the_default() {
         } else {
             let ground = Cuboid::new(Vector3::new(50.0, 0.5, 50.0));
             world
-                .add_body(BodyDesc::fixed(ground.into()).with_position(Vector3::new(0.0, -0.5, 0.0)))
+                .add_body(
+                    BodyDesc::fixed(ground.into()).with_position(Vector3::new(0.0, -0.5, 0.0)),
+                )
                 .unwrap();
             let v = Vector3::new(2.0, 0.0, 0.0);
             world
@@ -126,7 +131,9 @@ fn rolling_resistance_zero_is_bitwise_the_default() {
 fn slow_ball_sleeps(threshold: Option<f32>) -> bool {
     let mut world = World::with_settings(StepSettings::default()).unwrap();
     let ground = Cuboid::new(Vector3::new(50.0, 0.5, 50.0));
-    world.add_body(BodyDesc::fixed(ground.into()).with_position(Vector3::new(0.0, -0.5, 0.0))).unwrap();
+    world
+        .add_body(BodyDesc::fixed(ground.into()).with_position(Vector3::new(0.0, -0.5, 0.0)))
+        .unwrap();
     let v = Vector3::new(0.1, 0.0, 0.0);
     let mut desc = BodyDesc::dynamic(Sphere::new(RADIUS).into())
         .with_position(Vector3::new(0.0, RADIUS, 0.0))

@@ -90,7 +90,9 @@ fn composite_shapes_read_into_the_shapes_they_spell() {
 #[test]
 fn bad_meshes_are_refused_at_their_line_and_column() {
     let mesh = |v: &str, t: &str| {
-        format!("[[body]]\nkind = \"fixed\"\nshape = {{ type = \"mesh\", vertices = {v},\n  triangles = {t} }}\n")
+        format!(
+            "[[body]]\nkind = \"fixed\"\nshape = {{ type = \"mesh\", vertices = {v},\n  triangles = {t} }}\n"
+        )
     };
     let quad = "[[0, 0, 0], [0, 0, 1], [1, 0, 0]]";
     refused_at(&mesh("[[0, 0, 0], [0, nan, 1], [1, 0, 0]]", "[[0, 1, 2]]"), "nan", "vertices[1]");
@@ -124,7 +126,9 @@ fn bad_meshes_are_refused_at_their_line_and_column() {
 #[test]
 fn bad_heightfields_are_refused_at_their_line_and_column() {
     let field = |h: &str, c: &str| {
-        format!("[[body]]\nkind = \"fixed\"\nshape = {{ type = \"heightfield\", cell = {c},\n  heights = {h} }}\n")
+        format!(
+            "[[body]]\nkind = \"fixed\"\nshape = {{ type = \"heightfield\", cell = {c},\n  heights = {h} }}\n"
+        )
     };
     let good = "[[0, 0], [0, 0]]";
     refused_at(&field("[[0, 0], [0, inf]]", "[1, 1]"), "inf", "heightfield heights[1][1]");
@@ -144,7 +148,8 @@ fn bad_heightfields_are_refused_at_their_line_and_column() {
 
 #[test]
 fn bad_compounds_are_refused_at_their_line_and_column() {
-    let compound = |parts: &str| format!("[[body]]\nshape = {{ type = \"compound\", parts = {parts} }}\n");
+    let compound =
+        |parts: &str| format!("[[body]]\nshape = {{ type = \"compound\", parts = {parts} }}\n");
     refused_at(&compound("[]"), "[]", "at least one part");
     refused_at(
         &compound("[{ shape = { type = \"sphere\", radius = -1 } }]"),
@@ -177,10 +182,8 @@ fn terrain_example_comes_to_rest() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/terrain.toml");
     let text = std::fs::read_to_string(path).unwrap();
     let file = SceneFile::parse(&text).unwrap();
-    let kinds: Vec<&str> = file
-        .bodies()
-        .flat_map(|d| d.shapes.into_iter().map(|s| s.shape.kind_name()))
-        .collect();
+    let kinds: Vec<&str> =
+        file.bodies().flat_map(|d| d.shapes.into_iter().map(|s| s.shape.kind_name())).collect();
     for kind in ["heightfield", "mesh", "compound", "cuboid"] {
         assert!(kinds.contains(&kind), "no {kind} in {kinds:?}");
     }
@@ -198,7 +201,10 @@ fn terrain_example_comes_to_rest() {
         let v = world.linear_velocity(id).unwrap();
         let w = world.angular_velocity(id).unwrap();
         let asleep = world.is_awake(id) == Some(false);
-        assert!(asleep || (v.norm() < 0.01 && w.norm() < 0.02), "{id:?} at {pose:?} moves: {v:?} {w:?}");
+        assert!(
+            asleep || (v.norm() < 0.01 && w.norm() < 0.02),
+            "{id:?} at {pose:?} moves: {v:?} {w:?}"
+        );
         // Resting on what it fell on, not through it.
         assert!(pose.translation.y > 0.0, "{id:?} fell through: {pose:?}");
     }

@@ -11,8 +11,8 @@ use collide::nalgebra::{Isometry3, Point3, Quaternion, Translation3, UnitQuatern
 use collide::{Capsule, Cuboid, Shape, Sphere};
 use sandbox::tools::{LoadError, SceneSource};
 use sandbox::{
-    BodyDesc, BodyField, BodyId, BodyShape, MAX_SUBSTEPS, MAX_THREADS, Scene, Setting, SettingsError,
-    StepOutcome, StepSettings, WORLD_BOUND, World, WorldError, build_scene,
+    BodyDesc, BodyField, BodyId, BodyShape, MAX_SUBSTEPS, MAX_THREADS, Scene, Setting,
+    SettingsError, StepOutcome, StepSettings, WORLD_BOUND, World, WorldError, build_scene,
 };
 
 /// Short for the value every rule refuses.

@@ -116,7 +116,8 @@ impl SceneDrawer {
                     } else {
                         palette(slot)
                     };
-                    let pose = sim.interpolated(slot, body.pose, alpha) * in_body * in_shape * local;
+                    let pose =
+                        sim.interpolated(slot, body.pose, alpha) * in_body * in_shape * local;
                     let mut instance = DrawInstance::new(shape, pose, color);
                     // Sensors are drawn dimmed, as sleeping bodies are, so that
                     // they read as zones rather than solids.
@@ -182,33 +183,24 @@ impl SceneDrawer {
                 let axis = seg.b - seg.a;
                 let rotation = UnitQuaternion::rotation_between(&Vector3::y(), &axis)
                     .unwrap_or_else(|| {
-                        UnitQuaternion::from_axis_angle(
-                            &Vector3::x_axis(),
-                            std::f32::consts::PI,
-                        )
+                        UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f32::consts::PI)
                     });
                 local = Isometry3::from_parts(
                     Translation3::from(collide::nalgebra::center(&seg.a, &seg.b).coords),
                     rotation,
                 );
-                DrawShape::Capsule {
-                    radius: SEGMENT_DRAW_RADIUS,
-                    half_height: 0.5 * axis.norm(),
-                }
+                DrawShape::Capsule { radius: SEGMENT_DRAW_RADIUS, half_height: 0.5 * axis.norm() }
             }
             Shape::Cylinder(c) => {
                 DrawShape::Cylinder { radius: c.radius, half_height: c.half_height }
             }
-            Shape::Cone(c) => {
-                DrawShape::Cone { radius: c.radius, half_height: c.half_height }
-            }
+            Shape::Cone(c) => DrawShape::Cone { radius: c.radius, half_height: c.half_height },
             // A rounded sphere or capsule is a larger one.
             Shape::Rounded(r) => match &r.inner {
                 Shape::Sphere(s) => DrawShape::Sphere { radius: s.radius + r.radius },
-                Shape::Capsule(c) => DrawShape::Capsule {
-                    radius: c.radius + r.radius,
-                    half_height: c.half_height,
-                },
+                Shape::Capsule(c) => {
+                    DrawShape::Capsule { radius: c.radius + r.radius, half_height: c.half_height }
+                }
                 _ => match self.sampled_mesh(key, shape, renderer)? {
                     Some(id) => DrawShape::Hull { id, scale: Vector3::repeat(1.0) },
                     None => return Ok(None),

@@ -152,7 +152,9 @@ fn reduce(points: &[ContactPoint], normal: &Vector3<f32>, out: &mut Manifold) {
     // The first corner: the point farthest from the points' centre across
     // the normal (on a flat contact all are equally deep, so depth cannot
     // pick a corner).
-    let centre = Point3::from(points.iter().map(|p| p.point.coords).sum::<Vector3<f32>>() / points.len() as f32);
+    let centre = Point3::from(
+        points.iter().map(|p| p.point.coords).sum::<Vector3<f32>>() / points.len() as f32,
+    );
     let i0 = best(&|p| across(&centre, &p.point).norm_squared());
     let p0 = points[i0].point;
     let i1 = best(&|p| across(&p0, &p.point).norm_squared());
@@ -178,11 +180,7 @@ fn reduce(points: &[ContactPoint], normal: &Vector3<f32>, out: &mut Manifold) {
     let deepest = best(&|p| -p.separation);
     let deepest_corner =
         [i0, i1, i2, i3].iter().map(|&i| points[i].separation).fold(f32::MAX, f32::min);
-    let i3 = if points[deepest].separation < deepest_corner - LINEAR_SLOP {
-        deepest
-    } else {
-        i3
-    };
+    let i3 = if points[deepest].separation < deepest_corner - LINEAR_SLOP { deepest } else { i3 };
     let mut chosen = ArrayVec::<usize, MAX_MANIFOLD_POINTS>::new();
     for i in [i0, i1, i2, i3] {
         if !chosen.contains(&i) {

@@ -7,7 +7,6 @@
 //! number of threads. Box2D v3's sensor overlaps (`sensor.c`) work the same
 //! way, apart from testing pairs rather than querying the tree.
 
-
 use crate::body::storage::Bodies;
 use crate::collision::body_shapes::shapes_intersect;
 use crate::collision::shape_pairs::{ShapeKey, ShapePair};

@@ -774,22 +774,26 @@ fn core_toi(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) -> Opti
             // creeps for two tumbling bodies in contact) proved the core
             // clear until its lower bound: the plane is taken between the
             // closest points there, and the bound is the time to go back to.
-            let met =
-                match shape_time_of_impact(other_shape, &shape_path, &core_shape, &core_sweep, 1.0, 0.0) {
-                    Ok(TimeOfImpact::Hit { toi, point_a, normal, .. }) => {
-                        Some((toi, point_a, *normal))
-                    }
-                    Ok(TimeOfImpact::IterationLimit { toi_lower_bound: t }) => {
-                        let (other_at, core_at) = (shape_path.pose_at(t), core_sweep.pose_at(t));
-                        match shape_contact(other_shape, &other_at, &core_shape, &core_at) {
-                            Ok(Contact::Separated { point_a, normal, .. }) => {
-                                Some((t, point_a, *normal))
-                            }
-                            _ => None,
+            let met = match shape_time_of_impact(
+                other_shape,
+                &shape_path,
+                &core_shape,
+                &core_sweep,
+                1.0,
+                0.0,
+            ) {
+                Ok(TimeOfImpact::Hit { toi, point_a, normal, .. }) => Some((toi, point_a, *normal)),
+                Ok(TimeOfImpact::IterationLimit { toi_lower_bound: t }) => {
+                    let (other_at, core_at) = (shape_path.pose_at(t), core_sweep.pose_at(t));
+                    match shape_contact(other_shape, &other_at, &core_shape, &core_at) {
+                        Ok(Contact::Separated { point_a, normal, .. }) => {
+                            Some((t, point_a, *normal))
                         }
+                        _ => None,
                     }
-                    _ => None,
-                };
+                }
+                _ => None,
+            };
             if let Some((toi, point_other, normal)) = met
                 && toi > 0.0
                 && core_stands_wrong(

@@ -118,10 +118,7 @@ impl Scene {
     /// Whether the scene is one of box3d's benchmark scenes, which bring
     /// their own ground, densities and sleep setting (see `scene/box3d.rs`).
     pub fn is_box3d(self) -> bool {
-        matches!(
-            self,
-            Scene::LargePyramid | Scene::ManyPyramids | Scene::ConvexPile | Scene::Trees
-        )
+        matches!(self, Scene::LargePyramid | Scene::ManyPyramids | Scene::ConvexPile | Scene::Trees)
     }
 }
 

@@ -99,7 +99,8 @@ impl RollingRows {
         let store = &bodies.shapes;
         for (slot, &(index_a, index_b)) in slots.iter().zip(pairs) {
             let c = &contacts.pairs[slot.contact as usize];
-            let shapes = contacts.shape_pairs.get(slot.contact as usize).copied().unwrap_or_default();
+            let shapes =
+                contacts.shape_pairs.get(slot.contact as usize).copied().unwrap_or_default();
             let ka = bodies.shape_ranges[c.body_a as usize].first as usize + usize::from(shapes.a);
             let kb = bodies.shape_ranges[c.body_b as usize].first as usize + usize::from(shapes.b);
             let (ma, mb) = (&store.materials[ka], &store.materials[kb]);
@@ -112,15 +113,12 @@ impl RollingRows {
             if !(bound_per_normal > 0.0) {
                 continue;
             }
-            let inertia = |index: u32| {
-                masses.get(index as usize).map_or(Matrix3::zeros(), |m| m.inv_inertia)
-            };
-            let (inv_inertia_a, inv_inertia_b) =
-                (if index_a != 0 { inertia(index_a) } else { Matrix3::zeros() }, if index_b != 0 {
-                    inertia(index_b)
-                } else {
-                    Matrix3::zeros()
-                });
+            let inertia =
+                |index: u32| masses.get(index as usize).map_or(Matrix3::zeros(), |m| m.inv_inertia);
+            let (inv_inertia_a, inv_inertia_b) = (
+                if index_a != 0 { inertia(index_a) } else { Matrix3::zeros() },
+                if index_b != 0 { inertia(index_b) } else { Matrix3::zeros() },
+            );
             let Some(mass) = (inv_inertia_a + inv_inertia_b).try_inverse() else {
                 continue;
             };
@@ -155,7 +153,11 @@ impl RollingRows {
     pub fn relax(&mut self, batches: &[ConstraintBatch], bodies: &mut [SolverBody]) {
         for row in &mut self.rows {
             let angular = |index: u32, bodies: &[SolverBody]| {
-                if index == 0 { Vector3::zeros() } else { bodies[index as usize].angular_velocity() }
+                if index == 0 {
+                    Vector3::zeros()
+                } else {
+                    bodies[index as usize].angular_velocity()
+                }
             };
             let relative = angular(row.body_b, bodies) - angular(row.body_a, bodies);
             let batch = &batches[row.batch as usize];

@@ -19,7 +19,11 @@ use crate::scene::file::validate::Validator;
 
 impl Validator<'_> {
     /// A shape error at `span`.
-    fn shape_error(&self, at: impl Into<core::ops::Range<usize>>, message: String) -> SceneFileError {
+    fn shape_error(
+        &self,
+        at: impl Into<core::ops::Range<usize>>,
+        message: String,
+    ) -> SceneFileError {
         SceneFileError::Shape { location: self.locator.span(at.into()), message }
     }
 
@@ -34,7 +38,9 @@ impl Validator<'_> {
             points.push(Point3::from(self.vector(v, &format!("mesh vertices[{i}]"))?));
         }
         if triangles.get_ref().is_empty() {
-            return Err(self.shape_error(triangles.span(), "a mesh needs at least one triangle".into()));
+            return Err(
+                self.shape_error(triangles.span(), "a mesh needs at least one triangle".into())
+            );
         }
         let count = points.len();
         let mut indices = Vec::with_capacity(triangles.get_ref().len());
@@ -115,8 +121,10 @@ impl Validator<'_> {
     /// convex parts, each at its pose in the compound.
     pub(super) fn compound(&self, raw: &Spanned<RawShape>) -> Result<Shape, SceneFileError> {
         let s = raw.get_ref();
-        let parts =
-            s.parts.as_ref().ok_or_else(|| self.shape_error(raw.span(), "a compound needs `parts`".into()))?;
+        let parts = s
+            .parts
+            .as_ref()
+            .ok_or_else(|| self.shape_error(raw.span(), "a compound needs `parts`".into()))?;
         if parts.get_ref().is_empty() {
             return Err(self.shape_error(parts.span(), "a compound needs at least one part".into()));
         }
@@ -136,7 +144,10 @@ impl Validator<'_> {
     }
 
     /// One part of a compound: a convex shape and its pose.
-    fn compound_part(&self, raw: &Spanned<RawPart>) -> Result<(Shape, Isometry3<f32>), SceneFileError> {
+    fn compound_part(
+        &self,
+        raw: &Spanned<RawPart>,
+    ) -> Result<(Shape, Isometry3<f32>), SceneFileError> {
         let p = raw.get_ref();
         let kind = p.shape.get_ref().kind.get_ref();
         if kind.is_composite() {

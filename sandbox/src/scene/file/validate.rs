@@ -66,7 +66,12 @@ impl Validator<'_> {
 
     /// A finite number that follows `rule` (the API's rule for the same
     /// value, so files and the API accept the same numbers).
-    pub(super) fn number_in(&self, n: &RawNumber, what: &str, rule: Rule) -> Result<f32, SceneFileError> {
+    pub(super) fn number_in(
+        &self,
+        n: &RawNumber,
+        what: &str,
+        rule: Rule,
+    ) -> Result<f32, SceneFileError> {
         let v = self.number(n, what)?;
         if rule.admits(f64::from(v)) {
             Ok(v)
@@ -266,7 +271,10 @@ impl Validator<'_> {
                 if inner_kind.is_composite() {
                     return Err(SceneFileError::Shape {
                         location: self.locator.of(&inner.get_ref().kind),
-                        message: format!("a rounded shape rounds a convex shape, not a {}", inner_kind.name()),
+                        message: format!(
+                            "a rounded shape rounds a convex shape, not a {}",
+                            inner_kind.name()
+                        ),
                     });
                 }
                 if inner_kind == RawShapeKind::Rounded {
@@ -301,7 +309,10 @@ impl Validator<'_> {
         })
     }
 
-    pub(super) fn rotation(&self, raw: &Spanned<RawRotation>) -> Result<UnitQuaternion<f32>, SceneFileError> {
+    pub(super) fn rotation(
+        &self,
+        raw: &Spanned<RawRotation>,
+    ) -> Result<UnitQuaternion<f32>, SceneFileError> {
         let r = raw.get_ref();
         match (&r.euler, &r.quaternion) {
             (Some(e), None) => {
