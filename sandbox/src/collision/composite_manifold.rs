@@ -169,11 +169,10 @@ fn reduce(points: &[ContactPoint], normal: &Vector3<f32>, out: &mut Manifold) {
     // the point farthest outside one of its edges.
     let (q1, q2) = if area(&p0, &p1, &p2) >= 0.0 { (p1, p2) } else { (p2, p1) };
     let i3 = best(&|p| {
-        let outside = [(&p0, &q1), (&q1, &q2), (&q2, &p0)]
+        [(&p0, &q1), (&q1, &q2), (&q2, &p0)]
             .iter()
             .map(|(u, v)| -area(u, v, &p.point))
-            .fold(f32::NEG_INFINITY, f32::max);
-        outside
+            .fold(f32::NEG_INFINITY, f32::max)
     });
     // The deepest point replaces the fourth when it is deeper than every
     // corner by more than the linear slop: it is where the push must act.

@@ -11,6 +11,8 @@ use toml::Spanned;
 
 pub(super) type RawNumber = Spanned<f64>;
 pub(super) type RawVec3 = Spanned<Exact<RawNumber, 3>>;
+/// A mesh's triangles: each three vertex indices, every value spanned.
+pub(super) type RawTriangles = Spanned<Vec<Spanned<Exact<Spanned<i64>, 3>>>>;
 
 /// An array of exactly `N` values. Serde reads a `[T; N]` from the first
 /// `N` elements of a longer array and ignores the rest, so
@@ -191,7 +193,7 @@ pub(super) struct RawShape {
     pub(super) shape: Option<Box<Spanned<RawShape>>>,
     /// A mesh's vertices and triangles (corner indices).
     pub(super) vertices: Option<Spanned<Vec<RawVec3>>>,
-    pub(super) triangles: Option<Spanned<Vec<Spanned<Exact<Spanned<i64>, 3>>>>>,
+    pub(super) triangles: Option<RawTriangles>,
     /// A heightfield's rows of heights (each along x) and its cell size.
     pub(super) heights: Option<Spanned<Vec<Spanned<Vec<RawNumber>>>>>,
     pub(super) cell: Option<Spanned<Exact<RawNumber, 2>>>,
