@@ -50,11 +50,10 @@ pub enum WorldError {
     InvalidShape(collide::ShapeError),
     /// The step settings break a rule (see [`StepSettings::validate`](crate::StepSettings::validate)).
     InvalidSettings(SettingsError),
-    /// The shape is a kind the world cannot simulate yet: a triangle mesh,
-    /// a heightfield or a compound (`collide::Shape::is_composite`). collide
-    /// answers queries against them (`collide::composite`); a body of
-    /// several convex parts is made with
-    /// [`BodyDesc::dynamic_shapes`](crate::BodyDesc::dynamic_shapes) instead.
+    /// The shape is a kind a body of its kind cannot have: a triangle mesh
+    /// or a heightfield on a dynamic body (they are surfaces with no
+    /// volume, so no mass: make the body fixed or kinematic). Compounds
+    /// may be dynamic.
     UnsupportedShape {
         /// The kind's name, as [`collide::Shape::kind_name`] spells it.
         kind: &'static str,
@@ -101,7 +100,7 @@ impl fmt::Display for WorldError {
             Self::InvalidSettings(e) => write!(f, "invalid step settings: {e}"),
             Self::UnsupportedShape { kind } => write!(
                 f,
-                "a body cannot have a {kind} shape yet (use a list of convex shapes for a body of several parts)"
+                "a dynamic body cannot have a {kind} shape (it has no volume: make the body fixed or kinematic)"
             ),
             Self::UnknownJoint => f.write_str("the joint handle names no live joint"),
             Self::InvalidJoint { field, rule, value } => {

@@ -65,11 +65,11 @@ fn oversized_pyramid_fails_at_once_naming_the_body_count_and_the_limit() {
     assert!(stderr.contains(&sandbox::MAX_SCENE_BODIES.to_string()), "{stderr}");
     assert!(started.elapsed() < std::time::Duration::from_secs(30), "took {:?}", started.elapsed());
     // The count, not the size, is limited: wall rows hold 20 cubes, so
-    // 50,001 rows is just over a million bodies.
-    let out = sandbox(&["bench", "--scene", "wall", "--size", "50001", "--steps", "1"]);
+    // 100,001 rows is just over the limit of two million bodies.
+    let out = sandbox(&["bench", "--scene", "wall", "--size", "100001", "--steps", "1"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("1000020 bodies"), "{stderr}");
+    assert!(stderr.contains("2000020 bodies"), "{stderr}");
 }
 
 #[test]

@@ -483,9 +483,9 @@ fn wrong_types_name_their_line() {
 fn too_many_bodies_names_the_entry_that_crosses_the_cap() {
     let e = parse_err(
         "[[body]]\nshape = { type = \"sphere\", radius = 0.1 }\n\
-         repeat = { count = [1000, 1000, 2], step = [0.001, 0.001, 0.001] }\n",
+         repeat = { count = [1000, 1000, 3], step = [0.001, 0.001, 0.001] }\n",
     );
-    assert!(matches!(e, SceneFileError::TooManyBodies { count: 2_000_000, .. }), "{e:?}");
+    assert!(matches!(e, SceneFileError::TooManyBodies { count: 3_000_000, .. }), "{e:?}");
     assert_at(&e, 1, None);
 }
 

@@ -23,8 +23,9 @@ use crate::common::DT;
 const STEPS: usize = 150;
 /// How often the runs are compared.
 const COMPARE_EVERY: usize = 25;
-/// Each scene with a size that gives it at least 1000 bodies.
-const SCENES: [(Scene, usize); 15] = [
+/// Each scene with a size that gives it at least 1000 bodies (or, for
+/// `trees`, 1000 shapes).
+const SCENES: [(Scene, usize); 16] = [
     (Scene::Pyramid, 100),
     (Scene::FallingBoxes, 4200),
     (Scene::Stack, 1000),
@@ -41,6 +42,8 @@ const SCENES: [(Scene, usize); 15] = [
     (Scene::Junkyard, 3),
     // 1600 static tiles, and the spheres its driver drops.
     (Scene::LargeWorld, 40),
+    // 50 trees of 22 prisms (1,100 shapes) on a 60,000-triangle mesh.
+    (Scene::Trees, 1),
 ];
 /// Thread counts checked against one thread: the machine's two cores, and
 /// one more than that, which splits the chunks unevenly.

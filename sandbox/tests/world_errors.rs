@@ -11,8 +11,8 @@ use collide::nalgebra::{Isometry3, Point3, Quaternion, Translation3, UnitQuatern
 use collide::{Capsule, Cuboid, Shape, Sphere};
 use sandbox::tools::{LoadError, SceneSource};
 use sandbox::{
-    BodyDesc, BodyField, BodyId, MAX_SUBSTEPS, MAX_THREADS, Scene, Setting, SettingsError,
-    StepOutcome, StepSettings, WORLD_BOUND, World, WorldError, build_scene,
+    BodyDesc, BodyField, BodyId, BodyShape, MAX_SUBSTEPS, MAX_THREADS, Scene, Setting,
+    SettingsError, StepOutcome, StepSettings, WORLD_BOUND, World, WorldError, build_scene,
 };
 
 /// Short for the value every rule refuses.
@@ -544,11 +544,12 @@ fn refused_settings_when_loading_a_scene_are_named_once() {
     assert!(shown.ends_with("got 100"), "{shown}");
 }
 
-/// A mesh, a heightfield or a compound as a body's shape is refused with
-/// its kind named (the world's narrow phase does not run collide's
-/// composite queries yet), fixed or dynamic, and the world is unchanged.
+/// A mesh or a heightfield on a dynamic body is refused with its kind
+/// named (a surface has no volume, so no mass), and the world is
+/// unchanged; fixed and kinematic ones are taken, and compounds of solid
+/// parts on bodies of every kind.
 #[test]
-fn composite_shapes_are_refused_by_kind() {
+fn dynamic_meshes_and_heightfields_are_refused_by_kind() {
     use collide::{Compound, HeightField, TriMesh};
     let quad = vec![
         Point3::new(-1.0, 0.0, -1.0),
@@ -560,16 +561,30 @@ fn composite_shapes_are_refused_by_kind() {
     let field = HeightField::try_new(2, 2, vec![0.0; 4], [1.0, 1.0]).unwrap();
     let parts =
         vec![(cube(), Isometry3::identity()), (cube(), Isometry3::translation(1.0, 0.0, 0.0))];
-    let compound = Compound::try_new(parts).unwrap();
-    let cases: [(Shape, &str); 3] =
-        [(mesh.into(), "mesh"), (field.into(), "heightfield"), (compound.into(), "compound")];
-    for (shape, kind) in cases {
-        for desc in [BodyDesc::fixed(shape.clone()), BodyDesc::dynamic(shape.clone())] {
-            let (mut hit, mut twin, _) = twins(0);
-            let e = hit.add_body(desc).unwrap_err();
-            assert_eq!(e, WorldError::UnsupportedShape { kind }, "{e}");
-            assert!(e.to_string().contains(kind), "{e}");
-            assert_unchanged(&mut hit, &mut twin, kind);
+    let compound: Shape = Compound::try_new(parts).unwrap().into();
+    let surfaces: [(Shape, &str); 2] = [(mesh.into(), "mesh"), (field.into(), "heightfield")];
+    for (shape, kind) in surfaces {
+        let (mut hit, mut twin, _) = twins(0);
+        let e = hit.add_body(BodyDesc::dynamic(shape.clone())).unwrap_err();
+        assert_eq!(e, WorldError::UnsupportedShape { kind }, "{e}");
+        assert!(e.to_string().contains(kind), "{e}");
+        assert_unchanged(&mut hit, &mut twin, kind);
+        // Also as the second shape of a body whose first has a mass.
+        let (mut hit, mut twin, _) = twins(0);
+        let desc = BodyDesc::dynamic(cube()).with_shape(BodyShape::new(shape.clone()));
+        assert_eq!(hit.add_body(desc), Err(WorldError::UnsupportedShape { kind }));
+        assert_unchanged(&mut hit, &mut twin, kind);
+        for desc in [BodyDesc::fixed(shape.clone()), BodyDesc::kinematic(shape.clone())] {
+            let mut world = World::new();
+            assert!(world.add_body(desc).is_ok(), "{kind}");
         }
+    }
+    for desc in [
+        BodyDesc::dynamic(compound.clone()),
+        BodyDesc::fixed(compound.clone()),
+        BodyDesc::kinematic(compound.clone()),
+    ] {
+        let mut world = World::new();
+        assert!(world.add_body(desc).is_ok());
     }
 }

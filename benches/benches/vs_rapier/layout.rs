@@ -123,7 +123,8 @@ pub fn dynamic_bodies(scene: Scene, size: usize) -> Result<Vec<BodySpec>, collid
         | Scene::Washer
         | Scene::Junkyard
         | Scene::LargeWorld
-        | Scene::JointGrid => {
+        | Scene::JointGrid
+        | Scene::Trees => {
             panic!("{scene} is one of box3d's scenes, not part of the rapier comparison")
         }
         // Joint scenes: the rapier comparison builds no joints.

@@ -20,6 +20,7 @@ pub mod scene_files;
 pub mod scripted_keys;
 pub mod simulation;
 pub mod support_mesh;
+mod surface_mesh;
 pub mod surface_size;
 pub mod view_region;
 pub mod window;

@@ -11,7 +11,9 @@
 //! the renderer once. Cuboids, spheres, capsules, cylinders and cones are
 //! instances of the renderer's unit meshes; segments are thin capsules;
 //! triangles, rounded shapes and users' own shapes get a mesh of their own
-//! (support_mesh.rs), built and uploaded once per distinct shape.
+//! (support_mesh.rs), built and uploaded once per distinct shape; meshes
+//! and heightfields their triangles (surface_mesh.rs), uploaded once per
+//! distinct shape; a compound is drawn part by part.
 
 use std::collections::HashMap;
 
@@ -20,6 +22,7 @@ use collide::nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3
 
 use crate::app::simulation::Simulation;
 use crate::app::support_mesh::{support_mesh, two_sided_triangle};
+use crate::app::surface_mesh::surface_mesh;
 use crate::body::{BodyId, BodyKind};
 use crate::render::{
     Color, DebugLine, DrawInstance, DrawShape, FrameScene, HullMeshId, PointMarker, TranslucentMesh,
@@ -95,88 +98,49 @@ impl SceneDrawer {
             let slot = body.id.index();
             let fixed = body.kind == BodyKind::Fixed;
             for (k, body_shape) in body.shapes.iter().enumerate() {
-                let key = (body.id, k as u32);
                 if body.is_sensor(k) {
                     let pose = sim.interpolated(slot, body.pose, alpha) * body.local_pose(k);
-                    self.push_sensor(key, body_shape, &pose, frame);
+                    self.push_sensor((body.id, k as u32), body_shape, &pose, frame);
                     continue;
                 }
-                // A segment is drawn as a thin capsule along it: the pose
-                // that carries the capsule's Y axis onto the segment.
-                let mut local = Isometry3::identity();
-                let shape = match body_shape {
-                    Shape::Cuboid(c) => DrawShape::Cuboid { half_extents: c.half_extents },
-                    Shape::Sphere(s) => DrawShape::Sphere { radius: s.radius },
-                    Shape::Capsule(c) => {
-                        DrawShape::Capsule { radius: c.radius, half_height: c.half_height }
-                    }
-                    Shape::ConvexHull(h) => DrawShape::Hull {
-                        id: self.hull_mesh(key, h, renderer)?,
-                        scale: Vector3::repeat(1.0),
-                    },
-                    Shape::Segment(seg) => {
-                        let axis = seg.b - seg.a;
-                        let rotation = UnitQuaternion::rotation_between(&Vector3::y(), &axis)
-                            .unwrap_or_else(|| {
-                                UnitQuaternion::from_axis_angle(
-                                    &Vector3::x_axis(),
-                                    std::f32::consts::PI,
-                                )
-                            });
-                        local = Isometry3::from_parts(
-                            Translation3::from(collide::nalgebra::center(&seg.a, &seg.b).coords),
-                            rotation,
-                        );
-                        DrawShape::Capsule {
-                            radius: SEGMENT_DRAW_RADIUS,
-                            half_height: 0.5 * axis.norm(),
+                // A compound is drawn part by part, each part at its pose
+                // in the compound; any other shape as itself.
+                let pieces = match body_shape {
+                    Shape::Compound(c) => c.parts().len(),
+                    _ => 1,
+                };
+                for piece in 0..pieces {
+                    let (piece_shape, in_shape, key) = match body_shape {
+                        Shape::Compound(c) => {
+                            let (part, pose) = &c.parts()[piece];
+                            (part, *pose, (body.id, part_key(k, piece)))
                         }
+                        other => (other, Isometry3::identity(), (body.id, k as u32)),
+                    };
+                    let Some((shape, local)) = self.draw_shape(key, piece_shape, renderer)? else {
+                        continue;
+                    };
+                    let in_body = body.local_pose(k);
+                    let alone = body.shapes.len() == 1 && in_body == Isometry3::identity();
+                    if fixed && alone && is_scene_ground(body_shape, body.pose) {
+                        // The renderer draws its own ground grid at y = 0.
+                        continue;
                     }
-                    Shape::Cylinder(c) => {
-                        DrawShape::Cylinder { radius: c.radius, half_height: c.half_height }
-                    }
-                    Shape::Cone(c) => {
-                        DrawShape::Cone { radius: c.radius, half_height: c.half_height }
-                    }
-                    // A rounded sphere or capsule is a larger one.
-                    Shape::Rounded(r) => match &r.inner {
-                        Shape::Sphere(s) => DrawShape::Sphere { radius: s.radius + r.radius },
-                        Shape::Capsule(c) => DrawShape::Capsule {
-                            radius: c.radius + r.radius,
-                            half_height: c.half_height,
-                        },
-                        _ => match self.sampled_mesh(key, body_shape, renderer)? {
-                            Some(id) => DrawShape::Hull { id, scale: Vector3::repeat(1.0) },
-                            None => continue,
-                        },
-                    },
-                    // Triangles as two flat faces; rounded shapes, users' own
-                    // and any later kind as the hull of their support points
-                    // (support_mesh.rs); each mesh built once per distinct shape.
-                    other => match self.sampled_mesh(key, other, renderer)? {
-                        Some(id) => DrawShape::Hull { id, scale: Vector3::repeat(1.0) },
-                        None => continue,
-                    },
-                };
-                let in_body = body.local_pose(k);
-                let alone = body.shapes.len() == 1 && in_body == Isometry3::identity();
-                if fixed && alone && is_scene_ground(body_shape, body.pose) {
-                    // The renderer draws its own ground grid at y = 0.
-                    continue;
+                    let color = if fixed {
+                        Color::rgb(0.55, 0.55, 0.58)
+                    } else if body.kind == BodyKind::Kinematic {
+                        KINEMATIC_COLOR
+                    } else if debug.islands {
+                        palette(body.island.unwrap_or(slot as u32) as usize)
+                    } else {
+                        palette(slot)
+                    };
+                    let pose =
+                        sim.interpolated(slot, body.pose, alpha) * in_body * in_shape * local;
+                    let mut instance = DrawInstance::new(shape, pose, color);
+                    instance.sleeping = !fixed && !body.awake;
+                    frame.instances.push(instance);
                 }
-                let color = if fixed {
-                    Color::rgb(0.55, 0.55, 0.58)
-                } else if body.kind == BodyKind::Kinematic {
-                    KINEMATIC_COLOR
-                } else if debug.islands {
-                    palette(body.island.unwrap_or(slot as u32) as usize)
-                } else {
-                    palette(slot)
-                };
-                let pose = sim.interpolated(slot, body.pose, alpha) * in_body * local;
-                let mut instance = DrawInstance::new(shape, pose, color);
-                instance.sleeping = !fixed && !body.awake;
-                frame.instances.push(instance);
             }
             if debug.aabbs {
                 let aabb = body.fat_aabb;
@@ -238,6 +202,103 @@ impl SceneDrawer {
                 color: SENSOR_COLOR,
             });
         }
+    }
+
+    /// How to draw one convex shape (or a mesh or heightfield): the
+    /// renderer's shape and its pose in the shape's frame, registering
+    /// its mesh first if it needs one of its own. `None` when there is
+    /// nothing to draw.
+    fn draw_shape(
+        &mut self,
+        key: (BodyId, u32),
+        shape: &Shape,
+        renderer: &mut Renderer,
+    ) -> Result<Option<(DrawShape, Isometry3<f32>)>, RenderError> {
+        let mut local = Isometry3::identity();
+        let drawn = match shape {
+            Shape::Cuboid(c) => DrawShape::Cuboid { half_extents: c.half_extents },
+            Shape::Sphere(s) => DrawShape::Sphere { radius: s.radius },
+            Shape::Capsule(c) => {
+                DrawShape::Capsule { radius: c.radius, half_height: c.half_height }
+            }
+            Shape::ConvexHull(h) => DrawShape::Hull {
+                id: self.hull_mesh(key, h, renderer)?,
+                scale: Vector3::repeat(1.0),
+            },
+            Shape::Segment(seg) => {
+                let axis = seg.b - seg.a;
+                let rotation = UnitQuaternion::rotation_between(&Vector3::y(), &axis)
+                    .unwrap_or_else(|| {
+                        UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f32::consts::PI)
+                    });
+                local = Isometry3::from_parts(
+                    Translation3::from(collide::nalgebra::center(&seg.a, &seg.b).coords),
+                    rotation,
+                );
+                DrawShape::Capsule { radius: SEGMENT_DRAW_RADIUS, half_height: 0.5 * axis.norm() }
+            }
+            Shape::Cylinder(c) => {
+                DrawShape::Cylinder { radius: c.radius, half_height: c.half_height }
+            }
+            Shape::Cone(c) => DrawShape::Cone { radius: c.radius, half_height: c.half_height },
+            // A rounded sphere or capsule is a larger one.
+            Shape::Rounded(r) => match &r.inner {
+                Shape::Sphere(s) => DrawShape::Sphere { radius: s.radius + r.radius },
+                Shape::Capsule(c) => {
+                    DrawShape::Capsule { radius: c.radius + r.radius, half_height: c.half_height }
+                }
+                _ => match self.sampled_mesh(key, shape, renderer)? {
+                    Some(id) => DrawShape::Hull { id, scale: Vector3::repeat(1.0) },
+                    None => return Ok(None),
+                },
+            },
+            // Meshes and heightfields as their triangles, one mesh per
+            // distinct shape (surface_mesh.rs).
+            Shape::TriMesh(_) | Shape::HeightField(_) => {
+                match self.surface(key, shape, renderer)? {
+                    Some(id) => DrawShape::Hull { id, scale: Vector3::repeat(1.0) },
+                    None => return Ok(None),
+                }
+            }
+            // Triangles as two flat faces; rounded shapes, users' own
+            // and any later kind as the hull of their support points
+            // (support_mesh.rs); each mesh built once per distinct shape.
+            other => match self.sampled_mesh(key, other, renderer)? {
+                Some(id) => DrawShape::Hull { id, scale: Vector3::repeat(1.0) },
+                None => return Ok(None),
+            },
+        };
+        Ok(Some((drawn, local)))
+    }
+
+    /// The mesh of a triangle mesh or heightfield, registered once per
+    /// distinct shape (by its `Arc`, so equal shapes shared by bodies
+    /// share a mesh, and nothing of the shape is hashed).
+    fn surface(
+        &mut self,
+        body: (BodyId, u32),
+        shape: &Shape,
+        renderer: &mut Renderer,
+    ) -> Result<Option<HullMeshId>, RenderError> {
+        if let Some(&id) = self.by_body.get(&body) {
+            return Ok(Some(id));
+        }
+        let key = match shape {
+            Shape::TriMesh(m) => std::sync::Arc::as_ptr(m) as usize as u64 ^ SURFACE_KEY,
+            Shape::HeightField(f) => std::sync::Arc::as_ptr(f) as usize as u64 ^ SURFACE_KEY,
+            _ => return Ok(None),
+        };
+        if let Some(&id) = self.by_content.get(&key) {
+            self.by_body.insert(body, id);
+            return Ok(Some(id));
+        }
+        let Some((vertices, triangles)) = surface_mesh(shape) else {
+            return Ok(None);
+        };
+        let id = renderer.register_mesh(&vertices, &triangles)?;
+        self.by_content.insert(key, id);
+        self.by_body.insert(body, id);
+        Ok(Some(id))
     }
 
     /// The mesh of a triangle (two flat faces) or of a shape drawn as the
@@ -371,6 +432,17 @@ pub(crate) const SENSOR_COLOR: Color = Color::rgba(0.55, 0.9, 0.95, 0.3);
 /// Set in the content key of a user's shape (its `Arc`'s address), so that
 /// it cannot equal a hull's or another shape's hash by accident of value.
 const CUSTOM_KEY: u64 = 0xc057_0000_0000_0000;
+
+/// Set in the content key of a mesh or heightfield (its `Arc`'s
+/// address), apart from a user's shape's and from hashes of values.
+const SURFACE_KEY: u64 = 0x5a4f_0000_0000_0000;
+
+/// The key of part `piece` of the compound that is shape `k` of its body,
+/// apart from the keys of the body's own shapes (below
+/// [`MAX_BODY_SHAPES`](crate::MAX_BODY_SHAPES)).
+fn part_key(k: usize, piece: usize) -> u32 {
+    (k as u32).wrapping_add((piece as u32).wrapping_add(1).wrapping_mul(crate::MAX_BODY_SHAPES))
+}
 
 /// The radius of the thin capsule a segment is drawn as, m.
 const SEGMENT_DRAW_RADIUS: f32 = 0.02;

@@ -12,7 +12,7 @@
 use collide::nalgebra::{Isometry3, Vector3};
 use collide::{Segment, Shape, Triangle};
 
-use crate::body::BodyDesc;
+use crate::body::{BodyDesc, BodyKind};
 use crate::error::{BodyField, WorldError};
 
 /// Checks `values` against `field`'s rule.
@@ -78,8 +78,10 @@ fn check_pose_as(
 ///
 /// # Errors
 /// [`WorldError::InvalidBody`] for the shape's parameter;
-/// [`WorldError::InvalidShape`] for a degenerate triangle or segment;
-/// [`WorldError::UnsupportedShape`] for a mesh, heightfield or compound.
+/// [`WorldError::InvalidShape`] for a degenerate triangle or segment.
+/// Meshes, heightfields and compounds were checked when they were built
+/// (their constructors refuse degenerate or non-finite triangles and
+/// parts).
 pub(crate) fn check_shape(shape: &Shape) -> Result<(), WorldError> {
     match shape {
         Shape::Cuboid(c) => check_vector(BodyField::CuboidHalfExtents, &c.half_extents),
@@ -112,12 +114,10 @@ pub(crate) fn check_shape(shape: &Shape) -> Result<(), WorldError> {
         // Checked by its constructor (see the module's notes), and the
         // user's own shapes by the user (see above).
         Shape::ConvexHull(_) | Shape::Custom(_) => Ok(()),
-        // Meshes, heightfields and compounds: collide's composite queries
-        // answer for them, but the world's narrow phase does not call those
-        // yet, so a body of one is refused rather than left without contacts.
-        other if other.is_composite() => {
-            Err(WorldError::UnsupportedShape { kind: other.kind_name() })
-        }
+        // Checked by their constructors: `TriMesh::try_new`,
+        // `HeightField::try_new` and `Compound::try_new` refuse what the
+        // world could not simulate.
+        Shape::TriMesh(_) | Shape::HeightField(_) | Shape::Compound(_) => Ok(()),
         // A kind added to collide after this world was written: the
         // queries check its parameters.
         _ => Ok(()),
@@ -132,7 +132,8 @@ pub(crate) fn check_shape(shape: &Shape) -> Result<(), WorldError> {
 ///
 /// # Errors
 /// [`WorldError::InvalidBody`] naming the first field that breaks its
-/// rule.
+/// rule; [`WorldError::UnsupportedShape`] for a dynamic body with a mesh
+/// or heightfield.
 pub(crate) fn check_desc(desc: &BodyDesc) -> Result<(), WorldError> {
     check_pose(&desc.pose)?;
     check_vector(BodyField::LinearVelocity, &desc.linear_velocity)?;
@@ -157,6 +158,13 @@ pub(crate) fn check_desc(desc: &BodyDesc) -> Result<(), WorldError> {
         check(BodyField::Restitution, [s.restitution])?;
         check(BodyField::RollingResistance, [s.rolling_resistance])?;
         check_shape(&s.shape)?;
+        // A mesh or heightfield is a surface with no volume, so no mass:
+        // fixed or kinematic only (a compound of solid parts may move).
+        if desc.kind == BodyKind::Dynamic
+            && matches!(s.shape, Shape::TriMesh(_) | Shape::HeightField(_))
+        {
+            return Err(WorldError::UnsupportedShape { kind: s.shape.kind_name() });
+        }
     }
     Ok(())
 }

@@ -16,6 +16,7 @@ use collide::nalgebra::{Isometry3, Point3};
 use crate::body::body_shape::BodyShape;
 use crate::body::filter::Filter;
 use crate::collision::aabb::Aabb;
+use crate::solver::rolling_resistance::rolling_radius;
 
 /// A shape's surface material, as given in its [`BodyShape`] (checked:
 /// friction and rolling resistance zero or positive, restitution in
@@ -28,6 +29,9 @@ pub(crate) struct ShapeMaterial {
     pub restitution: f32,
     /// Rolling resistance (zero or positive).
     pub rolling_resistance: f32,
+    /// The radius the shape rolls at, for rolling resistance
+    /// ([`rolling_radius`]).
+    pub rolling_radius: f32,
 }
 
 /// The consecutive shape slots of one body.
@@ -70,6 +74,9 @@ pub(crate) struct ShapeStore {
     /// frame (kept by the broad phase; meaningless for a body's only
     /// shape, whose box is its body's).
     pub fat: Vec<Aabb>,
+    /// Live shapes with a rolling resistance: the solver skips its
+    /// rolling rows in the usual world with none.
+    pub rolling_shapes: usize,
     /// Freed ranges, most recently freed last.
     free: Vec<ShapeRange>,
 }
@@ -107,7 +114,9 @@ impl ShapeStore {
                 friction: s.friction,
                 restitution: s.restitution,
                 rolling_resistance: s.rolling_resistance,
+                rolling_radius: rolling_radius(&s.shape),
             };
+            self.rolling_shapes += usize::from(s.rolling_resistance > 0.0);
             self.filters[k] = s.filter;
             self.sensors[k] = s.sensor;
             self.densities[k] = s.density;
@@ -118,6 +127,8 @@ impl ShapeStore {
 
     /// Frees the slots of a removed body.
     pub fn free(&mut self, range: ShapeRange) {
+        let rolling = range.slots().filter(|&k| self.materials[k].rolling_resistance > 0.0);
+        self.rolling_shapes -= rolling.count();
         self.free.push(range);
     }
 

@@ -29,6 +29,18 @@ const WIDTH_DIRECTIONS: [[f32; 3]; 13] = [
 /// have crossed a thin wall unseen (a plate's half-thickness, a sphere's
 /// radius).
 pub(crate) fn thinnest_half_width(shape: &Shape) -> f32 {
+    match shape {
+        // A compound is as thin as its thinnest part.
+        Shape::Compound(c) => {
+            let parts = c.parts().iter().map(|(part, _)| thinnest_half_width(part));
+            return parts.fold(f32::INFINITY, f32::min);
+        }
+        // A mesh or a heightfield (fixed or kinematic only) is a surface:
+        // whether a body crosses it unseen depends on that body's own
+        // thickness, which a pair takes as its thinnest.
+        Shape::TriMesh(_) | Shape::HeightField(_) => return f32::INFINITY,
+        _ => {}
+    }
     WIDTH_DIRECTIONS
         .iter()
         .map(|d| {

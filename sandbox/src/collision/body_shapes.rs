@@ -7,12 +7,76 @@
 //! Sensors are skipped: they never push, so they never stop a body; and
 //! so are the pairs the shapes' filters exclude.
 
-use collide::nalgebra::{Isometry3, Vector3};
+use collide::nalgebra::{Isometry3, Point3, Vector3};
 use collide::{
-    Contact, QueryError, SupportMap, Sweep, TimeOfImpact, try_contact, try_time_of_impact,
+    Contact, QueryError, Shape, SupportMap, Sweep, TimeOfImpact, composite, intersects,
+    try_contact, try_time_of_impact,
 };
 
 use crate::body::storage::Bodies;
+
+/// collide's contact of two shapes: through its composite query when
+/// either is a mesh, heightfield or compound (deepest over the pairs of
+/// parts), else the convex query itself.
+///
+/// # Errors
+/// collide's, for non-finite poses.
+pub(crate) fn shape_contact(
+    a: &Shape,
+    pose_a: &Isometry3<f32>,
+    b: &Shape,
+    pose_b: &Isometry3<f32>,
+) -> Result<Contact, QueryError> {
+    if a.is_composite() || b.is_composite() {
+        composite::try_contact(a, pose_a, b, pose_b).map(|c| c.answer)
+    } else {
+        try_contact(a, pose_a, b, pose_b)
+    }
+}
+
+/// collide's time of impact of two swept shapes, through its composite
+/// query (the earliest over the pairs of parts) when either is a
+/// composite, else the convex query itself.
+///
+/// # Errors
+/// collide's, for non-finite sweeps.
+pub(crate) fn shape_time_of_impact(
+    a: &Shape,
+    sweep_a: &Sweep,
+    b: &Shape,
+    sweep_b: &Sweep,
+    max_toi: f32,
+    target_distance: f32,
+) -> Result<TimeOfImpact, QueryError> {
+    if a.is_composite() || b.is_composite() {
+        composite::try_time_of_impact(a, sweep_a, b, sweep_b, max_toi, target_distance)
+            .map(|t| t.answer)
+    } else {
+        try_time_of_impact(a, sweep_a, b, sweep_b, max_toi, target_distance)
+    }
+}
+
+/// Whether two shapes overlap, through collide's composite query when
+/// either is a composite. A query that fails (non-finite poses) reads as
+/// apart.
+pub(crate) fn shapes_intersect(
+    a: &Shape,
+    pose_a: &Isometry3<f32>,
+    b: &Shape,
+    pose_b: &Isometry3<f32>,
+) -> bool {
+    if a.is_composite() || b.is_composite() {
+        composite::intersects(a, pose_a, b, pose_b).is_some()
+    } else {
+        intersects(a, pose_a, b, pose_b)
+    }
+}
+
+/// Whether the body in slot `i` has a triangle mesh or a heightfield.
+pub(crate) fn has_surface(bodies: &Bodies, i: usize) -> bool {
+    solid_shapes(bodies, i)
+        .any(|k| matches!(bodies.shapes.shapes[k], Shape::TriMesh(_) | Shape::HeightField(_)))
+}
 
 /// The solid (non-sensor) shape slots of the body in slot `i`.
 #[inline]
@@ -55,7 +119,7 @@ pub(crate) fn deepest_contact(
         for kb in solid_shapes(bodies, b).filter(|&kb| filters[kb].collides_with(&filters[ka])) {
             let at_b = bodies.shapes.world_pose(kb, pose_b);
             let c =
-                try_contact(&bodies.shapes.shapes[ka], &at_a, &bodies.shapes.shapes[kb], &at_b)?;
+                shape_contact(&bodies.shapes.shapes[ka], &at_a, &bodies.shapes.shapes[kb], &at_b)?;
             // Depth as a signed separation: deeper is smaller.
             let signed = |c: &Contact| match c {
                 Contact::Penetrating(p) => -p.depth,
@@ -98,7 +162,7 @@ pub(crate) fn earliest_impact(
         for kb in solid_shapes(bodies, b).filter(|&kb| filters[kb].collides_with(&filters[ka])) {
             let sb = shape_sweep(bodies, kb, sweep_b);
             let shapes = &bodies.shapes.shapes;
-            let t = try_time_of_impact(&shapes[ka], &sa, &shapes[kb], &sb, max_toi, slop)?;
+            let t = shape_time_of_impact(&shapes[ka], &sa, &shapes[kb], &sb, max_toi, slop)?;
             // The first pair's answer is taken as it is, NaN and all.
             if best.as_ref().is_none_or(|old| rank(&t) < rank(old)) {
                 best = Some(t);
@@ -106,6 +170,21 @@ pub(crate) fn earliest_impact(
         }
     }
     Ok(best.unwrap_or(TimeOfImpact::Miss))
+}
+
+/// How far a composite at `pose` reaches along `d`, bounded by its local
+/// box: the farthest of the box's corners (a composite has no support
+/// point, and its exact box holds every point of it).
+fn composite_reach(shape: &Shape, pose: &Isometry3<f32>, d: &Vector3<f32>) -> f32 {
+    let local = shape.aabb(&Isometry3::identity());
+    (0..8)
+        .map(|corner| {
+            let pick = |bit: usize, k: usize| {
+                if corner >> bit & 1 == 1 { local.max[k] } else { local.min[k] }
+            };
+            (pose * Point3::new(pick(0, 0), pick(1, 1), pick(2, 2))).coords.dot(d)
+        })
+        .fold(f32::NEG_INFINITY, |far, x| if x > far || x.is_nan() { x } else { far })
 }
 
 /// How far the body in slot `i` at `pose` reaches along the world
@@ -120,7 +199,11 @@ pub(crate) fn reach_along(
     solid_shapes(bodies, i)
         .map(|k| {
             let at = bodies.shapes.world_pose(k, pose);
-            let local = bodies.shapes.shapes[k].local_support(&at.inverse_transform_vector(d));
+            let shape = &bodies.shapes.shapes[k];
+            if shape.is_composite() {
+                return composite_reach(shape, &at, d);
+            }
+            let local = shape.local_support(&at.inverse_transform_vector(d));
             (at * local).coords.dot(d)
         })
         // NaN wins, so that a non-finite pose reads as such.

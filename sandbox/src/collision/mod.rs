@@ -7,6 +7,7 @@
 pub(crate) mod aabb;
 pub(crate) mod body_shapes;
 pub(crate) mod broad_phase;
+pub(crate) mod composite_manifold;
 pub(crate) mod contact_recycling;
 pub(crate) mod contact_view;
 pub(crate) mod live_pairs;

@@ -3,11 +3,14 @@
 //! pairs in closed form, every other pair by GJK/EPA and face clipping),
 //! turned into the solver's [`Manifold`], whose points start with no
 //! impulse. The manifold's normal always points from the first shape to
-//! the second.
+//! the second. A pair with a mesh, heightfield or compound side goes to
+//! [`collide_composite_pair`], which folds collide's per-part manifolds
+//! into one.
 
 use collide::nalgebra::Isometry3;
 use collide::{ManifoldOutcome, Shape, try_contact_manifold};
 
+use crate::collision::composite_manifold::collide_composite_pair;
 use crate::collision::manifold::{ContactPoint, Manifold};
 
 /// Writes into `out` the contact manifold of `a` at `pose_a` and `b` at
@@ -22,6 +25,9 @@ pub(crate) fn collide_pair(
     speculative: f32,
     out: &mut Manifold,
 ) -> f32 {
+    if a.is_composite() || b.is_composite() {
+        return collide_composite_pair(a, pose_a, b, pose_b, speculative, out);
+    }
     out.clear();
     match try_contact_manifold(a, pose_a, b, pose_b, speculative) {
         Ok(ManifoldOutcome::Within(m)) => {

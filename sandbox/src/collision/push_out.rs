@@ -49,7 +49,7 @@
 use collide::Contact;
 use collide::nalgebra::Vector3;
 
-use crate::collision::body_shapes::deepest_contact;
+use crate::collision::body_shapes::{deepest_contact, has_surface};
 
 use crate::body::BodyKind;
 use crate::body::storage::Bodies;
@@ -158,6 +158,13 @@ pub(crate) fn push_out_of_still_bodies(
             if !(reach > PUSH_OUT_ALLOWANCE)
                 || !(overlap_along_manifold(bodies, contacts, pair) > PUSH_OUT_ALLOWANCE)
             {
+                continue;
+            }
+            // A mesh or heightfield is a surface: its deepest penetration
+            // may point through it (out of a triangle's far side), and
+            // pushing along that sank `trees`' trees through the waves.
+            // The contacts alone hold bodies on surfaces.
+            if has_surface(bodies, a) || has_surface(bodies, b) {
                 continue;
             }
             let (pose_a, pose_b) = (&bodies.poses[a], &bodies.poses[b]);

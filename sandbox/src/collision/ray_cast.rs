@@ -3,7 +3,8 @@
 //! whose leaves the ray enters, nearest first and only before the best hit
 //! so far; each is tested as a scan over every body would test it (its
 //! broad-phase box by a slab test, then its shape by collide's per-shape
-//! [`cast_ray`](collide::cast_ray)), and ties go to the smaller slot, so
+//! [`cast_ray`](collide::cast_ray), or for a mesh, heightfield or
+//! compound its composite cast), and ties go to the smaller slot, so
 //! the answer is the scan's whatever order the tree offers the bodies in.
 //! A ray whose origin is inside a body (or on its surface) answers that
 //! body with [`RayCast::StartsInside`], ahead of any body it would enter:
@@ -149,7 +150,15 @@ fn cast_ray_shapes(
     // Sensors are zones, not surfaces: rays pass through them.
     for k in bodies.shape_ranges[i].slots().filter(|&k| !bodies.shapes.sensors[k]) {
         let pose = bodies.shapes.world_pose(k, &bodies.poses[i]);
-        match collide::try_cast_ray(&bodies.shapes.shapes[k], &pose, ray, limit)? {
+        let shape = &bodies.shapes.shapes[k];
+        // A mesh, heightfield or compound through collide's composite cast
+        // (its BVH, nearest part first).
+        let cast = if shape.is_composite() {
+            collide::composite::try_cast_ray(shape, &pose, ray, limit)?.answer
+        } else {
+            collide::try_cast_ray(shape, &pose, ray, limit)?
+        };
+        match cast {
             RayCast::StartsInside => return Ok(RayCast::StartsInside),
             hit @ RayCast::Hit { toi, .. } => {
                 let better = match nearest {

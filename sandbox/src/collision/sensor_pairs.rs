@@ -7,9 +7,8 @@
 //! number of threads. Box2D v3's sensor overlaps (`sensor.c`) work the same
 //! way, apart from testing pairs rather than querying the tree.
 
-use collide::intersects;
-
 use crate::body::storage::Bodies;
+use crate::collision::body_shapes::shapes_intersect;
 use crate::collision::shape_pairs::{ShapeKey, ShapePair};
 
 /// One pair of shapes, one of them a sensor.
@@ -99,7 +98,7 @@ impl SensorPairs {
                 (shapes.world_pose(ka, &bodies.poses[a]), shapes.world_pose(kb, &bodies.poses[b]));
             // A query that fails (non-finite poses, about to be removed)
             // reads as apart.
-            let now = intersects(&shapes.shapes[ka], &pose_a, &shapes.shapes[kb], &pose_b);
+            let now = shapes_intersect(&shapes.shapes[ka], &pose_a, &shapes.shapes[kb], &pose_b);
             if now != p.overlapping {
                 p.overlapping = now;
                 changes.push((p.key(), now));

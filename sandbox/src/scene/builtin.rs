@@ -16,6 +16,7 @@ use crate::scene::box3d::{
 };
 use crate::scene::driver::{DROPPED_SPHERES, SceneDriver};
 use crate::scene::joints::{build_bridge, build_chain, build_joint_grid, build_ragdolls};
+use crate::scene::trees::build_trees;
 use crate::world::World;
 
 /// One of the named scenes.
@@ -60,11 +61,15 @@ pub enum Scene {
     /// box3d's `large_world`: `size` × `size` (1000 × 1000) static floor
     /// tiles, onto which 100 spheres are dropped during the run.
     LargeWorld,
+    /// box3d's `trees` (trees100 at size 1, trees50 at 2, trees25 at 4):
+    /// 50 trees of 22 hexagonal prisms on a static wave mesh of
+    /// 150 `size` × 200 `size` cells (`60,000 size²` triangles).
+    Trees,
 }
 
 impl Scene {
     /// Every scene, in documentation order.
-    pub const ALL: [Scene; 15] = [
+    pub const ALL: [Scene; 16] = [
         Scene::Pyramid,
         Scene::FallingBoxes,
         Scene::Stack,
@@ -80,6 +85,7 @@ impl Scene {
         Scene::Washer,
         Scene::Junkyard,
         Scene::LargeWorld,
+        Scene::Trees,
     ];
 
     /// The scene's command-line name.
@@ -100,6 +106,7 @@ impl Scene {
             Scene::Washer => "washer",
             Scene::Junkyard => "junkyard",
             Scene::LargeWorld => "large-world",
+            Scene::Trees => "trees",
         }
     }
 
@@ -128,6 +135,8 @@ impl Scene {
             Scene::Washer => n.checked_mul(n)?.checked_mul(n),
             Scene::Junkyard => n.checked_mul(21 * 21),
             Scene::LargeWorld => n.checked_mul(n)?.checked_add(DROPPED_SPHERES as u64),
+            // Fifty trees whatever the size (which sets the ground's cells).
+            Scene::Trees => Some(crate::scene::trees::TREE_COUNT as u64),
         }
     }
 
@@ -177,6 +186,7 @@ impl Scene {
             Scene::Washer => 20,
             Scene::Junkyard => 24,
             Scene::LargeWorld => 1000,
+            Scene::Trees => 1,
         }
     }
 
@@ -189,7 +199,7 @@ impl Scene {
             Scene::Chain | Scene::Bridge | Scene::Ragdolls => 600,
             Scene::LargePyramid => 200,
             Scene::ManyPyramids | Scene::JointGrid => 100,
-            Scene::ConvexPile | Scene::Junkyard | Scene::LargeWorld => 500,
+            Scene::ConvexPile | Scene::Junkyard | Scene::LargeWorld | Scene::Trees => 500,
             Scene::Washer => 1000,
         }
     }
@@ -206,6 +216,7 @@ impl Scene {
                 | Scene::Junkyard
                 | Scene::LargeWorld
                 | Scene::JointGrid
+                | Scene::Trees
         )
     }
 }
@@ -251,6 +262,9 @@ pub enum SceneError {
     Hull(collide::HullError),
     /// The world refused a body or a joint.
     World(WorldError),
+    /// The scene's mesh could not be built (`trees`' ground at a size too
+    /// large to index).
+    Composite(collide::composite::CompositeError),
     /// The scene at this size would create more than [`MAX_SCENE_BODIES`]
     /// bodies; nothing was built.
     TooManyBodies {
@@ -267,6 +281,7 @@ impl fmt::Display for SceneError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Hull(_) => f.write_str("building the scene's hull failed"),
+            Self::Composite(_) => f.write_str("building the scene's mesh failed"),
             Self::World(_) => f.write_str("adding a body or a joint failed"),
             Self::TooManyBodies { scene, size, bodies } => {
                 match bodies {
@@ -283,6 +298,7 @@ impl std::error::Error for SceneError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Hull(e) => Some(e),
+            Self::Composite(e) => Some(e),
             Self::World(e) => Some(e),
             Self::TooManyBodies { .. } => None,
         }
@@ -416,6 +432,10 @@ fn build_scene_bodies(
             build_joint_grid(world, size, &mut ids)?;
             return Ok(ids);
         }
+        Scene::Trees => {
+            build_trees(world, size, &mut ids)?;
+            return Ok(ids);
+        }
         _ => {}
     }
     add_ground(world)?;
@@ -485,7 +505,8 @@ fn build_scene_bodies(
         | Scene::JointGrid
         | Scene::Washer
         | Scene::Junkyard
-        | Scene::LargeWorld => {}
+        | Scene::LargeWorld
+        | Scene::Trees => {}
     }
     Ok(ids)
 }

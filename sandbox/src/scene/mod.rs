@@ -9,3 +9,4 @@ pub mod file;
 pub(crate) mod joints;
 pub(crate) mod ragdoll;
 pub(crate) mod source;
+pub(crate) mod trees;

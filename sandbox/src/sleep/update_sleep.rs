@@ -1,7 +1,10 @@
 //! The sleep stage: islands of awake bodies linked by touching contacts
 //! and joints,
 //! found each step with a union-find, are put to sleep together once every
-//! member has been still for [`StepSettings::time_to_sleep`].
+//! member has been still for [`StepSettings::time_to_sleep`]. A body is
+//! still while its speed (and its angular speed times its extent) stays
+//! under its own sleep threshold, or the world's
+//! [`StepSettings::sleep_velocity`] if it has none.
 //!
 //! Departure from Box2D v3, which keeps persistent islands and splits them
 //! lazily: islands here are rebuilt from scratch each step over the awake
@@ -68,6 +71,8 @@ pub(crate) fn update_sleep(
             }
             let v = linear[i].norm_squared();
             let w = angular[i].norm_squared() * r.extent * r.extent;
+            // The body's own threshold, else the world's.
+            let threshold_sq = r.sleep_threshold.map_or(threshold_sq, |s| s * s);
             // A kinematic body moves at the velocity it was given however
             // slow: it is still only when that is zero, so a moving one
             // never sleeps and keeps its island (what touches it) awake.

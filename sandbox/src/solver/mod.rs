@@ -12,6 +12,7 @@ pub(crate) mod mass_ratio_chains;
 pub(crate) mod prepare;
 pub(crate) mod reachable_pairs;
 pub(crate) mod regions;
+pub(crate) mod rolling_resistance;
 pub(crate) mod simd_batch;
 pub(crate) mod simd_target;
 pub(crate) mod solve;

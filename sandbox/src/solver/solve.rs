@@ -30,6 +30,7 @@ use crate::solver::mass_ratio_chains::mark_chains;
 use crate::solver::prepare::{ContactInput, prepare};
 use crate::solver::reachable_pairs::ReachableScratch;
 use crate::solver::regions::{Regions, Seams};
+use crate::solver::rolling_resistance::RollingRows;
 use crate::solver::simd_batch::{self, ConstraintBatch, LANES};
 use crate::solver::solver_body::{BodyWindow, SolverBody, SolverMass, SolverMotion};
 use crate::solver::step_impulses::{self, StepImpulses};
@@ -118,6 +119,8 @@ pub(crate) struct SolverScratch {
     slots: Vec<ConstraintSlot>,
     /// Per slot: the solver indices of its two bodies, what the batcher reads.
     pairs: Vec<(u32, u32)>,
+    /// The rolling-resistance rows of the manifolds whose shapes have one.
+    rolling: RollingRows,
     /// Which manifolds each SIMD batch holds.
     batching: ConstraintBatches,
     /// Each task's batches, built on the workers and then joined, in task
@@ -237,6 +240,7 @@ pub(crate) fn solve(
     );
     scratch.batch_constraints(bodies, contacts, far, &params, workers);
     scratch.chain_blocks.assemble(&scratch.slots, &scratch.batches);
+    scratch.rolling.prepare(&scratch.slots, &scratch.pairs, &scratch.masses, contacts, bodies);
     step_impulses::reset(&mut scratch.step_impulses, scratch.batches.len());
     params.prefetch = scratch.batches.len() >= PREFETCH_FROM_BATCHES;
 
@@ -260,6 +264,7 @@ pub(crate) fn solve(
         regions,
         step_impulses,
         kinematic,
+        rolling,
         ..
     } = scratch;
     for substep in 0..substeps {
@@ -280,6 +285,9 @@ pub(crate) fn solve(
         regions.sweep(workers, Seams::Once, batches, solver_bodies, |batches, bodies| {
             simd_batch::warm_start(batches, bodies, &params);
         });
+        if !rolling.is_empty() {
+            rolling.warm_start(solver_bodies);
+        }
         joint_scratch.warm_start(joints, solver_bodies, motions);
         for _ in 0..push_iterations {
             regions.sweep(workers, Seams::Twice, batches, solver_bodies, |batches, bodies| {
@@ -317,6 +325,9 @@ pub(crate) fn solve(
         }
         if !chain_blocks.is_empty() {
             chain_blocks.solve(batches, solver_bodies, &params, BlockPass::Relax);
+        }
+        if !rolling.is_empty() {
+            rolling.relax(batches, solver_bodies);
         }
         joint_scratch.solve(joints, solver_bodies, motions, false);
         // What each contact applied in this substep; the last substep's is

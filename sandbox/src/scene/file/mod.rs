@@ -36,6 +36,13 @@
 //! # or { type = "cone", half_height = 0.5, radius = 0.3 }  (along local Y, apex up)
 //! # or { type = "triangle", points = [[x, y, z], [x, y, z], [x, y, z]] }  (fixed only)
 //! # or { type = "rounded", radius = 0.05, shape = { type = "cuboid", ... } }
+//! # or { type = "mesh", vertices = [[x, y, z], ...], triangles = [[i, j, k], ...] }
+//! #    (fixed or kinematic only; indices from 0, corners not on one line)
+//! # or { type = "heightfield", heights = [[h, ...], ...], cell = [dx, dz] }
+//! #    (fixed or kinematic only; each row along x, rows along z, centred
+//! #    on the body; at least 2 × 2 heights, every row as long)
+//! # or { type = "compound", parts = [{ shape = {...}, position = [...], rotation = {...} }, ...] }
+//! #    (convex parts, each at its pose in the compound)
 //! position = [0.0, 0.5, 0.0]    # default origin
 //! rotation = { euler = [0.1, 0.2, 0.3] }   # roll, pitch, yaw (radians), nalgebra's
 //! # or rotation = { quaternion = [1.0, 0.0, 0.0, 0.0] }   # w, x, y, z; normalised
@@ -70,6 +77,7 @@
 //! limits in the wrong order, a body index past the bodies and a joint of
 //! a body to itself are reported at their line and column.
 
+mod composite_shapes;
 mod error;
 mod joint;
 mod location;

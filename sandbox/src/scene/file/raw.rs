@@ -11,6 +11,8 @@ use toml::Spanned;
 
 pub(super) type RawNumber = Spanned<f64>;
 pub(super) type RawVec3 = Spanned<Exact<RawNumber, 3>>;
+/// A mesh's triangles: each three vertex indices, every value spanned.
+pub(super) type RawTriangles = Spanned<Vec<Spanned<Exact<Spanned<i64>, 3>>>>;
 
 /// An array of exactly `N` values. Serde reads a `[T; N]` from the first
 /// `N` elements of a longer array and ignores the rest, so
@@ -123,6 +125,9 @@ pub(super) enum RawShapeKind {
     Cone,
     Triangle,
     Rounded,
+    Mesh,
+    Heightfield,
+    Compound,
 }
 
 impl RawShapeKind {
@@ -136,7 +141,15 @@ impl RawShapeKind {
             Self::Cone => "cone",
             Self::Triangle => "triangle",
             Self::Rounded => "rounded",
+            Self::Mesh => "mesh",
+            Self::Heightfield => "heightfield",
+            Self::Compound => "compound",
         }
+    }
+
+    /// Whether the type is a mesh, a heightfield or a compound.
+    pub fn is_composite(self) -> bool {
+        matches!(self, Self::Mesh | Self::Heightfield | Self::Compound)
     }
 }
 
@@ -181,6 +194,23 @@ pub(super) struct RawShape {
     pub(super) points: Option<Spanned<Vec<RawVec3>>>,
     /// The shape a `rounded` shape rounds.
     pub(super) shape: Option<Box<Spanned<RawShape>>>,
+    /// A mesh's vertices and triangles (corner indices).
+    pub(super) vertices: Option<Spanned<Vec<RawVec3>>>,
+    pub(super) triangles: Option<RawTriangles>,
+    /// A heightfield's rows of heights (each along x) and its cell size.
+    pub(super) heights: Option<Spanned<Vec<Spanned<Vec<RawNumber>>>>>,
+    pub(super) cell: Option<Spanned<Exact<RawNumber, 2>>>,
+    /// A compound's parts.
+    pub(super) parts: Option<Spanned<Vec<Spanned<RawPart>>>>,
+}
+
+/// One part of a compound: a convex shape and its pose in the compound.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawPart {
+    pub(super) shape: Spanned<RawShape>,
+    pub(super) position: Option<RawVec3>,
+    pub(super) rotation: Option<Spanned<RawRotation>>,
 }
 
 #[derive(Deserialize)]

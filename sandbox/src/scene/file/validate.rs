@@ -153,17 +153,22 @@ impl Validator<'_> {
         }
     }
 
-    fn shape(&self, raw: &Spanned<RawShape>) -> Result<Shape, SceneFileError> {
+    pub(super) fn shape(&self, raw: &Spanned<RawShape>) -> Result<Shape, SceneFileError> {
         let s = raw.get_ref();
         let kind = *s.kind.get_ref();
         let name = kind.name();
         // Which parameters each type takes; anything else is a mistake.
-        let given: [(&str, Option<Range<usize>>); 5] = [
+        let given: [(&str, Option<Range<usize>>); 10] = [
             ("radius", s.radius.as_ref().map(Spanned::span)),
             ("half_extents", s.half_extents.as_ref().map(Spanned::span)),
             ("half_height", s.half_height.as_ref().map(Spanned::span)),
             ("points", s.points.as_ref().map(Spanned::span)),
             ("shape", s.shape.as_ref().map(|inner| inner.span())),
+            ("vertices", s.vertices.as_ref().map(Spanned::span)),
+            ("triangles", s.triangles.as_ref().map(Spanned::span)),
+            ("heights", s.heights.as_ref().map(Spanned::span)),
+            ("cell", s.cell.as_ref().map(Spanned::span)),
+            ("parts", s.parts.as_ref().map(Spanned::span)),
         ];
         let takes: &[&str] = match kind {
             RawShapeKind::Sphere => &["radius"],
@@ -173,6 +178,9 @@ impl Validator<'_> {
             }
             RawShapeKind::Hull | RawShapeKind::Triangle => &["points"],
             RawShapeKind::Rounded => &["radius", "shape"],
+            RawShapeKind::Mesh => &["vertices", "triangles"],
+            RawShapeKind::Heightfield => &["heights", "cell"],
+            RawShapeKind::Compound => &["parts"],
         };
         for (key, span) in &given {
             if let Some(span) = span
@@ -189,6 +197,9 @@ impl Validator<'_> {
             message: format!("a {name} needs `{key}`"),
         };
         Ok(match kind {
+            RawShapeKind::Mesh => self.mesh(raw)?,
+            RawShapeKind::Heightfield => self.heightfield(raw)?,
+            RawShapeKind::Compound => self.compound(raw)?,
             RawShapeKind::Sphere => {
                 let r = s.radius.as_ref().ok_or_else(|| missing("radius"))?;
                 let field = BodyField::SphereRadius;
@@ -256,7 +267,17 @@ impl Validator<'_> {
                 // One level of rounding: a rounded rounded shape is the inner
                 // shape rounded by the sum, and refusing it bounds the
                 // recursion.
-                if *inner.get_ref().kind.get_ref() == RawShapeKind::Rounded {
+                let inner_kind = *inner.get_ref().kind.get_ref();
+                if inner_kind.is_composite() {
+                    return Err(SceneFileError::Shape {
+                        location: self.locator.of(&inner.get_ref().kind),
+                        message: format!(
+                            "a rounded shape rounds a convex shape, not a {}",
+                            inner_kind.name()
+                        ),
+                    });
+                }
+                if inner_kind == RawShapeKind::Rounded {
                     return Err(SceneFileError::Shape {
                         location: self.locator.of(&inner.get_ref().kind),
                         message: "a rounded shape cannot round another rounded shape (round \
@@ -288,7 +309,10 @@ impl Validator<'_> {
         })
     }
 
-    fn rotation(&self, raw: &Spanned<RawRotation>) -> Result<UnitQuaternion<f32>, SceneFileError> {
+    pub(super) fn rotation(
+        &self,
+        raw: &Spanned<RawRotation>,
+    ) -> Result<UnitQuaternion<f32>, SceneFileError> {
         let r = raw.get_ref();
         match (&r.euler, &r.quaternion) {
             (Some(e), None) => {
@@ -397,6 +421,17 @@ impl Validator<'_> {
                 message: "these hull points are coplanar: a flat hull has no volume, so it \
                           cannot be dynamic (make the body `kind = \"fixed\"`)"
                     .to_owned(),
+            });
+        }
+        if let (RawKind::Dynamic, Shape::TriMesh(_) | Shape::HeightField(_)) = (kind, &shape) {
+            // A surface: no volume, so no mass.
+            return Err(SceneFileError::Shape {
+                location: self.locator.of(raw),
+                message: format!(
+                    "a {} has no volume, so it cannot be dynamic (make the body `kind = \"fixed\"` \
+                     or `kind = \"kinematic\"`)",
+                    shape.kind_name()
+                ),
             });
         }
         if let (RawKind::Dynamic, false) = (kind, shape.is_solid()) {

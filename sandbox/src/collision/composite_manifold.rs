@@ -1,0 +1,275 @@
+//! The contact of a shape pair with a composite side (a triangle mesh, a
+//! heightfield or a compound): collide's
+//! [`contact_manifolds`](collide::composite::contact_manifolds) gives one
+//! ghost-corrected manifold per touching triangle or part, and this folds
+//! them into the one solver [`Manifold`] the pair holds.
+//!
+//! The fold, in the spirit of PhysX's contact patches and of the point
+//! reduction of Box2D's and Jolt's manifolds:
+//! - the normal is that of the part manifold holding the deepest point
+//!   (on a flat floor every triangle's is the face normal, since collide's
+//!   ghost correction has already replaced the normals of contacts on
+//!   inactive edges);
+//! - the points of every part manifold whose normal lies within
+//!   [`MAX_FOLD_ANGLE_COS`] of it are kept (a part pushing the other way
+//!   cannot be expressed along one normal; on a surface folded that
+//!   sharply, the deepest side wins), each with a feature id that mixes in
+//!   the part's index, so a point keeps its id, and its warm-start impulse,
+//!   while the parts around it come and go;
+//! - more than [`MAX_MANIFOLD_POINTS`] points are reduced to the one
+//!   farthest from their centre across the normal, the one farthest from
+//!   it, the one spanning the largest triangle with those two, and the one
+//!   farthest outside that triangle (the corners of the support area),
+//!   the last replaced by the deepest point when that is deeper than every
+//!   corner by more than the linear slop.
+//!
+//! Departure from box3d and Jolt, which keep one solver manifold per
+//! triangle: the sandbox's pair cache and solver hold one manifold per
+//! shape pair, and the fold keeps them so. On a flat or gently curved
+//! surface the two agree; in a sharp valley one manifold along the deepest
+//! normal pushes less well than two would.
+//!
+//! No allocation: the part manifolds are gathered in a fixed-capacity
+//! [`ManifoldSet`] on the stack.
+
+use arrayvec::ArrayVec;
+use collide::composite::{ManifoldSet, PartIds, contact_manifolds};
+use collide::nalgebra::{Isometry3, Point3, Vector3};
+use collide::{Shape, SupportMap};
+
+use crate::collision::manifold::{ContactPoint, MAX_MANIFOLD_POINTS, Manifold};
+use crate::tolerances::LINEAR_SLOP;
+
+/// A part manifold is folded in when its normal is within this cosine of
+/// the deepest one's (about 60°): the points of a neighbouring face still
+/// hold the shape up along the shared normal, while a face leaning away
+/// by more would be pushed along a direction far from its own.
+const MAX_FOLD_ANGLE_COS: f32 = 0.5;
+
+/// Most points gathered before the reduction: the points of the part
+/// manifolds of one pair (collide keeps at most 32 of those, of four
+/// points each).
+const MAX_GATHERED: usize = collide::composite::MAX_PART_MANIFOLDS * MAX_MANIFOLD_POINTS;
+
+/// Writes into `out` (cleared first) the contact of `a` at `pose_a` and
+/// `b` at `pose_b`, at least one of them a composite, keeping points
+/// within `speculative`. Returns a lower bound on their distance when
+/// their boxes are farther apart than `speculative` (`out` is then empty),
+/// and 0 otherwise.
+pub(crate) fn collide_composite_pair(
+    a: &Shape,
+    pose_a: &Isometry3<f32>,
+    b: &Shape,
+    pose_b: &Isometry3<f32>,
+    speculative: f32,
+    out: &mut Manifold,
+) -> f32 {
+    out.clear();
+    // The gap between the two boxes along the axis that separates them
+    // most bounds the shapes' distance from below (NaN gives 0: not
+    // proven apart).
+    let (box_a, box_b) = (a.aabb(pose_a), b.aabb(pose_b));
+    let gap = (0..3)
+        .map(|k| (box_a.min[k] - box_b.max[k]).max(box_b.min[k] - box_a.max[k]))
+        .fold(0.0f32, f32::max);
+    if gap > speculative {
+        return gap;
+    }
+    let mut set = ManifoldSet::new();
+    contact_manifolds(a, pose_a, b, pose_b, speculative, &mut set);
+    fold_into(&set, out);
+    0.0
+}
+
+/// A feature id that names the part too: collide's ids are per part
+/// manifold, so two triangles' points may share one.
+fn part_feature_id(parts: PartIds, id: u32) -> u32 {
+    // Odd multipliers (from the golden ratio) spread consecutive part
+    // indices over the id's bits.
+    let mix = |part: Option<u32>, k: u32| part.map_or(0, |p| p.wrapping_add(1).wrapping_mul(k));
+    id ^ mix(parts.a, 0x9E37_79B1) ^ mix(parts.b, 0x85EB_CA77)
+}
+
+/// Folds the part manifolds of `set` into `out` (see the module's notes).
+fn fold_into(set: &ManifoldSet, out: &mut Manifold) {
+    // The deepest point's manifold gives the normal (NaN separations are
+    // passed over by `total_cmp` ordering them last).
+    let deepest = set.manifolds().iter().min_by(|x, y| {
+        let depth = |m: &collide::composite::PartManifold| {
+            m.manifold.points().iter().map(|p| p.separation).fold(f32::MAX, f32::min)
+        };
+        depth(x).total_cmp(&depth(y))
+    });
+    let Some(deepest) = deepest else {
+        return;
+    };
+    let normal = deepest.manifold.normal;
+    let mut gathered = ArrayVec::<ContactPoint, MAX_GATHERED>::new();
+    for pm in set.manifolds() {
+        if !(pm.manifold.normal.dot(&normal) >= MAX_FOLD_ANGLE_COS) {
+            continue;
+        }
+        for p in pm.manifold.points() {
+            let id = part_feature_id(pm.parts, p.id);
+            // A point two parts share (a vertex of both triangles) once.
+            if gathered.iter().any(|q| q.id == id) {
+                continue;
+            }
+            if gathered.try_push(ContactPoint::new(p.point, p.separation, id)).is_err() {
+                break;
+            }
+        }
+    }
+    out.normal = normal;
+    reduce(&gathered, &normal, out);
+}
+
+/// Keeps at most [`MAX_MANIFOLD_POINTS`] of `points` in `out`: all of
+/// them if they fit, else four corners of their area across `normal`
+/// (see the module's notes).
+fn reduce(points: &[ContactPoint], normal: &Vector3<f32>, out: &mut Manifold) {
+    if points.len() <= MAX_MANIFOLD_POINTS {
+        out.points.extend(points.iter().copied());
+        return;
+    }
+    let across = |p: &Point3<f32>, q: &Point3<f32>| {
+        let d = q - p;
+        d - normal * d.dot(normal)
+    };
+    // Picks the index with the largest finite score (NaN never wins).
+    let best = |score: &dyn Fn(&ContactPoint) -> f32| {
+        let mut pick = 0;
+        let mut top = f32::NEG_INFINITY;
+        for (i, p) in points.iter().enumerate() {
+            let s = score(p);
+            if s > top {
+                top = s;
+                pick = i;
+            }
+        }
+        pick
+    };
+    // The first corner: the point farthest from the points' centre across
+    // the normal (on a flat contact all are equally deep, so depth cannot
+    // pick a corner).
+    let centre = Point3::from(
+        points.iter().map(|p| p.point.coords).sum::<Vector3<f32>>() / points.len() as f32,
+    );
+    let i0 = best(&|p| across(&centre, &p.point).norm_squared());
+    let p0 = points[i0].point;
+    let i1 = best(&|p| across(&p0, &p.point).norm_squared());
+    let p1 = points[i1].point;
+    // Signed area (twice) of the triangle (p, q, r) seen along the normal.
+    let area = |p: &Point3<f32>, q: &Point3<f32>, r: &Point3<f32>| {
+        across(p, q).cross(&across(p, r)).dot(normal)
+    };
+    let i2 = best(&|p| area(&p0, &p1, &p.point).abs());
+    let p2 = points[i2].point;
+    // Orient the triangle counter-clockwise about the normal, then take
+    // the point farthest outside one of its edges.
+    let (q1, q2) = if area(&p0, &p1, &p2) >= 0.0 { (p1, p2) } else { (p2, p1) };
+    let i3 = best(&|p| {
+        [(&p0, &q1), (&q1, &q2), (&q2, &p0)]
+            .iter()
+            .map(|(u, v)| -area(u, v, &p.point))
+            .fold(f32::NEG_INFINITY, f32::max)
+    });
+    // The deepest point replaces the fourth when it is deeper than every
+    // corner by more than the linear slop: it is where the push must act.
+    let deepest = best(&|p| -p.separation);
+    let deepest_corner =
+        [i0, i1, i2, i3].iter().map(|&i| points[i].separation).fold(f32::MAX, f32::min);
+    let i3 = if points[deepest].separation < deepest_corner - LINEAR_SLOP { deepest } else { i3 };
+    let mut chosen = ArrayVec::<usize, MAX_MANIFOLD_POINTS>::new();
+    for i in [i0, i1, i2, i3] {
+        if !chosen.contains(&i) {
+            chosen.push(i);
+        }
+    }
+    out.points.extend(chosen.iter().map(|&i| points[i]));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use collide::composite::TriMesh;
+    use collide::{Cuboid, Sphere};
+
+    /// A flat floor at y = 0 of `n` × `n` cells of 1 m, two triangles
+    /// each, centred on the origin.
+    fn floor(n: u32) -> Shape {
+        let half = n as f32 / 2.0;
+        let mut vertices = Vec::new();
+        for i in 0..=n {
+            for j in 0..=n {
+                vertices.push(Point3::new(i as f32 - half, 0.0, j as f32 - half));
+            }
+        }
+        let mut triangles = Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                let v = |i: u32, j: u32| i * (n + 1) + j;
+                triangles.push([v(i, j), v(i, j + 1), v(i + 1, j + 1)]);
+                triangles.push([v(i + 1, j + 1), v(i + 1, j), v(i, j)]);
+            }
+        }
+        TriMesh::try_new(vertices, triangles).unwrap().into()
+    }
+
+    #[test]
+    fn a_cube_across_cells_gets_its_four_corners_along_the_face_normal() {
+        let mesh = floor(6);
+        let cube: Shape = Cuboid::new(Vector3::repeat(0.5)).into();
+        // Straddling cell boundaries and a diagonal, 1 mm into the floor.
+        let pose = Isometry3::translation(0.3, 0.499, -0.2);
+        let mut m = Manifold::default();
+        let gap = collide_composite_pair(&mesh, &Isometry3::identity(), &cube, &pose, 0.02, &mut m);
+        assert_eq!(gap, 0.0);
+        assert!((m.normal - Vector3::y()).norm() < 1e-5, "{:?}", m.normal);
+        assert_eq!(m.points.len(), 4);
+        for corner in [(-0.2, -0.7), (0.8, -0.7), (0.8, 0.3), (-0.2, 0.3)] {
+            let found = m.points.iter().any(|p| {
+                (p.point.x - corner.0).abs() < 1e-4 && (p.point.z - corner.1).abs() < 1e-4
+            });
+            assert!(found, "corner {corner:?} missing from {:?}", m.points);
+        }
+        for p in &m.points {
+            assert!((p.separation + 0.001).abs() < 1e-5, "{}", p.separation);
+        }
+        // Ids are distinct.
+        for (i, p) in m.points.iter().enumerate() {
+            assert!(m.points[..i].iter().all(|q| q.id != p.id));
+        }
+    }
+
+    #[test]
+    fn far_apart_boxes_prove_a_gap() {
+        let mesh = floor(2);
+        let ball: Shape = Sphere::new(0.5).into();
+        let mut m = Manifold::default();
+        let gap = collide_composite_pair(
+            &ball,
+            &Isometry3::translation(0.0, 3.0, 0.0),
+            &mesh,
+            &Isometry3::identity(),
+            0.02,
+            &mut m,
+        );
+        assert!((gap - 2.5).abs() < 1e-5, "{gap}");
+        assert!(m.points.is_empty());
+    }
+
+    #[test]
+    fn the_normal_points_from_a_to_b_either_way_round() {
+        let mesh = floor(2);
+        let ball: Shape = Sphere::new(0.5).into();
+        let at = Isometry3::translation(0.1, 0.49, 0.2);
+        let mut m = Manifold::default();
+        collide_composite_pair(&mesh, &Isometry3::identity(), &ball, &at, 0.02, &mut m);
+        assert!((m.normal - Vector3::y()).norm() < 1e-5);
+        collide_composite_pair(&ball, &at, &mesh, &Isometry3::identity(), 0.02, &mut m);
+        assert!((m.normal + Vector3::y()).norm() < 1e-5);
+        assert_eq!(m.points.len(), 1);
+        assert!((m.points[0].separation + 0.01).abs() < 1e-5);
+    }
+}
