@@ -177,13 +177,14 @@ fn box3d_scenes_are_named_and_listed() {
         (Scene::Washer, "washer"),
         (Scene::Junkyard, "junkyard"),
         (Scene::LargeWorld, "large-world"),
+        (Scene::Trees, "trees"),
     ] {
         assert_eq!(scene.name(), name);
         assert_eq!(name.parse::<Scene>(), Ok(scene));
         assert!(Scene::ALL.contains(&scene));
         assert!(scene.is_box3d());
     }
-    assert!(Scene::ALL.iter().filter(|s| s.is_box3d()).count() == 7);
+    assert!(Scene::ALL.iter().filter(|s| s.is_box3d()).count() == 8);
 }
 
 /// `sandbox bench --scene NAME` runs each, by default for box3d's step
