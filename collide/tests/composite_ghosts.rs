@@ -48,6 +48,105 @@ fn tilt(n: &Vector3<f32>) -> f32 {
     n.normalize().dot(&Vector3::y()).clamp(-1.0, 1.0).acos()
 }
 
+/// The `trees` scene's bottom prism, as the sandbox builds it: a hexagonal
+/// prism of radius 0.75 spanning y from 0.25 to 3.25 in its own frame, so
+/// its frame's origin lies 0.25 m below its base, outside it.
+fn offset_prism() -> Shape {
+    let mut points = Vec::new();
+    for k in 0..6 {
+        let a = std::f32::consts::TAU * k as f32 / 6.0;
+        let (c, s) = (0.75 * a.cos(), 0.75 * a.sin());
+        points.push(Point3::new(c, 0.25, s));
+        points.push(Point3::new(c, 3.25, s));
+    }
+    collide::ConvexHull::new(&points).unwrap().into()
+}
+
+/// Checks [`offset_prism`] standing (upright or leaning) on `floor` with
+/// its lowest corner 1 cm into it, so its frame's origin is below the
+/// floor: every manifold's normal within [`UP_ANGLE`] of +y and every
+/// separation about −1 cm or above (not the prism's 3 m height, pushed
+/// down through the floor), the same from the swapped order (normal −y),
+/// and the single deepest contact 1 cm deep, pushed up.
+fn offset_prism_rests_on(floor: &Shape, label: &str) {
+    let prism = offset_prism();
+    let Shape::ConvexHull(hull) = &prism else { unreachable!() };
+    let mut set = ManifoldSet::new();
+    for ix in 0..=4 {
+        for iz in 0..=4 {
+            for (yaw, roll) in [(0.0f32, 0.0f32), (0.4, 0.0), (0.0, 0.2), (0.7, -0.2)] {
+                let (x, z) = (-1.0 + 0.45 * ix as f32, -1.0 + 0.45 * iz as f32);
+                let rotation = UnitQuaternion::from_euler_angles(roll, yaw, 0.0);
+                let lowest =
+                    hull.vertices().iter().map(|p| (rotation * p).y).fold(f32::INFINITY, f32::min);
+                let pose = Isometry3::from_parts(Translation3::new(x, -lowest - 0.01, z), rotation);
+                assert!(pose.translation.vector.y < -0.05, "the origin must be below the floor");
+                let at = format!("{label}: ({x}, {z}) yaw {yaw} roll {roll}");
+                composite::try_contact_manifolds(
+                    floor,
+                    &Isometry3::identity(),
+                    &prism,
+                    &pose,
+                    0.01,
+                    &mut set,
+                )
+                .unwrap();
+                assert!(!set.is_empty(), "{at}: no contact");
+                for (p, n, _) in set.points() {
+                    assert!(tilt(n) <= UP_ANGLE, "{at}: normal {n:?}");
+                    assert!(p.separation >= -0.0101, "{at}: separation {}", p.separation);
+                }
+                composite::try_contact_manifolds(
+                    &prism,
+                    &pose,
+                    floor,
+                    &Isometry3::identity(),
+                    0.01,
+                    &mut set,
+                )
+                .unwrap();
+                assert!(!set.is_empty(), "{at} swapped: no contact");
+                for (p, n, _) in set.points() {
+                    assert!(tilt(&-n) <= UP_ANGLE, "{at} swapped: normal {n:?}");
+                    assert!(p.separation >= -0.0101, "{at} swapped: separation {}", p.separation);
+                }
+                let c =
+                    composite::try_contact(floor, &Isometry3::identity(), &prism, &pose).unwrap();
+                let Contact::Penetrating(pen) = c.answer else { panic!("{at}: {c:?}") };
+                assert!(tilt(&pen.normal) <= UP_ANGLE, "{at}: contact normal {:?}", pen.normal);
+                assert!((pen.depth - 0.01).abs() < 1e-4, "{at}: depth {}", pen.depth);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_prism_whose_origin_is_below_a_flat_mesh_is_pushed_up() {
+    offset_prism_rests_on(&flat_mesh(6), "mesh");
+}
+
+#[test]
+fn a_prism_whose_origin_is_below_a_flat_heightfield_is_pushed_up() {
+    offset_prism_rests_on(&flat_field(6), "heightfield");
+}
+
+#[test]
+fn a_prism_whose_origin_is_below_one_triangle_is_pushed_up() {
+    // One large triangle (its edges are boundaries, so active), the prism
+    // well inside it.
+    let triangle: Shape = TriMesh::try_new(
+        vec![
+            Point3::new(-20.0, 0.0, -20.0),
+            Point3::new(-20.0, 0.0, 40.0),
+            Point3::new(40.0, 0.0, -20.0),
+        ],
+        vec![[0, 1, 2]],
+    )
+    .unwrap()
+    .into();
+    offset_prism_rests_on(&triangle, "triangle");
+}
+
 /// Checks a unit cube at many offsets over `floor` (and a few yaws and
 /// small tilts), 1 mm deep: every manifold's normal within [`UP_ANGLE`] of
 /// +y, every point's separation about −1 mm or above, at least three

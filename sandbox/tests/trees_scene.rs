@@ -106,3 +106,29 @@ fn trees_steps() {
     }
     assert!(world.contact_point_count() > 0);
 }
+
+#[test]
+fn trees_contacts_never_push_through_the_waves() {
+    // A tilted tree's bottom prism, resting on the waves, has its frame's
+    // origin below them; its contacts once got the triangles' normals
+    // flipped, pushing it down through the mesh about 3.3 m deep.
+    let mut world = World::new();
+    build_scene(&mut world, Scene::Trees, 1).unwrap();
+    for n in 0..60 {
+        step(&mut world);
+        for c in world.view().contacts() {
+            for p in c.points() {
+                assert!(
+                    p.separation >= -0.1,
+                    "step {n}: {:?}/{} vs {:?}/{}: separation {} normal {:?}",
+                    c.body_a,
+                    c.shape_a,
+                    c.body_b,
+                    c.shape_b,
+                    p.separation,
+                    c.normal
+                );
+            }
+        }
+    }
+}

@@ -3,7 +3,8 @@
 //! inactive edge, a vertex of inactive edges, or the face itself with a
 //! leaning normal (see [`super::edges`]) is a contact a smooth surface
 //! would not have. Its normal becomes the face's (on the side the other
-//! shape's origin is), as Jolt's `ActiveEdges::FixNormal` does.
+//! shape mostly lies, see [`face_side`]), as Jolt's
+//! `ActiveEdges::FixNormal` does.
 //!
 //! A penetration is then re-measured along the face normal: the other
 //! shape's deepest point below the face's plane. A manifold is rebuilt
@@ -71,8 +72,26 @@ fn ghost_normal(
     if !is_ghost(touched_edges(&face.corners, point_on_face), face.active) {
         return None;
     }
-    let toward = other.pose.translation.vector - face.corners[0].coords;
-    Some(if n.dot(&toward) >= 0.0 { n } else { -n })
+    Some(face_side(face, &n, other))
+}
+
+/// The face normal `n` (or `-n`) on the side of the face's plane where
+/// `other` mostly lies: the side whose push out of the plane is the
+/// shorter, i.e. the midpoint of `other`'s extent along `n` is on it
+/// (`n` when it is on the plane, or for non-finite extents).
+///
+/// Not the side of `other`'s origin: a shape's origin need not lie in it
+/// (a hull's vertices may all sit away from its frame's origin, as a
+/// tree's prisms do in the sandbox's `trees` scene, where a tilted bottom
+/// prism resting on the waves has its origin below them), and a shape
+/// just touching the face from above would then be pushed down through
+/// it, as deep as the shape is tall.
+fn face_side(face: &Face, n: &Vector3<f32>, other: &Side<'_>) -> Vector3<f32> {
+    let plane = n.dot(&face.corners[0].coords);
+    let above = n.dot(&support_world(other, n).coords) - plane;
+    let below = plane - n.dot(&support_world(other, &-n).coords);
+    // Written so that NaN keeps the front side.
+    if below > above { -n } else { *n }
 }
 
 /// The world point of `side` farthest along `dir`.
@@ -107,8 +126,8 @@ pub(crate) fn correct_penetration(leaf: &Leaf<'_, '_>, p: &Penetration) -> Corre
 }
 
 /// The corrected normal of every contact of a leaf whose triangle has
-/// all three edges inactive: the face normal towards the other shape's
-/// origin, with which side holds the face (`None` for other leaves).
+/// all three edges inactive: the face normal on the other shape's side
+/// (see [`face_side`]), with which side holds the face (`None` for other leaves).
 pub(crate) fn face_normal_only(leaf: &Leaf<'_, '_>) -> Option<(Face, bool, Vector3<f32>)> {
     let (face, face_is_a) = face_of(leaf)?;
     if face.active != 0 {
@@ -116,8 +135,7 @@ pub(crate) fn face_normal_only(leaf: &Leaf<'_, '_>) -> Option<(Face, bool, Vecto
     }
     let n = face.normal()?;
     let other = if face_is_a { &leaf.b } else { &leaf.a };
-    let toward = other.pose.translation.vector - face.corners[0].coords;
-    Some((face, face_is_a, if n.dot(&toward) >= 0.0 { n } else { -n }))
+    Some((face, face_is_a, face_side(&face, &n, other)))
 }
 
 /// The correction of a leaf's manifold (normal from A to B), rebuilt along
