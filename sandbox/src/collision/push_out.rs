@@ -170,7 +170,8 @@ pub(crate) fn push_out_of_still_bodies(
                 continue;
             }
             let (pose_a, pose_b) = (&bodies.poses[a], &bodies.poses[b]);
-            let Ok(Contact::Penetrating(p)) = pair_contact(bodies, slots.0, pose_a, slots.1, pose_b)
+            let Ok(Contact::Penetrating(p)) =
+                pair_contact(bodies, slots.0, pose_a, slots.1, pose_b)
             else {
                 continue;
             };
