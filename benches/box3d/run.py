@@ -33,6 +33,7 @@ SCENES = [
     ("washer", "washer", 1000),
     ("junkyard", "junkyard", 500),
     ("large_world", "large-world", 500),
+    ("trees100", "trees", 500),
 ]
 
 

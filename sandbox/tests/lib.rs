@@ -19,6 +19,7 @@ mod contact_events;
 mod contact_impulses;
 mod dependencies;
 mod fast_bodies;
+mod fast_bodies_on_surfaces;
 mod friction;
 mod ghost_contacts;
 mod joint_chain;

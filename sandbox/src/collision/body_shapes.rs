@@ -1,11 +1,11 @@
-//! Whole-body queries over a body's shapes, for the stages that ask about
-//! bodies rather than shape pairs (sweeping fast bodies, pushing out): a
-//! shape's sweep from its body's, the deepest contact and the earliest
-//! time of impact over every pair of the two bodies' solid shapes, and how
-//! far a body reaches along a direction. For bodies of one shape at their
-//! origin each answers exactly what collide answers for the two shapes.
-//! Sensors are skipped: they never push, so they never stop a body; and
-//! so are the pairs the shapes' filters exclude.
+//! Queries on the shapes of bodies, for the stages that move bodies after
+//! the solve (sweeping fast bodies, pushing out): a shape's sweep from its
+//! body's, the contact and the time of impact of one pair of shapes given
+//! their bodies' poses or sweeps (through collide's composite queries when
+//! a shape is a mesh, heightfield or compound), a body's solid shapes
+//! (sensors never push, so they never stop a body), and how far a shape
+//! reaches along a direction. For shapes at their body's origin each
+//! answers exactly what collide answers for the two shapes.
 
 use collide::nalgebra::{Isometry3, Point3, Vector3};
 use collide::{
@@ -72,12 +72,6 @@ pub(crate) fn shapes_intersect(
     }
 }
 
-/// Whether the body in slot `i` has a triangle mesh or a heightfield.
-pub(crate) fn has_surface(bodies: &Bodies, i: usize) -> bool {
-    solid_shapes(bodies, i)
-        .any(|k| matches!(bodies.shapes.shapes[k], Shape::TriMesh(_) | Shape::HeightField(_)))
-}
-
 /// The solid (non-sensor) shape slots of the body in slot `i`.
 #[inline]
 pub(crate) fn solid_shapes(bodies: &Bodies, i: usize) -> impl Iterator<Item = usize> + '_ {
@@ -99,77 +93,48 @@ pub(crate) fn shape_sweep(bodies: &Bodies, k: usize, body: &Sweep) -> Sweep {
     }
 }
 
-/// The contact of bodies `a` and `b` at the given poses over their solid
-/// shapes: the deepest penetration if any pair penetrates, else the
-/// nearest separation; `None` when either body has no solid shape.
+/// The contact of shape slot `ka` of body `a` and shape slot `kb` of body
+/// `b`, the bodies at `pose_a` and `pose_b`: one pair of what
+/// [`deepest_contact`] looks at.
 ///
 /// # Errors
 /// collide's, for non-finite poses.
-pub(crate) fn deepest_contact(
+pub(crate) fn pair_contact(
     bodies: &Bodies,
-    a: usize,
+    ka: usize,
     pose_a: &Isometry3<f32>,
-    b: usize,
+    kb: usize,
     pose_b: &Isometry3<f32>,
-) -> Result<Option<Contact>, QueryError> {
-    let mut best: Option<Contact> = None;
-    let filters = &bodies.shapes.filters;
-    for ka in solid_shapes(bodies, a) {
-        let at_a = bodies.shapes.world_pose(ka, pose_a);
-        for kb in solid_shapes(bodies, b).filter(|&kb| filters[kb].collides_with(&filters[ka])) {
-            let at_b = bodies.shapes.world_pose(kb, pose_b);
-            let c =
-                shape_contact(&bodies.shapes.shapes[ka], &at_a, &bodies.shapes.shapes[kb], &at_b)?;
-            // Depth as a signed separation: deeper is smaller.
-            let signed = |c: &Contact| match c {
-                Contact::Penetrating(p) => -p.depth,
-                Contact::Separated { distance, .. } => *distance,
-            };
-            if best.as_ref().is_none_or(|old| signed(&c) < signed(old)) {
-                best = Some(c);
-            }
-        }
-    }
-    Ok(best)
+) -> Result<Contact, QueryError> {
+    let shapes = &bodies.shapes;
+    let (at_a, at_b) = (shapes.world_pose(ka, pose_a), shapes.world_pose(kb, pose_b));
+    shape_contact(&shapes.shapes[ka], &at_a, &shapes.shapes[kb], &at_b)
 }
 
-/// The time of impact of bodies `a` and `b` sweeping as given, over their
-/// solid shapes: the earliest over every pair (an overlap at the start
-/// first, then the earliest hit, then the smallest proven-clear bound of a
-/// sweep stopped at its cap); a miss when every pair misses.
+/// The time of impact of shape slot `ka` of a body sweeping as `sweep_a`
+/// and shape slot `kb` of a body sweeping as `sweep_b`: one pair of shapes.
 ///
 /// # Errors
 /// collide's, for non-finite sweeps.
-pub(crate) fn earliest_impact(
+pub(crate) fn pair_impact(
     bodies: &Bodies,
-    a: usize,
+    ka: usize,
     sweep_a: &Sweep,
-    b: usize,
+    kb: usize,
     sweep_b: &Sweep,
     max_toi: f32,
     slop: f32,
 ) -> Result<TimeOfImpact, QueryError> {
-    let rank = |t: &TimeOfImpact| match t {
-        TimeOfImpact::InitiallyOverlapping => -1.0,
-        TimeOfImpact::Hit { toi, .. } => *toi,
-        TimeOfImpact::IterationLimit { toi_lower_bound } => *toi_lower_bound,
-        TimeOfImpact::Miss => f32::INFINITY,
-    };
-    let mut best: Option<TimeOfImpact> = None;
-    let filters = &bodies.shapes.filters;
-    for ka in solid_shapes(bodies, a) {
-        let sa = shape_sweep(bodies, ka, sweep_a);
-        for kb in solid_shapes(bodies, b).filter(|&kb| filters[kb].collides_with(&filters[ka])) {
-            let sb = shape_sweep(bodies, kb, sweep_b);
-            let shapes = &bodies.shapes.shapes;
-            let t = shape_time_of_impact(&shapes[ka], &sa, &shapes[kb], &sb, max_toi, slop)?;
-            // The first pair's answer is taken as it is, NaN and all.
-            if best.as_ref().is_none_or(|old| rank(&t) < rank(old)) {
-                best = Some(t);
-            }
-        }
-    }
-    Ok(best.unwrap_or(TimeOfImpact::Miss))
+    let (sa, sb) = (shape_sweep(bodies, ka, sweep_a), shape_sweep(bodies, kb, sweep_b));
+    let shapes = &bodies.shapes.shapes;
+    shape_time_of_impact(&shapes[ka], &sa, &shapes[kb], &sb, max_toi, slop)
+}
+
+/// Whether shape slot `k` is a triangle mesh or a heightfield: a surface,
+/// one-sided and hollow, rather than a solid.
+#[inline]
+pub(crate) fn is_surface(bodies: &Bodies, k: usize) -> bool {
+    matches!(bodies.shapes.shapes[k], Shape::TriMesh(_) | Shape::HeightField(_))
 }
 
 /// How far a composite at `pose` reaches along `d`, bounded by its local
@@ -187,25 +152,19 @@ fn composite_reach(shape: &Shape, pose: &Isometry3<f32>, d: &Vector3<f32>) -> f3
         .fold(f32::NEG_INFINITY, |far, x| if x > far || x.is_nan() { x } else { far })
 }
 
-/// How far the body in slot `i` at `pose` reaches along the world
-/// direction `d`: the largest `p · d` over the points of its solid shapes
-/// (−∞ for a body of sensors alone).
-pub(crate) fn reach_along(
+/// How far shape slot `k`, its body at `pose`, reaches along the world
+/// direction `d`: the largest `p · d` over its points.
+pub(crate) fn shape_reach_along(
     bodies: &Bodies,
-    i: usize,
+    k: usize,
     pose: &Isometry3<f32>,
     d: &Vector3<f32>,
 ) -> f32 {
-    solid_shapes(bodies, i)
-        .map(|k| {
-            let at = bodies.shapes.world_pose(k, pose);
-            let shape = &bodies.shapes.shapes[k];
-            if shape.is_composite() {
-                return composite_reach(shape, &at, d);
-            }
-            let local = shape.local_support(&at.inverse_transform_vector(d));
-            (at * local).coords.dot(d)
-        })
-        // NaN wins, so that a non-finite pose reads as such.
-        .fold(f32::NEG_INFINITY, |far, x| if x > far || x.is_nan() { x } else { far })
+    let at = bodies.shapes.world_pose(k, pose);
+    let shape = &bodies.shapes.shapes[k];
+    if shape.is_composite() {
+        return composite_reach(shape, &at, d);
+    }
+    let local = shape.local_support(&at.inverse_transform_vector(d));
+    (at * local).coords.dot(d)
 }

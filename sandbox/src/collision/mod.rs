@@ -22,3 +22,4 @@ pub(crate) mod ray_cast;
 pub(crate) mod sensor_pairs;
 pub(crate) mod shape_pairs;
 pub(crate) mod sweep_fast_bodies;
+pub(crate) mod sweep_surface;

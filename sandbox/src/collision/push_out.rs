@@ -29,7 +29,8 @@
 //!   and only beyond [`PUSH_OUT_ALLOWANCE`], so bodies the contacts hold
 //!   (every body of the benchmark scenes, whose poses are unchanged) are
 //!   never touched;
-//! * a pure translation by the exact penetration (collide's [`try_contact`](collide::try_contact), deepest over the shape pairs),
+//! * a pure translation by the exact penetration of the pair's two shapes
+//!   (collide's [`try_contact`](collide::try_contact)),
 //!   not a linearised impulse at the manifold's points, so one pass puts
 //!   the body at the allowance;
 //! * the velocity is kept: the next step's contacts, found at the corrected
@@ -49,12 +50,12 @@
 use collide::Contact;
 use collide::nalgebra::Vector3;
 
-use crate::collision::body_shapes::{deepest_contact, has_surface};
+use crate::collision::body_shapes::{is_surface, pair_contact};
 
 use crate::body::BodyKind;
 use crate::body::storage::Bodies;
 use crate::collision::pair_cache::PairCache;
-use crate::collision::sweep_fast_bodies::{SweepScratch, overlap_along_manifold};
+use crate::collision::sweep_fast_bodies::{SweepScratch, overlap_along_manifold, pair_slots};
 use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::workers::Workers;
@@ -149,6 +150,7 @@ pub(crate) fn push_out_of_still_bodies(
             if pass > 0 && scratch.pushed[i] == 0.0 {
                 continue;
             }
+            let slots = pair_slots(bodies, contacts, index as usize, pair);
             let manifold = contacts.manifold(pair);
             let start_depth =
                 -manifold.points.iter().map(|p| p.separation).fold(f32::INFINITY, f32::min);
@@ -156,7 +158,7 @@ pub(crate) fn push_out_of_still_bodies(
             // it).
             let reach = start_depth + continuous.motion(i) + scratch.pushed[i];
             if !(reach > PUSH_OUT_ALLOWANCE)
-                || !(overlap_along_manifold(bodies, contacts, pair) > PUSH_OUT_ALLOWANCE)
+                || !(overlap_along_manifold(bodies, contacts, pair, slots) > PUSH_OUT_ALLOWANCE)
             {
                 continue;
             }
@@ -164,11 +166,12 @@ pub(crate) fn push_out_of_still_bodies(
             // may point through it (out of a triangle's far side), and
             // pushing along that sank `trees`' trees through the waves.
             // The contacts alone hold bodies on surfaces.
-            if has_surface(bodies, a) || has_surface(bodies, b) {
+            if is_surface(bodies, slots.0) || is_surface(bodies, slots.1) {
                 continue;
             }
             let (pose_a, pose_b) = (&bodies.poses[a], &bodies.poses[b]);
-            let Ok(Some(Contact::Penetrating(p))) = deepest_contact(bodies, a, pose_a, b, pose_b)
+            let Ok(Contact::Penetrating(p)) =
+                pair_contact(bodies, slots.0, pose_a, slots.1, pose_b)
             else {
                 continue;
             };

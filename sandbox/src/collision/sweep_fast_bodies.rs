@@ -63,7 +63,7 @@
 use collide::nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::collision::body_shapes::{
-    deepest_contact, earliest_impact, has_surface, reach_along, shape_contact, shape_sweep,
+    is_surface, pair_contact, pair_impact, shape_contact, shape_reach_along, shape_sweep,
     shape_time_of_impact, solid_shapes,
 };
 use collide::{Contact, Sphere, Sweep, TimeOfImpact};
@@ -73,6 +73,7 @@ use crate::body::storage::Bodies;
 use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::pair_cache::{CachedPair, PairCache};
+use crate::collision::sweep_surface::{SurfaceSweep, sweep_against_surface};
 use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::workers::{Workers, slots_in};
@@ -154,10 +155,11 @@ pub(crate) struct SweepScratch {
     /// each fast body that left its box, against the bodies it then met.
     left_box_hits: Vec<Vec<(u32, u32, f32)>>,
     /// Per run of [`PAIRS_PER_RUN`] cached pairs, in pair order, the
-    /// `(body A, body B, body going back)` of each pair one of whose bodies
-    /// goes back while the other stood still (a pair twice if both roles
-    /// fit): what the guard against going back into still bodies checks.
-    guard_pairs: Vec<Vec<[u32; 3]>>,
+    /// `(body A, body B, body going back, shape of A, shape of B)` (shape
+    /// slots) of each pair one of whose bodies goes back while the other
+    /// stood still (a pair twice if both roles fit): what the guard against
+    /// going back into still bodies checks.
+    guard_pairs: Vec<Vec<[u32; 5]>>,
 }
 
 impl SweepScratch {
@@ -293,8 +295,8 @@ pub(crate) fn sweep_fast_bodies(
         PAIRS_PER_RUN,
         &mut pair_hits,
         live,
-        |_, pair, found| {
-            let toi = cached_pair_toi(bodies, contacts, shared, pair);
+        |index, pair, found| {
+            let toi = cached_pair_toi(bodies, contacts, shared, index, pair);
             if toi != NO_IMPACT {
                 found.push((pair.body_a, pair.body_b, toi));
             }
@@ -345,11 +347,24 @@ pub(crate) fn sweep_fast_bodies(
             // it, so the time is the same whichever body asks. On
             // falling-boxes 16,000, about 1,000 of the 1,100 bodies a step
             // this search met had a cached pair with the body.
+            // Per shape pair: a pair of shapes is cached when its bodies'
+            // boxes overlap and, for a body of several shapes, its shapes'
+            // own fat boxes do (`collision/shape_pairs.rs`).
             let mut sweep_against = |j: usize| {
-                let swept = fat[i].overlaps(&fat[j]) && pair_is_fast(bodies, shared, i, j);
-                if j != i && !swept {
-                    let toi = pair_toi(bodies, shared, i.min(j), i.max(j));
-                    found.push((slot, j as u32, toi));
+                if j == i {
+                    return;
+                }
+                let fast_pair = fat[i].overlaps(&fat[j]) && pair_is_fast(bodies, shared, i, j);
+                let (a, b) = (i.min(j), i.max(j));
+                for (ka, kb) in solid_shape_pairs(bodies, a, b) {
+                    let cached =
+                        fast_pair && shape_fat_boxes_overlap(bodies, fat, (a, b), (ka, kb));
+                    if !cached {
+                        let toi = pair_toi(bodies, shared, a, b, (ka, kb));
+                        if toi < 1.0 {
+                            found.push((slot, j as u32, toi));
+                        }
+                    }
                 }
             };
             let searched = broad_phase.for_each_overlap(&swept, |j| sweep_against(j as usize));
@@ -395,27 +410,29 @@ pub(crate) fn sweep_fast_bodies(
         PAIRS_PER_RUN,
         &mut guard_pairs,
         live,
-        |_, pair, found| {
+        |index, pair, found| {
             let (a, b) = (pair.body_a, pair.body_b);
             for (i, still) in [(a, b), (b, a)] {
                 let (i, still) = (i as usize, still as usize);
                 if shared.moving[i] && !shared.moving[still] && shared.toi[i] < 1.0 {
-                    found.push([a, b, i as u32]);
+                    let (ka, kb) = pair_slots(bodies, contacts, index, pair);
+                    found.push([a, b, i as u32, ka as u32, kb as u32]);
                 }
             }
         },
     );
     for _ in 0..GUARD_PASSES {
         let mut changed = false;
-        for &[a, b, i] in guard_pairs.iter().flatten() {
+        for &[a, b, i, ka, kb] in guard_pairs.iter().flatten() {
             let (a, b, i) = (a as usize, b as usize, i as usize);
-            let still = if i == a { b } else { a };
+            let slots = (ka as usize, kb as usize);
+            let (still, own) = if i == a { (b, slots) } else { (a, (slots.1, slots.0)) };
             if !(scratch.toi[i] < 1.0) {
                 continue;
             }
             let back = scratch.sweep(bodies, i).pose_at(scratch.toi[i]);
-            let depth_back = depth_at(bodies, &back, i, &bodies.poses[still], still);
-            let depth_end = depth_at(bodies, &bodies.poses[i], i, &bodies.poses[still], still);
+            let depth_back = depth_at(bodies, own, &back, &bodies.poses[still]);
+            let depth_end = depth_at(bodies, own, &bodies.poses[i], &bodies.poses[still]);
             if !(depth_back > allowed_depth(bodies, scratch, i, still).max(depth_end)) {
                 continue;
             }
@@ -423,7 +440,7 @@ pub(crate) fn sweep_fast_bodies(
                 scratch.toi[i] = scratch.toi_still[i];
                 changed = true;
             } else {
-                let t = sink_time(bodies, scratch, a, b, scratch.toi[i]);
+                let t = sink_time(bodies, scratch, (a, b), slots, scratch.toi[i]);
                 if t < scratch.toi[i] {
                     scratch.toi[i] = t;
                     scratch.toi_still[i] = t;
@@ -495,11 +512,23 @@ fn cached_pair_toi(
     bodies: &Bodies,
     contacts: &PairCache,
     scratch: &SweepScratch,
+    index: usize,
     pair: &CachedPair,
 ) -> f32 {
     let (a, b) = (pair.body_a as usize, pair.body_b as usize);
+    let slots = pair_slots(bodies, contacts, index, pair);
     if (scratch.fast[a] || scratch.fast[b]) && pair_is_fast(bodies, scratch, a, b) {
-        pair_toi(bodies, scratch, a, b)
+        // A shape with contacts against a surface at the step's start,
+        // touching or speculative (they reach as far as the body moves at
+        // its starting velocity), is left to them: the prisms of the
+        // falling trees on the waves, swept against every triangle under
+        // their arc, took the stage from 23 to 65 ms a step in `trees`.
+        // Only shapes the contacts did not reach are swept: a body struck
+        // towards the surface within the step.
+        if (is_surface(bodies, slots.0) || is_surface(bodies, slots.1)) && pair.point_count > 0 {
+            return NO_IMPACT;
+        }
+        pair_toi(bodies, scratch, a, b, slots)
     } else if (scratch.sinkable[a] && !scratch.moving[b])
         || (scratch.sinkable[b] && !scratch.moving[a])
     {
@@ -510,10 +539,11 @@ fn cached_pair_toi(
         // deeper than allowed, as for a fast body that started touching.
         // Most such bodies slide or roll on their support and are checked
         // by two support points.
-        if overlap_along_manifold(bodies, contacts, pair) <= allowed_depth(bodies, scratch, a, b) {
+        let overlap = overlap_along_manifold(bodies, contacts, pair, slots);
+        if overlap <= allowed_depth(bodies, scratch, a, b) {
             return NO_IMPACT;
         }
-        sink_time(bodies, scratch, a, b, 1.0)
+        sink_time(bodies, scratch, (a, b), slots, 1.0)
     } else {
         NO_IMPACT
     }
@@ -534,14 +564,63 @@ impl SweepScratch {
     }
 }
 
-/// An upper bound on the pair's penetration depth at its solved poses, by
-/// two support points: the overlap of the bodies along the normal of the
-/// manifold found at the step's start (the depth is the smallest overlap
-/// over all directions), or infinity for a pair without one.
+/// The shape slots of A's and B's shapes in the cached `pair` at `index`.
+pub(crate) fn pair_slots(
+    bodies: &Bodies,
+    contacts: &PairCache,
+    index: usize,
+    pair: &CachedPair,
+) -> (usize, usize) {
+    let shapes = contacts.shapes_of(index);
+    let first = |i: u32| bodies.shape_ranges[i as usize].first as usize;
+    (first(pair.body_a) + usize::from(shapes.a), first(pair.body_b) + usize::from(shapes.b))
+}
+
+/// The pairs `(shape of a, shape of b)` (slots) of bodies `a` and `b`'s
+/// solid shapes that their filters let collide.
+fn solid_shape_pairs(
+    bodies: &Bodies,
+    a: usize,
+    b: usize,
+) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let filters = &bodies.shapes.filters;
+    solid_shapes(bodies, a).flat_map(move |ka| {
+        solid_shapes(bodies, b)
+            .filter(move |&kb| filters[kb].collides_with(&filters[ka]))
+            .map(move |kb| (ka, kb))
+    })
+}
+
+/// Whether the broad phase pairs shapes `ka` of body `a` and `kb` of body
+/// `b`, given that it pairs the bodies (`collision/shape_pairs.rs`): a body
+/// of several shapes is tested with its shapes' own fat boxes, one of one
+/// shape with its body's box (`body_fat`).
+fn shape_fat_boxes_overlap(
+    bodies: &Bodies,
+    body_fat: &[Aabb],
+    (a, b): (usize, usize),
+    (ka, kb): (usize, usize),
+) -> bool {
+    let (count_a, count_b) = (bodies.shape_ranges[a].count, bodies.shape_ranges[b].count);
+    if count_a == 1 && count_b == 1 {
+        return true;
+    }
+    let box_of = |k: usize, body: usize, count: u32| {
+        if count > 1 { &bodies.shapes.fat[k] } else { &body_fat[body] }
+    };
+    box_of(ka, a, count_a).overlaps(box_of(kb, b, count_b))
+}
+
+/// An upper bound on the penetration depth of the pair's shapes (`slots`)
+/// at their solved poses, by two support points: their overlap along the
+/// normal of the manifold found at the step's start (the depth is the
+/// smallest overlap over all directions), or infinity for a pair without
+/// one.
 pub(crate) fn overlap_along_manifold(
     bodies: &Bodies,
     contacts: &PairCache,
     pair: &CachedPair,
+    (ka, kb): (usize, usize),
 ) -> f32 {
     let Some(cached) = contacts.slab.get(pair.manifold) else {
         return f32::INFINITY;
@@ -550,9 +629,10 @@ pub(crate) fn overlap_along_manifold(
     let (pose_a, pose_b) = (&bodies.poses[a], &bodies.poses[b]);
     // From A to B, in the world.
     let n = pose_a.rotation * cached.normal_in_a;
-    let reach = |i: usize, pose: &Isometry3<f32>, d: Vector3<f32>| reach_along(bodies, i, pose, &d);
+    let reach =
+        |k: usize, pose: &Isometry3<f32>, d: Vector3<f32>| shape_reach_along(bodies, k, pose, &d);
     // A's extent along n past B's extent along -n; NaN reads as infinite.
-    let overlap = reach(a, pose_a, n) + reach(b, pose_b, -n);
+    let overlap = reach(ka, pose_a, n) + reach(kb, pose_b, -n);
     if overlap.is_nan() { f32::INFINITY } else { overlap }
 }
 
@@ -591,29 +671,41 @@ fn pair_is_fast(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) -> 
     (shift_a - shift_b).norm() + arc_a + arc_b > FAST_FRACTION * thinnest
 }
 
-/// The time, in `[0, 1]` of the step, to which the pair's bodies must go
-/// back, or 1 when their solved poses stand.
-fn pair_toi(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) -> f32 {
-    // Against a mesh or a heightfield (a surface, fixed or kinematic) the
-    // step's speculative contacts, which reach as far as the bodies can
-    // move in it, are the only guard: collide's composite time of impact
-    // over every triangle under a spinning body's sweep cost seconds a
-    // step in `trees` (measured: 40 steps took over 5 minutes). A body
-    // that crosses a surface within one step without a speculative
-    // contact is not brought back (README, "Known limitations").
-    if has_surface(bodies, a) || has_surface(bodies, b) {
-        return 1.0;
+/// The time, in `[0, 1]` of the step, to which the bodies of the pair of
+/// shapes `slots` (A's, B's) must go back, or 1 when their solved poses
+/// stand. Only those two shapes are swept: a body of several shapes is
+/// swept shape by shape, each against the other body's shapes the broad
+/// phase pairs it with (a drum of 40 hulls against a cube near one of
+/// them, a tree of 22 prisms against the prisms of a tree it leans on).
+fn pair_toi(
+    bodies: &Bodies,
+    scratch: &SweepScratch,
+    a: usize,
+    b: usize,
+    slots: (usize, usize),
+) -> f32 {
+    let (ka, kb) = slots;
+    if is_surface(bodies, ka) || is_surface(bodies, kb) {
+        return surface_pair_toi(bodies, scratch, (a, b), slots);
     }
     let (path_a, path_b) = (scratch.path(bodies, a), scratch.path(bodies, b));
     if bounding_spheres_stay_apart(bodies, (a, path_a), (b, path_b)) {
         // What the sweep below would find: a miss.
         return 1.0;
     }
+    // A body of several shapes: the bounding spheres are the whole body's
+    // (a drum's holds every cube inside it), so the two shapes' swept
+    // boxes are tested as well. Bodies of one shape skip this, so that
+    // their answers are exactly those of the sphere test and the sweep.
+    let several = |i: usize| bodies.shape_ranges[i].count > 1;
+    if (several(a) || several(b)) && shape_boxes_stay_apart(bodies, scratch, (a, b), slots) {
+        return 1.0;
+    }
     let (sweep_a, sweep_b) = (scratch.sweep(bodies, a), scratch.sweep(bodies, b));
-    match earliest_impact(bodies, a, &sweep_a, b, &sweep_b, 1.0, LINEAR_SLOP) {
+    match pair_impact(bodies, ka, &sweep_a, kb, &sweep_b, 1.0, LINEAR_SLOP) {
         Ok(TimeOfImpact::Hit { toi, point_a, point_b, normal, .. }) if toi > 0.0 => {
             let plane = Plane { point: point_a + 0.5 * (point_b - point_a), normal: *normal };
-            if end_pose_holds(bodies, scratch, a, b, &plane) { 1.0 } else { toi }
+            if end_pose_holds(bodies, scratch, (a, b), slots, &plane) { 1.0 } else { toi }
         }
         // Within the slop at the start: only the body's core passing into
         // the other, or a sinking its contacts could not have held, calls
@@ -621,18 +713,18 @@ fn pair_toi(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) -> f32 
         Ok(TimeOfImpact::Hit { .. } | TimeOfImpact::InitiallyOverlapping) => {
             // A core that touched the other has sunk its body into it by
             // the body's half-thickness: go back to before that sinking.
-            let sink = sink_time(bodies, scratch, a, b, 1.0);
-            core_toi(bodies, scratch, a, b)
-                .map_or(sink, |core| sink_time(bodies, scratch, a, b, core.min(sink)))
+            let sink = sink_time(bodies, scratch, (a, b), slots, 1.0);
+            core_toi(bodies, scratch, (a, b), slots)
+                .map_or(sink, |core| sink_time(bodies, scratch, (a, b), slots, core.min(sink)))
         }
         // Proven apart before the bound, and no time of impact found (two
         // tumbling bodies grazing each other make conservative advancement
         // creep): the solved poses stand unless they show a pass, as for a
         // pair that starts touching; then the bound is the safe time.
         Ok(TimeOfImpact::IterationLimit { toi_lower_bound }) => {
-            let end_depth = depth_at(bodies, &bodies.poses[a], a, &bodies.poses[b], b);
+            let end_depth = depth_at(bodies, slots, &bodies.poses[a], &bodies.poses[b]);
             if end_depth <= allowed_depth(bodies, scratch, a, b)
-                && core_toi(bodies, scratch, a, b).is_none()
+                && core_toi(bodies, scratch, (a, b), slots).is_none()
             {
                 1.0
             } else {
@@ -642,6 +734,60 @@ fn pair_toi(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) -> f32 
         Ok(TimeOfImpact::Miss) => 1.0,
         // Non-finite poses: the invalid-body check removes the body.
         Err(_) => 1.0,
+    }
+}
+
+/// [`pair_toi`] for a pair of shapes (`slots`) of which one is a surface (a
+/// triangle mesh or heightfield): the convex shape is swept against the
+/// triangles under its swept box (`collision/sweep_surface.rs`), and goes
+/// back to its time of impact only when it met a triangle during the step
+/// (not touching at its start) and its solved pose shows the contacts did
+/// not hold it: its centre ended behind the tangent plane at the impact,
+/// or it ended deeper in than [`allowed_depth`].
+///
+/// A shape touching the surface at the step's start is left to its
+/// contacts, unlike a solid pair's core-sphere and sinking checks: a
+/// triangle has no inside, so a depth measured against one can point out
+/// of its far side (a prism across two wave triangles), and going back on
+/// that would stall bodies resting on the surface. A surface that moved
+/// this step, and a compound or a second surface on the other side, are
+/// not swept either.
+fn surface_pair_toi(
+    bodies: &Bodies,
+    scratch: &SweepScratch,
+    (a, b): (usize, usize),
+    slots: (usize, usize),
+) -> f32 {
+    let (ka, kb) = slots;
+    let (surface, ks, mover, km, surface_is_a) =
+        if is_surface(bodies, ka) { (a, ka, b, kb, true) } else { (b, kb, a, ka, false) };
+    let shapes = &bodies.shapes.shapes;
+    if scratch.moving[surface] || shapes[km].is_composite() || !scratch.moving[mover] {
+        return 1.0;
+    }
+    let sweep = shape_sweep(bodies, km, &scratch.sweep(bodies, mover));
+    let surface_pose = bodies.shapes.world_pose(ks, &bodies.poses[surface]);
+    let swept_box = scratch.swept_shape_box(bodies, mover, km);
+    let found = sweep_against_surface(
+        &shapes[km],
+        &sweep,
+        &shapes[ks],
+        &surface_pose,
+        &swept_box,
+        1.0,
+        LINEAR_SLOP,
+    );
+    match found {
+        Ok(SurfaceSweep::Swept(TimeOfImpact::Hit { toi, point_a, point_b, normal, .. }))
+            if toi > 0.0 =>
+        {
+            // The sweep's A is the moving shape; the pair's normal runs from
+            // the pair's A to its B.
+            let normal = if surface_is_a { -*normal } else { *normal };
+            let plane = Plane { point: point_a + 0.5 * (point_b - point_a), normal };
+            if end_pose_holds(bodies, scratch, (a, b), slots, &plane) { 1.0 } else { toi }
+        }
+        _ => 1.0,
     }
 }
 
@@ -679,6 +825,38 @@ fn bounding_spheres_stay_apart(
     nearest > reach
 }
 
+/// Whether shapes `ka` of body `a` and `kb` of body `b` (`slots`) stay more
+/// than [`LINEAR_SLOP`] apart over the step, by their swept boxes: each
+/// the box of its shape at the step's two poses, grown by its body's turn
+/// arc (every point of a shape stays within its arc of the straight line
+/// between its two positions, and that line lies in the union of the two
+/// boxes). When they do, the sweep of the two shapes can only miss.
+fn shape_boxes_stay_apart(
+    bodies: &Bodies,
+    scratch: &SweepScratch,
+    (a, b): (usize, usize),
+    (ka, kb): (usize, usize),
+) -> bool {
+    let box_a = scratch.swept_shape_box(bodies, a, ka);
+    let box_b = scratch.swept_shape_box(bodies, b, kb);
+    !box_a.expanded(LINEAR_SLOP).overlaps(&box_b)
+}
+
+impl SweepScratch {
+    /// A box holding shape slot `k` of body `i` at every pose of its sweep
+    /// this step (see [`shape_boxes_stay_apart`]); its box at its pose for
+    /// a body that did not move.
+    fn swept_shape_box(&self, bodies: &Bodies, i: usize, k: usize) -> Aabb {
+        let shape = &bodies.shapes.shapes[k];
+        let end = Aabb::of_shape(shape, &bodies.shapes.world_pose(k, &bodies.poses[i]));
+        if !self.moving[i] {
+            return end;
+        }
+        let start = Aabb::of_shape(shape, &bodies.shapes.world_pose(k, &self.start[i]));
+        start.merged(&end).expanded(self.arc[i])
+    }
+}
+
 /// The tangent plane at a time of impact: a point between the two closest
 /// points and the normal from A to B.
 struct Plane {
@@ -686,15 +864,16 @@ struct Plane {
     normal: Vector3<f32>,
 }
 
-/// Whether the solved poses of a pair that met during the step stand: no
-/// moving body's centre ended behind the plane of impact (it passed
-/// through), and they do not overlap deeper than [`allowed_depth`] (the
-/// contacts found at the step's start were holding them).
+/// Whether the solved poses of a pair of shapes (`slots`) that met during
+/// the step stand: no moving body's centre ended behind the plane of
+/// impact (it passed through), and the shapes do not overlap deeper than
+/// [`allowed_depth`] (the contacts found at the step's start were holding
+/// them).
 fn end_pose_holds(
     bodies: &Bodies,
     scratch: &SweepScratch,
-    a: usize,
-    b: usize,
+    (a, b): (usize, usize),
+    slots: (usize, usize),
     plane: &Plane,
 ) -> bool {
     let centre = |i: usize| bodies.poses[i] * bodies.records[i].mass.local_center;
@@ -702,7 +881,7 @@ fn end_pose_holds(
     // on B's side.
     let passed_a = scratch.moving[a] && (centre(a) - plane.point).dot(&plane.normal) > 0.0;
     let passed_b = scratch.moving[b] && (centre(b) - plane.point).dot(&plane.normal) < 0.0;
-    let depth = depth_at(bodies, &bodies.poses[a], a, &bodies.poses[b], b);
+    let depth = depth_at(bodies, slots, &bodies.poses[a], &bodies.poses[b]);
     !(passed_a || passed_b) && depth <= allowed_depth(bodies, scratch, a, b)
 }
 
@@ -725,31 +904,37 @@ fn allowed_depth(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) ->
     if scratch.moving[a] && scratch.moving[b] { held } else { held.min(SPECULATIVE_DISTANCE) }
 }
 
-/// The penetration depth of bodies `a` and `b` at the given poses (0 when
-/// apart; infinite when it cannot be measured, the safe side).
+/// The penetration depth of shapes `ka` and `kb` (slots) at the given
+/// poses of their bodies (0 when apart; infinite when it cannot
+/// be measured, the safe side).
 fn depth_at(
     bodies: &Bodies,
+    (ka, kb): (usize, usize),
     pose_a: &Isometry3<f32>,
-    a: usize,
     pose_b: &Isometry3<f32>,
-    b: usize,
 ) -> f32 {
-    match deepest_contact(bodies, a, pose_a, b, pose_b) {
-        Ok(Some(Contact::Penetrating(p))) => p.depth,
-        Ok(Some(Contact::Separated { .. }) | None) => 0.0,
+    match pair_contact(bodies, ka, pose_a, kb, pose_b) {
+        Ok(Contact::Penetrating(p)) => p.depth,
+        Ok(Contact::Separated { .. }) => 0.0,
         Err(_) => f32::INFINITY,
     }
 }
 
-/// For a pair that starts within the slop: the time at which a fast
-/// body's core sphere (radius [`CORE_SPHERE_FRACTION`] of its thinnest
-/// half-width, about its centre of mass) first touches the other body,
-/// which only a body passing through can reach, or the time its sweep was
-/// proven clear until when the sweep stopped at its iteration cap; either
-/// only if the body's solved pose stands wrong ([`core_stands_wrong`]).
-fn core_toi(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) -> Option<f32> {
+/// For a pair of shapes (`slots`) that starts within the slop: the time at
+/// which a fast body's core sphere (radius [`CORE_SPHERE_FRACTION`] of its
+/// thinnest half-width, about its centre of mass) first touches the other
+/// body's shape, which only a body passing through can reach, or the time
+/// its sweep was proven clear until when the sweep stopped at its
+/// iteration cap; either only if the body's solved pose stands wrong
+/// ([`core_stands_wrong`]).
+fn core_toi(
+    bodies: &Bodies,
+    scratch: &SweepScratch,
+    (a, b): (usize, usize),
+    (ka, kb): (usize, usize),
+) -> Option<f32> {
     let mut earliest: Option<f32> = None;
-    for (fast, other) in [(a, b), (b, a)] {
+    for ((fast, other), own) in [((a, b), (ka, kb)), ((b, a), (kb, ka))] {
         let r = &bodies.records[fast];
         if !(scratch.fast[fast] && r.kind == BodyKind::Dynamic) {
             continue;
@@ -765,8 +950,9 @@ fn core_toi(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) -> Opti
             ..body_sweep
         };
         let other_sweep = scratch.sweep(bodies, other);
-        // Each solid shape of the other, swept with it.
-        for k in solid_shapes(bodies, other) {
+        // The other's shape of the pair, swept with it.
+        {
+            let k = own.1;
             let other_shape = &bodies.shapes.shapes[k];
             let shape_path = shape_sweep(bodies, k, &other_sweep);
             // The time the core met the other, with the tangent plane there.
@@ -799,8 +985,8 @@ fn core_toi(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) -> Opti
                 && core_stands_wrong(
                     bodies,
                     scratch,
-                    fast,
-                    other,
+                    (fast, other),
+                    own,
                     &other_sweep.pose_at(toi),
                     point_other,
                     normal,
@@ -830,8 +1016,8 @@ fn core_toi(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) -> Opti
 fn core_stands_wrong(
     bodies: &Bodies,
     scratch: &SweepScratch,
-    fast: usize,
-    other: usize,
+    (fast, other): (usize, usize),
+    own: (usize, usize),
     other_at_hit: &Isometry3<f32>,
     point_other: Point3<f32>,
     normal: Vector3<f32>,
@@ -841,7 +1027,7 @@ fn core_stands_wrong(
     let centre = bodies.poses[fast] * bodies.records[fast].mass.local_center;
     // NaN reads as wrong: the invalid-body check removes the body anyway.
     let passed = !((centre - point).dot(&normal) > 0.0);
-    let depth = depth_at(bodies, &bodies.poses[fast], fast, &bodies.poses[other], other);
+    let depth = depth_at(bodies, own, &bodies.poses[fast], &bodies.poses[other]);
     passed || depth > allowed_depth(bodies, scratch, fast, other)
 }
 
@@ -854,9 +1040,15 @@ fn core_stands_wrong(
 /// stopped, but one that sank on by more than the slop within the step (a
 /// plate 1.8 cm in, tipped 3.5 cm further by a neighbour's push) goes back
 /// to where it had not.
-fn sink_time(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize, until: f32) -> f32 {
+fn sink_time(
+    bodies: &Bodies,
+    scratch: &SweepScratch,
+    (a, b): (usize, usize),
+    slots: (usize, usize),
+    until: f32,
+) -> f32 {
     let (sweep_a, sweep_b) = (scratch.sweep(bodies, a), scratch.sweep(bodies, b));
-    let depth = |t: f32| depth_at(bodies, &sweep_a.pose_at(t), a, &sweep_b.pose_at(t), b);
+    let depth = |t: f32| depth_at(bodies, slots, &sweep_a.pose_at(t), &sweep_b.pose_at(t));
     let allowed = allowed_depth(bodies, scratch, a, b);
     let end = depth(until);
     if end <= allowed {
