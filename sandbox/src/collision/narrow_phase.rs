@@ -26,7 +26,9 @@ use collide::nalgebra::{Isometry3, Point3};
 use crate::body::BodyKind;
 use crate::body::storage::{Bodies, BodyRecord};
 use crate::collision::broad_phase::BroadPhase;
-use crate::collision::contact_recycling::{MAX_RECYCLED_STEPS, distance_bound, try_recycle};
+use crate::collision::contact_recycling::{
+    MAX_RECYCLED_STEPS, distance_bound, keep_resting_normal, try_recycle,
+};
 use crate::collision::manifold::Manifold;
 use crate::collision::pair_cache::{
     CachedManifold, CachedPair, EMPTY_MANIFOLD, PairCache, PairSlots,
@@ -352,7 +354,9 @@ fn update_pair(
                 for p in &mut cached.manifold.points {
                     p.point = pose_a * p.local_point_a;
                 }
+                let before = cached.manifold.normal;
                 cached.manifold.normal = pose_a.rotation * cached.normal_in_a;
+                keep_resting_normal(&before, &mut cached.manifold);
                 return None;
             }
             // A small drift: the same points, fixed on each body, with
@@ -361,6 +365,7 @@ fn update_pair(
             Some(cached)
                 if contact_recycling && u32::from(c.recycled_steps) < MAX_RECYCLED_STEPS =>
             {
+                let normal_before = cached.manifold.normal;
                 let recycled = try_recycle(
                     &mut cached.manifold,
                     before,
@@ -371,6 +376,7 @@ fn update_pair(
                     speculative,
                 );
                 if recycled {
+                    keep_resting_normal(&normal_before, &mut cached.manifold);
                     c.nearest = cached.manifold.nearest_separation();
                     c.recycled_steps += 1;
                     wake_touched(records, active, a, b, wake);
@@ -406,6 +412,9 @@ fn update_pair(
         return slot.is_some().then_some(SlotChange::Release);
     }
     wake_touched(records, active, a, b, wake);
+    if let Some(cached) = slot.as_deref() {
+        keep_resting_normal(&cached.manifold.normal, &mut computed);
+    }
     let normal_in_a = pose_a.rotation.inverse_transform_vector(&computed.normal);
     match slot {
         Some(cached) => {

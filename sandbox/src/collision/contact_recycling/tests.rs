@@ -369,3 +369,52 @@ fn a_pair_kept_apart_is_apart() {
     }
     assert!(culled > 300 && culled < checked, "{culled} of {checked} pairs culled");
 }
+
+/// The fresh manifold of a cube resting flat on the ground (1 mm deep),
+/// both turned by `tilt` about the world z axis: its normal is the
+/// ground's top face's (the ground is A, its face the reference).
+fn resting_manifold(tilt: f32) -> Manifold {
+    let frame = Isometry3::rotation(Vector3::z() * tilt);
+    let (_, _, m) = computed(&frame, &Isometry3::translation(0.0, 0.499, 0.0));
+    m
+}
+
+#[test]
+fn a_face_contact_keeps_its_world_normal_through_a_turn_below_the_bound() {
+    for tilt in [1.0e-6, 1.0e-4, 0.5 * RESTING_NORMAL_CHORD, 0.9 * RESTING_NORMAL_CHORD] {
+        for sign in [1.0, -1.0] {
+            let mut m = resting_manifold(sign * tilt);
+            assert!(m.points.len() >= FACE_CONTACT_POINTS, "a face contact: {m:?}");
+            // The independent oracle: the ground's top face turned by the tilt.
+            let fresh = Vector3::new(-(sign * tilt).sin(), (sign * tilt).cos(), 0.0);
+            assert!((m.normal - fresh).norm() < 1.0e-6, "tilt {tilt}: {:?}", m.normal);
+            let before = Vector3::y();
+            keep_resting_normal(&before, &mut m);
+            assert_eq!(m.normal, before, "tilt {}: the normal turned", sign * tilt);
+        }
+    }
+}
+
+#[test]
+fn a_face_contact_takes_the_new_normal_past_the_bound() {
+    for tilt in [1.1 * RESTING_NORMAL_CHORD, 0.1, 0.5] {
+        let mut m = resting_manifold(tilt);
+        let fresh = m.normal;
+        keep_resting_normal(&Vector3::y(), &mut m);
+        assert_eq!(m.normal, fresh, "tilt {tilt}: the old normal was kept");
+        assert!((m.normal - Vector3::y()).norm() > RESTING_NORMAL_CHORD);
+    }
+}
+
+#[test]
+fn a_point_or_edge_contact_and_a_nan_normal_take_the_new_normal() {
+    let mut m = resting_manifold(1.0e-4);
+    let fresh = m.normal;
+    m.points.truncate(FACE_CONTACT_POINTS - 1);
+    keep_resting_normal(&Vector3::y(), &mut m);
+    assert_eq!(m.normal, fresh, "an edge contact kept the old normal");
+    let mut m = resting_manifold(1.0e-4);
+    let fresh = m.normal;
+    keep_resting_normal(&Vector3::new(f32::NAN, 1.0, 0.0), &mut m);
+    assert_eq!(m.normal, fresh, "a NaN old normal was kept");
+}
