@@ -250,8 +250,12 @@ impl World {
             self.contacts.enable_shape_mode();
         }
         let tight = self.bodies.tight_aabb(id.index(), &desc.pose);
-        self.broad_phase.insert(id.index, tight, AABB_MARGIN);
-        self.query_tree.mark_stale();
+        if desc.kind == BodyKind::Fixed {
+            self.broad_phase.insert_fixed(id.index, tight, AABB_MARGIN);
+        } else {
+            self.broad_phase.insert(id.index, tight, AABB_MARGIN);
+        }
+        self.query_tree.mark_all_stale();
         Ok(id)
     }
 
@@ -277,7 +281,7 @@ impl World {
         }
         self.to_wake = touching;
         self.broad_phase.remove(slot as u32);
-        self.query_tree.mark_stale();
+        self.query_tree.mark_all_stale();
         self.bodies.free(slot);
         Ok(())
     }
@@ -433,7 +437,7 @@ impl World {
         self.at_rest = false;
         let tight = self.bodies.teleport(i, &pose);
         self.broad_phase.update(i as u32, &tight, AABB_MARGIN);
-        self.query_tree.mark_stale();
+        self.query_tree.mark_all_stale();
         Ok(())
     }
 
@@ -708,7 +712,9 @@ impl World {
             return StepOutcome::Stepped;
         }
         self.workers.ensure_threads(self.settings.threads);
-        let awake = self.bodies.active.iter().filter(|&&a| a).count();
+        // Only movers are ever active.
+        let active = &self.bodies.active;
+        let awake = self.bodies.movers.iter().filter(|&&i| active[i as usize]).count();
         self.workers.split_for(awake);
         // The stages run on a thread of the pool, so that handing work to
         // the other threads never puts the caller to sleep (see

@@ -30,6 +30,7 @@ mod joint_pendulum;
 mod joint_scenes;
 mod joint_world;
 mod kinematic;
+mod large_static_worlds;
 mod mass_properties;
 mod mass_ratios;
 mod new_shape_bodies;
