@@ -11,7 +11,7 @@
 use crate::common;
 
 use collide::nalgebra::{UnitQuaternion, Vector3};
-use collide::{Cuboid, Shape, Sphere};
+use collide::{Cuboid, Shape};
 use sandbox::{BodyDesc, BodyId, StepSettings, World};
 
 fn cube(h: f32) -> Shape {

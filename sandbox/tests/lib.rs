@@ -33,6 +33,7 @@ mod kinematic;
 mod large_static_worlds;
 mod mass_properties;
 mod mass_ratios;
+mod memory_budget;
 mod new_shape_bodies;
 mod piles;
 mod push_out;
