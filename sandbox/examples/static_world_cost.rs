@@ -47,7 +47,8 @@ fn world(g: usize, threads: usize, only_one: bool) -> World {
         }
     }
     let at = Vector3::new(-h + 10.0 * c as f32 + 5.0, 2.0, -h + 10.0 * c as f32 + 5.0);
-    world.add_body(BodyDesc::dynamic(Cuboid::new(Vector3::repeat(0.5)).into()).with_position(at))
+    world
+        .add_body(BodyDesc::dynamic(Cuboid::new(Vector3::repeat(0.5)).into()).with_position(at))
         .expect("the box");
     world
 }

@@ -10,8 +10,7 @@ use crate::common;
 use collide::nalgebra::Vector3;
 use collide::{Cuboid, Shape, Sphere};
 use sandbox::{
-    BYTES_PER_BODY, BYTES_PER_SHAPE, BodyDesc, BodyShape, DEFAULT_MEMORY_BUDGET, World,
-    WorldError,
+    BYTES_PER_BODY, BYTES_PER_SHAPE, BodyDesc, BodyShape, DEFAULT_MEMORY_BUDGET, World, WorldError,
 };
 
 fn cube(h: f32) -> Shape {
@@ -85,7 +84,8 @@ fn adding_past_the_memory_budget_fails_and_changes_nothing() {
     assert_eq!(counted, 105 * (BYTES_PER_BODY + BYTES_PER_SHAPE));
     // One byte short of one more body.
     world.set_memory_budget(counted + BYTES_PER_BODY + BYTES_PER_SHAPE - 1);
-    let ball = BodyDesc::dynamic(Sphere::new(0.3).into()).with_position(Vector3::new(0.0, 4.0, 0.0));
+    let ball =
+        BodyDesc::dynamic(Sphere::new(0.3).into()).with_position(Vector3::new(0.0, 4.0, 0.0));
     let refused = world.add_body(ball.clone());
     assert!(
         matches!(refused, Err(WorldError::OverMemoryBudget { needed, budget })

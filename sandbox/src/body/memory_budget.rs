@@ -50,7 +50,9 @@ impl Default for MemoryBudget {
 /// The bytes the budget counts for `body_slots` body slots and
 /// `shape_slots` shape slots (saturating, never overflowing).
 pub(crate) fn counted_bytes(body_slots: usize, shape_slots: usize) -> usize {
-    body_slots.saturating_mul(BYTES_PER_BODY).saturating_add(shape_slots.saturating_mul(BYTES_PER_SHAPE))
+    body_slots
+        .saturating_mul(BYTES_PER_BODY)
+        .saturating_add(shape_slots.saturating_mul(BYTES_PER_SHAPE))
 }
 
 impl MemoryBudget {

@@ -433,7 +433,9 @@ impl Bodies {
         // bodies, those alone are screened, on this thread.
         let few = self.movers.len() < self.len() / MOVERS_SHARE_FOR_ALL_SLOTS;
         let failed = if few {
-            self.movers.iter().any(|&i| self.active[i as usize] && self.invalid(i as usize).is_some())
+            self.movers
+                .iter()
+                .any(|&i| self.active[i as usize] && self.invalid(i as usize).is_some())
         } else {
             workers.any_run(self.len(), SLOTS_PER_RUN, |slots| {
                 slots.into_iter().any(|i| self.active[i] && self.invalid(i).is_some())

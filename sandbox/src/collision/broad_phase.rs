@@ -548,7 +548,9 @@ impl BroadPhase {
         let is_moved = &self.is_moved;
         self.static_kept.clear();
         self.static_kept.extend(
-            self.static_pairs.iter().filter(|&&(a, b)| !(is_moved[a as usize] | is_moved[b as usize])),
+            self.static_pairs
+                .iter()
+                .filter(|&&(a, b)| !(is_moved[a as usize] | is_moved[b as usize])),
         );
         self.static_found.clear();
         let (fat, statics) = (&self.fat, &self.statics);
@@ -1245,7 +1247,8 @@ mod tests {
                 5 | 17 => {
                     let added = if step % 25 == 5 { 3 } else { 60 };
                     for _ in 0..added.min(count - next_tile) {
-                        let (i, j) = (side + (rng.unit() * 4.0) as usize, (rng.unit() * 14.0) as usize);
+                        let (i, j) =
+                            (side + (rng.unit() * 4.0) as usize, (rng.unit() * 14.0) as usize);
                         bp.insert_fixed(next_tile as u32, tile(i, j), 0.0);
                         (live[next_tile], fixed[next_tile]) = (true, true);
                         next_tile += 1;
@@ -1260,9 +1263,14 @@ mod tests {
                     }
                     let other = (slot + 7) % tiles;
                     if live[other] {
-                        let moved_to = tile((rng.unit() * 12.0) as usize, (rng.unit() * 12.0) as usize);
+                        let moved_to =
+                            tile((rng.unit() * 12.0) as usize, (rng.unit() * 12.0) as usize);
                         let up = Vector3::new(0.0, 0.5, 0.0);
-                        bp.update(other as u32, &Aabb::new(moved_to.min + up, moved_to.max + up), 0.0);
+                        bp.update(
+                            other as u32,
+                            &Aabb::new(moved_to.min + up, moved_to.max + up),
+                            0.0,
+                        );
                     }
                 }
                 _ => {}

@@ -28,8 +28,8 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use collide::bvh::{DynamicTree, ProxyId};
 
-use crate::body::{BodyId, BodyKind};
 use crate::body::storage::Bodies;
+use crate::body::{BodyId, BodyKind};
 use crate::collision::aabb::Aabb;
 
 /// A leaf is the body's fat box grown on every side by this fraction of its
