@@ -288,10 +288,10 @@ impl Bodies {
             self.multi_shape.retain(|&s| s as usize != slot);
         }
         self.shapes.free(self.shape_ranges[slot]);
-        if self.records[slot].kind != BodyKind::Fixed {
-            if let Ok(at) = self.movers.binary_search(&(slot as u32)) {
-                self.movers.remove(at);
-            }
+        if self.records[slot].kind != BodyKind::Fixed
+            && let Ok(at) = self.movers.binary_search(&(slot as u32))
+        {
+            self.movers.remove(at);
         }
         let r = &mut self.records[slot];
         self.kinematic_count -= usize::from(r.kind == BodyKind::Kinematic);

@@ -526,7 +526,7 @@ impl BroadPhase {
     fn find_all_static_pairs(&mut self, active: &[bool]) {
         let (fat, statics) = (&self.fat, &self.statics);
         self.static_pairs.clear();
-        if statics.len() == 0 {
+        if statics.is_empty() {
             return;
         }
         for &m in &self.sorted {
@@ -542,7 +542,7 @@ impl BroadPhase {
     /// and finds those of the awake ones again; the others' are kept.
     /// `moved` is sorted and without repeats, and flagged in `is_moved`.
     fn find_moved_static_pairs(&mut self, active: &[bool]) {
-        if self.moved.is_empty() || self.statics.len() == 0 {
+        if self.moved.is_empty() || self.statics.is_empty() {
             return;
         }
         let is_moved = &self.is_moved;

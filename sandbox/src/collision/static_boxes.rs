@@ -103,9 +103,9 @@ impl StaticBoxes {
         true
     }
 
-    /// Live fixed bodies.
-    pub fn len(&self) -> usize {
-        self.count
+    /// Whether the set holds no fixed body.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
     }
 
     /// Places the pending bodies, with their boxes in `fat` (by slot):
