@@ -84,6 +84,17 @@ pub enum WorldError {
     /// Neither of a joint's bodies is dynamic (two fixed or kinematic
     /// bodies): nothing the joint could move.
     JointWithoutDynamicBody,
+    /// Adding the body would take the world past its memory budget
+    /// ([`World::set_memory_budget`](crate::World::set_memory_budget));
+    /// nothing was added.
+    OverMemoryBudget {
+        /// The bytes the world would count with the body (see
+        /// [`BYTES_PER_BODY`](crate::BYTES_PER_BODY) and
+        /// [`BYTES_PER_SHAPE`](crate::BYTES_PER_SHAPE)).
+        needed: usize,
+        /// The budget, bytes.
+        budget: usize,
+    },
 }
 
 impl fmt::Display for WorldError {
@@ -115,6 +126,10 @@ impl fmt::Display for WorldError {
             Self::JointWithoutDynamicBody => {
                 f.write_str("a joint needs a dynamic body on at least one side")
             }
+            Self::OverMemoryBudget { needed, budget } => write!(
+                f,
+                "adding the body would take the world to {needed} bytes, past its memory budget of {budget} bytes"
+            ),
         }
     }
 }

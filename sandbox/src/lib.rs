@@ -90,8 +90,8 @@ mod world;
 mod world_view;
 
 pub use body::{
-    BodyDesc, BodyId, BodyKind, BodyShape, DEFAULT_DENSITY, DEFAULT_FRICTION, Filter,
-    MAX_BODY_SHAPES,
+    BYTES_PER_BODY, BYTES_PER_SHAPE, BodyDesc, BodyId, BodyKind, BodyShape, DEFAULT_DENSITY,
+    DEFAULT_FRICTION, DEFAULT_MEMORY_BUDGET, Filter, MAX_BODY_SHAPES,
 };
 pub use collide;
 pub use collide::MassProperties;

@@ -51,6 +51,7 @@ use collide::nalgebra::{Isometry3, Point3, Vector3};
 use collide::{Ray, RayCast, Shape};
 
 use crate::body::checks;
+use crate::body::memory_budget::{MemoryBudget, counted_bytes};
 use crate::body::storage::Bodies;
 use crate::body::{BodyDesc, BodyId, BodyKind, BodyShape, Filter};
 use crate::collision::aabb::Aabb;
@@ -122,6 +123,8 @@ pub struct World {
     /// [`World::query_aabb`] walk, updated by the first query after a
     /// change (see `collision/query_tree.rs`).
     pub(crate) query_tree: QueryTree,
+    /// The bytes bodies may take (see `body/memory_budget.rs`).
+    memory_budget: MemoryBudget,
     /// Every pair whose fat boxes overlap, and its manifold.
     pub(crate) contacts: PairCache,
     /// Every pair of shapes with a sensor whose bodies' fat boxes overlap.
@@ -189,6 +192,44 @@ impl World {
         Ok(Self { settings, ..Self::default() })
     }
 
+    /// Sets the memory budget: the bytes the world's bodies may take, as
+    /// counted by [`World::counted_bytes`] ([`BYTES_PER_BODY`] per body
+    /// slot and [`BYTES_PER_SHAPE`] per shape slot, measured). Adding a
+    /// body past it fails with [`WorldError::OverMemoryBudget`] before
+    /// anything is allocated. A budget below what the world already counts
+    /// only stops further additions. The default is
+    /// [`DEFAULT_MEMORY_BUDGET`](crate::DEFAULT_MEMORY_BUDGET).
+    ///
+    /// [`BYTES_PER_BODY`]: crate::BYTES_PER_BODY
+    /// [`BYTES_PER_SHAPE`]: crate::BYTES_PER_SHAPE
+    ///
+    /// ```
+    /// use sandbox::{BYTES_PER_BODY, BYTES_PER_SHAPE, BodyDesc, World, WorldError};
+    /// use collide::Sphere;
+    /// let mut world = World::new();
+    /// // Room for exactly two one-shape bodies.
+    /// world.set_memory_budget(2 * (BYTES_PER_BODY + BYTES_PER_SHAPE));
+    /// let ball = || BodyDesc::dynamic(Sphere::new(0.5).into());
+    /// world.add_body(ball()).unwrap();
+    /// world.add_body(ball()).unwrap();
+    /// assert!(matches!(world.add_body(ball()), Err(WorldError::OverMemoryBudget { .. })));
+    /// assert_eq!(world.body_count(), 2);
+    /// ```
+    pub fn set_memory_budget(&mut self, bytes: usize) {
+        self.memory_budget.bytes = bytes;
+    }
+
+    /// The memory budget, bytes (see [`World::set_memory_budget`]).
+    pub fn memory_budget(&self) -> usize {
+        self.memory_budget.bytes
+    }
+
+    /// The bytes the memory budget counts for the world as it is: every
+    /// body slot and shape slot, live or freed for reuse.
+    pub fn counted_bytes(&self) -> usize {
+        counted_bytes(self.bodies.len(), self.bodies.shapes.shapes.len())
+    }
+
     /// The step settings.
     pub fn settings(&self) -> &StepSettings {
         &self.settings
@@ -228,6 +269,9 @@ impl World {
     /// - [`WorldError::BadMass`] for a dynamic body whose shape and density
     ///   give no positive, finite mass and invertible inertia (a flat hull,
     ///   or a mass that overflows an f32).
+    /// - [`WorldError::OverMemoryBudget`] if the body would take the world
+    ///   past its memory budget ([`World::set_memory_budget`]); checked
+    ///   first, before anything is stored.
     ///
     /// ```
     /// use sandbox::{BodyDesc, BodyField, World, WorldError};
@@ -241,6 +285,7 @@ impl World {
     /// ));
     /// ```
     pub fn add_body(&mut self, desc: BodyDesc) -> Result<BodyId, WorldError> {
+        self.memory_budget.check(&self.bodies, &desc)?;
         let id = self.bodies.insert(&desc)?;
         self.at_rest = false;
         // A body of several shapes, a sensor or a filter needs pairs keyed
@@ -250,8 +295,12 @@ impl World {
             self.contacts.enable_shape_mode();
         }
         let tight = self.bodies.tight_aabb(id.index(), &desc.pose);
-        self.broad_phase.insert(id.index, tight, AABB_MARGIN);
-        self.query_tree.mark_stale();
+        if desc.kind == BodyKind::Fixed {
+            self.broad_phase.insert_fixed(id.index, tight, AABB_MARGIN);
+        } else {
+            self.broad_phase.insert(id.index, tight, AABB_MARGIN);
+        }
+        self.query_tree.mark_all_stale();
         Ok(id)
     }
 
@@ -277,7 +326,7 @@ impl World {
         }
         self.to_wake = touching;
         self.broad_phase.remove(slot as u32);
-        self.query_tree.mark_stale();
+        self.query_tree.mark_all_stale();
         self.bodies.free(slot);
         Ok(())
     }
@@ -433,7 +482,7 @@ impl World {
         self.at_rest = false;
         let tight = self.bodies.teleport(i, &pose);
         self.broad_phase.update(i as u32, &tight, AABB_MARGIN);
-        self.query_tree.mark_stale();
+        self.query_tree.mark_all_stale();
         Ok(())
     }
 
@@ -708,7 +757,9 @@ impl World {
             return StepOutcome::Stepped;
         }
         self.workers.ensure_threads(self.settings.threads);
-        let awake = self.bodies.active.iter().filter(|&&a| a).count();
+        // Only movers are ever active.
+        let active = &self.bodies.active;
+        let awake = self.bodies.movers.iter().filter(|&&i| active[i as usize]).count();
         self.workers.split_for(awake);
         // The stages run on a thread of the pool, so that handing work to
         // the other threads never puts the caller to sleep (see

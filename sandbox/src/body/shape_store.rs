@@ -125,6 +125,12 @@ impl ShapeStore {
         range
     }
 
+    /// Whether a freed run of `count` shape slots waits to be reused (so a
+    /// body of `count` shapes would take no new slots).
+    pub fn has_free_range(&self, count: usize) -> bool {
+        self.free.iter().any(|r| r.count as usize == count)
+    }
+
     /// Frees the slots of a removed body.
     pub fn free(&mut self, range: ShapeRange) {
         let rolling = range.slots().filter(|&k| self.materials[k].rolling_resistance > 0.0);

@@ -27,6 +27,12 @@ use collide::MassProperties;
 /// too coarse (about 1 mm) to keep contacts meaningful.
 pub const WORLD_BOUND: f32 = 1.0e4;
 
+/// A per-step pass over the movers walks only them, on one thread, when
+/// they are fewer than this fraction (1/n) of the slots; otherwise it walks
+/// every slot on the workers as before (the fixed bodies' share then is
+/// small). Either way each slot gets the same value.
+pub(crate) const MOVERS_SHARE_FOR_ALL_SLOTS: usize = 4;
+
 /// Rarely-touched per-body data.
 #[derive(Clone, Debug)]
 pub(crate) struct BodyRecord {
@@ -162,6 +168,12 @@ pub(crate) struct Bodies {
     /// fat boxes (`shapes.fat`): the broad phase refits those of the awake
     /// ones each step without a pass over every body. Unordered.
     pub multi_shape: Vec<u32>,
+    /// The live dynamic and kinematic bodies, by slot in increasing order:
+    /// the per-step passes that concern only bodies that can move (reach,
+    /// box refits, screening for invalid poses, waking an island) walk
+    /// these instead of every slot, so a world's fixed bodies, however
+    /// many, cost them nothing.
+    pub movers: Vec<u32>,
     free_slots: Vec<u32>,
 }
 
@@ -207,6 +219,15 @@ impl Bodies {
                 (self.records.len() - 1) as u32
             }
         };
+        if moves {
+            // Kept sorted: a new slot goes last, a reused one in its place.
+            let at = self.movers.partition_point(|&m| m < slot);
+            self.movers.insert(at, slot);
+        }
+        if let Some(reach) = self.reach.get_mut(slot as usize) {
+            // Only movers' reach is refreshed each step.
+            *reach = 0.0;
+        }
         if desc.shapes.len() > 1 {
             self.multi_shape.push(slot);
             self.fit_shape_boxes(slot as usize);
@@ -267,6 +288,11 @@ impl Bodies {
             self.multi_shape.retain(|&s| s as usize != slot);
         }
         self.shapes.free(self.shape_ranges[slot]);
+        if self.records[slot].kind != BodyKind::Fixed
+            && let Ok(at) = self.movers.binary_search(&(slot as u32))
+        {
+            self.movers.remove(at);
+        }
         let r = &mut self.records[slot];
         self.kinematic_count -= usize::from(r.kind == BodyKind::Kinematic);
         r.alive = false;
@@ -308,12 +334,10 @@ impl Bodies {
         }
         if !r.awake {
             let island = r.island;
-            for (j, other) in self.records.iter_mut().enumerate() {
-                if other.alive
-                    && !other.awake
-                    && other.kind != BodyKind::Fixed
-                    && other.island == island
-                {
+            for &j in &self.movers {
+                let j = j as usize;
+                let other = &mut self.records[j];
+                if other.alive && !other.awake && other.island == island {
                     other.awake = true;
                     other.sleep_time = 0.0;
                     self.active[j] = true;
@@ -327,8 +351,9 @@ impl Bodies {
     /// Wakes every sleeping dynamic or kinematic body, and restarts every
     /// body's count of still time.
     pub fn wake_all(&mut self) {
-        for (i, r) in self.records.iter_mut().enumerate() {
-            if r.alive && r.kind != BodyKind::Fixed {
+        for &i in &self.movers {
+            let (i, r) = (i as usize, &mut self.records[i as usize]);
+            if r.alive {
                 if !r.awake {
                     r.awake = true;
                     self.active[i] = true;
@@ -381,11 +406,18 @@ impl Bodies {
         self.reach.resize(self.records.len(), 0.0);
         let (records, linear, angular) =
             (&self.records, &self.linear_velocities, &self.angular_velocities);
+        let speed = |i: usize| linear[i].norm() + angular[i].norm() * records[i].extent;
+        if self.movers.len() < self.records.len() / MOVERS_SHARE_FOR_ALL_SLOTS {
+            // Few movers among many fixed bodies (whose reach stays 0):
+            // only theirs, on this thread.
+            for &i in &self.movers {
+                self.reach[i as usize] = dt * speed(i as usize);
+            }
+            return;
+        }
         workers.for_each_run(&mut self.reach, SLOTS_PER_RUN, |first, reach| {
             for (j, reach) in reach.iter_mut().enumerate() {
-                let i = first + j;
-                let speed = linear[i].norm() + angular[i].norm() * records[i].extent;
-                *reach = dt * speed;
+                *reach = dt * speed(first + j);
             }
         });
     }
@@ -397,13 +429,23 @@ impl Bodies {
     pub fn find_invalid(&self, workers: &Workers, out: &mut Vec<(BodyId, RemovalReason)>) {
         /// Body slots one worker screens at a time.
         const SLOTS_PER_RUN: usize = 4096;
-        let failed = workers.any_run(self.len(), SLOTS_PER_RUN, |slots| {
-            slots.into_iter().any(|i| self.active[i] && self.invalid(i).is_some())
-        });
+        // Only movers are ever active: with few of them among many fixed
+        // bodies, those alone are screened, on this thread.
+        let few = self.movers.len() < self.len() / MOVERS_SHARE_FOR_ALL_SLOTS;
+        let failed = if few {
+            self.movers
+                .iter()
+                .any(|&i| self.active[i as usize] && self.invalid(i as usize).is_some())
+        } else {
+            workers.any_run(self.len(), SLOTS_PER_RUN, |slots| {
+                slots.into_iter().any(|i| self.active[i] && self.invalid(i).is_some())
+            })
+        };
         if !failed {
             return;
         }
-        for i in 0..self.len() {
+        for &i in &self.movers {
+            let i = i as usize;
             if let Some(reason) = self.invalid(i).filter(|_| self.active[i]) {
                 out.push((self.id(i), reason));
             }

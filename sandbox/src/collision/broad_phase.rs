@@ -43,9 +43,10 @@
 use wide::f32x4;
 
 use crate::body::BodyKind;
-use crate::body::storage::Bodies;
+use crate::body::storage::{Bodies, MOVERS_SHARE_FOR_ALL_SLOTS};
 use crate::collision::aabb::Aabb;
 use crate::collision::pair_sort::{PairSortScratch, sort_pairs, sort_pairs_on};
+use crate::collision::static_boxes::StaticBoxes;
 use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::AABB_MARGIN;
 use crate::workers::{SplitAt, Workers};
@@ -55,13 +56,25 @@ use crate::workers::{SplitAt, Workers};
 pub(crate) struct BroadPhase {
     /// Fat box of each body slot (meaningless for free slots).
     pub fat: Vec<Aabb>,
-    /// Live body slots, sorted by `fat[slot].min[axis]`.
+    /// Live moving (dynamic or kinematic) body slots, sorted by
+    /// `fat[slot].min[axis]`.
     sorted: Vec<u32>,
     axis: usize,
     /// How the strip axis is cut, chosen with the sweep axis.
     strips: Strips,
-    /// Overlapping pairs `(a, b)`, `a < b`, sorted.
+    /// Overlapping pairs `(a, b)`, `a < b`, sorted: those of two moving
+    /// bodies and those of a moving and a fixed one, merged.
     pub pairs: Vec<(u32, u32)>,
+    /// The pairs of two moving bodies found by the sweep, sorted.
+    mover_pairs: Vec<(u32, u32)>,
+    /// The fixed bodies, apart (see `collision/static_boxes.rs`).
+    statics: StaticBoxes,
+    /// The pairs of an awake moving body and a fixed one, sorted.
+    static_pairs: Vec<(u32, u32)>,
+    /// Scratch: the static pairs kept, and those found again, in a step
+    /// where few moving bodies changed.
+    static_kept: Vec<(u32, u32)>,
+    static_found: Vec<(u32, u32)>,
     /// Whether the last [`Self::find_pairs`] may have changed `pairs` or the
     /// awake flags they were found with; `false` means both are exactly as
     /// the step before.
@@ -70,13 +83,20 @@ pub(crate) struct BroadPhase {
     /// copied so the sweep reads memory linearly instead of jumping through
     /// `fat` by slot.
     swept: SweepLanes,
-    /// Slots whose fat box changed since the last [`Self::find_pairs`].
+    /// Moving slots whose fat box changed since the last
+    /// [`Self::find_pairs`].
     moved: Vec<u32>,
-    /// Per slot: whether it is in `moved` (or woke or slept) this step.
+    /// Per slot: whether it is in `moved` (or woke or slept) this step;
+    /// all `false` between steps (each use clears what it set), so that a
+    /// step never writes a flag per slot.
     is_moved: Vec<bool>,
-    /// Bodies were added or removed since the last [`Self::find_pairs`], so
-    /// the next one sweeps everything.
+    /// Moving bodies were added or removed since the last
+    /// [`Self::find_pairs`], so the next one sweeps everything.
     structure_changed: bool,
+    /// Fixed bodies were added, removed or moved since the last
+    /// [`Self::find_pairs`], so the next one searches them for every awake
+    /// moving body.
+    statics_changed: bool,
     /// The `active` flags the current `pairs` were found with.
     last_active: Vec<bool>,
     /// Scratch: pairs of the unmoved bodies, and the moved bodies' new pairs.
@@ -391,19 +411,37 @@ fn for_each_lane_hit(
 }
 
 impl BroadPhase {
-    /// Adds a body slot with the given tight box.
+    /// Adds a moving (dynamic or kinematic) body slot with the given tight
+    /// box.
     pub fn insert(&mut self, slot: u32, tight: Aabb, margin: f32) {
-        let i = slot as usize;
-        if self.fat.len() <= i {
-            self.fat.resize(i + 1, tight);
-        }
-        self.fat[i] = tight.expanded(margin);
+        self.set_fat(slot, tight.expanded(margin));
         self.sorted.push(slot);
         self.structure_changed = true;
     }
 
+    /// Adds a fixed body slot with the given tight box: it goes into the
+    /// fixed bodies' own structure, which only moving boxes search.
+    pub fn insert_fixed(&mut self, slot: u32, tight: Aabb, margin: f32) {
+        self.set_fat(slot, tight.expanded(margin));
+        self.statics.insert(slot);
+        self.statics_changed = true;
+    }
+
+    /// Sets the fat box of `slot`, growing the list for a new slot.
+    fn set_fat(&mut self, slot: u32, fat: Aabb) {
+        let i = slot as usize;
+        if self.fat.len() <= i {
+            self.fat.resize(i + 1, fat);
+        }
+        self.fat[i] = fat;
+    }
+
     /// Removes a body slot.
     pub fn remove(&mut self, slot: u32) {
+        if self.statics.remove(slot) {
+            self.statics_changed = true;
+            return;
+        }
         self.sorted.retain(|&s| s != slot);
         self.structure_changed = true;
     }
@@ -413,7 +451,13 @@ impl BroadPhase {
     pub fn update(&mut self, slot: u32, tight: &Aabb, margin: f32) -> bool {
         let changed = refit(&mut self.fat[slot as usize], tight, margin);
         if changed {
-            self.moved.push(slot);
+            if self.statics.remove(slot) {
+                // A teleported fixed body: placed again with its new box.
+                self.statics.insert(slot);
+                self.statics_changed = true;
+            } else {
+                self.moved.push(slot);
+            }
         }
         changed
     }
@@ -421,17 +465,31 @@ impl BroadPhase {
     /// Updates `pairs`: every pair of overlapping fat boxes with at least one
     /// body awake. `active[slot]` says whether a body is awake and dynamic;
     /// pairs of two inactive bodies are not reported.
+    ///
+    /// The moving bodies' pairs come from the sweep; those of a moving and a
+    /// fixed body from searching the fixed bodies' structure with the box
+    /// of each moving body that moved, woke or slept (or with every awake
+    /// one, when the fixed bodies changed or most moving ones did). Both
+    /// lists are sorted and merged, so `pairs` is the same set, in the same
+    /// order, as one sweep over every body would give. Nothing here walks
+    /// every body slot or every fixed body.
     pub fn find_pairs(&mut self, active: &[bool], workers: &Workers) {
-        let full = self.structure_changed || self.last_active.len() != active.len();
+        let statics_changed = std::mem::take(&mut self.statics_changed);
+        self.statics.flush(&self.fat);
+        // New slots of fixed bodies (never active) compare as unchanged;
+        // new moving bodies are a structure change.
+        let full = self.structure_changed;
+        self.last_active.resize(active.len(), false);
         if !full {
             // A body that woke or fell asleep gains or loses pairs with
             // sleeping neighbours: it is tested again like a moved one.
-            for (slot, (&now, &before)) in active.iter().zip(&self.last_active).enumerate() {
-                if now != before {
-                    self.moved.push(slot as u32);
+            // Only moving bodies are ever active.
+            for &slot in &self.sorted {
+                if active[slot as usize] != self.last_active[slot as usize] {
+                    self.moved.push(slot);
                 }
             }
-            if self.moved.is_empty() {
+            if self.moved.is_empty() && !statics_changed {
                 self.pairs_changed = false;
                 return;
             }
@@ -439,14 +497,71 @@ impl BroadPhase {
         let few = (self.moved.len() as f32) <= INCREMENTAL_MAX_FRACTION * self.sorted.len() as f32;
         if full || !few {
             self.sweep_all(active, workers);
-        } else {
+        } else if !self.moved.is_empty() {
             self.test_moved(active, workers);
         }
+        if full || !few || statics_changed {
+            self.find_all_static_pairs(active);
+        } else {
+            self.find_moved_static_pairs(active);
+        }
+        merge_sorted(&self.mover_pairs, &self.static_pairs, &mut self.pairs);
         self.pairs_changed = true;
+        for &m in &self.moved {
+            if let Some(flag) = self.is_moved.get_mut(m as usize) {
+                *flag = false;
+            }
+        }
         self.moved.clear();
         self.structure_changed = false;
-        self.last_active.clear();
-        self.last_active.extend_from_slice(active);
+        // Only the moving bodies' flags are compared, so only theirs are
+        // kept (a slot that becomes a moving body again is a structure
+        // change, which compares nothing).
+        for &slot in &self.sorted {
+            self.last_active[slot as usize] = active[slot as usize];
+        }
+    }
+
+    /// Finds the pairs of every awake moving body with the fixed bodies.
+    fn find_all_static_pairs(&mut self, active: &[bool]) {
+        let (fat, statics) = (&self.fat, &self.statics);
+        self.static_pairs.clear();
+        if statics.is_empty() {
+            return;
+        }
+        for &m in &self.sorted {
+            if active[m as usize] {
+                let pairs = &mut self.static_pairs;
+                statics.for_each_overlap(fat, &fat[m as usize], |s| pairs.push(ordered(m, s)));
+            }
+        }
+        sort_pairs(&mut self.static_pairs, &mut self.sort_scratch);
+    }
+
+    /// Drops the fixed-body pairs of the moved (woken, slept) moving bodies
+    /// and finds those of the awake ones again; the others' are kept.
+    /// `moved` is sorted and without repeats, and flagged in `is_moved`.
+    fn find_moved_static_pairs(&mut self, active: &[bool]) {
+        if self.moved.is_empty() || self.statics.is_empty() {
+            return;
+        }
+        let is_moved = &self.is_moved;
+        self.static_kept.clear();
+        self.static_kept.extend(
+            self.static_pairs
+                .iter()
+                .filter(|&&(a, b)| !(is_moved[a as usize] | is_moved[b as usize])),
+        );
+        self.static_found.clear();
+        let (fat, statics) = (&self.fat, &self.statics);
+        for &m in &self.moved {
+            if active[m as usize] {
+                let found = &mut self.static_found;
+                statics.for_each_overlap(fat, &fat[m as usize], |s| found.push(ordered(m, s)));
+            }
+        }
+        sort_pairs(&mut self.static_found, &mut self.sort_scratch);
+        merge_sorted(&self.static_kept, &self.static_found, &mut self.static_pairs);
     }
 
     /// Calls `f` once with every live body slot whose fat box overlaps
@@ -455,10 +570,11 @@ impl BroadPhase {
     /// in an incremental step). Returns `false`, having called nothing,
     /// when the lanes do not hold the current fat boxes: a box was updated,
     /// or a body added or removed, since the last [`Self::find_pairs`].
-    pub fn for_each_overlap(&self, query: &Aabb, f: impl FnMut(u32)) -> bool {
-        if self.structure_changed || !self.moved.is_empty() {
+    pub fn for_each_overlap(&self, query: &Aabb, mut f: impl FnMut(u32)) -> bool {
+        if self.structure_changed || self.statics_changed || !self.moved.is_empty() {
             return false;
         }
+        self.statics.for_each_overlap(&self.fat, query, &mut f);
         let (sw, strips, axis) = (&self.swept, &self.strips, self.axis);
         if sw.begin.len() != strips.count + 1 {
             // Never filled: no sweep yet.
@@ -481,7 +597,8 @@ impl BroadPhase {
         let axis = self.axis;
         let axes = (axis, strips.u, 3 - axis - strips.u);
         let sw = &mut self.swept;
-        sw.ranges.clear();
+        // Only the swept (moving) slots' ranges are ever read, and each is
+        // written below: no pass over every slot.
         sw.ranges.resize(fat.len(), NOT_IN_LANES);
         sw.entries.resize(fat.len(), [0; 2]);
         let listed = &mut self.strip_slots;
@@ -547,7 +664,6 @@ impl BroadPhase {
         if !in_place {
             self.fill_lanes(active, workers);
         }
-        self.is_moved.clear();
         self.is_moved.resize(self.fat.len(), false);
         for &m in &self.moved {
             self.is_moved[m as usize] = true;
@@ -556,11 +672,11 @@ impl BroadPhase {
         // Every pair is written at `kept_len`, which then moves past those
         // to keep only: no branch on which pairs those are. `kept` only
         // grows; past `kept_len` it is stale.
-        if self.kept.len() < self.pairs.len() {
-            self.kept.resize(self.pairs.len(), (0, 0));
+        if self.kept.len() < self.mover_pairs.len() {
+            self.kept.resize(self.mover_pairs.len(), (0, 0));
         }
         let mut kept_len = 0;
-        for &(a, b) in &self.pairs {
+        for &(a, b) in &self.mover_pairs {
             self.kept[kept_len] = (a, b);
             kept_len += usize::from(!(is_moved[a as usize] | is_moved[b as usize]));
         }
@@ -582,7 +698,7 @@ impl BroadPhase {
             });
         }
         sort_pairs(&mut self.found, &mut self.sort_scratch);
-        merge_sorted(&self.kept[..kept_len], &self.found, &mut self.pairs);
+        merge_sorted(&self.kept[..kept_len], &self.found, &mut self.mover_pairs);
     }
 
     /// Sorts and sweeps the whole list, strip by strip.
@@ -605,17 +721,17 @@ impl BroadPhase {
         // on the workers (the places follow from the counts alone).
         let outs = &self.strip_pairs[..strips.count];
         let total = outs.iter().map(|out| out.count).sum();
-        self.pairs.resize(total, (0, 0));
+        self.mover_pairs.resize(total, (0, 0));
         let begin = &mut self.pair_begin;
         begin.clear();
         begin.push(0);
         for out in outs {
             begin.push(begin[begin.len() - 1] + out.count);
         }
-        workers.for_each_split(&mut self.pairs[..], begin, |k, place| {
+        workers.for_each_split(&mut self.mover_pairs[..], begin, |k, place| {
             place.copy_from_slice(&outs[k].emitted[..outs[k].count]);
         });
-        sort_pairs_on(&mut self.pairs, &mut self.sort_scratch, workers);
+        sort_pairs_on(&mut self.mover_pairs, &mut self.sort_scratch, workers);
     }
 
     /// Picks the axis of largest spread of box centres; switching axis needs a
@@ -770,6 +886,12 @@ fn merge_sorted(many: &[(u32, u32)], few: &[(u32, u32)], out: &mut Vec<(u32, u32
     out.extend_from_slice(rest);
 }
 
+/// The pair of slots `a` and `b`, smaller first.
+#[inline]
+fn ordered(a: u32, b: u32) -> (u32, u32) {
+    (a.min(b), a.max(b))
+}
+
 /// Stable insertion sort by `key`: linear on nearly sorted input.
 fn insertion_sort(items: &mut [u32], key: impl Fn(u32) -> f32) {
     for i in 1..items.len() {
@@ -800,10 +922,22 @@ pub(crate) fn update_broad_phase(
     bodies.update_reach(dt, workers);
     let shape_boxes_moved = refit_shape_boxes(bodies, dt);
     let bodies = &*bodies;
+    let BroadPhase { fat, is_moved, moved, .. } = broad_phase;
+    if bodies.movers.len() < bodies.len() / MOVERS_SHARE_FOR_ALL_SLOTS {
+        // Few moving bodies among many fixed ones: only theirs are
+        // refitted, on this thread, in slot order.
+        for &slot in &bodies.movers {
+            let i = slot as usize;
+            if bodies.active[i] && refit(&mut fat[i], &swept_box(bodies, i, dt), AABB_MARGIN) {
+                moved.push(slot);
+            }
+        }
+        finish_broad_phase(broad_phase, bodies, shape_boxes_moved, workers);
+        return;
+    }
     // The boxes are refitted on the workers, each fixed run of slots
     // writing its own fat boxes and flags; the moved slots are then listed
     // in slot order, as one thread would list them.
-    let BroadPhase { fat, is_moved, moved, .. } = broad_phase;
     is_moved.clear();
     is_moved.resize(fat.len(), false);
     let slices = (&mut fat[..], &mut is_moved[..]);
@@ -816,6 +950,18 @@ pub(crate) fn update_broad_phase(
         }
     });
     moved.extend(is_moved.iter().enumerate().filter(|&(_, &m)| m).map(|(slot, _)| slot as u32));
+    finish_broad_phase(broad_phase, bodies, shape_boxes_moved, workers);
+}
+
+/// The end of [`update_broad_phase`], once the moved boxes are listed:
+/// finds the pairs, and drops a kinematic body's pairs with anything but
+/// dynamic bodies.
+fn finish_broad_phase(
+    broad_phase: &mut BroadPhase,
+    bodies: &Bodies,
+    shape_boxes_moved: bool,
+    workers: &Workers,
+) {
     broad_phase.find_pairs(&bodies.active, workers);
     // The shape pairs of the same body pairs change when a shape's box
     // does: the pairs are expanded again.
@@ -1039,6 +1185,119 @@ mod tests {
         // the query says so instead of answering.
         bp.update(3, &Aabb::new(Point3::new(20.0, 0.0, 0.0), Point3::new(21.0, 1.0, 1.0)), 0.05);
         assert!(!bp.for_each_overlap(&bp.fat[3], |_| {}));
+    }
+
+    /// A grid of fixed tiles (kept in the fixed bodies' structure) under
+    /// moving boxes that fall, jiggle, sleep and wake, while tiles are
+    /// added (a few: the small tree; many: a rebuild), removed and
+    /// teleported. After every step the pairs must be the brute-force
+    /// pairs over all boxes, each once and sorted, and box queries must
+    /// find the brute-force boxes.
+    #[test]
+    fn fixed_bodies_apart_give_the_brute_force_pairs() {
+        let mut rng = Xorshift(0xface_b00c);
+        let tile = |i: usize, j: usize| {
+            let (x, z) = (2.0 * i as f32, 2.0 * j as f32);
+            Aabb::new(Point3::new(x, -0.25, z), Point3::new(x + 2.0, 0.0, z + 2.0))
+        };
+        let cube =
+            |c: Point3<f32>, h: f32| Aabb::new(c - Vector3::repeat(h), c + Vector3::repeat(h));
+        let side = 12;
+        let tiles = side * side;
+        let movers = 60;
+        let count = tiles + movers + 200;
+        let mut bp = BroadPhase::default();
+        let mut live = vec![false; count];
+        let mut fixed = vec![false; count];
+        let mut active = vec![false; count];
+        // Tiles in slots 0..tiles, movers after them.
+        for i in 0..side {
+            for j in 0..side {
+                let slot = i * side + j;
+                bp.insert_fixed(slot as u32, tile(i, j), 0.0);
+                (live[slot], fixed[slot]) = (true, true);
+            }
+        }
+        let mut centres = Vec::new();
+        for k in 0..movers {
+            let c = Point3::new(24.0 * rng.unit(), 0.3 + 3.0 * rng.unit(), 24.0 * rng.unit());
+            centres.push(c);
+            let slot = tiles + k;
+            bp.insert(slot as u32, cube(c, 0.5), 0.05);
+            live[slot] = true;
+            active[slot] = k % 4 != 0;
+        }
+        let mut next_tile = tiles + movers;
+        for step in 0..150 {
+            // Movers fall or jiggle: a few (incremental) or many (a sweep).
+            let moving = if step % 7 == 3 { 40 } else { (rng.unit() * 5.0) as usize };
+            for _ in 0..moving {
+                let k = (rng.unit() * movers as f32) as usize % movers;
+                centres[k].y -= 0.2;
+                centres[k].x += 0.3 * (rng.unit() - 0.5);
+                bp.update((tiles + k) as u32, &cube(centres[k], 0.5), 0.05);
+            }
+            if step % 3 == 1 {
+                let k = tiles + (rng.unit() * movers as f32) as usize % movers;
+                active[k] = !active[k];
+            }
+            match step % 25 {
+                // A few new tiles beside the grid (the small tree), or
+                // many at once (a rebuild).
+                5 | 17 => {
+                    let added = if step % 25 == 5 { 3 } else { 60 };
+                    for _ in 0..added.min(count - next_tile) {
+                        let (i, j) =
+                            (side + (rng.unit() * 4.0) as usize, (rng.unit() * 14.0) as usize);
+                        bp.insert_fixed(next_tile as u32, tile(i, j), 0.0);
+                        (live[next_tile], fixed[next_tile]) = (true, true);
+                        next_tile += 1;
+                    }
+                }
+                // A tile removed, another teleported under the movers.
+                9 => {
+                    let slot = (rng.unit() * tiles as f32) as usize % tiles;
+                    if live[slot] {
+                        bp.remove(slot as u32);
+                        live[slot] = false;
+                    }
+                    let other = (slot + 7) % tiles;
+                    if live[other] {
+                        let moved_to =
+                            tile((rng.unit() * 12.0) as usize, (rng.unit() * 12.0) as usize);
+                        let up = Vector3::new(0.0, 0.5, 0.0);
+                        bp.update(
+                            other as u32,
+                            &Aabb::new(moved_to.min + up, moved_to.max + up),
+                            0.0,
+                        );
+                    }
+                }
+                _ => {}
+            }
+            bp.find_pairs(&active, &Workers::default());
+            let expected = brute_force_live(&bp.fat, &active, &live);
+            assert_eq!(bp.pairs, expected, "step {step}");
+            assert!(
+                bp.pairs.iter().any(|&(a, b)| fixed[a as usize] != fixed[b as usize]),
+                "step {step}: no pair of a moving and a fixed body to check"
+            );
+            for q in 0..3 {
+                let query = if q == 0 {
+                    Aabb::new(Point3::new(3.0, -1.0, 3.0), Point3::new(9.0, 2.0, 9.0))
+                } else {
+                    cube(Point3::new(26.0 * rng.unit(), 0.0, 26.0 * rng.unit()), 1.5)
+                };
+                let mut found = Vec::new();
+                assert!(bp.for_each_overlap(&query, |slot| found.push(slot)), "step {step}");
+                found.sort_unstable();
+                let expected: Vec<u32> = (0..count as u32)
+                    .filter(|&s| live[s as usize] && bp.fat[s as usize].overlaps(&query))
+                    .collect();
+                assert_eq!(found, expected, "step {step}, query {q}");
+            }
+        }
+        assert!(next_tile > tiles + movers + 60, "the rebuild was not exercised");
     }
 
     /// The strip of a coordinate, counted the plain way: the cuts at or

@@ -65,7 +65,7 @@ impl LivePairs {
             return;
         }
         self.stamp = Some(stamp);
-        let awake = bodies.active.iter().filter(|&&a| a).count();
+        let awake = bodies.movers.iter().filter(|&&i| bodies.active[i as usize]).count();
         let alive = bodies.len() - bodies.free_slots().len();
         self.all = awake as f32 > SCAN_AWAKE_SHARE * alive as f32;
         #[cfg(test)]

@@ -21,5 +21,6 @@ pub(crate) mod query_tree;
 pub(crate) mod ray_cast;
 pub(crate) mod sensor_pairs;
 pub(crate) mod shape_pairs;
+pub(crate) mod static_boxes;
 pub(crate) mod sweep_fast_bodies;
 pub(crate) mod sweep_surface;

@@ -8,9 +8,11 @@
 //! queried (`sandbox bench`, most steps of the app) pays nothing, and a
 //! world queried many times between two steps pays for one update. The
 //! world marks the tree stale whenever a fat box may have changed (a step,
-//! an added or removed body, a teleport). The update then visits every
-//! body slot once and reinserts only the leaves whose fat box left the
-//! tree's: each leaf is the fat box grown by [`TREE_MARGIN_FRACTION`] of the
+//! an added or removed body, a teleport). After a step only the moving
+//! (dynamic and kinematic) bodies' boxes can have changed, so the update
+//! visits those alone; after an added, removed or teleported body it
+//! visits every body slot once. Either way it reinserts only the leaves
+//! whose fat box left the tree's: each leaf is the fat box grown by [`TREE_MARGIN_FRACTION`] of the
 //! body's size, so a body moves that far before its leaf moves. Because
 //! queries take `&World`, the tree sits behind a [`Mutex`]; queries from
 //! several threads take turns.
@@ -26,8 +28,8 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use collide::bvh::{DynamicTree, ProxyId};
 
-use crate::body::BodyId;
 use crate::body::storage::Bodies;
+use crate::body::{BodyId, BodyKind};
 use crate::collision::aabb::Aabb;
 
 /// A leaf is the body's fat box grown on every side by this fraction of its
@@ -54,13 +56,26 @@ pub(crate) struct Synced {
     pub loose: Vec<u32>,
     /// Whether a fat box may have changed since the last update.
     stale: bool,
+    /// Whether a body may have been added, removed or teleported since the
+    /// last update (otherwise only moving bodies' boxes changed).
+    all_stale: bool,
 }
 
 impl QueryTree {
-    /// Marks the tree as behind the world: the next query updates it.
+    /// Marks the tree as behind the world's moving bodies (after a step):
+    /// the next query updates their leaves.
     #[inline]
     pub fn mark_stale(&mut self) {
         self.synced.get_mut().unwrap_or_else(PoisonError::into_inner).stale = true;
+    }
+
+    /// Marks the tree as behind every body (one was added, removed or
+    /// teleported): the next query visits every slot.
+    #[inline]
+    pub fn mark_all_stale(&mut self) {
+        let synced = self.synced.get_mut().unwrap_or_else(PoisonError::into_inner);
+        synced.stale = true;
+        synced.all_stale = true;
     }
 
     /// The tree, brought up to date with the live bodies' fat boxes.
@@ -75,6 +90,7 @@ impl QueryTree {
                 guard.tree.clear();
                 guard.proxies.clear();
                 guard.stale = true;
+                guard.all_stale = true;
                 guard
             }
         };
@@ -86,8 +102,20 @@ impl QueryTree {
 }
 
 impl Synced {
-    /// Inserts, moves or removes each slot's leaf to match the bodies.
+    /// Inserts, moves or removes each slot's leaf to match the bodies:
+    /// every slot's, or after a step only the moving bodies' (the loose
+    /// list is then kept, less those of them the tree now takes).
     fn update(&mut self, bodies: &Bodies, fat: &[Aabb]) {
+        if !self.all_stale && self.proxies.len() == bodies.len() {
+            self.loose.retain(|&slot| bodies.records[slot as usize].kind == BodyKind::Fixed);
+            for &slot in &bodies.movers {
+                self.place(slot, fat);
+            }
+            // In slot order, as a full pass lists it.
+            self.loose.sort_unstable();
+            self.stale = false;
+            return;
+        }
         // Slots past the end of the storage, should it ever shrink, have
         // no body any more.
         for id in self.proxies.drain(bodies.len().min(self.proxies.len())..).flatten() {
@@ -104,23 +132,31 @@ impl Synced {
                 }
                 continue;
             }
-            let fat = fat[slot];
-            let margin = TREE_MARGIN_FRACTION * fat.half_extents().max();
-            let placed = match *proxy {
-                Some(id) => self.tree.try_move_proxy(id, fat, margin).map(|_| id),
-                None => self.tree.try_insert(fat, margin, slot as u32),
-            };
-            match placed {
-                Ok(id) => *proxy = Some(id),
-                Err(_) => {
-                    if let Some(id) = proxy.take() {
-                        let _ = self.tree.try_remove(id);
-                    }
-                    self.loose.push(slot as u32);
-                }
-            }
+            self.place(slot as u32, fat);
         }
         self.stale = false;
+        self.all_stale = false;
+    }
+
+    /// Inserts or moves the leaf of the live body in `slot` to hold its fat
+    /// box, or puts it on the side list if the tree refuses the box.
+    fn place(&mut self, slot: u32, fat: &[Aabb]) {
+        let proxy = &mut self.proxies[slot as usize];
+        let fat = fat[slot as usize];
+        let margin = TREE_MARGIN_FRACTION * fat.half_extents().max();
+        let placed = match *proxy {
+            Some(id) => self.tree.try_move_proxy(id, fat, margin).map(|_| id),
+            None => self.tree.try_insert(fat, margin, slot),
+        };
+        match placed {
+            Ok(id) => *proxy = Some(id),
+            Err(_) => {
+                if let Some(id) = proxy.take() {
+                    let _ = self.tree.try_remove(id);
+                }
+                self.loose.push(slot);
+            }
+        }
     }
 
     /// Whether the tree holds exactly the live bodies, each leaf holding

@@ -1,0 +1,232 @@
+//! The broad phase's fixed bodies, kept apart from the moving ones: a set of
+//! boxes that only changes when a fixed body is added, removed or
+//! teleported, searched by the moving bodies' boxes.
+//!
+//! Method: Box2D v3's static tree (`b2_staticBody` proxies in their own
+//! `b2DynamicTree`, queried only by the proxies in the move buffer), so a
+//! step touches the fixed bodies only through the boxes that moved. Where it
+//! departs: the boxes live in two hierarchies. Most sit in a
+//! [`StaticBvh`] built in one pass (binned SAH) over every fixed body when
+//! the set has changed by a good share, which for a world built up front (a
+//! million ground tiles) costs one build instead of a million tree
+//! insertions; the few added after that build go to a small
+//! [`DynamicTree`] until the next rebuild, and a removed one is only marked
+//! dead in the built hierarchy. Additions wait in a pending list until the
+//! next [`StaticBoxes::flush`], so that adding bodies never walks a tree.
+//! A box either hierarchy refuses (not finite) is kept on a side list that
+//! every search scans, so nothing is missed.
+
+use collide::bvh::{DynamicTree, ProxyId, StaticBvh};
+
+use crate::collision::aabb::Aabb;
+
+/// The built hierarchy is rebuilt at a flush when the fixed bodies added
+/// since its build (pending or in the small tree) and those removed from it
+/// together exceed this fraction (1/n) of the bodies it holds: the build is
+/// O(n log n), so a rebuild every n/4 changes costs O(log n) per change,
+/// and the small tree and the dead entries stay a quarter of the whole.
+const REBUILD_SHARE: usize = 4;
+
+/// Where a slot's box is kept.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Place {
+    /// Not a fixed body of this set.
+    #[default]
+    None,
+    /// Added since the last flush.
+    Pending,
+    /// In the built hierarchy, as this item.
+    Built(u32),
+    /// In the small tree.
+    Late(ProxyId),
+    /// On the side list (a box the hierarchies refuse).
+    Loose,
+}
+
+/// The fixed bodies' fat boxes (see the module docs).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StaticBoxes {
+    /// Per body slot: where its box is.
+    places: Vec<Place>,
+    /// The hierarchy of the last rebuild, and the slot of each item.
+    built: StaticBvh,
+    built_slots: Vec<u32>,
+    /// Items of `built` whose body is still there.
+    built_live: usize,
+    /// Items of `built` whose body was removed (or teleported) since.
+    built_dead: usize,
+    /// Fixed bodies added since the rebuild, after the flush that placed
+    /// them.
+    late: DynamicTree<u32>,
+    /// Slots added since the last flush (may hold removed or repeated
+    /// slots; the flush keeps those still `Pending`).
+    pending: Vec<u32>,
+    /// Slots whose box neither hierarchy takes.
+    loose: Vec<u32>,
+    /// Live fixed bodies.
+    count: usize,
+}
+
+impl StaticBoxes {
+    /// Adds the fixed body in `slot`; its box is read at the next flush.
+    pub fn insert(&mut self, slot: u32) {
+        let i = slot as usize;
+        if self.places.len() <= i {
+            self.places.resize(i + 1, Place::None);
+        }
+        debug_assert_eq!(self.places[i], Place::None, "slot {slot} added twice");
+        self.places[i] = Place::Pending;
+        self.pending.push(slot);
+        self.count += 1;
+    }
+
+    /// Removes the fixed body in `slot`, if it is one of the set; returns
+    /// whether it was.
+    pub fn remove(&mut self, slot: u32) -> bool {
+        let Some(place) = self.places.get_mut(slot as usize) else {
+            return false;
+        };
+        match std::mem::take(place) {
+            Place::None => return false,
+            Place::Pending => {}
+            Place::Built(_) => {
+                self.built_live -= 1;
+                self.built_dead += 1;
+            }
+            Place::Late(id) => {
+                let removed = self.late.try_remove(id);
+                debug_assert!(removed.is_ok(), "a late proxy was stale");
+            }
+            Place::Loose => self.loose.retain(|&s| s != slot),
+        }
+        self.count -= 1;
+        true
+    }
+
+    /// Whether the set holds no fixed body.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Places the pending bodies, with their boxes in `fat` (by slot):
+    /// rebuilds the hierarchy over every fixed body if the set changed by
+    /// more than [`REBUILD_SHARE`] since the last build, else puts them in
+    /// the small tree. Returns whether the set changed since the last flush.
+    pub fn flush(&mut self, fat: &[Aabb]) -> bool {
+        if self.pending.is_empty() {
+            return false;
+        }
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.sort_unstable();
+        pending.dedup();
+        pending.retain(|&s| self.places[s as usize] == Place::Pending);
+        let changed = pending.len() + self.late.len() + self.built_dead;
+        if changed > self.built_live / REBUILD_SHARE {
+            self.rebuild(fat);
+        } else {
+            for &slot in &pending {
+                self.place_late(slot, &fat[slot as usize]);
+            }
+        }
+        pending.clear();
+        self.pending = pending;
+        true
+    }
+
+    /// Puts `slot` in the small tree, or on the side list if the tree
+    /// refuses its box.
+    fn place_late(&mut self, slot: u32, fat: &Aabb) {
+        self.places[slot as usize] = match self.late.try_insert(*fat, 0.0, slot) {
+            Ok(id) => Place::Late(id),
+            Err(_) => {
+                self.loose.push(slot);
+                Place::Loose
+            }
+        };
+    }
+
+    /// Builds the hierarchy again over every live fixed body (in slot
+    /// order, so the result depends only on the set and the boxes), and
+    /// empties the small tree.
+    fn rebuild(&mut self, fat: &[Aabb]) {
+        self.late.clear();
+        self.loose.clear();
+        self.built_slots.clear();
+        let mut boxes = Vec::with_capacity(self.count);
+        for (slot, place) in self.places.iter_mut().enumerate() {
+            if *place == Place::None {
+                continue;
+            }
+            let b = fat[slot];
+            let finite = b.min.iter().chain(b.max.iter()).all(|c| c.is_finite());
+            // Written so that NaN fails: a box the build would refuse.
+            let ordered = (0..3).all(|k| b.min[k] <= b.max[k]);
+            if finite && ordered {
+                *place = Place::Built(self.built_slots.len() as u32);
+                self.built_slots.push(slot as u32);
+                boxes.push(b);
+            } else {
+                *place = Place::Loose;
+                self.loose.push(slot as u32);
+            }
+        }
+        // Every box was screened above; should the build still refuse,
+        // everything goes on the side list, which is slow but misses
+        // nothing.
+        match StaticBvh::try_new(&boxes) {
+            Ok(bvh) => self.built = bvh,
+            Err(_) => {
+                self.built = StaticBvh::default();
+                for &slot in &self.built_slots {
+                    self.places[slot as usize] = Place::Loose;
+                    self.loose.push(slot);
+                }
+                self.built_slots.clear();
+            }
+        }
+        self.built_live = self.built_slots.len();
+        self.built_dead = 0;
+    }
+
+    /// Calls `f` with every fixed body of the set (as of the last flush)
+    /// whose box in `fat` overlaps `query` (the test of `Aabb::overlaps`,
+    /// touching counts), each once, in an order that depends only on the
+    /// set's history.
+    #[inline]
+    pub fn for_each_overlap(&self, fat: &[Aabb], query: &Aabb, mut f: impl FnMut(u32)) {
+        let places = &self.places;
+        let mut hit = |slot: u32| {
+            if fat[slot as usize].overlaps(query) {
+                f(slot);
+            }
+        };
+        if !query.min.iter().chain(query.max.iter()).all(|c| c.is_finite()) {
+            // The hierarchies refuse such a query: every fixed body is
+            // tested (an infinite box may overlap many; a NaN one none).
+            for (slot, &place) in places.iter().enumerate() {
+                if place != Place::None && place != Place::Pending {
+                    hit(slot as u32);
+                }
+            }
+            return;
+        }
+        if self.built_live > 0 {
+            self.built.query_aabb(query, |item| {
+                let slot = self.built_slots[item as usize];
+                if places[slot as usize] == Place::Built(item) {
+                    hit(slot);
+                }
+                true
+            });
+        }
+        if !self.late.is_empty() {
+            self.late.query_aabb(query, |(_, slot)| {
+                hit(slot);
+                true
+            });
+        }
+        for &slot in &self.loose {
+            hit(slot);
+        }
+    }
+}
