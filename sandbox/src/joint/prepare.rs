@@ -70,6 +70,8 @@ pub(crate) struct JointScratch {
     pub prepared: Vec<PreparedJoint>,
     /// The substep length of this step.
     pub h: f32,
+    /// The direct solve of the trees that need it (`tree_solve.rs`).
+    pub trees: crate::joint::tree_solve::TreeSolve,
 }
 
 impl JointScratch {
@@ -89,6 +91,7 @@ impl JointScratch {
         self.prepared.clear();
         self.h = h;
         if joints.count == 0 {
+            self.trees.prepare(&self.prepared, masses.len());
             return;
         }
         for (slot, r) in joints.records.iter().enumerate() {
@@ -156,5 +159,6 @@ impl JointScratch {
                 angular_spring,
             });
         }
+        self.trees.prepare(&self.prepared, masses.len());
     }
 }

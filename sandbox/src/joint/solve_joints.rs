@@ -42,7 +42,7 @@ impl JointScratch {
     /// errors corrected with each joint's softness) or the relax pass
     /// (velocities held rigidly).
     pub fn solve(
-        &self,
+        &mut self,
         joints: &mut Joints,
         bodies: &mut [SolverBody],
         motions: &[SolverMotion],
@@ -65,6 +65,9 @@ impl JointScratch {
                 JointKind::Distance => distance::solve(j, r, &mut s, &pass),
             }
             s.write(j, bodies);
+        }
+        if !self.trees.is_empty() {
+            self.trees.solve(&self.prepared, joints, bodies, motions, use_bias);
         }
     }
 
