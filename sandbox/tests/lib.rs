@@ -28,6 +28,7 @@ mod joint_limits;
 mod joint_motor;
 mod joint_pendulum;
 mod joint_scenes;
+mod joint_view;
 mod joint_world;
 mod kinematic;
 mod mass_properties;
