@@ -11,6 +11,7 @@ use collide::nalgebra::{Matrix3, Point3, UnitQuaternion, Vector3};
 use crate::body::BodyKind;
 use crate::body::storage::Bodies;
 use crate::joint::desc::{DEFAULT_JOINT_SOFTNESS, JointKind};
+use crate::joint::point_batches::{PointBatches, is_point_joint};
 use crate::joint::soft::Soft;
 use crate::joint::storage::Joints;
 use crate::solver::solver_body::SolverMass;
@@ -72,6 +73,14 @@ pub(crate) struct JointScratch {
     pub h: f32,
     /// The direct solve of the trees that need it (`tree_solve.rs`).
     pub trees: crate::joint::tree_solve::TreeSolve,
+    /// The point joints, solved in SIMD batches colour by colour (see
+    /// `point_batches.rs`).
+    pub points: PointBatches,
+    /// The other prepared joints (indices into `prepared`, increasing),
+    /// solved one at a time after the batches.
+    pub serial: Vec<u32>,
+    /// The point joints' indices into `prepared`, the batches' input.
+    candidates: Vec<u32>,
 }
 
 impl JointScratch {
@@ -89,9 +98,12 @@ impl JointScratch {
         h: f32,
     ) {
         self.prepared.clear();
+        self.serial.clear();
+        self.candidates.clear();
         self.h = h;
         if joints.count == 0 {
             self.trees.prepare(&self.prepared, masses.len());
+            self.points.build(&self.prepared, joints, &self.candidates, 0, &mut self.serial);
             return;
         }
         for (slot, r) in joints.records.iter().enumerate() {
@@ -159,6 +171,21 @@ impl JointScratch {
                 angular_spring,
             });
         }
+        // The joints of directly solved trees take the serial path, whose
+        // impulses live in the joint records the tree solve updates.
         self.trees.prepare(&self.prepared, masses.len());
+        for (k, j) in self.prepared.iter().enumerate() {
+            if is_point_joint(j, &joints.records[j.slot as usize]) && !self.trees.solves(k) {
+                self.candidates.push(k as u32);
+            } else {
+                self.serial.push(k as u32);
+            }
+        }
+        let serial_len = self.serial.len();
+        self.points.build(&self.prepared, joints, &self.candidates, masses.len(), &mut self.serial);
+        if self.serial.len() > serial_len {
+            // The batches' overflow joins the serial joints in slot order.
+            self.serial.sort_unstable();
+        }
     }
 }

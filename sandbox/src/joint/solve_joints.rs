@@ -1,30 +1,39 @@
 //! The joint stage inside the soft step's substeps (box3d's
 //! `b3WarmStartJoint`, `b3SolveJoint` with and without bias, and the
-//! reactions its `b3GetJointForce` reads): every prepared joint, one after
-//! the other in slot order, on the calling thread, after the contact
-//! sweeps of the same pass. Serial and in a fixed order, the joints give
-//! bitwise the same results for any number of threads; they cost one pass
-//! over the prepared joints per warm start, push and relax.
+//! reactions its `b3GetJointForce` reads), after the contact sweeps of
+//! the same pass: first the point joints in SIMD batches, colour by
+//! colour, each colour's batches shared among the workers
+//! (`point_batches.rs`), then every other prepared joint one after the
+//! other in slot order, on the calling thread. The colouring and the
+//! order depend on the joints alone, so the joints give bitwise the same
+//! results for any number of threads.
 
 use collide::nalgebra::Vector3;
 
 use crate::joint::desc::JointKind;
+use crate::joint::point_batches::PointPass;
 use crate::joint::prepare::JointScratch;
 use crate::joint::rows::{JointBodies, Pass};
 use crate::joint::soft::Soft;
 use crate::joint::storage::Joints;
 use crate::joint::{distance, prismatic, revolute, spherical, weld};
 use crate::solver::solver_body::{SolverBody, SolverMotion};
+use crate::workers::Workers;
 
 impl JointScratch {
     /// Applies each joint's impulses of the last substep (the warm start).
     pub fn warm_start(
-        &self,
+        &mut self,
         joints: &mut Joints,
         bodies: &mut [SolverBody],
         motions: &[SolverMotion],
+        workers: &Workers,
     ) {
-        for j in &self.prepared {
+        if !self.points.is_empty() {
+            self.points.warm_start(bodies, motions, workers);
+        }
+        for &k in &self.serial {
+            let j = &self.prepared[k as usize];
             let r = &joints.records[j.slot as usize];
             let mut s = JointBodies::read(j, bodies, motions);
             match j.kind {
@@ -47,9 +56,15 @@ impl JointScratch {
         bodies: &mut [SolverBody],
         motions: &[SolverMotion],
         use_bias: bool,
+        workers: &Workers,
     ) {
+        if !self.points.is_empty() {
+            let pass = if use_bias { PointPass::Push } else { PointPass::Relax };
+            self.points.solve(bodies, motions, pass, workers);
+        }
         let h = self.h;
-        for j in &self.prepared {
+        for &k in &self.serial {
+            let j = &self.prepared[k as usize];
             let r = &mut joints.records[j.slot as usize];
             let pass = Pass {
                 soft: if use_bias { j.soft } else { Soft::RIGID },
@@ -80,6 +95,7 @@ impl JointScratch {
         bodies: &[SolverBody],
         motions: &[SolverMotion],
     ) {
+        self.points.store_impulses(&self.prepared, joints);
         let inv_h = 1.0 / self.h;
         for j in &self.prepared {
             let r = &mut joints.records[j.slot as usize];

@@ -42,7 +42,8 @@ pub(crate) fn warm_start(j: &PreparedJoint, r: &JointRecord, s: &mut JointBodies
     if r.twist_limits.is_some() {
         angular += twist_axis(s) * (i.twist_lower - i.twist_upper);
     }
-    if let (Some(_), Some((_, axis))) = (r.cone_limit, swing(s)) {
+    // The swing is only worked out for a joint with a cone limit.
+    if let Some((_, axis)) = r.cone_limit.and_then(|_| swing(s)) {
         angular -= axis * i.cone;
     }
     s.apply_angular(j, &angular);
@@ -84,7 +85,7 @@ pub(crate) fn solve(
             limit_delta(upper - angle, -s.angular_speed(&t), mass, pass, &mut i.twist_upper);
         s.apply_angular(j, &(t * -delta));
     }
-    if let (Some(cone), Some((angle, axis))) = (r.cone_limit, swing(s)) {
+    if let Some((cone, (angle, axis))) = r.cone_limit.and_then(|c| Some((c, swing(s)?))) {
         let mass = s.angular_row_mass(j, &axis);
         let delta = limit_delta(cone - angle, -s.angular_speed(&axis), mass, pass, &mut i.cone);
         s.apply_angular(j, &(axis * -delta));
@@ -99,7 +100,7 @@ pub(crate) fn reaction(r: &JointRecord, s: &JointBodies) -> (Vector3<f32>, Vecto
     if r.twist_limits.is_some() {
         torque += twist_axis(s) * (i.twist_lower - i.twist_upper);
     }
-    if let (Some(_), Some((_, axis))) = (r.cone_limit, swing(s)) {
+    if let Some((_, axis)) = r.cone_limit.and_then(|_| swing(s)) {
         torque -= axis * i.cone;
     }
     (i.linear, torque)

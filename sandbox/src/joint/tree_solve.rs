@@ -148,10 +148,17 @@ impl TreeSolve {
         self.nodes.is_empty()
     }
 
+    /// Whether prepared joint `k` is in a tree solved this step (found by
+    /// the last [`TreeSolve::prepare`]).
+    pub fn solves(&self, k: usize) -> bool {
+        !self.nodes.is_empty() && self.in_forest.get(k).copied().unwrap_or(false)
+    }
+
     /// Finds this step's trees among the prepared joints (`body_count`
-    /// solver bodies) and factors them.
+    /// solver bodies); each pass factors them.
     pub fn prepare(&mut self, prepared: &[PreparedJoint], body_count: usize) {
         self.nodes.clear();
+        self.in_forest.clear();
         // Most steps have no joint of a high mass ratio: one pass decides.
         let heavy = |j: &PreparedJoint| {
             moving(&j.a)

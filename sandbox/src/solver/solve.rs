@@ -288,7 +288,7 @@ pub(crate) fn solve(
         if !rolling.is_empty() {
             rolling.warm_start(solver_bodies);
         }
-        joint_scratch.warm_start(joints, solver_bodies, motions);
+        joint_scratch.warm_start(joints, solver_bodies, motions, workers);
         for _ in 0..push_iterations {
             regions.sweep(workers, Seams::Twice, batches, solver_bodies, |batches, bodies| {
                 simd_batch::push(batches, bodies, &params);
@@ -303,7 +303,7 @@ pub(crate) fn solve(
         if !chain_blocks.is_empty() {
             chain_blocks.solve(batches, solver_bodies, &params, BlockPass::Push);
         }
-        joint_scratch.solve(joints, solver_bodies, motions, true);
+        joint_scratch.solve(joints, solver_bodies, motions, true, workers);
         let t = Instant::now();
         workers.for_each_chunk_zip(
             &mut solver_bodies[1..],
@@ -329,7 +329,7 @@ pub(crate) fn solve(
         if !rolling.is_empty() {
             rolling.relax(batches, solver_bodies);
         }
-        joint_scratch.solve(joints, solver_bodies, motions, false);
+        joint_scratch.solve(joints, solver_bodies, motions, false, workers);
         // What each contact applied in this substep; the last substep's is
         // added with restitution's when the impulses are stored.
         if substep + 1 < substeps {

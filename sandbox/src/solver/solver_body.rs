@@ -42,6 +42,12 @@ impl SolverBody {
         body
     }
 
+    /// The three rows as stored (see the type's notes), for a SIMD gather.
+    #[inline(always)]
+    pub fn rows(&self) -> [f32x4; 3] {
+        self.rows
+    }
+
     /// Linear velocity `v`.
     #[inline]
     pub fn linear_velocity(&self) -> Vector3<f32> {
