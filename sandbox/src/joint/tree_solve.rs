@@ -267,9 +267,9 @@ impl TreeSolve {
     /// body, another at its first body.
     fn build_trees(&mut self, prepared: &[PreparedJoint], body_count: usize) {
         // The forest's joints of heavy trees, by body.
-        for k in 0..prepared.len() {
+        for (k, j) in prepared.iter().enumerate() {
             if self.in_forest[k] {
-                let body = Self::bodies_of(&prepared[k]).into_iter().flatten().next();
+                let body = Self::bodies_of(j).into_iter().flatten().next();
                 let root = body.map(|b| self.find(b));
                 self.in_forest[k] = root.is_some_and(|r| self.set_heavy[r as usize]);
             }
@@ -302,8 +302,8 @@ impl TreeSolve {
         self.placed.resize(body_count, false);
         // Grounded trees first, from their joint to the ground, in slot
         // order; then the others from their first body.
-        for k in 0..prepared.len() {
-            let bodies = Self::bodies_of(&prepared[k]);
+        for (k, j) in prepared.iter().enumerate() {
+            let bodies = Self::bodies_of(j);
             let grounding = bodies.iter().flatten().count() == 1;
             if self.in_forest[k] && grounding {
                 let body = bodies.into_iter().flatten().next().unwrap_or(0);
@@ -312,9 +312,9 @@ impl TreeSolve {
                 }
             }
         }
-        for k in 0..prepared.len() {
+        for (k, j) in prepared.iter().enumerate() {
             if self.in_forest[k] {
-                for b in Self::bodies_of(&prepared[k]).into_iter().flatten() {
+                for b in Self::bodies_of(j).into_iter().flatten() {
                     if !self.placed[b as usize] {
                         self.lay_out(prepared, NodeKind::Body(b));
                     }
