@@ -41,23 +41,14 @@ use parry3d::utils::Array2;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+#[path = "shared/peer.rs"]
+mod peer;
+use peer::{parry_pose, parry_vec};
+
 /// Inputs per row, cycled through.
 const STREAM: usize = benches::STREAM_LEN;
 /// Inputs checked against brute force before timing.
 const CHECKED: usize = 48;
-
-fn parry_vec(p: &Point3<f32>) -> Vector {
-    Vector::new(p.x, p.y, p.z)
-}
-
-fn parry_pose(p: &Isometry3<f32>) -> Pose {
-    let t = p.translation.vector;
-    let q = p.rotation.quaternion();
-    Pose::from_parts(
-        Vector::new(t.x, t.y, t.z),
-        parry3d::math::Rotation::from_xyzw(q.i, q.j, q.k, q.w),
-    )
-}
 
 struct Convex {
     name: &'static str,

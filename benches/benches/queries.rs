@@ -19,6 +19,10 @@
 //! manifold emptied first so that parry computes it afresh, as collide
 //! does), both with a prediction distance of zero.
 //!
+//! Mixed-pair rows (issue 41), `{query}/mixed/{engine}`: the three pair
+//! queries over random pairs of every kind at sizes 0.1–10 m, half of them
+//! overlapping (see [`mixed_pair_queries`]).
+//!
 //! Point projection rows, `project_point/{shape}-{inside|outside}/{engine}`,
 //! time collide's `project_point` (which also names the feature hit)
 //! beside parry3d's `PointQuery::project_point`, both solid, on the same
@@ -28,18 +32,22 @@
 use std::hint::black_box;
 
 use benches::{
-    CAPSULE, CAST_SHAPES, CONE, CUBOID_HALF_EXTENTS, CYLINDER, NEW_SHAPE_PAIRS, Placement,
-    QUERY_PAIRS, QueryShape, ROUNDED_CUBOID, SPHERE_RADIUS, STREAM_LEN, cast_rays, pose_pairs,
+    CAPSULE, CAST_SHAPES, NEW_SHAPE_PAIRS, Placement, QUERY_PAIRS, QueryShape, STREAM_LEN,
+    cast_rays, collide_shape, mixed_pairs, pose_pairs,
 };
 use collide::nalgebra::{Isometry3, Point3, Vector3};
 use collide::{
-    Capsule, Cone, ConvexHull, Cuboid, Cylinder, Ray, Rounded, Shape, Sphere, SupportStrategy,
-    cast_ray, closest_points, contact_manifold, intersects, penetration, project_point, shape_cast,
+    Cylinder, Ray, Shape, Sphere, SupportStrategy, cast_ray, closest_points, contact_manifold,
+    intersects, penetration, project_point, shape_cast,
 };
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use parry3d::math::{Pose, Vector};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
 use parry3d::shape::SharedShape;
+
+#[path = "shared/peer.rs"]
+mod peer;
+use peer::{parry_pose, parry_shape};
 
 /// The pairs whose contact manifolds are timed.
 const MANIFOLD_PAIRS: [(QueryShape, QueryShape); 2] =
@@ -52,58 +60,6 @@ const HULL_STRATEGIES: [(&str, SupportStrategy); 4] = [
     ("hill_climb", SupportStrategy::HillClimb),
     ("cube_map", SupportStrategy::CubeMap),
 ];
-
-fn collide_shape(s: QueryShape, strategy: SupportStrategy) -> Shape {
-    match s {
-        QueryShape::Sphere => Sphere::new(SPHERE_RADIUS).into(),
-        QueryShape::Cuboid => Cuboid::new(Vector3::from(CUBOID_HALF_EXTENTS)).into(),
-        QueryShape::Capsule => Capsule::new(CAPSULE.0, CAPSULE.1).into(),
-        QueryShape::Hull(_) => {
-            let points = s.hull_points().expect("hull shape");
-            ConvexHull::new(&points).expect("sphere cloud").with_strategy(strategy).into()
-        }
-        QueryShape::Cylinder => Cylinder::new(CYLINDER.0, CYLINDER.1).into(),
-        QueryShape::Cone => Cone::new(CONE.0, CONE.1).into(),
-        QueryShape::RoundedCuboid => {
-            Rounded::new(Cuboid::new(Vector3::from(ROUNDED_CUBOID.0)), ROUNDED_CUBOID.1).into()
-        }
-    }
-}
-
-fn parry_shape(s: QueryShape) -> SharedShape {
-    match s {
-        QueryShape::Sphere => SharedShape::ball(SPHERE_RADIUS),
-        QueryShape::Cuboid => {
-            let [x, y, z] = CUBOID_HALF_EXTENTS;
-            SharedShape::cuboid(x, y, z)
-        }
-        QueryShape::Capsule => SharedShape::capsule_y(CAPSULE.0, CAPSULE.1),
-        QueryShape::Hull(_) => {
-            let points: Vec<Vector> = s
-                .hull_points()
-                .expect("hull shape")
-                .iter()
-                .map(|p| Vector::new(p.x, p.y, p.z))
-                .collect();
-            SharedShape::convex_hull(&points).expect("parry builds the same hull")
-        }
-        QueryShape::Cylinder => SharedShape::cylinder(CYLINDER.0, CYLINDER.1),
-        QueryShape::Cone => SharedShape::cone(CONE.0, CONE.1),
-        QueryShape::RoundedCuboid => {
-            let ([x, y, z], r) = ROUNDED_CUBOID;
-            SharedShape::round_cuboid(x, y, z, r)
-        }
-    }
-}
-
-fn parry_pose(p: &Isometry3<f32>) -> Pose {
-    let t = p.translation.vector;
-    let q = p.rotation.quaternion();
-    Pose::from_parts(
-        Vector::new(t.x, t.y, t.z),
-        parry3d::math::Rotation::from_xyzw(q.i, q.j, q.k, q.w),
-    )
-}
 
 fn queries(c: &mut Criterion) {
     pair_queries(c, &QUERY_PAIRS);
@@ -128,11 +84,12 @@ fn pair_queries(c: &mut Criterion, pairs: &[(QueryShape, QueryShape)]) {
             if hulls {
                 engines.extend(HULL_STRATEGIES.iter().map(|(n, s)| (format!("collide-{n}"), *s)));
             }
-            let (pa, pb) = (parry_shape(sa), parry_shape(sb));
+            let (pa, pb) = (parry_shape(sa, 1.0), parry_shape(sb, 1.0));
             for query in ["intersects", "closest_points", "penetration"] {
                 let mut group = c.benchmark_group(format!("{query}/{pair}"));
                 for (engine, strategy) in &engines {
-                    let (a, b) = (collide_shape(sa, *strategy), collide_shape(sb, *strategy));
+                    let (a, b) =
+                        (collide_shape(sa, *strategy, 1.0), collide_shape(sb, *strategy, 1.0));
                     let mut i = 0;
                     group.bench_function(BenchmarkId::from_parameter(engine), |bench| {
                         bench.iter(|| {
@@ -206,6 +163,95 @@ fn pair_queries(c: &mut Criterion, pairs: &[(QueryShape, QueryShape)]) {
     }
 }
 
+/// The mixed-pair rows of issue 41, `{query}/mixed/{engine}`: the three
+/// pair queries over [`mixed_pairs`] (every kind of [`CAST_SHAPES`]
+/// against every kind, sizes 0.1–10 m, random poses, half of the pairs
+/// overlapping and half near misses), collide and parry3d on the same
+/// shapes and poses, cycled in the same order. Before timing, parry3d's
+/// verdict is checked against the stream's (which collide's bisection
+/// placed): they must agree on at least 99 % of the pairs (a pair placed
+/// 2 % from touching may differ only by the engines' tolerances).
+fn mixed_pair_queries(c: &mut Criterion) {
+    let cases = mixed_pairs();
+    let ours: Vec<(Shape, Shape)> = cases
+        .iter()
+        .map(|k| {
+            (
+                collide_shape(CAST_SHAPES[k.kinds.0], SupportStrategy::Auto, k.scales.0),
+                collide_shape(CAST_SHAPES[k.kinds.1], SupportStrategy::Auto, k.scales.1),
+            )
+        })
+        .collect();
+    let theirs: Vec<(SharedShape, SharedShape, Pose, Pose)> = cases
+        .iter()
+        .map(|k| {
+            (
+                parry_shape(CAST_SHAPES[k.kinds.0], k.scales.0),
+                parry_shape(CAST_SHAPES[k.kinds.1], k.scales.1),
+                parry_pose(&k.pose_a),
+                parry_pose(&k.pose_b),
+            )
+        })
+        .collect();
+    let agree = cases
+        .iter()
+        .zip(&theirs)
+        .filter(|(k, (pa, pb, qa, qb))| {
+            parry3d::query::intersection_test(qa, &**pa, qb, &**pb).ok().map(|x| x.intersecting)
+                == Some(k.overlapping)
+        })
+        .count();
+    assert!(agree * 100 >= 99 * cases.len(), "parry3d agrees on {agree} of {}", cases.len());
+    for (q, query) in ["intersects", "closest_points", "penetration"].into_iter().enumerate() {
+        let mut group = c.benchmark_group(format!("{query}/mixed"));
+        let mut i = 0;
+        group.bench_function(BenchmarkId::from_parameter("collide"), |bench| {
+            bench.iter(|| {
+                let j = i & (STREAM_LEN - 1);
+                i += 1;
+                let ((a, b), k) = (&ours[j], &cases[j]);
+                let (pose_a, pose_b) = (black_box(&k.pose_a), black_box(&k.pose_b));
+                match q {
+                    0 => {
+                        black_box(intersects(a, pose_a, b, pose_b));
+                    }
+                    1 => {
+                        black_box(closest_points(a, pose_a, b, pose_b));
+                    }
+                    _ => {
+                        black_box(penetration(a, pose_a, b, pose_b));
+                    }
+                }
+            })
+        });
+        let mut i = 0;
+        group.bench_function(BenchmarkId::from_parameter("parry3d"), |bench| {
+            bench.iter(|| {
+                let (pa, pb, pose_a, pose_b) = &theirs[i & (STREAM_LEN - 1)];
+                i += 1;
+                let (pose_a, pose_b) = (black_box(pose_a), black_box(pose_b));
+                match q {
+                    0 => {
+                        black_box(
+                            parry3d::query::intersection_test(pose_a, &**pa, pose_b, &**pb).ok(),
+                        );
+                    }
+                    1 => {
+                        black_box(
+                            parry3d::query::closest_points(pose_a, &**pa, pose_b, &**pb, f32::MAX)
+                                .ok(),
+                        );
+                    }
+                    _ => {
+                        black_box(parry3d::query::contact(pose_a, &**pa, pose_b, &**pb, 0.0).ok());
+                    }
+                }
+            })
+        });
+        group.finish();
+    }
+}
+
 /// Ray casts on the mixed set of [`cast_rays`] (every kind of
 /// [`CAST_SHAPES`], cycled), timed through collide's `cast_ray` (entry
 /// parameter and normal) and parry3d's `cast_ray_and_get_normal` (solid),
@@ -218,8 +264,8 @@ fn pair_queries(c: &mut Criterion, pairs: &[(QueryShape, QueryShape)]) {
 fn casts(c: &mut Criterion) {
     let cases = cast_rays();
     let collide_shapes: Vec<Shape> =
-        CAST_SHAPES.iter().map(|&s| collide_shape(s, SupportStrategy::Auto)).collect();
-    let parry_shapes: Vec<SharedShape> = CAST_SHAPES.iter().map(|&s| parry_shape(s)).collect();
+        CAST_SHAPES.iter().map(|&s| collide_shape(s, SupportStrategy::Auto, 1.0)).collect();
+    let parry_shapes: Vec<SharedShape> = CAST_SHAPES.iter().map(|&s| parry_shape(s, 1.0)).collect();
     let parry_cases: Vec<(Pose, parry3d::query::Ray)> = cases
         .iter()
         .map(|k| {
@@ -323,10 +369,10 @@ fn manifolds(c: &mut Criterion) {
         .map(|&(sa, sb)| {
             (
                 format!("{}-{}", sa.name(), sb.name()),
-                collide_shape(sa, SupportStrategy::Auto),
-                collide_shape(sb, SupportStrategy::Auto),
-                parry_shape(sa),
-                parry_shape(sb),
+                collide_shape(sa, SupportStrategy::Auto, 1.0),
+                collide_shape(sb, SupportStrategy::Auto, 1.0),
+                parry_shape(sa, 1.0),
+                parry_shape(sb, 1.0),
             )
         })
         .collect();
@@ -334,9 +380,9 @@ fn manifolds(c: &mut Criterion) {
     pairs.push((
         "cylinder-cuboid".to_string(),
         Cylinder::new(CAPSULE.0, CAPSULE.1).into(),
-        collide_shape(QueryShape::Cuboid, SupportStrategy::Auto),
+        collide_shape(QueryShape::Cuboid, SupportStrategy::Auto, 1.0),
         SharedShape::cylinder(CAPSULE.0, CAPSULE.1),
-        parry_shape(QueryShape::Cuboid),
+        parry_shape(QueryShape::Cuboid, 1.0),
     ));
     for (name, a, b, pa, pb) in pairs {
         let pair = format!("{name}-{}", placement.name());
@@ -402,7 +448,7 @@ fn point_queries(c: &mut Criterion) {
         for shape in POINT_SHAPES {
             let mut group =
                 c.benchmark_group(format!("project_point/{}-{placement}", shape.name()));
-            let ours = collide_shape(shape, SupportStrategy::Auto);
+            let ours = collide_shape(shape, SupportStrategy::Auto, 1.0);
             let mut i = 0;
             group.bench_function(BenchmarkId::from_parameter("collide"), |bench| {
                 bench.iter(|| {
@@ -411,7 +457,7 @@ fn point_queries(c: &mut Criterion) {
                     black_box(project_point(&ours, black_box(pose), black_box(point), true));
                 })
             });
-            let theirs = parry_shape(shape);
+            let theirs = parry_shape(shape, 1.0);
             let mut i = 0;
             group.bench_function(BenchmarkId::from_parameter("parry3d"), |bench| {
                 bench.iter(|| {
@@ -431,6 +477,6 @@ criterion_group! {
         .warm_up_time(std::time::Duration::from_millis(300))
         .measurement_time(std::time::Duration::from_millis(800))
         .sample_size(30);
-    targets = queries, new_shape_queries, casts, manifolds, point_queries
+    targets = queries, new_shape_queries, mixed_pair_queries, casts, manifolds, point_queries
 }
 criterion_main!(benches);

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use benches::surface::{CELL, CELLS_X, CELLS_Z, hull_points, indices, poses_near_surface, samples};
 use collide::composite::{self, HeightField, ManifoldSet, TriMesh};
-use collide::nalgebra::{Isometry3, Point3, Vector3};
+use collide::nalgebra::{Isometry3, Vector3};
 use collide::{ConvexHull, Cuboid, Shape};
 use parry3d::math::{Pose, Vector};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
@@ -22,17 +22,9 @@ use parry3d::utils::Array2;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-fn parry_vec(p: &Point3<f32>) -> Vector {
-    Vector::new(p.x, p.y, p.z)
-}
-
-fn parry_pose(p: &Isometry3<f32>) -> Pose {
-    let (t, q) = (p.translation.vector, p.rotation.quaternion());
-    Pose::from_parts(
-        Vector::new(t.x, t.y, t.z),
-        parry3d::math::Rotation::from_xyzw(q.i, q.j, q.k, q.w),
-    )
-}
+#[path = "../benches/shared/peer.rs"]
+mod peer;
+use peer::{parry_pose, parry_vec};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -14,68 +14,34 @@
 //! (e.g. `sphere`) or `mixed` and PLACEMENT ignored (write `-`); or
 //! `shape_cast` with PAIR `mixed`; or `project_point`, with PAIR `cuboid`,
 //! `hull32` or `hull1024` and PLACEMENT `inside` or `outside`. ENGINE is
-//! `collide`, `parry3d` or `both`. Each row runs the same inputs, in the
-//! same order, as the criterion row of the same name.
+//! `collide`, `parry3d` or `both`. PAIR `mixed` (PLACEMENT ignored) runs
+//! the mixed-pair rows of `intersects`, `closest_points` or `penetration`.
+//! Each row runs the same inputs, in the same order, as the criterion row
+//! of the same name.
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use benches::{
-    CAPSULE, CAST_SHAPES, CONE, CUBOID_HALF_EXTENTS, CYLINDER, NEW_SHAPE_PAIRS, Placement,
-    QUERY_PAIRS, QueryShape, ROUNDED_CUBOID, SPHERE_RADIUS, STREAM_LEN, cast_rays, pose_pairs,
+    CAPSULE, CAST_SHAPES, NEW_SHAPE_PAIRS, Placement, QUERY_PAIRS, QueryShape, STREAM_LEN,
+    cast_rays, mixed_pairs, pose_pairs,
 };
 use collide::nalgebra::{Isometry3, Point3, Vector3};
 use collide::{
-    Capsule, Cone, ConvexHull, Cuboid, Cylinder, Ray, Rounded, Shape, Sphere, cast_ray,
-    closest_points, contact_manifold, intersects, penetration, project_point, shape_cast,
+    Cylinder, Ray, Shape, Sphere, SupportStrategy, cast_ray, closest_points, contact_manifold,
+    intersects, penetration, project_point, shape_cast,
 };
 use parry3d::math::{Pose, Vector};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
 use parry3d::shape::SharedShape;
 
+#[path = "../benches/shared/peer.rs"]
+mod peer;
+use peer::{parry_pose, parry_shape};
+
+/// collide's shape of `s` at the suites' size, adaptive hull strategy.
 fn collide_shape(s: QueryShape) -> Shape {
-    match s {
-        QueryShape::Sphere => Sphere::new(SPHERE_RADIUS).into(),
-        QueryShape::Cuboid => Cuboid::new(Vector3::from(CUBOID_HALF_EXTENTS)).into(),
-        QueryShape::Capsule => Capsule::new(CAPSULE.0, CAPSULE.1).into(),
-        QueryShape::Hull(_) => ConvexHull::new(&s.hull_points().unwrap()).unwrap().into(),
-        QueryShape::Cylinder => Cylinder::new(CYLINDER.0, CYLINDER.1).into(),
-        QueryShape::Cone => Cone::new(CONE.0, CONE.1).into(),
-        QueryShape::RoundedCuboid => {
-            Rounded::new(Cuboid::new(Vector3::from(ROUNDED_CUBOID.0)), ROUNDED_CUBOID.1).into()
-        }
-    }
-}
-
-fn parry_shape(s: QueryShape) -> SharedShape {
-    match s {
-        QueryShape::Sphere => SharedShape::ball(SPHERE_RADIUS),
-        QueryShape::Cuboid => {
-            let [x, y, z] = CUBOID_HALF_EXTENTS;
-            SharedShape::cuboid(x, y, z)
-        }
-        QueryShape::Capsule => SharedShape::capsule_y(CAPSULE.0, CAPSULE.1),
-        QueryShape::Hull(_) => {
-            let points: Vec<Vector> =
-                s.hull_points().unwrap().iter().map(|p| Vector::new(p.x, p.y, p.z)).collect();
-            SharedShape::convex_hull(&points).unwrap()
-        }
-        QueryShape::Cylinder => SharedShape::cylinder(CYLINDER.0, CYLINDER.1),
-        QueryShape::Cone => SharedShape::cone(CONE.0, CONE.1),
-        QueryShape::RoundedCuboid => {
-            let ([x, y, z], r) = ROUNDED_CUBOID;
-            SharedShape::round_cuboid(x, y, z, r)
-        }
-    }
-}
-
-fn parry_pose(p: &Isometry3<f32>) -> Pose {
-    let t = p.translation.vector;
-    let q = p.rotation.quaternion();
-    Pose::from_parts(
-        Vector::new(t.x, t.y, t.z),
-        parry3d::math::Rotation::from_xyzw(q.i, q.j, q.k, q.w),
-    )
+    benches::collide_shape(s, SupportStrategy::Auto, 1.0)
 }
 
 /// Runs `collide` and `parry3d` (each given a count) as ENGINE says:
@@ -115,7 +81,7 @@ fn casts(query: &str, kind: &str, engine: &str, n: usize) {
         None => panic!("kind {kind}"),
     };
     let shapes: Vec<Shape> = CAST_SHAPES.iter().map(|&s| collide_shape(s)).collect();
-    let parry_shapes: Vec<SharedShape> = CAST_SHAPES.iter().map(|&s| parry_shape(s)).collect();
+    let parry_shapes: Vec<SharedShape> = CAST_SHAPES.iter().map(|&s| parry_shape(s, 1.0)).collect();
     let parry_cases: Vec<(Pose, parry3d::query::Ray)> = cases
         .iter()
         .map(|k| {
@@ -181,6 +147,74 @@ fn casts(query: &str, kind: &str, engine: &str, n: usize) {
     run(&format!("{query} {kind}"), engine, n, &run_collide, &run_parry);
 }
 
+/// The `{query}/mixed` rows: the three pair queries over
+/// [`mixed_pairs`], as the suite's `mixed_pair_queries` runs them.
+fn mixed(query: &str, engine: &str, n: usize) {
+    let cases = mixed_pairs();
+    let ours: Vec<(Shape, Shape)> = cases
+        .iter()
+        .map(|k| {
+            let shape = |kind: usize, scale| {
+                benches::collide_shape(CAST_SHAPES[kind], SupportStrategy::Auto, scale)
+            };
+            (shape(k.kinds.0, k.scales.0), shape(k.kinds.1, k.scales.1))
+        })
+        .collect();
+    let theirs: Vec<(SharedShape, SharedShape, Pose, Pose)> = cases
+        .iter()
+        .map(|k| {
+            (
+                parry_shape(CAST_SHAPES[k.kinds.0], k.scales.0),
+                parry_shape(CAST_SHAPES[k.kinds.1], k.scales.1),
+                parry_pose(&k.pose_a),
+                parry_pose(&k.pose_b),
+            )
+        })
+        .collect();
+    let q = ["intersects", "closest_points", "penetration"]
+        .iter()
+        .position(|x| *x == query)
+        .expect("query");
+    let run_collide = |n: usize| {
+        for i in 0..n {
+            let j = i & (STREAM_LEN - 1);
+            let ((a, b), k) = (&ours[j], &cases[j]);
+            let (pose_a, pose_b) = (black_box(&k.pose_a), black_box(&k.pose_b));
+            match q {
+                0 => {
+                    black_box(intersects(a, pose_a, b, pose_b));
+                }
+                1 => {
+                    black_box(closest_points(a, pose_a, b, pose_b));
+                }
+                _ => {
+                    black_box(penetration(a, pose_a, b, pose_b));
+                }
+            }
+        }
+    };
+    let run_parry = |n: usize| {
+        for i in 0..n {
+            let (pa, pb, pose_a, pose_b) = &theirs[i & (STREAM_LEN - 1)];
+            let (pose_a, pose_b) = (black_box(pose_a), black_box(pose_b));
+            match q {
+                0 => {
+                    black_box(parry3d::query::intersection_test(pose_a, &**pa, pose_b, &**pb).ok());
+                }
+                1 => {
+                    black_box(
+                        parry3d::query::closest_points(pose_a, &**pa, pose_b, &**pb, f32::MAX).ok(),
+                    );
+                }
+                _ => {
+                    black_box(parry3d::query::contact(pose_a, &**pa, pose_b, &**pb, 0.0).ok());
+                }
+            }
+        }
+    };
+    run(&format!("{query} mixed"), engine, n, &run_collide, &run_parry);
+}
+
 /// The `project_point/{shape}-{inside|outside}` rows.
 fn points(shape: &str, placement: &str, engine: &str, n: usize) {
     let reach = if placement == "inside" { 0.3f32 } else { 1.0 };
@@ -197,7 +231,7 @@ fn points(shape: &str, placement: &str, engine: &str, n: usize) {
         .collect();
     let parry_stream: Vec<(Pose, Vector)> =
         stream.iter().map(|(pose, p)| (parry_pose(pose), Vector::new(p.x, p.y, p.z))).collect();
-    let (ours, theirs) = (collide_shape(kind), parry_shape(kind));
+    let (ours, theirs) = (collide_shape(kind), parry_shape(kind, 1.0));
     let run_collide = |n: usize| {
         for i in 0..n {
             let (pose, point) = &stream[i & (STREAM_LEN - 1)];
@@ -223,6 +257,7 @@ fn main() {
     match query.as_str() {
         "cast_ray" | "shape_cast" => return casts(query, pair, engine, n),
         "project_point" => return points(pair, placement, engine, n),
+        _ if pair == "mixed" => return mixed(query, engine, n),
         _ => {}
     }
     let placement =
@@ -235,7 +270,7 @@ fn main() {
             Cylinder::new(CAPSULE.0, CAPSULE.1).into(),
             collide_shape(QueryShape::Cuboid),
             SharedShape::cylinder(CAPSULE.0, CAPSULE.1),
-            parry_shape(QueryShape::Cuboid),
+            parry_shape(QueryShape::Cuboid, 1.0),
         )
     } else {
         let (sa, sb) = *QUERY_PAIRS
@@ -243,7 +278,7 @@ fn main() {
             .chain(NEW_SHAPE_PAIRS.iter())
             .find(|(a, b)| format!("{}-{}", a.name(), b.name()) == *pair)
             .expect("pair");
-        (collide_shape(sa), collide_shape(sb), parry_shape(sa), parry_shape(sb))
+        (collide_shape(sa), collide_shape(sb), parry_shape(sa, 1.0), parry_shape(sb, 1.0))
     };
     // In a cell: `run` takes both loops as `Fn`.
     let manifold = std::cell::RefCell::new(ContactManifold::<(), ()>::new());

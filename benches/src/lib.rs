@@ -7,6 +7,10 @@
 #![deny(missing_docs)]
 
 use collide::nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
+use collide::{
+    Capsule, Cone, ConvexHull, Cuboid, Cylinder, Rounded, Shape, Sphere, SupportMap,
+    SupportStrategy, intersects,
+};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -259,6 +263,110 @@ pub fn cast_rays() -> Vec<CastCase> {
         .collect()
 }
 
+/// The collide shape of a [`QueryShape`], every size multiplied by
+/// `scale`, hulls with `strategy` (the other kinds ignore it). Every
+/// suite and cost example builds its collide shapes here, and its parry3d
+/// shapes with the same sizes in `benches/benches/common/peer.rs`.
+pub fn collide_shape(s: QueryShape, strategy: SupportStrategy, scale: f32) -> Shape {
+    match s {
+        QueryShape::Sphere => Sphere::new(SPHERE_RADIUS * scale).into(),
+        QueryShape::Cuboid => Cuboid::new(Vector3::from(CUBOID_HALF_EXTENTS) * scale).into(),
+        QueryShape::Capsule => Capsule::new(CAPSULE.0 * scale, CAPSULE.1 * scale).into(),
+        QueryShape::Hull(_) => {
+            let points: Vec<Point3<f32>> =
+                s.hull_points().expect("hull shape").iter().map(|p| p * scale).collect();
+            ConvexHull::new(&points).expect("sphere cloud").with_strategy(strategy).into()
+        }
+        QueryShape::Cylinder => Cylinder::new(CYLINDER.0 * scale, CYLINDER.1 * scale).into(),
+        QueryShape::Cone => Cone::new(CONE.0 * scale, CONE.1 * scale).into(),
+        QueryShape::RoundedCuboid => Rounded::new(
+            Cuboid::new(Vector3::from(ROUNDED_CUBOID.0) * scale),
+            ROUNDED_CUBOID.1 * scale,
+        )
+        .into(),
+    }
+}
+
+/// One case of the mixed-pair rows (issue 41): two shapes of
+/// [`CAST_SHAPES`] (by index), each at its own scale, at their poses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MixedPair {
+    /// Indices into [`CAST_SHAPES`] of A and B.
+    pub kinds: (usize, usize),
+    /// Factors on A's and B's sizes: log-uniform over 0.1–10, so the
+    /// shapes (about 1 m across at scale 1) are 0.1 m to 10 m across.
+    pub scales: (f32, f32),
+    /// A's pose.
+    pub pose_a: Isometry3<f32>,
+    /// B's pose.
+    pub pose_b: Isometry3<f32>,
+    /// Whether the shapes overlap (even cases) or are apart (odd cases).
+    pub overlapping: bool,
+}
+
+/// The scales of [`mixed_pairs`]' shapes: log-uniform over this range.
+pub const MIXED_SCALES: (f32, f32) = (0.1, 10.0);
+
+/// Bisection steps placing a mixed pair at its contact distance: the
+/// bracket starts at most 2 × 10 × 0.7 m wide, so 40 halvings resolve it
+/// to ~1e-11 m, below f32's resolution at any of its distances.
+const PLACEMENT_STEPS: u32 = 40;
+
+/// [`STREAM_LEN`] cases of the mixed-pair rows: random kinds of every
+/// [`CAST_SHAPES`] kind, random scales ([`MIXED_SCALES`]), random
+/// orientations, A's centre within 5 m of the origin and B's in a random
+/// direction from it; half of them overlapping.
+///
+/// Each pair is placed by its contact distance along that direction,
+/// `t₀`, found by bisection on collide's `intersects` (the shapes touch
+/// at `t₀`, overlap nearer and are apart farther, as the centres lie in
+/// both convex shapes): even cases at `t₀ · U(0.2, 0.98)`, odd ones at
+/// `t₀ · U(1.02, 1.5)`, so separated pairs are near misses whose bounding
+/// balls mostly still overlap, not trivially apart.
+pub fn mixed_pairs() -> Vec<MixedPair> {
+    let mut r = rng(11);
+    let (lo, hi) = (MIXED_SCALES.0.ln(), MIXED_SCALES.1.ln());
+    (0..STREAM_LEN)
+        .map(|k| {
+            let kinds =
+                (r.random_range(0..CAST_SHAPES.len()), r.random_range(0..CAST_SHAPES.len()));
+            let scales = (r.random_range(lo..hi).exp(), r.random_range(lo..hi).exp());
+            let rot = |r: &mut StdRng| {
+                UnitQuaternion::from_scaled_axis(
+                    unit_vector(r) * r.random_range(0.0..std::f32::consts::PI),
+                )
+            };
+            let a_at = Vector3::new(
+                r.random_range(-5.0..5.0),
+                r.random_range(-5.0..5.0),
+                r.random_range(-5.0..5.0),
+            );
+            let (rot_a, rot_b, dir) = (rot(&mut r), rot(&mut r), unit_vector(&mut r));
+            let a = collide_shape(CAST_SHAPES[kinds.0], SupportStrategy::Auto, scales.0);
+            let b = collide_shape(CAST_SHAPES[kinds.1], SupportStrategy::Auto, scales.1);
+            let pose_a = Isometry3::from_parts(Translation3::from(a_at), rot_a);
+            let pose_b_at =
+                |t: f32| Isometry3::from_parts(Translation3::from(a_at + dir * t), rot_b);
+            let (mut near, mut far) = (0.0f32, a.bounding_radius() + b.bounding_radius());
+            for _ in 0..PLACEMENT_STEPS {
+                let mid = 0.5 * (near + far);
+                if intersects(&a, &pose_a, &b, &pose_b_at(mid)) {
+                    near = mid;
+                } else {
+                    far = mid;
+                }
+            }
+            let overlapping = k % 2 == 0;
+            let t = if overlapping {
+                near * r.random_range(0.2..0.98)
+            } else {
+                far * r.random_range(1.02..1.5)
+            };
+            MixedPair { kinds, scales, pose_a, pose_b: pose_b_at(t), overlapping }
+        })
+        .collect()
+}
+
 /// The pairs of the `queries` suite.
 pub const QUERY_PAIRS: [(QueryShape, QueryShape); 9] = [
     (QueryShape::Sphere, QueryShape::Sphere),
@@ -297,6 +405,22 @@ mod tests {
             // within 0.7 m of their centres).
             assert!((c.origin.coords - c.pose.translation.vector).norm() >= 1.5 - 1e-5);
         }
+    }
+
+    #[test]
+    fn mixed_pairs_cover_every_kind_half_overlapping() {
+        let cases = mixed_pairs();
+        assert_eq!(cases, mixed_pairs());
+        for k in 0..CAST_SHAPES.len() {
+            assert!(cases.iter().any(|c| c.kinds.0 == k) && cases.iter().any(|c| c.kinds.1 == k));
+        }
+        for c in &cases {
+            let a = collide_shape(CAST_SHAPES[c.kinds.0], SupportStrategy::Auto, c.scales.0);
+            let b = collide_shape(CAST_SHAPES[c.kinds.1], SupportStrategy::Auto, c.scales.1);
+            assert_eq!(intersects(&a, &c.pose_a, &b, &c.pose_b), c.overlapping, "{c:?}");
+            assert!(c.scales.0 >= MIXED_SCALES.0 && c.scales.0 <= MIXED_SCALES.1);
+        }
+        assert_eq!(cases.iter().filter(|c| c.overlapping).count(), STREAM_LEN / 2);
     }
 
     #[test]

@@ -374,6 +374,22 @@ fn run() -> Result<()> {
         .ok();
     }
 
+    // Issue 41's goal: on the mixed-pair rows, each query at most half of
+    // parry3d's time.
+    let mixed: Vec<String> = ["intersects", "closest_points", "penetration"]
+        .iter()
+        .map(|query| {
+            let g = format!("{query}/mixed");
+            format!("{query} {}", ratio(q(&g, "collide"), q(&g, "parry3d")))
+        })
+        .collect();
+    writeln!(
+        md,
+        "| mixed pairs (issue 41: every kind, 0.1–10 m, random poses, half overlapping), collide / parry3d time | {} | each ≤ 0.5 |",
+        mixed.join(", ")
+    )
+    .ok();
+
     writeln!(md, "\n## Support strategies (ns per call)\n").ok();
     for (group, rows) in &support {
         let sizes: Vec<usize> = rows

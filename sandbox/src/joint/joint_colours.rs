@@ -10,22 +10,19 @@
 //! caller's serial path, as Box2D's overflow constraints are.
 //!
 //! The colouring depends only on the joints and their order, never on
-//! the thread count.
+//! the thread count. Joints are coloured as they are prepared, so a
+//! colour's joints keep their slot order.
 
 /// Colours a joint may take. A body with more joints than this sends the
 /// rest to the overflow; 24 is Box2D v3's `B2_GRAPH_COLOR_COUNT`, and the
 /// bit set of one body's colours fits a `u32`.
 pub(crate) const MAX_COLOURS: usize = 24;
 
-/// The colouring of one step, with the scratch it is built in.
+/// The colouring of one step: the colours each solver body's joints took.
 #[derive(Debug, Default)]
 pub(crate) struct JointColours {
     /// Per solver body: the colours its joints took, as bits.
     body_colours: Vec<u32>,
-    /// Per colour: the items coloured with it, in the order given.
-    pub lists: Vec<Vec<u32>>,
-    /// The items no colour was free for, in the order given.
-    pub overflow: Vec<u32>,
 }
 
 impl JointColours {
@@ -33,28 +30,23 @@ impl JointColours {
     pub fn clear(&mut self, body_count: usize) {
         self.body_colours.clear();
         self.body_colours.resize(body_count, 0);
-        self.lists.resize_with(MAX_COLOURS, Vec::new);
-        for list in &mut self.lists {
-            list.clear();
-        }
-        self.overflow.clear();
     }
 
-    /// Colours `item`, a joint whose moving bodies are `a` and `b` (solver
-    /// indices below the count given to [`clear`](Self::clear); `None` for
-    /// a side the joint does not move).
-    pub fn add(&mut self, item: u32, a: Option<u32>, b: Option<u32>) {
+    /// The colour of the next joint, whose moving bodies are `a` and `b`
+    /// (solver indices below the count given to [`clear`](Self::clear);
+    /// `None` for a side the joint does not move), or `None` if every
+    /// colour is taken on one of them (the overflow).
+    pub fn add(&mut self, a: Option<u32>, b: Option<u32>) -> Option<usize> {
         let used = |side: Option<u32>| side.map_or(0, |i| self.body_colours[i as usize]);
         let free = !(used(a) | used(b));
         let colour = free.trailing_zeros() as usize;
         if colour >= MAX_COLOURS {
-            self.overflow.push(item);
-            return;
+            return None;
         }
         for side in [a, b].into_iter().flatten() {
             self.body_colours[side as usize] |= 1 << colour;
         }
-        self.lists[colour].push(item);
+        Some(colour)
     }
 }
 
@@ -86,30 +78,35 @@ mod tests {
         }
         let mut colours = JointColours::default();
         colours.clear((n * n) as usize);
+        let mut lists = vec![Vec::new(); MAX_COLOURS];
+        let mut overflow = Vec::new();
         for (item, &(a, b)) in edges.iter().enumerate() {
-            colours.add(item as u32, a, b);
+            match colours.add(a, b) {
+                Some(colour) => lists[colour].push(item),
+                None => overflow.push(item),
+            }
         }
         let mut seen = vec![0u32; edges.len()];
-        for list in &colours.lists {
+        for list in &lists {
             let mut bodies = std::collections::HashSet::new();
             for &item in list {
-                seen[item as usize] += 1;
-                let (a, b) = edges[item as usize];
+                seen[item] += 1;
+                let (a, b) = edges[item];
                 for body in [a, b].into_iter().flatten() {
                     assert!(bodies.insert(body), "body {body} twice in a colour");
                 }
             }
             assert!(list.windows(2).all(|w| w[0] < w[1]), "a colour keeps the order");
         }
-        for &item in &colours.overflow {
-            seen[item as usize] += 1;
+        for &item in &overflow {
+            seen[item] += 1;
         }
         assert!(seen.iter().all(|&s| s == 1));
         // Body 0 has its grid joints (2) and the star's 40: 24 colours at
         // most, so at least 18 of them overflow.
-        assert!(colours.overflow.len() >= 2 + 40 - MAX_COLOURS, "{}", colours.overflow.len());
-        assert!(colours.overflow.iter().all(|&item| {
-            let (a, b) = edges[item as usize];
+        assert!(overflow.len() >= 2 + 40 - MAX_COLOURS, "{}", overflow.len());
+        assert!(overflow.iter().all(|&item| {
+            let (a, b) = edges[item];
             a == Some(0) || b == Some(0)
         }));
     }

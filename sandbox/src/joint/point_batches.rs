@@ -6,9 +6,10 @@
 //! contact constraints (`contact_solver.c`) instead, as the contact
 //! solver's `simd_batch.rs` does for manifolds.
 //!
-//! The joints are coloured (`joint_colours.rs`) so that no two of a
-//! colour share a moving body; each colour's joints, in slot order, fill
-//! batches of [`LANES`]. A pass walks the colours in order and, within a
+//! The joints are coloured as they are prepared (`joint_colours.rs`), so
+//! that no two of a colour share a moving body, and each goes straight
+//! into the next lane of its colour's batches of [`LANES`], in slot
+//! order. A pass walks the colours in order and, within a
 //! colour, its batches in any order and on any thread: the results are
 //! bitwise the same for any thread count. Each batch holds, prepared once
 //! per step as structure-of-arrays, all that the substeps read (anchors,
@@ -27,7 +28,7 @@ use collide::nalgebra::UnitQuaternion;
 use wide::f32x4;
 
 use crate::joint::desc::JointKind;
-use crate::joint::joint_colours::JointColours;
+use crate::joint::joint_colours::{JointColours, MAX_COLOURS};
 use crate::joint::prepare::{NO_INDEX, PreparedJoint};
 use crate::joint::storage::{JointRecord, Joints};
 use crate::joint::wide::{LANES, W, WideQuat, WideSym, WideVec};
@@ -52,14 +53,14 @@ pub(crate) enum PointPass {
 /// Up to [`LANES`] point joints sharing no moving body, field by field
 /// with one lane per joint. Empty lanes have no masses and no impulse
 /// and name no body, so they compute zero and write nothing.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct PointBatch {
     /// Each lane's bodies' solver indices ([`NO_INDEX`] for a static side
     /// or an empty lane: read as at rest, never written).
     body_a: [u32; LANES],
     body_b: [u32; LANES],
-    /// Each lane's index in `JointScratch::prepared` (`u32::MAX` if empty).
-    joint: [u32; LANES],
+    /// Each lane's joint slot ([`NO_INDEX`] if empty).
+    slot: [u32; LANES],
     /// The anchors relative to the centres of mass, world frame, at the
     /// step's start.
     anchor_a: WideVec,
@@ -80,14 +81,17 @@ pub(crate) struct PointBatch {
     impulse: WideVec,
 }
 
-/// The batches of one step, colour after colour, with the colouring's
-/// scratch.
+/// The batches of one step, colour by colour, with the colouring.
 #[derive(Debug, Default)]
 pub(crate) struct PointBatches {
-    batches: Vec<PointBatch>,
-    /// Where each colour's batches start in `batches`, then the end.
-    colour_starts: Vec<u32>,
-    colours: JointColours,
+    /// Per colour: its batches, the last one possibly part filled.
+    colours: Vec<Vec<PointBatch>>,
+    /// Per colour: the lanes its last batch has filled (0 when it has no
+    /// batch yet).
+    filled: [u8; MAX_COLOURS],
+    /// Joints in the batches.
+    count: usize,
+    colouring: JointColours,
 }
 
 /// Whether the batches can solve prepared joint `j` of record `r`: a
@@ -105,53 +109,45 @@ pub(crate) fn is_point_joint(j: &PreparedJoint, r: &JointRecord) -> bool {
 }
 
 impl PointBatches {
-    /// Colours and batches the prepared joints `candidates` (indices into
-    /// `prepared`, increasing, each passing [`is_point_joint`]) for
-    /// `body_count` solver bodies. Those no colour was free for are
-    /// appended to `overflow`, for the serial path.
-    pub fn build(
-        &mut self,
-        prepared: &[PreparedJoint],
-        joints: &Joints,
-        candidates: &[u32],
-        body_count: usize,
-        overflow: &mut Vec<u32>,
-    ) {
-        self.colours.clear(body_count);
+    /// Forgets the last step's batches, for a step of `body_count` solver
+    /// bodies.
+    pub fn clear(&mut self, body_count: usize) {
+        self.colours.resize_with(MAX_COLOURS, Vec::new);
+        for batches in &mut self.colours {
+            batches.clear();
+        }
+        self.filled = [0; MAX_COLOURS];
+        self.count = 0;
+        self.colouring.clear(body_count);
+    }
+
+    /// Colours prepared joint `j` of record `r` (one that passes
+    /// [`is_point_joint`]; joints come in slot order) and puts it in the
+    /// next lane of its colour. Returns `false`, and keeps nothing, when
+    /// no colour is free on its bodies: the serial path solves it.
+    pub fn add(&mut self, j: &PreparedJoint, r: &JointRecord) -> bool {
+        debug_assert!(is_point_joint(j, r));
         let moving = |index: u32| (index != NO_INDEX).then_some(index);
-        for &k in candidates {
-            let j = &prepared[k as usize];
-            self.colours.add(k, moving(j.a.index), moving(j.b.index));
+        let Some(colour) = self.colouring.add(moving(j.a.index), moving(j.b.index)) else {
+            return false;
+        };
+        let batches = &mut self.colours[colour];
+        let filled = &mut self.filled[colour];
+        if *filled == 0 || usize::from(*filled) == LANES {
+            batches.push(PointBatch::EMPTY);
+            *filled = 0;
         }
-        overflow.extend_from_slice(&self.colours.overflow);
-        self.batches.clear();
-        self.colour_starts.clear();
-        for list in &self.colours.lists {
-            if list.is_empty() {
-                continue;
-            }
-            self.colour_starts.push(self.batches.len() as u32);
-            for members in list.chunks(LANES) {
-                let mut batch = PointBatch {
-                    body_a: [NO_INDEX; LANES],
-                    body_b: [NO_INDEX; LANES],
-                    joint: [u32::MAX; LANES],
-                    ..PointBatch::default()
-                };
-                for (lane, &k) in members.iter().enumerate() {
-                    let j = &prepared[k as usize];
-                    let r = &joints.records[j.slot as usize];
-                    batch.set_lane(lane, k, j, r);
-                }
-                self.batches.push(batch);
-            }
+        if let Some(batch) = batches.last_mut() {
+            batch.set_lane(usize::from(*filled), j, r);
         }
-        self.colour_starts.push(self.batches.len() as u32);
+        *filled += 1;
+        self.count += 1;
+        true
     }
 
     /// Whether there is nothing to solve.
     pub fn is_empty(&self) -> bool {
-        self.batches.is_empty()
+        self.count == 0
     }
 
     /// Applies each joint's accumulated impulse (the warm start).
@@ -185,12 +181,17 @@ impl PointBatches {
     }
 
     /// Copies each joint's accumulated impulse back to its record, for
-    /// the next step's warm start, the reaction and the break test.
-    pub fn store_impulses(&self, prepared: &[PreparedJoint], joints: &mut Joints) {
-        for batch in &self.batches {
-            for (lane, &k) in batch.joint.iter().enumerate() {
-                if let Some(j) = prepared.get(k as usize) {
-                    joints.records[j.slot as usize].impulses.linear = batch.impulse.get(lane);
+    /// the next step's warm start, and stores its reaction on B (the
+    /// impulses over the substep `h`, as `spherical::reaction` gives it
+    /// for a joint without limits), which the break test reads.
+    pub fn store_impulses(&self, joints: &mut Joints, h: f32) {
+        let inv_h = 1.0 / h;
+        for batch in self.colours.iter().flatten() {
+            for (lane, &slot) in batch.slot.iter().enumerate() {
+                if let Some(r) = joints.records.get_mut(slot as usize) {
+                    r.impulses.linear = batch.impulse.get(lane);
+                    r.force = r.impulses.linear * inv_h;
+                    r.torque = r.impulses.friction * inv_h;
                 }
             }
         }
@@ -203,21 +204,39 @@ impl PointBatches {
         F: Fn(&mut [PointBatch], &SharedSlice<'_, SolverBody>) + Sync,
     {
         let shared = SharedSlice::new(bodies);
-        let mut rest = &mut self.batches[..];
-        for w in self.colour_starts.windows(2) {
-            let (colour, tail) = rest.split_at_mut((w[1] - w[0]) as usize);
-            rest = tail;
-            workers.for_each_run(colour, BATCHES_PER_CHUNK, |_, run| f(run, &shared));
+        for batches in &mut self.colours {
+            if !batches.is_empty() {
+                workers.for_each_run(batches, BATCHES_PER_CHUNK, |_, run| f(run, &shared));
+            }
         }
     }
 }
 
 impl PointBatch {
-    /// Fills lane `lane` with prepared joint `k`.
-    fn set_lane(&mut self, lane: usize, k: u32, j: &PreparedJoint, r: &JointRecord) {
+    /// A batch of empty lanes.
+    const EMPTY: Self = Self {
+        body_a: [NO_INDEX; LANES],
+        body_b: [NO_INDEX; LANES],
+        slot: [NO_INDEX; LANES],
+        anchor_a: WideVec::ZERO,
+        anchor_b: WideVec::ZERO,
+        delta_center: WideVec::ZERO,
+        point_mass: WideSym::ZERO,
+        inv_mass_a: W::ZERO,
+        inv_mass_b: W::ZERO,
+        inv_inertia_a: WideSym::ZERO,
+        inv_inertia_b: WideSym::ZERO,
+        bias_rate: W::ZERO,
+        mass_scale: W::ZERO,
+        impulse_scale: W::ZERO,
+        impulse: WideVec::ZERO,
+    };
+
+    /// Fills lane `lane` with prepared joint `j` of record `r`.
+    fn set_lane(&mut self, lane: usize, j: &PreparedJoint, r: &JointRecord) {
         self.body_a[lane] = j.a.index;
         self.body_b[lane] = j.b.index;
-        self.joint[lane] = k;
+        self.slot[lane] = j.slot;
         self.anchor_a.set(lane, &j.a.anchor);
         self.anchor_b.set(lane, &j.b.anchor);
         self.delta_center.set(lane, &j.delta_center);

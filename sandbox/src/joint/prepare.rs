@@ -67,24 +67,28 @@ pub(crate) struct PreparedJoint {
 /// The joint stage's per-step arrays, kept between steps.
 #[derive(Debug, Default)]
 pub(crate) struct JointScratch {
-    /// The joints solved this step, in slot order.
+    /// The slots of every joint solved this step, in order: those the
+    /// break test reads.
+    pub solved: Vec<u32>,
+    /// The joints solved one at a time, in slot order: every kind but the
+    /// point joints, and the point joints no colour was free for.
     pub prepared: Vec<PreparedJoint>,
-    /// The substep length of this step.
-    pub h: f32,
     /// The direct solve of the trees that need it (`tree_solve.rs`).
     pub trees: crate::joint::tree_solve::TreeSolve,
+    /// Every joint prepared this step, before the trees take theirs and
+    /// the batches the other point joints.
+    staged: Vec<PreparedJoint>,
     /// The point joints, solved in SIMD batches colour by colour (see
     /// `point_batches.rs`).
     pub points: PointBatches,
-    /// The other prepared joints (indices into `prepared`, increasing),
-    /// solved one at a time after the batches.
-    pub serial: Vec<u32>,
-    /// The point joints' indices into `prepared`, the batches' input.
-    candidates: Vec<u32>,
+    /// The substep length of this step.
+    pub h: f32,
 }
 
 impl JointScratch {
-    /// Prepares every joint with an awake body for a step of substeps `h`.
+    /// Prepares every joint with an awake body for a step of substeps `h`:
+    /// the point joints straight into their batches, the others into
+    /// `prepared`.
     /// `solver_index`, `masses` and `centers` are the solver's arrays for
     /// this step (a body that is not awake has solver index 0, the static
     /// stand-in, and is read from `bodies`).
@@ -97,13 +101,11 @@ impl JointScratch {
         centers: &[Point3<f32>],
         h: f32,
     ) {
-        self.prepared.clear();
-        self.serial.clear();
-        self.candidates.clear();
+        self.clear();
+        self.points.clear(masses.len());
         self.h = h;
         if joints.count == 0 {
             self.trees.prepare(&self.prepared, masses.len());
-            self.points.build(&self.prepared, joints, &self.candidates, 0, &mut self.serial);
             return;
         }
         for (slot, r) in joints.records.iter().enumerate() {
@@ -158,7 +160,7 @@ impl JointScratch {
                 JointKind::Distance => false,
                 _ => true,
             };
-            self.prepared.push(PreparedJoint {
+            let joint = PreparedJoint {
                 slot: slot as u32,
                 kind: r.kind,
                 reads_frames,
@@ -169,23 +171,31 @@ impl JointScratch {
                 soft: Soft::capped(&r.softness.unwrap_or(DEFAULT_JOINT_SOFTNESS), h),
                 linear_spring,
                 angular_spring,
-            });
+            };
+            self.solved.push(slot as u32);
+            self.staged.push(joint);
         }
-        // The joints of directly solved trees take the serial path, whose
-        // impulses live in the joint records the tree solve updates.
-        self.trees.prepare(&self.prepared, masses.len());
-        for (k, j) in self.prepared.iter().enumerate() {
-            if is_point_joint(j, &joints.records[j.slot as usize]) && !self.trees.solves(k) {
-                self.candidates.push(k as u32);
-            } else {
-                self.serial.push(k as u32);
+        // The joints of directly solved trees are solved one at a time
+        // (their impulses live in the records the tree solve updates); the
+        // other point joints go to the batches.
+        self.trees.prepare(&self.staged, masses.len());
+        for (k, joint) in self.staged.iter().enumerate() {
+            let r = &joints.records[joint.slot as usize];
+            let tree = self.trees.solves(k);
+            if tree || !(is_point_joint(joint, r) && self.points.add(joint, r)) {
+                self.trees.renumber(k, self.prepared.len());
+                self.prepared.push(*joint);
             }
         }
-        let serial_len = self.serial.len();
-        self.points.build(&self.prepared, joints, &self.candidates, masses.len(), &mut self.serial);
-        if self.serial.len() > serial_len {
-            // The batches' overflow joins the serial joints in slot order.
-            self.serial.sort_unstable();
-        }
+        self.staged.clear();
+        self.trees.finish_renumbering();
+    }
+
+    /// Forgets the last step's joints (a step with nothing awake solves
+    /// none).
+    pub fn clear(&mut self) {
+        self.solved.clear();
+        self.prepared.clear();
+        self.points.clear(0);
     }
 }

@@ -32,8 +32,7 @@ impl JointScratch {
         if !self.points.is_empty() {
             self.points.warm_start(bodies, motions, workers);
         }
-        for &k in &self.serial {
-            let j = &self.prepared[k as usize];
+        for j in &self.prepared {
             let r = &joints.records[j.slot as usize];
             let mut s = JointBodies::read(j, bodies, motions);
             match j.kind {
@@ -63,8 +62,7 @@ impl JointScratch {
             self.points.solve(bodies, motions, pass, workers);
         }
         let h = self.h;
-        for &k in &self.serial {
-            let j = &self.prepared[k as usize];
+        for j in &self.prepared {
             let r = &mut joints.records[j.slot as usize];
             let pass = Pass {
                 soft: if use_bias { j.soft } else { Soft::RIGID },
@@ -95,7 +93,7 @@ impl JointScratch {
         bodies: &[SolverBody],
         motions: &[SolverMotion],
     ) {
-        self.points.store_impulses(&self.prepared, joints);
+        self.points.store_impulses(joints, self.h);
         let inv_h = 1.0 / self.h;
         for j in &self.prepared {
             let r = &mut joints.records[j.slot as usize];

@@ -103,6 +103,8 @@ pub(crate) struct TreeSolve {
     set_heavy: Vec<bool>,
     /// Per prepared joint: whether it is an edge of the forest.
     in_forest: Vec<bool>,
+    /// Per prepared joint of a tree: its index in the passes' list.
+    renumbered: Vec<u32>,
     /// The forest's joints by body (compressed rows over solver indices).
     body_start: Vec<u32>,
     body_joints: Vec<u32>,
@@ -154,11 +156,34 @@ impl TreeSolve {
         !self.nodes.is_empty() && self.in_forest.get(k).copied().unwrap_or(false)
     }
 
+    /// Records that prepared joint `k` of the list [`TreeSolve::prepare`]
+    /// read is at `index` in the list the passes are given.
+    pub fn renumber(&mut self, k: usize, index: usize) {
+        if self.solves(k) {
+            self.renumbered[k] = index as u32;
+        }
+    }
+
+    /// Moves the trees' joints to their indices given by
+    /// [`TreeSolve::renumber`].
+    pub fn finish_renumbering(&mut self) {
+        for node in &mut self.nodes {
+            if let NodeKind::Joint(i) = &mut node.kind {
+                *i = self.renumbered[*i as usize];
+            }
+            if node.parent != NONE {
+                node.edge.0 = self.renumbered[node.edge.0 as usize];
+            }
+        }
+    }
+
     /// Finds this step's trees among the prepared joints (`body_count`
     /// solver bodies); each pass factors them.
     pub fn prepare(&mut self, prepared: &[PreparedJoint], body_count: usize) {
         self.nodes.clear();
         self.in_forest.clear();
+        self.renumbered.clear();
+        self.renumbered.resize(prepared.len(), NONE);
         // Most steps have no joint of a high mass ratio: one pass decides.
         let heavy = |j: &PreparedJoint| {
             moving(&j.a)

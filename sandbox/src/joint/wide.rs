@@ -71,6 +71,9 @@ impl Mul<W> for WideVec {
 }
 
 impl WideVec {
+    /// Zero in every lane.
+    pub const ZERO: Self = Self { x: W::ZERO, y: W::ZERO, z: W::ZERO };
+
     /// `self × o`, lane by lane.
     #[inline(always)]
     pub fn cross(&self, o: &Self) -> Self {
@@ -108,6 +111,10 @@ pub(crate) struct WideSym {
 }
 
 impl WideSym {
+    /// Zero in every lane.
+    pub const ZERO: Self =
+        Self { xx: W::ZERO, xy: W::ZERO, xz: W::ZERO, yy: W::ZERO, yz: W::ZERO, zz: W::ZERO };
+
     /// Sets lane `lane` to the upper triangle of `m` (symmetric).
     #[inline]
     pub fn set(&mut self, lane: usize, m: &Matrix3<f32>) {

@@ -175,7 +175,7 @@ pub(crate) fn solve(
     if scratch.awake_slots.is_empty() {
         // Everything asleep or static: no contact can change.
         scratch.slots.clear();
-        joint_scratch.prepared.clear();
+        joint_scratch.clear();
         return;
     }
 

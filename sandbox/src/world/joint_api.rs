@@ -210,8 +210,8 @@ impl World {
     /// force or torque), in slot order, listing a [`JointEvent::Broke`]
     /// for each.
     pub(crate) fn break_joints(&mut self) {
-        for k in 0..self.joint_scratch.prepared.len() {
-            let j = self.joint_scratch.prepared[k].slot as usize;
+        for k in 0..self.joint_scratch.solved.len() {
+            let j = self.joint_scratch.solved[k] as usize;
             let r = &self.joints.records[j];
             let (force, torque) = (r.force.norm(), r.torque.norm());
             // Written so that a NaN reaction breaks nothing.

@@ -246,9 +246,22 @@ pub(crate) fn cast_in_shape_frame<S: CastRay + ?Sized>(
         origin: Point3::from(pose.rotation.inverse_transform_vector(&rel_world.coords)),
         dir: pose.rotation.inverse_transform_vector(&ray.dir),
     };
-    Ok(match shape.cast_local_ray(&local, max_toi) {
+    posed(shape.cast_local_ray(&local, max_toi), ray, |normal| world_normal(pose, normal, ray))
+}
+
+/// A cast's answer on the world ray `ray`: a hit's point recomputed as
+/// `origin + toi · dir` on that ray (no round trip through the shape's
+/// frame), its normal taken to the world by `normal_to_world`. The one
+/// tail of every posed cast, the shape-frame one and the world-axes one.
+#[inline(always)]
+fn posed(
+    cast: LocalRayCast,
+    ray: &Ray,
+    normal_to_world: impl FnOnce(Vector3<f32>) -> Result<Unit<Vector3<f32>>, QueryError>,
+) -> Result<RayCast, QueryError> {
+    Ok(match cast {
         LocalRayCast::Hit { toi, normal } => {
-            RayCast::Hit { toi, point: ray.point_at(toi), normal: world_normal(pose, normal, ray)? }
+            RayCast::Hit { toi, point: ray.point_at(toi), normal: normal_to_world(normal)? }
         }
         LocalRayCast::StartsInside => RayCast::StartsInside,
         LocalRayCast::Miss => RayCast::Miss,
@@ -275,13 +288,7 @@ fn world_normal(
 /// only its axis's) as the posed answer: the normal made unit.
 #[inline(always)]
 pub(crate) fn world_cast(cast: LocalRayCast, ray: &Ray) -> Result<RayCast, QueryError> {
-    Ok(match cast {
-        LocalRayCast::Hit { toi, normal } => {
-            RayCast::Hit { toi, point: ray.point_at(toi), normal: unit_normal(normal, ray)? }
-        }
-        LocalRayCast::StartsInside => RayCast::StartsInside,
-        LocalRayCast::Miss => RayCast::Miss,
-    })
+    posed(cast, ray, |normal| unit_normal(normal, ray))
 }
 
 /// `normal` made unit; a zero normal (which the closed forms avoid) falls
