@@ -118,8 +118,6 @@ fn swing(softness: Option<Softness>, seconds: f32) -> (f32, f32, f32, f32) {
 }
 
 #[test]
-#[ignore = "known failure (issue 40 open): the soft step's joints stretch this chain 63 % \
-            (6.3 m of 10 m) at 1,000:1; see chain_stretch_by_softness for the measurements"]
 fn heavy_ball_chain_stretches_under_one_percent_over_a_minute() {
     let (worst_stretch, fastest, max_speed, length) = swing(None, 60.0);
     println!(

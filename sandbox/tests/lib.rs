@@ -29,6 +29,7 @@ mod joint_limits;
 mod joint_motor;
 mod joint_pendulum;
 mod joint_scenes;
+mod joint_view;
 mod joint_world;
 mod kinematic;
 mod large_static_worlds;

@@ -4,28 +4,9 @@
 //! example `scenes/joints.toml` loads and runs as its comments say.
 
 use collide::nalgebra::Vector3;
-use sandbox::{SceneFile, SceneFileError};
+use sandbox::SceneFile;
 
-fn parse_err(text: &str) -> SceneFileError {
-    match SceneFile::parse(text) {
-        Ok(_) => panic!("accepted:\n{text}"),
-        Err(e) => e,
-    }
-}
-
-fn at(e: &SceneFileError) -> (usize, usize) {
-    let loc = e.location().unwrap_or_else(|| panic!("no location: {e}"));
-    (loc.line, loc.column)
-}
-
-/// The line and column (both from 1) where `needle` first appears in
-/// `text`: where the error about that value must point.
-fn where_is(text: &str, needle: &str) -> (usize, usize) {
-    let offset = text.find(needle).unwrap_or_else(|| panic!("{needle} not in the text"));
-    let line = text[..offset].matches('\n').count() + 1;
-    let column = offset - text[..offset].rfind('\n').map_or(0, |n| n + 1) + 1;
-    (line, column)
-}
+use crate::common::scene_errors::{at, parse_err, where_is};
 
 /// Two boxes (bodies 1 and 2, the ground being 0) and `joint` after them.
 fn with_joint(joint: &str) -> String {

@@ -7,26 +7,7 @@ use collide::nalgebra::{UnitQuaternion, Vector3};
 use collide::{Cuboid, Sphere};
 use sandbox::{BodyDesc, BodyShape, Filter, SceneFile, SceneFileError, World};
 
-fn parse_err(text: &str) -> SceneFileError {
-    match SceneFile::parse(text) {
-        Ok(_) => panic!("accepted:\n{text}"),
-        Err(e) => e,
-    }
-}
-
-fn at(e: &SceneFileError) -> (usize, usize) {
-    let loc = e.location().unwrap_or_else(|| panic!("no location: {e}"));
-    (loc.line, loc.column)
-}
-
-/// The line and column (both from 1) where `needle` first appears in
-/// `text`: where the error about that value must point.
-fn where_is(text: &str, needle: &str) -> (usize, usize) {
-    let offset = text.find(needle).unwrap_or_else(|| panic!("{needle} not in the text"));
-    let line = text[..offset].matches('\n').count() + 1;
-    let column = offset - text[..offset].rfind('\n').map_or(0, |n| n + 1) + 1;
-    (line, column)
-}
+use crate::common::scene_errors::{at, parse_err, where_is};
 
 const L_BODY: &str = r#"
 [[body]]

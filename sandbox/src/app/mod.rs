@@ -10,6 +10,7 @@ pub mod controller;
 pub mod headless;
 pub mod hud;
 pub mod hud_refresh;
+mod joint_limit_lines;
 pub mod key_list;
 pub mod notice;
 pub mod orbit_camera;

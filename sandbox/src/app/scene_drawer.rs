@@ -5,8 +5,8 @@
 //! colour, sensors as translucent meshes in their own pale tint (drawn in
 //! the renderer's translucent pass, so they cast no shadow and the bodies
 //! inside show through), the debug overlays the user turned on (contact
-//! points and normals, fat AABBs, joint axes), every joint's anchors and
-//! the contact flashes. It reads the world only through
+//! points and normals, fat AABBs, joint axes and limits), every joint's
+//! anchors and the contact flashes. It reads the world only through
 //! [`World::view`](crate::World::view). Each distinct hull is uploaded to
 //! the renderer once. Cuboids, spheres, capsules, cylinders and cones are
 //! instances of the renderer's unit meshes; segments are thin capsules;
@@ -20,6 +20,7 @@ use std::collections::HashMap;
 use collide::Shape;
 use collide::nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 
+use crate::app::joint_limit_lines::limit_lines;
 use crate::app::simulation::Simulation;
 use crate::app::support_mesh::{support_mesh, two_sided_triangle};
 use crate::app::surface_mesh::surface_mesh;
@@ -380,7 +381,8 @@ const JOINT_AXIS_LENGTH: f32 = 0.25;
 /// `axes`, body A's joint axis (z) in blue and body B's in green from the
 /// anchor, with each body's frame x axis in the colour of its body's
 /// axis at half length, so a hinge's turn and a ball joint's swing and
-/// twist read at a glance. Poses are interpolated as the bodies' are, so
+/// twist read at a glance, and the joint's limits in orange
+/// (`joint_limit_lines.rs`). Poses are interpolated as the bodies' are, so
 /// the markers stay on the drawn bodies.
 fn draw_joints(sim: &Simulation, alpha: f32, axes: bool, frame: &mut FrameScene) {
     let world = &sim.world;
@@ -420,6 +422,7 @@ fn draw_joints(sim: &Simulation, alpha: f32, axes: bool, frame: &mut FrameScene)
                 let end = p + x * (0.5 * JOINT_AXIS_LENGTH);
                 frame.lines.push(DebugLine { start: p, end, color });
             }
+            limit_lines(&view, &fa, JOINT_AXIS_LENGTH, &mut frame.lines);
         }
     }
 }

@@ -20,6 +20,7 @@ pub(crate) mod soft;
 pub(crate) mod solve_joints;
 mod spherical;
 pub(crate) mod storage;
+mod tree_solve;
 pub(crate) mod view;
 mod weld;
 mod wide;

@@ -73,6 +73,11 @@ pub(crate) struct JointScratch {
     /// The joints solved one at a time, in slot order: every kind but the
     /// point joints, and the point joints no colour was free for.
     pub prepared: Vec<PreparedJoint>,
+    /// The direct solve of the trees that need it (`tree_solve.rs`).
+    pub trees: crate::joint::tree_solve::TreeSolve,
+    /// Every joint prepared this step, before the trees take theirs and
+    /// the batches the other point joints.
+    staged: Vec<PreparedJoint>,
     /// The point joints, solved in SIMD batches colour by colour (see
     /// `point_batches.rs`).
     pub points: PointBatches,
@@ -100,6 +105,7 @@ impl JointScratch {
         self.points.clear(masses.len());
         self.h = h;
         if joints.count == 0 {
+            self.trees.prepare(&self.prepared, masses.len());
             return;
         }
         for (slot, r) in joints.records.iter().enumerate() {
@@ -167,10 +173,22 @@ impl JointScratch {
                 angular_spring,
             };
             self.solved.push(slot as u32);
-            if !(is_point_joint(&joint, r) && self.points.add(&joint, r)) {
-                self.prepared.push(joint);
+            self.staged.push(joint);
+        }
+        // The joints of directly solved trees are solved one at a time
+        // (their impulses live in the records the tree solve updates); the
+        // other point joints go to the batches.
+        self.trees.prepare(&self.staged, masses.len());
+        for (k, joint) in self.staged.iter().enumerate() {
+            let r = &joints.records[joint.slot as usize];
+            let tree = self.trees.solves(k);
+            if tree || !(is_point_joint(joint, r) && self.points.add(joint, r)) {
+                self.trees.renumber(k, self.prepared.len());
+                self.prepared.push(*joint);
             }
         }
+        self.staged.clear();
+        self.trees.finish_renumbering();
     }
 
     /// Forgets the last step's joints (a step with nothing awake solves

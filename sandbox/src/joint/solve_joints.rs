@@ -79,6 +79,9 @@ impl JointScratch {
             }
             s.write(j, bodies);
         }
+        if !self.trees.is_empty() {
+            self.trees.solve(&self.prepared, joints, bodies, motions, use_bias);
+        }
     }
 
     /// Stores each solved joint's reaction on body B (the last substep's

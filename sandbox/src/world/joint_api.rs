@@ -276,6 +276,9 @@ impl World {
             force: r.force,
             torque: r.torque,
             collide_connected: r.collide_connected,
+            limits: r.limits,
+            cone_limit: r.cone_limit,
+            twist_limits: r.twist_limits,
         })
     }
 

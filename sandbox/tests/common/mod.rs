@@ -4,6 +4,8 @@
 use collide::nalgebra::{Isometry3, Point3, Vector3};
 use sandbox::{BodyId, StepSettings, World};
 
+pub mod scene_errors;
+
 /// One step of every scene.
 pub const DT: f32 = 1.0 / 60.0;
 
