@@ -159,3 +159,46 @@ fn joint_scenes_step_the_same_on_any_number_of_threads() {
         assert_eq!(hashes[2], hashes[0], "{scene}: 3 threads differ from 1");
     }
 }
+
+/// The `ragdolls` terrain's height at `(x, z)` as SCENES.md defines it
+/// (written out here, not read from the builder).
+fn terrain_height(x: f32, z: f32) -> f32 {
+    0.25 * (0.8 * x).sin() * (0.6 * z).sin()
+}
+
+/// How far the mesh (1 m cells, linear over each triangle) can lie below
+/// the smooth [`terrain_height`]: at most h²/8 times the surface's largest
+/// curvature along a cell, A (k_x + k_z)² for h = 1 m, with A = 0.25 and
+/// k = 0.8, 0.6, so 0.0613 m.
+const TERRAIN_INTERPOLATION: f32 = 0.25 * (0.8 + 0.6) * (0.8 + 0.6) / 8.0;
+
+/// The thinnest half-width of any ragdoll part (the forearms' capsule
+/// radius, `scene/ragdoll.rs`), less 2 cm of allowed penetration: no
+/// part's centre comes nearer the surface than this.
+const PART_CLEARANCE: f32 = 0.045 - 0.02;
+
+/// `ragdolls` drops its 5 × 5 ragdolls onto a static triangle-mesh
+/// terrain (the joints issue's "then onto a mesh"): the ground is a mesh,
+/// every part lands on it and none ends below the surface, over 10 s.
+#[test]
+fn ragdolls_land_on_their_terrain_mesh_and_none_sinks_through() {
+    let (mut world, parts) = built(Scene::Ragdolls, 5);
+    let ground = world.bodies().find(|&b| world.kind(b) == Some(BodyKind::Fixed)).unwrap();
+    assert!(matches!(world.shape(ground), Some(collide::Shape::TriMesh(_))));
+    let mut lowest = f32::INFINITY;
+    for step in 1..=600 {
+        world.step(DT);
+        for &p in &parts {
+            let c = world.pose(p).unwrap().translation.vector;
+            let above = c.y - (terrain_height(c.x, c.z) - TERRAIN_INTERPOLATION);
+            lowest = lowest.min(above);
+            assert!(above >= PART_CLEARANCE, "step {step}: part {p:?} at {c} is {above} m above");
+        }
+    }
+    // Every ragdoll has landed: no part still up where it was dropped.
+    for &p in &parts {
+        let c = world.pose(p).unwrap().translation.vector;
+        assert!(c.y < 1.2, "part {p:?} at {c} never landed");
+    }
+    println!("lowest part centre above the terrain's lower bound: {lowest} m");
+}

@@ -1,6 +1,7 @@
 //! The joint scenes: `chain` (links hanging from a static body with a heavy
 //! ball at the end), `bridge` (planks on hinges between two posts),
-//! `ragdolls` (a grid of ragdolls dropped on the ground) and box3d's
+//! `ragdolls` (a grid of ragdolls dropped on a rolling triangle-mesh
+//! terrain) and box3d's
 //! `joint-grid` (a grid of spheres held by ball joints), built as
 //! `sandbox/SCENES.md` defines them.
 //!
@@ -14,6 +15,7 @@
 //! the sandbox has `N − 1` joints fewer (19,701 for box3d's 19,800 at
 //! N = 100).
 
+use collide::composite::TriMesh;
 use collide::nalgebra::{Point3, UnitQuaternion, Vector3};
 use collide::{Capsule, Cuboid, Sphere};
 
@@ -151,17 +153,63 @@ const RAGDOLL_SPACING: f32 = 2.0;
 /// the soles), metres.
 const RAGDOLL_DROP_HEIGHT: f32 = 2.0;
 
+/// Cells of the `ragdolls` terrain beyond the ragdoll grid's edge on each
+/// side, metres (one cell is 1 m): room for a ragdoll that lands and
+/// tumbles outwards.
+const TERRAIN_MARGIN_CELLS: usize = 4;
+
+/// Height of the `ragdolls` terrain's hills above (and its dips below)
+/// y = 0, metres: a quarter of a ragdoll's leg, so a ragdoll lies across
+/// slopes that differ from part to part, yet every drop height stays above
+/// the hills.
+const TERRAIN_AMPLITUDE: f32 = 0.25;
+
+/// Angular wavenumbers of the terrain's hills along x and z, rad/m: hills
+/// about 8 m and 10 m long, so each ragdoll lands on its own slope.
+const TERRAIN_WAVENUMBER: [f32; 2] = [0.8, 0.6];
+
+/// The `ragdolls` terrain for an `n × n` grid: a triangle mesh of 1 m
+/// cells over `[−e, e]²` with `e = n + TERRAIN_MARGIN_CELLS` (so `2e` cells
+/// a side), vertex `(x, A sin(k_x x) sin(k_z z), z)`, each cell split into
+/// two triangles facing +y.
+pub(crate) fn ragdoll_terrain(n: usize) -> Result<TriMesh, SceneError> {
+    let cells = 2 * (n + TERRAIN_MARGIN_CELLS);
+    let half = 0.5 * cells as f32;
+    let mut vertices = Vec::with_capacity((cells + 1) * (cells + 1));
+    for i in 0..=cells {
+        for j in 0..=cells {
+            let (x, z) = (i as f32 - half, j as f32 - half);
+            let y = TERRAIN_AMPLITUDE
+                * (TERRAIN_WAVENUMBER[0] * x).sin()
+                * (TERRAIN_WAVENUMBER[1] * z).sin();
+            vertices.push(Point3::new(x, y, z));
+        }
+    }
+    let stride = (cells + 1) as u32;
+    let mut triangles = Vec::with_capacity(2 * cells * cells);
+    for i in 0..cells as u32 {
+        for j in 0..cells as u32 {
+            let v1 = j + stride * i;
+            let (v2, v3) = (v1 + 1, v1 + 1 + stride);
+            triangles.push([v1, v2, v3]);
+            triangles.push([v3, v3 - 1, v1]);
+        }
+    }
+    TriMesh::try_new(vertices, triangles).map_err(SceneError::Composite)
+}
+
 /// `ragdolls` (size n, default 5): `n × n` ragdolls ([`build_ragdoll`]),
-/// 2 m apart on a grid centred over the origin, dropped from 2 m, each
-/// turned about y by 0.7 rad more than the last and tipped 0.5 rad about
-/// x, alternately forward and back, so they land in different poses.
-/// Returns every part of every ragdoll, ragdoll by ragdoll.
+/// 2 m apart on a grid centred over the origin, dropped from 2 m onto a
+/// static rolling terrain mesh ([`ragdoll_terrain`]), each turned about y
+/// by 0.7 rad more than the last and tipped 0.5 rad about x, alternately
+/// forward and back, so they land in different poses. Returns every part
+/// of every ragdoll, ragdoll by ragdoll.
 pub(crate) fn build_ragdolls(
     world: &mut World,
     n: usize,
     ids: &mut Vec<BodyId>,
 ) -> Result<(), SceneError> {
-    add_ground(world)?;
+    world.add_body(BodyDesc::fixed(ragdoll_terrain(n)?.into()))?;
     let offset = 0.5 * RAGDOLL_SPACING * (n as f32 - 1.0);
     for row in 0..n {
         for column in 0..n {
