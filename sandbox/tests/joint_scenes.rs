@@ -163,7 +163,7 @@ fn joint_scenes_step_the_same_on_any_number_of_threads() {
 /// The `ragdolls` terrain's height at `(x, z)` as SCENES.md defines it
 /// (written out here, not read from the builder).
 fn terrain_height(x: f32, z: f32) -> f32 {
-    0.25 * (0.8 * x).sin() * (0.6 * z).sin()
+    0.25 * (1.0 + (0.8 * x).sin() * (0.6 * z).sin())
 }
 
 /// How far the mesh (1 m cells, linear over each triangle) can lie below

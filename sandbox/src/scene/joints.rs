@@ -158,10 +158,11 @@ const RAGDOLL_DROP_HEIGHT: f32 = 2.0;
 /// tumbles outwards.
 const TERRAIN_MARGIN_CELLS: usize = 4;
 
-/// Height of the `ragdolls` terrain's hills above (and its dips below)
-/// y = 0, metres: a quarter of a ragdoll's leg, so a ragdoll lies across
-/// slopes that differ from part to part, yet every drop height stays above
-/// the hills.
+/// Half the height of the `ragdolls` terrain's hills, metres: a quarter of
+/// a ragdoll's leg, so a ragdoll lies across slopes that differ from part
+/// to part, yet every drop height stays above the hills. The terrain spans
+/// y = 0 to twice this, never below the app's ground grid at y = 0 (which
+/// would hide its dips).
 const TERRAIN_AMPLITUDE: f32 = 0.25;
 
 /// Angular wavenumbers of the terrain's hills along x and z, rad/m: hills
@@ -170,8 +171,8 @@ const TERRAIN_WAVENUMBER: [f32; 2] = [0.8, 0.6];
 
 /// The `ragdolls` terrain for an `n × n` grid: a triangle mesh of 1 m
 /// cells over `[−e, e]²` with `e = n + TERRAIN_MARGIN_CELLS` (so `2e` cells
-/// a side), vertex `(x, A sin(k_x x) sin(k_z z), z)`, each cell split into
-/// two triangles facing +y.
+/// a side), vertex `(x, A (1 + sin(k_x x) sin(k_z z)), z)`, each cell split
+/// into two triangles facing +y.
 pub(crate) fn ragdoll_terrain(n: usize) -> Result<TriMesh, SceneError> {
     let cells = 2 * (n + TERRAIN_MARGIN_CELLS);
     let half = 0.5 * cells as f32;
@@ -180,8 +181,7 @@ pub(crate) fn ragdoll_terrain(n: usize) -> Result<TriMesh, SceneError> {
         for j in 0..=cells {
             let (x, z) = (i as f32 - half, j as f32 - half);
             let y = TERRAIN_AMPLITUDE
-                * (TERRAIN_WAVENUMBER[0] * x).sin()
-                * (TERRAIN_WAVENUMBER[1] * z).sin();
+                * (1.0 + (TERRAIN_WAVENUMBER[0] * x).sin() * (TERRAIN_WAVENUMBER[1] * z).sin());
             vertices.push(Point3::new(x, y, z));
         }
     }
