@@ -43,29 +43,38 @@ pub struct FrameInfo {
 pub fn show(ui: &mut egui::Ui, c: &mut Controller, info: &FrameInfo) -> (Vec<Action>, egui::Rect) {
     let mut actions = Vec::new();
     let panel = egui::Panel::left("hud").resizable(false).exact_size(HUD_WIDTH).show(ui, |ui| {
-        ui.heading("sandbox");
-        scene_section(ui, c, &mut actions);
-        ui.separator();
-        if let Some(session) = &c.probe {
-            crate::app::probe::hud::probe_section(ui, &session.probe, &mut actions);
-            ui.separator();
-            ui.label(format!("{:.0} FPS", info.fps));
-            return;
-        }
-        settings_section(ui, c);
-        ui.separator();
-        stats_section(ui, c, info);
-        ui.separator();
-        debug_section(ui, c);
-        ui.separator();
-        ui.label("F1 or ?: every key");
-        if let Some(error) = &c.sim.error {
-            ui.separator();
-            ui.colored_label(ERROR_COLOR, "scene not loaded:");
-            error_snippet(ui, error);
-        }
+        // A window shorter than the panel's content scrolls it rather than
+        // cutting off its last rows.
+        egui::ScrollArea::vertical().id_salt("hud").show(ui, |ui| body(ui, c, info, &mut actions));
     });
     (actions, panel.response.rect)
+}
+
+/// The panel's rows, top to bottom.
+fn body(ui: &mut egui::Ui, c: &mut Controller, info: &FrameInfo, actions: &mut Vec<Action>) {
+    ui.heading("sandbox");
+    scene_section(ui, c, actions);
+    // A scene file that failed to load says why right under the picker,
+    // where it stays in view however tall the rest of the panel is.
+    if let Some(error) = &c.sim.error {
+        ui.separator();
+        ui.colored_label(ERROR_COLOR, "scene not loaded:");
+        error_snippet(ui, error);
+    }
+    ui.separator();
+    if let Some(session) = &c.probe {
+        crate::app::probe::hud::probe_section(ui, &session.probe, actions);
+        ui.separator();
+        ui.label(format!("{:.0} FPS", info.fps));
+        return;
+    }
+    settings_section(ui, c);
+    ui.separator();
+    stats_section(ui, c, info);
+    ui.separator();
+    debug_section(ui, c);
+    ui.separator();
+    ui.label("F1 or ?: every key");
 }
 
 /// The built-in scenes that have a number key, the first of
@@ -201,6 +210,13 @@ pub fn overlays(ctx: &egui::Context, c: &Controller, left: f32) {
         });
 }
 
+/// The stage-time plot's smallest height, points.
+const MIN_PLOT_HEIGHT: f32 = 120.0;
+
+/// The legend's frame and inner margins above and below its rows, points
+/// (egui_plot draws it as a framed group inset from the plot's corner).
+const LEGEND_FRAME: f32 = 16.0;
+
 fn stats_section(ui: &mut egui::Ui, c: &Controller, info: &FrameInfo) {
     let world = &c.sim.world;
     let view = world.view();
@@ -225,8 +241,14 @@ fn stats_section(ui: &mut egui::Ui, c: &Controller, info: &FrameInfo) {
         |pick: &dyn Fn(&crate::app::simulation::StepTiming) -> f32| -> PlotPoints<'static> {
             c.sim.history().enumerate().map(|(i, t)| [i as f64, f64::from(pick(t))]).collect()
         };
+    // The legend lists every line, one row each, inside the plot: a plot
+    // shorter than that spills the legend over the widgets below it (with
+    // 12 lines, over the debug checkboxes).
+    let lines = Stage::ALL.len() + 1;
+    let row = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
+    let legend = row * lines as f32 + 2.0 * ui.spacing().item_spacing.y + LEGEND_FRAME;
     Plot::new("stage times")
-        .height(120.0)
+        .height(legend.max(MIN_PLOT_HEIGHT))
         .legend(Legend::default())
         .allow_drag(false)
         .allow_zoom(false)
