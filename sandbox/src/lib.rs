@@ -80,6 +80,7 @@ mod scene;
 mod settings;
 mod shared_slice;
 mod sleep;
+mod slot_visits;
 mod soak;
 mod solver;
 mod stage_times;
