@@ -86,6 +86,7 @@ mod solver;
 mod stage_times;
 mod tolerances;
 mod validate;
+mod wide_lanes;
 mod workers;
 mod world;
 mod world_view;
