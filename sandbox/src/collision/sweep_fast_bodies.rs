@@ -507,6 +507,9 @@ fn measure_motions(bodies: &Bodies, awake: &[u32], workers: &Workers, scratch: &
     });
 }
 
+/// Runs of the per-slot `fast`, `sinkable`, `shift` and `arc` arrays.
+type MotionRuns<'a> = (&'a mut [bool], &'a mut [bool], &'a mut [Vector3<f32>], &'a mut [f32]);
+
 /// Measures body `i` into its entries of the runs (each starting at slot
 /// `first`): its centre's `shift`, its turn's `arc`, whether it is `fast`
 /// and `sinkable`.
@@ -516,7 +519,7 @@ fn measure_motion(
     start: &[Isometry3<f32>],
     dt: f32,
     i: usize,
-    (fast, sinkable, shift, arc): (&mut [bool], &mut [bool], &mut [Vector3<f32>], &mut [f32]),
+    (fast, sinkable, shift, arc): MotionRuns<'_>,
     first: usize,
 ) {
     let j = i - first;

@@ -374,7 +374,7 @@ impl ConstraintBatch {
         let mut lever_a = self.rn_a[0] * normal[0];
         for i in 1..N {
             total += normal[i];
-            lever_a = lever_a + self.rn_a[i] * normal[i];
+            lever_a += self.rn_a[i] * normal[i];
         }
         // Σ λ (r_B × n) = Σ λ (r_A × n) + shift Σ λ.
         let lever_b = lever_a + self.rn_shift * total;
@@ -392,10 +392,10 @@ impl ConstraintBatch {
         lever_a: WideVec,
         lever_b: WideVec,
     ) {
-        ba.linear_velocity = ba.linear_velocity - p * self.inv_mass_a;
-        ba.angular_velocity = ba.angular_velocity - self.inv_inertia_a.mul(&lever_a);
-        bb.linear_velocity = bb.linear_velocity + p * self.inv_mass_b;
-        bb.angular_velocity = bb.angular_velocity + self.inv_inertia_b.mul(&lever_b);
+        ba.linear_velocity -= p * self.inv_mass_a;
+        ba.angular_velocity -= self.inv_inertia_a.mul(&lever_a);
+        bb.linear_velocity += p * self.inv_mass_b;
+        bb.angular_velocity += self.inv_inertia_b.mul(&lever_b);
     }
 
     /// Point `point`'s angular response on A in `lane`, `I_A⁻¹ (r_A × n)`.
