@@ -155,15 +155,33 @@
 //!   for 30 cubes, 295 to 330 for 40), and the hinge-chain model.
 //!
 //! Ours recycles at most 3 steps within 1 mm and refreshes the points'
-//! world positions, so its lever arms always turn with the bodies: with
-//! recycling kept on (250 steps, 9 mm, 5°; 97 % of the column's pairs
-//! recycled) the 30- and 40-cube columns still fall at 325 and 283 (scratch
-//! switches in `/work/tmp/columns-4-recycle-switches.patch`, not
-//! committed). Freezing the lever arms is not physical (the support force
-//! of a real face does move with the face), but, like
-//! `keep_resting_normal`, it ignores a tilt that is an artefact of the
-//! soft contact; whether ours should do the same (and what it does to the
-//! pyramids' and stacks' contracts) is open (issue 41).
+//! world positions, so its lever arms always turn with the bodies. Tried
+//! in ours (scratch switches, not committed, in
+//! `/work/tmp/columns-5-stale-anchor-switches.patch`; 40 cubes at 50 Hz
+//! unless said, first step past 5 cm and steps per e-fold; default 330,
+//! 111):
+//! - recycling kept on (250 steps, 9 mm, 5°; 97 % of the column's pairs
+//!   recycled over the first 250 steps): 261 to 283, 102 to 109 (two
+//!   builds of the switches; 30 cubes: 325);
+//! - and the solver's lever arms taken as at the manifold's computation,
+//!   as box3d's (the points turned back by each body's rotation since):
+//!   304, 126 (30 cubes: 317; at 20 Hz: 73);
+//! - recycling kept on without the test that refuses a point crossing
+//!   between touching and separated (box3d has no such test; it refused
+//!   124 times in the first 250 steps, against 9,000 recycled): 110, 37;
+//!   with the stale lever arms: 180, 69; with box3d's solver choices as
+//!   well: 106, 47.
+//!
+//! So the stale lever arms slow the mode in ours too (69 against 37 steps
+//! per e-fold), but ours' long-recycled manifolds grow the mode faster
+//! than fresh ones, which box3d's do not: something else in ours'
+//! recycled manifold (the separation measured along the normal fixed in
+//! A, where box3d's stays fixed in the world; the points' midpoints kept
+//! in A) feeds it, and that is where to look next. Freezing the lever
+//! arms is not physical (a real face's support moves with the face), but,
+//! like `keep_resting_normal`, it ignores a tilt that is an artefact of
+//! the soft contact; whether ours should do the same (and what it does to
+//! the pyramids' and stacks' contracts) is open (issue 41).
 
 use collide::nalgebra::Vector3;
 use collide::{Cuboid, Shape};
