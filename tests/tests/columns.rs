@@ -166,6 +166,10 @@
 //! - and the solver's lever arms taken as at the manifold's computation,
 //!   as box3d's (the points turned back by each body's rotation since):
 //!   304, 126 (30 cubes: 317; at 20 Hz: 73);
+//! - the recycled separations measured along the world normal kept from
+//!   the computation, as box3d's, rather than the normal fixed in A
+//!   (`/work/tmp/columns-6-world-normal-switches.patch`): no change (330,
+//!   114 alone; 304, 126 with long recycling and stale arms);
 //! - recycling kept on without the test that refuses a point crossing
 //!   between touching and separated (box3d has no such test; it refused
 //!   124 times in the first 250 steps, against 9,000 recycled): 110, 37;
@@ -175,9 +179,10 @@
 //! So the stale lever arms slow the mode in ours too (69 against 37 steps
 //! per e-fold), but ours' long-recycled manifolds grow the mode faster
 //! than fresh ones, which box3d's do not: something else in ours'
-//! recycled manifold (the separation measured along the normal fixed in
-//! A, where box3d's stays fixed in the world; the points' midpoints kept
-//! in A) feeds it, and that is where to look next. Freezing the lever
+//! recycled manifold (not the normal it measures along: the points'
+//! midpoints kept in A rather than an anchor on each body, the drift and
+//! slip refusals that still refresh 3 % of the pairs) feeds it, and that
+//! is where to look next. Freezing the lever
 //! arms is not physical (a real face's support moves with the face), but,
 //! like `keep_resting_normal`, it ignores a tilt that is an artefact of
 //! the soft contact; whether ours should do the same (and what it does to
