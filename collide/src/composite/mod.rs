@@ -50,6 +50,7 @@ mod earliest;
 mod edges;
 mod error;
 mod exact_aabb;
+mod expansion;
 mod ghost;
 mod heightfield;
 mod manifolds;
