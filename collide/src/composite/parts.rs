@@ -101,7 +101,12 @@ fn with_triangle<R>(
     let [a, b, c] = corners;
     let shape = Shape::Triangle(Triangle::new(a, b, c));
     let identity = Isometry3::identity();
-    f(Part { index, shape: &shape, pose: &identity, face: Some(Face { corners, active, span: None }) })
+    f(Part {
+        index,
+        shape: &shape,
+        pose: &identity,
+        face: Some(Face { corners, active, span: None }),
+    })
 }
 
 impl CompositeRef<'_> {

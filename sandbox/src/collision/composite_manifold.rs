@@ -33,9 +33,9 @@
 //! [`ManifoldSet`] on the stack.
 
 use arrayvec::ArrayVec;
+use collide::Shape;
 use collide::composite::{ManifoldSet, PartIds, bounding_aabb, contact_manifolds};
 use collide::nalgebra::{Isometry3, Point3, Vector3};
-use collide::Shape;
 
 use crate::collision::manifold::{ContactPoint, MAX_MANIFOLD_POINTS, Manifold};
 use crate::tolerances::LINEAR_SLOP;
