@@ -23,13 +23,7 @@
 //! Departures: handles carry a generation, so a removed proxy's handle is
 //! an error rather than an alias of a later proxy in the same node; boxes
 //! and margins are checked (typed errors); the payload is any `T: Copy`;
-//! a move does not stretch the fat box along the displacement; and each
-//! node's children and their boxes are also kept together in one
-//! cache-line-sized record (`Links`) beside the node, so a query tests
-//! both children of a node from one line and reads a child's own node only
-//! to descend into it or to hand over a proxy (nodes stored in insertion
-//! order scattered a query's reads: 52 first-level cache misses per box
-//! query against the static build's 18, on the `bvh` benchmark).
+//! a move does not stretch the fat box along the displacement.
 
 use nalgebra::Vector3;
 
@@ -85,24 +79,6 @@ struct Node<T> {
     slot: Slot<T>,
 }
 
-/// What a query reads of a node: its children and their boxes side by
-/// side, one 64-byte line. A leaf (or a free node) has `NULL` children and
-/// unused boxes. Kept equal to the children's own boxes by
-/// [`DynamicTree::recompute`], which every change of an internal node's
-/// children or of a child's box goes through.
-#[derive(Clone, Copy, Debug)]
-#[repr(C, align(64))]
-struct Links {
-    boxes: [Aabb; 2],
-    children: [u32; 2],
-}
-
-const LEAF_LINKS: Links = Links {
-    boxes: [Aabb::new(nalgebra::Point3::new(0.0, 0.0, 0.0), nalgebra::Point3::new(0.0, 0.0, 0.0));
-        2],
-    children: [NULL, NULL],
-};
-
 /// A dynamic AABB tree of proxies with payloads of type `T` (see the module
 /// docs for the method). Every query walks it with a stack on the call
 /// stack and does not allocate (see [`INLINE_STACK_DEPTH`](super::INLINE_STACK_DEPTH)).
@@ -135,8 +111,6 @@ const LEAF_LINKS: Links = Links {
 #[derive(Clone, Debug)]
 pub struct DynamicTree<T: Copy> {
     nodes: Vec<Node<T>>,
-    /// `links[n]` is node `n`'s children and their boxes (see [`Links`]).
-    links: Vec<Links>,
     root: u32,
     free_head: u32,
     proxy_count: usize,
@@ -151,7 +125,7 @@ impl<T: Copy> Default for DynamicTree<T> {
 impl<T: Copy> DynamicTree<T> {
     /// An empty tree; no allocation until the first insertion.
     pub const fn new() -> Self {
-        Self { nodes: Vec::new(), links: Vec::new(), root: NULL, free_head: NULL, proxy_count: 0 }
+        Self { nodes: Vec::new(), root: NULL, free_head: NULL, proxy_count: 0 }
     }
 
     /// Number of proxies.
@@ -384,9 +358,6 @@ impl<T: Copy> DynamicTree<T> {
                         if node.height != 0 || node.children != [NULL, NULL] {
                             return defect(n, "a leaf has children or a height");
                         }
-                        if self.links[n as usize].children != [NULL, NULL] {
-                            return defect(n, "a leaf's links name children");
-                        }
                     }
                     Slot::Internal => {
                         let [a, b] = node.children;
@@ -402,10 +373,6 @@ impl<T: Copy> DynamicTree<T> {
                         }
                         if node.aabb != na.aabb.merged(&nb.aabb) {
                             return defect(n, "the box is not the union of the children's");
-                        }
-                        let links = &self.links[n as usize];
-                        if links.children != [a, b] || links.boxes != [na.aabb, nb.aabb] {
-                            return defect(n, "the links do not hold the children and their boxes");
                         }
                         stack.extend([a, b]);
                     }
@@ -436,11 +403,9 @@ impl<T: Copy> DynamicTree<T> {
             Node { aabb, parent: NULL, children: [NULL, NULL], height: 0, generation: 0, slot };
         if self.free_head == NULL {
             self.nodes.push(fresh);
-            self.links.push(LEAF_LINKS);
             return (self.nodes.len() - 1) as u32;
         }
         let n = self.free_head;
-        self.links[n as usize] = LEAF_LINKS;
         let node = &mut self.nodes[n as usize];
         self.free_head = node.parent;
         *node = Node { generation: node.generation.wrapping_add(1), ..fresh };
@@ -453,7 +418,6 @@ impl<T: Copy> DynamicTree<T> {
         node.children = [NULL, NULL];
         node.parent = self.free_head;
         self.free_head = n;
-        self.links[n as usize] = LEAF_LINKS;
     }
 
     /// Inserts the detached leaf `leaf` (see the module docs).
@@ -572,14 +536,12 @@ impl<T: Copy> DynamicTree<T> {
         debug_assert!(n == NULL, "refit_ancestors found a cycle");
     }
 
-    /// Recomputes an internal node's box, height and links from its
-    /// children.
+    /// Recomputes an internal node's box and height from its children.
     fn recompute(&mut self, n: u32) {
         let [a, b] = self.nodes[n as usize].children;
         let (na, nb) = (&self.nodes[a as usize], &self.nodes[b as usize]);
         let aabb = na.aabb.merged(&nb.aabb);
         let height = 1 + na.height.max(nb.height);
-        self.links[n as usize] = Links { boxes: [na.aabb, nb.aabb], children: [a, b] };
         let node = &mut self.nodes[n as usize];
         node.aabb = aabb;
         node.height = height;
@@ -714,19 +676,11 @@ impl<T: Copy> Hierarchy for DynamicTree<T> {
 
     #[inline]
     fn content(&self, node: u32) -> NodeContent {
-        // From the links alone: a node in the tree with no children is a leaf.
-        let children = self.links[node as usize].children;
-        if children[0] == NULL {
-            NodeContent::Leaf { first: node, count: 1 }
-        } else {
-            NodeContent::Internal(children)
+        let n = &self.nodes[node as usize];
+        match n.slot {
+            Slot::Leaf(_) => NodeContent::Leaf { first: node, count: 1 },
+            _ => NodeContent::Internal(n.children),
         }
-    }
-
-    #[inline]
-    fn child_boxes(&self, node: u32, _children: [u32; 2]) -> [&Aabb; 2] {
-        let boxes = &self.links[node as usize].boxes;
-        [&boxes[0], &boxes[1]]
     }
 
     #[inline]
