@@ -63,7 +63,7 @@ fn ghost_normal(
     point_on_face: &Point3<f32>,
     normal_from_face: &Vector3<f32>,
     other: &Side<'_>,
-) -> Option<Vector3<f32>> {
+) -> Option<FaceSide> {
     let n = face.normal()?;
     // Already along the face normal (either side): a face contact.
     if normal_from_face.cross(&n).norm() <= FACE_NORMAL_ANGLE {
@@ -75,10 +75,19 @@ fn ghost_normal(
     Some(face_side(face, &n, other))
 }
 
+/// A face normal turned towards the other shape, and that shape's deepest
+/// point along it (its support point along `-normal`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FaceSide {
+    pub(crate) normal: Vector3<f32>,
+    pub(crate) deepest: Point3<f32>,
+}
+
 /// The face normal `n` (or `-n`) on the side of the face's plane where
 /// `other` mostly lies: the side whose push out of the plane is the
 /// shorter, i.e. the midpoint of `other`'s extent along `n` is on it
-/// (`n` when it is on the plane, or for non-finite extents).
+/// (`n` when it is on the plane, or for non-finite extents). The extent is
+/// the face's [`Span`](super::parts::Span) when the walk measured it.
 ///
 /// Not the side of `other`'s origin: a shape's origin need not lie in it
 /// (a hull's vertices may all sit away from its frame's origin, as a
@@ -86,12 +95,20 @@ fn ghost_normal(
 /// prism resting on the waves has its origin below them), and a shape
 /// just touching the face from above would then be pushed down through
 /// it, as deep as the shape is tall.
-fn face_side(face: &Face, n: &Vector3<f32>, other: &Side<'_>) -> Vector3<f32> {
+fn face_side(face: &Face, n: &Vector3<f32>, other: &Side<'_>) -> FaceSide {
+    let (highest, lowest) = match face.span {
+        Some(span) => (span.highest, span.lowest),
+        None => (support_world(other, n), support_world(other, &-n)),
+    };
     let plane = n.dot(&face.corners[0].coords);
-    let above = n.dot(&support_world(other, n).coords) - plane;
-    let below = plane - n.dot(&support_world(other, &-n).coords);
+    let above = n.dot(&highest.coords) - plane;
+    let below = plane - n.dot(&lowest.coords);
     // Written so that NaN keeps the front side.
-    if below > above { -n } else { *n }
+    if below > above {
+        FaceSide { normal: -n, deepest: highest }
+    } else {
+        FaceSide { normal: *n, deepest: lowest }
+    }
 }
 
 /// The world point of `side` farthest along `dir`.
@@ -109,10 +126,10 @@ pub(crate) fn correct_penetration(leaf: &Leaf<'_, '_>, p: &Penetration) -> Corre
     } else {
         (&leaf.a, p.point_b, -p.normal.into_inner())
     };
-    let Some(s) = ghost_normal(&face, &on_face, &from_face, other) else {
+    let Some(FaceSide { normal: s, deepest }) = ghost_normal(&face, &on_face, &from_face, other)
+    else {
         return Correction::Keep;
     };
-    let deepest = support_world(other, &-s);
     let depth = s.dot(&(face.corners[0] - deepest));
     if !(depth >= 0.0) {
         return Correction::Drop;
@@ -128,7 +145,7 @@ pub(crate) fn correct_penetration(leaf: &Leaf<'_, '_>, p: &Penetration) -> Corre
 /// The corrected normal of every contact of a leaf whose triangle has
 /// all three edges inactive: the face normal on the other shape's side
 /// (see [`face_side`]), with which side holds the face (`None` for other leaves).
-pub(crate) fn face_normal_only(leaf: &Leaf<'_, '_>) -> Option<(Face, bool, Vector3<f32>)> {
+pub(crate) fn face_normal_only(leaf: &Leaf<'_, '_>) -> Option<(Face, bool, FaceSide)> {
     let (face, face_is_a) = face_of(leaf)?;
     if face.active != 0 {
         return None;
@@ -158,14 +175,14 @@ pub(crate) fn correct_manifold(
         (&leaf.a, deepest.point_b, -m.normal)
     };
     match ghost_normal(&face, &on_face, &from_face, other) {
-        Some(s) => face_manifold(leaf, &face, face_is_a, &s, prediction),
+        Some(side) => face_manifold(leaf, &face, face_is_a, &side, prediction),
         None => Correction::Keep,
     }
 }
 
 /// The manifold of a leaf along its face's normal `s` (unit, from the face
-/// towards the other shape): the other shape's supporting feature along
-/// `-s` clipped against the triangle, separations measured along `s`
+/// towards the other shape, with the other shape's deepest point along
+/// it): the other shape's supporting feature along `-s` clipped against the triangle, separations measured along `s`
 /// (see the module docs). The other shape's deepest point is the witness
 /// only when it lies over the triangle. `Drop` when nothing over the
 /// triangle is within `prediction`.
@@ -173,11 +190,11 @@ pub(crate) fn face_manifold(
     leaf: &Leaf<'_, '_>,
     face: &Face,
     face_is_a: bool,
-    s: &Vector3<f32>,
+    side: &FaceSide,
     prediction: f32,
 ) -> Correction<ContactManifold> {
     let other = if face_is_a { &leaf.b } else { &leaf.a };
-    let deepest = support_world(other, &-s);
+    let (s, deepest) = (&side.normal, side.deepest);
     let separation = s.dot(&(deepest - face.corners[0]));
     // Written so that NaN drops the pair.
     if !(separation <= prediction) {

@@ -44,11 +44,13 @@
 //! assert!(set.points().all(|(p, n, _)| (n.y - 1.0).abs() < 1e-6 && (p.separation + 0.001).abs() < 1e-5));
 //! ```
 
+mod bounding_aabb;
 mod compound;
 mod earliest;
 mod edges;
 mod error;
 mod exact_aabb;
+mod expansion;
 mod ghost;
 mod heightfield;
 mod manifolds;
@@ -62,6 +64,7 @@ mod shape_cast;
 mod time_of_impact;
 mod trimesh;
 
+pub use bounding_aabb::bounding_aabb;
 pub use compound::Compound;
 pub use edges::{EdgeKind, FLAT_EDGE_ANGLE};
 pub use error::CompositeError;

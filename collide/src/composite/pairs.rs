@@ -13,7 +13,8 @@
 
 use nalgebra::Isometry3;
 
-use super::parts::{CompositeRef, Face};
+use super::bounding_aabb::bounding_aabb;
+use super::parts::{CompositeRef, Face, Span};
 use crate::aabb::Aabb;
 use crate::error::QueryError;
 use crate::shape::Shape;
@@ -55,36 +56,55 @@ impl Leaf<'_, '_> {
 /// Calls `on_leaf` with every pair of convex parts of `a` and `b` whose
 /// boxes come within `margin` of each other, until it returns `false`.
 /// Returns whether it was stopped.
+///
+/// When both sides are composites, the smaller (by its own box) is
+/// expanded first, so each of its parts culls the larger with the part's
+/// own box: a tree of 22 prisms lying across a wave mesh visits the few
+/// triangles under each prism, not every triangle under the whole tree's
+/// box, each then tested against the tree's hierarchy.
 pub(crate) fn visit_leaves(
     a: &Side<'_>,
     b: &Side<'_>,
     margin: f32,
     on_leaf: &mut dyn FnMut(&Leaf<'_, '_>) -> bool,
 ) -> bool {
-    if let Some(ca) = CompositeRef::of(a.shape) {
-        let query = b.shape.aabb(&(a.pose.inverse() * b.pose)).expanded(margin);
+    let expand_a = match (CompositeRef::of(a.shape), CompositeRef::of(b.shape)) {
+        (Some(ca), Some(cb)) => {
+            let size = |c: CompositeRef<'_>| c.local_aabb().half_extents().norm_squared();
+            // Written so that a NaN size expands A, as a lone composite A is.
+            !(size(cb) < size(ca))
+        }
+        (Some(_), None) => true,
+        _ => false,
+    };
+    if expand_a && let Some(ca) = CompositeRef::of(a.shape) {
+        let query = bounding_aabb(b.shape, &(a.pose.inverse() * b.pose)).expanded(margin);
         ca.visit_overlapping(&query, |part| {
-            let side = Side {
+            let mut side = Side {
                 shape: part.shape,
                 pose: a.pose * part.pose,
                 part: Some(part.index),
                 face: part.face.map(|f| to_world(f, &a.pose)),
             };
-            if side.face.is_some_and(|f| beyond_plane(&f, b, margin)) {
+            if let Some(face) = &mut side.face
+                && measure_against_plane(face, b, margin) == PlaneTest::Beyond
+            {
                 return true;
             }
             !visit_leaves(&side, b, margin, on_leaf)
         })
     } else if let Some(cb) = CompositeRef::of(b.shape) {
-        let query = a.shape.aabb(&(b.pose.inverse() * a.pose)).expanded(margin);
+        let query = bounding_aabb(a.shape, &(b.pose.inverse() * a.pose)).expanded(margin);
         cb.visit_overlapping(&query, |part| {
-            let side = Side {
+            let mut side = Side {
                 shape: part.shape,
                 pose: b.pose * part.pose,
                 part: Some(part.index),
                 face: part.face.map(|f| to_world(f, &b.pose)),
             };
-            if side.face.is_some_and(|f| beyond_plane(&f, a, margin)) {
+            if let Some(face) = &mut side.face
+                && measure_against_plane(face, a, margin) == PlaneTest::Beyond
+            {
                 return true;
             }
             !visit_leaves(a, &side, margin, on_leaf)
@@ -94,28 +114,40 @@ pub(crate) fn visit_leaves(
     }
 }
 
+/// What the plane test found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PlaneTest {
+    /// `other` lies wholly on one side of the face's plane, farther than
+    /// the margin: the face's normal separates them, the pair is skipped.
+    Beyond,
+    /// It may touch the face (or was not tested).
+    Near,
+}
+
 /// Whether the convex `other` lies wholly on one side of the face's plane,
-/// farther than `margin` from it: the face's normal is then a separating
-/// axis and the pair can be skipped. Two support points; a composite
-/// `other` (expanded later) is never skipped here. Written so that NaN
-/// skips nothing.
-fn beyond_plane(face: &Face, other: &Side<'_>, margin: f32) -> bool {
+/// farther than `margin` from it (see [`PlaneTest`]). Two support points,
+/// kept in the face's [`Span`] for the ghost correction, which needs the
+/// same two. A composite `other` (expanded later) is never skipped here.
+/// Written so that NaN skips nothing.
+fn measure_against_plane(face: &mut Face, other: &Side<'_>, margin: f32) -> PlaneTest {
     if CompositeRef::of(other.shape).is_some() {
-        return false;
+        return PlaneTest::Near;
     }
     let Some(n) = face.normal() else {
-        return false;
+        return PlaneTest::Near;
     };
     let offset = n.dot(&face.corners[0].coords);
     let local_n = other.pose.inverse_transform_vector(&n);
-    let lowest = n.dot(&(other.pose * other.shape.local_support(&-local_n)).coords) - offset;
-    let highest = n.dot(&(other.pose * other.shape.local_support(&local_n)).coords) - offset;
-    lowest > margin || highest < -margin
+    let lowest = other.pose * other.shape.local_support(&-local_n);
+    let highest = other.pose * other.shape.local_support(&local_n);
+    face.span = Some(Span { lowest, highest });
+    let (low, high) = (n.dot(&lowest.coords) - offset, n.dot(&highest.coords) - offset);
+    if low > margin || high < -margin { PlaneTest::Beyond } else { PlaneTest::Near }
 }
 
 /// A face moved to the world by its composite's pose.
 fn to_world(face: Face, pose: &Isometry3<f32>) -> Face {
-    Face { corners: face.corners.map(|p| pose * p), active: face.active }
+    Face { corners: face.corners.map(|p| pose * p), active: face.active, span: None }
 }
 
 /// The first search margin, as a fraction of the pair's size: small enough

@@ -56,6 +56,18 @@ impl<'s> CompositeRef<'s> {
 pub(crate) struct Face {
     pub(crate) corners: [Point3<f32>; 3],
     pub(crate) active: u8,
+    /// The convex shape it is paired with, measured along
+    /// [`normal`](Self::normal) by the walk's plane test, when it ran
+    /// (world frame, as the corners then are).
+    pub(crate) span: Option<Span>,
+}
+
+/// A convex shape's support points along a face's unit normal `n`: the
+/// lowest (along `-n`) and the highest (along `n`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Span {
+    pub(crate) lowest: Point3<f32>,
+    pub(crate) highest: Point3<f32>,
 }
 
 impl Face {
@@ -89,7 +101,12 @@ fn with_triangle<R>(
     let [a, b, c] = corners;
     let shape = Shape::Triangle(Triangle::new(a, b, c));
     let identity = Isometry3::identity();
-    f(Part { index, shape: &shape, pose: &identity, face: Some(Face { corners, active }) })
+    f(Part {
+        index,
+        shape: &shape,
+        pose: &identity,
+        face: Some(Face { corners, active, span: None }),
+    })
 }
 
 impl CompositeRef<'_> {

@@ -10,7 +10,7 @@
 use nalgebra::{Isometry3, Vector3};
 
 use super::earliest::Earliest;
-use super::parts::CompositeRef;
+use super::expansion::{Expansion, HasShape};
 use super::proximity::check_pose;
 use super::results::{OnParts, PartIds};
 use crate::bvh::RayControl;
@@ -94,6 +94,12 @@ struct Moving<'s> {
     part: Option<u32>,
 }
 
+impl HasShape for Moving<'_> {
+    fn shape(&self) -> &Shape {
+        self.shape
+    }
+}
+
 /// Casts `a` against `b`, expanding a composite side into its parts,
 /// recording into `best`. Returns early once an overlap is found.
 fn cast(
@@ -105,11 +111,7 @@ fn cast(
     if best.found_overlap() {
         return Ok(());
     }
-    let (composite, comp_side, other, composite_is_a) = if let Some(c) = CompositeRef::of(b.shape) {
-        (c, b, a, false)
-    } else if let Some(c) = CompositeRef::of(a.shape) {
-        (c, a, b, true)
-    } else {
+    let Some(expansion) = Expansion::of(a, b) else {
         let answer = crate::query::try_shape_cast(
             a.shape,
             &a.pose,
@@ -119,16 +121,16 @@ fn cast(
             &b.vel,
             best.limit(max_toi),
         )?;
-        let parts = PartIds { a: a.part, b: b.part };
-        best.record(answer, parts);
+        best.record(answer, PartIds { a: a.part, b: b.part });
         return Ok(());
     };
+    let (comp_side, other) = (expansion.side, expansion.other);
     // The other side's box and motion in the composite's frame.
     let inverse = comp_side.pose.inverse();
     let other_box = other.shape.aabb(&(inverse * other.pose));
     let motion = inverse.transform_vector(&(other.vel - comp_side.vel));
     let mut error = None;
-    composite.visit_swept(&other_box, &motion, best.limit(max_toi), |part, entry| {
+    expansion.composite.visit_swept(&other_box, &motion, best.limit(max_toi), |part, entry| {
         if !(entry <= best.limit(max_toi)) {
             return RayControl::Continue;
         }
@@ -138,12 +140,7 @@ fn cast(
             vel: comp_side.vel,
             part: Some(part.index),
         };
-        let result = if composite_is_a {
-            cast(&side, other, max_toi, best)
-        } else {
-            cast(other, &side, max_toi, best)
-        };
-        if let Err(e) = result {
+        if let Err(e) = expansion.in_order(&side, |a, b| cast(a, b, max_toi, best)) {
             error = Some(e);
             return RayControl::Stop;
         }

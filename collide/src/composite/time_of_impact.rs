@@ -14,7 +14,7 @@
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use super::earliest::Earliest;
-use super::parts::CompositeRef;
+use super::expansion::{Expansion, HasShape};
 use super::results::{OnParts, PartIds};
 use crate::aabb::Aabb;
 use crate::error::QueryError;
@@ -102,6 +102,12 @@ struct Swept<'s> {
     part: Option<u32>,
 }
 
+impl HasShape for Swept<'_> {
+    fn shape(&self) -> &Shape {
+        self.shape
+    }
+}
+
 /// The query's limits.
 struct Query {
     max_toi: f32,
@@ -145,11 +151,7 @@ fn toi(
     if best.found_overlap() {
         return Ok(());
     }
-    let (composite, comp_side, other, composite_is_a) = if let Some(c) = CompositeRef::of(b.shape) {
-        (c, b, a, false)
-    } else if let Some(c) = CompositeRef::of(a.shape) {
-        (c, a, b, true)
-    } else {
+    let Some(expansion) = Expansion::of(a, b) else {
         let answer = crate::query::try_time_of_impact(
             a.shape,
             &a.sweep,
@@ -158,10 +160,10 @@ fn toi(
             best.limit(query.max_toi),
             query.target,
         )?;
-        let parts = PartIds { a: a.part, b: b.part };
-        best.record(answer, parts);
+        best.record(answer, PartIds { a: a.part, b: b.part });
         return Ok(());
     };
+    let (composite, comp_side, other) = (expansion.composite, expansion.side, expansion.other);
     let region = reach_box(comp_side, other, query, composite.local_aabb());
     let mut error = None;
     composite.visit_overlapping(&region, |part| {
@@ -171,12 +173,7 @@ fn toi(
             ..comp_side.sweep
         };
         let side = Swept { shape: part.shape, sweep, part: Some(part.index) };
-        let result = if composite_is_a {
-            toi(&side, other, query, best)
-        } else {
-            toi(other, &side, query, best)
-        };
-        if let Err(e) = result {
+        if let Err(e) = expansion.in_order(&side, |a, b| toi(a, b, query, best)) {
             error = Some(e);
             return false;
         }

@@ -33,9 +33,9 @@
 //! [`ManifoldSet`] on the stack.
 
 use arrayvec::ArrayVec;
-use collide::composite::{ManifoldSet, PartIds, contact_manifolds};
+use collide::Shape;
+use collide::composite::{ManifoldSet, PartIds, bounding_aabb, contact_manifolds};
 use collide::nalgebra::{Isometry3, Point3, Vector3};
-use collide::{Shape, SupportMap};
 
 use crate::collision::manifold::{ContactPoint, MAX_MANIFOLD_POINTS, Manifold};
 use crate::tolerances::LINEAR_SLOP;
@@ -67,8 +67,9 @@ pub(crate) fn collide_composite_pair(
     out.clear();
     // The gap between the two boxes along the axis that separates them
     // most bounds the shapes' distance from below (NaN gives 0: not
-    // proven apart).
-    let (box_a, box_b) = (a.aabb(pose_a), b.aabb(pose_b));
+    // proven apart). The composites' boxes are their local boxes turned,
+    // not their exact ones (a compound's is the union of every part's).
+    let (box_a, box_b) = (bounding_aabb(a, pose_a), bounding_aabb(b, pose_b));
     let gap = (0..3)
         .map(|k| (box_a.min[k] - box_b.max[k]).max(box_b.min[k] - box_a.max[k]))
         .fold(0.0f32, f32::max);
