@@ -79,7 +79,7 @@ use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::workers::{Workers, slots_in};
 
 mod surface_contacts;
-use surface_contacts::touching_surface_toi;
+use surface_contacts::{surface_contacts_hold, touching_surface_toi};
 
 /// A body is fast when it moved more than this fraction of its thinnest
 /// half-width in a step (Box2D v3's safety factor): slower ones cannot
@@ -528,6 +528,9 @@ fn cached_pair_toi(
         // in `trees`): it goes back only if its core met the surface or it
         // ended deeper than allowed from the front (`surface_contacts.rs`).
         if (is_surface(bodies, slots.0) || is_surface(bodies, slots.1)) && pair.point_count > 0 {
+            if surface_contacts_hold(bodies, contacts, scratch, pair, slots) {
+                return NO_IMPACT;
+            }
             return touching_surface_toi(bodies, scratch, (a, b), slots);
         }
         pair_toi(bodies, scratch, a, b, slots)
