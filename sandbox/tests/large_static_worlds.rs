@@ -112,3 +112,93 @@ fn boxes_land_on_tiles_added_before_and_during_the_fall() {
         }
     }
 }
+
+/// The most body slots a step's per-slot passes may walk per awake body,
+/// plus a few per pair: each pass walks the awake bodies, the last step's
+/// (to reset their entries) or the pairs' bodies once or twice. A pass
+/// over every slot of the 10⁵ tiles would be a thousand times this.
+const VISITS_PER_AWAKE_BODY: u64 = 64;
+
+/// A million fixed bodies cost nothing per step (issue 39), counted
+/// without a clock: with one box falling onto, bouncing on and falling
+/// asleep on a grid of 100,489 fixed tiles, every step's per-slot passes
+/// walk a few dozen slots ([`World::slot_visits`]), not the tiles; and
+/// they walk exactly as many as in the same world with only the 3 × 3
+/// tiles around the box, which it lands on bit for bit as on the grid,
+/// step for step, on one and two threads. The box
+/// lands and sleeps (so the islands are found), and is then struck awake
+/// again.
+#[test]
+fn one_awake_box_among_100k_fixed_tiles_visits_few_slots() {
+    for threads in [1, 2] {
+        let build = |side: usize, corner: f32| {
+            let settings = StepSettings { threads, ..StepSettings::default() };
+            let mut world = World::with_settings(settings).unwrap();
+            add_tiles(&mut world, side, corner, corner);
+            // Over the centre of the tile at (1, 1), rotated to land on
+            // an edge and rock before it sleeps.
+            let desc = BodyDesc::dynamic(cube(0.5))
+                .with_position(Vector3::new(1.0, 2.0, 1.0))
+                .with_rotation(UnitQuaternion::new(Vector3::new(0.3, 0.0, 0.2)));
+            let b = world.add_body(desc).unwrap();
+            (world, b)
+        };
+        let (mut big, b) = build(317, -316.0);
+        let (mut small, b_small) = build(3, -2.0);
+        assert_eq!(big.body_count(), 317 * 317 + 1);
+        let mut slept = false;
+        let mut most = 0;
+        for step in 0..400 {
+            if step == 300 {
+                // Struck awake again after it slept.
+                for (world, body) in [(&mut big, b), (&mut small, b_small)] {
+                    let at = world.pose(body).unwrap().translation.vector.into();
+                    world.apply_impulse(body, Vector3::new(0.0, 3.0, 0.0), at).unwrap();
+                }
+            }
+            big.step(1.0 / 60.0);
+            small.step(1.0 / 60.0);
+            let awake = u64::from(big.is_awake(b).unwrap());
+            slept |= awake == 0;
+            let visits = big.slot_visits();
+            assert!(
+                visits <= VISITS_PER_AWAKE_BODY * awake.max(1),
+                "{threads} threads, step {step}: {visits} slots visited"
+            );
+            assert_eq!(visits, small.slot_visits(), "{threads} threads, step {step}");
+            assert_eq!(big.pose(b), small.pose(b_small), "{threads} threads, step {step}");
+            most = most.max(visits);
+        }
+        big.validate().unwrap();
+        assert!(slept, "{threads} threads: the box never slept");
+        // The count is live: an awake step walks at least its one mover.
+        assert!(most >= 1, "{threads} threads: no slot counted");
+        let y = big.pose(b).unwrap().translation.y;
+        assert!(y > 0.4 && y < 3.0, "{threads} threads: the box is at y = {y}");
+    }
+}
+
+/// The count of [`one_awake_box_among_100k_fixed_tiles_visits_few_slots`]
+/// sees a pass over every slot: with most slots awake (2,000 boxes on a
+/// floor), a step's passes walk every slot several times.
+#[test]
+fn slot_visits_count_passes_over_every_slot_when_most_bodies_move() {
+    let mut world = common::world(false);
+    world
+        .add_body(
+            BodyDesc::fixed(Cuboid::new(Vector3::new(100.0, 0.5, 100.0)).into())
+                .with_position(Vector3::new(0.0, -0.5, 0.0)),
+        )
+        .unwrap();
+    for k in 0..2000 {
+        let at = Vector3::new(
+            (k % 45) as f32 * 2.0 - 45.0,
+            1.0 + (k / 2025) as f32,
+            (k / 45) as f32 * 2.0 - 45.0,
+        );
+        world.add_body(BodyDesc::dynamic(cube(0.5)).with_position(at)).unwrap();
+    }
+    world.step(1.0 / 60.0);
+    let visits = world.slot_visits();
+    assert!(visits >= 5 * 2001, "{visits} slots visited");
+}

@@ -18,6 +18,7 @@ use crate::body::{BodyDesc, BodyId, BodyKind};
 use crate::collision::aabb::Aabb;
 use crate::error::WorldError;
 use crate::events::RemovalReason;
+use crate::slot_visits;
 use crate::tolerances::AABB_MARGIN;
 use crate::workers::Workers;
 use collide::MassProperties;
@@ -410,11 +411,13 @@ impl Bodies {
         if self.movers.len() < self.records.len() / MOVERS_SHARE_FOR_ALL_SLOTS {
             // Few movers among many fixed bodies (whose reach stays 0):
             // only theirs, on this thread.
+            slot_visits::count(self.movers.len());
             for &i in &self.movers {
                 self.reach[i as usize] = dt * speed(i as usize);
             }
             return;
         }
+        slot_visits::count(self.reach.len());
         workers.for_each_run(&mut self.reach, SLOTS_PER_RUN, |first, reach| {
             for (j, reach) in reach.iter_mut().enumerate() {
                 *reach = dt * speed(first + j);
@@ -432,6 +435,7 @@ impl Bodies {
         // Only movers are ever active: with few of them among many fixed
         // bodies, those alone are screened, on this thread.
         let few = self.movers.len() < self.len() / MOVERS_SHARE_FOR_ALL_SLOTS;
+        slot_visits::count(if few { self.movers.len() } else { self.len() });
         let failed = if few {
             self.movers
                 .iter()

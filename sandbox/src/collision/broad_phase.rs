@@ -926,6 +926,7 @@ pub(crate) fn update_broad_phase(
     if bodies.movers.len() < bodies.len() / MOVERS_SHARE_FOR_ALL_SLOTS {
         // Few moving bodies among many fixed ones: only theirs are
         // refitted, on this thread, in slot order.
+        crate::slot_visits::count(bodies.movers.len());
         for &slot in &bodies.movers {
             let i = slot as usize;
             if bodies.active[i] && refit(&mut fat[i], &swept_box(bodies, i, dt), AABB_MARGIN) {
@@ -938,6 +939,7 @@ pub(crate) fn update_broad_phase(
     // The boxes are refitted on the workers, each fixed run of slots
     // writing its own fat boxes and flags; the moved slots are then listed
     // in slot order, as one thread would list them.
+    crate::slot_visits::count(fat.len());
     is_moved.clear();
     is_moved.resize(fat.len(), false);
     let slices = (&mut fat[..], &mut is_moved[..]);

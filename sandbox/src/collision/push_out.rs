@@ -57,6 +57,7 @@ use crate::body::storage::Bodies;
 use crate::collision::pair_cache::PairCache;
 use crate::collision::surface_depth::front_depth;
 use crate::collision::sweep_fast_bodies::{SweepScratch, overlap_along_manifold, pair_slots};
+use crate::slot_visits;
 use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::workers::Workers;
@@ -109,7 +110,13 @@ pub(crate) fn push_out_of_still_bodies(
 ) {
     let _timer = times.time(Stage::PushOut);
     let moving = continuous.moving();
-    scratch.pushed.clear();
+    // `pushed` is 0 at every slot but those of the last call's candidates,
+    // which are reset here; it only grows, so a world's fixed bodies cost
+    // the stage nothing.
+    for &(_, i, _) in scratch.candidates.iter().flatten() {
+        scratch.pushed[i as usize] = 0.0;
+    }
+    slot_visits::count(scratch.candidates.iter().map(Vec::len).sum());
     scratch.pushed.resize(bodies.len(), 0.0);
     // The pairs the passes look at are listed on the workers, each run of
     // pairs its own list, so that one thread walks those alone.

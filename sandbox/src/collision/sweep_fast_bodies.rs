@@ -69,11 +69,12 @@ use crate::collision::body_shapes::{
 use collide::{Contact, Sphere, Sweep, TimeOfImpact};
 
 use crate::body::BodyKind;
-use crate::body::storage::Bodies;
+use crate::body::storage::{Bodies, MOVERS_SHARE_FOR_ALL_SLOTS};
 use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::pair_cache::{CachedPair, PairCache};
 use crate::collision::sweep_surface::{SurfaceSweep, sweep_against_surface};
+use crate::slot_visits;
 use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::workers::{Workers, slots_in};
@@ -145,6 +146,10 @@ pub(crate) struct SweepScratch {
     arc: Vec<f32>,
     /// The step's duration, s.
     dt: f32,
+    /// The bodies that moved this step (the `awake` list of
+    /// [`Self::remember_start_poses`]): the only slots whose flags and
+    /// times may differ from their resting values, reset at the next step.
+    moved: Vec<u32>,
     /// The earliest time of impact that moves the body back, in `[0, 1]`
     /// of the step (1: none).
     toi: Vec<f32>,
@@ -191,10 +196,30 @@ impl SweepScratch {
     ) {
         let _timer = times.time(Stage::SweepFastBodies);
         self.dt = dt;
+        // The per-slot flags and times hold their resting values at every
+        // slot but those of the bodies that moved last step, which are
+        // reset here; the arrays only grow, so a world's fixed bodies cost
+        // the stage nothing.
+        for &slot in &self.moved {
+            let i = slot as usize;
+            self.moving[i] = false;
+            self.fast[i] = false;
+            self.sinkable[i] = false;
+            self.toi[i] = 1.0;
+            self.toi_still[i] = 1.0;
+        }
+        slot_visits::count(self.moved.len() + awake.len());
         let n = bodies.len();
         self.start.resize(n, Isometry3::identity());
-        self.moving.clear();
         self.moving.resize(n, false);
+        self.fast.resize(n, false);
+        self.sinkable.resize(n, false);
+        self.shift.resize(n, Vector3::zeros());
+        self.arc.resize(n, 0.0);
+        self.toi.resize(n, 1.0);
+        self.toi_still.resize(n, 1.0);
+        self.moved.clear();
+        self.moved.extend_from_slice(awake);
         for &slot in awake {
             let i = slot as usize;
             self.start[i] = bodies.poses[i];
@@ -267,22 +292,15 @@ pub(crate) fn sweep_fast_bodies(
     let contacts = &*contacts;
     let fat = &broad_phase.fat;
     let n = bodies.len();
-    scratch.fast.clear();
-    scratch.fast.resize(n, false);
-    scratch.sinkable.clear();
-    scratch.sinkable.resize(n, false);
-    scratch.shift.resize(n, Vector3::zeros());
-    scratch.arc.resize(n, 0.0);
+    // `remember_start_poses` sized the per-slot arrays and left them at
+    // their resting values but for the moving bodies' start poses.
+    debug_assert!(scratch.moved == awake && scratch.fast.len() == n);
     measure_motions(bodies, awake, workers, scratch);
     let any_fast = awake.iter().any(|&slot| scratch.fast[slot as usize]);
     let any_sinkable = awake.iter().any(|&slot| scratch.sinkable[slot as usize]);
     if !(any_fast || any_sinkable) {
         return;
     }
-    scratch.toi.clear();
-    scratch.toi.resize(n, 1.0);
-    scratch.toi_still.clear();
-    scratch.toi_still.resize(n, 1.0);
     // Each pair's time is found on the workers, each run of pairs listing
     // its impacts, which are then applied in pair order (taking minima, so
     // the order could not change a bit anyway): one thread walks only the
@@ -473,38 +491,67 @@ fn measure_motions(bodies: &Bodies, awake: &[u32], workers: &Workers, scratch: &
     let SweepScratch { start, fast, sinkable, shift, arc, dt, .. } = scratch;
     let (start, dt) = (&start[..], *dt);
     let slices = (&mut fast[..], &mut sinkable[..], &mut shift[..], &mut arc[..]);
-    workers.for_each_zipped_run(slices, BODIES_PER_RUN, |first, (fast, sinkable, shift, arc)| {
+    if awake.len() < bodies.len() / MOVERS_SHARE_FOR_ALL_SLOTS {
+        // Few moving bodies among many slots (a world of fixed bodies):
+        // only theirs, on this thread, each measured as in the runs below.
+        slot_visits::count(awake.len());
+        let (fast, sinkable, shift, arc) = slices;
+        for &slot in awake {
+            measure_motion(bodies, start, dt, slot as usize, (fast, sinkable, shift, arc), 0);
+        }
+        return;
+    }
+    slot_visits::count(bodies.len());
+    workers.for_each_zipped_run(slices, BODIES_PER_RUN, |first, runs| {
+        let (fast, sinkable, shift, arc) = runs;
         for &slot in slots_in(awake, first..first + fast.len()) {
-            let i = slot as usize;
-            let j = i - first;
-            let r = &bodies.records[i];
-            let (begin, end) = (&start[i], &bodies.poses[i]);
-            let moved = end * r.mass.local_center - begin * r.mass.local_center;
-            shift[j] = moved;
-            let spin = bodies.angular_velocities[i].norm() * dt;
-            // Cheap bound first: the turn θ between the poses has
-            // |imag(q_end q_start⁻¹)| = sin(θ/2) = x, and θ = 2 asin x ≤ π x.
-            // A body below the threshold on the bound is not fast, and most
-            // bodies are, so the arc's inverse trigonometry is only paid
-            // near the threshold.
-            let half_sine = (end.rotation * begin.rotation.inverse()).imag().norm();
-            let arc_bound = (std::f32::consts::PI * half_sine).max(spin) * r.extent;
-            let threshold = FAST_FRACTION * r.min_extent;
-            // Written so that NaN is not sinkable.
-            sinkable[j] = moved.norm() + arc_bound > STILL_ALLOWANCE.min(threshold);
-            if moved.norm() + arc_bound <= threshold {
-                arc[j] = arc_bound;
-                continue;
-            }
-            // The turn is at least the arc between the poses, and at least
-            // the angular speed over the step (see `SweepScratch::sweep`).
-            let exact = turn_arc(bodies, begin, dt, i);
-            arc[j] = exact;
-            // Written so that NaN is not fast (the invalid-body check
-            // removes it).
-            fast[j] = moved.norm() + exact > threshold;
+            measure_motion(bodies, start, dt, slot as usize, (fast, sinkable, shift, arc), first);
         }
     });
+}
+
+/// Runs of the per-slot `fast`, `sinkable`, `shift` and `arc` arrays.
+type MotionRuns<'a> = (&'a mut [bool], &'a mut [bool], &'a mut [Vector3<f32>], &'a mut [f32]);
+
+/// Measures body `i` into its entries of the runs (each starting at slot
+/// `first`): its centre's `shift`, its turn's `arc`, whether it is `fast`
+/// and `sinkable`.
+#[inline]
+fn measure_motion(
+    bodies: &Bodies,
+    start: &[Isometry3<f32>],
+    dt: f32,
+    i: usize,
+    (fast, sinkable, shift, arc): MotionRuns<'_>,
+    first: usize,
+) {
+    let j = i - first;
+    let r = &bodies.records[i];
+    let (begin, end) = (&start[i], &bodies.poses[i]);
+    let moved = end * r.mass.local_center - begin * r.mass.local_center;
+    shift[j] = moved;
+    let spin = bodies.angular_velocities[i].norm() * dt;
+    // Cheap bound first: the turn θ between the poses has
+    // |imag(q_end q_start⁻¹)| = sin(θ/2) = x, and θ = 2 asin x ≤ π x.
+    // A body below the threshold on the bound is not fast, and most
+    // bodies are, so the arc's inverse trigonometry is only paid
+    // near the threshold.
+    let half_sine = (end.rotation * begin.rotation.inverse()).imag().norm();
+    let arc_bound = (std::f32::consts::PI * half_sine).max(spin) * r.extent;
+    let threshold = FAST_FRACTION * r.min_extent;
+    // Written so that NaN is not sinkable.
+    sinkable[j] = moved.norm() + arc_bound > STILL_ALLOWANCE.min(threshold);
+    if moved.norm() + arc_bound <= threshold {
+        arc[j] = arc_bound;
+        return;
+    }
+    // The turn is at least the arc between the poses, and at least
+    // the angular speed over the step (see `SweepScratch::sweep`).
+    let exact = turn_arc(bodies, begin, dt, i);
+    arc[j] = exact;
+    // Written so that NaN is not fast (the invalid-body check
+    // removes it).
+    fast[j] = moved.norm() + exact > threshold;
 }
 
 /// The time of impact that moves a body of the cached `pair` back

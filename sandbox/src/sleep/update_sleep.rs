@@ -15,11 +15,12 @@
 use collide::nalgebra::Vector3;
 
 use crate::body::BodyKind;
-use crate::body::storage::Bodies;
+use crate::body::storage::{Bodies, BodyRecord, MOVERS_SHARE_FOR_ALL_SLOTS};
 use crate::collision::pair_cache::PairCache;
 use crate::joint::storage::Joints;
 use crate::settings::StepSettings;
 use crate::sleep::union_find::UnionFind;
+use crate::slot_visits;
 use crate::stage_times::{Stage, StageTimes};
 use crate::workers::{Workers, slots_in};
 
@@ -30,8 +31,11 @@ const SLOTS_PER_RUN: usize = 2048;
 #[derive(Debug, Default)]
 pub(crate) struct SleepScratch {
     union_find: UnionFind,
-    /// Per island root: the shortest time any member has been still.
+    /// Per island root: the shortest time any member has been still
+    /// (infinite between calls).
     island_min_sleep: Vec<f32>,
+    /// The island root of each awake body, in `awake_slots` order.
+    roots: Vec<u32>,
 }
 
 /// Advances the still time of the bodies that were awake this step
@@ -62,28 +66,39 @@ pub(crate) fn update_sleep(
     // slots, each writing its own records.
     let Bodies { records, linear_velocities, angular_velocities, .. } = &mut *bodies;
     let (linear, angular) = (&linear_velocities[..], &angular_velocities[..]);
-    workers.for_each_run(records, SLOTS_PER_RUN, |first, records| {
-        for &slot in slots_in(awake_slots, first..first + records.len()) {
-            let i = slot as usize;
-            let r = &mut records[i - first];
-            if !r.alive {
-                continue;
-            }
-            let v = linear[i].norm_squared();
-            let w = angular[i].norm_squared() * r.extent * r.extent;
-            // The body's own threshold, else the world's.
-            let threshold_sq = r.sleep_threshold.map_or(threshold_sq, |s| s * s);
-            // A kinematic body moves at the velocity it was given however
-            // slow: it is still only when that is zero, so a moving one
-            // never sleeps and keeps its island (what touches it) awake.
-            let driven = r.kind == BodyKind::Kinematic && (v != 0.0 || w != 0.0);
-            if driven || v > threshold_sq || w > threshold_sq {
-                r.sleep_time = 0.0;
-            } else {
-                r.sleep_time += dt;
-            }
+    let advance = |i: usize, r: &mut BodyRecord| {
+        if !r.alive {
+            return;
         }
-    });
+        let v = linear[i].norm_squared();
+        let w = angular[i].norm_squared() * r.extent * r.extent;
+        // The body's own threshold, else the world's.
+        let threshold_sq = r.sleep_threshold.map_or(threshold_sq, |s| s * s);
+        // A kinematic body moves at the velocity it was given however
+        // slow: it is still only when that is zero, so a moving one
+        // never sleeps and keeps its island (what touches it) awake.
+        let driven = r.kind == BodyKind::Kinematic && (v != 0.0 || w != 0.0);
+        if driven || v > threshold_sq || w > threshold_sq {
+            r.sleep_time = 0.0;
+        } else {
+            r.sleep_time += dt;
+        }
+    };
+    if awake_slots.len() < records.len() / MOVERS_SHARE_FOR_ALL_SLOTS {
+        // Few awake bodies among many slots (a world of fixed bodies):
+        // only theirs, on this thread.
+        slot_visits::count(awake_slots.len());
+        for &slot in awake_slots {
+            advance(slot as usize, &mut records[slot as usize]);
+        }
+    } else {
+        slot_visits::count(records.len());
+        workers.for_each_run(records, SLOTS_PER_RUN, |first, records| {
+            for &slot in slots_in(awake_slots, first..first + records.len()) {
+                advance(slot as usize, &mut records[slot as usize - first]);
+            }
+        });
+    }
     if !settings.sleep_enabled {
         return;
     }
@@ -98,8 +113,11 @@ pub(crate) fn update_sleep(
         return;
     }
     let n = bodies.len();
-    let SleepScratch { union_find, island_min_sleep } = scratch;
-    union_find.reset(n);
+    let SleepScratch { union_find, island_min_sleep, roots } = scratch;
+    // Every slot a singleton again; only the slots the last step's unions
+    // joined are walked (the sets only grow with the slots).
+    slot_visits::count(union_find.joined());
+    union_find.undo(n);
     // Only pairs of two awake bodies join islands (an awake kinematic body
     // joins those of what it touches, so that one still enough to sleep
     // sleeps with them, and setting it moving wakes them): the stretches
@@ -120,21 +138,29 @@ pub(crate) fn update_sleep(
             union_find.union(r.body_a, r.body_b);
         }
     }
-    island_min_sleep.clear();
+    // Infinite at every slot between calls: the roots written here are
+    // reset below, and the array only grows.
     island_min_sleep.resize(n, f32::INFINITY);
+    roots.clear();
+    slot_visits::count(2 * awake_slots.len());
     for &slot in awake_slots {
         if bodies.active[slot as usize] {
-            let root = union_find.find(slot) as usize;
+            let root = union_find.find(slot);
+            roots.push(root);
             let t = bodies.records[slot as usize].sleep_time;
-            island_min_sleep[root] = island_min_sleep[root].min(t);
+            island_min_sleep[root as usize] = island_min_sleep[root as usize].min(t);
         }
     }
+    let mut roots_in_order = roots.iter();
     for &slot in awake_slots {
         let i = slot as usize;
         if !bodies.active[i] {
             continue;
         }
-        let root = union_find.find(slot);
+        // The root found for it above (nothing joined since).
+        let Some(&root) = roots_in_order.next() else {
+            break;
+        };
         if island_min_sleep[root as usize] >= settings.time_to_sleep {
             let r = &mut bodies.records[i];
             r.awake = false;
@@ -144,5 +170,8 @@ pub(crate) fn update_sleep(
             bodies.linear_velocities[i] = Vector3::zeros();
             bodies.angular_velocities[i] = Vector3::zeros();
         }
+    }
+    for &root in roots.iter() {
+        island_min_sleep[root as usize] = f32::INFINITY;
     }
 }

@@ -162,7 +162,7 @@ per_simd_target! {
         for i in 0..MAX_MANIFOLD_POINTS {
             // Missing points are zero, and adding zero after the first point
             // leaves the sum's bits alone.
-            center = center + points[i];
+            center += points[i];
             let r_a = points[i] - input_center_a;
             let r_b = points[i] - input_center_b;
             let rn_a_i = r_a.cross(&n);

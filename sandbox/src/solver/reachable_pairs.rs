@@ -45,6 +45,7 @@ use crate::body::storage::Bodies;
 use crate::collision::pair_cache::PairCache;
 use crate::collision::pair_cache::pair_material;
 use crate::prefetch::{PAIRS_AHEAD, PREFETCH_FROM_PAIRS, prefetch};
+use crate::slot_visits;
 use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::SPECULATIVE_DISTANCE;
 use crate::workers::Workers;
@@ -57,6 +58,9 @@ use crate::workers::Workers;
 /// set is taken as disturbed from the step's start by its whole reach,
 /// which can only solve more manifolds.
 const MAX_IMPACT_PASSES: usize = 32;
+
+/// A body's disturbance outside the impact set: none, never.
+const UNDISTURBED: (f32, f32) = (f32::INFINITY, 0.0);
 
 /// Pairs one worker gathers candidates from at a time: each costs tens of
 /// nanoseconds (a manifold's separations, two bodies' velocities).
@@ -188,9 +192,12 @@ pub(crate) fn mark_reachable_pairs(
     // for the bodies awake now.
     contacts.refresh_live(bodies);
     let Bodies { records, linear_velocities, angular_velocities, reach, active, .. } = bodies;
+    // Both per-slot arrays hold their resting value at every slot between
+    // calls (the entries this call writes, those of the candidates'
+    // bodies, are reset at its end), so that a world of many fixed bodies
+    // pays nothing here for them: they only grow with the slots.
     let disturbance = &mut scratch.disturbance;
-    disturbance.clear();
-    disturbance.resize(records.len(), (f32::INFINITY, 0.0));
+    disturbance.resize(records.len(), UNDISTURBED);
     scratch.solved_points = 0;
     scratch.solved.clear();
     scratch.far.clear();
@@ -254,7 +261,6 @@ pub(crate) fn mark_reachable_pairs(
     // looked at: the passes reach the same disturbances, pass for pass,
     // looking at a few pairs around each impact instead of every pair.
     let changed_in = &mut scratch.changed_in;
-    changed_in.clear();
     changed_in.resize(records.len(), 0);
     let mut settled = false;
     for pass in 0..MAX_IMPACT_PASSES as u32 {
@@ -296,9 +302,13 @@ pub(crate) fn mark_reachable_pairs(
     if !settled {
         // The cap: every disturbed body from the step's start by its
         // whole reach, until no body joins.
-        for d in disturbance.iter_mut().zip(reach.iter()) {
-            if d.0.0 < f32::INFINITY {
-                *d.0 = (0.0, d.1 / dt);
+        // Only the candidates' bodies can be disturbed; one met twice is
+        // set to the same value twice.
+        for cand in candidates.iter().flatten() {
+            for i in cand.bodies.map(|i| i as usize) {
+                if disturbance[i].0 < f32::INFINITY {
+                    disturbance[i] = (0.0, reach[i] / dt);
+                }
             }
         }
         for _ in 0..=candidate_count {
@@ -339,11 +349,18 @@ pub(crate) fn mark_reachable_pairs(
     scratch.solved_points = 0;
     scratch.solved.clear();
     scratch.far.clear();
-    for cand in candidates.iter().flatten().filter(|cand| cand.reachable) {
-        scratch.solved_points += cand.points as usize;
-        scratch.solved.push(cand.index);
-        scratch.far.push(cand.far);
+    for cand in candidates.iter().flatten() {
+        for i in cand.bodies.map(|i| i as usize) {
+            disturbance[i] = UNDISTURBED;
+            changed_in[i] = 0;
+        }
+        if cand.reachable {
+            scratch.solved_points += cand.points as usize;
+            scratch.solved.push(cand.index);
+            scratch.far.push(cand.far);
+        }
     }
+    slot_visits::count(2 * candidate_count);
 }
 
 #[cfg(test)]

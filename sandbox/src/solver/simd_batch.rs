@@ -21,17 +21,16 @@
 #![allow(clippy::needless_range_loop)]
 
 use std::mem::offset_of;
-use std::ops::{Add, Mul, Sub};
 
-use wide::f32x4;
-
-use collide::nalgebra::{Matrix3, Vector3};
+use collide::nalgebra::Vector3;
 
 use super::contact_solver::SolverParams;
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 use crate::prefetch::{prefetch, prefetch_ptr};
 use crate::solver::simd_target::per_simd_target;
 use crate::solver::solver_body::{BodyWindow, SolverBody};
+// One scalar, vector or symmetric matrix per manifold of a batch.
+pub(super) use crate::wide_lanes::{W, WideSym, WideVec};
 
 /// Manifolds solved side by side, one per lane.
 pub(crate) const LANES: usize = 4;
@@ -41,9 +40,6 @@ pub(crate) const LANES: usize = 4;
 /// face of four points reaches the sweep tolerance from an impact at
 /// 2,000 m/s within a few sweeps; the cap only bounds a lane that stalls.
 pub(crate) const MAX_MANIFOLD_SWEEPS: usize = 8;
-
-/// One scalar per manifold of a batch.
-pub(super) type W = f32x4;
 
 /// Number of point pairs `j < i` of a manifold: the entries of the strict
 /// upper triangle of its normal rows' coupling matrix.
@@ -55,68 +51,6 @@ pub(super) const COUPLING_PAIRS: usize = MAX_MANIFOLD_POINTS * (MAX_MANIFOLD_POI
 pub(super) const fn pair_index(j: usize, i: usize) -> usize {
     debug_assert!(j < i && i < MAX_MANIFOLD_POINTS);
     j * (2 * MAX_MANIFOLD_POINTS - j - 1) / 2 + (i - j - 1)
-}
-
-/// One vector per manifold of a batch, by component.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(super) struct WideVec {
-    pub x: W,
-    pub y: W,
-    pub z: W,
-}
-
-impl Add for WideVec {
-    type Output = Self;
-    #[inline]
-    fn add(self, o: Self) -> Self {
-        Self { x: self.x + o.x, y: self.y + o.y, z: self.z + o.z }
-    }
-}
-
-impl Sub for WideVec {
-    type Output = Self;
-    #[inline]
-    fn sub(self, o: Self) -> Self {
-        Self { x: self.x - o.x, y: self.y - o.y, z: self.z - o.z }
-    }
-}
-
-impl Mul<W> for WideVec {
-    type Output = Self;
-    #[inline]
-    fn mul(self, s: W) -> Self {
-        Self { x: self.x * s, y: self.y * s, z: self.z * s }
-    }
-}
-
-impl WideVec {
-    #[inline]
-    pub(super) fn dot(&self, o: &Self) -> W {
-        self.x * o.x + self.y * o.y + self.z * o.z
-    }
-
-    #[inline]
-    pub(super) fn cross(&self, o: &Self) -> Self {
-        Self {
-            x: self.y * o.z - self.z * o.y,
-            y: self.z * o.x - self.x * o.z,
-            z: self.x * o.y - self.y * o.x,
-        }
-    }
-
-    /// Sets lane `lane` to `v`.
-    #[inline]
-    pub(super) fn set(&mut self, lane: usize, v: &Vector3<f32>) {
-        self.x.as_mut_array()[lane] = v.x;
-        self.y.as_mut_array()[lane] = v.y;
-        self.z.as_mut_array()[lane] = v.z;
-    }
-
-    /// Lane `lane`.
-    #[inline]
-    pub(super) fn get(&self, lane: usize) -> Vector3<f32> {
-        Vector3::new(self.x.as_array()[lane], self.y.as_array()[lane], self.z.as_array()[lane])
-    }
 }
 
 /// Two unit tangents completing `n` to an orthonormal basis (Duff et al.,
@@ -142,51 +76,6 @@ pub(super) struct FrictionAxes {
     /// centre of mass.
     pub rt_a: [WideVec; 2],
     pub rt_b: [WideVec; 2],
-}
-
-/// One symmetric 3×3 matrix per manifold of a batch (a body's inverse
-/// inertia in world axes), by its six distinct entries: half the
-/// memory of the per-point angular responses `I⁻¹ (r × n)` it replaces.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(super) struct WideSym {
-    pub xx: W,
-    pub xy: W,
-    pub xz: W,
-    pub yy: W,
-    pub yz: W,
-    pub zz: W,
-}
-
-impl WideSym {
-    /// Sets lane `lane` to the upper triangle of `m` (a symmetric matrix:
-    /// the lower triangle is the same up to rounding).
-    #[inline(always)]
-    pub(super) fn set(&mut self, lane: usize, m: &Matrix3<f32>) {
-        self.xx.as_mut_array()[lane] = m[(0, 0)];
-        self.xy.as_mut_array()[lane] = m[(0, 1)];
-        self.xz.as_mut_array()[lane] = m[(0, 2)];
-        self.yy.as_mut_array()[lane] = m[(1, 1)];
-        self.yz.as_mut_array()[lane] = m[(1, 2)];
-        self.zz.as_mut_array()[lane] = m[(2, 2)];
-    }
-
-    /// Lane `lane`, as a full matrix.
-    #[inline]
-    pub(super) fn get(&self, lane: usize) -> Matrix3<f32> {
-        let e = |w: &W| w.as_array()[lane];
-        let (xy, xz, yz) = (e(&self.xy), e(&self.xz), e(&self.yz));
-        Matrix3::new(e(&self.xx), xy, xz, xy, e(&self.yy), yz, xz, yz, e(&self.zz))
-    }
-
-    /// `M v`, each row `(M_r0 v_x + M_r1 v_y) + M_r2 v_z`.
-    #[inline(always)]
-    pub(super) fn mul(&self, v: &WideVec) -> WideVec {
-        WideVec {
-            x: self.xx * v.x + self.xy * v.y + self.xz * v.z,
-            y: self.xy * v.x + self.yy * v.y + self.yz * v.z,
-            z: self.xz * v.x + self.yz * v.y + self.zz * v.z,
-        }
-    }
 }
 
 /// The two bodies' state of every lane, gathered from the solver array.
@@ -485,7 +374,7 @@ impl ConstraintBatch {
         let mut lever_a = self.rn_a[0] * normal[0];
         for i in 1..N {
             total += normal[i];
-            lever_a = lever_a + self.rn_a[i] * normal[i];
+            lever_a += self.rn_a[i] * normal[i];
         }
         // Σ λ (r_B × n) = Σ λ (r_A × n) + shift Σ λ.
         let lever_b = lever_a + self.rn_shift * total;
@@ -503,10 +392,10 @@ impl ConstraintBatch {
         lever_a: WideVec,
         lever_b: WideVec,
     ) {
-        ba.linear_velocity = ba.linear_velocity - p * self.inv_mass_a;
-        ba.angular_velocity = ba.angular_velocity - self.inv_inertia_a.mul(&lever_a);
-        bb.linear_velocity = bb.linear_velocity + p * self.inv_mass_b;
-        bb.angular_velocity = bb.angular_velocity + self.inv_inertia_b.mul(&lever_b);
+        ba.linear_velocity -= p * self.inv_mass_a;
+        ba.angular_velocity -= self.inv_inertia_a.mul(&lever_a);
+        bb.linear_velocity += p * self.inv_mass_b;
+        bb.angular_velocity += self.inv_inertia_b.mul(&lever_b);
     }
 
     /// Point `point`'s angular response on A in `lane`, `I_A⁻¹ (r_A × n)`.

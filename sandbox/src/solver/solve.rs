@@ -18,6 +18,7 @@ use crate::joint::storage::Joints;
 use crate::prefetch::{PREFETCH_FROM_BATCHES, prefetch};
 use crate::settings::StepSettings;
 use crate::shared_slice::SharedSlice;
+use crate::slot_visits;
 use crate::solver::chain_block_solve::{BlockPass, ChainBlocks, NO_BLOCK};
 use crate::solver::constraint_batches::ConstraintBatches;
 use crate::solver::contact_solver::{
@@ -391,9 +392,20 @@ impl SolverScratch {
     /// workers in fixed runs of solver indices (each body's world inertia
     /// is most of the cost), each writing only its own entries.
     fn gather_awake(&mut self, bodies: &Bodies, gravity: &Vector3<f32>, workers: &Workers) {
+        // `solver_index` is 0 at every slot but the awake bodies' of the
+        // last step: those are reset, and the array only grows, so a
+        // world's fixed bodies cost nothing here.
+        for &i in &self.awake_slots {
+            if let Some(index) = self.solver_index.get_mut(i as usize) {
+                *index = 0;
+            }
+        }
+        slot_visits::count(self.awake_slots.len() + bodies.movers.len());
+        self.solver_index.resize(bodies.len(), 0);
+        // Only movers are ever active; they are listed in slot order.
         self.awake_slots.clear();
-        let active = bodies.active.iter().enumerate().filter(|(_, a)| **a);
-        self.awake_slots.extend(active.map(|(i, _)| i as u32));
+        let active = bodies.movers.iter().filter(|&&i| bodies.active[i as usize]);
+        self.awake_slots.extend(active);
         // The centres read each body's record and pose, far apart in
         // memory: on the workers.
         self.awake_centers.clear();
@@ -406,8 +418,6 @@ impl SolverScratch {
             }
         });
         self.regions.split(&self.awake_centers, gravity);
-        self.solver_index.clear();
-        self.solver_index.resize(bodies.len(), 0);
         // Per solver index: the body's place in `awake_slots`, or
         // `STAND_IN` for a region's static stand-in.
         self.gathered.clear();

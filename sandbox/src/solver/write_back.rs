@@ -2,9 +2,10 @@
 //! bodies go from the solver's compact bodies back to the body storage, and
 //! each body's travel bound grows by how far any of its points moved.
 
-use collide::nalgebra::{Isometry3, Translation3, UnitQuaternion};
+use collide::nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 
-use crate::body::storage::Bodies;
+use crate::body::storage::{Bodies, MOVERS_SHARE_FOR_ALL_SLOTS};
+use crate::slot_visits;
 use crate::solver::solve::{BODIES_PER_CHUNK, SolverScratch};
 use crate::stage_times::{Stage, StageTimes};
 use crate::workers::{Workers, slots_in};
@@ -23,6 +24,52 @@ pub(crate) fn write_back(
     let _timer = times.time(Stage::WriteBack);
     let Bodies { records, poses, linear_velocities, angular_velocities, travel, .. } = bodies;
     let awake = &scratch.awake_slots[..];
+    // The body `slot` at `j` in the runs (`j = slot - first`).
+    let write = |slot: u32,
+                 j: usize,
+                 poses: &mut [Isometry3<f32>],
+                 travel: &mut [f64],
+                 linear: &mut [Vector3<f32>],
+                 angular: &mut [Vector3<f32>]| {
+        let i = slot as usize;
+        let k = scratch.solver_index[i] as usize;
+        let sb = &scratch.bodies[k];
+        let motion = &scratch.motions[k];
+        let r = &records[i];
+        let pose = poses[j];
+        let delta_position = sb.delta_position();
+        let center = pose * r.mass.local_center + delta_position;
+        let rotation = UnitQuaternion::new_normalize(
+            motion.delta_rotation.into_inner() * pose.rotation.into_inner(),
+        );
+        let translation = center.coords - rotation * r.mass.local_center.coords;
+        poses[j] = Isometry3::from_parts(Translation3::from(translation), rotation);
+        // Any point moved by at most the centre's displacement plus the
+        // rotation's arc at the body's extent (2 sin(θ/2) r).
+        let turn = motion.delta_rotation.imag().norm();
+        travel[j] += f64::from(delta_position.norm() + 2.0 * turn * r.extent);
+        linear[j] = sb.linear_velocity();
+        angular[j] = sb.angular_velocity();
+    };
+    if awake.len() < poses.len() / MOVERS_SHARE_FOR_ALL_SLOTS {
+        // Few awake bodies among many slots (a world of fixed bodies):
+        // only theirs, on this thread; each body's arithmetic is its own,
+        // so the bits are those of the runs below.
+        slot_visits::count(awake.len());
+        for &slot in awake {
+            let i = slot as usize;
+            write(
+                slot,
+                i,
+                &mut poses[..],
+                &mut travel[..],
+                &mut linear_velocities[..],
+                &mut angular_velocities[..],
+            );
+        }
+        return;
+    }
+    slot_visits::count(poses.len());
     let slices =
         (&mut poses[..], &mut travel[..], &mut linear_velocities[..], &mut angular_velocities[..]);
     workers.for_each_zipped_run(
@@ -30,26 +77,7 @@ pub(crate) fn write_back(
         BODIES_PER_CHUNK,
         |first, (poses, travel, linear, angular)| {
             for &slot in slots_in(awake, first..first + poses.len()) {
-                let i = slot as usize;
-                let j = i - first;
-                let k = scratch.solver_index[i] as usize;
-                let sb = &scratch.bodies[k];
-                let motion = &scratch.motions[k];
-                let r = &records[i];
-                let pose = poses[j];
-                let delta_position = sb.delta_position();
-                let center = pose * r.mass.local_center + delta_position;
-                let rotation = UnitQuaternion::new_normalize(
-                    motion.delta_rotation.into_inner() * pose.rotation.into_inner(),
-                );
-                let translation = center.coords - rotation * r.mass.local_center.coords;
-                poses[j] = Isometry3::from_parts(Translation3::from(translation), rotation);
-                // Any point moved by at most the centre's displacement plus the
-                // rotation's arc at the body's extent (2 sin(θ/2) r).
-                let turn = motion.delta_rotation.imag().norm();
-                travel[j] += f64::from(delta_position.norm() + 2.0 * turn * r.extent);
-                linear[j] = sb.linear_velocity();
-                angular[j] = sb.angular_velocity();
+                write(slot, slot as usize - first, poses, travel, linear, angular);
             }
         },
     );
