@@ -11,6 +11,12 @@
 //! with the floor at the step's start, so no speculative contact could
 //! stop them, and before the continuous stage swept shapes against
 //! triangles they passed through.
+//!
+//! And a cube resting (or sliding) on the floor, with contacts against it
+//! at the step's start, struck down by the heavy cube at 200 and
+//! 2,000 m/s, ends above it: the continuous stage sweeps shapes against
+//! triangles for surface pairs with contacts too, and pushes a body left
+//! deep in a triangle out along the triangle's face normal.
 
 use crate::common;
 
@@ -153,18 +159,40 @@ fn assert_never_below(speed: f32) {
 /// height of the struck body and of the striker over the flight, and the
 /// struck body's lowest point at the end, while over the floor.
 fn strike(floor: &Shape, bullet: &Shape, speed: f32) -> (f32, f32, f32) {
+    strike_from(floor, bullet, speed, 1.0, Vector3::zeros(), 0)
+}
+
+/// [`strike`] with the struck body's centre at `height` above the floor,
+/// moving at `velocity`, after `settle` steps on its own (the striker is
+/// added after them, [`START_HEIGHT`] above the struck body).
+fn strike_from(
+    floor: &Shape,
+    bullet: &Shape,
+    speed: f32,
+    height: f32,
+    velocity: Vector3<f32>,
+    settle: usize,
+) -> (f32, f32, f32) {
     let mut w =
         World::with_settings(StepSettings { sleep_enabled: false, ..StepSettings::default() })
             .unwrap();
     w.add_body(BodyDesc::fixed(floor.clone())).unwrap();
     let struck = w
-        .add_body(BodyDesc::dynamic(bullet.clone()).with_position(Vector3::new(0.3, 1.0, 0.2)))
+        .add_body(
+            BodyDesc::dynamic(bullet.clone())
+                .with_position(Vector3::new(0.3, height, 0.2))
+                .with_linear_velocity(velocity),
+        )
         .unwrap();
+    for _ in 0..settle {
+        common::step(&mut w);
+    }
+    let above = w.pose(struck).unwrap().translation.vector;
     let striker: Shape = Cuboid::new(Vector3::repeat(0.5)).into();
     let striker = w
         .add_body(
             BodyDesc::dynamic(striker)
-                .with_position(Vector3::new(0.3, 1.0 + START_HEIGHT, 0.2))
+                .with_position(above + Vector3::new(0.0, START_HEIGHT, 0.0))
                 .with_linear_velocity(Vector3::new(0.0, -speed, 0.0)),
         )
         .unwrap();
@@ -227,4 +255,48 @@ fn shots_at_200_mps_never_end_below_a_mesh_or_heightfield_floor() {
 #[test]
 fn shots_at_2000_mps_never_end_below_a_mesh_or_heightfield_floor() {
     assert_never_below(2000.0);
+}
+
+/// Half the resting cube's side, m (the bullets' cube).
+const CUBE_HALF: f32 = 0.1;
+
+/// Steps the struck cube spends on the floor before the striker comes:
+/// long enough to have its contacts, as a resting body has.
+const SETTLE_STEPS: usize = 30;
+
+/// Strikes the cube resting on, or sliding at 5 m/s across, every floor
+/// at `speed` and asserts neither body ended below the floor.
+fn assert_resting_struck_never_below(speed: f32) {
+    let cube: Shape = Cuboid::new(Vector3::repeat(CUBE_HALF)).into();
+    let mut failures = Vec::new();
+    for (floor_name, floor) in floors() {
+        for (way, velocity) in
+            [("resting", Vector3::zeros()), ("sliding", Vector3::new(5.0, 0.0, 1.0))]
+        {
+            let (struck, striker, end) =
+                strike_from(&floor, &cube, speed, CUBE_HALF, velocity, SETTLE_STEPS);
+            if !(struck > 0.0 && striker > 0.0 && end > -END_DEPTH) {
+                failures.push(format!(
+                    "a cube {way} on the {floor_name}, struck at {speed} m/s: centre down to \
+                     {struck} (striker {striker}), lowest point ends at {end}"
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} strikes ended below the floor:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Regression (issue 38): a surface pair with contacts at the step's
+/// start was not swept, and push-out skipped surface pairs, so a cube
+/// resting on a mesh or heightfield floor struck from above by a heavy
+/// cube at 200 or 2,000 m/s was driven through it.
+#[test]
+fn a_cube_resting_on_a_mesh_or_heightfield_struck_at_200_and_2000_mps_stays_above_it() {
+    assert_resting_struck_never_below(200.0);
+    assert_resting_struck_never_below(2000.0);
 }

@@ -22,5 +22,6 @@ pub(crate) mod ray_cast;
 pub(crate) mod sensor_pairs;
 pub(crate) mod shape_pairs;
 pub(crate) mod static_boxes;
+pub(crate) mod surface_depth;
 pub(crate) mod sweep_fast_bodies;
 pub(crate) mod sweep_surface;

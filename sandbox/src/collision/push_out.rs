@@ -55,6 +55,7 @@ use crate::collision::body_shapes::{is_surface, pair_contact};
 use crate::body::BodyKind;
 use crate::body::storage::Bodies;
 use crate::collision::pair_cache::PairCache;
+use crate::collision::surface_depth::front_depth;
 use crate::collision::sweep_fast_bodies::{SweepScratch, overlap_along_manifold, pair_slots};
 use crate::slot_visits;
 use crate::stage_times::{Stage, StageTimes};
@@ -171,9 +172,19 @@ pub(crate) fn push_out_of_still_bodies(
             }
             // A mesh or heightfield is a surface: its deepest penetration
             // may point through it (out of a triangle's far side), and
-            // pushing along that sank `trees`' trees through the waves.
-            // The contacts alone hold bodies on surfaces.
+            // pushing along that sank `trees`' trees through the waves. A
+            // body is pushed out of a surface along the face normal of the
+            // triangle it is deepest in from the front
+            // (`collision/surface_depth.rs`).
             if is_surface(bodies, slots.0) || is_surface(bodies, slots.1) {
+                let (own, surface) = if second { (slots.1, slots.0) } else { (slots.0, slots.1) };
+                let still = if second { a } else { b };
+                let Some(excess) = surface_excess(bodies, (i, own), (still, surface)) else {
+                    continue;
+                };
+                bodies.poses[i].translation.vector += excess;
+                scratch.pushed[i] += excess.norm();
+                pushed_any = true;
                 continue;
             }
             let (pose_a, pose_b) = (&bodies.poses[a], &bodies.poses[b]);
@@ -195,4 +206,38 @@ pub(crate) fn push_out_of_still_bodies(
             break;
         }
     }
+}
+
+/// The push that takes shape slot `own` of moving body `i` out of the
+/// surface in shape slot `surface` of still body `still` to
+/// [`PUSH_OUT_ALLOWANCE`], along the face normal of the triangle it is
+/// deepest in from the front; `None` when it is no deeper than that (by
+/// more than [`PUSH_OUT_RESOLUTION`]), when it is a surface itself, or
+/// when it covers too many triangles to measure.
+fn surface_excess(
+    bodies: &Bodies,
+    (i, own): (usize, usize),
+    (still, surface): (usize, usize),
+) -> Option<Vector3<f32>> {
+    if is_surface(bodies, own) {
+        return None;
+    }
+    let shapes = &bodies.shapes;
+    let own_pose = shapes.world_pose(own, &bodies.poses[i]);
+    let surface_pose = shapes.world_pose(surface, &bodies.poses[still]);
+    let centre = bodies.poses[i] * bodies.records[i].mass.local_center;
+    let found = front_depth(
+        &shapes.shapes[own],
+        &own_pose,
+        &centre,
+        &shapes.shapes[surface],
+        &surface_pose,
+        PUSH_OUT_ALLOWANCE,
+    )?;
+    let excess = found.depth - PUSH_OUT_ALLOWANCE;
+    // Written so that NaN is not pushed.
+    if !(excess > PUSH_OUT_RESOLUTION) {
+        return None;
+    }
+    Some(excess * found.normal)
 }

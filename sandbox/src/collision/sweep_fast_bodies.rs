@@ -79,6 +79,9 @@ use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::workers::{Workers, slots_in};
 
+mod surface_contacts;
+use surface_contacts::{surface_contacts_hold, touching_surface_toi};
+
 /// A body is fast when it moved more than this fraction of its thinnest
 /// half-width in a step (Box2D v3's safety factor): slower ones cannot
 /// have crossed anything thinner than themselves between two manifolds.
@@ -566,14 +569,16 @@ fn cached_pair_toi(
     let slots = pair_slots(bodies, contacts, index, pair);
     if (scratch.fast[a] || scratch.fast[b]) && pair_is_fast(bodies, scratch, a, b) {
         // A shape with contacts against a surface at the step's start,
-        // touching or speculative (they reach as far as the body moves at
-        // its starting velocity), is left to them: the prisms of the
-        // falling trees on the waves, swept against every triangle under
-        // their arc, took the stage from 23 to 65 ms a step in `trees`.
-        // Only shapes the contacts did not reach are swept: a body struck
-        // towards the surface within the step.
+        // touching or speculative, is not swept triangle by triangle (the
+        // prisms of the falling trees on the waves, swept against every
+        // triangle under their arc, took the stage from 23 to 65 ms a step
+        // in `trees`): it goes back only if its core met the surface or it
+        // ended deeper than allowed from the front (`surface_contacts.rs`).
         if (is_surface(bodies, slots.0) || is_surface(bodies, slots.1)) && pair.point_count > 0 {
-            return NO_IMPACT;
+            if surface_contacts_hold(bodies, contacts, scratch, pair, slots) {
+                return NO_IMPACT;
+            }
+            return touching_surface_toi(bodies, scratch, (a, b), slots);
         }
         pair_toi(bodies, scratch, a, b, slots)
     } else if (scratch.sinkable[a] && !scratch.moving[b])

@@ -60,30 +60,13 @@ pub(crate) fn sweep_against_surface(
     target_distance: f32,
 ) -> Result<SurfaceSweep, QueryError> {
     let local_box = box_in_frame(swept_box, surface_pose).expanded(target_distance.max(0.0));
+    if !matches!(surface, Shape::TriMesh(_) | Shape::HeightField(_)) {
+        return Ok(SurfaceSweep::Swept(TimeOfImpact::Miss));
+    }
     let mut found = [0u32; MAX_SWEPT_TRIANGLES];
-    let mut count = 0usize;
-    let mut overflow = false;
-    let mut list = |index: u32| {
-        if count == MAX_SWEPT_TRIANGLES {
-            overflow = true;
-            return false;
-        }
-        found[count] = index;
-        count += 1;
-        true
-    };
-    match surface {
-        Shape::TriMesh(mesh) => {
-            mesh.bvh().query_aabb(&local_box, list);
-        }
-        Shape::HeightField(field) => {
-            for_each_field_triangle(field, &local_box, &mut list);
-        }
-        _ => return Ok(SurfaceSweep::Swept(TimeOfImpact::Miss)),
-    }
-    if overflow {
+    let Some(count) = for_each_surface_triangle(surface, &local_box, &mut found) else {
         return Ok(SurfaceSweep::TooManyTriangles);
-    }
+    };
     let fixed = Sweep::fixed(*surface_pose);
     let mut best = TimeOfImpact::Miss;
     let mut limit = max_toi;
@@ -109,6 +92,39 @@ pub(crate) fn sweep_against_surface(
         }
     }
     Ok(SurfaceSweep::Swept(best))
+}
+
+/// Lists in `found` the triangles of `surface` (a triangle mesh or
+/// heightfield; any other shape has none) whose boxes `local_box` (in the
+/// surface's frame) overlaps, through the mesh's BVH or the field's cell
+/// range, and returns how many; `None` when there are more than
+/// [`MAX_SWEPT_TRIANGLES`].
+pub(crate) fn for_each_surface_triangle(
+    surface: &Shape,
+    local_box: &Aabb,
+    found: &mut [u32; MAX_SWEPT_TRIANGLES],
+) -> Option<usize> {
+    let mut count = 0usize;
+    let mut overflow = false;
+    let mut list = |index: u32| {
+        if count == MAX_SWEPT_TRIANGLES {
+            overflow = true;
+            return false;
+        }
+        found[count] = index;
+        count += 1;
+        true
+    };
+    match surface {
+        Shape::TriMesh(mesh) => {
+            mesh.bvh().query_aabb(local_box, list);
+        }
+        Shape::HeightField(field) => {
+            for_each_field_triangle(field, local_box, &mut list);
+        }
+        _ => {}
+    }
+    if overflow { None } else { Some(count) }
 }
 
 /// The time an answer is ranked by: a hit's time, a capped sweep's proven

@@ -1,0 +1,416 @@
+//! Fast spinning bodies against a 1 cm static wall, in the sandbox and in
+//! rapier3d 0.36 (with CCD enabled on the body) side by side: issue 41's
+//! restated contract. A body of every shape kind (sphere, cuboid, capsule,
+//! hull, cylinder, cone, rounded cuboid) is fired at 100, 500 and
+//! 2,000 m/s, spinning at 10, 40 and 100 rad/s about an axis across its
+//! flight, at a wall 1 cm thick, with restitution 0 and the same friction
+//! and density in both engines. After 1 s the sandbox's body
+//! - never passed the wall (its centre never reached the wall's far face);
+//! - gained no kinetic energy, translational plus rotational, within 1 %;
+//! - rebounds no faster than rapier3d's body in the same shot, plus
+//!   [`REBOUND_ALLOWANCE`] (1 m/s).
+//!
+//! The oracle is the other engine and the energies each one reports of its
+//! own body; no code is shared between the two runs. The table of every
+//! shot is printed (`--nocapture`). The first two parts hold; the rebound
+//! does not yet (its test is ignored, with the numbers).
+//!
+//! Why against rapier rather than a closed form: a tumbling non-round body
+//! can rebound from a wall even when every contact is plastic (it rocks
+//! onto its next corner and the spin's energy pushes it off), so "at rest
+//! with `e = 0`" holds only for spheres and for bodies that do not spin
+//! (`sandbox/tests/fast_bodies.rs` keeps those contracts). How fast it may
+//! come back is what a reference engine does with the same shot.
+
+use collide::nalgebra::{Isometry3, Point3, Vector3};
+use collide::{Capsule, Cone, ConvexHull, Cuboid, Cylinder, Rounded, Shape, Sphere};
+use rapier3d::prelude::{
+    ColliderBuilder, MassProperties, Matrix, PhysicsWorld, RigidBodyBuilder, Vector,
+};
+use sandbox::{BodyDesc, StepSettings, World};
+
+/// One step, seconds (rapier's default `dt`, checked below).
+const DT: f32 = 1.0 / 60.0;
+/// Steps flown: 1 s, long after the impact at every speed tried.
+const STEPS: usize = 60;
+/// Half the wall's thickness: the wall is 1 cm thick, centred on x = 0.
+const WALL_HALF_THICKNESS: f32 = 0.005;
+/// The wall's half-size across the flight.
+const WALL_HALF_SIZE: f32 = 2.0;
+/// Gap from the body's nearest point to the wall at the start, metres.
+const START_GAP: f32 = 5.0;
+/// Friction of body and wall in both engines (the sandbox's default; the
+/// sandbox's geometric mean and rapier's average both give 0.6).
+const FRICTION: f32 = 0.6;
+/// Density in both engines, kg/m³ (the sandbox's default).
+const DENSITY: f32 = 1000.0;
+/// Speeds fired, m/s.
+const SPEEDS: [f32; 3] = [100.0, 500.0, 2000.0];
+/// Spins, rad/s, about the axis (0, 0.6, 0.8): across the flight.
+const SPINS: [f32; 3] = [10.0, 40.0, 100.0];
+/// How much faster than rapier3d's the sandbox's rebound may be, m/s (the
+/// issue's "plus 1 m/s").
+const REBOUND_ALLOWANCE: f32 = 1.0;
+/// Relative kinetic energy the sandbox's body may gain (the issue's 1 %).
+const ENERGY_ALLOWANCE: f64 = 0.01;
+
+/// The points of the hull fired: an irregular 8-point polytope about
+/// 0.4 m across, so it has no symmetry that would hide a wrong turn.
+fn hull_points() -> [[f32; 3]; 8] {
+    [
+        [0.2, 0.05, 0.0],
+        [-0.15, 0.1, 0.05],
+        [0.0, 0.2, -0.1],
+        [0.05, -0.2, 0.1],
+        [-0.1, -0.1, -0.15],
+        [0.1, 0.0, 0.2],
+        [-0.05, 0.05, -0.2],
+        [0.15, -0.1, -0.1],
+    ]
+}
+
+/// One shape kind, described once and built in each engine.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Sphere,
+    Cuboid,
+    Capsule,
+    Hull,
+    Cylinder,
+    Cone,
+    RoundedCuboid,
+}
+
+const KINDS: [Kind; 7] = [
+    Kind::Sphere,
+    Kind::Cuboid,
+    Kind::Capsule,
+    Kind::Hull,
+    Kind::Cylinder,
+    Kind::Cone,
+    Kind::RoundedCuboid,
+];
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Sphere => "sphere",
+            Kind::Cuboid => "cuboid",
+            Kind::Capsule => "capsule",
+            Kind::Hull => "hull",
+            Kind::Cylinder => "cylinder",
+            Kind::Cone => "cone",
+            Kind::RoundedCuboid => "rounded cuboid",
+        }
+    }
+
+    /// The sandbox's (collide's) shape.
+    fn collide(self) -> Shape {
+        match self {
+            Kind::Sphere => Sphere::new(0.1).into(),
+            Kind::Cuboid => Cuboid::new(Vector3::new(0.2, 0.2, 0.2)).into(),
+            Kind::Capsule => Capsule::new(0.2, 0.1).into(),
+            Kind::Hull => {
+                let points: Vec<_> =
+                    hull_points().iter().map(|p| Point3::new(p[0], p[1], p[2])).collect();
+                ConvexHull::new(&points).unwrap().into()
+            }
+            Kind::Cylinder => Cylinder::new(0.2, 0.1).into(),
+            Kind::Cone => Cone::new(0.2, 0.15).into(),
+            Kind::RoundedCuboid => Shape::Rounded(Box::new(Rounded::new(
+                Cuboid::new(Vector3::new(0.15, 0.1, 0.05)).into(),
+                0.05,
+            ))),
+        }
+    }
+
+    /// rapier3d's collider of the same shape (both put cylinders, cones
+    /// and capsules along local Y, the cone's apex up).
+    fn rapier(self) -> ColliderBuilder {
+        match self {
+            Kind::Sphere => ColliderBuilder::ball(0.1),
+            Kind::Cuboid => ColliderBuilder::cuboid(0.2, 0.2, 0.2),
+            Kind::Capsule => ColliderBuilder::capsule_y(0.2, 0.1),
+            Kind::Hull => {
+                let points: Vec<_> =
+                    hull_points().iter().map(|p| Vector::new(p[0], p[1], p[2])).collect();
+                ColliderBuilder::convex_hull(&points).unwrap()
+            }
+            Kind::Cylinder => ColliderBuilder::cylinder(0.2, 0.1),
+            Kind::Cone => ColliderBuilder::cone(0.2, 0.15),
+            Kind::RoundedCuboid => ColliderBuilder::round_cuboid(0.15, 0.1, 0.05, 0.05),
+        }
+    }
+}
+
+/// Whether a body whose origin moved from `from` to `to` in a step
+/// passed through the wall: it ended inside the wall's slab within its
+/// face, or its path crossed the wall's mid-plane (x = 0) within the face.
+/// A body deflected along the wall that goes around its edge (the hull at
+/// 2,000 m/s leaves the impact at 360 m/s downwards and is 6 m below the
+/// 4 m wall a step later) has not passed through it. NaN counts as passed.
+fn passed_through(from: Vector3<f32>, to: Vector3<f32>) -> bool {
+    let within = |p: Vector3<f32>| p.y.abs() <= WALL_HALF_SIZE && p.z.abs() <= WALL_HALF_SIZE;
+    if !to.iter().all(|x| x.is_finite()) {
+        return true;
+    }
+    if to.x.abs() < WALL_HALF_THICKNESS && within(to) {
+        return true;
+    }
+    if from.x < 0.0 && to.x >= 0.0 {
+        let t = -from.x / (to.x - from.x);
+        return within(from + (to - from) * t);
+    }
+    false
+}
+
+/// What one engine did with one shot.
+#[derive(Clone, Copy, Debug)]
+struct Shot {
+    /// Whether the body's origin ever passed through the wall
+    /// ([`passed_through`]).
+    passed: bool,
+    /// Kinetic energy (translation plus rotation) before and after, J.
+    energy_before: f64,
+    energy_after: f64,
+    /// Speed back from the wall along the flight after [`STEPS`] steps,
+    /// m/s (negative: still going towards or through it).
+    rebound: f32,
+}
+
+/// The start: the body's centre this far before the wall's near face.
+fn start_x(reach: f32) -> f32 {
+    -(WALL_HALF_THICKNESS + START_GAP + reach)
+}
+
+/// The spin vector of `spin` rad/s.
+fn spin_vector(spin: f32) -> Vector3<f32> {
+    Vector3::new(0.0, 0.6 * spin, 0.8 * spin)
+}
+
+/// The sandbox's body's kinetic energy, f64.
+fn sandbox_energy(w: &World, id: sandbox::BodyId) -> f64 {
+    let m = w.mass_properties(id).unwrap();
+    let r = w.pose(id).unwrap().rotation.to_rotation_matrix();
+    let inertia = r.matrix() * m.inertia * r.matrix().transpose();
+    let (v, omega) = (w.linear_velocity(id).unwrap(), w.angular_velocity(id).unwrap());
+    let linear = 0.5 * f64::from(m.mass) * f64::from(v.norm_squared());
+    let rotational = 0.5 * f64::from(omega.dot(&(inertia * omega)));
+    linear + rotational
+}
+
+fn fire_sandbox(kind: Kind, speed: f32, spin: f32) -> Shot {
+    let settings =
+        StepSettings { gravity: Vector3::zeros(), sleep_enabled: false, ..StepSettings::default() };
+    let mut w = World::with_settings(settings).unwrap();
+    let wall = Cuboid::new(Vector3::new(WALL_HALF_THICKNESS, WALL_HALF_SIZE, WALL_HALF_SIZE));
+    w.add_body(BodyDesc::fixed(wall.into()).with_friction(FRICTION)).unwrap();
+    let body = BodyDesc::dynamic(kind.collide()).with_friction(FRICTION).with_density(DENSITY);
+    let id = w.add_body(body).unwrap();
+    let aabb = sandbox::Aabb::of_shape(w.shape(id).unwrap(), &Isometry3::identity());
+    let reach = (aabb.max - aabb.min).norm() * 0.5;
+    w.set_pose(id, Isometry3::translation(start_x(reach), 0.0, 0.0)).unwrap();
+    w.set_linear_velocity(id, Vector3::new(speed, 0.0, 0.0)).unwrap();
+    w.set_angular_velocity(id, spin_vector(spin)).unwrap();
+    let energy_before = sandbox_energy(&w, id);
+    let mut passed = false;
+    let mut at = w.pose(id).unwrap().translation.vector;
+    for _ in 0..STEPS {
+        w.step(DT);
+        w.validate().unwrap();
+        // A removed body (non-finite state) counts as passed.
+        let to = w.pose(id).map_or(Vector3::repeat(f32::NAN), |p| p.translation.vector);
+        passed |= passed_through(at, to);
+        at = to;
+    }
+    let alive = w.pose(id).is_some();
+    Shot {
+        passed,
+        energy_before,
+        energy_after: if alive { sandbox_energy(&w, id) } else { f64::NAN },
+        rebound: -w.linear_velocity(id).map_or(f32::NAN, |v| v.x),
+    }
+}
+
+fn fire_rapier(kind: Kind, speed: f32, spin: f32) -> Shot {
+    let mut world = PhysicsWorld::new();
+    assert_eq!(world.integration_parameters.dt, DT, "rapier's default step changed");
+    world.gravity = Vector::new(0.0, 0.0, 0.0);
+    world.insert(
+        RigidBodyBuilder::fixed(),
+        ColliderBuilder::cuboid(WALL_HALF_THICKNESS, WALL_HALF_SIZE, WALL_HALF_SIZE)
+            .friction(FRICTION),
+    );
+    // collide's mass properties (see `both_engines_fire_the_same_bodies`).
+    let mass = collide::MassProperties::from_shape(&kind.collide(), DENSITY);
+    let inertia = Matrix::from_cols_array(&mass.inertia.as_slice().try_into().unwrap());
+    let center = mass.local_center;
+    let collider =
+        kind.rapier().friction(FRICTION).mass_properties(MassProperties::with_inertia_matrix(
+            Vector::new(center.x, center.y, center.z),
+            mass.mass,
+            inertia,
+        ));
+    let reach = {
+        let c = collider.clone().build();
+        let aabb = c.compute_aabb();
+        (aabb.maxs - aabb.mins).length() * 0.5
+    };
+    let w = spin_vector(spin);
+    let body = RigidBodyBuilder::dynamic()
+        .translation(Vector::new(start_x(reach), 0.0, 0.0))
+        .linvel(Vector::new(speed, 0.0, 0.0))
+        .angvel(Vector::new(w.x, w.y, w.z))
+        .can_sleep(false)
+        .ccd_enabled(true);
+    let handle = world.insert(body, collider).0;
+    let energy_before = f64::from(world.bodies[handle].kinetic_energy());
+    let mut passed = false;
+    let vector = |t: Vector| Vector3::new(t.x, t.y, t.z);
+    let mut at = vector(world.bodies[handle].translation());
+    for _ in 0..STEPS {
+        world.step();
+        let to = vector(world.bodies[handle].translation());
+        passed |= passed_through(at, to);
+        at = to;
+    }
+    let b = &world.bodies[handle];
+    Shot {
+        passed,
+        energy_before,
+        energy_after: f64::from(b.kinetic_energy()),
+        rebound: -b.linvel().x,
+    }
+}
+
+/// One shot fired in both engines.
+struct Pair {
+    label: String,
+    ours: Shot,
+    theirs: Shot,
+}
+
+/// Every shape kind at every speed and spin, in both engines, with the
+/// table printed.
+fn every_shot() -> Vec<Pair> {
+    println!(
+        "| shape | v (m/s) | spin (rad/s) | rebound, sandbox | rebound, rapier3d | \
+         E after / before, sandbox | rapier3d |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    let mut pairs = Vec::new();
+    for kind in KINDS {
+        for speed in SPEEDS {
+            for spin in SPINS {
+                let ours = fire_sandbox(kind, speed, spin);
+                let theirs = fire_rapier(kind, speed, spin);
+                let (name, ratio) = (kind.name(), |s: &Shot| s.energy_after / s.energy_before);
+                println!(
+                    "| {name} | {speed} | {spin} | {:.2}{} | {:.2}{} | {:.4} | {:.4} |",
+                    ours.rebound,
+                    if ours.passed { " (passed)" } else { "" },
+                    theirs.rebound,
+                    if theirs.passed { " (passed)" } else { "" },
+                    ratio(&ours),
+                    ratio(&theirs),
+                );
+                let label = format!("{name} at {speed} m/s, {spin} rad/s");
+                pairs.push(Pair { label, ours, theirs });
+            }
+        }
+    }
+    pairs
+}
+
+/// Asserts `holds` of every shot, listing those it fails.
+fn assert_every_shot(what: &str, holds: impl Fn(&Pair) -> Option<String>) {
+    let failures: Vec<String> = every_shot().iter().filter_map(holds).collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} shots {what}:\n{}",
+        failures.len(),
+        KINDS.len() * SPEEDS.len() * SPINS.len(),
+        failures.join("\n")
+    );
+}
+
+/// The sandbox's body never passes the wall.
+#[test]
+fn fast_spinning_bodies_never_pass_a_1_cm_wall() {
+    assert_every_shot("passed the wall", |p| p.ours.passed.then(|| p.label.clone()));
+}
+
+/// The sandbox's body gains no kinetic energy (within 1 %).
+#[test]
+fn fast_spinning_bodies_gain_no_kinetic_energy() {
+    assert_every_shot("gained kinetic energy", |p| {
+        // Written so that NaN fails.
+        let held = p.ours.energy_after <= p.ours.energy_before * (1.0 + ENERGY_ALLOWANCE);
+        (!held).then(|| {
+            format!("{}: {} J -> {} J", p.label, p.ours.energy_before, p.ours.energy_after)
+        })
+    });
+}
+
+/// The sandbox's body rebounds no faster than rapier3d's plus 1 m/s (a
+/// rapier body that passed counts as not rebounding).
+///
+/// Open: 30 of the 63 shots come back faster, on every kind but the sphere
+/// (measured with both engines given collide's mass properties), e.g. a
+/// cuboid at 100 m/s and 10 rad/s at 10.1 m/s against rapier3d's 2.5, a
+/// cone at 500 m/s and 100 rad/s at 36.1 against 1.6, a hull at 500 m/s
+/// and 10 rad/s at 26.1 against 3.4. None passes or gains energy (the
+/// sandbox keeps 0.01 % to 14 % of it, rapier up to 3 %). The rebound is
+/// made in the impact step itself (the cuboid: 66 m/s towards the wall,
+/// 4 cm short of it, then back at 10.1 m/s within one step; the cone
+/// leaves its impact at 173 m/s sideways and 377 rad/s), that is in the
+/// contact solve, not in the continuous stage, which only moves bodies
+/// back to a time of impact and keeps their velocity.
+#[test]
+#[ignore = "issue 41, open: 30 of 63 shots rebound faster than rapier3d + 1 m/s (worst: a cone \
+            at 500 m/s, 100 rad/s, 36.1 m/s against 1.6); made in the contact solve's impact \
+            step, see the doc comment"]
+fn fast_spinning_bodies_rebound_no_faster_than_rapier3d() {
+    assert_every_shot("rebounded faster than rapier3d + 1 m/s", |p| {
+        let bound = if p.theirs.passed { 0.0 } else { p.theirs.rebound.max(0.0) };
+        // Written so that NaN fails.
+        let held = p.ours.rebound <= bound + REBOUND_ALLOWANCE;
+        (!held).then(|| {
+            format!("{}: {} m/s, rapier3d {} m/s", p.label, p.ours.rebound, p.theirs.rebound)
+        })
+    });
+}
+
+/// The two engines are given the same shapes: rapier's box of each
+/// equals collide's, and so does its mass from its own shape, for every
+/// kind but the rounded cuboid, whose border parry's mass properties leave
+/// out (it weighs the inner box alone: 6 kg against collide's 22 kg). So
+/// the shots give rapier collide's mass properties, for every kind, and
+/// their kinetic energies at the start agree.
+#[test]
+fn both_engines_fire_the_same_bodies() {
+    for kind in KINDS {
+        let name = kind.name();
+        let ours = collide::MassProperties::from_shape(&kind.collide(), DENSITY);
+        let theirs = kind.rapier().density(DENSITY).build();
+        let aabb = theirs.compute_aabb();
+        let our_aabb = sandbox::Aabb::of_shape(&kind.collide(), &Isometry3::identity());
+        for k in 0..3 {
+            assert!((aabb.mins[k] - our_aabb.min[k]).abs() < 1e-5, "{name}: {aabb:?}");
+            assert!((aabb.maxs[k] - our_aabb.max[k]).abs() < 1e-5, "{name}: {aabb:?}");
+        }
+        let rel = (ours.mass - theirs.mass()).abs() / ours.mass;
+        match kind {
+            Kind::RoundedCuboid => assert!(theirs.mass() < 0.5 * ours.mass, "{name}"),
+            _ => assert!(rel < 1e-3, "{name}: mass {} vs {}", ours.mass, theirs.mass()),
+        }
+        let (a, b) = (fire_sandbox(kind, 100.0, 40.0), fire_rapier(kind, 100.0, 40.0));
+        let rel = (a.energy_before - b.energy_before).abs() / b.energy_before;
+        assert!(
+            rel < 1e-4,
+            "{name}: energy at the start {} J vs {} J",
+            a.energy_before,
+            b.energy_before
+        );
+    }
+}
