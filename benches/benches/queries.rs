@@ -32,22 +32,26 @@
 use std::hint::black_box;
 
 use benches::{
-    CAPSULE, CAST_SHAPES, NEW_SHAPE_PAIRS, Placement, QUERY_PAIRS, QueryShape, STREAM_LEN,
-    cast_rays, collide_shape, mixed_pairs, pose_pairs,
+    CAPSULE, CAST_SHAPES, NEW_SHAPE_PAIRS, PairQuery, Placement, QUERY_PAIRS, QueryShape,
+    STREAM_LEN, cast_rays, collide_pair_query, collide_shape, mixed_pairs, mixed_shapes,
+    point_stream, pose_pairs,
 };
-use collide::nalgebra::{Isometry3, Point3, Vector3};
+use collide::nalgebra::{Isometry3, Vector3};
 use collide::{
-    Cylinder, Ray, Shape, Sphere, SupportStrategy, cast_ray, closest_points, contact_manifold,
-    intersects, penetration, project_point, shape_cast,
+    Cylinder, Ray, Shape, Sphere, SupportStrategy, cast_ray, contact_manifold, project_point,
+    shape_cast,
 };
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use parry3d::math::{Pose, Vector};
-use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
+use parry3d::query::ContactManifold;
 use parry3d::shape::SharedShape;
 
 #[path = "shared/peer.rs"]
 mod peer;
-use peer::{parry_pose, parry_shape};
+use peer::{
+    parry_cast_cases, parry_manifold, parry_mixed_agreement, parry_mixed_pairs, parry_pair_query,
+    parry_points, parry_pose_pairs, parry_shape,
+};
 
 /// The pairs whose contact manifolds are timed.
 const MANIFOLD_PAIRS: [(QueryShape, QueryShape); 2] =
@@ -75,8 +79,7 @@ fn new_shape_queries(c: &mut Criterion) {
 fn pair_queries(c: &mut Criterion, pairs: &[(QueryShape, QueryShape)]) {
     for placement in [Placement::Overlapping, Placement::Separated] {
         let poses = pose_pairs(placement);
-        let parry_poses: Vec<(Pose, Pose)> =
-            poses.iter().map(|(a, b)| (parry_pose(a), parry_pose(b))).collect();
+        let parry_poses = parry_pose_pairs(&poses);
         for &(sa, sb) in pairs {
             let pair = format!("{}-{}-{}", sa.name(), sb.name(), placement.name());
             let hulls = matches!(sa, QueryShape::Hull(_)) || matches!(sb, QueryShape::Hull(_));
@@ -85,8 +88,8 @@ fn pair_queries(c: &mut Criterion, pairs: &[(QueryShape, QueryShape)]) {
                 engines.extend(HULL_STRATEGIES.iter().map(|(n, s)| (format!("collide-{n}"), *s)));
             }
             let (pa, pb) = (parry_shape(sa, 1.0), parry_shape(sb, 1.0));
-            for query in ["intersects", "closest_points", "penetration"] {
-                let mut group = c.benchmark_group(format!("{query}/{pair}"));
+            for query in PairQuery::ALL {
+                let mut group = c.benchmark_group(format!("{}/{pair}", query.name()));
                 for (engine, strategy) in &engines {
                     let (a, b) =
                         (collide_shape(sa, *strategy, 1.0), collide_shape(sb, *strategy, 1.0));
@@ -95,32 +98,7 @@ fn pair_queries(c: &mut Criterion, pairs: &[(QueryShape, QueryShape)]) {
                         bench.iter(|| {
                             let (pose_a, pose_b) = &poses[i & (STREAM_LEN - 1)];
                             i += 1;
-                            match query {
-                                "intersects" => {
-                                    black_box(intersects(
-                                        &a,
-                                        black_box(pose_a),
-                                        &b,
-                                        black_box(pose_b),
-                                    ));
-                                }
-                                "closest_points" => {
-                                    black_box(closest_points(
-                                        &a,
-                                        black_box(pose_a),
-                                        &b,
-                                        black_box(pose_b),
-                                    ));
-                                }
-                                _ => {
-                                    black_box(penetration(
-                                        &a,
-                                        black_box(pose_a),
-                                        &b,
-                                        black_box(pose_b),
-                                    ));
-                                }
-                            }
+                            collide_pair_query(query, &a, black_box(pose_a), &b, black_box(pose_b));
                         })
                     });
                 }
@@ -129,32 +107,7 @@ fn pair_queries(c: &mut Criterion, pairs: &[(QueryShape, QueryShape)]) {
                     bench.iter(|| {
                         let (pose_a, pose_b) = &parry_poses[i & (STREAM_LEN - 1)];
                         i += 1;
-                        let (pose_a, pose_b) = (black_box(pose_a), black_box(pose_b));
-                        match query {
-                            "intersects" => {
-                                black_box(
-                                    parry3d::query::intersection_test(pose_a, &*pa, pose_b, &*pb)
-                                        .ok(),
-                                );
-                            }
-                            "closest_points" => {
-                                black_box(
-                                    parry3d::query::closest_points(
-                                        pose_a,
-                                        &*pa,
-                                        pose_b,
-                                        &*pb,
-                                        f32::MAX,
-                                    )
-                                    .ok(),
-                                );
-                            }
-                            _ => {
-                                black_box(
-                                    parry3d::query::contact(pose_a, &*pa, pose_b, &*pb, 0.0).ok(),
-                                );
-                            }
-                        }
+                        parry_pair_query(query, &*pa, black_box(pose_a), &*pb, black_box(pose_b));
                     })
                 });
                 group.finish();
@@ -173,55 +126,19 @@ fn pair_queries(c: &mut Criterion, pairs: &[(QueryShape, QueryShape)]) {
 /// 2 % from touching may differ only by the engines' tolerances).
 fn mixed_pair_queries(c: &mut Criterion) {
     let cases = mixed_pairs();
-    let ours: Vec<(Shape, Shape)> = cases
-        .iter()
-        .map(|k| {
-            (
-                collide_shape(CAST_SHAPES[k.kinds.0], SupportStrategy::Auto, k.scales.0),
-                collide_shape(CAST_SHAPES[k.kinds.1], SupportStrategy::Auto, k.scales.1),
-            )
-        })
-        .collect();
-    let theirs: Vec<(SharedShape, SharedShape, Pose, Pose)> = cases
-        .iter()
-        .map(|k| {
-            (
-                parry_shape(CAST_SHAPES[k.kinds.0], k.scales.0),
-                parry_shape(CAST_SHAPES[k.kinds.1], k.scales.1),
-                parry_pose(&k.pose_a),
-                parry_pose(&k.pose_b),
-            )
-        })
-        .collect();
-    let agree = cases
-        .iter()
-        .zip(&theirs)
-        .filter(|(k, (pa, pb, qa, qb))| {
-            parry3d::query::intersection_test(qa, &**pa, qb, &**pb).ok().map(|x| x.intersecting)
-                == Some(k.overlapping)
-        })
-        .count();
+    let ours = mixed_shapes(&cases);
+    let theirs = parry_mixed_pairs(&cases);
+    let agree = parry_mixed_agreement(&cases, &theirs);
     assert!(agree * 100 >= 99 * cases.len(), "parry3d agrees on {agree} of {}", cases.len());
-    for (q, query) in ["intersects", "closest_points", "penetration"].into_iter().enumerate() {
-        let mut group = c.benchmark_group(format!("{query}/mixed"));
+    for query in PairQuery::ALL {
+        let mut group = c.benchmark_group(format!("{}/mixed", query.name()));
         let mut i = 0;
         group.bench_function(BenchmarkId::from_parameter("collide"), |bench| {
             bench.iter(|| {
                 let j = i & (STREAM_LEN - 1);
                 i += 1;
                 let ((a, b), k) = (&ours[j], &cases[j]);
-                let (pose_a, pose_b) = (black_box(&k.pose_a), black_box(&k.pose_b));
-                match q {
-                    0 => {
-                        black_box(intersects(a, pose_a, b, pose_b));
-                    }
-                    1 => {
-                        black_box(closest_points(a, pose_a, b, pose_b));
-                    }
-                    _ => {
-                        black_box(penetration(a, pose_a, b, pose_b));
-                    }
-                }
+                collide_pair_query(query, a, black_box(&k.pose_a), b, black_box(&k.pose_b));
             })
         });
         let mut i = 0;
@@ -229,23 +146,7 @@ fn mixed_pair_queries(c: &mut Criterion) {
             bench.iter(|| {
                 let (pa, pb, pose_a, pose_b) = &theirs[i & (STREAM_LEN - 1)];
                 i += 1;
-                let (pose_a, pose_b) = (black_box(pose_a), black_box(pose_b));
-                match q {
-                    0 => {
-                        black_box(
-                            parry3d::query::intersection_test(pose_a, &**pa, pose_b, &**pb).ok(),
-                        );
-                    }
-                    1 => {
-                        black_box(
-                            parry3d::query::closest_points(pose_a, &**pa, pose_b, &**pb, f32::MAX)
-                                .ok(),
-                        );
-                    }
-                    _ => {
-                        black_box(parry3d::query::contact(pose_a, &**pa, pose_b, &**pb, 0.0).ok());
-                    }
-                }
+                parry_pair_query(query, &**pa, black_box(pose_a), &**pb, black_box(pose_b));
             })
         });
         group.finish();
@@ -266,16 +167,7 @@ fn casts(c: &mut Criterion) {
     let collide_shapes: Vec<Shape> =
         CAST_SHAPES.iter().map(|&s| collide_shape(s, SupportStrategy::Auto, 1.0)).collect();
     let parry_shapes: Vec<SharedShape> = CAST_SHAPES.iter().map(|&s| parry_shape(s, 1.0)).collect();
-    let parry_cases: Vec<(Pose, parry3d::query::Ray)> = cases
-        .iter()
-        .map(|k| {
-            let (o, d) = (k.origin, k.dir);
-            (
-                parry_pose(&k.pose),
-                parry3d::query::Ray::new(Vector::new(o.x, o.y, o.z), Vector::new(d.x, d.y, d.z)),
-            )
-        })
-        .collect();
+    let parry_cases = parry_cast_cases(&cases);
     // The mixed row, then a row per kind (its cases only, cycled).
     let mut sets: Vec<(String, Vec<usize>)> = vec![("mixed".into(), (0..cases.len()).collect())];
     for (k, s) in CAST_SHAPES.iter().enumerate() {
@@ -362,8 +254,7 @@ fn casts(c: &mut Criterion) {
 fn manifolds(c: &mut Criterion) {
     let placement = Placement::Overlapping;
     let poses = pose_pairs(placement);
-    let parry_poses: Vec<(Pose, Pose)> =
-        poses.iter().map(|(a, b)| (parry_pose(a), parry_pose(b))).collect();
+    let parry_poses = parry_pose_pairs(&poses);
     let mut pairs: Vec<(String, Shape, Shape, SharedShape, SharedShape)> = MANIFOLD_PAIRS
         .iter()
         .map(|&(sa, sb)| {
@@ -401,24 +292,7 @@ fn manifolds(c: &mut Criterion) {
             bench.iter(|| {
                 let (pose_a, pose_b) = &parry_poses[i & (STREAM_LEN - 1)];
                 i += 1;
-                let pos12 = black_box(pose_a).inv_mul(black_box(pose_b));
-                // Emptied, so parry computes the manifold afresh instead of
-                // trying to update the last pose's points.
-                manifold.clear();
-                black_box(
-                    DefaultQueryDispatcher
-                        .contact_manifold_convex_convex(
-                            &pos12,
-                            &*pa,
-                            &*pb,
-                            None,
-                            None,
-                            0.0,
-                            &mut manifold,
-                        )
-                        .ok(),
-                );
-                black_box(manifold.points.len());
+                parry_manifold(&*pa, black_box(pose_a), &*pb, black_box(pose_b), &mut manifold);
             })
         });
         group.finish();
@@ -432,19 +306,9 @@ const POINT_SHAPES: [QueryShape; 3] =
 /// `project_point` rows: for each shape, points inside and outside, through
 /// collide and parry3d on the same stream of poses and points.
 fn point_queries(c: &mut Criterion) {
-    // The shape at each pair's first pose; the point on the segment
-    // towards the second pose's centre (0.8 away), at 0.24 or 0.8.
-    let poses = pose_pairs(Placement::Overlapping);
     for (placement, reach) in [("inside", 0.3f32), ("outside", 1.0)] {
-        let stream: Vec<(Isometry3<f32>, Point3<f32>)> = poses
-            .iter()
-            .map(|(a, b)| {
-                let (from, to) = (a.translation.vector, b.translation.vector);
-                (*a, Point3::from(from + (to - from) * reach))
-            })
-            .collect();
-        let parry_stream: Vec<(Pose, Vector)> =
-            stream.iter().map(|(pose, p)| (parry_pose(pose), Vector::new(p.x, p.y, p.z))).collect();
+        let stream = point_stream(reach);
+        let parry_stream = parry_points(&stream);
         for shape in POINT_SHAPES {
             let mut group =
                 c.benchmark_group(format!("project_point/{}-{placement}", shape.name()));

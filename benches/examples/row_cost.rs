@@ -23,21 +23,24 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use benches::{
-    CAPSULE, CAST_SHAPES, NEW_SHAPE_PAIRS, Placement, QUERY_PAIRS, QueryShape, STREAM_LEN,
-    cast_rays, mixed_pairs, pose_pairs,
+    CAPSULE, CAST_SHAPES, NEW_SHAPE_PAIRS, PairQuery, Placement, QUERY_PAIRS, QueryShape,
+    STREAM_LEN, cast_rays, collide_pair_query, mixed_pairs, mixed_shapes, point_stream, pose_pairs,
 };
-use collide::nalgebra::{Isometry3, Point3, Vector3};
+use collide::nalgebra::{Isometry3, Vector3};
 use collide::{
-    Cylinder, Ray, Shape, Sphere, SupportStrategy, cast_ray, closest_points, contact_manifold,
-    intersects, penetration, project_point, shape_cast,
+    Cylinder, Ray, Shape, Sphere, SupportStrategy, cast_ray, contact_manifold, project_point,
+    shape_cast,
 };
 use parry3d::math::{Pose, Vector};
-use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
+use parry3d::query::ContactManifold;
 use parry3d::shape::SharedShape;
 
 #[path = "../benches/shared/peer.rs"]
 mod peer;
-use peer::{parry_pose, parry_shape};
+use peer::{
+    parry_cast_cases, parry_manifold, parry_mixed_pairs, parry_pair_query, parry_points,
+    parry_pose_pairs, parry_shape,
+};
 
 /// collide's shape of `s` at the suites' size, adaptive hull strategy.
 fn collide_shape(s: QueryShape) -> Shape {
@@ -82,16 +85,7 @@ fn casts(query: &str, kind: &str, engine: &str, n: usize) {
     };
     let shapes: Vec<Shape> = CAST_SHAPES.iter().map(|&s| collide_shape(s)).collect();
     let parry_shapes: Vec<SharedShape> = CAST_SHAPES.iter().map(|&s| parry_shape(s, 1.0)).collect();
-    let parry_cases: Vec<(Pose, parry3d::query::Ray)> = cases
-        .iter()
-        .map(|k| {
-            let (o, d) = (k.origin, k.dir);
-            (
-                parry_pose(&k.pose),
-                parry3d::query::Ray::new(Vector::new(o.x, o.y, o.z), Vector::new(d.x, d.y, d.z)),
-            )
-        })
-        .collect();
+    let parry_cases = parry_cast_cases(&cases);
     let ball = Sphere::new(0.25);
     let parry_ball = SharedShape::ball(0.25);
     let shape_cast_row = query == "shape_cast";
@@ -149,70 +143,24 @@ fn casts(query: &str, kind: &str, engine: &str, n: usize) {
 
 /// The `{query}/mixed` rows: the three pair queries over
 /// [`mixed_pairs`], as the suite's `mixed_pair_queries` runs them.
-fn mixed(query: &str, engine: &str, n: usize) {
+fn mixed(query: PairQuery, engine: &str, n: usize) {
     let cases = mixed_pairs();
-    let ours: Vec<(Shape, Shape)> = cases
-        .iter()
-        .map(|k| {
-            let shape = |kind: usize, scale| {
-                benches::collide_shape(CAST_SHAPES[kind], SupportStrategy::Auto, scale)
-            };
-            (shape(k.kinds.0, k.scales.0), shape(k.kinds.1, k.scales.1))
-        })
-        .collect();
-    let theirs: Vec<(SharedShape, SharedShape, Pose, Pose)> = cases
-        .iter()
-        .map(|k| {
-            (
-                parry_shape(CAST_SHAPES[k.kinds.0], k.scales.0),
-                parry_shape(CAST_SHAPES[k.kinds.1], k.scales.1),
-                parry_pose(&k.pose_a),
-                parry_pose(&k.pose_b),
-            )
-        })
-        .collect();
-    let q = ["intersects", "closest_points", "penetration"]
-        .iter()
-        .position(|x| *x == query)
-        .expect("query");
+    let ours = mixed_shapes(&cases);
+    let theirs = parry_mixed_pairs(&cases);
     let run_collide = |n: usize| {
         for i in 0..n {
             let j = i & (STREAM_LEN - 1);
             let ((a, b), k) = (&ours[j], &cases[j]);
-            let (pose_a, pose_b) = (black_box(&k.pose_a), black_box(&k.pose_b));
-            match q {
-                0 => {
-                    black_box(intersects(a, pose_a, b, pose_b));
-                }
-                1 => {
-                    black_box(closest_points(a, pose_a, b, pose_b));
-                }
-                _ => {
-                    black_box(penetration(a, pose_a, b, pose_b));
-                }
-            }
+            collide_pair_query(query, a, black_box(&k.pose_a), b, black_box(&k.pose_b));
         }
     };
     let run_parry = |n: usize| {
         for i in 0..n {
             let (pa, pb, pose_a, pose_b) = &theirs[i & (STREAM_LEN - 1)];
-            let (pose_a, pose_b) = (black_box(pose_a), black_box(pose_b));
-            match q {
-                0 => {
-                    black_box(parry3d::query::intersection_test(pose_a, &**pa, pose_b, &**pb).ok());
-                }
-                1 => {
-                    black_box(
-                        parry3d::query::closest_points(pose_a, &**pa, pose_b, &**pb, f32::MAX).ok(),
-                    );
-                }
-                _ => {
-                    black_box(parry3d::query::contact(pose_a, &**pa, pose_b, &**pb, 0.0).ok());
-                }
-            }
+            parry_pair_query(query, &**pa, black_box(pose_a), &**pb, black_box(pose_b));
         }
     };
-    run(&format!("{query} mixed"), engine, n, &run_collide, &run_parry);
+    run(&format!("{} mixed", query.name()), engine, n, &run_collide, &run_parry);
 }
 
 /// The `project_point/{shape}-{inside|outside}` rows.
@@ -222,15 +170,8 @@ fn points(shape: &str, placement: &str, engine: &str, n: usize) {
         .into_iter()
         .find(|s| s.name() == shape)
         .expect("shape");
-    let stream: Vec<(Isometry3<f32>, Point3<f32>)> = pose_pairs(Placement::Overlapping)
-        .iter()
-        .map(|(a, b)| {
-            let (from, to) = (a.translation.vector, b.translation.vector);
-            (*a, Point3::from(from + (to - from) * reach))
-        })
-        .collect();
-    let parry_stream: Vec<(Pose, Vector)> =
-        stream.iter().map(|(pose, p)| (parry_pose(pose), Vector::new(p.x, p.y, p.z))).collect();
+    let stream = point_stream(reach);
+    let parry_stream = parry_points(&stream);
     let (ours, theirs) = (collide_shape(kind), parry_shape(kind, 1.0));
     let run_collide = |n: usize| {
         for i in 0..n {
@@ -254,17 +195,17 @@ fn main() {
         std::process::exit(2);
     };
     let n: usize = n.parse().expect("N");
-    match query.as_str() {
-        "cast_ray" | "shape_cast" => return casts(query, pair, engine, n),
-        "project_point" => return points(pair, placement, engine, n),
-        _ if pair == "mixed" => return mixed(query, engine, n),
+    let pair_query = PairQuery::from_name(query);
+    match (query.as_str(), pair_query) {
+        ("cast_ray" | "shape_cast", _) => return casts(query, pair, engine, n),
+        ("project_point", _) => return points(pair, placement, engine, n),
+        (_, Some(q)) if pair == "mixed" => return mixed(q, engine, n),
         _ => {}
     }
     let placement =
         if placement == "overlapping" { Placement::Overlapping } else { Placement::Separated };
     let poses = pose_pairs(placement);
-    let parry_poses: Vec<(Pose, Pose)> =
-        poses.iter().map(|(a, b)| (parry_pose(a), parry_pose(b))).collect();
+    let parry_poses = parry_pose_pairs(&poses);
     let (a, b, pa, pb) = if pair == "cylinder-cuboid" {
         (
             Cylinder::new(CAPSULE.0, CAPSULE.1).into(),
@@ -286,18 +227,10 @@ fn main() {
         for i in 0..n {
             let (pose_a, pose_b) = &poses[i & (STREAM_LEN - 1)];
             let (pose_a, pose_b) = (black_box(pose_a), black_box(pose_b));
-            match query.as_str() {
-                "intersects" => {
-                    black_box(intersects(&a, pose_a, &b, pose_b));
-                }
-                "closest_points" => {
-                    black_box(closest_points(&a, pose_a, &b, pose_b));
-                }
-                "contact_manifold" => {
+            match pair_query {
+                Some(q) => collide_pair_query(q, &a, pose_a, &b, pose_b),
+                None => {
                     black_box(contact_manifold(&a, pose_a, &b, pose_b, 0.0));
-                }
-                _ => {
-                    black_box(penetration(&a, pose_a, &b, pose_b));
                 }
             }
         }
@@ -306,39 +239,9 @@ fn main() {
         for i in 0..n {
             let (pose_a, pose_b) = &parry_poses[i & (STREAM_LEN - 1)];
             let (pose_a, pose_b) = (black_box(pose_a), black_box(pose_b));
-            match query.as_str() {
-                "intersects" => {
-                    black_box(parry3d::query::intersection_test(pose_a, &*pa, pose_b, &*pb).ok());
-                }
-                "closest_points" => {
-                    black_box(
-                        parry3d::query::closest_points(pose_a, &*pa, pose_b, &*pb, f32::MAX).ok(),
-                    );
-                }
-                "contact_manifold" => {
-                    // As the suite's row: emptied, so parry computes the
-                    // manifold afresh.
-                    let mut manifold = manifold.borrow_mut();
-                    manifold.clear();
-                    let pos12 = pose_a.inv_mul(pose_b);
-                    black_box(
-                        DefaultQueryDispatcher
-                            .contact_manifold_convex_convex(
-                                &pos12,
-                                &*pa,
-                                &*pb,
-                                None,
-                                None,
-                                0.0,
-                                &mut *manifold,
-                            )
-                            .ok(),
-                    );
-                    black_box(manifold.points.len());
-                }
-                _ => {
-                    black_box(parry3d::query::contact(pose_a, &*pa, pose_b, &*pb, 0.0).ok());
-                }
+            match pair_query {
+                Some(q) => parry_pair_query(q, &*pa, pose_a, &*pb, pose_b),
+                None => parry_manifold(&*pa, pose_a, &*pb, pose_b, &mut manifold.borrow_mut()),
             }
         }
     };

@@ -9,7 +9,7 @@
 use collide::nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 use collide::{
     Capsule, Cone, ConvexHull, Cuboid, Cylinder, Rounded, Shape, Sphere, SupportMap,
-    SupportStrategy, intersects,
+    SupportStrategy, closest_points, intersects, penetration,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -266,7 +266,7 @@ pub fn cast_rays() -> Vec<CastCase> {
 /// The collide shape of a [`QueryShape`], every size multiplied by
 /// `scale`, hulls with `strategy` (the other kinds ignore it). Every
 /// suite and cost example builds its collide shapes here, and its parry3d
-/// shapes with the same sizes in `benches/benches/common/peer.rs`.
+/// shapes with the same sizes in `benches/benches/shared/peer.rs`.
 pub fn collide_shape(s: QueryShape, strategy: SupportStrategy, scale: f32) -> Shape {
     match s {
         QueryShape::Sphere => Sphere::new(SPHERE_RADIUS * scale).into(),
@@ -302,6 +302,81 @@ pub struct MixedPair {
     pub pose_b: Isometry3<f32>,
     /// Whether the shapes overlap (even cases) or are apart (odd cases).
     pub overlapping: bool,
+}
+
+/// collide's shapes of [`mixed_pairs`]' cases, A and B, at their scales
+/// (adaptive hull strategy); parry3d's are `peer::parry_mixed_pairs`.
+pub fn mixed_shapes(cases: &[MixedPair]) -> Vec<(Shape, Shape)> {
+    let shape = |kind: usize, scale| collide_shape(CAST_SHAPES[kind], SupportStrategy::Auto, scale);
+    cases.iter().map(|k| (shape(k.kinds.0, k.scales.0), shape(k.kinds.1, k.scales.1))).collect()
+}
+
+/// The three pair queries of the `queries` rows, picked before the timed
+/// loop so that the loop matches on a small enum, not a string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PairQuery {
+    /// `intersects` (parry3d: `intersection_test`).
+    Intersects,
+    /// `closest_points` (parry3d: `closest_points` with no margin limit).
+    ClosestPoints,
+    /// `penetration` (parry3d: `contact` with a zero prediction).
+    Penetration,
+}
+
+impl PairQuery {
+    /// The three, in the order of the suite's rows.
+    pub const ALL: [Self; 3] = [Self::Intersects, Self::ClosestPoints, Self::Penetration];
+
+    /// The row name: `intersects`, `closest_points` or `penetration`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Intersects => "intersects",
+            Self::ClosestPoints => "closest_points",
+            Self::Penetration => "penetration",
+        }
+    }
+
+    /// The query of a row name, if it is one of the three.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|q| q.name() == name)
+    }
+}
+
+/// Runs `query` through collide on one pair, its answer passed through
+/// `black_box` (the shared body of the suite's and `row_cost`'s loops).
+#[inline(always)]
+pub fn collide_pair_query(
+    query: PairQuery,
+    a: &Shape,
+    pose_a: &Isometry3<f32>,
+    b: &Shape,
+    pose_b: &Isometry3<f32>,
+) {
+    match query {
+        PairQuery::Intersects => {
+            std::hint::black_box(intersects(a, pose_a, b, pose_b));
+        }
+        PairQuery::ClosestPoints => {
+            std::hint::black_box(closest_points(a, pose_a, b, pose_b));
+        }
+        PairQuery::Penetration => {
+            std::hint::black_box(penetration(a, pose_a, b, pose_b));
+        }
+    }
+}
+
+/// The stream of the `project_point` rows: each overlapping pose pair's
+/// first pose, with the point at `reach` of the way from its centre to
+/// the second pose's centre (0.8 away): 0.3 puts it inside every shape
+/// (0.24 from the centre), 1.0 outside (0.8).
+pub fn point_stream(reach: f32) -> Vec<(Isometry3<f32>, Point3<f32>)> {
+    pose_pairs(Placement::Overlapping)
+        .iter()
+        .map(|(a, b)| {
+            let (from, to) = (a.translation.vector, b.translation.vector);
+            (*a, Point3::from(from + (to - from) * reach))
+        })
+        .collect()
 }
 
 /// The scales of [`mixed_pairs`]' shapes: log-uniform over this range.

@@ -16,15 +16,18 @@
 
 use nalgebra::{Isometry3, Point3, Vector3};
 
-use super::ray::{CastRay, LocalRayCast, Ray, RayCast, world_cast};
-use super::sphere::cast_ball;
+use super::ray::{CastRay, LocalRayCast, Ray, RayCast, world_cast_unit};
+use super::sphere::{cast_ball, unit_offset};
 use crate::error::QueryError;
 use crate::query::input::check_shape;
 use crate::shape::Capsule;
 
 /// The capsule of `half_height` (its absolute value) and `radius` about the
 /// segment `centre ± half_height · axis` (`axis` unit) against `ray`, all
-/// in one frame; the normal comes out in that frame.
+/// in one frame; the normal comes out in that frame, unit (to f32
+/// rounding): the side's and the end balls' normals are the hit point's
+/// offset from the core divided by the radius.
+#[inline(always)]
 fn cast_capsule(
     centre: &Point3<f32>,
     axis: &Vector3<f32>,
@@ -55,9 +58,12 @@ fn cast_capsule(
         if disc >= 0.0 {
             let t = power / (disc.sqrt() - b);
             if (m_axial + t * d_axial).abs() <= h {
-                let normal = m_off + d_off * t;
-                let normal = if normal.norm_squared() > 0.0 { normal } else { -d };
-                return LocalRayCast::within(t as f32, normal.cast(), max_toi);
+                // The hit point lies on the side, r from the axis.
+                return LocalRayCast::within(
+                    t as f32,
+                    unit_offset(m_off + d_off * t, r, &d),
+                    max_toi,
+                );
             }
         }
     }
@@ -95,6 +101,9 @@ impl CastRay for Capsule {
         check_shape(self)?;
         let axis = pose.rotation * Vector3::y();
         let centre = Point3::from(pose.translation.vector);
-        world_cast(cast_capsule(&centre, &axis, self.half_height, self.radius, ray, max_toi), ray)
+        world_cast_unit(
+            cast_capsule(&centre, &axis, self.half_height, self.radius, ray, max_toi),
+            ray,
+        )
     }
 }

@@ -8,11 +8,35 @@
 //! by zero, so a ray sliding along a face plane counts as inside that slab;
 //! a zero half extent (a flat plate) is a slab of zero width, entered and
 //! left at the same parameter. Every comparison is written so that NaN
-//! misses.
+//! misses. Each slab divides once, by the direction's component, and
+//! multiplies both planes' offsets by that reciprocal.
+//!
+//! A posed box turns its pose's quaternion into a matrix once: its
+//! transpose takes the ray's origin and direction into the box's frame,
+//! and the world normal of the face entered is one of its columns (signed),
+//! with no third rotation and no normalisation.
 
-use super::ray::{CastRay, LocalRayCast, Ray};
+use nalgebra::{Isometry3, Point3, Unit, Vector3};
+
+use super::ray::{CastRay, LocalRayCast, Ray, RayCast};
+use crate::error::QueryError;
+use crate::query::input::check_shape;
 use crate::shape::Cuboid;
-use nalgebra::Vector3;
+
+/// Where a ray, in the box's frame, first meets the box.
+enum BoxEntry {
+    /// The origin is in the closed box.
+    Inside,
+    /// No entry with `toi ≤ max_toi`.
+    Miss,
+    /// Entry at `toi` through the face of `axis` facing against the ray.
+    Face {
+        /// Ray parameter of the entry point.
+        toi: f32,
+        /// 0, 1 or 2: the axis whose slab was entered last.
+        axis: usize,
+    },
+}
 
 /// Narrows `[t_enter, t_exit]` to where the ray is within the slab
 /// `|x| ≤ h` of one axis (`o`, `d`: the ray's coordinates on that axis),
@@ -33,8 +57,9 @@ fn clip_to_slab(
     // Entry and exit of the slab; the entry face is the one facing
     // against the direction.
     let far = h.copysign(d);
-    let t_near = (-far - o) / d;
-    let t_far = (far - o) / d;
+    let inv_d = 1.0 / d;
+    let t_near = (-far - o) * inv_d;
+    let t_far = (far - o) * inv_d;
     if t_near > *t_enter {
         *t_enter = t_near;
         *entered = axis;
@@ -43,32 +68,68 @@ fn clip_to_slab(
     *t_enter <= *t_exit
 }
 
+/// The slabs of the box of half extents `h` against the ray `o + t d`, in
+/// the box's frame.
+#[inline(always)]
+fn enter_box(o: &Point3<f32>, d: &Vector3<f32>, h: &Vector3<f32>, max_toi: f32) -> BoxEntry {
+    if (o.x.abs() <= h.x) & (o.y.abs() <= h.y) & (o.z.abs() <= h.z) {
+        return BoxEntry::Inside;
+    }
+    // The three slabs written out, not looped over: the loop was not
+    // unrolled, and its bookkeeping cost more than the slabs.
+    let (mut t_enter, mut t_exit, mut entered) = (0.0f32, max_toi, 3);
+    let slabs = [(o.x, d.x, h.x), (o.y, d.y, h.y), (o.z, d.z, h.z)];
+    if !(clip_to_slab(slabs[0], 0, &mut t_enter, &mut t_exit, &mut entered)
+        && clip_to_slab(slabs[1], 1, &mut t_enter, &mut t_exit, &mut entered)
+        && clip_to_slab(slabs[2], 2, &mut t_enter, &mut t_exit, &mut entered))
+    {
+        return BoxEntry::Miss;
+    }
+    // Outside the box, some slab excludes the origin, so it was entered at
+    // a positive parameter (`entered < 3`); `t_enter ≤ t_exit ≤ max_toi`.
+    if entered < 3 { BoxEntry::Face { toi: t_enter, axis: entered } } else { BoxEntry::Miss }
+}
+
 impl CastRay for Cuboid {
     #[inline]
     fn cast_local_ray(&self, ray: &Ray, max_toi: f32) -> LocalRayCast {
-        let (o, d, h) = (ray.origin, ray.dir, self.half_extents);
-        if (o.x.abs() <= h.x) & (o.y.abs() <= h.y) & (o.z.abs() <= h.z) {
-            return LocalRayCast::StartsInside;
+        let d = ray.dir;
+        match enter_box(&ray.origin, &d, &self.half_extents, max_toi) {
+            BoxEntry::Inside => LocalRayCast::StartsInside,
+            BoxEntry::Miss => LocalRayCast::Miss,
+            // The face's normal is exactly unit, which spares the posed
+            // cast a normalisation.
+            BoxEntry::Face { toi, axis } => {
+                let mut normal = Vector3::zeros();
+                normal[axis] = -d[axis].signum();
+                LocalRayCast::within(toi, normal, max_toi)
+            }
         }
-        // The three slabs written out, not looped over: the loop was not
-        // unrolled, and its bookkeeping cost more than the slabs.
-        let (mut t_enter, mut t_exit, mut entered) = (0.0f32, max_toi, 3);
-        let slabs = [(o.x, d.x, h.x), (o.y, d.y, h.y), (o.z, d.z, h.z)];
-        if !(clip_to_slab(slabs[0], 0, &mut t_enter, &mut t_exit, &mut entered)
-            && clip_to_slab(slabs[1], 1, &mut t_enter, &mut t_exit, &mut entered)
-            && clip_to_slab(slabs[2], 2, &mut t_enter, &mut t_exit, &mut entered))
-        {
-            return LocalRayCast::Miss;
-        }
-        // Outside the box, some slab excludes the origin, so it was entered
-        // at a positive parameter; its face's normal is exactly unit, which
-        // spares the posed cast a normalisation.
-        let normal = match entered {
-            0 => Vector3::new(-d.x.signum(), 0.0, 0.0),
-            1 => Vector3::new(0.0, -d.y.signum(), 0.0),
-            2 => Vector3::new(0.0, 0.0, -d.z.signum()),
-            _ => return LocalRayCast::Miss,
-        };
-        LocalRayCast::within(t_enter, normal, max_toi)
+    }
+
+    #[inline]
+    fn try_cast_ray_at(
+        &self,
+        pose: &Isometry3<f32>,
+        ray: &Ray,
+        max_toi: f32,
+    ) -> Result<RayCast, QueryError> {
+        check_shape(self)?;
+        let rot = pose.rotation.to_rotation_matrix();
+        let rot = rot.matrix();
+        let rel = ray.origin - pose.translation.vector;
+        let o = Point3::from(rot.tr_mul(&rel.coords));
+        let d = rot.tr_mul(&ray.dir);
+        Ok(match enter_box(&o, &d, &self.half_extents, max_toi) {
+            BoxEntry::Inside => RayCast::StartsInside,
+            BoxEntry::Miss => RayCast::Miss,
+            BoxEntry::Face { toi, axis } => {
+                // The face's local normal is ∓ the axis; rotated, ∓ the
+                // matrix's column, unit to rounding as the quaternion is.
+                let normal = rot.column(axis) * -d[axis].signum();
+                let toi = toi.max(0.0);
+                RayCast::Hit { toi, point: ray.point_at(toi), normal: Unit::new_unchecked(normal) }
+            }
+        })
     }
 }

@@ -252,7 +252,7 @@ pub(crate) fn cast_in_shape_frame<S: CastRay + ?Sized>(
 /// A cast's answer on the world ray `ray`: a hit's point recomputed as
 /// `origin + toi · dir` on that ray (no round trip through the shape's
 /// frame), its normal taken to the world by `normal_to_world`. The one
-/// tail of every posed cast, the shape-frame one and the world-axes one.
+/// tail of every posed cast, the shape-frame one and the world-axes ones.
 #[inline(always)]
 fn posed(
     cast: LocalRayCast,
@@ -284,11 +284,12 @@ fn world_normal(
     }
 }
 
-/// A cast computed in world axes (by a shape that needs no rotation, or
-/// only its axis's) as the posed answer: the normal made unit.
+/// A cast computed in world axes whose normal is already unit (to f32
+/// rounding), as the ball's and the capsule's closed forms give it: the
+/// posed answer without a normalisation.
 #[inline(always)]
-pub(crate) fn world_cast(cast: LocalRayCast, ray: &Ray) -> Result<RayCast, QueryError> {
-    posed(cast, ray, |normal| unit_normal(normal, ray))
+pub(crate) fn world_cast_unit(cast: LocalRayCast, ray: &Ray) -> Result<RayCast, QueryError> {
+    posed(cast, ray, |normal| Ok(Unit::new_unchecked(normal)))
 }
 
 /// `normal` made unit; a zero normal (which the closed forms avoid) falls

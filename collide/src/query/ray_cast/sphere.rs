@@ -10,16 +10,21 @@
 //!
 //! A posed sphere is cast in world axes about its centre: a ball is the
 //! same in every orientation, so the ray is neither rotated into its frame
-//! nor the normal rotated out.
+//! nor the normal rotated out. The normal is the hit point's offset from
+//! the centre divided by the radius, in f64 (the hit point lies on the
+//! sphere to f64 rounding), so it comes out unit without the square root
+//! and division of a normalisation after the root's.
 
-use nalgebra::{Isometry3, Point3};
+use nalgebra::{Isometry3, Point3, Vector3};
 
-use super::ray::{CastRay, LocalRayCast, Ray, RayCast, world_cast};
+use super::ray::{CastRay, LocalRayCast, Ray, RayCast, world_cast_unit};
 use crate::error::QueryError;
 use crate::query::input::check_shape;
 use crate::shape::Sphere;
 
 /// The ball of `radius` about `centre` against `ray`, all in one frame.
+/// A hit's normal is unit (to f32 rounding).
+#[inline(always)]
 pub(super) fn cast_ball(
     centre: &Point3<f32>,
     radius: f32,
@@ -47,9 +52,22 @@ pub(super) fn cast_ball(
         return LocalRayCast::Miss;
     }
     let t = power / (disc.sqrt() - b);
-    let normal = m + d * t;
-    let normal = if normal.norm_squared() > 0.0 { normal } else { -d };
-    LocalRayCast::within(t as f32, normal.cast::<f32>(), max_toi)
+    LocalRayCast::within(t as f32, unit_offset(m + d * t, r, &d), max_toi)
+}
+
+/// The unit normal at a hit point `offset` from a centre (or axis) at
+/// which the surface has radius `r`: `offset / r`, unit to f64 rounding as
+/// the hit point lies on the surface, rounded once to f32. A zero radius (a
+/// point, or a segment's line) hit only at the centre has no such normal;
+/// the normal then faces the ray (`d`, nonzero as the ray approached).
+#[inline(always)]
+pub(super) fn unit_offset(offset: Vector3<f64>, r: f64, d: &Vector3<f64>) -> Vector3<f32> {
+    let normal = if r > 0.0 { offset / r } else { -d.normalize() };
+    debug_assert!(
+        !normal.iter().all(|x| x.is_finite()) || (normal.norm() - 1.0).abs() < 1e-6,
+        "unit_offset: |{normal:?}| is not 1"
+    );
+    normal.cast::<f32>()
 }
 
 impl CastRay for Sphere {
@@ -67,6 +85,6 @@ impl CastRay for Sphere {
     ) -> Result<RayCast, QueryError> {
         check_shape(self)?;
         let centre = Point3::from(pose.translation.vector);
-        world_cast(cast_ball(&centre, self.radius, ray, max_toi), ray)
+        world_cast_unit(cast_ball(&centre, self.radius, ray, max_toi), ray)
     }
 }
