@@ -79,13 +79,23 @@ pub(super) fn touching_surface_toi(
         local_center: Point3::origin(),
         ..body_sweep
     };
-    let swept_box = scratch.swept_shape_box(bodies, mover, km);
+    // The core's own swept box: a sphere's box moves with its centre, which
+    // a sweep carries on a straight line whatever the turn, so the box of
+    // the centre's two ends grown by the radius holds it at every time.
+    // Not the shape's swept box (grown by the turn's arc at the body's
+    // extent, the whole tree's for a prism of `trees`): the core is swept
+    // only against the triangles it can reach, usually none for a body
+    // resting on the surface by a part far from its centre of mass.
+    let core_start = core_sweep.pose.translation.vector;
+    let core_end = core_start + core_sweep.linear_velocity;
+    let core_box = Aabb::new(core_start.inf(&core_end).into(), core_start.sup(&core_end).into())
+        .expanded(CORE_SPHERE_FRACTION * record.min_extent + LINEAR_SLOP);
     let core_hit = match sweep_against_surface(
         &core,
         &core_sweep,
         &shapes[ks],
         &surface_pose,
-        &swept_box,
+        &core_box,
         1.0,
         0.0,
     ) {
