@@ -25,7 +25,9 @@ use collide::nalgebra::{Isometry3, Point3, Translation3, Vector3};
 use collide::{Shape, SupportMap, Sweep, TimeOfImpact, Triangle, try_time_of_impact};
 
 use crate::collision::aabb::Aabb;
-use crate::collision::sweep_surface::{MAX_SWEPT_TRIANGLES, for_each_surface_triangle};
+use crate::collision::sweep_surface::{
+    MAX_SWEPT_TRIANGLES, for_each_surface_triangle, surface_triangle,
+};
 
 /// How deep a shape is in a surface from its front, and the way out.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -72,12 +74,7 @@ pub(crate) fn front_depth(
     let count = for_each_surface_triangle(surface, &local_box, &mut found)?;
     let mut deepest = FrontDepth::NONE;
     for &index in &found[..count] {
-        let triangle = match surface {
-            Shape::TriMesh(mesh) => mesh.triangle(index),
-            Shape::HeightField(field) => field.triangle(index),
-            _ => None,
-        };
-        let Some(triangle) = triangle else { continue };
+        let Some(triangle) = surface_triangle(surface, index) else { continue };
         let depth = triangle_depth(convex, &local_pose, &local_centre, &triangle, bound);
         // Written so that NaN is not taken.
         if depth > deepest.depth {

@@ -19,7 +19,7 @@
 //! pair before this stage swept surfaces.
 
 use collide::nalgebra::{Isometry3, Point3};
-use collide::{QueryError, Shape, Sweep, TimeOfImpact, try_time_of_impact};
+use collide::{QueryError, Shape, Sweep, TimeOfImpact, Triangle, try_time_of_impact};
 
 use crate::collision::aabb::Aabb;
 
@@ -71,12 +71,7 @@ pub(crate) fn sweep_against_surface(
     let mut best = TimeOfImpact::Miss;
     let mut limit = max_toi;
     for &index in &found[..count] {
-        let triangle = match surface {
-            Shape::TriMesh(mesh) => mesh.triangle(index),
-            Shape::HeightField(field) => field.triangle(index),
-            _ => None,
-        };
-        let Some(triangle) = triangle else { continue };
+        let Some(triangle) = surface_triangle(surface, index) else { continue };
         let answer = try_time_of_impact(convex, sweep, &triangle, &fixed, limit, target_distance)?;
         match answer {
             TimeOfImpact::InitiallyOverlapping => return Ok(SurfaceSweep::Swept(answer)),
@@ -125,6 +120,17 @@ pub(crate) fn for_each_surface_triangle(
         _ => {}
     }
     if overflow { None } else { Some(count) }
+}
+
+/// Triangle `index` of `surface` (a triangle mesh or heightfield) in the
+/// surface's frame, as [`for_each_surface_triangle`] lists them; `None`
+/// for another shape or an index it does not have.
+pub(crate) fn surface_triangle(surface: &Shape, index: u32) -> Option<Triangle> {
+    match surface {
+        Shape::TriMesh(mesh) => mesh.triangle(index),
+        Shape::HeightField(field) => field.triangle(index),
+        _ => None,
+    }
 }
 
 /// The time an answer is ranked by: a hit's time, a capped sweep's proven
