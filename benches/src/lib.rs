@@ -49,6 +49,21 @@ fn rng(stream: u64) -> StdRng {
     StdRng::seed_from_u64(SEED ^ stream.wrapping_mul(0x9e37_79b9_7f4a_7c15))
 }
 
+/// A rotation about a uniformly random axis by an angle uniform in [0, π).
+fn random_rotation(rng: &mut StdRng) -> UnitQuaternion<f32> {
+    UnitQuaternion::from_scaled_axis(unit_vector(rng) * rng.random_range(0.0..std::f32::consts::PI))
+}
+
+/// A point uniform in the cube [-5, 5)³ where the pair streams place
+/// their first shape.
+fn random_position(rng: &mut StdRng) -> Vector3<f32> {
+    Vector3::new(
+        rng.random_range(-5.0..5.0),
+        rng.random_range(-5.0..5.0),
+        rng.random_range(-5.0..5.0),
+    )
+}
+
 fn unit_vector(rng: &mut StdRng) -> Vector3<f32> {
     // Rejection sampling in the unit ball gives a uniform direction.
     loop {
@@ -120,19 +135,10 @@ pub fn pose_pairs(placement: Placement) -> Vec<(Isometry3<f32>, Isometry3<f32>)>
     };
     (0..STREAM_LEN)
         .map(|_| {
-            let rot = |r: &mut StdRng| {
-                UnitQuaternion::from_scaled_axis(
-                    unit_vector(r) * r.random_range(0.0..std::f32::consts::PI),
-                )
-            };
-            let a_at = Vector3::new(
-                r.random_range(-5.0..5.0),
-                r.random_range(-5.0..5.0),
-                r.random_range(-5.0..5.0),
-            );
+            let a_at = random_position(&mut r);
             let b_at = a_at + unit_vector(&mut r) * gap;
-            let pose_a = Isometry3::from_parts(Translation3::from(a_at), rot(&mut r));
-            let pose_b = Isometry3::from_parts(Translation3::from(b_at), rot(&mut r));
+            let pose_a = Isometry3::from_parts(Translation3::from(a_at), random_rotation(&mut r));
+            let pose_b = Isometry3::from_parts(Translation3::from(b_at), random_rotation(&mut r));
             (pose_a, pose_b)
         })
         .collect()
@@ -406,17 +412,9 @@ pub fn mixed_pairs() -> Vec<MixedPair> {
             let kinds =
                 (r.random_range(0..CAST_SHAPES.len()), r.random_range(0..CAST_SHAPES.len()));
             let scales = (r.random_range(lo..hi).exp(), r.random_range(lo..hi).exp());
-            let rot = |r: &mut StdRng| {
-                UnitQuaternion::from_scaled_axis(
-                    unit_vector(r) * r.random_range(0.0..std::f32::consts::PI),
-                )
-            };
-            let a_at = Vector3::new(
-                r.random_range(-5.0..5.0),
-                r.random_range(-5.0..5.0),
-                r.random_range(-5.0..5.0),
-            );
-            let (rot_a, rot_b, dir) = (rot(&mut r), rot(&mut r), unit_vector(&mut r));
+            let a_at = random_position(&mut r);
+            let (rot_a, rot_b, dir) =
+                (random_rotation(&mut r), random_rotation(&mut r), unit_vector(&mut r));
             let a = collide_shape(CAST_SHAPES[kinds.0], SupportStrategy::Auto, scales.0);
             let b = collide_shape(CAST_SHAPES[kinds.1], SupportStrategy::Auto, scales.1);
             let pose_a = Isometry3::from_parts(Translation3::from(a_at), rot_a);
