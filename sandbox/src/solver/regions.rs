@@ -27,6 +27,13 @@
 //! run that no other task of its phase touches, and the SIMD gather reads
 //! any index without a test for the static case. With one region the
 //! array is exactly the single-threaded one: stand-in 0, then the bodies.
+//! When kinematic bodies are awake, each region holds a copy of each
+//! right after its stand-in, and a manifold between a kinematic body and
+//! a dynamic one uses the copy in the dynamic body's region: it lands in
+//! that region's interior, as one against a static body does. (Before,
+//! the washer's drum, one body in the middle region, put its manifolds
+//! with bodies two regions away in the leftovers, solved on one thread,
+//! one manifold per batch.)
 //!
 //! **Where it departs from Box2D v3**, which graph-colours the constraints
 //! and solves colour after colour: a colour scatters neighbouring
@@ -150,6 +157,15 @@ impl Regions {
     /// orders them region by region in [`Self::order`] (each region's
     /// bodies in their given order).
     pub fn split(&mut self, centers: &[Point3<f32>], gravity: &Vector3<f32>) {
+        self.split_sharing(centers, gravity, 0);
+    }
+
+    /// [`Self::split`], with room for `shared` bodies after each region's
+    /// static stand-in: the solver's copies of the awake kinematic bodies
+    /// (see [`crate::solver::solve`]), which every region holds one of so
+    /// that a kinematic body's manifolds stay in the interior of the
+    /// region of the body they touch.
+    pub fn split_sharing(&mut self, centers: &[Point3<f32>], gravity: &Vector3<f32>, shared: u32) {
         let n = centers.len();
         let count = (n / BODIES_PER_REGION).clamp(1, MAX_REGIONS);
         self.count = count;
@@ -168,7 +184,7 @@ impl Regions {
         self.starts[0] = 0;
         for (r, &inside) in counts[..count].iter().enumerate() {
             self.member_starts[r + 1] = self.member_starts[r] + inside;
-            self.starts[r + 1] = self.starts[r] + 1 + inside;
+            self.starts[r + 1] = self.starts[r] + 1 + shared + inside;
         }
         let mut next = self.member_starts;
         self.order.clear();
@@ -182,6 +198,16 @@ impl Regions {
             let len = (self.starts[r + 1] - self.starts[r]) as usize;
             self.solver_region.extend(std::iter::repeat_n(r as u8, len));
         }
+    }
+
+    /// The solver index of region `r`'s static stand-in.
+    pub fn start(&self, r: usize) -> u32 {
+        self.starts[r]
+    }
+
+    /// The region of solver index `index` (a stand-in's is its region's).
+    pub fn region_of(&self, index: u32) -> usize {
+        usize::from(self.solver_region[index as usize])
     }
 
     /// The solver indices of the regions' static stand-ins.

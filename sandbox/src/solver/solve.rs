@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use arrayvec::ArrayVec;
 use collide::nalgebra::{Point3, Vector3};
 
+use crate::body::BodyKind;
 use crate::body::storage::Bodies;
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 use crate::collision::pair_cache::PairCache;
@@ -109,9 +110,21 @@ pub(crate) struct SolverScratch {
     gathered: Vec<u32>,
     /// The awake bodies' slots, in increasing order.
     pub awake_slots: Vec<u32>,
-    /// The awake kinematic bodies, as (solver index, body slot): their
-    /// velocities are given, not integrated (see [`keep_kinematic_velocities`]).
+    /// The solver copies of the awake kinematic bodies, as (solver index,
+    /// body slot), every region's: their velocities are given, not
+    /// integrated (see [`keep_kinematic_velocities`]).
     kinematic: Vec<(u32, u32)>,
+    /// The awake kinematic bodies, as places in `awake_slots`.
+    kinematic_places: Vec<u32>,
+    /// The awake dynamic bodies, as places in `awake_slots`, and their
+    /// centres: what the regions are cut over when a kinematic body is
+    /// awake.
+    dynamic_places: Vec<u32>,
+    dynamic_centers: Vec<Point3<f32>>,
+    /// Copies of each awake kinematic body after each region's stand-in
+    /// (see [`SolverScratch::share_kinematic_pairs`]): the number of awake
+    /// kinematic bodies.
+    shared: u32,
     /// The regions whose sweeps may run on several threads.
     regions: Regions,
     /// Per manifold the solver sees (touching, with an awake body), in
@@ -227,6 +240,9 @@ pub(crate) fn solve(
             }
         },
     );
+    if scratch.shared > 0 {
+        scratch.share_kinematic_pairs();
+    }
     mark_chains(
         &scratch.pairs,
         &scratch.masses,
@@ -417,25 +433,51 @@ impl SolverScratch {
                 *center = bodies.poses[i] * bodies.records[i].mass.local_center;
             }
         });
-        self.regions.split(&self.awake_centers, gravity);
+        self.kinematic_places.clear();
+        if bodies.kinematic_count > 0 {
+            let kinematic = |i: u32| bodies.records[i as usize].kind == BodyKind::Kinematic;
+            let places = self.awake_slots.iter().enumerate().filter(|&(_, &i)| kinematic(i));
+            self.kinematic_places.extend(places.map(|(k, _)| k as u32));
+        }
+        self.shared = self.kinematic_places.len() as u32;
+        if self.shared == 0 {
+            self.regions.split(&self.awake_centers, gravity);
+        } else {
+            // The regions are cut over the dynamic bodies; each region
+            // holds a copy of every awake kinematic body.
+            self.dynamic_places.clear();
+            self.dynamic_centers.clear();
+            for (k, &i) in self.awake_slots.iter().enumerate() {
+                if bodies.records[i as usize].kind != BodyKind::Kinematic {
+                    self.dynamic_places.push(k as u32);
+                    self.dynamic_centers.push(self.awake_centers[k]);
+                }
+            }
+            self.regions.split_sharing(&self.dynamic_centers, gravity, self.shared);
+        }
         // Per solver index: the body's place in `awake_slots`, or
-        // `STAND_IN` for a region's static stand-in.
+        // `STAND_IN` for a region's static stand-in. A kinematic body's
+        // own solver index (what the joints and write-back read) is its
+        // copy in region 0.
         self.gathered.clear();
+        self.kinematic.clear();
         for region in 0..self.regions.count() {
             self.gathered.push(STAND_IN);
-            for &k in self.regions.members(region) {
+            for &k in &self.kinematic_places {
+                let i = self.awake_slots[k as usize];
+                let index = self.gathered.len() as u32;
+                if region == 0 {
+                    self.solver_index[i as usize] = index;
+                }
+                self.kinematic.push((index, i));
+                self.gathered.push(k);
+            }
+            for &m in self.regions.members(region) {
+                let k = if self.shared == 0 { m } else { self.dynamic_places[m as usize] };
                 let i = self.awake_slots[k as usize] as usize;
                 self.solver_index[i] = self.gathered.len() as u32;
                 self.gathered.push(k);
             }
-        }
-        self.kinematic.clear();
-        if bodies.kinematic_count > 0 {
-            let kinematic = self
-                .awake_slots
-                .iter()
-                .filter(|&&i| bodies.records[i as usize].kind == crate::body::BodyKind::Kinematic);
-            self.kinematic.extend(kinematic.map(|&i| (self.solver_index[i as usize], i)));
         }
         let n = self.gathered.len();
         // Every entry is written below; the resize only sizes the arrays.
@@ -472,6 +514,31 @@ impl SolverScratch {
         });
     }
 
+    /// Moves each manifold between an awake kinematic body and a dynamic one
+    /// to the kinematic body's copy in the dynamic body's region, so that
+    /// it is solved in that region's interior (on its thread) rather than
+    /// in a seam or the leftovers. `pairs` name region 0's copies (solver
+    /// indices 1 to `shared`, what `solver_index` holds) until then.
+    ///
+    /// The copies hold the same velocity, and no impulse changes it (their
+    /// inverse mass and inertia are zero, so each impulse adds exactly
+    /// zero), so any number of lanes and tasks may read one, and the
+    /// batcher treats them as it treats the static stand-in: a drum's
+    /// hundreds of manifolds no longer each open a batch of their own.
+    fn share_kinematic_pairs(&mut self) {
+        let shared = self.shared;
+        let is_copy = |x: u32| (1..=shared).contains(&x);
+        let regions = &self.regions;
+        for pair in &mut self.pairs {
+            let (a, b) = *pair;
+            if is_copy(a) && b != 0 && !is_copy(b) {
+                pair.0 = regions.start(regions.region_of(b)) + a;
+            } else if is_copy(b) && a != 0 && !is_copy(a) {
+                pair.1 = regions.start(regions.region_of(a)) + b;
+            }
+        }
+    }
+
     /// Groups the manifolds of `slots` into SIMD batches from their body
     /// pairs alone (see [`crate::solver::constraint_batches`]), then prepares
     /// each manifold straight into its batch lane and records the lane in
@@ -491,7 +558,13 @@ impl SolverScratch {
         if self.task_batching.len() < tasks {
             self.task_batching.resize_with(tasks, ConstraintBatches::default);
         }
-        let (regions, pairs) = (&self.regions, &self.pairs);
+        let (regions, pairs, shared) = (&self.regions, &self.pairs, self.shared);
+        // What the batcher sees of a body: the kinematic copies, which no
+        // lane writes, as the stand-in (see `share_kinematic_pairs`).
+        let batched = |x: u32| {
+            let local = x - regions.start(regions.region_of(x));
+            if shared > 0 && (1..=shared).contains(&local) { 0 } else { x }
+        };
         workers.for_each(&mut self.task_batching[..tasks], |task, batching| {
             batching.clear();
             // The manifolds near enough to touch first, then the far ones
@@ -501,7 +574,10 @@ impl SolverScratch {
                 let slots = regions.task_slots(task).iter();
                 let slots =
                     slots.filter(|&&m| far.get(m as usize).copied().unwrap_or(false) == distant);
-                batching.append(slots.map(|&m| (m, pairs[m as usize].0, pairs[m as usize].1)));
+                batching.append(slots.map(|&m| {
+                    let (a, b) = pairs[m as usize];
+                    if shared == 0 { (m, a, b) } else { (m, batched(a), batched(b)) }
+                }));
             }
         });
         self.batching.clear();
