@@ -131,6 +131,13 @@ impl<'a> WorldView<'a> {
         self.world.contacts()
     }
 
+    /// A number that changes whenever a fixed body is added, removed or
+    /// moved, and that no other world shares once one was: a drawer may
+    /// keep what it built for the fixed bodies while it stays the same.
+    pub fn fixed_revision(&self) -> u64 {
+        self.world.bodies.fixed_revision
+    }
+
     /// The world viewed.
     pub fn world(&self) -> &'a World {
         self.world

@@ -29,6 +29,7 @@ use crate::render::{
     Color, DebugLine, DrawInstance, DrawShape, FrameScene, HullMeshId, PointMarker, TranslucentMesh,
 };
 use crate::render::{RenderError, Renderer};
+use crate::world_view::BodyView;
 
 /// Length of a drawn contact normal, metres.
 const NORMAL_LENGTH: f32 = 0.4;
@@ -62,6 +63,20 @@ pub struct SceneDrawer {
     /// Per sensor shape of a body, its mesh in the shape's frame (built
     /// once; placed at the shape's pose each frame).
     sensor_meshes: HashMap<(BodyId, u32), Option<SensorMesh>>,
+    /// What the fixed bodies draw, kept while the world's fixed bodies do
+    /// not change (issue 39: a million fixed bodies are not walked every
+    /// frame).
+    fixed: FixedDrawing,
+}
+
+/// The instances and translucent meshes of a world's fixed bodies, built
+/// at one revision of them ([`crate::WorldView::fixed_revision`]).
+#[derive(Debug, Default)]
+struct FixedDrawing {
+    /// The revision drawn; `None` when nothing is kept.
+    revision: Option<u64>,
+    instances: Vec<DrawInstance>,
+    translucent: Vec<TranslucentMesh>,
 }
 
 /// A sensor's triangle mesh in its shape's frame.
@@ -77,6 +92,7 @@ impl SceneDrawer {
         self.by_body.clear();
         self.by_content.clear();
         self.sensor_meshes.clear();
+        self.fixed = FixedDrawing::default();
     }
 
     /// Fills `frame` (cleared first; camera, light and sky kept) with the
@@ -95,55 +111,29 @@ impl SceneDrawer {
     ) -> Result<(), RenderError> {
         frame.clear();
         let view = sim.world.view();
-        for body in view.bodies() {
-            let slot = body.id.index();
-            let fixed = body.kind == BodyKind::Fixed;
-            for (k, body_shape) in body.shapes.iter().enumerate() {
-                if body.is_sensor(k) {
-                    let pose = sim.interpolated(slot, body.pose, alpha) * body.local_pose(k);
-                    self.push_sensor((body.id, k as u32), body_shape, &pose, frame);
-                    continue;
-                }
-                // A compound is drawn part by part, each part at its pose
-                // in the compound; any other shape as itself.
-                let pieces = match body_shape {
-                    Shape::Compound(c) => c.parts().len(),
-                    _ => 1,
-                };
-                for piece in 0..pieces {
-                    let (piece_shape, in_shape, key) = match body_shape {
-                        Shape::Compound(c) => {
-                            let (part, pose) = &c.parts()[piece];
-                            (part, *pose, (body.id, part_key(k, piece)))
-                        }
-                        other => (other, Isometry3::identity(), (body.id, k as u32)),
-                    };
-                    let Some((shape, local)) = self.draw_shape(key, piece_shape, renderer)? else {
-                        continue;
-                    };
-                    let in_body = body.local_pose(k);
-                    let alone = body.shapes.len() == 1 && in_body == Isometry3::identity();
-                    if fixed && alone && is_scene_ground(body_shape, body.pose) {
-                        // The renderer draws its own ground grid at y = 0.
-                        continue;
-                    }
-                    let color = if fixed {
-                        Color::rgb(0.55, 0.55, 0.58)
-                    } else if body.kind == BodyKind::Kinematic {
-                        KINEMATIC_COLOR
-                    } else if debug.islands {
-                        palette(body.island.unwrap_or(slot as u32) as usize)
-                    } else {
-                        palette(slot)
-                    };
-                    let pose =
-                        sim.interpolated(slot, body.pose, alpha) * in_body * in_shape * local;
-                    let mut instance = DrawInstance::new(shape, pose, color);
-                    instance.sleeping = !fixed && !body.awake;
-                    frame.instances.push(instance);
-                }
+        // The fixed bodies: drawn again only when one was added, removed
+        // or moved; otherwise their instances are copied as they were.
+        let revision = view.fixed_revision();
+        if self.fixed.revision != Some(revision) {
+            self.fixed.revision = None;
+            let (instances, translucent) = (frame.instances.len(), frame.translucent.len());
+            for body in view.bodies().filter(|b| b.kind == BodyKind::Fixed) {
+                self.draw_body(sim, &body, alpha, debug, renderer, frame)?;
             }
-            if debug.aabbs {
+            self.fixed.instances.clear();
+            self.fixed.instances.extend_from_slice(&frame.instances[instances..]);
+            self.fixed.translucent.clear();
+            self.fixed.translucent.extend_from_slice(&frame.translucent[translucent..]);
+            self.fixed.revision = Some(revision);
+        } else {
+            frame.instances.extend_from_slice(&self.fixed.instances);
+            frame.translucent.extend_from_slice(&self.fixed.translucent);
+        }
+        for body in view.movers() {
+            self.draw_body(sim, &body, alpha, debug, renderer, frame)?;
+        }
+        if debug.aabbs {
+            for body in view.bodies() {
                 let aabb = body.fat_aabb;
                 frame.push_aabb(aabb.min, aabb.max, Color::YELLOW);
             }
@@ -176,6 +166,68 @@ impl SceneDrawer {
                 size_px: 8.0,
                 color: Color::WHITE,
             });
+        }
+        Ok(())
+    }
+
+    /// Adds the instances (and sensor meshes) of one body. A fixed body is
+    /// drawn at its pose (it only moves by being set, a jump), any other
+    /// at its pose interpolated `alpha` of the way through the last step.
+    fn draw_body(
+        &mut self,
+        sim: &Simulation,
+        body: &BodyView<'_>,
+        alpha: f32,
+        debug: DebugDraw,
+        renderer: &mut Renderer,
+        frame: &mut FrameScene,
+    ) -> Result<(), RenderError> {
+        let slot = body.id.index();
+        let fixed = body.kind == BodyKind::Fixed;
+        let drawn = if fixed { *body.pose } else { sim.interpolated(slot, body.pose, alpha) };
+        for (k, body_shape) in body.shapes.iter().enumerate() {
+            if body.is_sensor(k) {
+                let pose = drawn * body.local_pose(k);
+                self.push_sensor((body.id, k as u32), body_shape, &pose, frame);
+                continue;
+            }
+            // A compound is drawn part by part, each part at its pose
+            // in the compound; any other shape as itself.
+            let pieces = match body_shape {
+                Shape::Compound(c) => c.parts().len(),
+                _ => 1,
+            };
+            for piece in 0..pieces {
+                let (piece_shape, in_shape, key) = match body_shape {
+                    Shape::Compound(c) => {
+                        let (part, pose) = &c.parts()[piece];
+                        (part, *pose, (body.id, part_key(k, piece)))
+                    }
+                    other => (other, Isometry3::identity(), (body.id, k as u32)),
+                };
+                let Some((shape, local)) = self.draw_shape(key, piece_shape, renderer)? else {
+                    continue;
+                };
+                let in_body = body.local_pose(k);
+                let alone = body.shapes.len() == 1 && in_body == Isometry3::identity();
+                if fixed && alone && is_scene_ground(body_shape, body.pose) {
+                    // The renderer draws its own ground grid at y = 0.
+                    continue;
+                }
+                let color = if fixed {
+                    Color::rgb(0.55, 0.55, 0.58)
+                } else if body.kind == BodyKind::Kinematic {
+                    KINEMATIC_COLOR
+                } else if debug.islands {
+                    palette(body.island.unwrap_or(slot as u32) as usize)
+                } else {
+                    palette(slot)
+                };
+                let pose = drawn * in_body * in_shape * local;
+                let mut instance = DrawInstance::new(shape, pose, color);
+                instance.sleeping = !fixed && !body.awake;
+                frame.instances.push(instance);
+            }
         }
         Ok(())
     }

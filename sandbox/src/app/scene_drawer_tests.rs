@@ -218,3 +218,57 @@ fn kinematic_bodies_are_drawn_in_their_own_colour() {
     assert_eq!(colors[1], super::scene_drawer::KINEMATIC_COLOR);
     assert!(colors.iter().enumerate().all(|(k, c)| k == 1 || *c != colors[1]), "{colors:?}");
 }
+
+/// The drawer keeps the fixed bodies' instances between frames (issue 39)
+/// and draws them again when one is added, removed or moved: every frame
+/// equals what a new drawer, which keeps nothing, draws of the same world,
+/// while the dynamic bodies fall and after each change.
+#[test]
+fn kept_fixed_instances_follow_every_change_to_the_fixed_bodies() {
+    use collide::nalgebra::Isometry3;
+    let Some(gpu) = crate::render::tests::gpu_or_skip(
+        "kept_fixed_instances_follow_every_change_to_the_fixed_bodies",
+    ) else {
+        return;
+    };
+    let mut offscreen = OffscreenRenderer::with_gpu(gpu, 320, 180).expect("offscreen target");
+    let mut sim = Simulation::load(
+        SceneSource::Named { scene: Scene::Stack, size: 1 },
+        StepSettings::default(),
+    )
+    .unwrap();
+    let mut world = World::new();
+    let cube = || -> Shape { Cuboid::new(Vector3::repeat(0.5)).into() };
+    let at = |x: f32, y: f32| Vector3::new(x, y, 0.0);
+    let fixed: Vec<_> = (0..3)
+        .map(|k| world.add_body(BodyDesc::fixed(cube()).with_position(at(2.0 * k as f32, 0.5))))
+        .collect::<Result<_, _>>()
+        .unwrap();
+    for k in 0..2 {
+        world.add_body(BodyDesc::dynamic(cube()).with_position(at(2.0 * k as f32, 3.0))).unwrap();
+    }
+    sim.world = world;
+    let camera = Camera::looking_at(Point3::new(0.0, 2.5, 9.0), Point3::new(0.0, 0.5, 0.0));
+    let mut kept = SceneDrawer::default();
+    let mut check = |sim: &Simulation, fixed_count: usize, what: &str| {
+        let (mut frame, mut fresh) = (FrameScene::new(camera), FrameScene::new(camera));
+        let debug = DebugDraw::default();
+        kept.fill(sim, 0.5, debug, offscreen.renderer_mut(), &mut frame).unwrap();
+        SceneDrawer::default().fill(sim, 0.5, debug, offscreen.renderer_mut(), &mut fresh).unwrap();
+        assert_eq!(frame.instances.len(), fixed_count + 2, "{what}");
+        assert_eq!(frame.instances, fresh.instances, "{what}");
+    };
+    check(&sim, 3, "first frame");
+    for step in 0..3 {
+        sim.step();
+        check(&sim, 3, &format!("after step {step}"));
+    }
+    let moved = Isometry3::translation(-3.0, 0.5, 1.0);
+    sim.world.set_pose(fixed[1], moved).unwrap();
+    check(&sim, 3, "a fixed body moved");
+    sim.world.remove_body(fixed[2]).unwrap();
+    check(&sim, 2, "a fixed body removed");
+    sim.world.add_body(BodyDesc::fixed(cube()).with_position(at(5.0, 0.5))).unwrap();
+    sim.step();
+    check(&sim, 3, "a fixed body added");
+}

@@ -112,6 +112,10 @@ pub struct Simulation {
     pub error: Option<String>,
     /// Per body slot, the pose before the last step.
     previous_poses: Vec<Isometry3<f32>>,
+    /// The fixed bodies' revision when `previous_poses` last took every
+    /// body's pose (see [`crate::WorldView::fixed_revision`]); `None`
+    /// before it ever did.
+    remembered_fixed: Option<u64>,
     /// Stage times of the last [`HISTORY_LEN`] steps, oldest first.
     history: VecDeque<StepTiming>,
     drag: Option<Drag>,
@@ -137,6 +141,7 @@ impl Simulation {
             steps: 0,
             error: None,
             previous_poses: Vec::new(),
+            remembered_fixed: None,
             history: VecDeque::with_capacity(HISTORY_LEN),
             drag: None,
         };
@@ -230,9 +235,18 @@ impl Simulation {
         }
     }
 
+    /// Keeps each body's pose before the step. Fixed bodies only move when
+    /// one is added, removed or set, so their poses are taken again only
+    /// after such a change; otherwise only the movers' are (issue 39: a
+    /// million fixed bodies cost nothing per step).
     fn remember_poses(&mut self) {
         let view = self.world.view();
-        for body in view.bodies() {
+        let revision = view.fixed_revision();
+        let every = self.remembered_fixed != Some(revision);
+        self.remembered_fixed = Some(revision);
+        let bodies: Box<dyn Iterator<Item = _>> =
+            if every { Box::new(view.bodies()) } else { Box::new(view.movers()) };
+        for body in bodies {
             let slot = body.id.index();
             if self.previous_poses.len() <= slot {
                 self.previous_poses.resize(slot + 1, Isometry3::identity());

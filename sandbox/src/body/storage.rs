@@ -6,6 +6,8 @@
 //! Removed bodies leave their slot on a free list; a generation in each
 //! record keeps stale [`BodyId`]s from aliasing a later body in the same slot.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use collide::Shape;
 use collide::nalgebra::{Isometry3, Matrix3, Point3, Vector3};
 
@@ -175,8 +177,16 @@ pub(crate) struct Bodies {
     /// these instead of every slot, so a world's fixed bodies, however
     /// many, cost them nothing.
     pub movers: Vec<u32>,
+    /// Changes whenever a fixed body is added, removed or moved (0 while
+    /// none ever was): what a drawer keys its cached fixed bodies on.
+    /// Values come from one process-wide counter, so two worlds never
+    /// share one after a change (see [`Bodies::note_fixed_change`]).
+    pub fixed_revision: u64,
     free_slots: Vec<u32>,
 }
+
+/// The last revision handed out to any world's fixed bodies.
+static FIXED_REVISIONS: AtomicU64 = AtomicU64::new(0);
 
 impl Bodies {
     /// Stores the body `desc` describes in a free slot or a new one.
@@ -186,6 +196,9 @@ impl Bodies {
     pub fn insert(&mut self, desc: &BodyDesc) -> Result<BodyId, WorldError> {
         let record = BodyRecord::new(desc)?;
         let moves = record.kind != BodyKind::Fixed;
+        if !moves {
+            self.note_fixed_change();
+        }
         self.active_epoch += 1;
         self.kinematic_count += usize::from(record.kind == BodyKind::Kinematic);
         let (v, w) = if moves {
@@ -283,8 +296,17 @@ impl Bodies {
         }
     }
 
+    /// Gives the fixed bodies a new [`Bodies::fixed_revision`], one no
+    /// world has had.
+    fn note_fixed_change(&mut self) {
+        self.fixed_revision = FIXED_REVISIONS.fetch_add(1, Ordering::Relaxed) + 1;
+    }
+
     /// Frees the slot of a live body.
     pub fn free(&mut self, slot: usize) {
+        if self.records[slot].kind == BodyKind::Fixed {
+            self.note_fixed_change();
+        }
         if self.shape_ranges[slot].count > 1 {
             self.multi_shape.retain(|&s| s as usize != slot);
         }
@@ -391,6 +413,9 @@ impl Bodies {
         // clearance of this body unusable, which is the safe side.
         self.travel[i] += if moved.is_finite() { f64::from(moved) } else { f64::INFINITY };
         self.poses[i] = *pose;
+        if self.records[i].kind == BodyKind::Fixed {
+            self.note_fixed_change();
+        }
         self.wake(i);
         if self.shape_ranges[i].count > 1 {
             self.fit_shape_boxes(i);
