@@ -21,7 +21,23 @@
 //! the speculative distance (which a fresh computation would drop) also
 //! refuses; an empty manifold is never recycled (a new feature may come
 //! within the speculative distance); and a manifold is recomputed after
-//! [`MAX_RECYCLED_STEPS`] recycled steps in any case.
+//! [`MAX_RECYCLED_STEPS`] recycled steps unless its pair rests.
+//!
+//! A resting pair ([`pair_rests`]: every point touching, and the two
+//! surfaces moving relative to each other slower than [`RESTING_SPEED`])
+//! keeps its manifold without that cap, for as long as it rests and the
+//! refusal tests above pass, and the solver then takes its lever arms as
+//! they were when the manifold was computed
+//! ([`LeverTurn`](crate::collision::manifold::LeverTurn)), as box3d's
+//! recycled contacts do (issue 41: that is what lets the friction-0.6
+//! columns of 30 and 40 cubes stand). What recycling promises: a pair
+//! that moves (lands, slides, rolls, is approached or is teleported by
+//! more than the bounds) is computed afresh at least every
+//! [`MAX_RECYCLED_STEPS`] + 1 steps, as before; a resting pair's points
+//! and separations follow the bodies within the same bounds, but a
+//! feature that comes within the speculative distance while the pair
+//! rests is found only once the pair moves or drifts past a bound (it can
+//! have come at most [`RECYCLE_DISTANCE`] closer, so it still has a gap).
 //!
 //! A face contact also keeps its world normal while the normal found anew
 //! stays within [`RESTING_NORMAL_CHORD`] of it ([`keep_resting_normal`]),
@@ -107,6 +123,45 @@ pub(crate) fn distance_bound(
 ) -> f32 {
     let (drift, _) = motion_bound(computed_at, relative, radius_b);
     clearance - drift
+}
+
+/// Relative speed of two surfaces below which their pair rests
+/// ([`pair_rests`]): the linear slop per second, 5 mm/s. A resting pair's
+/// surfaces move less than the slop (the depth the solver leaves a
+/// resting contact at) in a second, a tenth of the default sleep velocity,
+/// so a pair that rests by this measure is one whose bodies may fall
+/// asleep; a pair that lands, slides or rolls is far faster (a falling body
+/// gains gravity times the step, 0.16 m/s, every step at 60 Hz; the
+/// slowest slide of the tests, 9 mm/s, is capped as before). Measured on
+/// the friction-0.6 columns (30 and 40 unit cubes, 50 Hz, sleeping off):
+/// at 1 mm/s, 5 mm/s and 2 cm/s they stand alike (9.0 mm / 1.2 cm, 1.0 cm /
+/// 2.6 cm, 9.1 mm / 2.2 cm at most sideways).
+pub(crate) const RESTING_SPEED: f32 = LINEAR_SLOP;
+
+/// Whether a pair rests, and so keeps its manifold past
+/// [`MAX_RECYCLED_STEPS`] with the lever arms it was computed with (see
+/// [`LeverTurn`](crate::collision::manifold::LeverTurn)): the manifold has
+/// points, every one of them touches (separation at most the linear slop,
+/// so a speculative point of a pair still approaching does not rest), and
+/// B's surface moves relative to A's slower than [`RESTING_SPEED`], both
+/// at every point (`relative_velocity_at`, B's velocity less A's at a
+/// world point) and by its turn (`relative_spin`, B's angular velocity
+/// less A's, times `radius_b`, the largest distance of B's points from its
+/// origin; so a box pivoting on one edge onto its face does not rest). NaN
+/// does not rest.
+pub(crate) fn pair_rests(
+    manifold: &Manifold,
+    relative_velocity_at: impl Fn(&Point3<f32>) -> Vector3<f32>,
+    relative_spin: &Vector3<f32>,
+    radius_b: f32,
+) -> bool {
+    if manifold.points.is_empty() || !(relative_spin.norm() * radius_b <= RESTING_SPEED) {
+        return false;
+    }
+    manifold.points.iter().all(|p| {
+        p.separation <= LINEAR_SLOP
+            && relative_velocity_at(&p.point).norm_squared() <= RESTING_SPEED * RESTING_SPEED
+    })
 }
 
 /// Tries to recycle `manifold`, computed when B's pose in A's frame was

@@ -5,7 +5,7 @@
 //! point in A's frame for recycling.
 
 use arrayvec::ArrayVec;
-use collide::nalgebra::{Isometry3, Point3, Vector3};
+use collide::nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
 
 use crate::tolerances::{ANCHOR_RESET_DISTANCE, LINEAR_SLOP};
 
@@ -83,6 +83,42 @@ pub struct Manifold {
     /// sticking, in A's frame and in B's frame. `None` while sliding or
     /// before the first step.
     pub friction_anchor: Option<FrictionAnchor>,
+    /// While a resting pair's manifold is recycled, how far each body has
+    /// turned since the manifold was computed: the solver takes its lever
+    /// arms as they were then (see [`LeverTurn`]). `None` otherwise.
+    pub lever_turn: Option<LeverTurn>,
+}
+
+/// The rotations that take each body's lever arms (world-frame offsets
+/// from its centre of mass) now back to their directions when the
+/// manifold was computed: `R_then · R_now⁻¹` for A and for B. The narrow
+/// phase sets them on a resting pair's recycled manifold
+/// (`contact_recycling::pair_rests`), and the solver's preparation turns
+/// each point's lever arms back by them, so the solver's Jacobians,
+/// friction centre and first-order separation updates use the arms the
+/// manifold was computed with, as box3d's recycled contacts keep theirs
+/// (box3d `physics_world.c`, contact recycling: the anchors, world-frame
+/// offsets from the centres, are kept while the pair is recycled). The
+/// separations are still refreshed from the bodies' motion.
+///
+/// Why (issue 41). On soft contacts a loaded column's cubes tilt by 1e-4
+/// to 1e-3 rad; with the arms turning along, each cube's support moves
+/// where its tilt puts it, which is the overturning lever of the column's
+/// buckling mode (Euler buckling of a chain of hinges pinned by static
+/// friction): at friction 0.6 and 50 Hz the 30- and 40-cube columns buckle
+/// after 5 s (first step past 5 cm: 327 and 295). With the arms kept from
+/// the computation while the pair rests, both stand (see the header of
+/// `tests/tests/columns.rs` for the measurements). A rigid face does not
+/// tilt under its load, so the tilt is an artefact of the soft contact,
+/// like the normal's turn that `keep_resting_normal` ignores; the error is
+/// bounded by the recycling bounds (1°, 1 mm) and vanishes at every
+/// recomputation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LeverTurn {
+    /// A's turn back.
+    pub a: UnitQuaternion<f32>,
+    /// B's turn back.
+    pub b: UnitQuaternion<f32>,
 }
 
 /// Where two bodies started sticking: the contact centre then, fixed in
@@ -105,6 +141,7 @@ impl Manifold {
         twist_impulse: 0.0,
         step_friction_impulse: Vector3::new(0.0, 0.0, 0.0),
         friction_anchor: None,
+        lever_turn: None,
     };
 
     /// Removes every point and zeroes the stored impulses.
@@ -114,6 +151,7 @@ impl Manifold {
         self.twist_impulse = 0.0;
         self.step_friction_impulse = Vector3::zeros();
         self.friction_anchor = None;
+        self.lever_turn = None;
     }
 
     /// Copies the impulses of `old`'s points into the matching points of

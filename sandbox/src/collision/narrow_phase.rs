@@ -21,15 +21,15 @@
 //! (see [`find_contacts`]). rapier's
 //! `narrow_phase/pair_update.rs` keeps the same responsibilities together.
 
-use collide::nalgebra::{Isometry3, Point3};
+use collide::nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::body::BodyKind;
 use crate::body::storage::{Bodies, BodyRecord};
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::contact_recycling::{
-    MAX_RECYCLED_STEPS, distance_bound, keep_resting_normal, try_recycle,
+    MAX_RECYCLED_STEPS, distance_bound, keep_resting_normal, pair_rests, try_recycle,
 };
-use crate::collision::manifold::Manifold;
+use crate::collision::manifold::{LeverTurn, Manifold};
 use crate::collision::pair_cache::{
     CachedManifold, CachedPair, EMPTY_MANIFOLD, PairCache, PairSlots,
 };
@@ -360,27 +360,43 @@ fn update_pair(
                 return None;
             }
             // A small drift: the same points, fixed on each body, with
-            // their separations refreshed; else computed below, from the
-            // points as the failed attempt left them.
-            Some(cached)
-                if contact_recycling && u32::from(c.recycled_steps) < MAX_RECYCLED_STEPS =>
-            {
-                let normal_before = cached.manifold.normal;
-                let recycled = try_recycle(
-                    &mut cached.manifold,
-                    before,
-                    &cached.normal_in_a,
-                    &relative,
-                    pose_a,
+            // their separations refreshed, for at most
+            // `MAX_RECYCLED_STEPS` steps, or for as long as the pair rests
+            // and then with the lever arms it was computed with (see
+            // `LeverTurn`); else computed below, from the points as the
+            // failed attempt left them.
+            Some(cached) if contact_recycling => {
+                let resting = pair_rests(
+                    &cached.manifold,
+                    |p| velocity_at(bodies, b, p) - velocity_at(bodies, a, p),
+                    &(bodies.angular_velocities[b] - bodies.angular_velocities[a]),
                     radius_b,
-                    speculative,
                 );
-                if recycled {
-                    keep_resting_normal(&normal_before, &mut cached.manifold);
-                    c.nearest = cached.manifold.nearest_separation();
-                    c.recycled_steps += 1;
-                    wake_touched(records, active, a, b, wake);
-                    return None;
+                if resting || u32::from(c.recycled_steps) < MAX_RECYCLED_STEPS {
+                    let normal_before = cached.manifold.normal;
+                    let recycled = try_recycle(
+                        &mut cached.manifold,
+                        before,
+                        &cached.normal_in_a,
+                        &relative,
+                        pose_a,
+                        radius_b,
+                        speculative,
+                    );
+                    if recycled {
+                        keep_resting_normal(&normal_before, &mut cached.manifold);
+                        cached.manifold.lever_turn = match cached.computed_rotations {
+                            Some([then_a, then_b]) if resting => Some(LeverTurn {
+                                a: then_a * pose_a.rotation.inverse(),
+                                b: then_b * pose_b.rotation.inverse(),
+                            }),
+                            _ => None,
+                        };
+                        c.nearest = cached.manifold.nearest_separation();
+                        c.recycled_steps = c.recycled_steps.saturating_add(1);
+                        wake_touched(records, active, a, b, wake);
+                        return None;
+                    }
                 }
             }
             Some(_) => {}
@@ -420,6 +436,7 @@ fn update_pair(
         Some(cached) => {
             cached.manifold = computed;
             cached.normal_in_a = normal_in_a;
+            cached.computed_rotations = Some([pose_a.rotation, pose_b.rotation]);
             None
         }
         None => {
@@ -428,6 +445,7 @@ fn update_pair(
                 manifold: computed,
                 normal_in_a,
                 approach_speed,
+                computed_rotations: Some([pose_a.rotation, pose_b.rotation]),
             }))
         }
     }
@@ -440,13 +458,16 @@ fn update_pair(
 fn approach(bodies: &Bodies, a: u32, b: u32, manifold: &Manifold) -> (f32, Point3<f32>) {
     let deepest = manifold.points.iter().min_by(|p, q| p.separation.total_cmp(&q.separation));
     let point = deepest.map_or_else(Point3::origin, |p| p.point);
-    let velocity_at = |slot: u32| {
-        let i = slot as usize;
-        let center = bodies.poses[i] * bodies.records[i].mass.local_center;
-        bodies.linear_velocities[i] + bodies.angular_velocities[i].cross(&(point - center))
-    };
-    let relative = velocity_at(b) - velocity_at(a);
+    let relative =
+        velocity_at(bodies, b as usize, &point) - velocity_at(bodies, a as usize, &point);
     (-relative.dot(&manifold.normal), point)
+}
+
+/// Body `i`'s velocity at the world point `point`: `v + ω × (p - c)`
+/// about its centre of mass `c`.
+fn velocity_at(bodies: &Bodies, i: usize, point: &Point3<f32>) -> Vector3<f32> {
+    let center = bodies.poses[i] * bodies.records[i].mass.local_center;
+    bodies.linear_velocities[i] + bodies.angular_velocities[i].cross(&(point - center))
 }
 
 /// The begin of touching of the shapes `key` names, whose manifold is

@@ -16,7 +16,7 @@
 
 use std::ops::Range;
 
-use collide::nalgebra::{Isometry3, Vector3};
+use collide::nalgebra::{Isometry3, UnitQuaternion, Vector3};
 
 use crate::body::storage::Bodies;
 use crate::collision::live_pairs::{LivePairs, LiveRanges, LiveStamp};
@@ -157,6 +157,10 @@ pub(crate) struct CachedManifold {
     /// of the impact, which a speculative point has mostly stopped by the
     /// step the shapes touch. What a hit event reports.
     pub approach_speed: f32,
+    /// A's and B's world rotations when the manifold was last computed,
+    /// for the lever arms of a resting pair (see
+    /// [`LeverTurn`](crate::collision::manifold::LeverTurn)).
+    pub computed_rotations: Option<[UnitQuaternion<f32>; 2]>,
 }
 
 /// [`CachedPair::manifold`] of a pair with no points: it holds no slot.

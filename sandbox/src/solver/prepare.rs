@@ -7,7 +7,9 @@
 //! intermediate per-manifold constraint array (the batches are built first
 //! from the body pairs alone, so each manifold is prepared once, into the
 //! lane it is solved in), and the four manifolds of a batch are prepared
-//! side by side, one per SIMD lane. Every lane runs the scalar derivation's
+//! side by side, one per SIMD lane. A resting pair's lever arms are those
+//! its manifold was computed with (box3d's recycled anchors; see
+//! [`LeverTurn`](crate::collision::manifold::LeverTurn)). Every lane runs the scalar derivation's
 //! operations in the same order (nalgebra's: `a·b = (a_x b_x + a_y b_y) +
 //! a_z b_z`, `(M v)_r = (M_r0 v_x + M_r1 v_y) + M_r2 v_z`), so the lanes hold
 //! the same bits a manifold-at-a-time preparation would give.
@@ -88,6 +90,7 @@ per_simd_target! {
         let mut normal_impulse = [W::ZERO; MAX_MANIFOLD_POINTS];
         let mut input_center_a = WideVec::default();
         let mut input_center_b = WideVec::default();
+        let mut lever_shift_b = WideVec::default();
         let mut friction = W::ZERO;
         let mut anchor_gap = WideVec::default();
         let mut friction_impulse = WideVec::default();
@@ -110,13 +113,30 @@ per_simd_target! {
             n.set(l, &m.normal);
             count.as_mut_array()[l] = m.points.len() as f32;
             point_count = point_count.max(m.points.len() as u32);
+            // A resting pair's lever arms are taken as they were when its
+            // manifold was computed, as box3d's recycled contacts keep
+            // their anchors (see `LeverTurn` for why): each point turned
+            // back about A's centre by A's turn since, and about B's
+            // centre by B's. The batch holds one point per row and B's
+            // arms as A's plus one offset per manifold (`rn_shift`), so
+            // B's arms move by the mean of the two turned points' gaps
+            // (zero without a turn, which leaves every bit as before).
+            let mut b_shift = Vector3::zeros();
             for (i, mp) in m.points.iter().enumerate() {
-                points[i].set(l, &mp.point.coords);
+                let mut point = mp.point;
+                if let Some(turn) = &m.lever_turn {
+                    let arm_a = mp.point - input.center_a;
+                    let arm_b = mp.point - input.center_b;
+                    point = input.center_a + turn.a * arm_a;
+                    b_shift += (input.center_b + turn.b * arm_b - point) / m.points.len() as f32;
+                }
+                points[i].set(l, &point.coords);
                 separation[i].as_mut_array()[l] = mp.separation;
                 normal_impulse[i].as_mut_array()[l] = mp.normal_impulse;
             }
             input_center_a.set(l, &input.center_a.coords);
             input_center_b.set(l, &input.center_b.coords);
+            lever_shift_b.set(l, &b_shift);
             friction.as_mut_array()[l] = input.friction;
             anchor_gap.set(l, &input.anchor_gap);
             friction_impulse.set(l, &m.friction_impulse);
@@ -164,7 +184,7 @@ per_simd_target! {
             // leaves the sum's bits alone.
             center += points[i];
             let r_a = points[i] - input_center_a;
-            let r_b = points[i] - input_center_b;
+            let r_b = points[i] + lever_shift_b - input_center_b;
             let rn_a_i = r_a.cross(&n);
             let rn_b_i = r_b.cross(&n);
             let irn_a_i = inv_inertia_a.mul(&rn_a_i);
@@ -213,7 +233,7 @@ per_simd_target! {
         }
         let half_gap = W::splat(0.5) * (separation_sum / divisor);
         let center_a = center - n * half_gap - input_center_a;
-        let center_b = center + n * half_gap - input_center_b;
+        let center_b = center + n * half_gap - input_center_b + lever_shift_b;
         let in_a = inv_inertia_a.mul(&n);
         let in_b = inv_inertia_b.mul(&n);
         let k_twist = n.dot(&in_a) + n.dot(&in_b);
@@ -295,7 +315,7 @@ per_simd_target! {
             bias_rate,
             impulse_scale,
             rn_a,
-            rn_shift: (input_center_a - input_center_b).cross(&n),
+            rn_shift: (input_center_a - input_center_b + lever_shift_b).cross(&n),
             inv_inertia_a,
             inv_inertia_b,
             separation,

@@ -418,3 +418,96 @@ fn a_point_or_edge_contact_and_a_nan_normal_take_the_new_normal() {
     keep_resting_normal(&Vector3::new(f32::NAN, 1.0, 0.0), &mut m);
     assert_eq!(m.normal, fresh, "a NaN old normal was kept");
 }
+
+/// The manifold of a cube resting flat on the ground, `depth` deep, in
+/// the world frame.
+fn flat_manifold(depth: f32) -> Manifold {
+    computed(&Isometry3::identity(), &Isometry3::translation(0.0, 0.5 - depth, 0.0)).2
+}
+
+#[test]
+fn a_pair_rests_only_touching_and_slower_than_the_resting_speed() {
+    let radius_b = 0.5 * 3f32.sqrt();
+    let still = |_: &Point3<f32>| Vector3::zeros();
+    let m = flat_manifold(1.0e-3);
+    assert_eq!(m.points.len(), 4, "{m:?}");
+    assert!(pair_rests(&m, still, &Vector3::zeros(), radius_b));
+    // Just under and just over the speed, sliding, and turning in place.
+    for (speed, rests) in [(0.9 * RESTING_SPEED, true), (1.1 * RESTING_SPEED, false)] {
+        let slide = |_: &Point3<f32>| Vector3::new(speed, 0.0, 0.0);
+        assert_eq!(pair_rests(&m, slide, &Vector3::zeros(), radius_b), rests, "slide {speed}");
+        let spin = Vector3::y() * (speed / radius_b);
+        assert_eq!(pair_rests(&m, still, &spin, radius_b), rests, "spin {speed}");
+    }
+    // One point moving (the cube pivots on the others).
+    let pivot = m.points[0].point;
+    let lift = |p: &Point3<f32>| {
+        if *p == pivot { Vector3::new(0.0, 2.0 * RESTING_SPEED, 0.0) } else { Vector3::zeros() }
+    };
+    assert!(!pair_rests(&m, lift, &Vector3::zeros(), radius_b));
+    // A speculative manifold (the cube a centimetre above) does not rest,
+    // nor an empty one, nor a NaN velocity.
+    let above = flat_manifold(-2.0 * LINEAR_SLOP);
+    assert_eq!(above.points.len(), 4, "{above:?}");
+    assert!(!pair_rests(&above, still, &Vector3::zeros(), radius_b));
+    assert!(!pair_rests(&Manifold::default(), still, &Vector3::zeros(), radius_b));
+    let nan = |_: &Point3<f32>| Vector3::new(f32::NAN, 0.0, 0.0);
+    assert!(!pair_rests(&m, nan, &Vector3::zeros(), radius_b));
+    assert!(!pair_rests(&m, still, &Vector3::new(0.0, f32::NAN, 0.0), radius_b));
+}
+
+#[test]
+fn a_resting_cube_keeps_its_manifold_past_the_cap_and_a_sliding_one_does_not() {
+    // Resting (0 m/s, sleeping off), the cube's manifold is recycled for
+    // far longer runs than the cap once it has settled; sliding at
+    // 9 mm/s (above the resting speed) it is capped as before.
+    let longest_recycled_run = |speed: f32| {
+        let fresh = fresh_each_step(speed, true);
+        let (mut run, mut longest) = (0, 0);
+        for &f in &fresh[1..] {
+            run = if f { 0 } else { run + 1 };
+            longest = longest.max(run);
+        }
+        (longest, fresh)
+    };
+    let (resting, fresh) = longest_recycled_run(0.0);
+    assert!(resting > 4 * MAX_RECYCLED_STEPS as usize, "{fresh:?}");
+    let (sliding, fresh) = longest_recycled_run(0.009);
+    assert_eq!(sliding as u32, MAX_RECYCLED_STEPS, "{fresh:?}");
+}
+
+#[test]
+fn a_resting_manifold_carries_each_bodys_turn_since_it_was_computed() {
+    // A cube settled on the ground, then turned about the vertical by
+    // 1e-4 rad at rest (its corners keep their heights, and move 0.09 mm:
+    // within every recycling bound): the manifold's lever turn is that
+    // turn undone for the cube and the identity for the fixed ground.
+    let settings = StepSettings { sleep_enabled: false, ..StepSettings::default() };
+    let mut world = World::with_settings(settings).unwrap();
+    world.add_body(BodyDesc::fixed(ground()).with_position(Vector3::new(0.0, -0.5, 0.0))).unwrap();
+    let cube_id = world
+        .add_body(BodyDesc::dynamic(cube()).with_position(Vector3::new(0.0, 0.5, 0.0)))
+        .unwrap();
+    for _ in 0..60 {
+        world.step(1.0 / 60.0);
+    }
+    let pose = *world.pose(cube_id).unwrap();
+    let angle = 1.0e-4;
+    let turn = UnitQuaternion::from_scaled_axis(Vector3::y() * angle);
+    world.set_pose(cube_id, Isometry3::from_parts(pose.translation, turn * pose.rotation)).unwrap();
+    world.set_linear_velocity(cube_id, Vector3::zeros()).unwrap();
+    world.set_angular_velocity(cube_id, Vector3::zeros()).unwrap();
+    world.step(1.0 / 60.0);
+    let m = world.contacts.iter().next().expect("the cube's pair").1;
+    let lever = m.lever_turn.unwrap_or_else(|| panic!("no lever turn on a resting pair: {m:?}"));
+    // The pair's first body is the ground or the cube: the one that turned.
+    let (ground_turn, cube_turn) =
+        if lever.a.angle() < lever.b.angle() { (lever.a, lever.b) } else { (lever.b, lever.a) };
+    assert!(ground_turn.angle() < 1.0e-7, "{lever:?}");
+    assert!(cube_turn.angle() > 0.5 * angle, "{lever:?}");
+    // Undone by the turn, up to the settling's own turn since the
+    // manifold was computed (a cube settling flat does not turn about
+    // the vertical).
+    let back = cube_turn * turn;
+    assert!(back.angle() < 0.1 * angle, "{lever:?}: not the turn undone");
+}
