@@ -23,7 +23,7 @@
 //! anchored 0.5 mm.
 //! Because friction acts at the centre, off every point, its impulse moves
 //! the points' normal velocities: where it moved one by more than the
-//! sweep tolerance (an impact), the relax pass solves the normals and the
+//! push-out speed (an impact), the relax pass solves the normals and the
 //! friction again, ending on the normals (see
 //! [`MAX_FRICTION_ROUNDS`](crate::solver::simd_batch::MAX_FRICTION_ROUNDS):
 //! ending on the friction sent fast spinning bodies back from a wall).

@@ -55,9 +55,10 @@ pub(crate) const MAX_MANIFOLD_SWEEPS: usize = 8;
 /// next corners: a cuboid fired at a 1 cm wall at 100 m/s, spinning at
 /// 10 rad/s, came back at 10.1 m/s (rapier3d: 2.5 m/s), and at friction 0
 /// at 0.9 m/s (issue 41). Solving the normals again after the friction
-/// brought it to 1.9 m/s with one more solve, 1.8 m/s with three. A
-/// resting contact's friction changes by far less than the sweep
-/// tolerance per substep, so the rounds run at impacts only.
+/// brought it to 2.2 m/s (rapier3d: 2.5 m/s; 1.8 m/s with rounds run down
+/// to the sweep tolerance, which cost falling-boxes 1000 11 %). A
+/// resting or sliding contact's friction moves the normals by far less
+/// than the push-out speed per substep, so the rounds run at impacts only.
 pub(crate) const MAX_FRICTION_ROUNDS: usize = 3;
 
 /// Number of point pairs `j < i` of a manifold: the entries of the strict
@@ -693,7 +694,7 @@ impl ConstraintBatch {
     /// friction at the manifold centre (solved only here, as box3d does:
     /// against rigid normals friction cannot feed the rocking of a soft
     /// contact, which made tall stacks walk), then, while the friction
-    /// moved a point's normal velocity by more than the sweep tolerance,
+    /// moved a point's normal velocity by more than the push-out speed,
     /// the normals and the friction again, ending on the normals (at most
     /// [`MAX_FRICTION_ROUNDS`] more normal solves; see there for why).
     #[inline(always)]
@@ -719,8 +720,12 @@ impl ConstraintBatch {
     }
 
     /// Whether the friction and twist impulse changes `friction`, `twist`
-    /// moved any lane's point's normal velocity by more than
-    /// [`SolverParams::sweep_tolerance`]: row `i` moves by
+    /// moved any lane's point's normal velocity by more than the push-out
+    /// speed [`SolverParams::max_push_out`] (an impact's friction; less is
+    /// within what the next push pass takes back as it pushes overlap
+    /// out, and in a pile of falling boxes a tolerance of the sweeps' 1 %
+    /// of the slop per substep ran the rounds at every sliding contact,
+    /// 11 % of the step): row `i` moves by
     /// `Σ_k K_{i,t_k} Δλ_t,k + K_{i,twist} Δλ_twist` (the tangents' linear
     /// impulse is along the surface and does not move it). NaN compares
     /// false: no further round.
@@ -731,7 +736,7 @@ impl ConstraintBatch {
         twist: W,
         params: &SolverParams,
     ) -> bool {
-        let tolerance = W::splat(params.sweep_tolerance);
+        let tolerance = W::splat(params.max_push_out);
         let mut moved = W::ZERO.simd_gt(W::ONE);
         for i in 0..N {
             let change = self.tangent_coupling[0][i] * friction[0]
