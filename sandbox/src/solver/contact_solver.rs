@@ -21,6 +21,12 @@
 //! rate instead of aiming at zero slip. A velocity-only target lets each
 //! substep's small slip add up: a stack of 10 cubes walked 3.8 mm in 25 s,
 //! anchored 0.5 mm.
+//! Because friction acts at the centre, off every point, its impulse moves
+//! the points' normal velocities: where it moved one by more than the
+//! push-out speed (an impact), the relax pass solves the normals and the
+//! friction again, ending on the normals (see
+//! [`MAX_FRICTION_ROUNDS`](crate::solver::simd_batch::MAX_FRICTION_ROUNDS):
+//! ending on the friction sent fast spinning bodies back from a wall).
 //! Each pass runs [`StepSettings::push_iterations`](crate::StepSettings) and
 //! `relax_iterations` sweeps (the defaults are in
 //! [`StepSettings::default`](crate::StepSettings::default)).
