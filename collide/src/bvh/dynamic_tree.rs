@@ -20,6 +20,17 @@
 //! boxes grow (a box query over 10,000 boxes tested three times the nodes
 //! the static build does); the rotations keep them tight.
 //!
+//! Layout: besides its nodes (the links, heights and payloads the edits
+//! work on), the tree keeps for each internal node a *branch* record of one
+//! cache line holding both children's boxes and their indices, with a
+//! child's leafness in the index's top bit (as parry's `Bvh` and Jolt's
+//! quad trees keep children's boxes in the parent). A query then tests
+//! both children of a node from the one record it has just read and never
+//! touches an internal node's own `Node`; only a leaf that passes is read,
+//! for its payload. Every edit that changes a node's children or their
+//! boxes ends in [`recompute`](DynamicTree::recompute) of that node, which
+//! rewrites its record.
+//!
 //! Departures: handles carry a generation, so a removed proxy's handle is
 //! an error rather than an alias of a later proxy in the same node; boxes
 //! and margins are checked (typed errors); the payload is any `T: Copy`;
@@ -79,6 +90,31 @@ struct Node<T> {
     slot: Slot<T>,
 }
 
+/// Set in a branch's child index when the child is a leaf. Node indices
+/// stay below `2^31` ([`BvhError::TooManyItems`]), so the bit is free.
+const LEAF_BIT: u32 = 1 << 31;
+
+/// What a query reads of an internal node (see the module docs): its
+/// children's boxes and their indices (with [`LEAF_BIT`] for leaves). 56
+/// bytes, aligned to start a 64-byte cache line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(64))]
+struct Branch {
+    boxes: [Aabb; 2],
+    children: [u32; 2],
+}
+
+impl Branch {
+    /// The record of a node that is not (yet) internal.
+    const UNUSED: Branch = Branch {
+        boxes: [Aabb::new(
+            nalgebra::Point3::new(0.0, 0.0, 0.0),
+            nalgebra::Point3::new(0.0, 0.0, 0.0),
+        ); 2],
+        children: [NULL, NULL],
+    };
+}
+
 /// A dynamic AABB tree of proxies with payloads of type `T` (see the module
 /// docs for the method). Every query walks it with a stack on the call
 /// stack and does not allocate (see [`INLINE_STACK_DEPTH`](super::INLINE_STACK_DEPTH)).
@@ -111,6 +147,9 @@ struct Node<T> {
 #[derive(Clone, Debug)]
 pub struct DynamicTree<T: Copy> {
     nodes: Vec<Node<T>>,
+    /// `branches[n]`: the query record of node `n` while it is internal
+    /// (see the module docs); unused otherwise.
+    branches: Vec<Branch>,
     root: u32,
     free_head: u32,
     proxy_count: usize,
@@ -125,7 +164,13 @@ impl<T: Copy> Default for DynamicTree<T> {
 impl<T: Copy> DynamicTree<T> {
     /// An empty tree; no allocation until the first insertion.
     pub const fn new() -> Self {
-        Self { nodes: Vec::new(), root: NULL, free_head: NULL, proxy_count: 0 }
+        Self {
+            nodes: Vec::new(),
+            branches: Vec::new(),
+            root: NULL,
+            free_head: NULL,
+            proxy_count: 0,
+        }
     }
 
     /// Number of proxies.
@@ -374,6 +419,13 @@ impl<T: Copy> DynamicTree<T> {
                         if node.aabb != na.aabb.merged(&nb.aabb) {
                             return defect(n, "the box is not the union of the children's");
                         }
+                        let branch = Branch {
+                            boxes: [na.aabb, nb.aabb],
+                            children: [self.encoded(a), self.encoded(b)],
+                        };
+                        if self.branches[n as usize] != branch {
+                            return defect(n, "the branch record is stale");
+                        }
                         stack.extend([a, b]);
                     }
                 }
@@ -403,6 +455,7 @@ impl<T: Copy> DynamicTree<T> {
             Node { aabb, parent: NULL, children: [NULL, NULL], height: 0, generation: 0, slot };
         if self.free_head == NULL {
             self.nodes.push(fresh);
+            self.branches.push(Branch::UNUSED);
             return (self.nodes.len() - 1) as u32;
         }
         let n = self.free_head;
@@ -536,15 +589,28 @@ impl<T: Copy> DynamicTree<T> {
         debug_assert!(n == NULL, "refit_ancestors found a cycle");
     }
 
-    /// Recomputes an internal node's box and height from its children.
+    /// Recomputes an internal node's box, height and branch record from
+    /// its children.
     fn recompute(&mut self, n: u32) {
         let [a, b] = self.nodes[n as usize].children;
         let (na, nb) = (&self.nodes[a as usize], &self.nodes[b as usize]);
         let aabb = na.aabb.merged(&nb.aabb);
         let height = 1 + na.height.max(nb.height);
+        self.branches[n as usize] =
+            Branch { boxes: [na.aabb, nb.aabb], children: [self.encoded(a), self.encoded(b)] };
         let node = &mut self.nodes[n as usize];
         node.aabb = aabb;
         node.height = height;
+    }
+
+    /// Node `n`'s index as a branch record or a query names it: with
+    /// [`LEAF_BIT`] for a leaf.
+    #[inline]
+    fn encoded(&self, n: u32) -> u32 {
+        match self.nodes[n as usize].slot {
+            Slot::Leaf(_) => n | LEAF_BIT,
+            _ => n,
+        }
     }
 
     /// Rotates the taller child of `n` up if it is more than one level
@@ -664,23 +730,31 @@ impl<T: Copy> Hierarchy for DynamicTree<T> {
     type Item = (ProxyId, T);
     const LEAF_BOX_IS_ITEM_BOX: bool = true;
 
+    // The walk names nodes as branch records do, leaves with `LEAF_BIT`.
+
     #[inline]
     fn root(&self) -> Option<u32> {
-        (self.root != NULL).then_some(self.root)
+        (self.root != NULL).then(|| self.encoded(self.root))
     }
 
     #[inline]
     fn node_box(&self, node: u32) -> &Aabb {
-        &self.nodes[node as usize].aabb
+        &self.nodes[(node & !LEAF_BIT) as usize].aabb
     }
 
     #[inline]
     fn content(&self, node: u32) -> NodeContent {
-        let n = &self.nodes[node as usize];
-        match n.slot {
-            Slot::Leaf(_) => NodeContent::Leaf { first: node, count: 1 },
-            _ => NodeContent::Internal(n.children),
+        if node & LEAF_BIT != 0 {
+            NodeContent::Leaf { first: node & !LEAF_BIT, count: 1 }
+        } else {
+            NodeContent::Internal(self.branches[node as usize].children)
         }
+    }
+
+    #[inline]
+    fn child_boxes(&self, node: u32, _children: [u32; 2]) -> [&Aabb; 2] {
+        let [a, b] = &self.branches[node as usize].boxes;
+        [a, b]
     }
 
     #[inline]
