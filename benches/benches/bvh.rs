@@ -9,6 +9,10 @@
 //!   limit to each hit);
 //! * `bvh_aabb_overlap`: how many boxes a query box overlaps.
 //!
+//! The dynamic tree runs twice: as built by its insertions
+//! (`collide-dynamic`) and after `DynamicTree::optimize_layout` renumbered
+//! its records in walk order (`collide-dynamic-laid-out`).
+//!
 //! Before timing, every engine's answers are checked against brute force
 //! over the same inputs. Ids are `{query}/{engine}/{boxes}`.
 //!
@@ -167,6 +171,9 @@ fn bench_bvh(c: &mut Criterion) {
     for (i, b) in boxes.iter().enumerate() {
         tree.try_insert(*b, 0.0, i as u32).unwrap();
     }
+    // The same tree with its records renumbered in walk order.
+    let mut laid_out = tree.clone();
+    laid_out.optimize_layout();
     let parry_leaves: Vec<ParryAabb> = boxes.iter().map(parry_box).collect();
     let parry = Bvh::from_leaves(BvhBuildStrategy::Binned, &parry_leaves);
     let parry_queries: Vec<ParryAabb> = queries.iter().map(parry_box).collect();
@@ -179,6 +186,7 @@ fn bench_bvh(c: &mut Criterion) {
         let t = expect.map(|(_, t)| t);
         assert_eq!(static_ray(&bvh, &boxes, ray).map(|(_, t)| t), t, "static, {ray:?}");
         assert_eq!(dynamic_ray(&tree, &boxes, ray).map(|(_, t)| t), t, "dynamic, {ray:?}");
+        assert_eq!(dynamic_ray(&laid_out, &boxes, ray).map(|(_, t)| t), t, "laid out, {ray:?}");
         assert_eq!(parry_ray(&parry, &boxes, ray).map(|(_, t)| t), t, "parry3d, {ray:?}");
     }
     assert!(ray_hits > QUERIES / 2, "only {ray_hits} rays hit: the scene is too sparse");
@@ -196,6 +204,12 @@ fn bench_bvh(c: &mut Criterion) {
             true
         });
         assert_eq!(n, expect, "dynamic");
+        n = 0;
+        laid_out.query_aabb(q, |_| {
+            n += 1;
+            true
+        });
+        assert_eq!(n, expect, "dynamic, laid out");
         assert_eq!(parry.intersect_aabb(pq).count(), expect, "parry3d");
     }
 
@@ -210,6 +224,9 @@ fn bench_bvh(c: &mut Criterion) {
     });
     group.bench_function(BenchmarkId::new("collide-dynamic", BOXES), |b| {
         b.iter(|| dynamic_ray(&tree, &boxes, black_box(&rays[next(QUERIES)])))
+    });
+    group.bench_function(BenchmarkId::new("collide-dynamic-laid-out", BOXES), |b| {
+        b.iter(|| dynamic_ray(&laid_out, &boxes, black_box(&rays[next(QUERIES)])))
     });
     group.bench_function(BenchmarkId::new("parry3d", BOXES), |b| {
         b.iter(|| parry_ray(&parry, &boxes, black_box(&rays[next(QUERIES)])))
@@ -235,6 +252,13 @@ fn bench_bvh(c: &mut Criterion) {
         b.iter(|| {
             let mut n = 0;
             tree.query_aabb(black_box(&queries[next(QUERIES)]), |_| count(&mut n));
+            n
+        })
+    });
+    group.bench_function(BenchmarkId::new("collide-dynamic-laid-out", BOXES), |b| {
+        b.iter(|| {
+            let mut n = 0;
+            laid_out.query_aabb(black_box(&queries[next(QUERIES)]), |_| count(&mut n));
             n
         })
     });

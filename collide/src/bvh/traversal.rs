@@ -58,6 +58,13 @@ pub(crate) trait Hierarchy {
     fn root(&self) -> Option<u32>;
     fn node_box(&self, node: u32) -> &Aabb;
     fn content(&self, node: u32) -> NodeContent;
+    /// The boxes of an internal node's `children` (as [`content`](Self::content)
+    /// named them). A tree that keeps them in the parent's own record
+    /// answers without touching the children's.
+    #[inline]
+    fn child_boxes(&self, _node: u32, children: [u32; 2]) -> [&Aabb; 2] {
+        [self.node_box(children[0]), self.node_box(children[1])]
+    }
     /// Item `index` of the item list: its box and what the callback gets.
     fn item(&self, index: u32) -> (&Aabb, Self::Item);
 }
@@ -80,8 +87,9 @@ pub(crate) fn visit<H: Hierarchy>(
     while let Some(Pending { node, .. }) = stack.pop() {
         match tree.content(node) {
             NodeContent::Internal(children) => {
-                for child in children {
-                    if descend(tree.node_box(child)) {
+                let boxes = tree.child_boxes(node, children);
+                for (child, aabb) in children.into_iter().zip(boxes) {
+                    if descend(aabb) {
                         stack.push(Pending { node: child, toi: 0.0 });
                     }
                 }
@@ -151,8 +159,9 @@ pub(crate) fn try_cast<H: Hierarchy>(
         }
         match tree.content(node) {
             NodeContent::Internal([a, b]) => {
-                let ta = slab.entry(tree.node_box(a), limit);
-                let tb = slab.entry(tree.node_box(b), limit);
+                let [box_a, box_b] = tree.child_boxes(node, [a, b]);
+                let ta = slab.entry(box_a, limit);
+                let tb = slab.entry(box_b, limit);
                 // The nearer child goes on last, to be visited first.
                 let (near, far) = match (ta, tb) {
                     (Some(x), Some(y)) if y < x => ((b, y), Some((a, x))),
