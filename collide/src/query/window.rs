@@ -34,6 +34,7 @@
 use nalgebra::{Isometry3, Translation3, Vector3};
 
 use crate::shape::{Cuboid, ShapeRef};
+use crate::support_map::SupportMap;
 
 /// The window's half-width over its proven bound `s + 2ρ` (see the module
 /// docs): a margin for rounding in `s` and `ρ`, so the bound's strict
@@ -55,6 +56,8 @@ fn bounding_radius(shape: ShapeRef<'_>) -> f32 {
         ShapeRef::Cuboid(c) => c.half_extents.norm(),
         ShapeRef::Capsule(c) => c.half_height + c.radius,
         ShapeRef::ConvexHull(h) => h.bounding_radius(),
+        ShapeRef::Cylinder(c) => c.bounding_radius(),
+        ShapeRef::Cone(c) => c.bounding_radius(),
     }
 }
 

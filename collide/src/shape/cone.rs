@@ -6,6 +6,7 @@ use nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::aabb::Aabb;
 use crate::error::{ShapeError, positive};
+use crate::shape::ShapeRef;
 use crate::support_map::SupportMap;
 
 /// A solid right circular cone whose axis runs along local Y, apex up.
@@ -81,6 +82,11 @@ impl SupportMap for Cone {
             (0.0, 0.0)
         };
         Point3::new(x, -self.half_height, z)
+    }
+
+    #[inline]
+    fn as_shape_ref(&self) -> Option<ShapeRef<'_>> {
+        Some(ShapeRef::Cone(self))
     }
 
     /// Along a world axis `u` (in the cone's frame), the apex reaches

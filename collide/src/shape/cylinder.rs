@@ -5,6 +5,7 @@ use nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::aabb::Aabb;
 use crate::error::{ShapeError, positive};
+use crate::shape::ShapeRef;
 use crate::support_map::SupportMap;
 
 /// A solid cylinder of `radius` whose axis runs along local Y, from
@@ -67,6 +68,11 @@ impl SupportMap for Cylinder {
         };
         let y = if dir.y < 0.0 { -self.half_height } else { self.half_height };
         Point3::new(x, y, z)
+    }
+
+    #[inline]
+    fn as_shape_ref(&self) -> Option<ShapeRef<'_>> {
+        Some(ShapeRef::Cylinder(self))
     }
 
     /// The extent along a world axis `e` is `h |u_y| + r √(u_x² + u_z²)`

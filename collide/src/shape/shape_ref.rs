@@ -11,7 +11,7 @@
 //! on the concrete shapes lets the compiler fold each pair's path to what
 //! it needs, as a hand-written double dispatch would.
 
-use crate::shape::{Capsule, ConvexHull, Cuboid, Sphere};
+use crate::shape::{Capsule, Cone, ConvexHull, Cuboid, Cylinder, Sphere};
 
 /// One of the crate's shapes, borrowed. See
 /// [`SupportMap::as_shape_ref`](crate::SupportMap::as_shape_ref).
@@ -25,10 +25,17 @@ pub enum ShapeRef<'s> {
     Capsule(&'s Capsule),
     /// A convex polyhedron.
     ConvexHull(&'s ConvexHull),
+    /// A cylinder. Listed so that its pairs run GJK and EPA with its
+    /// support inlined, not through the [`Shape`](crate::Shape) enum's
+    /// dispatch on every support call: its curved surfaces take GJK the
+    /// most iterations of any kind.
+    Cylinder(&'s Cylinder),
+    /// A cone (listed for the same reason as the cylinder).
+    Cone(&'s Cone),
 }
 
 /// Runs `$body` with `$x` and `$y` bound to the concrete shapes behind two
-/// [`ShapeRef`]s: sixteen arms, each compiled for its pair of kinds.
+/// [`ShapeRef`]s: thirty-six arms, each compiled for its pair of kinds.
 macro_rules! with_shape_pair {
     ($a:expr, $b:expr, |$x:ident, $y:ident| $body:expr) => {{
         use $crate::shape::ShapeRef;
@@ -51,6 +58,14 @@ macro_rules! with_shape_pair {
                         let $x = $xa;
                         $body
                     }
+                    ShapeRef::Cylinder($y) => {
+                        let $x = $xa;
+                        $body
+                    }
+                    ShapeRef::Cone($y) => {
+                        let $x = $xa;
+                        $body
+                    }
                 }
             };
         }
@@ -59,6 +74,8 @@ macro_rules! with_shape_pair {
             ShapeRef::Cuboid(s) => with_b!(s),
             ShapeRef::Capsule(s) => with_b!(s),
             ShapeRef::ConvexHull(s) => with_b!(s),
+            ShapeRef::Cylinder(s) => with_b!(s),
+            ShapeRef::Cone(s) => with_b!(s),
         }
     }};
 }

@@ -229,6 +229,8 @@ fn project_local<S: ProjectPoint + ?Sized>(
         Some(ShapeRef::Cuboid(s)) => concrete!(s),
         Some(ShapeRef::Capsule(s)) => concrete!(s),
         Some(ShapeRef::ConvexHull(s)) => concrete!(s),
+        Some(ShapeRef::Cylinder(s)) => concrete!(s),
+        Some(ShapeRef::Cone(s)) => concrete!(s),
         None => concrete!(shape),
     }
 }

@@ -62,7 +62,12 @@ pub(super) fn cast_ball(
 /// the normal then faces the ray (`d`, nonzero as the ray approached).
 #[inline(always)]
 pub(super) fn unit_offset(offset: Vector3<f64>, r: f64, d: &Vector3<f64>) -> Vector3<f32> {
-    let normal = if r > 0.0 { offset / r } else { -d.normalize() };
+    // Times the reciprocal, not divided by `r`: the reciprocal depends on
+    // `r` alone, so the processor computes it while the root is still being
+    // found, and the normal then costs three multiplies after the hit point
+    // instead of a division on the cast's critical path (one f64 rounding
+    // more, far below the f32 rounding that follows).
+    let normal = if r > 0.0 { offset * (1.0 / r) } else { -d.normalize() };
     debug_assert!(
         !normal.iter().all(|x| x.is_finite()) || (normal.norm() - 1.0).abs() < 1e-6,
         "unit_offset: |{normal:?}| is not 1"
