@@ -38,6 +38,10 @@
 //! feature that comes within the speculative distance while the pair
 //! rests is found only once the pair moves or drifts past a bound (it can
 //! have come at most [`RECYCLE_DISTANCE`] closer, so it still has a gap).
+//! While a resting pair's relative pose stays within the narrow phase's
+//! reuse tolerance of the pose it was last recycled at, that recycling's
+//! points are moved with A instead of being recycled again
+//! ([`moved_with_a`], [`RestedAt`]).
 //!
 //! A face contact also keeps its world normal while the normal found anew
 //! stays within [`RESTING_NORMAL_CHORD`] of it ([`keep_resting_normal`]),
@@ -171,8 +175,10 @@ pub(crate) fn pair_rests(
 /// distance within which this step keeps speculative points.
 ///
 /// On success refreshes every point's world midpoint and separation and the
-/// world normal and returns `true`; otherwise leaves the manifold untouched
-/// and returns `false`, and the manifold must be computed afresh.
+/// world normal and returns the points' midpoints in A's frame (the
+/// manifold's first `points.len()` entries; a resting pair keeps them as
+/// its [`RestedAt`]); otherwise leaves the manifold untouched and returns
+/// `None`, and the manifold must be computed afresh.
 pub(crate) fn try_recycle(
     manifold: &mut Manifold,
     computed_at: &Isometry3<f32>,
@@ -181,14 +187,14 @@ pub(crate) fn try_recycle(
     pose_a: &Isometry3<f32>,
     radius_b: f32,
     speculative: f32,
-) -> bool {
+) -> Option<[Point3<f32>; MAX_MANIFOLD_POINTS]> {
     if manifold.points.is_empty() {
-        return false;
+        return None;
     }
     let (drift, half_sine) = motion_bound(computed_at, relative, radius_b);
     // Written so that NaN refuses.
     if !(drift <= RECYCLE_DISTANCE && half_sine <= RECYCLE_HALF_SINE) {
-        return false;
+        return None;
     }
     // Maps a point fixed on B from where it was in A's frame when the
     // manifold was computed to where it is now.
@@ -209,7 +215,7 @@ pub(crate) fn try_recycle(
             && same_side
             && separation <= speculative)
         {
-            return false;
+            return None;
         }
         separations[i] = separation;
         midpoints_in_a[i] = on_a + gap * 0.5;
@@ -219,7 +225,44 @@ pub(crate) fn try_recycle(
         p.separation = separations[i];
         p.point = pose_a * midpoints_in_a[i];
     }
-    true
+    Some(midpoints_in_a)
+}
+
+/// What a resting pair's last recycling found, kept so that the steps
+/// after it can reuse it cheaply ([`moved_with_a`]): B's pose in A's frame
+/// then, and each point's midpoint in A's frame then (the manifold's
+/// separations stay those it found). Dropped when the manifold is computed
+/// or recycled while the pair moves.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RestedAt {
+    /// B's pose in A's frame at that recycling.
+    pub relative: Isometry3<f32>,
+    /// Each point's midpoint in A's frame at that recycling.
+    pub midpoints_in_a: [Point3<f32>; MAX_MANIFOLD_POINTS],
+}
+
+/// Moves a resting pair's recycled `manifold` with A, to A's world pose
+/// `pose_a`, while B's pose in A's frame is unchanged (within the narrow
+/// phase's reuse tolerance) since that recycling, `rested`: each world
+/// point is A's pose applied to its midpoint in A's frame then, the world
+/// normal is A's turn applied to `normal_in_a` (then kept by
+/// [`keep_resting_normal`] as a recycling keeps it), and the separations
+/// stay as that recycling found them. This is the narrow phase's cheap
+/// "unchanged" path for a manifold that was recycled rather than computed:
+/// the same approximation (a relative move below 0.1 mm and 1e-4 rad is
+/// ignored), applied to the recycled points rather than the computed ones.
+pub(crate) fn moved_with_a(
+    manifold: &mut Manifold,
+    rested: &RestedAt,
+    normal_in_a: &Vector3<f32>,
+    pose_a: &Isometry3<f32>,
+) {
+    for (p, m) in manifold.points.iter_mut().zip(&rested.midpoints_in_a) {
+        p.point = pose_a * m;
+    }
+    let before = manifold.normal;
+    manifold.normal = pose_a.rotation * normal_in_a;
+    keep_resting_normal(&before, manifold);
 }
 
 /// Keeps `before`, the world normal a face contact had last step, as

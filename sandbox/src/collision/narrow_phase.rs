@@ -8,7 +8,10 @@
 //!    manifold was computed still exceeds the speculative distance after the
 //!    relative pose's change ([`distance_bound`]).
 //! 3. **Reused**: the relative pose is unchanged (to 0.1 mm and 1e-4 rad),
-//!    so the manifold is moved with body A.
+//!    so the manifold is moved with body A; likewise a resting pair's
+//!    recycled manifold while the relative pose is unchanged since that
+//!    recycling ([`moved_with_a`]), which keeps long-resting pairs as cheap
+//!    as they were before they kept their manifolds past the cap.
 //! 4. **Recycled**: a small drift; the same points, fixed on each body, with
 //!    their separations refreshed ([`try_recycle`]).
 //! 5. **Computed**: contact determination by [`collide_pair`], inheriting
@@ -21,13 +24,14 @@
 //! (see [`find_contacts`]). rapier's
 //! `narrow_phase/pair_update.rs` keeps the same responsibilities together.
 
-use collide::nalgebra::{Isometry3, Point3, Vector3};
+use collide::nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
 
 use crate::body::BodyKind;
 use crate::body::storage::{Bodies, BodyRecord};
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::contact_recycling::{
-    MAX_RECYCLED_STEPS, distance_bound, keep_resting_normal, pair_rests, try_recycle,
+    MAX_RECYCLED_STEPS, RestedAt, distance_bound, keep_resting_normal, moved_with_a, pair_rests,
+    try_recycle,
 };
 use crate::collision::manifold::{LeverTurn, Manifold};
 use crate::collision::pair_cache::{
@@ -366,6 +370,20 @@ fn update_pair(
             // `LeverTurn`); else computed below, from the points as the
             // failed attempt left them.
             Some(cached) if contact_recycling => {
+                // Recycled last as a resting pair, and the relative pose
+                // unchanged since: what that recycling found, moved with
+                // A, as the unchanged path above moves a computed
+                // manifold, with the lever turn brought up to date.
+                if let Some(rested) = &cached.rested_at
+                    && relative_pose_unchanged(&rested.relative, &relative)
+                {
+                    moved_with_a(&mut cached.manifold, rested, &cached.normal_in_a, pose_a);
+                    cached.manifold.lever_turn =
+                        lever_turn_since(cached.computed_rotations, pose_a, pose_b);
+                    c.recycled_steps = c.recycled_steps.saturating_add(1);
+                    wake_touched(records, active, a, b, wake);
+                    return None;
+                }
                 let resting = pair_rests(
                     &cached.manifold,
                     |p| velocity_at(bodies, b, p) - velocity_at(bodies, a, p),
@@ -383,15 +401,14 @@ fn update_pair(
                         radius_b,
                         speculative,
                     );
-                    if recycled {
+                    if let Some(midpoints_in_a) = recycled {
                         keep_resting_normal(&normal_before, &mut cached.manifold);
-                        cached.manifold.lever_turn = match cached.computed_rotations {
-                            Some([then_a, then_b]) if resting => Some(LeverTurn {
-                                a: then_a * pose_a.rotation.inverse(),
-                                b: then_b * pose_b.rotation.inverse(),
-                            }),
-                            _ => None,
+                        cached.manifold.lever_turn = if resting {
+                            lever_turn_since(cached.computed_rotations, pose_a, pose_b)
+                        } else {
+                            None
                         };
+                        cached.rested_at = resting.then_some(RestedAt { relative, midpoints_in_a });
                         c.nearest = cached.manifold.nearest_separation();
                         c.recycled_steps = c.recycled_steps.saturating_add(1);
                         wake_touched(records, active, a, b, wake);
@@ -437,6 +454,7 @@ fn update_pair(
             cached.manifold = computed;
             cached.normal_in_a = normal_in_a;
             cached.computed_rotations = Some([pose_a.rotation, pose_b.rotation]);
+            cached.rested_at = None;
             None
         }
         None => {
@@ -446,9 +464,25 @@ fn update_pair(
                 normal_in_a,
                 approach_speed,
                 computed_rotations: Some([pose_a.rotation, pose_b.rotation]),
+                rested_at: None,
             }))
         }
     }
+}
+
+/// Each body's turn since the manifold was computed at the world rotations
+/// `computed_rotations`, now that the bodies are at `pose_a` and `pose_b`:
+/// what the solver turns a resting pair's lever arms back by (see
+/// [`LeverTurn`]).
+fn lever_turn_since(
+    computed_rotations: Option<[UnitQuaternion<f32>; 2]>,
+    pose_a: &Isometry3<f32>,
+    pose_b: &Isometry3<f32>,
+) -> Option<LeverTurn> {
+    computed_rotations.map(|[then_a, then_b]| LeverTurn {
+        a: then_a * pose_a.rotation.inverse(),
+        b: then_b * pose_b.rotation.inverse(),
+    })
 }
 
 /// How fast bodies `a` and `b` approach along `manifold`'s normal at its

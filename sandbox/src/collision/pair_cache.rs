@@ -19,6 +19,7 @@ use std::ops::Range;
 use collide::nalgebra::{Isometry3, UnitQuaternion, Vector3};
 
 use crate::body::storage::Bodies;
+use crate::collision::contact_recycling::RestedAt;
 use crate::collision::live_pairs::{LivePairs, LiveRanges, LiveStamp};
 use crate::collision::manifold::Manifold;
 use crate::collision::shape_pairs::{ShapeKey, ShapePair};
@@ -161,6 +162,10 @@ pub(crate) struct CachedManifold {
     /// for the lever arms of a resting pair (see
     /// [`LeverTurn`](crate::collision::manifold::LeverTurn)).
     pub computed_rotations: Option<[UnitQuaternion<f32>; 2]>,
+    /// What the last recycling found, if the pair rested then and the
+    /// manifold has been neither computed nor recycled while moving since
+    /// (see [`RestedAt`]).
+    pub rested_at: Option<RestedAt>,
 }
 
 /// [`CachedPair::manifold`] of a pair with no points: it holds no slot.

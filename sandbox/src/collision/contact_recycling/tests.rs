@@ -71,7 +71,7 @@ fn recycle(
     let now = pose_a.inv_mul(pose_b_now);
     let normal_in_a = pose_a.rotation.inverse_transform_vector(&m.normal);
     let radius_b = 0.5 * 3f32.sqrt();
-    try_recycle(m, &then, &normal_in_a, &now, pose_a, radius_b, SPECULATIVE_DISTANCE)
+    try_recycle(m, &then, &normal_in_a, &now, pose_a, radius_b, SPECULATIVE_DISTANCE).is_some()
 }
 
 /// A motion of the cube, in the ground's top frame, about the cube's
@@ -479,9 +479,15 @@ fn a_resting_cube_keeps_its_manifold_past_the_cap_and_a_sliding_one_does_not() {
 #[test]
 fn a_resting_manifold_carries_each_bodys_turn_since_it_was_computed() {
     // A cube settled on the ground, then turned about the vertical by
-    // 1e-4 rad at rest (its corners keep their heights, and move 0.09 mm:
-    // within every recycling bound): the manifold's lever turn is that
-    // turn undone for the cube and the identity for the fixed ground.
+    // 2e-4 rad at rest (its corners keep their heights, and move 0.14 mm:
+    // within every recycling bound, and past the reuse tolerance of
+    // 1e-4 rad, so the step recycles whether the settled manifold was
+    // last computed or recycled): the manifold's lever turn is that turn
+    // undone for the cube and the identity for the fixed ground. The cube
+    // is first pressed 0.5 mm deeper for a step (its manifold computed
+    // afresh with every point penetrating), so that the turn changes no
+    // point from separated to penetrating (which refuses recycling)
+    // whatever separations it settled at.
     let settings = StepSettings { sleep_enabled: false, ..StepSettings::default() };
     let mut world = World::with_settings(settings).unwrap();
     world.add_body(BodyDesc::fixed(ground()).with_position(Vector3::new(0.0, -0.5, 0.0))).unwrap();
@@ -492,9 +498,17 @@ fn a_resting_manifold_carries_each_bodys_turn_since_it_was_computed() {
         world.step(1.0 / 60.0);
     }
     let pose = *world.pose(cube_id).unwrap();
-    let angle = 1.0e-4;
+    let computed_rotation = pose.rotation;
+    let pressed = Translation3::from(pose.translation.vector - Vector3::y() * 5.0e-4);
+    world.set_pose(cube_id, Isometry3::from_parts(pressed, pose.rotation)).unwrap();
+    world.set_linear_velocity(cube_id, Vector3::zeros()).unwrap();
+    world.set_angular_velocity(cube_id, Vector3::zeros()).unwrap();
+    world.step(1.0 / 60.0);
+    let pose = *world.pose(cube_id).unwrap();
+    let angle = 2.0e-4;
     let turn = UnitQuaternion::from_scaled_axis(Vector3::y() * angle);
-    world.set_pose(cube_id, Isometry3::from_parts(pose.translation, turn * pose.rotation)).unwrap();
+    let turned = turn * pose.rotation;
+    world.set_pose(cube_id, Isometry3::from_parts(pose.translation, turned)).unwrap();
     world.set_linear_velocity(cube_id, Vector3::zeros()).unwrap();
     world.set_angular_velocity(cube_id, Vector3::zeros()).unwrap();
     world.step(1.0 / 60.0);
@@ -505,9 +519,45 @@ fn a_resting_manifold_carries_each_bodys_turn_since_it_was_computed() {
         if lever.a.angle() < lever.b.angle() { (lever.a, lever.b) } else { (lever.b, lever.a) };
     assert!(ground_turn.angle() < 1.0e-7, "{lever:?}");
     assert!(cube_turn.angle() > 0.5 * angle, "{lever:?}");
-    // Undone by the turn, up to the settling's own turn since the
-    // manifold was computed (a cube settling flat does not turn about
-    // the vertical).
-    let back = cube_turn * turn;
-    assert!(back.angle() < 0.1 * angle, "{lever:?}: not the turn undone");
+    // The cube's whole turn since the manifold was computed (at the
+    // pressed pose), undone: the turn, and the tilt the press step gave.
+    let expected = computed_rotation * turned.inverse();
+    let back = cube_turn * expected.inverse();
+    assert!(back.angle() < 0.01 * angle, "{lever:?}: not the turn undone ({expected:?})");
+}
+
+#[test]
+fn a_resting_manifold_moved_with_a_is_its_recycling_moved_rigidly() {
+    // A recycled manifold, then both bodies moved together by one rigid
+    // motion (the relative pose unchanged): moving it with A must give the
+    // recycled world points and normal carried by that motion, and the
+    // recycled separations (oracle: the rigid motion applied directly).
+    let cube_local = Isometry3::from_parts(
+        Translation3::new(0.3, 0.498, -0.2),
+        UnitQuaternion::from_scaled_axis(Vector3::x() * 0.002),
+    );
+    let carry = Isometry3::from_parts(
+        Translation3::new(1.0, -2.0, 3.0),
+        UnitQuaternion::from_scaled_axis(Vector3::new(0.1, 0.3, -0.2)),
+    );
+    for frame in frames() {
+        let (pose_a, pose_b, mut m) = computed(&frame, &cube_local);
+        let normal_in_a = pose_a.rotation.inverse_transform_vector(&m.normal);
+        let moved = frame * nudge(&cube_local, RECYCLE_DISTANCE);
+        let (then, now) = (pose_a.inv_mul(&pose_b), pose_a.inv_mul(&moved));
+        let radius_b = 0.5 * 3f32.sqrt();
+        let midpoints_in_a =
+            try_recycle(&mut m, &then, &normal_in_a, &now, &pose_a, radius_b, SPECULATIVE_DISTANCE)
+                .expect("small move refused");
+        let rested = RestedAt { relative: now, midpoints_in_a };
+        let recycled = m.clone();
+        moved_with_a(&mut m, &rested, &normal_in_a, &(carry * pose_a));
+        assert!((m.normal - carry.rotation * recycled.normal).norm() < 1.0e-5, "{m:?}");
+        assert_eq!(m.points.len(), recycled.points.len());
+        for (p, q) in m.points.iter().zip(&recycled.points) {
+            // Coordinates up to about 40 m: f32 rounding of a few ulps.
+            assert!((p.point - carry * q.point).norm() < 1.0e-4, "{p:?} vs {q:?}");
+            assert_eq!(p.separation, q.separation);
+        }
+    }
 }
