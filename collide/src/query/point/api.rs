@@ -5,7 +5,7 @@
 //! [`ProjectPoint`] (a closed form for each of the crate's kinds, GJK/EPA
 //! for users' own shapes), and takes only the projected point back.
 
-use nalgebra::{Isometry3, Point3, Vector3};
+use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
 
 use super::cuboid;
 use super::hull::INSCRIBED_BALL_SHARE;
@@ -196,10 +196,9 @@ pub fn try_distance_to_point<S: ProjectPoint + ?Sized>(
     Ok(if projection.is_inside { -distance } else { distance })
 }
 
-/// [`try_project_point`] for a box, in one piece: the input checked in
-/// one finiteness sum, the pose's quaternion turned into a matrix once (its
-/// transpose takes the point in, the matrix takes the answer out, where two
-/// quaternion rotations cost more), and the closed form inlined.
+/// [`try_project_point`] for a box, in one piece: the input checked and
+/// moved in by [`box_local`], the closed form inlined, and the answer taken
+/// out by the same matrix.
 #[inline]
 fn project_cuboid(
     half: &Vector3<f32>,
@@ -207,6 +206,28 @@ fn project_cuboid(
     point: &Point3<f32>,
     solid: bool,
 ) -> Result<PointProjection, QueryError> {
+    let (rot, local) = box_local(half, pose, point)?;
+    let projection = cuboid::project(half, &local, solid);
+    Ok(if projection.feature == PointFeature::Interior {
+        // The query point, not its round trip through the box's frame.
+        PointProjection { point: *point, ..projection }
+    } else {
+        let world = Point3::from(rot * projection.point.coords) + pose.translation.vector;
+        PointProjection { point: world, ..projection }
+    })
+}
+
+/// Checks a box query's input in one finiteness sum and moves `point` into
+/// the box's frame by the pose's rotation matrix (computed once, returned
+/// for the way out: two quaternion rotations cost more). Every box query
+/// moves its point in this way, so that they agree to the last bit on
+/// which side of a face a point is.
+#[inline]
+fn box_local(
+    half: &Vector3<f32>,
+    pose: &Isometry3<f32>,
+    point: &Point3<f32>,
+) -> Result<(Matrix3<f32>, Point3<f32>), QueryError> {
     let finite = all_finite(pose.rotation.coords.as_slice())
         & all_finite(pose.translation.vector.as_slice())
         & all_finite(point.coords.as_slice())
@@ -217,19 +238,9 @@ fn project_cuboid(
     if (half.x < 0.0) | (half.y < 0.0) | (half.z < 0.0) {
         return Err(QueryError::NegativeExtent);
     }
-    let rot = pose.rotation.to_rotation_matrix();
-    let rot = rot.matrix();
+    let rot = pose.rotation.to_rotation_matrix().into_inner();
     let local = Point3::from(rot.tr_mul(&(point - pose.translation.vector).coords));
-    let projection = cuboid::project(half, &local, solid);
-    Ok(if projection.feature == PointFeature::Interior {
-        // The query point, not its round trip through the box's frame.
-        PointProjection { point: *point, ..projection }
-    } else {
-        PointProjection {
-            point: Point3::from(rot * projection.point.coords) + pose.translation.vector,
-            ..projection
-        }
-    })
+    Ok((rot, local))
 }
 
 /// Checks the input and moves `point` into the shape's frame.
@@ -272,7 +283,10 @@ fn project_local<S: ProjectPoint + ?Sized>(
     }
     match shape.as_shape_ref() {
         Some(ShapeRef::Sphere(s)) => concrete!(s),
-        Some(ShapeRef::Cuboid(s)) => concrete!(s),
+        Some(ShapeRef::Cuboid(s)) => {
+            let (_, local) = box_local(&s.half_extents, pose, point)?;
+            Ok((local, cuboid::project(&s.half_extents, &local, solid)))
+        }
         Some(ShapeRef::Capsule(s)) => concrete!(s),
         Some(ShapeRef::ConvexHull(s)) => concrete!(s),
         Some(ShapeRef::Cylinder(s)) => concrete!(s),
