@@ -199,7 +199,7 @@ pub fn try_distance_to_point<S: ProjectPoint + ?Sized>(
 /// [`try_project_point`] for a box, in one piece: the input checked and
 /// moved in by [`box_local`], the closed form inlined, and the answer taken
 /// out by the same matrix.
-#[inline]
+#[inline(always)]
 fn project_cuboid(
     half: &Vector3<f32>,
     pose: &Isometry3<f32>,
@@ -222,7 +222,7 @@ fn project_cuboid(
 /// for the way out: two quaternion rotations cost more). Every box query
 /// moves its point in this way, so that they agree to the last bit on
 /// which side of a face a point is.
-#[inline]
+#[inline(always)]
 fn box_local(
     half: &Vector3<f32>,
     pose: &Isometry3<f32>,
