@@ -952,3 +952,62 @@ fn custom_shape_cylinder_agrees_with_the_closed_form() {
         assert!((da - db).abs() < 1e-4 * (1.0 + db.abs()), "{da} vs {db}");
     }
 }
+
+/// The hull's inscribed-ball shortcut (a solid point well inside the ball
+/// of radius [`ConvexHull::inradius`] about the origin is inside without a
+/// face test) against the face planes in f64: points along every face's
+/// normal just inside and just outside its plane, and in random directions
+/// at radii about the inradius, under the identity and a random pose; and
+/// a hull whose origin lies outside it (inradius 0, so no shortcut).
+#[test]
+fn inscribed_ball_shortcut_agrees_with_face_planes() {
+    let mut rng = SplitMix64::new(SEED ^ 0xba11);
+    let pts = cloud(&mut rng, 16, 0.5, 1.0);
+    let hull = ConvexHull::new(&pts).expect("hull");
+    let moved: Vec<_> = pts.iter().map(|p| p + Vector3::new(3.0, 0.0, 0.0)).collect();
+    let off = ConvexHull::new(&moved).expect("hull");
+    assert!(hull.inradius() > 0.0);
+    assert_eq!(off.inradius(), 0.0);
+    let r = hull.inradius();
+    // The inradius is the least face offset: some face is that close.
+    let nearest = hull.faces().iter().map(|f| f.offset).fold(f32::INFINITY, f32::min);
+    assert_eq!(r, nearest);
+    for h in [&hull, &off] {
+        let inside_f64 = |p: &Point3<f32>| {
+            h.faces().iter().all(|f| {
+                let n = f.normal.into_inner().cast::<f64>();
+                n.dot(&p.coords.cast::<f64>()) <= f64::from(f.offset)
+            })
+        };
+        let mut points = Vec::new();
+        for f in h.faces() {
+            for s in [1.0 - 1e-4, 1.0 + 1e-4] {
+                points.push(Point3::from(f.normal.into_inner() * f.offset * s));
+            }
+        }
+        for _ in 0..200 {
+            let d = Vector3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
+            let s = rng.range(0.9, 1.1) as f32;
+            points.push(Point3::from(d.cast::<f32>().normalize() * r * s));
+        }
+        for pose in [Isometry3::identity(), isometry(&mut rng, 2.0)] {
+            for local in &points {
+                let world = pose * local;
+                let solid = project_point(h, &pose, &world, true);
+                let expected = inside_f64(local);
+                // Rounding of the pose only matters within a few ulps of a
+                // plane; these points are 1e-4 of the offset from every one
+                // along a normal, or checked only away from the planes.
+                let margin =
+                    h.faces().iter().map(|f| (f.normal.dot(&local.coords) - f.offset).abs());
+                if margin.fold(f32::INFINITY, f32::min) > 1e-5 {
+                    assert_eq!(solid.is_inside, expected, "point {local:?}");
+                    assert_eq!(contains_point(h, &pose, &world), expected, "point {local:?}");
+                    if expected {
+                        assert_eq!(solid.feature, PointFeature::Interior);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -59,6 +59,11 @@ pub struct ConvexHull {
     tolerance: f32,
     /// The largest distance of a vertex from the hull's origin.
     radius: f32,
+    /// The radius of the largest ball about the hull's origin inside every
+    /// face plane (the smallest face offset), or 0 when the origin is not
+    /// strictly inside (a flat hull, or an origin off the hull): a point
+    /// nearer the origin is inside without a look at any face.
+    inradius: f32,
     /// The concrete strategy in use (never `Auto`).
     strategy: SupportStrategy,
     /// The vertices in SIMD lanes, for `BruteForceSimd`.
@@ -126,8 +131,11 @@ impl ConvexHull {
             return Err(HullError::OutOfRange);
         }
         let radius = polytope.vertices.iter().map(|v| v.coords.norm()).fold(0.0, f32::max);
+        let inradius =
+            polytope.faces.iter().map(|f| f.offset).fold(f32::INFINITY, f32::min).max(0.0);
         let hull = Self {
             radius,
+            inradius,
             vertices: polytope.vertices,
             faces: polytope.faces,
             adjacency_start: polytope.adjacency_start.into_boxed_slice(),
@@ -283,6 +291,25 @@ impl ConvexHull {
     #[inline]
     pub fn bounding_radius(&self) -> f32 {
         self.radius
+    }
+
+    /// The radius of the largest ball about the hull's origin that lies
+    /// inside every face plane (the smallest face offset), or 0 when the
+    /// origin is not strictly inside the hull (always for a flat hull).
+    ///
+    /// ```
+    /// use collide::ConvexHull;
+    /// use collide::nalgebra::Point3;
+    /// let corners: Vec<_> = (0..8)
+    ///     .map(|i| Point3::new([-1.0, 1.0][i & 1], [-2.0, 2.0][i >> 1 & 1], [-3.0, 3.0][i >> 2]))
+    ///     .collect();
+    /// let hull = ConvexHull::new(&corners)?;
+    /// assert_eq!(hull.inradius(), 1.0);
+    /// # Ok::<(), collide::HullError>(())
+    /// ```
+    #[inline]
+    pub fn inradius(&self) -> f32 {
+        self.inradius
     }
 
     /// The coplanarity tolerance the hull was built with, in the hull's

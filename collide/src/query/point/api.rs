@@ -5,8 +5,10 @@
 //! [`ProjectPoint`] (a closed form for each of the crate's kinds, GJK/EPA
 //! for users' own shapes), and takes only the projected point back.
 
-use nalgebra::{Isometry3, Point3};
+use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
 
+use super::cuboid;
+use super::hull::INSCRIBED_BALL_SHARE;
 use super::project::ProjectPoint;
 use super::projection::{PointFeature, PointProjection, ProjectionStatus};
 use crate::error::QueryError;
@@ -95,6 +97,9 @@ pub fn try_project_point<S: ProjectPoint + ?Sized>(
     point: &Point3<f32>,
     solid: bool,
 ) -> Result<PointProjection, QueryError> {
+    if let Some(ShapeRef::Cuboid(c)) = shape.as_shape_ref() {
+        return project_cuboid(&c.half_extents, pose, point, solid);
+    }
     let (_, projection) = project_local(shape, pose, point, solid)?;
     let mut world = projection.to_world(pose);
     // The query point, not its round trip through the shape's frame.
@@ -138,6 +143,11 @@ pub fn try_contains_point<S: ProjectPoint + ?Sized>(
         && !h.is_flat()
     {
         let local = to_local(h, pose, point)?;
+        // Within the inscribed ball, no face need be looked at (see
+        // `hull::project`).
+        if local.coords.norm_squared() < INSCRIBED_BALL_SHARE * h.inradius().powi(2) {
+            return Ok(true);
+        }
         return Ok(h.faces().iter().all(|f| f.normal.dot(&local.coords) <= f.offset));
     }
     Ok(project_local(shape, pose, point, true)?.1.is_inside)
@@ -186,6 +196,53 @@ pub fn try_distance_to_point<S: ProjectPoint + ?Sized>(
     Ok(if projection.is_inside { -distance } else { distance })
 }
 
+/// [`try_project_point`] for a box, in one piece: the input checked and
+/// moved in by [`box_local`], the closed form inlined, and the answer taken
+/// out by the same matrix.
+#[inline(always)]
+fn project_cuboid(
+    half: &Vector3<f32>,
+    pose: &Isometry3<f32>,
+    point: &Point3<f32>,
+    solid: bool,
+) -> Result<PointProjection, QueryError> {
+    let (rot, local) = box_local(half, pose, point)?;
+    let projection = cuboid::project(half, &local, solid);
+    Ok(if projection.feature == PointFeature::Interior {
+        // The query point, not its round trip through the box's frame.
+        PointProjection { point: *point, ..projection }
+    } else {
+        let world = Point3::from(rot * projection.point.coords) + pose.translation.vector;
+        PointProjection { point: world, ..projection }
+    })
+}
+
+/// Checks a box query's input in one finiteness sum and moves `point` into
+/// the box's frame by the pose's rotation matrix (computed once, returned
+/// for the way out: two quaternion rotations cost more). Every box query
+/// moves its point in this way, so that they agree to the last bit on
+/// which side of a face a point is.
+#[inline(always)]
+fn box_local(
+    half: &Vector3<f32>,
+    pose: &Isometry3<f32>,
+    point: &Point3<f32>,
+) -> Result<(Matrix3<f32>, Point3<f32>), QueryError> {
+    let finite = all_finite(pose.rotation.coords.as_slice())
+        & all_finite(pose.translation.vector.as_slice())
+        & all_finite(point.coords.as_slice())
+        & all_finite(half.as_slice());
+    if !finite {
+        return Err(QueryError::NonFiniteInput);
+    }
+    if (half.x < 0.0) | (half.y < 0.0) | (half.z < 0.0) {
+        return Err(QueryError::NegativeExtent);
+    }
+    let rot = pose.rotation.to_rotation_matrix().into_inner();
+    let local = Point3::from(rot.tr_mul(&(point - pose.translation.vector).coords));
+    Ok((rot, local))
+}
+
 /// Checks the input and moves `point` into the shape's frame.
 #[inline]
 fn to_local<S: SupportMap + ?Sized>(
@@ -226,7 +283,10 @@ fn project_local<S: ProjectPoint + ?Sized>(
     }
     match shape.as_shape_ref() {
         Some(ShapeRef::Sphere(s)) => concrete!(s),
-        Some(ShapeRef::Cuboid(s)) => concrete!(s),
+        Some(ShapeRef::Cuboid(s)) => {
+            let (_, local) = box_local(&s.half_extents, pose, point)?;
+            Ok((local, cuboid::project(&s.half_extents, &local, solid)))
+        }
         Some(ShapeRef::Capsule(s)) => concrete!(s),
         Some(ShapeRef::ConvexHull(s)) => concrete!(s),
         Some(ShapeRef::Cylinder(s)) => concrete!(s),

@@ -16,7 +16,7 @@ use super::projection::{PointFeature, PointProjection};
 /// rather than a branch per axis: on a stream of points around a box,
 /// which axes clamp is unpredictable, and a mispredicted branch per axis
 /// cost more than the whole projection.
-#[inline]
+#[inline(always)]
 pub(super) fn project(half: &Vector3<f32>, p: &Point3<f32>, solid: bool) -> PointProjection {
     let h = half;
     let outside = (p.x.abs() > h.x) | (p.y.abs() > h.y) | (p.z.abs() > h.z);

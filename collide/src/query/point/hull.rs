@@ -51,6 +51,12 @@ use crate::shape::ConvexHull;
 /// polygon, is on it.
 const FLAT_SLACK_ULPS: f32 = 8.0;
 
+/// The share of the squared inradius (see [`ConvexHull::inradius`]) within
+/// which a point is inside without a face test: `1 − 2⁻¹⁰`, far above the
+/// relative rounding of a squared norm (a few f32 ulps, about 1e-7), so
+/// the test never admits a point the face scan would put outside.
+pub(super) const INSCRIBED_BALL_SHARE: f32 = 1.0 - 1.0 / 1024.0;
+
 /// The nearest point of one face polygon to a point.
 #[derive(Clone, Copy, Debug)]
 struct FaceClosest {
@@ -68,6 +74,14 @@ struct FaceClosest {
 pub(super) fn project(hull: &ConvexHull, p: &Point3<f32>, solid: bool) -> PointProjection {
     if hull.is_flat() {
         return project_flat(hull, p);
+    }
+    // Well inside the inscribed ball about the origin, the point is behind
+    // every face plane and, solid, is its own answer without a look at the
+    // faces. `|p| ≤ r` gives `n·p ≤ r ≤ offset` for every face; the margin
+    // keeps the f32 rounding of `|p|²` (a few ulps) from admitting a point
+    // on the ball's edge.
+    if solid && p.coords.norm_squared() < INSCRIBED_BALL_SHARE * hull.inradius().powi(2) {
+        return PointProjection::interior(*p);
     }
     let faces = hull.faces();
     // The face plane `p` is highest above (or least deep below).
