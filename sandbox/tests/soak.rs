@@ -130,6 +130,21 @@ const CI_STEPS: u64 = 240 + QUIET_STEPS as u64 + 180;
 /// Seeds of the CI runs.
 const CI_SEEDS: [u64; 2] = [1, 2];
 
+/// A world at `substeps` with the soak's fixed ground, 1 m thick with its
+/// top at y = 0, `half_width` metres each way.
+fn world_on_ground(substeps: u32, half_width: f32) -> World {
+    let mut world = World::with_settings(sandbox::StepSettings {
+        substeps,
+        ..sandbox::StepSettings::default()
+    })
+    .unwrap();
+    let ground = Cuboid::new(Vector3::new(half_width, 0.5, half_width));
+    world
+        .add_body(BodyDesc::fixed(ground.into()).with_position(Vector3::new(0.0, -0.5, 0.0)))
+        .unwrap();
+    world
+}
+
 fn run(seed: u64, steps: u64) -> SoakReport {
     let mut soak = Soak::new(SoakConfig::new(seed)).unwrap();
     for _ in 0..steps {
@@ -282,15 +297,7 @@ fn thin_hull_at_480_mps_does_not_pass_through_the_ground() {
 /// the near end alone it sank to 54 cm in four steps.
 #[test]
 fn a_capsule_spinning_half_a_turn_per_step_is_pushed_out_of_the_ground() {
-    let mut world = World::with_settings(sandbox::StepSettings {
-        substeps: 4,
-        ..sandbox::StepSettings::default()
-    })
-    .unwrap();
-    let ground = Cuboid::new(Vector3::new(2e4, 0.5, 2e4));
-    world
-        .add_body(BodyDesc::fixed(ground.into()).with_position(Vector3::new(0.0, -0.5, 0.0)))
-        .unwrap();
+    let mut world = world_on_ground(4, 2e4);
     let capsule = collide::Capsule::new(0.146_895, 0.041_910);
     let body = world
         .add_body(
@@ -356,15 +363,7 @@ fn small_hull_thrown_at_420_mps_with_friction_does_not_pass_through_the_ground()
     let hull = ConvexHull::new(&points).unwrap();
     for tenth in [1, 5, 10] {
         let friction = tenth as f32 / 10.0;
-        let mut world = World::with_settings(sandbox::StepSettings {
-            substeps: 3,
-            ..sandbox::StepSettings::default()
-        })
-        .unwrap();
-        let ground = Cuboid::new(Vector3::new(2e3, 0.5, 2e3));
-        world
-            .add_body(BodyDesc::fixed(ground.into()).with_position(Vector3::new(0.0, -0.5, 0.0)))
-            .unwrap();
+        let mut world = world_on_ground(3, 2e3);
         let mut desc = BodyDesc::dynamic(hull.clone().into()).with_friction(friction);
         desc.pose = Isometry3::from_parts(
             Translation3::new(8.176_621, 0.464_051_54, 15.778_444),
