@@ -32,20 +32,28 @@ impl SupportMap for UserCylinder {
 impl CastRay for UserCylinder {}
 impl CustomShape for UserCylinder {}
 
-#[test]
-fn every_shape_kind_is_drawn_with_its_mesh_where_it_projects() {
-    let Some(gpu) = crate::render::tests::gpu_or_skip(
-        "every_shape_kind_is_drawn_with_its_mesh_where_it_projects",
-    ) else {
-        return;
-    };
-    let (w, h) = (640u32, 360u32);
-    let mut offscreen = OffscreenRenderer::with_gpu(gpu, w, h).expect("offscreen target");
-    let mut sim = Simulation::load(
+/// An offscreen target of `w` × `h` and a simulation of the one-cube
+/// stack, or `None` (and a note) where there is no GPU: the setup every
+/// test here starts from.
+fn offscreen_and_stack(test: &str, w: u32, h: u32) -> Option<(OffscreenRenderer, Simulation)> {
+    let gpu = crate::render::tests::gpu_or_skip(test)?;
+    let offscreen = OffscreenRenderer::with_gpu(gpu, w, h).expect("offscreen target");
+    let sim = Simulation::load(
         SceneSource::Named { scene: Scene::Stack, size: 1 },
         StepSettings::default(),
     )
     .unwrap();
+    Some((offscreen, sim))
+}
+
+#[test]
+fn every_shape_kind_is_drawn_with_its_mesh_where_it_projects() {
+    let (w, h) = (640u32, 360u32);
+    let Some((mut offscreen, mut sim)) =
+        offscreen_and_stack("every_shape_kind_is_drawn_with_its_mesh_where_it_projects", w, h)
+    else {
+        return;
+    };
     let mut world = World::new();
     let user: Arc<dyn CustomShape> = Arc::new(UserCylinder);
     let rounded_box = || Rounded::new(Shape::Cuboid(Cuboid::new(Vector3::new(0.3, 0.2, 0.2))), 0.1);
@@ -129,17 +137,13 @@ fn a_body_of_several_shapes_is_drawn_shape_by_shape_and_sensors_apart() {
 
     use super::scene_drawer::SENSOR_COLOR;
     use crate::BodyShape;
-    let Some(gpu) = crate::render::tests::gpu_or_skip(
+    let Some((mut offscreen, mut sim)) = offscreen_and_stack(
         "a_body_of_several_shapes_is_drawn_shape_by_shape_and_sensors_apart",
+        320,
+        180,
     ) else {
         return;
     };
-    let mut offscreen = OffscreenRenderer::with_gpu(gpu, 320, 180).expect("offscreen target");
-    let mut sim = Simulation::load(
-        SceneSource::Named { scene: Scene::Stack, size: 1 },
-        StepSettings::default(),
-    )
-    .unwrap();
     let mut world = World::new();
     let post = Isometry3::from_parts(
         Vector3::new(-0.75, 1.0, 0.0).into(),
@@ -189,17 +193,11 @@ fn a_body_of_several_shapes_is_drawn_shape_by_shape_and_sensors_apart() {
 /// grey nor any dynamic body's palette colour is.
 #[test]
 fn kinematic_bodies_are_drawn_in_their_own_colour() {
-    let Some(gpu) =
-        crate::render::tests::gpu_or_skip("kinematic_bodies_are_drawn_in_their_own_colour")
+    let Some((mut offscreen, mut sim)) =
+        offscreen_and_stack("kinematic_bodies_are_drawn_in_their_own_colour", 320, 180)
     else {
         return;
     };
-    let mut offscreen = OffscreenRenderer::with_gpu(gpu, 320, 180).expect("offscreen target");
-    let mut sim = Simulation::load(
-        SceneSource::Named { scene: Scene::Stack, size: 1 },
-        StepSettings::default(),
-    )
-    .unwrap();
     let mut world = World::new();
     let cube = || -> Shape { Cuboid::new(Vector3::repeat(0.5)).into() };
     let at = |x: f32| Vector3::new(x, 2.0, 0.0);
@@ -226,17 +224,13 @@ fn kinematic_bodies_are_drawn_in_their_own_colour() {
 #[test]
 fn kept_fixed_instances_follow_every_change_to_the_fixed_bodies() {
     use collide::nalgebra::Isometry3;
-    let Some(gpu) = crate::render::tests::gpu_or_skip(
+    let Some((mut offscreen, mut sim)) = offscreen_and_stack(
         "kept_fixed_instances_follow_every_change_to_the_fixed_bodies",
+        320,
+        180,
     ) else {
         return;
     };
-    let mut offscreen = OffscreenRenderer::with_gpu(gpu, 320, 180).expect("offscreen target");
-    let mut sim = Simulation::load(
-        SceneSource::Named { scene: Scene::Stack, size: 1 },
-        StepSettings::default(),
-    )
-    .unwrap();
     let mut world = World::new();
     let cube = || -> Shape { Cuboid::new(Vector3::repeat(0.5)).into() };
     let at = |x: f32, y: f32| Vector3::new(x, y, 0.0);
