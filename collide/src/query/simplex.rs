@@ -302,14 +302,48 @@ fn segment([i, j]: [usize; 2], a: V64, b: V64) -> SubSimplex {
 
 /// Closest point of triangle `abc`, the simplex's points `keep` (Ericson
 /// §5.1.5 with P at the origin).
-fn triangle([i, j, k]: [usize; 3], a: V64, b: V64, c: V64) -> SubSimplex {
+#[inline]
+fn triangle(keep: [usize; 3], a: V64, b: V64, c: V64) -> SubSimplex {
     let ab = b - a;
     let ac = c - a;
-    let n = ab.cross(&ac);
+    triangle_with_normal(keep, a, b, c, ab.cross(&ac), ab, ac)
+}
+
+/// [`triangle`] given its edges `ab`, `ac` and normal `n = ab × ac`, which
+/// the tetrahedron's face tests have already computed.
+///
+/// Departure from Ericson's order: the interior is tested first. GJK on
+/// curved shapes spends most of its iterations on triangles whose closest
+/// point lies inside (the simplex straddles the closest point of a curved
+/// patch), and there the three signed areas alone decide it; the vertex and
+/// edge regions' six dot products are computed only when one of the areas
+/// is not positive. Where all three are positive the origin's projection is
+/// strictly inside, so no vertex or edge region can hold it, and the answer
+/// is the one the full test would give.
+#[inline(always)]
+fn triangle_with_normal(
+    [i, j, k]: [usize; 3],
+    a: V64,
+    b: V64,
+    c: V64,
+    n: V64,
+    ab: V64,
+    ac: V64,
+) -> SubSimplex {
     let n_sq = n.norm_squared();
     let edge_sq = ab.norm_squared().max(ac.norm_squared());
     if !(n_sq > DEGENERATE_REL_SQ * edge_sq * edge_sq) {
         return degenerate_triangle([i, j, k], a, b, c);
+    }
+    // Signed areas of the sub-triangles opposite each vertex, scaled by
+    // |n|: their sum is |n|², and a negative one puts the origin's
+    // projection outside the opposite edge.
+    let va = n.dot(&b.cross(&c));
+    let vb = n.dot(&c.cross(&a));
+    let vc = n.dot(&a.cross(&b));
+    if va > 0.0 && vb > 0.0 && vc > 0.0 {
+        let sum = va + vb + vc;
+        return SubSimplex::new([i, j, k], [a, b, c], [va / sum, vb / sum, vc / sum]);
     }
 
     // Vertex region A.
@@ -330,12 +364,6 @@ fn triangle([i, j, k]: [usize; 3], a: V64, b: V64, c: V64) -> SubSimplex {
     if d6 >= 0.0 && d5 <= d6 {
         return SubSimplex::new([k], [c], [1.0]);
     }
-    // Signed areas of the sub-triangles opposite each vertex, scaled by
-    // |n|: their sum is |n|², and a negative one puts the origin's
-    // projection outside the opposite edge.
-    let va = n.dot(&b.cross(&c));
-    let vb = n.dot(&c.cross(&a));
-    let vc = n.dot(&a.cross(&b));
     if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
         let s = d1 / (d1 - d3);
         return SubSimplex::new([i, j], [a, b], [1.0 - s, s]);
@@ -371,18 +399,30 @@ const FACES: [([usize; 3], usize); 4] =
 /// whose plane separates the origin from the opposite vertex, or
 /// [`Reduction::Enclosing`] when no face does. `scale_sq` is the largest
 /// squared norm of the points.
+///
+/// Departure: the first such face whose closest point lies inside it (not on
+/// an edge or vertex) is the answer, and the other faces are not solved.
+/// The tetrahedron lies behind that face's plane and the origin strictly in
+/// front of it, so no point of the tetrahedron is closer than the origin's
+/// projection onto the plane, which that face holds. (A flat tetrahedron has
+/// no front and back, so there every candidate is still compared.)
 fn tetrahedron(w: &[V64; 4], scale_sq: f64) -> Reduction {
     let mut best: Option<SubSimplex> = None;
     // Read from the static table (not a copy of it), so that once the loop
     // is unrolled every index is a constant and needs no bounds check.
     for &([i, j, k], l) in FACES.iter() {
-        let n = (w[j] - w[i]).cross(&(w[k] - w[i]));
+        let ab = w[j] - w[i];
+        let ac = w[k] - w[i];
+        let n = ab.cross(&ac);
         let side_origin = -n.dot(&w[i]);
         let side_opposite = n.dot(&(w[l] - w[i]));
         // A flat tetrahedron has no inside: every face is a candidate.
         let flat = !(side_opposite.abs() > DEGENERATE_REL_SQ.sqrt() * scale_sq * scale_sq.sqrt());
         if flat || side_origin * side_opposite < 0.0 {
-            let s = triangle([i, j, k], w[i], w[j], w[k]);
+            let s = triangle_with_normal([i, j, k], w[i], w[j], w[k], n, ab, ac);
+            if !flat && s.len == 3 {
+                return Reduction::Closest(s);
+            }
             if best.is_none_or(|b| s.closest.norm_squared() < b.closest.norm_squared()) {
                 best = Some(s);
             }
