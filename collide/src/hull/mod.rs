@@ -4,10 +4,12 @@
 //! becomes a flat hull, a convex polygon (`flat`).
 
 mod face_merge;
+mod face_planes;
 mod flat;
 mod quickhull;
 pub(crate) mod support;
 
 pub(crate) use face_merge::merge_faces;
+pub(crate) use face_planes::FacePlanes;
 pub(crate) use flat::flat_polygon;
 pub(crate) use quickhull::{Cloud, triangle_hull};

@@ -47,13 +47,16 @@ pub struct HullFace {
 /// set with [`with_strategy`](ConvexHull::with_strategy).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConvexHull {
-    vertices: Vec<Point3<f32>>,
-    faces: Vec<HullFace>,
+    /// (This and every other list: boxed slices, not vectors: they never
+    /// grow, and the 8 bytes saved on each keep a hull, and so every
+    /// [`Shape`](crate::Shape), within 208 bytes with the bounding radius
+    /// and the face planes added.)
+    vertices: Box<[Point3<f32>]>,
+    faces: Box<[HullFace]>,
+    /// The faces' planes in SIMD lanes, for point projection's scan.
+    face_planes: hull::FacePlanes,
     /// `neighbors[adjacency_start[v]..adjacency_start[v + 1]]` are the vertices
     /// sharing an edge with vertex `v`.
-    /// (Boxed slices, not vectors: they never grow, and the 16 bytes saved
-    /// keep a hull, and so every [`Shape`](crate::Shape), within 208 bytes
-    /// with the bounding radius added.)
     adjacency_start: Box<[u32]>,
     neighbors: Box<[u32]>,
     tolerance: f32,
@@ -136,8 +139,9 @@ impl ConvexHull {
         let hull = Self {
             radius,
             inradius,
-            vertices: polytope.vertices,
-            faces: polytope.faces,
+            vertices: polytope.vertices.into_boxed_slice(),
+            face_planes: hull::FacePlanes::new(&polytope.faces),
+            faces: polytope.faces.into_boxed_slice(),
             adjacency_start: polytope.adjacency_start.into_boxed_slice(),
             neighbors: polytope.neighbors.into_boxed_slice(),
             tolerance: cloud.tolerance as f32,
@@ -243,7 +247,7 @@ impl ConvexHull {
     /// part ranks the vertices exactly as `dir` does, without the noise.
     #[inline]
     pub(crate) fn in_plane(&self, dir: &Vector3<f32>) -> Vector3<f32> {
-        match self.faces.as_slice() {
+        match &*self.faces {
             [top, _] => dir - top.normal.into_inner() * top.normal.dot(dir),
             _ => *dir,
         }
@@ -264,6 +268,12 @@ impl ConvexHull {
     #[inline]
     pub fn faces(&self) -> &[HullFace] {
         &self.faces
+    }
+
+    /// The faces' planes, in SIMD lanes.
+    #[inline]
+    pub(crate) fn face_planes(&self) -> &hull::FacePlanes {
+        &self.face_planes
     }
 
     /// The vertices sharing an edge with vertex `v`, in increasing order.
@@ -347,7 +357,7 @@ impl ConvexHull {
     /// polygon, as `(outward unit normal, offset)`: with the two faces they
     /// bound the polygon. Empty for a solid hull.
     pub(crate) fn side_planes(&self) -> impl Iterator<Item = (Vector3<f32>, f32)> + '_ {
-        let (normal, ring): (Vector3<f32>, &[u32]) = match self.faces.as_slice() {
+        let (normal, ring): (Vector3<f32>, &[u32]) = match &*self.faces {
             [top, _] => (top.normal.into_inner(), &top.vertices),
             _ => (Vector3::zeros(), &[]),
         };

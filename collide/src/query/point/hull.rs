@@ -84,16 +84,13 @@ pub(super) fn project(hull: &ConvexHull, p: &Point3<f32>, solid: bool) -> PointP
         return PointProjection::interior(*p);
     }
     let faces = hull.faces();
-    // The face plane `p` is highest above (or least deep below).
-    let mut top = 0;
-    let mut top_height = f32::NEG_INFINITY;
-    for (i, face) in faces.iter().enumerate() {
-        let height = face.normal.dot(&p.coords) - face.offset;
-        if height > top_height {
-            top_height = height;
-            top = i;
-        }
-    }
+    // The face plane `p` is highest above (or least deep below), the first
+    // such face, by the SIMD scan of the planes; none (no face, or a NaN
+    // point) gives face 0 at −∞, as the scan's loop would.
+    let (top, top_height) = match hull.face_planes().highest(&p.coords) {
+        Some(i) => (i, faces.get(i).map_or(f32::NEG_INFINITY, |f| f.normal.dot(&p.coords) - f.offset)),
+        None => (0, f32::NEG_INFINITY),
+    };
     // Behind every plane (or on the surface): inside. Written so that a
     // NaN height (no face, or non-finite input) also lands here.
     if !(top_height > 0.0) {
