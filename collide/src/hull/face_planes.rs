@@ -91,8 +91,7 @@ fn highest_plane(blocks: &[PlaneBlock], px: f32, py: f32, pz: f32) -> Option<usi
     for (b, block) in blocks.iter().enumerate() {
         let mut heights = [0.0f32; BLOCK];
         for l in 0..BLOCK {
-            heights[l] =
-                (block.nx[l] * px + block.ny[l] * py + block.nz[l] * pz) - block.offset[l];
+            heights[l] = (block.nx[l] * px + block.ny[l] * py + block.nz[l] * pz) - block.offset[l];
         }
         for l in 0..BLOCK {
             let better = heights[l] > best[l];

@@ -88,7 +88,9 @@ pub(super) fn project(hull: &ConvexHull, p: &Point3<f32>, solid: bool) -> PointP
     // such face, by the SIMD scan of the planes; none (no face, or a NaN
     // point) gives face 0 at −∞, as the scan's loop would.
     let (top, top_height) = match hull.face_planes().highest(&p.coords) {
-        Some(i) => (i, faces.get(i).map_or(f32::NEG_INFINITY, |f| f.normal.dot(&p.coords) - f.offset)),
+        Some(i) => {
+            (i, faces.get(i).map_or(f32::NEG_INFINITY, |f| f.normal.dot(&p.coords) - f.offset))
+        }
         None => (0, f32::NEG_INFINITY),
     };
     // Behind every plane (or on the surface): inside. Written so that a
