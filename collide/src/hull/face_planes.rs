@@ -78,6 +78,10 @@ impl FacePlanes {
 /// largest of the lane maxima, and of the lanes holding it the one whose
 /// face comes first. Multiversioned as the support kernel is; products are
 /// summed in the same order in every version, so all pick the same face.
+///
+/// The loops index fixed-size lane arrays by lane (not iterators), the form
+/// the vectoriser maps onto whole registers, as in the support kernel.
+#[allow(clippy::needless_range_loop)]
 #[multiversion::multiversion(targets(
     "x86_64+avx512f+avx512vl",
     "x86_64+avx2+fma",
