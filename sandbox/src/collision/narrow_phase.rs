@@ -384,9 +384,19 @@ fn update_pair(
                     wake_touched(records, active, a, b, wake);
                     return None;
                 }
+                // Each body's centre is found once for the pair, when the
+                // first point is asked for, rather than once a point (the
+                // same sums as `velocity_at`, so the same bits).
+                let centers = std::cell::OnceCell::new();
+                let centers =
+                    || *centers.get_or_init(|| (center_of(bodies, a), center_of(bodies, b)));
                 let resting = pair_rests(
                     &cached.manifold,
-                    |p| velocity_at(bodies, b, p) - velocity_at(bodies, a, p),
+                    |p| {
+                        let (center_a, center_b) = centers();
+                        velocity_about(bodies, b, &center_b, p)
+                            - velocity_about(bodies, a, &center_a, p)
+                    },
                     &(bodies.angular_velocities[b] - bodies.angular_velocities[a]),
                     radius_b,
                 );
@@ -500,7 +510,22 @@ fn approach(bodies: &Bodies, a: u32, b: u32, manifold: &Manifold) -> (f32, Point
 /// Body `i`'s velocity at the world point `point`: `v + ω × (p - c)`
 /// about its centre of mass `c`.
 fn velocity_at(bodies: &Bodies, i: usize, point: &Point3<f32>) -> Vector3<f32> {
-    let center = bodies.poses[i] * bodies.records[i].mass.local_center;
+    velocity_about(bodies, i, &center_of(bodies, i), point)
+}
+
+/// Body `i`'s world centre of mass.
+fn center_of(bodies: &Bodies, i: usize) -> Point3<f32> {
+    bodies.poses[i] * bodies.records[i].mass.local_center
+}
+
+/// Body `i`'s velocity at the world point `point`, its centre of mass
+/// being `center`: `v + ω × (p - c)`.
+fn velocity_about(
+    bodies: &Bodies,
+    i: usize,
+    center: &Point3<f32>,
+    point: &Point3<f32>,
+) -> Vector3<f32> {
     bodies.linear_velocities[i] + bodies.angular_velocities[i].cross(&(point - center))
 }
 

@@ -18,7 +18,7 @@
 // reads as the equations do.
 #![allow(clippy::needless_range_loop)]
 
-use collide::nalgebra::{Point3, Vector3};
+use collide::nalgebra::{Point3, UnitQuaternion, Vector3};
 
 use super::contact_solver::{ANCHOR_RATE_FRACTION, SolverParams};
 use super::load_stiffening::stiffen_for_load;
@@ -58,6 +58,42 @@ fn inverse_if_positive(x: W) -> W {
     x.simd_gt(W::ZERO).select(W::ONE / x, W::ZERO)
 }
 
+/// A unit quaternion in each lane, as its vector part and scalar part
+/// (nalgebra's `[i, j, k]` and `w`).
+#[derive(Clone, Copy)]
+struct WideQuat {
+    vector: WideVec,
+    scalar: W,
+}
+
+impl WideQuat {
+    /// The identity rotation in every lane.
+    const IDENTITY: Self = Self { vector: WideVec::ZERO, scalar: W::ONE };
+
+    /// Sets lane `lane` to `q`.
+    #[inline]
+    fn set(&mut self, lane: usize, q: &UnitQuaternion<f32>) {
+        self.vector.set(lane, &q.vector().into_owned());
+        self.scalar.as_mut_array()[lane] = q.scalar();
+    }
+}
+
+/// `q v` in each lane, with nalgebra's operations in its order
+/// (`t = 2 (q_v × v)`, then `(t q_w + q_v × t) + v`), so that each lane
+/// holds the bits of `UnitQuaternion * Vector3`.
+#[inline(always)]
+fn turn_lanes(q: &WideQuat, v: &WideVec) -> WideVec {
+    let t = q.vector.cross(v) * W::splat(2.0);
+    let cross = q.vector.cross(&t);
+    t * q.scalar + cross + *v
+}
+
+/// `a` in the lanes of `mask`, `b` in the others.
+#[inline(always)]
+fn select_vec(mask: W, a: WideVec, b: WideVec) -> WideVec {
+    WideVec { x: mask.select(a.x, b.x), y: mask.select(a.y, b.y), z: mask.select(a.z, b.z) }
+}
+
 per_simd_target! {
     /// Prepares `inputs` (one to [`LANES`] manifolds that share no awake body)
     /// into the lanes of `batch`, in order, writing every field of the batch.
@@ -91,6 +127,9 @@ per_simd_target! {
         let mut input_center_a = WideVec::default();
         let mut input_center_b = WideVec::default();
         let mut lever_shift_b = WideVec::default();
+        let mut turn_a = WideQuat::IDENTITY;
+        let mut turn_b = WideQuat::IDENTITY;
+        let mut turned = [0.0f32; LANES];
         let mut friction = W::ZERO;
         let mut anchor_gap = WideVec::default();
         let mut friction_impulse = WideVec::default();
@@ -113,30 +152,20 @@ per_simd_target! {
             n.set(l, &m.normal);
             count.as_mut_array()[l] = m.points.len() as f32;
             point_count = point_count.max(m.points.len() as u32);
-            // A resting pair's lever arms are taken as they were when its
-            // manifold was computed, as box3d's recycled contacts keep
-            // their anchors (see `LeverTurn` for why): each point turned
-            // back about A's centre by A's turn since, and about B's
-            // centre by B's. The batch holds one point per row and B's
-            // arms as A's plus one offset per manifold (`rn_shift`), so
-            // B's arms move by the mean of the two turned points' gaps
-            // (zero without a turn, which leaves every bit as before).
-            let mut b_shift = Vector3::zeros();
+            // A resting pair's turns, applied to its points below, all
+            // lanes at once.
+            if let Some(turn) = &m.lever_turn {
+                turn_a.set(l, &turn.a);
+                turn_b.set(l, &turn.b);
+                turned[l] = 1.0;
+            }
             for (i, mp) in m.points.iter().enumerate() {
-                let mut point = mp.point;
-                if let Some(turn) = &m.lever_turn {
-                    let arm_a = mp.point - input.center_a;
-                    let arm_b = mp.point - input.center_b;
-                    point = input.center_a + turn.a * arm_a;
-                    b_shift += (input.center_b + turn.b * arm_b - point) / m.points.len() as f32;
-                }
-                points[i].set(l, &point.coords);
+                points[i].set(l, &mp.point.coords);
                 separation[i].as_mut_array()[l] = mp.separation;
                 normal_impulse[i].as_mut_array()[l] = mp.normal_impulse;
             }
             input_center_a.set(l, &input.center_a.coords);
             input_center_b.set(l, &input.center_b.coords);
-            lever_shift_b.set(l, &b_shift);
             friction.as_mut_array()[l] = input.friction;
             anchor_gap.set(l, &input.anchor_gap);
             friction_impulse.set(l, &m.friction_impulse);
@@ -154,6 +183,30 @@ per_simd_target! {
         }
         let valid: [W; MAX_MANIFOLD_POINTS] =
             std::array::from_fn(|i| count.simd_gt(W::splat(i as f32)));
+        // A resting pair's lever arms are taken as they were when its
+        // manifold was computed, as box3d's recycled contacts keep their
+        // anchors (see `LeverTurn` for why): each point turned back about
+        // A's centre by A's turn since, and about B's centre by B's. The
+        // batch holds one point per row and B's arms as A's plus one
+        // offset per manifold (`rn_shift`), so B's arms move by the mean
+        // of the two turned points' gaps. Lanes without a turn keep their
+        // points and a zero offset, bit for bit; the turned lanes hold the
+        // bits of the scalar `p' = c_A + q_A (p - c_A)`,
+        // `shift += ((c_B + q_B (p - c_B)) - p') / count` point by point
+        // (see `turn_lanes`).
+        let turned = W::new(turned).simd_gt(W::ZERO);
+        if turned.any() {
+            for i in 0..MAX_MANIFOLD_POINTS {
+                let point = points[i];
+                let moved = input_center_a + turn_lanes(&turn_a, &(point - input_center_a));
+                let gap = input_center_b + turn_lanes(&turn_b, &(point - input_center_b)) - moved;
+                let take = turned & valid[i];
+                let share = WideVec { x: gap.x / count, y: gap.y / count, z: gap.z / count };
+                let shifted = lever_shift_b + share;
+                lever_shift_b = select_vec(take, shifted, lever_shift_b);
+                points[i] = select_vec(take, moved, point);
+            }
+        }
         let against_static = W::new(is_static).simd_gt(W::ZERO);
         let (dynamic, fixed) = (&params.dynamic_softness, &params.static_softness);
         let soft = |d: f32, s: f32| against_static.select(W::splat(s), W::splat(d));
