@@ -267,6 +267,21 @@ impl Bodies {
         Ok(self.id(slot as usize))
     }
 
+    /// Makes room for `additional` more body slots, and as many shape
+    /// slots, in every per-slot array, so that adding that many bodies of
+    /// one shape grows none of them (each growth copies an array whole).
+    pub fn reserve(&mut self, additional: usize) {
+        self.records.reserve(additional);
+        self.poses.reserve(additional);
+        self.linear_velocities.reserve(additional);
+        self.angular_velocities.reserve(additional);
+        self.travel.reserve(additional);
+        self.radii.reserve(additional);
+        self.shape_ranges.reserve(additional);
+        self.active.reserve(additional);
+        self.shapes.reserve(additional);
+    }
+
     /// The friction and restitution of a contact between the first shapes
     /// of the bodies in slots `a` and `b` (see [`Self::shape_pair_material`]).
     #[inline]

@@ -432,6 +432,13 @@ impl BroadPhase {
         self.structure_changed = true;
     }
 
+    /// Makes room for `additional` more body slots' boxes, fixed ones
+    /// included.
+    pub fn reserve(&mut self, additional: usize) {
+        self.fat.reserve(additional);
+        self.statics.reserve(additional);
+    }
+
     /// Adds a fixed body slot with the given tight box: it goes into the
     /// fixed bodies' own structure, which only moving boxes search.
     pub fn insert_fixed(&mut self, slot: u32, tight: Aabb, margin: f32) {

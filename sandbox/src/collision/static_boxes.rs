@@ -83,6 +83,12 @@ impl StaticBoxes {
         self.count += 1;
     }
 
+    /// Makes room for `additional` more body slots and pending additions.
+    pub fn reserve(&mut self, additional: usize) {
+        self.places.reserve(additional);
+        self.pending.reserve(additional);
+    }
+
     /// Removes the fixed body in `slot`, if it is one of the set; returns
     /// whether it was.
     pub fn remove(&mut self, slot: u32) -> bool {
