@@ -305,7 +305,7 @@ mod tests {
     #[test]
     fn equal_codes_keep_the_given_order() {
         let boxes = vec![cube([1.0, 2.0, 3.0], 0.5); 9];
-        let items: Vec<u32> = vec![8, 2, 5, 0, 1, 7, 3, 6, 4];
+        let items = [8u32, 2, 5, 0, 1, 7, 3, 6, 4];
         let tree = PackedBoxTree::build(&items, &boxes);
         assert_eq!(tree.items, items);
         let all = cube([1.0, 2.0, 3.0], 1.0);

@@ -254,7 +254,7 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
             peak_mib: resident_kib("VmHWM").map(|k| k as f64 / 1024.0),
             ms_per_step: ms(wall),
             first_step_ms: first_wall.as_secs_f64() * 1e3,
-            later_steps_ms: (later_steps > 0).then(|| later_wall.as_secs_f64() * 1e3),
+            later_steps_ms: (later_steps > 0).then_some(later_wall.as_secs_f64() * 1e3),
             later_stage_ms,
             step_total_ms: ms(st.total()),
             stage_ms: StageMs(st.iter().map(|(stage, time)| (stage.name(), ms(time))).collect()),
