@@ -125,6 +125,19 @@ impl ShapeStore {
         range
     }
 
+    /// Makes room for `additional` more shape slots in every column, so
+    /// that storing them does not grow the columns one doubling at a time.
+    pub fn reserve(&mut self, additional: usize) {
+        self.shapes.reserve(additional);
+        self.local_poses.reserve(additional);
+        self.materials.reserve(additional);
+        self.filters.reserve(additional);
+        self.sensors.reserve(additional);
+        self.densities.reserve(additional);
+        self.bodies.reserve(additional);
+        self.fat.reserve(additional);
+    }
+
     /// Whether a freed run of `count` shape slots waits to be reused (so a
     /// body of `count` shapes would take no new slots).
     pub fn has_free_range(&self, count: usize) -> bool {

@@ -36,6 +36,24 @@ pub const WORLD_BOUND: f32 = 1.0e4;
 /// small). Either way each slot gets the same value.
 pub(crate) const MOVERS_SHARE_FOR_ALL_SLOTS: usize = 4;
 
+/// Resizes a per-slot array to `len` slots, `value` in new ones; when it
+/// must grow past its capacity, it grows to `slot_capacity` (the capacity
+/// of the body arrays it follows) at once. Grown only to `len`, an array
+/// sized to a million fixed bodies' slots would be copied whole again by
+/// the first body added after them (a dropped sphere in large-world), and
+/// again at each doubling.
+pub(crate) fn resize_per_slot<T: Clone>(
+    v: &mut Vec<T>,
+    len: usize,
+    slot_capacity: usize,
+    value: T,
+) {
+    if len > v.capacity() {
+        v.reserve_exact(slot_capacity.max(len) - v.len());
+    }
+    v.resize(len, value);
+}
+
 /// Rarely-touched per-body data.
 #[derive(Clone, Debug)]
 pub(crate) struct BodyRecord {
@@ -249,6 +267,21 @@ impl Bodies {
         Ok(self.id(slot as usize))
     }
 
+    /// Makes room for `additional` more body slots, and as many shape
+    /// slots, in every per-slot array, so that adding that many bodies of
+    /// one shape grows none of them (each growth copies an array whole).
+    pub fn reserve(&mut self, additional: usize) {
+        self.records.reserve(additional);
+        self.poses.reserve(additional);
+        self.linear_velocities.reserve(additional);
+        self.angular_velocities.reserve(additional);
+        self.travel.reserve(additional);
+        self.radii.reserve(additional);
+        self.shape_ranges.reserve(additional);
+        self.active.reserve(additional);
+        self.shapes.reserve(additional);
+    }
+
     /// The friction and restitution of a contact between the first shapes
     /// of the bodies in slots `a` and `b` (see [`Self::shape_pair_material`]).
     #[inline]
@@ -429,7 +462,7 @@ impl Bodies {
     pub fn update_reach(&mut self, dt: f32, workers: &Workers) {
         /// Body slots one worker finds the reach of at a time.
         const SLOTS_PER_RUN: usize = 4096;
-        self.reach.resize(self.records.len(), 0.0);
+        resize_per_slot(&mut self.reach, self.records.len(), self.records.capacity(), 0.0);
         let (records, linear, angular) =
             (&self.records, &self.linear_velocities, &self.angular_velocities);
         let speed = |i: usize| linear[i].norm() + angular[i].norm() * records[i].extent;

@@ -13,6 +13,7 @@ pub(crate) mod contact_view;
 pub(crate) mod live_pairs;
 pub(crate) mod manifold;
 pub(crate) mod narrow_phase;
+pub(crate) mod packed_box_tree;
 pub(crate) mod pair_cache;
 pub(crate) mod pair_manifold;
 pub(crate) mod pair_sort;

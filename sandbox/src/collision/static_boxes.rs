@@ -6,24 +6,27 @@
 //! `b2DynamicTree`, queried only by the proxies in the move buffer), so a
 //! step touches the fixed bodies only through the boxes that moved. Where it
 //! departs: the boxes live in two hierarchies. Most sit in a
-//! [`StaticBvh`] built in one pass (binned SAH) over every fixed body when
-//! the set has changed by a good share, which for a world built up front (a
-//! million ground tiles) costs one build instead of a million tree
-//! insertions; the few added after that build go to a small
+//! [`PackedBoxTree`] bulk-loaded in one pass (sorted along a Morton curve,
+//! `collision/packed_box_tree.rs`) over every fixed body when the set has
+//! changed by a good share, which for a world built up front (a million
+//! ground tiles) costs one linear build instead of a million tree
+//! insertions (the binned-SAH `StaticBvh` it replaced took 0.45 s there,
+//! the first step of `large-world`); the few added after that build go to a small
 //! [`DynamicTree`] until the next rebuild, and a removed one is only marked
 //! dead in the built hierarchy. Additions wait in a pending list until the
 //! next [`StaticBoxes::flush`], so that adding bodies never walks a tree.
 //! A box either hierarchy refuses (not finite) is kept on a side list that
 //! every search scans, so nothing is missed.
 
-use collide::bvh::{DynamicTree, ProxyId, StaticBvh};
+use collide::bvh::{DynamicTree, ProxyId};
 
 use crate::collision::aabb::Aabb;
+use crate::collision::packed_box_tree::PackedBoxTree;
 
 /// The built hierarchy is rebuilt at a flush when the fixed bodies added
 /// since its build (pending or in the small tree) and those removed from it
 /// together exceed this fraction (1/n) of the bodies it holds: the build is
-/// O(n log n), so a rebuild every n/4 changes costs O(log n) per change,
+/// O(n), so a rebuild every n/4 changes costs O(1) per change,
 /// and the small tree and the dead entries stay a quarter of the whole.
 const REBUILD_SHARE: usize = 4;
 
@@ -35,8 +38,8 @@ enum Place {
     None,
     /// Added since the last flush.
     Pending,
-    /// In the built hierarchy, as this item.
-    Built(u32),
+    /// In the built hierarchy.
+    Built,
     /// In the small tree.
     Late(ProxyId),
     /// On the side list (a box the hierarchies refuse).
@@ -48,9 +51,9 @@ enum Place {
 pub(crate) struct StaticBoxes {
     /// Per body slot: where its box is.
     places: Vec<Place>,
-    /// The hierarchy of the last rebuild, and the slot of each item.
-    built: StaticBvh,
-    built_slots: Vec<u32>,
+    /// The hierarchy of the last rebuild, over slots (a slot in it whose
+    /// place is no longer [`Place::Built`] was removed since).
+    built: PackedBoxTree,
     /// Items of `built` whose body is still there.
     built_live: usize,
     /// Items of `built` whose body was removed (or teleported) since.
@@ -80,6 +83,12 @@ impl StaticBoxes {
         self.count += 1;
     }
 
+    /// Makes room for `additional` more body slots and pending additions.
+    pub fn reserve(&mut self, additional: usize) {
+        self.places.reserve(additional);
+        self.pending.reserve(additional);
+    }
+
     /// Removes the fixed body in `slot`, if it is one of the set; returns
     /// whether it was.
     pub fn remove(&mut self, slot: u32) -> bool {
@@ -89,7 +98,7 @@ impl StaticBoxes {
         match std::mem::take(place) {
             Place::None => return false,
             Place::Pending => {}
-            Place::Built(_) => {
+            Place::Built => {
                 self.built_live -= 1;
                 self.built_dead += 1;
             }
@@ -151,40 +160,25 @@ impl StaticBoxes {
     fn rebuild(&mut self, fat: &[Aabb]) {
         self.late.clear();
         self.loose.clear();
-        self.built_slots.clear();
-        let mut boxes = Vec::with_capacity(self.count);
+        let mut slots = Vec::with_capacity(self.count);
         for (slot, place) in self.places.iter_mut().enumerate() {
             if *place == Place::None {
                 continue;
             }
             let b = fat[slot];
             let finite = b.min.iter().chain(b.max.iter()).all(|c| c.is_finite());
-            // Written so that NaN fails: a box the build would refuse.
+            // Written so that NaN fails: a box the build would misplace.
             let ordered = (0..3).all(|k| b.min[k] <= b.max[k]);
             if finite && ordered {
-                *place = Place::Built(self.built_slots.len() as u32);
-                self.built_slots.push(slot as u32);
-                boxes.push(b);
+                *place = Place::Built;
+                slots.push(slot as u32);
             } else {
                 *place = Place::Loose;
                 self.loose.push(slot as u32);
             }
         }
-        // Every box was screened above; should the build still refuse,
-        // everything goes on the side list, which is slow but misses
-        // nothing.
-        match StaticBvh::try_new(&boxes) {
-            Ok(bvh) => self.built = bvh,
-            Err(_) => {
-                self.built = StaticBvh::default();
-                for &slot in &self.built_slots {
-                    self.places[slot as usize] = Place::Loose;
-                    self.loose.push(slot);
-                }
-                self.built_slots.clear();
-            }
-        }
-        self.built_live = self.built_slots.len();
+        self.built = PackedBoxTree::build(&slots, fat);
+        self.built_live = slots.len();
         self.built_dead = 0;
     }
 
@@ -195,30 +189,31 @@ impl StaticBoxes {
     #[inline]
     pub fn for_each_overlap(&self, fat: &[Aabb], query: &Aabb, mut f: impl FnMut(u32)) {
         let places = &self.places;
-        let mut hit = |slot: u32| {
-            if fat[slot as usize].overlaps(query) {
-                f(slot);
-            }
-        };
         if !query.min.iter().chain(query.max.iter()).all(|c| c.is_finite()) {
-            // The hierarchies refuse such a query: every fixed body is
+            // The small tree refuses such a query: every fixed body is
             // tested (an infinite box may overlap many; a NaN one none).
             for (slot, &place) in places.iter().enumerate() {
-                if place != Place::None && place != Place::Pending {
-                    hit(slot as u32);
+                if place != Place::None && place != Place::Pending && fat[slot].overlaps(query) {
+                    f(slot as u32);
                 }
             }
             return;
         }
         if self.built_live > 0 {
-            self.built.query_aabb(query, |item| {
-                let slot = self.built_slots[item as usize];
-                if places[slot as usize] == Place::Built(item) {
-                    hit(slot);
+            // The tree tests each slot's box in `fat`; a slot removed since
+            // the build (or removed and added again, now elsewhere) is
+            // skipped.
+            self.built.for_each_overlap(fat, query, |slot| {
+                if places[slot as usize] == Place::Built {
+                    f(slot);
                 }
-                true
             });
         }
+        let mut hit = |slot: u32| {
+            if fat[slot as usize].overlaps(query) {
+                f(slot);
+            }
+        };
         if !self.late.is_empty() {
             self.late.query_aabb(query, |(_, slot)| {
                 hit(slot);
