@@ -41,7 +41,9 @@
 //! * A body that starts the step touching and ends it deep (the spinning
 //!   case) goes back to the last time, found by bisection, at which it was
 //!   no deeper than that; one already deeper at the start goes back only
-//!   if it sank on by more than [`LINEAR_SLOP`] within the step.
+//!   if it sank on by more than [`LINEAR_SLOP`] within the step. One whose
+//!   core left the other body through its far side passed through it,
+//!   however clear its solved pose is (`core_pass.rs`).
 //! * Slow bodies are checked too, against bodies that stood still: any
 //!   body that moved more than the speculative distance, by its centre or
 //!   the arc of its turn, and ended deeper than that in a static or
@@ -66,7 +68,7 @@ use crate::collision::body_shapes::{
     is_surface, pair_contact, pair_impact, shape_contact, shape_reach_along, shape_sweep,
     shape_time_of_impact, solid_shapes,
 };
-use collide::{Contact, Sphere, Sweep, TimeOfImpact};
+use collide::{Contact, Sweep, TimeOfImpact};
 
 use crate::body::BodyKind;
 use crate::body::storage::{Bodies, MOVERS_SHARE_FOR_ALL_SLOTS};
@@ -79,7 +81,9 @@ use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::workers::{Workers, slots_in};
 
+mod core_pass;
 mod surface_contacts;
+use core_pass::{core_of, core_pass_time};
 use surface_contacts::{surface_contacts_hold, touching_surface_toi};
 
 /// A body is fast when it moved more than this fraction of its thinnest
@@ -765,9 +769,13 @@ fn pair_toi(
         Ok(TimeOfImpact::Hit { .. } | TimeOfImpact::InitiallyOverlapping) => {
             // A core that touched the other has sunk its body into it by
             // the body's half-thickness: go back to before that sinking.
+            // A core that touched the other already at the start and left
+            // it through the far side passed through it, though its end
+            // pose may be clear (`core_pass.rs`).
             let sink = sink_time(bodies, scratch, (a, b), slots, 1.0);
-            core_toi(bodies, scratch, (a, b), slots)
-                .map_or(sink, |core| sink_time(bodies, scratch, (a, b), slots, core.min(sink)))
+            let back = core_toi(bodies, scratch, (a, b), slots)
+                .map_or(sink, |core| sink_time(bodies, scratch, (a, b), slots, core.min(sink)));
+            core_pass_time(bodies, scratch, (a, b), slots).map_or(back, |pass| back.min(pass))
         }
         // Proven apart before the bound, and no time of impact found (two
         // tumbling bodies grazing each other make conservative advancement
@@ -991,16 +999,8 @@ fn core_toi(
         if !(scratch.fast[fast] && r.kind == BodyKind::Dynamic) {
             continue;
         }
-        let core = Sphere::new(CORE_SPHERE_FRACTION * r.min_extent);
-        let core_shape = collide::Shape::Sphere(core);
-        let body_sweep = scratch.sweep(bodies, fast);
         // The sphere sits at the centre of mass and turns with the body.
-        let centre = r.mass.local_center;
-        let core_sweep = Sweep {
-            pose: body_sweep.pose * Isometry3::translation(centre.x, centre.y, centre.z),
-            local_center: Point3::origin(),
-            ..body_sweep
-        };
+        let (core_shape, core_sweep) = core_of(bodies, scratch, fast);
         let other_sweep = scratch.sweep(bodies, other);
         // The other's shape of the pair, swept with it.
         {
@@ -1127,7 +1127,7 @@ fn sink_time(
 #[cfg(test)]
 mod tests {
     use collide::nalgebra::UnitQuaternion;
-    use collide::{Capsule, ConvexHull, Cuboid, Shape, try_contact, try_time_of_impact};
+    use collide::{Capsule, ConvexHull, Cuboid, Shape, Sphere, try_contact, try_time_of_impact};
 
     use super::*;
     use crate::body::BodyDesc;
