@@ -116,6 +116,14 @@
 //!   the checks for a pair that starts touching did not see; the stage now
 //!   sweeps the core back from the solved pose
 //!   (`collision/sweep_fast_bodies/core_pass.rs`).
+//!
+//! A 1-hour run of seed 2217 at e118e13 (2.38 million steps on a loaded
+//! machine, 239,219 bodies added, 186,040 throws) failed the check on one
+//! body: step 72,380, dynamic body 6 is 0.196 m below the ground's top
+//! (`sandbox soak --seed 2217 --steps 72390` reproduces it in about
+//! 2.5 minutes). Main's binary (a7e1914) takes a different path from that
+//! seed (its run diverges before then) and does not fail by that step, so
+//! whether the pass test plays a part is not known; open, not traced yet.
 
 #[cfg(feature = "cli")]
 use std::process::Command;
