@@ -111,8 +111,19 @@
 //!   over 10 steps at frictions 0 to 1), so the soak's warm contacts or
 //!   its other bodies matter; not a test yet.
 //! - step 1,811,111: a small hull at 420 m/s passes through the ground
-//!   (`small_hull_thrown_at_420_mps_with_friction_does_not_pass_through_the_ground`,
-//!   ignored: open).
+//!   (`small_hull_thrown_at_420_mps_with_friction_does_not_pass_through_the_ground`):
+//!   its core starts the step touching the ground and ends past it, which
+//!   the checks for a pair that starts touching did not see; the stage now
+//!   sweeps the core back from the solved pose
+//!   (`collision/sweep_fast_bodies/core_pass.rs`).
+//!
+//! A 1-hour run of seed 2217 at e118e13 (2.38 million steps on a loaded
+//! machine, 239,219 bodies added, 186,040 throws) failed the check on one
+//! body: step 72,380, dynamic body 6 is 0.196 m below the ground's top
+//! (`sandbox soak --seed 2217 --steps 72390` reproduces it in about
+//! 2.5 minutes). Main's binary (a7e1914) takes a different path from that
+//! seed (its run diverges before then) and does not fail by that step, so
+//! whether the pass test plays a part is not known; open, not traced yet.
 
 #[cfg(feature = "cli")]
 use std::process::Command;
@@ -343,13 +354,14 @@ fn a_capsule_spinning_half_a_turn_per_step_is_pushed_out_of_the_ground() {
 ///   the stage's checks for a pair that starts touching (the core's
 ///   impact, the depth at the end) pass, so it falls on under the ground.
 ///
-/// The fix wants both parts: the contact solve delivering the normal
-/// impulse with friction, and the continuous stage catching a body whose
-/// centre crossed the starting contact plane by more than the other body's
-/// thickness allows (a pass, not a depth).
+/// Fixed in the continuous stage (`collision/sweep_fast_bodies/core_pass.rs`):
+/// a body that starts touching is also swept backward, its core from its
+/// solved pose; a core that left the other body through a side facing
+/// away from the contact normal at the step's start passed through it,
+/// and the body goes back to the last time its centre was in front of
+/// that contact plane and it was within its allowance. The solve's part
+/// (the normal impulse that friction takes away) is left as it is.
 #[test]
-#[ignore = "issue 41, open: a small hull at 420 m/s with friction passes through the 1 m ground \
-            (soak seed 2111, step 1,811,111); see the doc comment"]
 fn small_hull_thrown_at_420_mps_with_friction_does_not_pass_through_the_ground() {
     let points: Vec<Point3<f32>> = [
         [-0.016_938_537, 0.099_762_81, 0.112_106_614],

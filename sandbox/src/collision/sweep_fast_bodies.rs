@@ -41,7 +41,9 @@
 //! * A body that starts the step touching and ends it deep (the spinning
 //!   case) goes back to the last time, found by bisection, at which it was
 //!   no deeper than that; one already deeper at the start goes back only
-//!   if it sank on by more than [`LINEAR_SLOP`] within the step.
+//!   if it sank on by more than [`LINEAR_SLOP`] within the step. One whose
+//!   core left the other body through its far side passed through it,
+//!   however clear its solved pose is (`core_pass.rs`).
 //! * Slow bodies are checked too, against bodies that stood still: any
 //!   body that moved more than the speculative distance, by its centre or
 //!   the arc of its turn, and ended deeper than that in a static or
@@ -66,20 +68,23 @@ use crate::collision::body_shapes::{
     is_surface, pair_contact, pair_impact, shape_contact, shape_reach_along, shape_sweep,
     shape_time_of_impact, solid_shapes,
 };
-use collide::{Contact, Sphere, Sweep, TimeOfImpact};
+use collide::{Contact, Sweep, TimeOfImpact};
 
 use crate::body::BodyKind;
 use crate::body::storage::{Bodies, MOVERS_SHARE_FOR_ALL_SLOTS};
 use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::pair_cache::{CachedPair, PairCache};
+use crate::collision::surface_depth::front_depth;
 use crate::collision::sweep_surface::{SurfaceSweep, sweep_against_surface};
 use crate::slot_visits;
 use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::workers::{Workers, slots_in};
 
+mod core_pass;
 mod surface_contacts;
+use core_pass::{core_of, core_pass_time};
 use surface_contacts::{surface_contacts_hold, touching_surface_toi};
 
 /// A body is fast when it moved more than this fraction of its thinnest
@@ -452,9 +457,17 @@ pub(crate) fn sweep_fast_bodies(
                 continue;
             }
             let back = scratch.sweep(bodies, i).pose_at(scratch.toi[i]);
-            let depth_back = depth_at(bodies, own, &back, &bodies.poses[still]);
-            let depth_end = depth_at(bodies, own, &bodies.poses[i], &bodies.poses[still]);
-            if !(depth_back > allowed_depth(bodies, scratch, i, still).max(depth_end)) {
+            // The depth back in time first, bounded by the allowance (most
+            // bodies going back are within it, and a surface's depth is then
+            // two support points a triangle); the end's only when it is not.
+            let allowed = allowed_depth(bodies, scratch, i, still);
+            let depth_back = stage_depth(bodies, own, (&back, &bodies.poses[still]), allowed);
+            if !(depth_back > allowed) {
+                continue;
+            }
+            let end = &bodies.poses[i];
+            let depth_end = stage_depth(bodies, own, (end, &bodies.poses[still]), allowed);
+            if !(depth_back > depth_end) {
                 continue;
             }
             if scratch.toi[i] < scratch.toi_still[i] {
@@ -591,6 +604,18 @@ fn cached_pair_toi(
         // deeper than allowed, as for a fast body that started touching.
         // Most such bodies slide or roll on their support and are checked
         // by two support points.
+        // A surface's reach along a normal is its whole box's, so for a
+        // surface pair the bound by support points says nothing; the bound
+        // from its contacts at the step's start does (`trees`' prisms on
+        // the waves: each such pair took a dozen depth queries over the
+        // triangles under the prism).
+        let surface = is_surface(bodies, slots.0) || is_surface(bodies, slots.1);
+        if surface
+            && pair.point_count > 0
+            && surface_contacts_hold(bodies, contacts, scratch, pair, slots)
+        {
+            return NO_IMPACT;
+        }
         let overlap = overlap_along_manifold(bodies, contacts, pair, slots);
         if overlap <= allowed_depth(bodies, scratch, a, b) {
             return NO_IMPACT;
@@ -765,9 +790,13 @@ fn pair_toi(
         Ok(TimeOfImpact::Hit { .. } | TimeOfImpact::InitiallyOverlapping) => {
             // A core that touched the other has sunk its body into it by
             // the body's half-thickness: go back to before that sinking.
+            // A core that touched the other already at the start and left
+            // it through the far side passed through it, though its end
+            // pose may be clear (`core_pass.rs`).
             let sink = sink_time(bodies, scratch, (a, b), slots, 1.0);
-            core_toi(bodies, scratch, (a, b), slots)
-                .map_or(sink, |core| sink_time(bodies, scratch, (a, b), slots, core.min(sink)))
+            let back = core_toi(bodies, scratch, (a, b), slots)
+                .map_or(sink, |core| sink_time(bodies, scratch, (a, b), slots, core.min(sink)));
+            core_pass_time(bodies, scratch, (a, b), slots).map_or(back, |pass| back.min(pass))
         }
         // Proven apart before the bound, and no time of impact found (two
         // tumbling bodies grazing each other make conservative advancement
@@ -972,6 +1001,43 @@ fn depth_at(
     }
 }
 
+/// How deep shapes `ka` and `kb` (slots) overlap at the given poses of
+/// their bodies, as the stage's depth checks measure it: for a convex shape
+/// against a surface (a mesh or heightfield), from the triangles' front
+/// sides only (`collision/surface_depth.rs`: a triangle has no inside, and
+/// a depth out of its far side would send a body resting across two
+/// triangles back), any depth up to `bound` possibly given as an upper
+/// bound of at most `bound` (callers compare against `bound`); otherwise
+/// [`depth_at`]. Infinite when it cannot be measured (the safe side).
+fn stage_depth(
+    bodies: &Bodies,
+    (ka, kb): (usize, usize),
+    (pose_a, pose_b): (&Isometry3<f32>, &Isometry3<f32>),
+    bound: f32,
+) -> f32 {
+    let shapes = &bodies.shapes;
+    let (surface_a, surface_b) = (is_surface(bodies, ka), is_surface(bodies, kb));
+    let (km, pose_m, ks, pose_s) = match (surface_a, surface_b) {
+        (false, true) => (ka, pose_a, kb, pose_b),
+        (true, false) => (kb, pose_b, ka, pose_a),
+        _ => return depth_at(bodies, (ka, kb), pose_a, pose_b),
+    };
+    if shapes.shapes[km].is_composite() {
+        return depth_at(bodies, (ka, kb), pose_a, pose_b);
+    }
+    let body_m = shapes.bodies[km] as usize;
+    let centre = pose_m * bodies.records[body_m].mass.local_center;
+    front_depth(
+        &shapes.shapes[km],
+        &shapes.world_pose(km, pose_m),
+        &centre,
+        &shapes.shapes[ks],
+        &shapes.world_pose(ks, pose_s),
+        bound,
+    )
+    .map_or(f32::INFINITY, |d| d.depth)
+}
+
 /// For a pair of shapes (`slots`) that starts within the slop: the time at
 /// which a fast body's core sphere (radius [`CORE_SPHERE_FRACTION`] of its
 /// thinnest half-width, about its centre of mass) first touches the other
@@ -991,16 +1057,8 @@ fn core_toi(
         if !(scratch.fast[fast] && r.kind == BodyKind::Dynamic) {
             continue;
         }
-        let core = Sphere::new(CORE_SPHERE_FRACTION * r.min_extent);
-        let core_shape = collide::Shape::Sphere(core);
-        let body_sweep = scratch.sweep(bodies, fast);
         // The sphere sits at the centre of mass and turns with the body.
-        let centre = r.mass.local_center;
-        let core_sweep = Sweep {
-            pose: body_sweep.pose * Isometry3::translation(centre.x, centre.y, centre.z),
-            local_center: Point3::origin(),
-            ..body_sweep
-        };
+        let (core_shape, core_sweep) = core_of(bodies, scratch, fast);
         let other_sweep = scratch.sweep(bodies, other);
         // The other's shape of the pair, swept with it.
         {
@@ -1100,13 +1158,15 @@ fn sink_time(
     until: f32,
 ) -> f32 {
     let (sweep_a, sweep_b) = (scratch.sweep(bodies, a), scratch.sweep(bodies, b));
-    let depth = |t: f32| depth_at(bodies, slots, &sweep_a.pose_at(t), &sweep_b.pose_at(t));
+    let depth = |t: f32, bound: f32| {
+        stage_depth(bodies, slots, (&sweep_a.pose_at(t), &sweep_b.pose_at(t)), bound)
+    };
     let allowed = allowed_depth(bodies, scratch, a, b);
-    let end = depth(until);
+    let end = depth(until, allowed);
     if end <= allowed {
         return until;
     }
-    let start = depth(0.0);
+    let start = depth(0.0, allowed);
     // Written so that an unmeasurable start (infinite) goes nowhere.
     let limit = if start <= allowed { allowed } else { start + LINEAR_SLOP };
     if !(limit.is_finite() && end > limit) {
@@ -1115,7 +1175,7 @@ fn sink_time(
     let (mut lo, mut hi) = (0.0f32, until);
     for _ in 0..DEPTH_BISECTIONS {
         let mid = 0.5 * (lo + hi);
-        if depth(mid) <= limit {
+        if depth(mid, limit) <= limit {
             lo = mid;
         } else {
             hi = mid;
@@ -1127,7 +1187,7 @@ fn sink_time(
 #[cfg(test)]
 mod tests {
     use collide::nalgebra::UnitQuaternion;
-    use collide::{Capsule, ConvexHull, Cuboid, Shape, try_contact, try_time_of_impact};
+    use collide::{Capsule, ConvexHull, Cuboid, Shape, Sphere, try_contact, try_time_of_impact};
 
     use super::*;
     use crate::body::BodyDesc;

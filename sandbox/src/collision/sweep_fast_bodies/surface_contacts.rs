@@ -172,7 +172,19 @@ pub(super) fn surface_contacts_hold(
             (Point3::new(pick(0, 0), pick(1, 1), pick(2, 2)) - centre).norm()
         })
         .fold(0.0f32, f32::max);
-    let bound = start_depth + approach + turn * reach;
+    let about_centre = approach + turn * reach;
+    // The same bound about the shape's own box centre: its displacement
+    // there is exact (the turn included), and the turn moves its other
+    // points by at most the turn's angle times their distance from it. A
+    // prism at the top of a toppling tree, metres from the tree's centre
+    // of mass, moves far less than the turn's arc at that distance says.
+    let own_centre = shape_box.min + 0.5 * (shape_box.max - shape_box.min);
+    let start_m = if scratch.moving[mover] { &scratch.start[mover] } else { &bodies.poses[mover] };
+    let own_shift = bodies.poses[mover] * own_centre - start_m * own_centre;
+    let own_approach = (towards * own_shift.dot(&n)).max(0.0);
+    let own_reach = 0.5 * (shape_box.max - shape_box.min).norm();
+    let about_own = own_approach + turn * own_reach;
+    let bound = start_depth + about_centre.min(about_own);
     // Written so that NaN does not hold.
     bound <= allowed_depth(bodies, scratch, a, b)
 }
