@@ -102,8 +102,8 @@ def main():
                         print(f"{s_name:<15}{threads:>4}{engine:>9}{run:>4}{ms:>10.1f}{all_ms:>10}"
                               f"{cpu:>8.2f}{l:>7.2f}", flush=True)
     print()
-    print("medians: the engines' own ms over steps 2..S, the sandbox's over every step,"
-          " process CPU s, sandbox / box3d")
+    print("medians: the engines' own ms over steps 2..S (then the sandbox's over every"
+          " step), process CPU s, sandbox / box3d")
     print(f"{'scene':<15}{'thr':>4}{'box3d ms':>10}{'sandbox':>10}{'ratio':>7}{'all steps':>11}"
           f"{'box3d cpu':>11}{'sandbox':>9}{'ratio':>7}{'load':>12}")
     for _, s_name, _ in scenes:
