@@ -123,7 +123,14 @@
 //! (`sandbox soak --seed 2217 --steps 72390` reproduces it in about
 //! 2.5 minutes). Main's binary (a7e1914) takes a different path from that
 //! seed (its run diverges before then) and does not fail by that step, so
-//! whether the pass test plays a part is not known; open, not traced yet.
+//! whether the pass test plays a part is not known. Traced at 47fdc2e
+//! (`--seconds 450` needed: the default 10 s stops the run first): a thin
+//! plate skimming the ground at 235 m/s strikes a small fixed hull and
+//! leaves the step spinning with a corner in the ground; rebuilt from the
+//! two bodies alone it sinks 13.5 cm at friction 0.3
+//! (`plate_struck_off_a_fixed_body_does_not_end_in_the_ground`, ignored:
+//! open). Last session's 7.2 cm plate (seed 2111 above) is the same
+//! pattern.
 
 #[cfg(feature = "cli")]
 use std::process::Command;
@@ -394,6 +401,100 @@ fn small_hull_thrown_at_420_mps_with_friction_does_not_pass_through_the_ground()
             let pose = world.pose(body).unwrap();
             let down = pose.inverse_transform_vector(&-Vector3::y());
             let low = (pose * collide::SupportMap::local_support(&hull, &down)).y;
+            // The soak's bound: 5 cm below the ground's top. Written so
+            // that NaN fails.
+            assert!(low > -0.05, "friction {friction}, step {step}: lowest point at {low} m");
+        }
+    }
+}
+
+/// Soak seed 2217, step 72,380 (1-hour run at e118e13; it reproduces on
+/// 47fdc2e): a thin hull plate (half-extents about 0.19 × 0.89 × 0.85 m)
+/// skimming the ground at 235 m/s strikes a small fixed hull and leaves
+/// the step spinning at about 240 rad/s (4 rad a step) with a corner in
+/// the ground. Rebuilt here from the two bodies and the ground alone, at
+/// their poses and velocities after step 72,379 and the soak's 5
+/// substeps: at friction 0.3 the plate's lowest point is 13.5 cm below the
+/// ground's top after one step (friction 0: 1.7 cm after two; 0.6 and 1:
+/// clear). The continuous stage's rule is that a body goes back to the
+/// last time it was within the allowance of every still partner, the
+/// ground included; why it does not hold here is open (the depth along a
+/// straight sweep that turns 4 rad is not monotone).
+#[test]
+#[ignore = "issue 41, open: a spinning plate struck off a fixed body ends a corner 13.5 cm in the ground \
+            (soak seed 2217, step 72,380); see the doc comment"]
+fn plate_struck_off_a_fixed_body_does_not_end_in_the_ground() {
+    fn hull(points: &[[f32; 3]]) -> ConvexHull {
+        let points: Vec<Point3<f32>> =
+            points.iter().map(|p| Point3::new(p[0], p[1], p[2])).collect();
+        ConvexHull::new(&points).unwrap()
+    }
+    // Poses as the soak printed them: translation, quaternion [i, j, k, w].
+    fn pose(t: [f32; 3], q: [f32; 4]) -> Isometry3<f32> {
+        Isometry3::from_parts(
+            Translation3::new(t[0], t[1], t[2]),
+            UnitQuaternion::from_quaternion(Quaternion::new(q[3], q[0], q[1], q[2])),
+        )
+    }
+    let plate = hull(&[
+        [-0.010_769_627, -0.821_305_75, -0.419_632_76],
+        [-0.098_523_03, 0.095_889_46, 0.794_848_74],
+        [0.194_651_93, 0.013_307_756, 0.019_423_531],
+        [0.119_252_75, -0.034_899_317, -0.732_977_87],
+        [0.130_441_74, 0.608_563_36, 0.316_239_86],
+        [0.067_315_675, 0.172_080_67, 0.853_662_1],
+        [-0.166_428_98, -0.182_935_77, -0.445_297_2],
+        [-0.013_902_481, 0.888_496_46, -0.240_862_07],
+        [0.036_704_198, -0.398_278_65, -0.818_829_3],
+        [0.061_967_008, -0.262_419_94, 0.839_471],
+        [-0.083_902_55, -0.691_470_44, 0.466_475_4],
+        [-0.096_179_9, 0.206_802_71, 0.779_846_6],
+        [0.017_076_444, 0.711_713_97, 0.584_986_1],
+        [0.012_451_766, -0.833_520_05, -0.393_368],
+        [-0.192_420_9, -0.104_717_96, -0.095_293_72],
+        [0.066_375_725, -0.749_353_7, 0.439_340_23],
+        [0.052_721_36, -0.857_652, -0.231_876_16],
+        [0.127_998_98, -0.200_110_35, -0.669_921_3],
+        [-0.135_499_54, 0.100_415_77, 0.658_946_63],
+    ]);
+    let rock = hull(&[
+        [0.099_244_34, 0.166_687_64, -0.175_617_64],
+        [-0.030_221_788, 0.285_737_2, 0.237_767_12],
+        [-0.027_884_567, 0.230_918_32, -0.280_397_53],
+        [-0.114_505_86, 0.056_836_113, 0.158_447_52],
+        [0.102_080_05, 0.234_408_89, 0.080_074_415],
+        [-0.043_727_215, -0.298_408_15, 0.208_969_01],
+        [-0.068_594_35, -0.063_741_244, -0.293_910_5],
+        [-0.100_561_09, 0.245_431_81, -0.068_846_31],
+        [0.074_632_74, 0.273_471_03, 0.165_387_03],
+        [-0.048_652_675, -0.181_011_86, 0.286_752_05],
+        [0.124_505_386, -0.034_754_336, -0.094_940_23],
+        [0.128_318_94, 0.041_953_55, -0.038_770_836],
+        [-0.020_055_713, 0.330_440_76, -0.199_463_71],
+    ]);
+    for tenth in [0, 3, 6, 10] {
+        let friction = tenth as f32 / 10.0;
+        let mut world = world_on_ground(5, 2e3);
+        let mut fixed = BodyDesc::fixed(rock.clone().into()).with_friction(friction);
+        fixed.pose = pose(
+            [9.871_29, 0.956_710_2, -3.543_899_5],
+            [-0.272_863_84, -0.677_994_9, 0.351_300_4, 0.585_197_7],
+        );
+        world.add_body(fixed).unwrap();
+        let mut desc = BodyDesc::dynamic(plate.clone().into()).with_friction(friction);
+        desc.pose = pose(
+            [8.662_542, 0.583_151_46, -1.841_812_5],
+            [-0.561_073_84, 0.684_073_9, 0.294_670_73, -0.361_120_7],
+        );
+        desc.linear_velocity = Vector3::new(164.581_56, 7.128_629_7, -167.334_95);
+        desc.angular_velocity = Vector3::new(-0.014_607_102, -0.004_954_89, -0.114_116_5);
+        let body = world.add_body(desc).unwrap();
+        for step in 0..5 {
+            world.step(1.0 / 60.0);
+            world.validate().unwrap();
+            let pose = world.pose(body).unwrap();
+            let down = pose.inverse_transform_vector(&-Vector3::y());
+            let low = (pose * collide::SupportMap::local_support(&plate, &down)).y;
             // The soak's bound: 5 cm below the ground's top. Written so
             // that NaN fails.
             assert!(low > -0.05, "friction {friction}, step {step}: lowest point at {low} m");
