@@ -127,9 +127,11 @@
 //! (`--seconds 450` needed: the default 10 s stops the run first): a thin
 //! plate skimming the ground at 235 m/s strikes a small fixed hull and
 //! leaves the step spinning with a corner in the ground; rebuilt from the
-//! two bodies alone it sinks 13.5 cm at friction 0.3
-//! (`plate_struck_off_a_fixed_body_does_not_end_in_the_ground`, ignored:
-//! open). Last session's 7.2 cm plate (seed 2111 above) is the same
+//! two bodies alone it sank 13.5 cm at friction 0.3
+//! (`plate_struck_off_a_fixed_body_does_not_end_in_the_ground`): the
+//! guard against going back into still bodies did not see the ground,
+//! met only through the search for bodies that left their box; it does
+//! now. Last session's 7.2 cm plate (seed 2111 above) is the same
 //! pattern.
 
 #[cfg(feature = "cli")]
@@ -416,13 +418,14 @@ fn small_hull_thrown_at_420_mps_with_friction_does_not_pass_through_the_ground()
 /// their poses and velocities after step 72,379 and the soak's 5
 /// substeps: at friction 0.3 the plate's lowest point is 13.5 cm below the
 /// ground's top after one step (friction 0: 1.7 cm after two; 0.6 and 1:
-/// clear). The continuous stage's rule is that a body goes back to the
-/// last time it was within the allowance of every still partner, the
-/// ground included; why it does not hold here is open (the depth along a
-/// straight sweep that turns 4 rad is not monotone).
+/// clear). The plate had no cached pair with the ground (its box at the
+/// step's start did not reach it); the continuous stage met the ground
+/// only through its search for bodies that left their box, and its guard
+/// against going back into still bodies walked only cached pairs, so the
+/// plate went back to its time of impact with the fixed hull, where the
+/// straight sweep's 4-rad turn had swung a corner into the ground. The
+/// guard now walks the pairs that search met too.
 #[test]
-#[ignore = "issue 41, open: a spinning plate struck off a fixed body ends a corner 13.5 cm in the ground \
-            (soak seed 2217, step 72,380); see the doc comment"]
 fn plate_struck_off_a_fixed_body_does_not_end_in_the_ground() {
     fn hull(points: &[[f32; 3]]) -> ConvexHull {
         let points: Vec<Point3<f32>> =

@@ -55,7 +55,9 @@
 //!   dip a corner into the ground between two poses that both clear it.
 //!   For an impact with a moving body it goes back only as far as its still
 //!   partners call for; for an impact with a still body, further back, to
-//!   the last time it was within the allowance of every still partner.
+//!   the last time it was within the allowance of every still partner. The
+//!   still partners are its cached pairs' and, for a body that left its
+//!   box, the bodies its swept box met.
 //!
 //! The times of impact are found on the step's workers, per fixed run of
 //! bodies or cached pairs, and applied in pair-cache order by taking
@@ -164,9 +166,12 @@ pub(crate) struct SweepScratch {
     /// of impact)` of each pair of the run whose sweep found one, before
     /// it is applied to the bodies.
     pair_hits: Vec<Vec<(u32, u32, f32)>>,
-    /// Per run of awake bodies, the `(body, other, time of impact)` of
-    /// each fast body that left its box, against the bodies it then met.
-    left_box_hits: Vec<Vec<(u32, u32, f32)>>,
+    /// Per run of awake bodies: the `(body, other, time of impact)` of
+    /// each fast body that left its box, against the bodies it then met;
+    /// and the pairs of such a body with a body that stood still and has
+    /// no cached pair with it, as [`Self::guard_pairs`] lists them (the
+    /// guard checks them too).
+    left_box_hits: Vec<(Vec<(u32, u32, f32)>, Vec<[u32; 5]>)>,
     /// Per run of [`PAIRS_PER_RUN`] cached pairs, in pair order, the
     /// `(body A, body B, body going back, shape of A, shape of B)` (shape
     /// slots) of each pair one of whose bodies goes back while the other
@@ -346,10 +351,11 @@ pub(crate) fn sweep_fast_bodies(
     // bodies are searched on the workers, each run of them listing its
     // hits, which are then applied in order.
     let mut hits = std::mem::take(&mut scratch.left_box_hits);
-    hits.resize_with(awake.len().div_ceil(BODIES_PER_RUN), Vec::new);
+    hits.resize_with(awake.len().div_ceil(BODIES_PER_RUN), Default::default);
     let shared = &*scratch;
-    workers.for_each(&mut hits, |k, found| {
+    workers.for_each(&mut hits, |k, (found, still_pairs)| {
         found.clear();
+        still_pairs.clear();
         let run = &awake[k * BODIES_PER_RUN..awake.len().min((k + 1) * BODIES_PER_RUN)];
         for &slot in run {
             let i = slot as usize;
@@ -390,6 +396,13 @@ pub(crate) fn sweep_fast_bodies(
                         if toi < 1.0 {
                             found.push((slot, j as u32, toi));
                         }
+                        // A still body met only through this search (the
+                        // ground under a plate struck down off a fixed
+                        // body: soak seed 2217) must be guarded against
+                        // as a cached still partner is.
+                        if !shared.moving[j] {
+                            still_pairs.push([a, b, i, ka, kb].map(|x| x as u32));
+                        }
                     }
                 }
             };
@@ -403,7 +416,7 @@ pub(crate) fn sweep_fast_bodies(
             }
         }
     });
-    for &(i, j, toi) in hits.iter().flatten() {
+    for &(i, j, toi) in hits.iter().flat_map(|(found, _)| found) {
         scratch.lower_toi(i as usize, j as usize, toi);
     }
     scratch.left_box_hits = hits;
@@ -449,7 +462,8 @@ pub(crate) fn sweep_fast_bodies(
     );
     for _ in 0..GUARD_PASSES {
         let mut changed = false;
-        for &[a, b, i, ka, kb] in guard_pairs.iter().flatten() {
+        let left_box_still = scratch.left_box_hits.iter().flat_map(|(_, still)| still);
+        for &[a, b, i, ka, kb] in guard_pairs.iter().flatten().chain(left_box_still) {
             let (a, b, i) = (a as usize, b as usize, i as usize);
             let slots = (ka as usize, kb as usize);
             let (still, own) = if i == a { (b, slots) } else { (a, (slots.1, slots.0)) };
