@@ -171,7 +171,7 @@ pub(crate) struct SweepScratch {
     /// and the pairs of such a body with a body that stood still and has
     /// no cached pair with it, as [`Self::guard_pairs`] lists them (the
     /// guard checks them too).
-    left_box_hits: Vec<(Vec<(u32, u32, f32)>, Vec<[u32; 5]>)>,
+    left_box_hits: Vec<(Vec<Impact>, Vec<GuardPair>)>,
     /// Per run of [`PAIRS_PER_RUN`] cached pairs, in pair order, the
     /// `(body A, body B, body going back, shape of A, shape of B)` (shape
     /// slots) of each pair one of whose bodies goes back while the other
@@ -179,6 +179,13 @@ pub(crate) struct SweepScratch {
     /// going back into still bodies checks.
     guard_pairs: Vec<Vec<[u32; 5]>>,
 }
+
+/// `(body, other, time of impact)`: a sweep's hit, before it is applied.
+type Impact = (u32, u32, f32);
+
+/// `(body A, body B, body going back, shape of A, shape of B)`: a pair
+/// the guard against going back into still bodies checks.
+type GuardPair = [u32; 5];
 
 impl SweepScratch {
     /// Per slot: whether the body moved this step (was awake and dynamic
