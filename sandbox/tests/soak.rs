@@ -397,16 +397,27 @@ fn small_hull_thrown_at_420_mps_with_friction_does_not_pass_through_the_ground()
         );
         desc.linear_velocity = Vector3::new(274.0154, -270.06387, 144.91579);
         let body = world.add_body(desc).unwrap();
-        for step in 0..30 {
-            world.step(1.0 / 60.0);
-            world.validate().unwrap();
-            let pose = world.pose(body).unwrap();
-            let down = pose.inverse_transform_vector(&-Vector3::y());
-            let low = (pose * collide::SupportMap::local_support(&hull, &down)).y;
-            // The soak's bound: 5 cm below the ground's top. Written so
-            // that NaN fails.
-            assert!(low > -0.05, "friction {friction}, step {step}: lowest point at {low} m");
-        }
+        stays_above_ground(&mut world, body, &hull, 30, friction);
+    }
+}
+
+/// Steps `world` `steps` times, validating it, and asserts that `body`
+/// (of shape `hull`) never ends a step with its lowest point more than the
+/// soak's bound, 5 cm, below the ground's top (written so that NaN fails).
+fn stays_above_ground(
+    world: &mut World,
+    body: sandbox::BodyId,
+    hull: &ConvexHull,
+    steps: usize,
+    friction: f32,
+) {
+    for step in 0..steps {
+        world.step(1.0 / 60.0);
+        world.validate().unwrap();
+        let pose = world.pose(body).unwrap();
+        let down = pose.inverse_transform_vector(&-Vector3::y());
+        let low = (pose * collide::SupportMap::local_support(hull, &down)).y;
+        assert!(low > -0.05, "friction {friction}, step {step}: lowest point at {low} m");
     }
 }
 
@@ -492,15 +503,6 @@ fn plate_struck_off_a_fixed_body_does_not_end_in_the_ground() {
         desc.linear_velocity = Vector3::new(164.581_56, 7.128_629_7, -167.334_95);
         desc.angular_velocity = Vector3::new(-0.014_607_102, -0.004_954_89, -0.114_116_5);
         let body = world.add_body(desc).unwrap();
-        for step in 0..5 {
-            world.step(1.0 / 60.0);
-            world.validate().unwrap();
-            let pose = world.pose(body).unwrap();
-            let down = pose.inverse_transform_vector(&-Vector3::y());
-            let low = (pose * collide::SupportMap::local_support(&plate, &down)).y;
-            // The soak's bound: 5 cm below the ground's top. Written so
-            // that NaN fails.
-            assert!(low > -0.05, "friction {friction}, step {step}: lowest point at {low} m");
-        }
+        stays_above_ground(&mut world, body, &plate, 5, friction);
     }
 }
