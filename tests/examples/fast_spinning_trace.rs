@@ -1,0 +1,170 @@
+//! Traces one shot of `tests/fast_spinning.rs` step by step in the sandbox
+//! and in rapier3d 0.36 (CCD on): after each step, the body's centre,
+//! velocity, spin and kinetic energy, and every contact's normal, friction
+//! impulse and points (position, separation, normal impulse); rapier's
+//! manifolds with each point's body-local position, distance and impulse.
+//! What issue 41's rebound was traced with.
+//!
+//! ```text
+//! cargo run --release -p tests --example fast_spinning_trace -- cone 500 40 [substeps] [friction]
+//! ```
+//!
+//! The shapes, sizes, wall and start are those of the test (kept in step
+//! with it by hand: the test's table is the contract, this only prints).
+
+use collide::nalgebra::{Isometry3, Point3, Vector3};
+use collide::{Capsule, Cone, ConvexHull, Cuboid, Cylinder, Rounded, Shape, Sphere};
+use rapier3d::prelude::{
+    ColliderBuilder, MassProperties, Matrix, PhysicsWorld, RigidBodyBuilder, Vector,
+};
+use sandbox::{BodyDesc, StepSettings, World};
+
+/// One step, seconds (rapier's default).
+const DT: f32 = 1.0 / 60.0;
+/// Steps traced.
+const STEPS: usize = 12;
+/// The wall: 1 cm thick, 4 m across, centred on x = 0.
+const WALL_HALF_THICKNESS: f32 = 0.005;
+const WALL_HALF_SIZE: f32 = 2.0;
+/// Gap from the body's nearest point to the wall at the start, metres.
+const START_GAP: f32 = 5.0;
+/// Density, kg/m³.
+const DENSITY: f32 = 1000.0;
+
+/// The test's shapes, in collide and in rapier.
+fn shapes(name: &str) -> Option<(Shape, ColliderBuilder)> {
+    let hull = [
+        [0.2, 0.05, 0.0],
+        [-0.15, 0.1, 0.05],
+        [0.0, 0.2, -0.1],
+        [0.05, -0.2, 0.1],
+        [-0.1, -0.1, -0.15],
+        [0.1, 0.0, 0.2],
+        [-0.05, 0.05, -0.2],
+        [0.15, -0.1, -0.1],
+    ];
+    Some(match name {
+        "sphere" => (Sphere::new(0.1).into(), ColliderBuilder::ball(0.1)),
+        "cuboid" => (
+            Cuboid::new(Vector3::new(0.2, 0.2, 0.2)).into(),
+            ColliderBuilder::cuboid(0.2, 0.2, 0.2),
+        ),
+        "capsule" => (Capsule::new(0.2, 0.1).into(), ColliderBuilder::capsule_y(0.2, 0.1)),
+        "hull" => {
+            let ours: Vec<_> = hull.iter().map(|p| Point3::new(p[0], p[1], p[2])).collect();
+            let theirs: Vec<_> = hull.iter().map(|p| Vector::new(p[0], p[1], p[2])).collect();
+            (ConvexHull::new(&ours).ok()?.into(), ColliderBuilder::convex_hull(&theirs)?)
+        }
+        "cylinder" => (Cylinder::new(0.2, 0.1).into(), ColliderBuilder::cylinder(0.2, 0.1)),
+        "cone" => (Cone::new(0.2, 0.15).into(), ColliderBuilder::cone(0.2, 0.15)),
+        "rounded-cuboid" => (
+            Shape::Rounded(Box::new(Rounded::new(
+                Cuboid::new(Vector3::new(0.15, 0.1, 0.05)).into(),
+                0.05,
+            ))),
+            ColliderBuilder::round_cuboid(0.15, 0.1, 0.05, 0.05),
+        ),
+        _ => return None,
+    })
+}
+
+/// `(x, y, z)` with `digits` decimals.
+fn f3(v: Vector3<f32>, digits: usize) -> String {
+    format!("({:.d$}, {:.d$}, {:.d$})", v.x, v.y, v.z, d = digits)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: fast_spinning_trace <sphere|cuboid|capsule|hull|cylinder|cone|\
+                 rounded-cuboid> <speed m/s> <spin rad/s> [substeps] [friction]";
+    let number = |k: usize| args.get(k).and_then(|s| s.parse::<f32>().ok());
+    let (Some((ours, theirs)), Some(speed), Some(spin)) =
+        (args.first().and_then(|s| shapes(s)), number(1), number(2))
+    else {
+        eprintln!("{usage}");
+        std::process::exit(2);
+    };
+    let friction = number(4).unwrap_or(0.6);
+    let spin = Vector3::new(0.0, 0.6 * spin, 0.8 * spin);
+    let aabb = sandbox::Aabb::of_shape(&ours, &Isometry3::identity());
+    let start_x = -(WALL_HALF_THICKNESS + START_GAP + (aabb.max - aabb.min).norm() * 0.5);
+
+    let mut settings =
+        StepSettings { gravity: Vector3::zeros(), sleep_enabled: false, ..StepSettings::default() };
+    if let Some(substeps) = number(3) {
+        settings.substeps = substeps as u32;
+    }
+    let mut w = World::with_settings(settings).expect("valid settings");
+    let wall = Cuboid::new(Vector3::new(WALL_HALF_THICKNESS, WALL_HALF_SIZE, WALL_HALF_SIZE));
+    w.add_body(BodyDesc::fixed(wall.into()).with_friction(friction)).expect("wall");
+    let body = BodyDesc::dynamic(ours.clone()).with_friction(friction).with_density(DENSITY);
+    let id = w.add_body(body).expect("body");
+    w.set_pose(id, Isometry3::translation(start_x, 0.0, 0.0)).expect("pose");
+    w.set_linear_velocity(id, Vector3::new(speed, 0.0, 0.0)).expect("velocity");
+    w.set_angular_velocity(id, spin).expect("spin");
+    println!("sandbox");
+    for step in 0..STEPS {
+        w.step(DT);
+        let (Some(p), Some(v), Some(s)) =
+            (w.pose(id), w.linear_velocity(id), w.angular_velocity(id))
+        else {
+            println!("{step}: removed");
+            break;
+        };
+        let (t, m) = (p.translation.vector, w.mass_properties(id).expect("mass"));
+        let r = p.rotation.to_rotation_matrix();
+        let inertia = r.matrix() * m.inertia * r.matrix().transpose();
+        let energy = 0.5 * m.mass * v.norm_squared() + 0.5 * s.dot(&(inertia * s));
+        println!("{step}: x {} v {} spin {} E {energy:.1} J", f3(t, 3), f3(v, 2), f3(s, 1));
+        for c in w.contacts() {
+            print!("    n {} friction {}", f3(c.normal, 2), f3(c.friction_impulse, 1));
+            for q in c.points() {
+                let at = f3(q.point.coords, 3);
+                print!(" [{at} s {:.3} λ {:.1}]", q.separation, q.normal_impulse);
+            }
+            println!();
+        }
+    }
+
+    let mut world = PhysicsWorld::new();
+    world.gravity = Vector::new(0.0, 0.0, 0.0);
+    world.insert(
+        RigidBodyBuilder::fixed(),
+        ColliderBuilder::cuboid(WALL_HALF_THICKNESS, WALL_HALF_SIZE, WALL_HALF_SIZE)
+            .friction(friction),
+    );
+    // collide's mass properties, as the test gives rapier.
+    let mass = collide::MassProperties::from_shape(&ours, DENSITY);
+    let inertia = Matrix::from_cols_array(&mass.inertia.as_slice().try_into().expect("3×3"));
+    let c = mass.local_center;
+    let collider = theirs.friction(friction).mass_properties(MassProperties::with_inertia_matrix(
+        Vector::new(c.x, c.y, c.z),
+        mass.mass,
+        inertia,
+    ));
+    let body = RigidBodyBuilder::dynamic()
+        .translation(Vector::new(start_x, 0.0, 0.0))
+        .linvel(Vector::new(speed, 0.0, 0.0))
+        .angvel(Vector::new(spin.x, spin.y, spin.z))
+        .can_sleep(false)
+        .ccd_enabled(true);
+    let handle = world.insert(body, collider).0;
+    println!("rapier3d");
+    for step in 0..STEPS {
+        world.step();
+        let b = &world.bodies[handle];
+        let v3 = |v: Vector| Vector3::new(v.x, v.y, v.z);
+        let (t, v, s) = (f3(v3(b.translation()), 3), f3(v3(b.linvel()), 2), f3(v3(b.angvel()), 1));
+        println!("{step}: x {t} v {v} spin {s} E {:.1} J", b.kinetic_energy());
+        for pair in world.narrow_phase.contact_pairs() {
+            for m in pair.manifolds() {
+                print!("    n {}", f3(v3(m.data.normal), 2));
+                for q in &m.points {
+                    let local = f3(v3(q.local_p2), 3);
+                    print!(" [body-local {local} d {:.3} λ {:.1}]", q.dist, q.data.impulse);
+                }
+                println!();
+            }
+        }
+    }
+}
