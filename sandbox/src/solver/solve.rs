@@ -299,9 +299,20 @@ pub(crate) fn solve(
         }
         keep_kinematic_velocities(kinematic, bodies, solver_bodies);
         integrate_time += t.elapsed();
-        regions.sweep(workers, Seams::Once, batches, solver_bodies, |batches, bodies| {
-            simd_batch::warm_start(batches, bodies, &params);
-        });
+        if substep == 0 {
+            regions.sweep(workers, Seams::Once, batches, solver_bodies, |batches, bodies| {
+                simd_batch::warm_start(batches, bodies, &params);
+            });
+        } else {
+            // What each contact applied in the last substep is what it
+            // warm starts with: added to the step's sums here (the last
+            // substep's is added with restitution's when the impulses are
+            // stored; see `step_impulses`).
+            let sums = &mut step_impulses[..];
+            regions.sweep_with(workers, Seams::Once, batches, sums, solver_bodies, |b, s, w| {
+                simd_batch::warm_start_summing(b, s, w, &params);
+            });
+        }
         if !rolling.is_empty() {
             rolling.warm_start(solver_bodies);
         }
@@ -347,11 +358,6 @@ pub(crate) fn solve(
             rolling.relax(batches, solver_bodies);
         }
         joint_scratch.solve(joints, solver_bodies, motions, false, workers);
-        // What each contact applied in this substep; the last substep's is
-        // added with restitution's when the impulses are stored.
-        if substep + 1 < substeps {
-            step_impulses::add_substep(step_impulses, batches, workers);
-        }
     }
     joint_scratch.store_reactions(joints, solver_bodies, motions);
     apply_restitution(slots, batches, solver_bodies, &params);
