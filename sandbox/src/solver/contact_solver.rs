@@ -55,6 +55,7 @@ use wide::f32x4;
 
 use crate::collision::manifold::{FrictionAnchor, MAX_MANIFOLD_POINTS};
 use crate::collision::pair_cache::PairCache;
+use crate::prefetch::{PAIRS_AHEAD, PREFETCH_FROM_BATCHES};
 use crate::solver::load_stiffening::LoadStiffening;
 use crate::solver::simd_batch::{self, ConstraintBatch, MAX_MANIFOLD_SWEEPS, tangent_basis};
 use crate::solver::solver_body::SolverBody;
@@ -389,8 +390,15 @@ pub(crate) fn store_impulses(
     let PairCache { pairs, slab, .. } = contacts;
     let pairs = &*pairs;
     let lent = slab.lend();
+    let ahead = batches.len() >= PREFETCH_FROM_BATCHES;
     workers.for_each_run(slots, SLOTS_PER_RUN, |_, run| {
-        for s in run.iter() {
+        for (k, s) in run.iter().enumerate() {
+            // The manifolds lie in the slab in no order the slots follow:
+            // on a large step their first write was most of this pass
+            // (washer), so ask for the one `PAIRS_AHEAD` slots on.
+            if ahead && let Some(next) = run.get(k + PAIRS_AHEAD) {
+                lent.prefetch(pairs[next.contact as usize].manifold as usize);
+            }
             let (batch, lane) = (&batches[s.batch as usize], s.lane as usize);
             let count = (s.count as usize).min(MAX_MANIFOLD_POINTS);
             let mut normal_impulse = [0.0; MAX_MANIFOLD_POINTS];

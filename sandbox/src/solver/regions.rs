@@ -352,10 +352,34 @@ impl Regions {
     ) where
         F: Fn(&mut [ConstraintBatch], BodyWindow<'_>) + Sync,
     {
+        // A slice of zero-sized units, one per batch: it allocates nothing.
+        let mut none = vec![(); batches.len()];
+        self.sweep_with(workers, seams, batches, &mut none, bodies, |batches, _, window| {
+            f(batches, window)
+        });
+    }
+
+    /// [`Self::sweep`], handing `f` with each task's batches the same run
+    /// of `per_batch`, which holds one entry per batch.
+    pub fn sweep_with<T, F>(
+        &self,
+        workers: &Workers,
+        seams: Seams,
+        batches: &mut [ConstraintBatch],
+        per_batch: &mut [T],
+        bodies: &mut [SolverBody],
+        f: F,
+    ) where
+        T: Send,
+        F: Fn(&mut [ConstraintBatch], &mut [T], BodyWindow<'_>) + Sync,
+    {
+        debug_assert_eq!(batches.len(), per_batch.len());
         for &p in seams.phases() {
             let tasks = &self.tasks[self.phase_starts[p]..self.phase_starts[p + 1]];
-            let mut work = ArrayVec::<(&mut [ConstraintBatch], BodyWindow<'_>), MAX_REGIONS>::new();
-            let (mut batch_rest, mut batch_at) = (&mut *batches, 0u32);
+            let mut work =
+                ArrayVec::<(&mut [ConstraintBatch], &mut [T], BodyWindow<'_>), MAX_REGIONS>::new();
+            let (mut batch_rest, mut extra_rest, mut batch_at) =
+                (&mut *batches, &mut *per_batch, 0u32);
             let (mut body_rest, mut body_at) = (&mut *bodies, 0u32);
             for task in tasks.iter().filter(|t| !t.batches.is_empty()) {
                 // Tasks of a phase come in increasing, disjoint runs of
@@ -363,14 +387,18 @@ impl Regions {
                 let skip = (task.batches.start - batch_at) as usize;
                 let (_, tail) = std::mem::take(&mut batch_rest).split_at_mut(skip);
                 let (mine, tail) = tail.split_at_mut(task.batches.len());
-                (batch_rest, batch_at) = (tail, task.batches.end);
+                let (_, extra_tail) = std::mem::take(&mut extra_rest).split_at_mut(skip);
+                let (extra, extra_tail) = extra_tail.split_at_mut(task.batches.len());
+                (batch_rest, extra_rest, batch_at) = (tail, extra_tail, task.batches.end);
                 let skip = (task.bodies.start - body_at) as usize;
                 let (_, tail) = std::mem::take(&mut body_rest).split_at_mut(skip);
                 let (window, tail) = tail.split_at_mut(task.bodies.len());
                 (body_rest, body_at) = (tail, task.bodies.end);
-                work.push((mine, BodyWindow::new(window, task.bodies.start)));
+                work.push((mine, extra, BodyWindow::new(window, task.bodies.start)));
             }
-            workers.for_each(&mut work, |_, (batches, window)| f(batches, window.reborrow()));
+            workers.for_each(&mut work, |_, (batches, extra, window)| {
+                f(batches, extra, window.reborrow())
+            });
         }
     }
 }

@@ -29,6 +29,7 @@ use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 use crate::prefetch::{prefetch, prefetch_ptr};
 use crate::solver::simd_target::per_simd_target;
 use crate::solver::solver_body::{BodyWindow, SolverBody};
+use crate::solver::step_impulses::StepImpulses;
 // One scalar, vector or symmetric matrix per manifold of a batch.
 pub(super) use crate::wide_lanes::{W, WideSym, WideVec};
 
@@ -1023,6 +1024,37 @@ per_simd_target! {
                 prefetch_warm_start(batches, i, &bodies);
             }
             by_point_count!(c.point_count, N => warm_start_batch::<N>(c, &mut bodies));
+        }
+    }
+}
+
+per_simd_target! {
+    /// [`warm_start`], adding to `totals[i]` (see
+    /// [`crate::solver::step_impulses`]) the impulses batch `i` holds, what
+    /// its contacts applied in the last substep: the warm start reads them
+    /// anyway, so the step's sums need no pass of their own over the
+    /// batches after each substep. A batch that holds none (every impulse
+    /// zero, which `is_loaded` reads) adds nothing: a sum starts at +0 and
+    /// never becomes -0, so adding a zero of either sign to it would leave
+    /// its bits as they are.
+    fn warm_start_summing(
+        batches: &[ConstraintBatch],
+        totals: &mut [StepImpulses],
+        bodies: BodyWindow<'_>,
+        params: &SolverParams,
+    ) {
+        debug_assert_eq!(batches.len(), totals.len());
+        let mut bodies = bodies;
+        for (i, (c, total)) in batches.iter().zip(totals.iter_mut()).enumerate() {
+            if params.prefetch {
+                prefetch_warm_start(batches, i, &bodies);
+            }
+            by_point_count!(c.point_count, N => {
+                if c.is_loaded::<N>() {
+                    total.add(c);
+                }
+                warm_start_batch::<N>(c, &mut bodies)
+            });
         }
     }
 }

@@ -255,7 +255,7 @@ pub(crate) fn solve(
         scratch.slots.iter().map(|s| u32::from(contacts.pairs[s.contact as usize].point_count)),
         scratch.masses.len(),
     );
-    scratch.batch_constraints(bodies, contacts, far, &params, workers);
+    scratch.batch_constraints(bodies, contacts, solved, far, &params, workers);
     scratch.chain_blocks.assemble(&scratch.slots, &scratch.batches);
     scratch.rolling.prepare(&scratch.slots, &scratch.pairs, &scratch.masses, contacts, bodies);
     step_impulses::reset(&mut scratch.step_impulses, scratch.batches.len());
@@ -299,9 +299,20 @@ pub(crate) fn solve(
         }
         keep_kinematic_velocities(kinematic, bodies, solver_bodies);
         integrate_time += t.elapsed();
-        regions.sweep(workers, Seams::Once, batches, solver_bodies, |batches, bodies| {
-            simd_batch::warm_start(batches, bodies, &params);
-        });
+        if substep == 0 {
+            regions.sweep(workers, Seams::Once, batches, solver_bodies, |batches, bodies| {
+                simd_batch::warm_start(batches, bodies, &params);
+            });
+        } else {
+            // What each contact applied in the last substep is what it
+            // warm starts with: added to the step's sums here (the last
+            // substep's is added with restitution's when the impulses are
+            // stored; see `step_impulses`).
+            let sums = &mut step_impulses[..];
+            regions.sweep_with(workers, Seams::Once, batches, sums, solver_bodies, |b, s, w| {
+                simd_batch::warm_start_summing(b, s, w, &params);
+            });
+        }
         if !rolling.is_empty() {
             rolling.warm_start(solver_bodies);
         }
@@ -347,11 +358,6 @@ pub(crate) fn solve(
             rolling.relax(batches, solver_bodies);
         }
         joint_scratch.solve(joints, solver_bodies, motions, false, workers);
-        // What each contact applied in this substep; the last substep's is
-        // added with restitution's when the impulses are stored.
-        if substep + 1 < substeps {
-            step_impulses::add_substep(step_impulses, batches, workers);
-        }
     }
     joint_scratch.store_reactions(joints, solver_bodies, motions);
     apply_restitution(slots, batches, solver_bodies, &params);
@@ -542,11 +548,16 @@ impl SolverScratch {
     /// Groups the manifolds of `slots` into SIMD batches from their body
     /// pairs alone (see [`crate::solver::constraint_batches`]), then prepares
     /// each manifold straight into its batch lane and records the lane in
-    /// its slot.
+    /// its slot. `solved` holds each slot's contact, as `slots` does: the
+    /// preparation, which visits the slots in batch order (out of order),
+    /// reads them there, four bytes a slot rather than a 60-byte record
+    /// (on washer, whose regions scatter each batch's slots over the
+    /// contact list, that read was half the prefetching's time).
     fn batch_constraints(
         &mut self,
         bodies: &Bodies,
         contacts: &PairCache,
+        solved: &[u32],
         far: &[bool],
         params: &SolverParams,
         workers: &Workers,
@@ -617,9 +628,10 @@ impl SolverScratch {
                 |first, batches, lane_slots| {
                     for (k, (batch, lanes)) in batches.iter_mut().zip(lane_slots).enumerate() {
                         if ahead {
-                            this.prefetch_inputs(first + k, bodies, contacts);
+                            this.prefetch_inputs(first + k, bodies, contacts, solved);
                         }
-                        this.prepare_batch(first + k, bodies, contacts, params, batch, lanes);
+                        let inputs = (bodies, contacts, solved);
+                        this.prepare_batch(first + k, inputs, params, batch, lanes);
                     }
                 },
             );
@@ -655,9 +667,9 @@ impl SolverScratch {
             for (index, batch) in batches.iter_mut().enumerate() {
                 let mut lanes = [ConstraintSlot::EMPTY; LANES];
                 if ahead {
-                    self.prefetch_inputs(index, bodies, contacts);
+                    self.prefetch_inputs(index, bodies, contacts, solved);
                 }
-                self.prepare_batch(index, bodies, contacts, params, batch, &mut lanes);
+                self.prepare_batch(index, (bodies, contacts, solved), params, batch, &mut lanes);
                 let start = self.batch_starts[index] as usize;
                 let members =
                     &self.batching.order[start..][..usize::from(self.batching.lens[index])];
@@ -683,19 +695,19 @@ impl SolverScratch {
     /// and the manifolds, poses and centres of batch `index + 1`, whose
     /// pair records were asked for one batch before.
     #[inline]
-    fn prefetch_inputs(&self, index: usize, bodies: &Bodies, contacts: &PairCache) {
+    fn prefetch_inputs(&self, index: usize, bodies: &Bodies, contacts: &PairCache, solved: &[u32]) {
         let members = |index: usize| {
             let start = self.batch_starts.get(index).map_or(0, |&s| s as usize);
             let len = self.batching.lens.get(index).map_or(0, |&l| usize::from(l));
             &self.batching.order[start..][..len]
         };
         for &m in members(index + 2) {
-            if let Some(c) = contacts.pairs.get(self.slots[m as usize].contact as usize) {
+            if let Some(c) = contacts.pairs.get(solved[m as usize] as usize) {
                 prefetch(c);
             }
         }
         for &m in members(index + 1) {
-            let c = &contacts.pairs[self.slots[m as usize].contact as usize];
+            let c = &contacts.pairs[solved[m as usize] as usize];
             prefetch(contacts.manifold(c));
             for (slot, solver_index) in
                 [(c.body_a, self.pairs[m as usize].0), (c.body_b, self.pairs[m as usize].1)]
@@ -715,8 +727,7 @@ impl SolverScratch {
     fn prepare_batch(
         &self,
         index: usize,
-        bodies: &Bodies,
-        contacts: &PairCache,
+        (bodies, contacts, solved): (&Bodies, &PairCache, &[u32]),
         params: &SolverParams,
         batch: &mut ConstraintBatch,
         lane_slots: &mut [ConstraintSlot; LANES],
@@ -725,7 +736,7 @@ impl SolverScratch {
         let members = self.members(index);
         let mut inputs = ArrayVec::<ContactInput<'_>, LANES>::new();
         for (lane, &m) in members.iter().enumerate() {
-            let contact = self.slots[m as usize].contact;
+            let contact = solved[m as usize];
             let c = &contacts.pairs[contact as usize];
             let manifold = contacts.manifold(c);
             let (a, b) = (c.body_a as usize, c.body_b as usize);

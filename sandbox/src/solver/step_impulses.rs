@@ -10,9 +10,11 @@
 //! `Λ = λ_1 + λ_2 + … + λ_n + Δ_r = (λ_1 + … + λ_{n-1}) + λ_final`,
 //!
 //! `λ_final = λ_n + Δ_r` being what is stored for warm starting. The sum of
-//! the first `n - 1` substeps is kept per batch lane here (a pass after each
-//! substep but the last: none at one substep), and storing the impulses
-//! adds `λ_final`. A ball resting on the ground applies `m g h` a substep,
+//! the first `n - 1` substeps is kept per batch lane here, and storing the
+//! impulses adds `λ_final`. Each `λ_k` (`k < n`) is added by the warm start
+//! of substep `k + 1`, which reads the batch's impulses anyway (none at one
+//! substep; see `simd_batch::warm_start_summing`): before, a pass of its own
+//! over every batch after each substep but the last re-read them. A ball resting on the ground applies `m g h` a substep,
 //! `m g dt` a step. The friction impulse at the manifold's centre is summed
 //! the same way along the step's two tangent directions (fixed for the
 //! step). Nothing here feeds back into the solve: the simulation is the
@@ -20,11 +22,6 @@
 
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 use crate::solver::simd_batch::{ConstraintBatch, W};
-use crate::workers::Workers;
-
-/// Batches one worker sums at a time: each is two cache lines read from
-/// its batch and two written here.
-const BATCHES_PER_CHUNK: usize = 256;
 
 /// Per batch lane, the impulses of the step's substeps so far.
 #[derive(Clone, Copy, Debug, Default)]
@@ -41,23 +38,15 @@ pub(crate) fn reset(totals: &mut Vec<StepImpulses>, batches: usize) {
     totals.resize(batches, StepImpulses::default());
 }
 
-/// Adds the accumulated impulses the batches hold at the end of a substep
-/// (what each contact applied in it) to `totals`, on the workers in fixed
-/// chunks of batches: each lane's sum is added in substep order, the same
-/// bits for any thread count.
-pub(crate) fn add_substep(
-    totals: &mut [StepImpulses],
-    batches: &mut [ConstraintBatch],
-    workers: &Workers,
-) {
-    workers.for_each_chunk_zip(totals, batches, BATCHES_PER_CHUNK, |_, totals, batches| {
-        for (total, batch) in totals.iter_mut().zip(batches.iter()) {
-            for (sum, &impulse) in total.normal.iter_mut().zip(&batch.normal_impulse) {
-                *sum += impulse;
-            }
-            for (sum, &impulse) in total.tangent.iter_mut().zip(&batch.tangent_impulse) {
-                *sum += impulse;
-            }
+impl StepImpulses {
+    /// Adds the accumulated impulses `batch` holds, lane by lane.
+    #[inline(always)]
+    pub(crate) fn add(&mut self, batch: &ConstraintBatch) {
+        for (sum, &impulse) in self.normal.iter_mut().zip(&batch.normal_impulse) {
+            *sum += impulse;
         }
-    });
+        for (sum, &impulse) in self.tangent.iter_mut().zip(&batch.tangent_impulse) {
+            *sum += impulse;
+        }
+    }
 }
