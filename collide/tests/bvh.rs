@@ -704,6 +704,106 @@ fn sorted_insertions_keep_the_dynamic_tree_balanced() {
     }
 }
 
+// ---- a wave mesh's triangles --------------------------------------------
+
+/// The boxes of the triangles of the sandbox's `trees` ground at size 1: a
+/// wave over 150 × 200 cells of 1 m, two triangles a cell (the two of a
+/// cell share one box, and every box shares faces with its neighbours'),
+/// heights rounded to the 1/16 grid so that touching boxes are exact.
+fn wave_triangle_boxes() -> Vec<Aabb> {
+    let height = |i: usize, j: usize| {
+        let (x, z) = (i as f64, j as f64);
+        let y = 0.4
+            * (std::f64::consts::TAU * 0.1 * x).sin()
+            * (std::f64::consts::TAU * 0.05 * z).sin();
+        ((y * 16.0).round() / 16.0) as f32
+    };
+    let mut boxes = Vec::with_capacity(2 * 150 * 200);
+    for i in 0..150 {
+        for j in 0..200 {
+            let ys = [height(i, j), height(i + 1, j), height(i, j + 1), height(i + 1, j + 1)];
+            let lo = ys.iter().copied().fold(f32::INFINITY, f32::min);
+            let hi = ys.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            let (x, z) = (i as f32 - 75.0, j as f32 - 100.0);
+            let b = Aabb::new(Point3::new(x, lo, z), Point3::new(x + 1.0, hi, z + 1.0));
+            boxes.push(b);
+            boxes.push(b);
+        }
+    }
+    boxes
+}
+
+/// Queries as the `trees` scene asks them, against brute force: prism-sized
+/// boxes resting on or just above the waves (some flat, some touching a
+/// triangle's box across a face or an edge, some a grid step away), rays
+/// straight down and along the ground, and boxes swept down or across. The
+/// 4-wide static tree was once suspected of missing triangles here.
+#[test]
+fn wave_mesh_queries_match_brute_force() {
+    let boxes = wave_triangle_boxes();
+    let mut rng = Rng(0x7ee5);
+    for (name, tree) in both(&boxes) {
+        for q in 0..400 {
+            let target = boxes[rng.below(boxes.len() as u64) as usize];
+            let query = match q % 4 {
+                0 => {
+                    let mut b = grid_box(&mut rng, 0.0, 4.0);
+                    let shift = Vector3::new(
+                        rng.grid(-78.0, 74.0),
+                        rng.grid(-0.5, 0.5),
+                        rng.grid(-102.0, 98.0),
+                    );
+                    b.min += shift;
+                    b.max += shift;
+                    b
+                }
+                // A flat box lying on the target's top face.
+                1 => Aabb::new(
+                    Point3::new(target.min.x + 0.25, target.max.y, target.min.z - 0.5),
+                    Point3::new(target.max.x + 1.0, target.max.y, target.max.z),
+                ),
+                2 => box_beside(&mut rng, &target, 0.0),
+                _ => box_beside(&mut rng, &target, 1.0 / 16.0),
+            };
+            assert_eq!(query_set(tree.as_ref(), &query), brute_query(&boxes, &query), "{name} {q}");
+        }
+        for r in 0..300 {
+            let origin =
+                Point3::new(rng.grid(-76.0, 76.0), rng.grid(-1.0, 2.0), rng.grid(-101.0, 101.0));
+            let dir = match r % 3 {
+                0 => -Vector3::y(),
+                1 => Vector3::x(),
+                _ => -Vector3::z(),
+            };
+            let max_t = if r % 2 == 0 { f32::INFINITY } else { rng.grid(0.0, 50.0) };
+            let got: BTreeSet<u32> = ray_set(tree.as_ref(), &Ray::new(origin, dir), max_t)
+                .iter()
+                .map(|&(i, _)| i)
+                .collect();
+            let (_, _, expect) =
+                cast_oracle(&boxes, &origin, &dir, &Vector3::zeros(), max_t.into(), 0.0);
+            assert_eq!(got, expect, "{name}, ray {r}");
+        }
+        for c in 0..300 {
+            let mut moving = grid_box(&mut rng, 0.0, 3.0);
+            let shift =
+                Vector3::new(rng.grid(-76.0, 72.0), rng.grid(-0.5, 1.5), rng.grid(-101.0, 97.0));
+            moving.min += shift;
+            moving.max += shift;
+            let mut motion = Vector3::zeros();
+            motion[if c % 2 == 0 { 1 } else { 2 * (c % 4 / 2) }] = rng.grid(-2.0, 2.0);
+            let mut got = BTreeSet::new();
+            tree.cast_box(&moving, &motion, 1.0, &mut |i, _| {
+                got.insert(i);
+                RayControl::Continue
+            });
+            let (_, _, all) =
+                cast_oracle(&boxes, &moving.center(), &motion, &moving.half_extents(), 1.0, 0.0);
+            assert_eq!(got, all, "{name}, cast {c}");
+        }
+    }
+}
+
 // ---- the static build's degenerate inputs ------------------------------
 
 #[test]

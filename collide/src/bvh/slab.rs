@@ -11,7 +11,9 @@
 //! (`±∞` bounds) and one that holds it gives no bound; the origin exactly
 //! on a slab's plane gives `0 · ∞ = NaN`, and a NaN bound is skipped by
 //! the comparisons, so a ray lying in a face's plane touches the box, as
-//! touching counts everywhere in these trees.
+//! touching counts everywhere in these trees. The two bounds are ordered
+//! by the sign of the inverse direction (a zero component of either sign
+//! gives `±∞`), never by comparing them, which a NaN bound would defeat.
 
 use nalgebra::{Point3, Vector3};
 
@@ -43,7 +45,11 @@ impl Slab {
             let inv = self.inv_dir[k];
             let mut near = (aabb.min[k] - self.grow[k] - self.origin[k]) * inv;
             let mut far = (aabb.max[k] + self.grow[k] - self.origin[k]) * inv;
-            if near > far {
+            // Ordered by the direction's sign, not by comparing the two: a
+            // NaN bound must stay on its own side. (A comparison left a
+            // ray along `−z` lying in a box's face plane, direction
+            // `(−0, −0, −1)`, with the slab `[NaN, −∞]`, and missed the box.)
+            if inv < 0.0 {
                 std::mem::swap(&mut near, &mut far);
             }
             // Written so that a NaN bound (origin on the slab's plane, zero
@@ -83,6 +89,15 @@ mod tests {
     fn a_ray_in_a_face_plane_touches_the_box() {
         let slab = Slab::new(Point3::new(-2.0, 1.0, 0.5), &Vector3::x(), Vector3::zeros());
         assert_eq!(slab.entry(&unit_box(), 10.0), Some(2.0));
+    }
+
+    #[test]
+    fn a_ray_in_a_face_plane_with_negative_zero_components_touches_the_box() {
+        // `-Vector3::z()` is `(−0, −0, −1)`: inverse `(−∞, −∞, −1)`.
+        for origin in [Point3::new(0.0, 1.0, 3.0), Point3::new(1.0, 0.0, 3.0)] {
+            let slab = Slab::new(origin, &-Vector3::z(), Vector3::zeros());
+            assert_eq!(slab.entry(&unit_box(), 10.0), Some(2.0), "{origin:?}");
+        }
     }
 
     #[test]
