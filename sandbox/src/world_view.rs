@@ -117,7 +117,7 @@ impl<'a> WorldView<'a> {
             kind: b.records[i].kind,
             shape: b.first_shape(i),
             shapes: &b.shapes.shapes[b.shape_ranges[i].slots()],
-            local_poses: &b.shapes.local_poses[b.shape_ranges[i].slots()],
+            local_poses: b.shapes.local_poses_of(b.shape_ranges[i]),
             sensors: &b.shapes.sensors[b.shape_ranges[i].slots()],
             pose: &b.poses[i],
             awake: b.records[i].awake,

@@ -7,11 +7,16 @@
 //! - A box falling on the tiles themselves lands on them (its height
 //!   against the closed form of a box resting on a plane), whether the
 //!   tiles were added before the first step or while it fell.
+//! - A step among 10⁵ fixed tiles walks a few slots per awake body, and
+//!   bodies added among them (large-world's dropped spheres) regrow no
+//!   array indexed by body slot: counted by the test binary's allocator
+//!   and by `World::slot_visits`, without a clock.
 
 use crate::common;
+use crate::step_allocations::bytes_allocated;
 
 use collide::nalgebra::{UnitQuaternion, Vector3};
-use collide::{Cuboid, Shape};
+use collide::{Cuboid, Shape, Sphere};
 use sandbox::{BodyDesc, BodyId, StepSettings, World};
 
 fn cube(h: f32) -> Shape {
@@ -201,4 +206,60 @@ fn slot_visits_count_passes_over_every_slot_when_most_bodies_move() {
     world.step(1.0 / 60.0);
     let visits = world.slot_visits();
     assert!(visits >= 5 * 2001, "{visits} slots visited");
+}
+
+/// Regression (large-world's dropped spheres, issue 39): the per-step
+/// scratch arrays indexed by body slot (the fast-body sweep's, the
+/// solve's, the reachable pairs', push-out's) were sized to exactly the
+/// slot count at the first step, so the first body added after the fixed
+/// ones regrew each of them, copying it whole (about 60 MiB over a million
+/// tiles), and the sleep stage sized its islands' arrays to every slot the
+/// first time a body was still enough to sleep. With 100,489 fixed tiles
+/// and room reserved for 20 spheres dropped one every 5 steps, no step
+/// (with its added sphere) may ask the allocator for as many bytes as
+/// there are tiles, nor walk more than a few dozen slots per sphere; the
+/// spheres land on the tiles (the closed form: centre one radius above
+/// the top face) and fall asleep (so the islands were found).
+#[test]
+fn spheres_dropped_among_100k_fixed_tiles_regrow_no_per_slot_array() {
+    const SIDE: usize = 317;
+    const SPHERES: usize = 20;
+    const RADIUS: f32 = 0.5;
+    let tiles = SIDE * SIDE;
+    // One thread: the step runs on this one, whose allocations are counted.
+    let settings = StepSettings { threads: 1, ..StepSettings::default() };
+    let mut world = World::with_settings(settings).unwrap();
+    world.reserve_bodies(tiles + SPHERES).unwrap();
+    add_tiles(&mut world, SIDE, -316.0, -316.0);
+    // The first step sizes the per-slot arrays, nothing moving yet.
+    world.step(common::DT);
+    let mut spheres = Vec::new();
+    for step in 0..400 {
+        let before = bytes_allocated();
+        if step % 5 == 0 && spheres.len() < SPHERES {
+            // Over tile centres (odd coordinates) and over tile edges.
+            let k = spheres.len() as f32;
+            let at = Vector3::new(-101.0 + 10.0 * k, 1.5, if step % 10 == 0 { 3.0 } else { 4.0 });
+            let desc = BodyDesc::dynamic(Sphere::new(RADIUS).into()).with_position(at);
+            spheres.push(world.add_body(desc).unwrap());
+        }
+        world.step(common::DT);
+        let bytes = bytes_allocated() - before;
+        assert!(bytes < tiles as u64, "step {step}: {bytes} bytes allocated");
+        // Some passes walk every dynamic body, asleep or not (the movers):
+        // a few dozen slots per sphere, against 10^5 tiles.
+        let visits = world.slot_visits();
+        let dynamic = spheres.len().max(1) as u64;
+        assert!(
+            visits <= VISITS_PER_AWAKE_BODY * dynamic,
+            "step {step}: {visits} slots visited, {dynamic} spheres"
+        );
+    }
+    world.validate().unwrap();
+    assert_eq!(world.body_count(), tiles + SPHERES);
+    for &b in &spheres {
+        let y = world.pose(b).unwrap().translation.y;
+        assert!((y - RADIUS).abs() < 0.02, "a sphere rests at y = {y}");
+        assert!(!world.is_awake(b).unwrap(), "a sphere at rest never slept");
+    }
 }

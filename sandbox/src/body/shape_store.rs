@@ -9,6 +9,14 @@
 //! A shape of a body with several shapes also has its own fat box here,
 //! which the broad phase refits and the shape-pair expansion tests (see
 //! `collision/shape_pairs.rs`): the second level of the broad phase.
+//!
+//! Two columns are kept only as far as they are needed, so that a world of
+//! a million fixed one-shape bodies at their origins (large-world's tiles)
+//! pays nothing for them (issue 39, 56 bytes a body): the fat boxes cover
+//! the slots of every body of several shapes, and the local poses those of
+//! every body with a shape away from its origin (each such body's whole
+//! range). Past their end, a shape has no fat box of its own and sits at
+//! its body's origin; [`ShapeStore::local_pose`] reads them so.
 
 use collide::Shape;
 use collide::nalgebra::{Isometry3, Point3};
@@ -58,7 +66,9 @@ pub(crate) struct ShapeStore {
     pub shapes: Vec<Shape>,
     /// The shape's frame in its body's (`body_from_shape`), `None` at the
     /// body's origin: the shape's world pose is then the body's exactly,
-    /// with no product to round.
+    /// with no product to round. Only as long as the last body with a
+    /// shape away from its origin needs (see the module docs): read it
+    /// through [`Self::local_pose`].
     pub local_poses: Vec<Option<Isometry3<f32>>>,
     /// Friction and restitution.
     pub materials: Vec<ShapeMaterial>,
@@ -71,8 +81,9 @@ pub(crate) struct ShapeStore {
     /// The body slot each shape belongs to.
     pub bodies: Vec<u32>,
     /// The fat box of each shape of a body with several shapes, world
-    /// frame (kept by the broad phase; meaningless for a body's only
-    /// shape, whose box is its body's).
+    /// frame (kept by the broad phase; a body's only shape has none, its
+    /// box being its body's). Only as long as the last body of several
+    /// shapes needs (see the module docs).
     pub fat: Vec<Aabb>,
     /// Live shapes with a rolling resistance: the solver skips its
     /// rolling rows in the usual world with none.
@@ -95,21 +106,31 @@ impl ShapeStore {
                     self.shapes.push(s.shape.clone());
                 }
                 let n = shapes.len();
-                self.local_poses.resize(self.shapes.len(), None);
                 self.materials.resize(self.shapes.len(), ShapeMaterial::default());
                 self.filters.resize(self.shapes.len(), Filter::default());
                 self.sensors.resize(self.shapes.len(), false);
                 self.densities.resize(self.shapes.len(), 0.0);
                 self.bodies.resize(self.shapes.len(), 0);
-                let empty = Aabb::new(Point3::origin(), Point3::origin());
-                self.fat.resize(self.shapes.len(), empty);
                 debug_assert_eq!(self.shapes.len(), first as usize + n);
                 ShapeRange { first, count }
             }
         };
+        // The two columns kept only as far as needed cover this body's
+        // whole range when it needs them (or keep what they cover).
+        let end = range.slots().end;
+        if count > 1 && self.fat.len() < end {
+            let empty = Aabb::new(Point3::origin(), Point3::origin());
+            self.fat.resize(end, empty);
+        }
+        let placed = shapes.iter().any(|s| s.local_pose != Isometry3::identity());
+        if placed && self.local_poses.len() < end {
+            self.local_poses.resize(end, None);
+        }
         for (k, s) in range.slots().zip(shapes) {
             self.shapes[k] = s.shape.clone();
-            self.local_poses[k] = (s.local_pose != Isometry3::identity()).then_some(s.local_pose);
+            if let Some(local) = self.local_poses.get_mut(k) {
+                *local = (s.local_pose != Isometry3::identity()).then_some(s.local_pose);
+            }
             self.materials[k] = ShapeMaterial {
                 friction: s.friction,
                 restitution: s.restitution,
@@ -129,13 +150,11 @@ impl ShapeStore {
     /// that storing them does not grow the columns one doubling at a time.
     pub fn reserve(&mut self, additional: usize) {
         self.shapes.reserve(additional);
-        self.local_poses.reserve(additional);
         self.materials.reserve(additional);
         self.filters.reserve(additional);
         self.sensors.reserve(additional);
         self.densities.reserve(additional);
         self.bodies.reserve(additional);
-        self.fat.reserve(additional);
     }
 
     /// Whether a freed run of `count` shape slots waits to be reused (so a
@@ -151,10 +170,23 @@ impl ShapeStore {
         self.free.push(range);
     }
 
+    /// The frame of the shape in slot `k` in its body's, `None` at the
+    /// body's origin.
+    #[inline]
+    pub fn local_pose(&self, k: usize) -> Option<&Isometry3<f32>> {
+        self.local_poses.get(k).and_then(Option::as_ref)
+    }
+
+    /// The local poses of the shapes in `range` (a body's), or an empty
+    /// slice when all of them sit at the body's origin.
+    pub fn local_poses_of(&self, range: ShapeRange) -> &[Option<Isometry3<f32>>] {
+        self.local_poses.get(range.slots()).unwrap_or(&[])
+    }
+
     /// The world pose of the shape in slot `k` of a body at `body_pose`.
     #[inline]
     pub fn world_pose(&self, k: usize, body_pose: &Isometry3<f32>) -> Isometry3<f32> {
-        match &self.local_poses[k] {
+        match self.local_pose(k) {
             None => *body_pose,
             Some(local) => body_pose * local,
         }
@@ -164,7 +196,7 @@ impl ShapeStore {
     pub fn describe(&self, k: usize) -> BodyShape {
         BodyShape {
             shape: self.shapes[k].clone(),
-            local_pose: self.local_poses[k].unwrap_or_else(Isometry3::identity),
+            local_pose: self.local_pose(k).copied().unwrap_or_else(Isometry3::identity),
             density: self.densities[k],
             friction: self.materials[k].friction,
             restitution: self.materials[k].restitution,

@@ -42,6 +42,10 @@ pub(crate) const MOVERS_SHARE_FOR_ALL_SLOTS: usize = 4;
 /// sized to a million fixed bodies' slots would be copied whole again by
 /// the first body added after them (a dropped sphere in large-world), and
 /// again at each doubling.
+///
+/// A growth that copies the entries already there counts them as slot
+/// visits ([`slot_visits`]): a step that regrows an array sized to a
+/// million fixed bodies walks them all.
 pub(crate) fn resize_per_slot<T: Clone>(
     v: &mut Vec<T>,
     len: usize,
@@ -49,6 +53,7 @@ pub(crate) fn resize_per_slot<T: Clone>(
     value: T,
 ) {
     if len > v.capacity() {
+        slot_visits::count(v.len());
         v.reserve_exact(slot_capacity.max(len) - v.len());
     }
     v.resize(len, value);
@@ -374,6 +379,13 @@ impl Bodies {
     /// Number of slots, live or free.
     pub fn len(&self) -> usize {
         self.records.len()
+    }
+
+    /// Slots the body arrays hold without growing (at least
+    /// [`Self::len`]): what a per-slot scratch array grows to at once
+    /// ([`resize_per_slot`]), so that bodies added within it regrow none.
+    pub fn slot_capacity(&self) -> usize {
+        self.records.capacity()
     }
 
     /// The free slots, most recently freed last.

@@ -83,7 +83,7 @@ pub(crate) fn solid_shapes(bodies: &Bodies, i: usize) -> impl Iterator<Item = us
 /// a shape at the body's origin).
 #[inline]
 pub(crate) fn shape_sweep(bodies: &Bodies, k: usize, body: &Sweep) -> Sweep {
-    match &bodies.shapes.local_poses[k] {
+    match bodies.shapes.local_pose(k) {
         None => *body,
         Some(local) => Sweep {
             pose: body.pose * local,

@@ -499,7 +499,14 @@ impl BroadPhase {
         // New slots of fixed bodies (never active) compare as unchanged;
         // new moving bodies are a structure change.
         let full = self.structure_changed;
-        resize_per_slot(&mut self.last_active, active.len(), self.fat.capacity(), false);
+        let (slots, slot_capacity) = (self.fat.len(), self.fat.capacity());
+        resize_per_slot(&mut self.last_active, active.len(), slot_capacity, false);
+        // The per-slot arrays the sweeps write are sized here at every call,
+        // not at the first sweep: the first moving body added among many
+        // fixed ones (large-world's first dropped sphere) then sizes none
+        // of them to every slot (issue 39).
+        resize_per_slot(&mut self.swept.places, slots, slot_capacity, NOT_IN_LANES);
+        resize_per_slot(&mut self.is_moved, slots, slot_capacity, false);
         if !full {
             // A body that woke or fell asleep gains or loses pairs with
             // sleeping neighbours: it is tested again like a moved one.

@@ -53,7 +53,7 @@ use collide::nalgebra::Vector3;
 use crate::collision::body_shapes::{is_surface, pair_contact};
 
 use crate::body::BodyKind;
-use crate::body::storage::Bodies;
+use crate::body::storage::{Bodies, resize_per_slot};
 use crate::collision::pair_cache::PairCache;
 use crate::collision::surface_depth::front_depth;
 use crate::collision::sweep_fast_bodies::{SweepScratch, overlap_along_manifold, pair_slots};
@@ -117,7 +117,7 @@ pub(crate) fn push_out_of_still_bodies(
         scratch.pushed[i as usize] = 0.0;
     }
     slot_visits::count(scratch.candidates.iter().map(Vec::len).sum());
-    scratch.pushed.resize(bodies.len(), 0.0);
+    resize_per_slot(&mut scratch.pushed, bodies.len(), bodies.slot_capacity(), 0.0);
     // The pairs the passes look at are listed on the workers, each run of
     // pairs its own list, so that one thread walks those alone.
     let pairs = &contacts.pairs;

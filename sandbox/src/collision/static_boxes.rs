@@ -46,6 +46,18 @@ enum Place {
     Loose,
 }
 
+/// The slots of sorted `runs` (of [`StaticBoxes::pending`]), each once and
+/// in increasing order: runs may overlap (a slot removed and added again),
+/// so each is walked from past the end of those before it.
+fn pending_slots(runs: &[(u32, u32)]) -> impl Iterator<Item = u32> + '_ {
+    let mut walked = 0u32;
+    runs.iter().flat_map(move |&(start, end)| {
+        let from = start.max(walked);
+        walked = walked.max(end);
+        from..end
+    })
+}
+
 /// The fixed bodies' fat boxes (see the module docs).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct StaticBoxes {
@@ -61,9 +73,12 @@ pub(crate) struct StaticBoxes {
     /// Fixed bodies added since the rebuild, after the flush that placed
     /// them.
     late: DynamicTree<u32>,
-    /// Slots added since the last flush (may hold removed or repeated
-    /// slots; the flush keeps those still `Pending`).
-    pending: Vec<u32>,
+    /// Slots added since the last flush, as runs `start..end` of
+    /// consecutive slots in the order added (fixed bodies added in a row,
+    /// a million ground tiles, make one run: no list as long as the bodies
+    /// is kept while a world is built). May hold removed or repeated
+    /// slots; the flush keeps those still `Pending`, each once.
+    pending: Vec<(u32, u32)>,
     /// Slots whose box neither hierarchy takes.
     loose: Vec<u32>,
     /// Live fixed bodies.
@@ -79,14 +94,16 @@ impl StaticBoxes {
         }
         debug_assert_eq!(self.places[i], Place::None, "slot {slot} added twice");
         self.places[i] = Place::Pending;
-        self.pending.push(slot);
+        match self.pending.last_mut() {
+            Some((_, end)) if *end == slot => *end += 1,
+            _ => self.pending.push((slot, slot + 1)),
+        }
         self.count += 1;
     }
 
-    /// Makes room for `additional` more body slots and pending additions.
+    /// Makes room for `additional` more body slots.
     pub fn reserve(&mut self, additional: usize) {
         self.places.reserve(additional);
-        self.pending.reserve(additional);
     }
 
     /// Removes the fixed body in `slot`, if it is one of the set; returns
@@ -125,20 +142,22 @@ impl StaticBoxes {
         if self.pending.is_empty() {
             return false;
         }
-        let mut pending = std::mem::take(&mut self.pending);
-        pending.sort_unstable();
-        pending.dedup();
-        pending.retain(|&s| self.places[s as usize] == Place::Pending);
-        let changed = pending.len() + self.late.len() + self.built_dead;
+        let mut runs = std::mem::take(&mut self.pending);
+        runs.sort_unstable();
+        let pending =
+            pending_slots(&runs).filter(|&s| self.places[s as usize] == Place::Pending).count();
+        let changed = pending + self.late.len() + self.built_dead;
         if changed > self.built_live / REBUILD_SHARE {
             self.rebuild(fat);
         } else {
-            for &slot in &pending {
-                self.place_late(slot, &fat[slot as usize]);
+            for slot in pending_slots(&runs) {
+                if self.places[slot as usize] == Place::Pending {
+                    self.place_late(slot, &fat[slot as usize]);
+                }
             }
         }
-        pending.clear();
-        self.pending = pending;
+        runs.clear();
+        self.pending = runs;
         true
     }
 

@@ -73,7 +73,7 @@ use crate::collision::body_shapes::{
 use collide::{Contact, Sweep, TimeOfImpact};
 
 use crate::body::BodyKind;
-use crate::body::storage::{Bodies, MOVERS_SHARE_FOR_ALL_SLOTS};
+use crate::body::storage::{Bodies, MOVERS_SHARE_FOR_ALL_SLOTS, resize_per_slot};
 use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::pair_cache::{CachedPair, PairCache};
@@ -226,15 +226,17 @@ impl SweepScratch {
             self.toi_still[i] = 1.0;
         }
         slot_visits::count(self.moved.len() + awake.len());
-        let n = bodies.len();
-        self.start.resize(n, Isometry3::identity());
-        self.moving.resize(n, false);
-        self.fast.resize(n, false);
-        self.sinkable.resize(n, false);
-        self.shift.resize(n, Vector3::zeros());
-        self.arc.resize(n, 0.0);
-        self.toi.resize(n, 1.0);
-        self.toi_still.resize(n, 1.0);
+        // Grown to the body arrays' capacity at once, so that a body added
+        // later (large-world's dropped spheres) regrows and copies none.
+        let (n, cap) = (bodies.len(), bodies.slot_capacity());
+        resize_per_slot(&mut self.start, n, cap, Isometry3::identity());
+        resize_per_slot(&mut self.moving, n, cap, false);
+        resize_per_slot(&mut self.fast, n, cap, false);
+        resize_per_slot(&mut self.sinkable, n, cap, false);
+        resize_per_slot(&mut self.shift, n, cap, Vector3::zeros());
+        resize_per_slot(&mut self.arc, n, cap, 0.0);
+        resize_per_slot(&mut self.toi, n, cap, 1.0);
+        resize_per_slot(&mut self.toi_still, n, cap, 1.0);
         self.moved.clear();
         self.moved.extend_from_slice(awake);
         for &slot in awake {

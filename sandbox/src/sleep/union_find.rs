@@ -1,20 +1,13 @@
-//! Disjoint sets over body slots (Tarjan's union-find with path halving),
-//! which [`update_sleep`](crate::sleep::update_sleep) uses to find islands.
-//!
-//! The sets can be reset two ways: [`UnionFind::reset`] makes every slot a
-//! singleton (a pass over all of them), and [`UnionFind::undo`] puts back
-//! only the roots the unions since the last reset or undo changed, so that
-//! a step that joins a few awake bodies among a million fixed ones pays for
-//! those few (issue 39).
+//! Disjoint sets over places 0..n (Tarjan's union-find with path
+//! halving), which [`update_sleep`](crate::sleep::update_sleep) uses to
+//! find islands over its awake bodies' places and the world view over its
+//! movers' (never over every body slot, so that a million fixed bodies
+//! size nothing here: issue 39).
 
-/// Disjoint sets over body slots.
+/// Disjoint sets over places 0..n.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct UnionFind {
     parent: Vec<u32>,
-    /// The slots whose parent a union changed since the last reset or
-    /// undo: the only ones that are not their own parent (path halving
-    /// only rewrites the parents of such slots).
-    joined: Vec<u32>,
 }
 
 impl UnionFind {
@@ -22,26 +15,6 @@ impl UnionFind {
     pub fn reset(&mut self, n: usize) {
         self.parent.clear();
         self.parent.extend(0..n as u32);
-        self.joined.clear();
-    }
-
-    /// Makes the sets `n` singletons again, as [`Self::reset`], walking
-    /// only the slots joined since (and the new ones, when `n` grew).
-    pub fn undo(&mut self, n: usize) {
-        for &x in &self.joined {
-            self.parent[x as usize] = x;
-        }
-        self.joined.clear();
-        if self.parent.len() > n {
-            self.parent.truncate(n);
-        }
-        let from = self.parent.len() as u32;
-        self.parent.extend(from..n as u32);
-    }
-
-    /// Slots the last [`Self::undo`] (or the next) walks: those joined.
-    pub fn joined(&self) -> usize {
-        self.joined.len()
     }
 
     /// The representative of `x`'s set.
@@ -56,16 +29,14 @@ impl UnionFind {
         x
     }
 
-    /// Joins the sets of `a` and `b`; the smaller slot becomes the root so the
-    /// result does not depend on the order of unions.
+    /// Joins the sets of `a` and `b`; the smaller place becomes the root so
+    /// the result does not depend on the order of unions.
     pub fn union(&mut self, a: u32, b: u32) {
         let (ra, rb) = (self.find(a), self.find(b));
         if ra < rb {
             self.parent[rb as usize] = ra;
-            self.joined.push(rb);
         } else if rb < ra {
             self.parent[ra as usize] = rb;
-            self.joined.push(ra);
         }
     }
 }
@@ -74,14 +45,12 @@ impl UnionFind {
 mod tests {
     use super::*;
 
-    /// After any unions, `undo` gives the sets `reset` gives: every slot
-    /// its own root, at the new size (grown or shrunk); and the sets found
-    /// after it are those of a fresh structure.
+    /// The sets after any unions are those of the brute-force closure of
+    /// the same links, each set's root its smallest place; and a reset
+    /// makes every place a singleton again.
     #[test]
-    fn undo_restores_singletons_like_reset() {
+    fn sets_match_the_closure_of_the_links_rooted_at_their_smallest_place() {
         let mut sets = UnionFind::default();
-        sets.reset(50);
-        let mut fresh = UnionFind::default();
         let mut state = 12345u32;
         let mut next = |n: u32| {
             state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
@@ -89,18 +58,32 @@ mod tests {
         };
         for round in 0..20u32 {
             let n = 40 + round * 3;
-            sets.undo(n as usize);
-            fresh.reset(n as usize);
+            sets.reset(n as usize);
             for x in 0..n {
-                assert_eq!(sets.find(x), x, "round {round}: slot {x} not a singleton");
+                assert_eq!(sets.find(x), x, "round {round}: place {x} not a singleton");
             }
-            for _ in 0..(round * 5) {
-                let (a, b) = (next(n), next(n));
+            // Brute force: a label per place, relabelled to the smaller of
+            // two labels at each link, until nothing changes.
+            let links: Vec<(u32, u32)> = (0..round * 5).map(|_| (next(n), next(n))).collect();
+            let mut label: Vec<u32> = (0..n).collect();
+            let mut changed = true;
+            while changed {
+                changed = false;
+                for &(a, b) in &links {
+                    let low = label[a as usize].min(label[b as usize]);
+                    for x in [a, b] {
+                        if label[x as usize] != low {
+                            label[x as usize] = low;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            for &(a, b) in &links {
                 sets.union(a, b);
-                fresh.union(a, b);
             }
             for x in 0..n {
-                assert_eq!(sets.find(x), fresh.find(x), "round {round}: slot {x}");
+                assert_eq!(sets.find(x), label[x as usize], "round {round}: place {x}");
             }
         }
     }

@@ -27,14 +27,27 @@ use crate::workers::{Workers, slots_in};
 /// Body slots one worker advances the still time of at a time.
 const SLOTS_PER_RUN: usize = 2048;
 
-/// The sleep stage's per-step arrays, kept between steps.
+/// The sleep stage's per-step arrays, kept between steps. The islands are
+/// found over places in `members` rather than over body slots, so that
+/// every array here grows with the awake bodies, never with the slots (a
+/// world of a million fixed bodies sizes none of them to a million).
 #[derive(Debug, Default)]
 pub(crate) struct SleepScratch {
+    /// Sets over places in `members`.
     union_find: UnionFind,
-    /// Per island root: the shortest time any member has been still
-    /// (infinite between calls).
+    /// The bodies the islands are made of, by slot in increasing order:
+    /// the awake bodies, and any other awake one a link names (a body
+    /// woken after the solve gathered the awake ones). Place order is slot
+    /// order, so an island's smallest place, its root, is its smallest
+    /// slot, as with sets over every slot.
+    members: Vec<u32>,
+    /// The pairs of bodies (slots) that join islands this step: touching
+    /// contacts and joints between two awake bodies.
+    links: Vec<(u32, u32)>,
+    /// Per island root (place): the shortest time any member has been
+    /// still.
     island_min_sleep: Vec<f32>,
-    /// The island root of each awake body, in `awake_slots` order.
+    /// The island root (place) of each awake body, in `awake_slots` order.
     roots: Vec<u32>,
 }
 
@@ -112,40 +125,62 @@ pub(crate) fn update_sleep(
     if !awake_slots.iter().any(sleepy) {
         return;
     }
-    let n = bodies.len();
-    let SleepScratch { union_find, island_min_sleep, roots } = scratch;
-    // Every slot a singleton again; only the slots the last step's unions
-    // joined are walked (the sets only grow with the slots).
-    slot_visits::count(union_find.joined());
-    union_find.undo(n);
+    let SleepScratch { union_find, members, links, island_min_sleep, roots } = scratch;
     // Only pairs of two awake bodies join islands (an awake kinematic body
     // joins those of what it touches, so that one still enough to sleep
     // sleeps with them, and setting it moving wakes them): the stretches
     // of the pair cache with an awake body are walked.
+    links.clear();
     for c in contacts.live_ranges(bodies, 0..contacts.pairs.len()).flat_map(|r| &contacts.pairs[r])
     {
         if c.point_count != 0
             && bodies.active[c.body_a as usize]
             && bodies.active[c.body_b as usize]
         {
-            union_find.union(c.body_a, c.body_b);
+            links.push((c.body_a, c.body_b));
         }
     }
     // A joint between two awake bodies joins their islands too, so that
     // they sleep together and wake together.
     for r in joints.records.iter().filter(|r| r.alive) {
         if bodies.active[r.body_a as usize] && bodies.active[r.body_b as usize] {
-            union_find.union(r.body_a, r.body_b);
+            links.push((r.body_a, r.body_b));
         }
     }
-    // Infinite at every slot between calls: the roots written here are
-    // reset below, and the array only grows.
-    island_min_sleep.resize(n, f32::INFINITY);
+    // The members: the awake bodies (listed in slot order), then any body
+    // a link names that is not among them, the whole sorted again.
+    members.clear();
+    members.extend_from_slice(awake_slots);
+    debug_assert!(members.windows(2).all(|w| w[0] < w[1]), "awake slots out of order");
+    let gathered = members.len();
+    for &(a, b) in links.iter() {
+        for slot in [a, b] {
+            if members[..gathered].binary_search(&slot).is_err() {
+                members.push(slot);
+            }
+        }
+    }
+    if members.len() > gathered {
+        members.sort_unstable();
+        members.dedup();
+    }
+    slot_visits::count(members.len());
+    let place = |slot: u32| {
+        let found = members.binary_search(&slot);
+        debug_assert!(found.is_ok(), "slot {slot} is not a member");
+        found.unwrap_or(0) as u32
+    };
+    union_find.reset(members.len());
+    for &(a, b) in links.iter() {
+        union_find.union(place(a), place(b));
+    }
+    island_min_sleep.clear();
+    island_min_sleep.resize(members.len(), f32::INFINITY);
     roots.clear();
     slot_visits::count(2 * awake_slots.len());
     for &slot in awake_slots {
         if bodies.active[slot as usize] {
-            let root = union_find.find(slot);
+            let root = union_find.find(place(slot));
             roots.push(root);
             let t = bodies.records[slot as usize].sleep_time;
             island_min_sleep[root as usize] = island_min_sleep[root as usize].min(t);
@@ -164,14 +199,12 @@ pub(crate) fn update_sleep(
         if island_min_sleep[root as usize] >= settings.time_to_sleep {
             let r = &mut bodies.records[i];
             r.awake = false;
-            r.island = root;
+            // The island's id is its root's slot.
+            r.island = members[root as usize];
             bodies.active[i] = false;
             bodies.active_epoch += 1;
             bodies.linear_velocities[i] = Vector3::zeros();
             bodies.angular_velocities[i] = Vector3::zeros();
         }
-    }
-    for &root in roots.iter() {
-        island_min_sleep[root as usize] = f32::INFINITY;
     }
 }

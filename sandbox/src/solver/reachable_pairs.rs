@@ -41,7 +41,7 @@
 use collide::nalgebra::Vector3;
 
 use crate::body::BodyKind;
-use crate::body::storage::Bodies;
+use crate::body::storage::{Bodies, resize_per_slot};
 use crate::collision::pair_cache::PairCache;
 use crate::collision::pair_cache::pair_material;
 use crate::prefetch::{PAIRS_AHEAD, PREFETCH_FROM_PAIRS, prefetch};
@@ -196,8 +196,11 @@ pub(crate) fn mark_reachable_pairs(
     // calls (the entries this call writes, those of the candidates'
     // bodies, are reset at its end), so that a world of many fixed bodies
     // pays nothing here for them: they only grow with the slots.
+    // Grown to the body arrays' capacity at once: a body added later
+    // regrows neither.
+    let slot_capacity = records.capacity();
     let disturbance = &mut scratch.disturbance;
-    disturbance.resize(records.len(), UNDISTURBED);
+    resize_per_slot(disturbance, records.len(), slot_capacity, UNDISTURBED);
     scratch.solved_points = 0;
     scratch.solved.clear();
     scratch.far.clear();
@@ -261,7 +264,7 @@ pub(crate) fn mark_reachable_pairs(
     // looked at: the passes reach the same disturbances, pass for pass,
     // looking at a few pairs around each impact instead of every pair.
     let changed_in = &mut scratch.changed_in;
-    changed_in.resize(records.len(), 0);
+    resize_per_slot(changed_in, records.len(), slot_capacity, 0);
     let mut settled = false;
     for pass in 0..MAX_IMPACT_PASSES as u32 {
         let mut changed = false;

@@ -11,7 +11,7 @@ use arrayvec::ArrayVec;
 use collide::nalgebra::{Point3, Vector3};
 
 use crate::body::BodyKind;
-use crate::body::storage::Bodies;
+use crate::body::storage::{Bodies, resize_per_slot};
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 use crate::collision::pair_cache::PairCache;
 use crate::joint::prepare::JointScratch;
@@ -423,7 +423,7 @@ impl SolverScratch {
             }
         }
         slot_visits::count(self.awake_slots.len() + bodies.movers.len());
-        self.solver_index.resize(bodies.len(), 0);
+        resize_per_slot(&mut self.solver_index, bodies.len(), bodies.slot_capacity(), 0);
         // Only movers are ever active; they are listed in slot order.
         self.awake_slots.clear();
         let active = bodies.movers.iter().filter(|&&i| bodies.active[i as usize]);

@@ -161,7 +161,7 @@ pub(super) fn surface_contacts_hold(
     // farthest point from the centre of mass (a corner of its box).
     let record = &bodies.records[mover];
     let turn = scratch.arc[mover] / record.extent;
-    let local = bodies.shapes.local_poses[km].unwrap_or_else(Isometry3::identity);
+    let local = bodies.shapes.local_pose(km).copied().unwrap_or_else(Isometry3::identity);
     let shape_box = Aabb::of_shape(&bodies.shapes.shapes[km], &local);
     let centre = record.mass.local_center;
     let reach = (0..8)
