@@ -155,12 +155,12 @@ impl Frame {
     }
 
     #[inline]
-    fn to_local(&self, p: &V64) -> V64 {
+    fn local_from_a(&self, p: &V64) -> V64 {
         self.rot.tr_mul(&(p - self.origin))
     }
 
     #[inline]
-    fn to_a(&self, p: &V64) -> V64 {
+    fn a_from_local(&self, p: &V64) -> V64 {
         self.rot * p + self.origin
     }
 }
@@ -217,9 +217,9 @@ impl Side {
                 _ => Feature::Other,
             },
             Some(round) => {
-                let local = points.map(|p| frame.to_local(&p));
+                let local = points.map(|p| frame.local_from_a(&p));
                 let local = &local[..n];
-                rim_or_apex(round, local, &frame.to_local(&witness), &points[0])
+                rim_or_apex(round, local, &frame.local_from_a(&witness), &points[0])
             }
         };
         Self { shape, frame, feature }
@@ -300,8 +300,8 @@ impl Target {
     fn project(&self, p: &V64) -> V64 {
         match self {
             Target::Solid(shape, frame) => {
-                let local = frame.to_local(p);
-                frame.to_a(&project_solid(*shape, &local))
+                let local = frame.local_from_a(p);
+                frame.a_from_local(&project_solid(*shape, &local))
             }
             Target::Point(q) => *q,
             Target::Segment(q0, q1) => closest_on_segment(p, q0, q1),
@@ -403,7 +403,7 @@ impl Curve {
                 // (e₀ + u e₁)/√(1 + u²), e₀ the start, e₁ a quarter turn on.
                 let k = 1.0 / (1.0 + u * u).sqrt();
                 let (dx, dz) = ((c - u * s) * k, (s + u * c) * k);
-                let point = frame.to_a(&V64::new(r * dx, *y, r * dz));
+                let point = frame.a_from_local(&V64::new(r * dx, *y, r * dz));
                 // d/du: (e₁ − u e₀)/(1 + u²)^{3/2}.
                 let k3 = r * k * k * k;
                 let tangent = frame.rot * V64::new((-s - u * c) * k3, 0.0, (c - u * s) * k3);
@@ -440,7 +440,7 @@ fn solve(curve: &Curve, target: &Target) -> Option<(V64, V64)> {
     // the first step falls short, which the secant steps make up.
     let mut second = dp.norm_squared();
     if let Curve::Rim { frame, y, .. } = curve {
-        let centre = frame.to_a(&V64::new(0.0, *y, 0.0));
+        let centre = frame.a_from_local(&V64::new(0.0, *y, 0.0));
         second -= (p - q).dot(&(p - centre));
     }
     if !(second > 0.1 * dp.norm_squared()) {
