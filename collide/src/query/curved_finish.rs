@@ -461,3 +461,98 @@ fn solve(curve: &Curve, target: &Target) -> Option<(V64, V64)> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use nalgebra::{Isometry3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
+
+    use crate::{Cone, Cylinder, Proximity, closest_points};
+
+    /// A point of a rim circle of radius `r` at local height `y`, at angle
+    /// `t`, placed by `pose`, in f64.
+    fn rim_point(pose: &Isometry3<f32>, y: f64, r: f64, t: f64) -> Vector3<f64> {
+        let pose: Isometry3<f64> = pose.cast();
+        (pose * Point3::new(r * t.cos(), y, r * t.sin())).coords
+    }
+
+    /// The least distance between two rim circles, by brute force in f64: a
+    /// 720 × 720 grid of angles, then a 21 × 21 grid around the best pair,
+    /// halving its step down to 1e-12 rad. Independent of the solve (no
+    /// projection, no secant).
+    fn rim_rim_distance(a: (&Isometry3<f32>, f64, f64), b: (&Isometry3<f32>, f64, f64)) -> f64 {
+        let dist =
+            |ta: f64, tb: f64| (rim_point(a.0, a.1, a.2, ta) - rim_point(b.0, b.1, b.2, tb)).norm();
+        let n = 720;
+        let step = std::f64::consts::TAU / f64::from(n);
+        let mut best = (f64::INFINITY, 0.0, 0.0);
+        for i in 0..n {
+            for j in 0..n {
+                let (ta, tb) = (f64::from(i) * step, f64::from(j) * step);
+                let d = dist(ta, tb);
+                if d < best.0 {
+                    best = (d, ta, tb);
+                }
+            }
+        }
+        let mut h = step;
+        while h > 1e-12 {
+            let (_, ca, cb) = best;
+            for i in -10..=10 {
+                for j in -10..=10 {
+                    let (ta, tb) = (ca + f64::from(i) * h * 0.1, cb + f64::from(j) * h * 0.1);
+                    let d = dist(ta, tb);
+                    if d < best.0 {
+                        best = (d, ta, tb);
+                    }
+                }
+            }
+            h *= 0.5;
+        }
+        best.0
+    }
+
+    /// f32 Debug output `[i, j, k, w]` back to the same unit quaternion.
+    fn rotation(i: f32, j: f32, k: f32, w: f32) -> UnitQuaternion<f32> {
+        UnitQuaternion::new_unchecked(Quaternion::new(w, i, j, k))
+    }
+
+    /// Pose 1024-stream of the `queries` suite's separated cylinder–cone row
+    /// where GJK alone stopped 6.4e-5 m (1.2e-4 of the distance) short of
+    /// the distance between the cylinder's top rim and the cone's base rim.
+    #[test]
+    fn cylinder_cone_rims_where_gjk_alone_stopped_short() {
+        let cylinder = Cylinder::new(0.4, 0.35);
+        let cone = Cone::new(0.45, 0.45);
+        let pose_cylinder = Isometry3::from_parts(
+            Translation3::new(4.204859, 1.9303846, -0.30117035),
+            rotation(0.38065606, -0.25460178, 0.061362386, 0.88685596),
+        );
+        let pose_cone = Isometry3::from_parts(
+            Translation3::new(3.9103057, 2.883737, 0.94957244),
+            rotation(-0.020098913, 0.010812044, 0.0015454091, 0.99973834),
+        );
+        let oracle = rim_rim_distance((&pose_cylinder, 0.4, 0.35), (&pose_cone, -0.45, 0.45));
+        for swap in [false, true] {
+            let found = if swap {
+                closest_points(&cone, &pose_cone, &cylinder, &pose_cylinder)
+            } else {
+                closest_points(&cylinder, &pose_cylinder, &cone, &pose_cone)
+            };
+            let Proximity::Separated { distance, point_a, point_b, .. } = found else {
+                panic!("separated shapes reported as {found:?}");
+            };
+            // The rim pair bounds the distance above; the answer's points
+            // are on both rims, so it cannot lie below it by more than f32
+            // rounding. 2e-6 of the distance covers the f32 points.
+            let d = f64::from(distance);
+            assert!((d - oracle).abs() <= 2e-6 * oracle, "swap {swap}: {d} vs {oracle}");
+            let (on_cylinder, on_cone) = if swap { (point_b, point_a) } else { (point_a, point_b) };
+            let local = pose_cylinder.inverse_transform_point(&on_cylinder);
+            assert!((local.y - 0.4).abs() < 1e-5 && (local.coords.xz().norm() - 0.35).abs() < 1e-5);
+            let local = pose_cone.inverse_transform_point(&on_cone);
+            assert!(
+                (local.y + 0.45).abs() < 1e-5 && (local.coords.xz().norm() - 0.45).abs() < 1e-5
+            );
+        }
+    }
+}
