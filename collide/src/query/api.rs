@@ -621,7 +621,9 @@ where
         Want::Intersects => GjkSettings { stop_beyond: sum, stop_within: sum },
     };
     let mut g = GjkResult::empty();
-    gjk_in(md, cache.initial_dir(md.pose_b_in_a()), &settings, recorder, &mut g);
+    // The feature solve only where the distance and its points are wanted.
+    let finish = matches!(want, Want::Contact | Want::Distance);
+    gjk_in(md, cache.initial_dir(md.pose_b_in_a()), &settings, finish, recorder, &mut g);
     let core_distance = match g.outcome {
         GjkOutcome::Separated { distance } | GjkOutcome::IterationLimit { distance }
             if want == Want::Intersects =>
@@ -681,7 +683,7 @@ where
     let sum = md.margin_sum();
     let settings = GjkSettings { stop_beyond: sum, stop_within: sum };
     let mut r = GjkResult::empty();
-    gjk_in(md, -md.pose_b_in_a().translation.vector, &settings, &mut NoRecord, &mut r);
+    gjk_in(md, -md.pose_b_in_a().translation.vector, &settings, false, &mut NoRecord, &mut r);
     match r.outcome {
         GjkOutcome::Overlapping | GjkOutcome::Within { .. } => Ok(true),
         GjkOutcome::Beyond { .. } => Ok(false),

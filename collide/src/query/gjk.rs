@@ -28,6 +28,7 @@
 use nalgebra::Vector3;
 
 use crate::query::all_finite;
+use crate::query::curved_finish;
 use crate::query::minkowski::{MinkowskiDifference, SupportPoint};
 use crate::query::record::{GjkStep, Recorder};
 use crate::query::simplex::{Reduction, Simplex, larger};
@@ -61,6 +62,17 @@ const DIRECTION_REL: f64 = 1e-7;
 /// Rounding floor of that test, relative to `‖v‖` times the size `L` of the
 /// simplex: the f64 closest point carries an error of a few `ε₆₄ · L`.
 const DIRECTION_FLOOR: f64 = 64.0 * f64::EPSILON;
+
+/// Rounding floor of the direction test for an answer of `curved_finish`,
+/// relative to `‖v‖` times the size `L` of the difference. Its points are
+/// solved in f64 and rounded to f32 (as GJK's witnesses are on output), so
+/// the support points along it sit off the plane through `v` by up to a few
+/// `ε₃₂ · L`: with the floor of GJK's own test (which compares points it
+/// took from the simplex, in f64) the test would read that rounding and
+/// refuse exact answers, such as a rim point facing the interior of a cap,
+/// where the support along `v` is another point of the same flat feature.
+/// A direction error of this size is the f32 rounding of the output points.
+const CANDIDATE_DIRECTION_FLOOR: f64 = 4.0 * f32::EPSILON as f64;
 
 /// Distance, relative to the size of the Minkowski difference, below which
 /// the cores count as touching: `‖v‖ ≤ TOUCH_REL · L`. Below ~1e-6 · L the
@@ -146,7 +158,7 @@ where
     R: Recorder + ?Sized,
 {
     let mut out = GjkResult::empty();
-    gjk_in(md, initial_dir, settings, recorder, &mut out);
+    gjk_in(md, initial_dir, settings, false, recorder, &mut out);
     out
 }
 
@@ -170,6 +182,11 @@ impl GjkResult {
 /// reduction's stores back with wider loads, and the caller's first reads
 /// of the simplex waited on that copy: a store-forwarding stall on every
 /// query that reads the simplex (the witness points of a distance).
+///
+/// With `finish`, a pair with a cylinder or a cone hands over once at a
+/// coarse gap to the feature solve of `curved_finish`, whose answer is kept
+/// only if it passes this loop's own convergence tests (then the simplex is
+/// that answer's single point); otherwise the loop goes on as without it.
 // Inlined into each query, so that `intersects`, which reads only the
 // outcome, lets the compiler drop the result's simplex and direction.
 #[inline]
@@ -177,6 +194,7 @@ pub(crate) fn gjk_in<A, B, R>(
     md: &MinkowskiDifference<'_, A, B>,
     initial_dir: Vector3<f32>,
     settings: &GjkSettings,
+    finish: bool,
     recorder: &mut R,
     out: &mut GjkResult,
 ) where
@@ -197,6 +215,8 @@ pub(crate) fn gjk_in<A, B, R>(
     // from the reduction that left them rather than recomputed.
     let mut simplex_scale_sq = 0.0f32;
     let mut iterations = 0;
+    // Folds to a constant for the crate's own shape types.
+    let mut finish = finish && curved_finish::applies(md);
     macro_rules! end {
         ($outcome:expr, $direction:expr) => {{
             out.outcome = $outcome;
@@ -230,8 +250,37 @@ pub(crate) fn gjk_in<A, B, R>(
             // difference, however v was computed.
             let scale = larger(simplex_scale_sq, w.w.norm_squared()).sqrt();
             let gap_limit = REL_GAP * v_sq + SCALE_GAP * scale * v_norm;
-            if v_sq - vw <= gap_limit && vw > 0.0 && direction_converged(&v64, &w.w, scale) {
+            if v_sq - vw <= gap_limit
+                && vw > 0.0
+                && direction_converged(&v64, &w.w, scale, DIRECTION_FLOOR)
+            {
                 end!(GjkOutcome::Separated { distance: v_norm }, v);
+            }
+            if finish && v_sq - vw <= curved_finish::HANDOVER_GAP * v_sq && vw > 0.0 {
+                finish = false;
+                if let Some(c) = curved_finish::finish(md, &out.simplex) {
+                    // The same two tests as above, on the candidate and one
+                    // support point along it.
+                    let vc = c.point.w;
+                    let wc = md.support(&-vc);
+                    let vc_sq = vc.norm_squared();
+                    let vc_norm = vc_sq.sqrt();
+                    let vwc = dot64(&vc, &wc.w);
+                    let scale = larger(scale * scale, wc.w.norm_squared()).sqrt();
+                    let gap_limit = REL_GAP * vc_sq + SCALE_GAP * scale * vc_norm;
+                    if vc_sq - vwc <= gap_limit
+                        && vwc > 0.0
+                        && direction_converged(&c.v64, &wc.w, scale, CANDIDATE_DIRECTION_FLOOR)
+                    {
+                        out.simplex = Simplex::single(c.point);
+                        if vc_sq <= settings.stop_within * settings.stop_within
+                            && settings.stop_within >= 0.0
+                        {
+                            end!(GjkOutcome::Within { upper_bound: vc_norm }, vc);
+                        }
+                        end!(GjkOutcome::Separated { distance: vc_norm }, vc);
+                    }
+                }
             }
             // A support point already in the simplex brings no new
             // information: rounding has stalled the search (typically a huge
@@ -297,17 +346,18 @@ fn stalled(vw: f32, v: &Vector3<f32>) -> GjkOutcome {
 
 /// Whether `v` has stopped turning: the support point `w` lies in the plane
 /// through `v` perpendicular to it, to within `DIRECTION_REL` of `‖v − w‖`
-/// (see `DIRECTION_REL`). Evaluated only once the distance has converged.
+/// (see `DIRECTION_REL`), above a rounding `floor` relative to `‖v‖ · scale`.
+/// Evaluated only once the distance has converged.
 /// In f64 on the unrounded `v`: rounding `v` to f32 alone moves `v·(v − w)`
 /// by `ε₃₂ · ‖v‖²`, which at 10 km is the whole signal. `w = v` (a vertex
 /// closest to a vertex) passes with a zero gap; NaN fails and the loop's
 /// other exits end it.
 #[inline]
-fn direction_converged(v64: &Vector3<f64>, w: &Vector3<f32>, scale: f32) -> bool {
+fn direction_converged(v64: &Vector3<f64>, w: &Vector3<f32>, scale: f32, floor: f64) -> bool {
     let to_v = v64 - w.cast::<f64>();
     let gap = v64.dot(&to_v);
     let v_norm = v64.norm();
-    gap <= (DIRECTION_REL * to_v.norm() + DIRECTION_FLOOR * f64::from(scale)) * v_norm
+    gap <= (DIRECTION_REL * to_v.norm() + floor * f64::from(scale)) * v_norm
 }
 
 /// `a · b` summed in f64: the terms of `v · w` can be ~10⁴ times larger than

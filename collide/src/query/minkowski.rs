@@ -65,6 +65,18 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> MinkowskiDifference<'s,
         &self.pose_b_in_a
     }
 
+    /// The two shapes, A's then B's.
+    #[inline]
+    pub(crate) fn shapes(&self) -> (&'s A, &'s B) {
+        (self.a, self.b)
+    }
+
+    /// B's orientation in A's frame, as a matrix.
+    #[inline]
+    pub(crate) fn rotation_b_in_a(&self) -> &Matrix3<f32> {
+        &self.rotation_b_in_a
+    }
+
     /// Support point of the core difference along `dir_in_a` (A's frame).
     #[inline]
     pub fn support(&self, dir_in_a: &Vector3<f32>) -> SupportPoint {

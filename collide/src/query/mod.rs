@@ -13,6 +13,7 @@ mod bounding_balls;
 mod box_box;
 mod box_box_depth;
 mod box_box_distance;
+mod curved_finish;
 pub mod epa;
 mod epa_face;
 mod frames;

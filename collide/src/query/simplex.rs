@@ -106,6 +106,16 @@ impl Simplex {
         Self { points: [SupportPoint::ZERO; 4], bary: [0.0; 4], len: 0 }
     }
 
+    /// The one-point simplex of `p`, its closest point `p.w` itself.
+    #[inline]
+    pub(crate) fn single(p: SupportPoint) -> Self {
+        let mut s = Self::new();
+        s.points[0] = p;
+        s.bary[0] = 1.0;
+        s.len = 1;
+        s
+    }
+
     /// The simplex's points, oldest first, in A's frame.
     #[inline]
     pub fn points(&self) -> &[SupportPoint] {
