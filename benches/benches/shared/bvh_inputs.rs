@@ -97,33 +97,29 @@ pub fn brute_ray(boxes: &[Aabb], ray: &Ray) -> Option<(u32, f32)> {
     best
 }
 
+/// One visited item of a closest-hit ray query: box `i` entered nearer
+/// than the best so far becomes the best, and the query's reach shrinks
+/// to it.
+fn keep_nearer(best: &mut Option<(u32, f32)>, ray: &Ray, boxes: &[Aabb], i: u32) -> RayControl {
+    let limit = best.map_or(f32::INFINITY, |(_, t)| t);
+    match entry(ray, &boxes[i as usize], limit) {
+        Some(t) if best.is_none_or(|(_, bt)| t < bt) => {
+            *best = Some((i, t));
+            RayControl::ShortenTo(t)
+        }
+        _ => RayControl::Continue,
+    }
+}
+
 pub fn static_ray(bvh: &StaticBvh, boxes: &[Aabb], ray: &Ray) -> Option<(u32, f32)> {
     let mut best: Option<(u32, f32)> = None;
-    bvh.cast_ray(ray, f32::INFINITY, |i, _| {
-        let limit = best.map_or(f32::INFINITY, |(_, t)| t);
-        match entry(ray, &boxes[i as usize], limit) {
-            Some(t) if best.is_none_or(|(_, bt)| t < bt) => {
-                best = Some((i, t));
-                RayControl::ShortenTo(t)
-            }
-            _ => RayControl::Continue,
-        }
-    });
+    bvh.cast_ray(ray, f32::INFINITY, |i, _| keep_nearer(&mut best, ray, boxes, i));
     best
 }
 
 pub fn dynamic_ray(tree: &DynamicTree<u32>, boxes: &[Aabb], ray: &Ray) -> Option<(u32, f32)> {
     let mut best: Option<(u32, f32)> = None;
-    tree.cast_ray(ray, f32::INFINITY, |(_, i), _| {
-        let limit = best.map_or(f32::INFINITY, |(_, t)| t);
-        match entry(ray, &boxes[i as usize], limit) {
-            Some(t) if best.is_none_or(|(_, bt)| t < bt) => {
-                best = Some((i, t));
-                RayControl::ShortenTo(t)
-            }
-            _ => RayControl::Continue,
-        }
-    });
+    tree.cast_ray(ray, f32::INFINITY, |(_, i), _| keep_nearer(&mut best, ray, boxes, i));
     best
 }
 
