@@ -9,64 +9,27 @@
 //! cargo run --release -p tests --example fast_spinning_trace -- cone 500 40 [substeps] [friction]
 //! ```
 //!
-//! The shapes, sizes, wall and start are those of the test (kept in step
-//! with it by hand: the test's table is the contract, this only prints).
+//! The shapes, sizes, wall and start are the test's own
+//! (`tests/fast_spinning_shots.rs`, shared by path): the test's table is
+//! the contract, this only prints.
 
-use collide::nalgebra::{Isometry3, Point3, Vector3};
-use collide::{Capsule, Cone, ConvexHull, Cuboid, Cylinder, Rounded, Shape, Sphere};
+use collide::Cuboid;
+use collide::nalgebra::{Isometry3, Vector3};
 use rapier3d::prelude::{
     ColliderBuilder, MassProperties, Matrix, PhysicsWorld, RigidBodyBuilder, Vector,
 };
 use sandbox::{BodyDesc, StepSettings, World};
 
-/// One step, seconds (rapier's default).
-const DT: f32 = 1.0 / 60.0;
+// The test's shots, described once (the example uses only some of it).
+#[allow(dead_code)]
+#[path = "../tests/fast_spinning_shots.rs"]
+mod fast_spinning_shots;
+use fast_spinning_shots::{
+    DENSITY, DT, Kind, START_GAP, WALL_HALF_SIZE, WALL_HALF_THICKNESS, fly_the_shot_uncapped,
+};
+
 /// Steps traced.
 const STEPS: usize = 12;
-/// The wall: 1 cm thick, 4 m across, centred on x = 0.
-const WALL_HALF_THICKNESS: f32 = 0.005;
-const WALL_HALF_SIZE: f32 = 2.0;
-/// Gap from the body's nearest point to the wall at the start, metres.
-const START_GAP: f32 = 5.0;
-/// Density, kg/m³.
-const DENSITY: f32 = 1000.0;
-
-/// The test's shapes, in collide and in rapier.
-fn shapes(name: &str) -> Option<(Shape, ColliderBuilder)> {
-    let hull = [
-        [0.2, 0.05, 0.0],
-        [-0.15, 0.1, 0.05],
-        [0.0, 0.2, -0.1],
-        [0.05, -0.2, 0.1],
-        [-0.1, -0.1, -0.15],
-        [0.1, 0.0, 0.2],
-        [-0.05, 0.05, -0.2],
-        [0.15, -0.1, -0.1],
-    ];
-    Some(match name {
-        "sphere" => (Sphere::new(0.1).into(), ColliderBuilder::ball(0.1)),
-        "cuboid" => (
-            Cuboid::new(Vector3::new(0.2, 0.2, 0.2)).into(),
-            ColliderBuilder::cuboid(0.2, 0.2, 0.2),
-        ),
-        "capsule" => (Capsule::new(0.2, 0.1).into(), ColliderBuilder::capsule_y(0.2, 0.1)),
-        "hull" => {
-            let ours: Vec<_> = hull.iter().map(|p| Point3::new(p[0], p[1], p[2])).collect();
-            let theirs: Vec<_> = hull.iter().map(|p| Vector::new(p[0], p[1], p[2])).collect();
-            (ConvexHull::new(&ours).ok()?.into(), ColliderBuilder::convex_hull(&theirs)?)
-        }
-        "cylinder" => (Cylinder::new(0.2, 0.1).into(), ColliderBuilder::cylinder(0.2, 0.1)),
-        "cone" => (Cone::new(0.2, 0.15).into(), ColliderBuilder::cone(0.2, 0.15)),
-        "rounded-cuboid" => (
-            Shape::Rounded(Box::new(Rounded::new(
-                Cuboid::new(Vector3::new(0.15, 0.1, 0.05)).into(),
-                0.05,
-            ))),
-            ColliderBuilder::round_cuboid(0.15, 0.1, 0.05, 0.05),
-        ),
-        _ => return None,
-    })
-}
 
 /// `(x, y, z)` with `digits` decimals.
 fn f3(v: Vector3<f32>, digits: usize) -> String {
@@ -78,9 +41,11 @@ fn main() {
     let usage = "usage: fast_spinning_trace <sphere|cuboid|capsule|hull|cylinder|cone|\
                  rounded-cuboid> <speed m/s> <spin rad/s> [substeps] [friction]";
     let number = |k: usize| args.get(k).and_then(|s| s.parse::<f32>().ok());
-    let (Some((ours, theirs)), Some(speed), Some(spin)) =
-        (args.first().and_then(|s| shapes(s)), number(1), number(2))
-    else {
+    let (Some((ours, theirs)), Some(speed), Some(spin)) = (
+        args.first().and_then(|s| Kind::from_arg(s)).map(|k| (k.collide(), k.rapier())),
+        number(1),
+        number(2),
+    ) else {
         eprintln!("{usage}");
         std::process::exit(2);
     };
@@ -129,7 +94,7 @@ fn main() {
     let mut world = PhysicsWorld::new();
     world.gravity = Vector::new(0.0, 0.0, 0.0);
     // As the test: rapier's speed and spin caps lifted, so it flies the shot.
-    world.integration_parameters.normalized_max_linear_velocity = f32::MAX;
+    fly_the_shot_uncapped(&mut world);
     world.insert(
         RigidBodyBuilder::fixed(),
         ColliderBuilder::cuboid(WALL_HALF_THICKNESS, WALL_HALF_SIZE, WALL_HALF_SIZE)

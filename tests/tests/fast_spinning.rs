@@ -23,28 +23,23 @@
 //! (`sandbox/tests/fast_bodies.rs` keeps those contracts). How fast it may
 //! come back is what a reference engine does with the same shot.
 
-use collide::nalgebra::{Isometry3, Point3, Vector3};
-use collide::{Capsule, Cone, ConvexHull, Cuboid, Cylinder, Rounded, Shape, Sphere};
+use collide::Cuboid;
+use collide::nalgebra::{Isometry3, Vector3};
 use rapier3d::prelude::{
     ColliderBuilder, MassProperties, Matrix, PhysicsWorld, RigidBodyBuilder, Vector,
 };
 use sandbox::{BodyDesc, StepSettings, World};
 
-/// One step, seconds (rapier's default `dt`, checked below).
-const DT: f32 = 1.0 / 60.0;
+mod fast_spinning_shots;
+use fast_spinning_shots::{
+    DENSITY, DT, KINDS, Kind, START_GAP, WALL_HALF_SIZE, WALL_HALF_THICKNESS, fly_the_shot_uncapped,
+};
+
 /// Steps flown: 1 s, long after the impact at every speed tried.
 const STEPS: usize = 60;
-/// Half the wall's thickness: the wall is 1 cm thick, centred on x = 0.
-const WALL_HALF_THICKNESS: f32 = 0.005;
-/// The wall's half-size across the flight.
-const WALL_HALF_SIZE: f32 = 2.0;
-/// Gap from the body's nearest point to the wall at the start, metres.
-const START_GAP: f32 = 5.0;
 /// Friction of body and wall in both engines (the sandbox's default; the
 /// sandbox's geometric mean and rapier's average both give 0.6).
 const FRICTION: f32 = 0.6;
-/// Density in both engines, kg/m³ (the sandbox's default).
-const DENSITY: f32 = 1000.0;
 /// Speeds fired, m/s.
 const SPEEDS: [f32; 3] = [100.0, 500.0, 2000.0];
 /// Spins, rad/s, about the axis (0, 0.6, 0.8): across the flight.
@@ -54,95 +49,6 @@ const SPINS: [f32; 3] = [10.0, 40.0, 100.0];
 const REBOUND_ALLOWANCE: f32 = 1.0;
 /// Relative kinetic energy the sandbox's body may gain (the 1 %).
 const ENERGY_ALLOWANCE: f64 = 0.01;
-
-/// The points of the hull fired: an irregular 8-point polytope about
-/// 0.4 m across, so it has no symmetry that would hide a wrong turn.
-fn hull_points() -> [[f32; 3]; 8] {
-    [
-        [0.2, 0.05, 0.0],
-        [-0.15, 0.1, 0.05],
-        [0.0, 0.2, -0.1],
-        [0.05, -0.2, 0.1],
-        [-0.1, -0.1, -0.15],
-        [0.1, 0.0, 0.2],
-        [-0.05, 0.05, -0.2],
-        [0.15, -0.1, -0.1],
-    ]
-}
-
-/// One shape kind, described once and built in each engine.
-#[derive(Clone, Copy, Debug)]
-enum Kind {
-    Sphere,
-    Cuboid,
-    Capsule,
-    Hull,
-    Cylinder,
-    Cone,
-    RoundedCuboid,
-}
-
-const KINDS: [Kind; 7] = [
-    Kind::Sphere,
-    Kind::Cuboid,
-    Kind::Capsule,
-    Kind::Hull,
-    Kind::Cylinder,
-    Kind::Cone,
-    Kind::RoundedCuboid,
-];
-
-impl Kind {
-    fn name(self) -> &'static str {
-        match self {
-            Kind::Sphere => "sphere",
-            Kind::Cuboid => "cuboid",
-            Kind::Capsule => "capsule",
-            Kind::Hull => "hull",
-            Kind::Cylinder => "cylinder",
-            Kind::Cone => "cone",
-            Kind::RoundedCuboid => "rounded cuboid",
-        }
-    }
-
-    /// The sandbox's (collide's) shape.
-    fn collide(self) -> Shape {
-        match self {
-            Kind::Sphere => Sphere::new(0.1).into(),
-            Kind::Cuboid => Cuboid::new(Vector3::new(0.2, 0.2, 0.2)).into(),
-            Kind::Capsule => Capsule::new(0.2, 0.1).into(),
-            Kind::Hull => {
-                let points: Vec<_> =
-                    hull_points().iter().map(|p| Point3::new(p[0], p[1], p[2])).collect();
-                ConvexHull::new(&points).unwrap().into()
-            }
-            Kind::Cylinder => Cylinder::new(0.2, 0.1).into(),
-            Kind::Cone => Cone::new(0.2, 0.15).into(),
-            Kind::RoundedCuboid => Shape::Rounded(Box::new(Rounded::new(
-                Cuboid::new(Vector3::new(0.15, 0.1, 0.05)).into(),
-                0.05,
-            ))),
-        }
-    }
-
-    /// rapier3d's collider of the same shape (both put cylinders, cones
-    /// and capsules along local Y, the cone's apex up).
-    fn rapier(self) -> ColliderBuilder {
-        match self {
-            Kind::Sphere => ColliderBuilder::ball(0.1),
-            Kind::Cuboid => ColliderBuilder::cuboid(0.2, 0.2, 0.2),
-            Kind::Capsule => ColliderBuilder::capsule_y(0.2, 0.1),
-            Kind::Hull => {
-                let points: Vec<_> =
-                    hull_points().iter().map(|p| Vector::new(p[0], p[1], p[2])).collect();
-                ColliderBuilder::convex_hull(&points).unwrap()
-            }
-            Kind::Cylinder => ColliderBuilder::cylinder(0.2, 0.1),
-            Kind::Cone => ColliderBuilder::cone(0.2, 0.15),
-            Kind::RoundedCuboid => ColliderBuilder::round_cuboid(0.15, 0.1, 0.05, 0.05),
-        }
-    }
-}
 
 /// Whether a body whose origin moved from `from` to `to` in a step
 /// passed through the wall: it ended inside the wall's slab within its
@@ -231,17 +137,6 @@ fn fire_sandbox(kind: Kind, speed: f32, spin: f32) -> Shot {
         energy_after: if alive { sandbox_energy(&w, id) } else { f64::NAN },
         rebound: -w.linear_velocity(id).map_or(f32::NAN, |v| v.x),
     }
-}
-
-/// Lifts rapier3d's default speed cap (400 m/s after each substep,
-/// `normalized_max_linear_velocity`) so that its body flies the shot fired
-/// (up to 2,000 m/s). Its spin cap (about 45° a step unless a body allows
-/// fast rotation) is lifted on the body, in [`fire_rapier`]. With both
-/// caps on, rapier3d's body flew a different, slower shot than the
-/// sandbox's: 400 m/s for the 500 and 2,000 m/s shots, 47 rad/s for the
-/// 100 rad/s ones (checked by `rapier_flies_the_shot_fired`).
-fn fly_the_shot_uncapped(world: &mut PhysicsWorld) {
-    world.integration_parameters.normalized_max_linear_velocity = f32::MAX;
 }
 
 /// rapier3d's body for a shot: fired along +x from `x` at `speed`, spinning
