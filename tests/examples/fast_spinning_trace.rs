@@ -15,9 +15,7 @@
 
 use collide::Cuboid;
 use collide::nalgebra::{Isometry3, Vector3};
-use rapier3d::prelude::{
-    ColliderBuilder, MassProperties, Matrix, PhysicsWorld, RigidBodyBuilder, Vector,
-};
+use rapier3d::prelude::{MassProperties, Matrix, RigidBodyBuilder, Vector};
 use sandbox::{BodyDesc, StepSettings, World};
 
 // The test's shots, described once (the example uses only some of it).
@@ -25,7 +23,7 @@ use sandbox::{BodyDesc, StepSettings, World};
 #[path = "../tests/fast_spinning_shots.rs"]
 mod fast_spinning_shots;
 use fast_spinning_shots::{
-    DENSITY, DT, Kind, START_GAP, WALL_HALF_SIZE, WALL_HALF_THICKNESS, fly_the_shot_uncapped,
+    DENSITY, DT, Kind, START_GAP, WALL_HALF_SIZE, WALL_HALF_THICKNESS, rapier_wall_world,
 };
 
 /// Steps traced.
@@ -91,15 +89,8 @@ fn main() {
         }
     }
 
-    let mut world = PhysicsWorld::new();
-    world.gravity = Vector::new(0.0, 0.0, 0.0);
-    // As the test: rapier's speed and spin caps lifted, so it flies the shot.
-    fly_the_shot_uncapped(&mut world);
-    world.insert(
-        RigidBodyBuilder::fixed(),
-        ColliderBuilder::cuboid(WALL_HALF_THICKNESS, WALL_HALF_SIZE, WALL_HALF_SIZE)
-            .friction(friction),
-    );
+    // As the test: no gravity, the wall, rapier's caps lifted.
+    let mut world = rapier_wall_world(friction);
     // collide's mass properties, as the test gives rapier.
     let mass = collide::MassProperties::from_shape(&ours, DENSITY);
     let inertia = Matrix::from_cols_array(&mass.inertia.as_slice().try_into().expect("3×3"));

@@ -25,14 +25,13 @@
 
 use collide::Cuboid;
 use collide::nalgebra::{Isometry3, Vector3};
-use rapier3d::prelude::{
-    ColliderBuilder, MassProperties, Matrix, PhysicsWorld, RigidBodyBuilder, Vector,
-};
+use rapier3d::prelude::{MassProperties, Matrix, PhysicsWorld, RigidBodyBuilder, Vector};
 use sandbox::{BodyDesc, StepSettings, World};
 
 mod fast_spinning_shots;
 use fast_spinning_shots::{
-    DENSITY, DT, KINDS, Kind, START_GAP, WALL_HALF_SIZE, WALL_HALF_THICKNESS, fly_the_shot_uncapped,
+    DENSITY, DT, KINDS, Kind, START_GAP, WALL_HALF_SIZE, WALL_HALF_THICKNESS,
+    fly_the_shot_uncapped, rapier_wall_world,
 };
 
 /// Steps flown: 1 s, long after the impact at every speed tried.
@@ -154,15 +153,8 @@ fn rapier_shot_body(speed: f32, spin: f32, x: f32) -> RigidBodyBuilder {
 }
 
 fn fire_rapier(kind: Kind, speed: f32, spin: f32) -> Shot {
-    let mut world = PhysicsWorld::new();
+    let mut world = rapier_wall_world(FRICTION);
     assert_eq!(world.integration_parameters.dt, DT, "rapier's default step changed");
-    world.gravity = Vector::new(0.0, 0.0, 0.0);
-    fly_the_shot_uncapped(&mut world);
-    world.insert(
-        RigidBodyBuilder::fixed(),
-        ColliderBuilder::cuboid(WALL_HALF_THICKNESS, WALL_HALF_SIZE, WALL_HALF_SIZE)
-            .friction(FRICTION),
-    );
     // collide's mass properties (see `both_engines_fire_the_same_bodies`).
     let mass = collide::MassProperties::from_shape(&kind.collide(), DENSITY);
     let inertia = Matrix::from_cols_array(&mass.inertia.as_slice().try_into().unwrap());

@@ -5,7 +5,7 @@
 
 use collide::nalgebra::{Point3, Vector3};
 use collide::{Capsule, Cone, ConvexHull, Cuboid, Cylinder, Rounded, Shape, Sphere};
-use rapier3d::prelude::{ColliderBuilder, PhysicsWorld, Vector};
+use rapier3d::prelude::{ColliderBuilder, PhysicsWorld, RigidBodyBuilder, Vector};
 
 /// One step, seconds (rapier's default `dt`, checked below).
 pub const DT: f32 = 1.0 / 60.0;
@@ -122,4 +122,18 @@ impl Kind {
 /// 100 rad/s ones (checked by `rapier_flies_the_shot_fired`).
 pub fn fly_the_shot_uncapped(world: &mut PhysicsWorld) {
     world.integration_parameters.normalized_max_linear_velocity = f32::MAX;
+}
+
+/// rapier3d's world for a shot: no gravity, the fixed wall with `friction`,
+/// and the caps lifted ([`fly_the_shot_uncapped`]).
+pub fn rapier_wall_world(friction: f32) -> PhysicsWorld {
+    let mut world = PhysicsWorld::new();
+    world.gravity = Vector::new(0.0, 0.0, 0.0);
+    fly_the_shot_uncapped(&mut world);
+    world.insert(
+        RigidBodyBuilder::fixed(),
+        ColliderBuilder::cuboid(WALL_HALF_THICKNESS, WALL_HALF_SIZE, WALL_HALF_SIZE)
+            .friction(friction),
+    );
+    world
 }
