@@ -3,6 +3,7 @@
 //! (with the instruction set their passes run on, `simd_target.rs`)
 //! into them, the compact solver bodies and their integration.
 
+pub(crate) mod batching_key;
 pub(crate) mod chain_block_solve;
 pub(crate) mod constraint_batches;
 pub(crate) mod contact_solver;

@@ -265,8 +265,21 @@ pub(crate) fn mark_reachable_pairs(
     // looking at a few pairs around each impact instead of every pair.
     let changed_in = &mut scratch.changed_in;
     resize_per_slot(changed_in, records.len(), slot_capacity, 0);
-    let mut settled = false;
-    for pass in 0..MAX_IMPACT_PASSES as u32 {
+    // A candidate whose gap is already closed (`free ≤ 0`, or NaN) is
+    // solved whatever the disturbances ([`earliest_touch`] answers 0
+    // before reading them), and the disturbances decide nothing else: when
+    // every candidate's gap is closed (a resting pile, a settled pyramid),
+    // all are solved and the fixed point need not be found. Written so
+    // that NaN counts as closed, as `earliest_touch` takes it.
+    let any_open = candidates.iter().flatten().any(|cand| cand.free > 0.0);
+    if !any_open {
+        for cand in candidates.iter_mut().flatten() {
+            cand.reachable = true;
+        }
+    }
+    let mut settled = !any_open;
+    let passes = if any_open { MAX_IMPACT_PASSES as u32 } else { 0 };
+    for pass in 0..passes {
         let mut changed = false;
         for cand in candidates.iter_mut().flatten() {
             let [a, b] = cand.bodies.map(|i| i as usize);

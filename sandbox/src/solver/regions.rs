@@ -200,6 +200,12 @@ impl Regions {
         }
     }
 
+    /// The solver index of each region's static stand-in, then the number
+    /// of solver bodies: one more entry than there are regions.
+    pub fn starts(&self) -> &[u32] {
+        &self.starts[..=self.count]
+    }
+
     /// The solver index of region `r`'s static stand-in.
     pub fn start(&self, r: usize) -> u32 {
         self.starts[r]

@@ -20,6 +20,7 @@ use crate::prefetch::{PREFETCH_FROM_BATCHES, prefetch};
 use crate::settings::StepSettings;
 use crate::shared_slice::SharedSlice;
 use crate::slot_visits;
+use crate::solver::batching_key::BatchingKey;
 use crate::solver::chain_block_solve::{BlockPass, ChainBlocks, NO_BLOCK};
 use crate::solver::constraint_batches::ConstraintBatches;
 use crate::solver::contact_solver::{
@@ -160,6 +161,9 @@ pub(crate) struct SolverScratch {
     /// Per batch, the impulses of the step's substeps so far, which the
     /// contacts report.
     step_impulses: Vec<StepImpulses>,
+    /// What the batches were grouped from, so that a step that would group
+    /// them the same way keeps them.
+    batching_key: BatchingKey,
 }
 
 /// Solves one step of `dt` for the awake bodies and the manifolds of
@@ -546,9 +550,11 @@ impl SolverScratch {
     }
 
     /// Groups the manifolds of `slots` into SIMD batches from their body
-    /// pairs alone (see [`crate::solver::constraint_batches`]), then prepares
-    /// each manifold straight into its batch lane and records the lane in
-    /// its slot. `solved` holds each slot's contact, as `slots` does: the
+    /// pairs alone (see [`crate::solver::constraint_batches`]), or keeps
+    /// the last step's batches when they were grouped from the same pairs
+    /// (see [`crate::solver::batching_key`]), then prepares each manifold
+    /// straight into its batch lane and records the lane in its slot.
+    /// `solved` holds each slot's contact, as `slots` does: the
     /// preparation, which visits the slots in batch order (out of order),
     /// reads them there, four bytes a slot rather than a 60-byte record
     /// (on washer, whose regions scatter each batch's slots over the
@@ -562,6 +568,19 @@ impl SolverScratch {
         params: &SolverParams,
         workers: &Workers,
     ) {
+        let starts = self.regions.starts();
+        if !self.batching_key.matches(&self.pairs, far, starts, self.shared) {
+            self.group_into_batches(far, workers);
+            let starts = self.regions.starts();
+            self.batching_key.record(&self.pairs, far, starts, self.shared);
+        }
+        self.prepare_batches(bodies, contacts, solved, params, workers);
+    }
+
+    /// Assigns the solved manifolds to the regions' tasks and groups each
+    /// task's into SIMD batches (see [`crate::solver::constraint_batches`]),
+    /// the near ones first, then the far ones in batches of their own.
+    fn group_into_batches(&mut self, far: &[bool], workers: &Workers) {
         self.regions.assign(&self.pairs);
         // The tasks are batched apart (a batch never mixes two), so each
         // on its own worker.
@@ -602,12 +621,25 @@ impl SolverScratch {
             let stand_in = self.regions.tasks[task].stand_in();
             self.batch_stand_ins.extend(std::iter::repeat_n(stand_in, (end - first) as usize));
         }
-        let count = self.batching.lens.len();
         self.batch_starts.clear();
         self.batch_starts.extend(self.batching.lens.iter().scan(0u32, |start, &len| {
             *start += u32::from(len);
             Some(*start - u32::from(len))
         }));
+    }
+
+    /// Prepares each manifold straight into its batch lane (on the
+    /// workers when the step splits), records the lane in its slot, and
+    /// lists the batches that hold a manifold of a mass-ratio chain.
+    fn prepare_batches(
+        &mut self,
+        bodies: &Bodies,
+        contacts: &PairCache,
+        solved: &[u32],
+        params: &SolverParams,
+        workers: &Workers,
+    ) {
+        let count = self.batching.lens.len();
         resize_for_rewrite(&mut self.batches, count);
         let (mut batches, mut lane_slots) =
             (std::mem::take(&mut self.batches), std::mem::take(&mut self.lane_slots));

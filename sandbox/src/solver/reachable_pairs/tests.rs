@@ -7,7 +7,7 @@ use collide::nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use collide::{Cuboid, Proximity, Shape, Sphere, closest_points};
 
 use crate::rng::Lcg;
-use crate::tolerances::LINEAR_SLOP;
+use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::{BodyDesc, BodyId, StepSettings, World};
 
 const DT: f32 = 1.0 / 60.0;
@@ -211,4 +211,38 @@ fn landing_disturbs_only_the_cubes_that_can_arrive_within_the_step() {
         })
         .collect();
     assert_eq!(reachable, [true, false, false]);
+}
+
+/// A resting column of cubes on the ground, each pair pressed together
+/// (every gap closed, so the fixed point is skipped): every pair with points
+/// is solved, as the rule says of a closed gap (`nearest ≤ speculative
+/// distance + gravity's drift`), and the solver takes all of their points.
+#[test]
+fn resting_column_with_every_gap_closed_solves_every_pair() {
+    let mut world = World::new();
+    let ground = BodyDesc::fixed(Cuboid::new(Vector3::new(50.0, 0.5, 50.0)).into())
+        .with_position(Vector3::new(0.0, -0.5, 0.0));
+    world.add_body(ground).unwrap();
+    for i in 0..6 {
+        add_cube(&mut world, Vector3::new(0.0, 0.5 + i as f32, 0.0), Vector3::zeros());
+    }
+    // Fewer steps than the time to sleep (0.5 s): every cube stays awake.
+    for _ in 0..20 {
+        world.step(DT);
+    }
+    let gravity_drift = DT * DT * 9.81;
+    let with_points: Vec<u32> = (0..world.contacts.pairs.len() as u32)
+        .filter(|&k| world.contacts.pairs[k as usize].point_count > 0)
+        .collect();
+    assert_eq!(with_points.len(), 6, "one manifold under each cube");
+    for &k in &with_points {
+        let c = &world.contacts.pairs[k as usize];
+        assert!(c.nearest <= SPECULATIVE_DISTANCE + gravity_drift, "pair {k} open: {}", c.nearest);
+        assert!(c.reachable, "pair {k}, closed, not solved");
+    }
+    let points: usize = with_points
+        .iter()
+        .map(|&k| usize::from(world.contacts.pairs[k as usize].point_count))
+        .sum();
+    assert_eq!(world.solved_contact_point_count(), points);
 }
