@@ -89,6 +89,14 @@ fn casts(query: &str, kind: &str, engine: &str, n: usize) {
     let ball = Sphere::new(0.25);
     let parry_ball = SharedShape::ball(0.25);
     let shape_cast_row = query == "shape_cast";
+    if engine == "harness" {
+        for i in 0..n {
+            let k = &cases[set[i % set.len()]];
+            let ray = Ray::new(k.origin, k.dir);
+            black_box((&shapes[k.shape], black_box(&k.pose), black_box(&ray)));
+        }
+        return;
+    }
     let run_collide = |n: usize| {
         for i in 0..n {
             let k = &cases[set[i % set.len()]];
@@ -173,6 +181,13 @@ fn points(shape: &str, placement: &str, engine: &str, n: usize) {
     let stream = point_stream(reach);
     let parry_stream = parry_points(&stream);
     let (ours, theirs) = (collide_shape(kind), parry_shape(kind, 1.0));
+    if engine == "harness" {
+        for i in 0..n {
+            let (pose, point) = &stream[i & (STREAM_LEN - 1)];
+            black_box((&ours, black_box(pose), black_box(point)));
+        }
+        return;
+    }
     let run_collide = |n: usize| {
         for i in 0..n {
             let (pose, point) = &stream[i & (STREAM_LEN - 1)];
