@@ -88,6 +88,8 @@ pub fn ground(scene: Scene, size: usize) -> GroundSpec {
 /// Whether the scene lets its bodies sleep when the run does: every body of
 /// `many-pyramids` is created never to sleep (SCENES.md), so that scene
 /// runs with sleeping off in both engines whatever the run asks.
+// `vs_rapier`, which includes this file too, runs no such scene.
+#[allow(dead_code)]
 pub fn may_sleep(scene: Scene) -> bool {
     !matches!(scene, Scene::ManyPyramids)
 }
