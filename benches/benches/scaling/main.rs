@@ -32,6 +32,13 @@
 //! for [`STANDING`]'s 300 steps with sleeping off, where every size has
 //! 11 to 12 contact points a body, and reports their flatness apart.
 //!
+//! **Many pyramids.** A full run then steps box3d's `many-pyramids` at
+//! N = 4, 8, 14 and 28 (880 to 43,120 cubes, SCENES.md) with sleeping off
+//! in both engines, 100 steps each (`many_pyramids`, which also says why),
+//! in a section of its own with its flatness: N × N identical pyramids on a
+//! ground that grows with N, so the contact density is the same at every
+//! size and the goal is 1.3 for the sandbox (issue 41).
+//!
 //! **Timing.** As in `vs_rapier`, the engines alternate in blocks of
 //! [`BLOCK_STEPS`] steps (who goes first alternates too), so a burst of load
 //! from other processes hits both; only step calls are timed.
@@ -42,12 +49,12 @@
 //! is the *peak memory per body*. It is the same measure for both engines,
 //! in one process, without the allocator's own overhead.
 //!
-//! Environment: `SCALING_CASES=falling-boxes1000,pyramid20` runs only those
-//! rows, `SCALING_STEPS=N` runs N steps of every case, `SCALING_NO_SLEEP=1`
+//! Environment: `SCALING_CASES=falling-boxes1000,pyramid20,many-pyramids4`
+//! runs only those rows (the many-pyramids ones in their own section), `SCALING_STEPS=N` runs N steps of every case, `SCALING_NO_SLEEP=1`
 //! keeps every body awake in both engines; a run with any of them prints its
 //! table but writes nothing. Run without `--bench` (as `cargo test
-//! --benches` does) it takes a few steps of the smallest case as a smoke
-//! test.
+//! --benches` does) it checks the many-pyramids layout at every size and
+//! takes a few steps of pyramid 20 and many-pyramids 4 as a smoke test.
 
 #[global_allocator]
 static ALLOC: counting_alloc::CountingAlloc = counting_alloc::CountingAlloc;
@@ -55,6 +62,7 @@ static ALLOC: counting_alloc::CountingAlloc = counting_alloc::CountingAlloc;
 #[path = "../vs_rapier/alternate.rs"]
 mod alternate;
 mod counting_alloc;
+mod many_pyramids;
 // The scene builders and engine wrappers of `vs_rapier`, shared so both
 // benchmarks build the same worlds; this one does not use all of them.
 #[allow(dead_code)]
@@ -108,6 +116,9 @@ const STANDING: [(&str, Scene, usize, usize); 3] = [
 ];
 /// Steps one engine takes before the other takes its turn.
 const BLOCK_STEPS: usize = 30;
+/// Largest relative difference allowed between the engines' body masses
+/// (as in `vs_rapier`: both compute a cube's mass in f32 from its density).
+const MASS_TOLERANCE: f32 = 1e-4;
 /// Steps of the smoke test run when the bench is not invoked with `--bench`.
 const SMOKE_STEPS: usize = 3;
 
@@ -127,25 +138,32 @@ fn run() -> Result<(), Box<dyn Error>> {
     };
     let sleep = std::env::var("SCALING_NO_SLEEP").is_err();
 
+    let every: Vec<_> = CASES.iter().chain(&many_pyramids::CASES).copied().collect();
     let mut cases = match &filter {
-        Some(list) => machine::select(&CASES, |c| c.0, "SCALING_CASES", list)?,
-        None => CASES.to_vec(),
+        Some(list) => machine::select(&every, |c| c.0, "SCALING_CASES", list)?,
+        None => every,
     };
     if let Some(steps) = steps_env {
         cases.iter_mut().for_each(|c| c.3 = steps.max(1));
     }
+    many_pyramids::check_layout()?;
     if !bench_mode {
-        cases = vec![("pyramid20", Scene::Pyramid, 20, SMOKE_STEPS)];
+        cases = vec![
+            ("pyramid20", Scene::Pyramid, 20, SMOKE_STEPS),
+            ("many-pyramids4", Scene::ManyPyramids, 4, SMOKE_STEPS),
+        ];
     }
     let full = bench_mode && filter.is_none() && steps_env.is_none() && sleep;
 
     let load_before = machine::load_average();
-    let mut rows = Vec::new();
+    let (mut rows, mut many) = (Vec::new(), Vec::new());
     for (label, scene, size, steps) in cases {
-        eprintln!("scaling: {label} ({steps} steps)...");
-        let row = run_case(label, scene, size, steps, sleep)?;
+        let sleeps = sleep && layout::may_sleep(scene);
+        let sleeping = if sleeps { "" } else { ", sleeping off" };
+        eprintln!("scaling: {label} ({steps} steps{sleeping})...");
+        let row = run_case(label, scene, size, steps, sleeps)?;
         eprintln!("scaling: {}", table::row_line(&row));
-        rows.push(row);
+        if scene == Scene::ManyPyramids { many.push(row) } else { rows.push(row) }
     }
     let mut standing = Vec::new();
     if full {
@@ -158,14 +176,15 @@ fn run() -> Result<(), Box<dyn Error>> {
     }
     let load_after = machine::load_average();
 
-    let markdown = table::markdown(&rows, &standing, sleep, &load_before, &load_after);
+    let markdown = table::markdown(&rows, &standing, &many, sleep, &load_before, &load_after);
     println!("{markdown}");
     if full {
         let dir = env!("CARGO_MANIFEST_DIR");
         let path = format!("{dir}/SCALING.md");
         std::fs::write(&path, &markdown).map_err(|e| format!("writing {path}: {e}"))?;
-        table::plot_time(&rows, &format!("{dir}/plots/scaling-time.svg"))?;
-        table::plot_memory(&rows, &format!("{dir}/plots/scaling-memory.svg"))?;
+        let plotted: Vec<_> = rows.iter().chain(&many).cloned().collect();
+        table::plot_time(&plotted, &format!("{dir}/plots/scaling-time.svg"))?;
+        table::plot_memory(&plotted, &format!("{dir}/plots/scaling-memory.svg"))?;
         eprintln!("scaling: wrote {path} and the plots");
     } else if bench_mode {
         eprintln!("scaling: partial run, SCALING.md left as it is");
@@ -173,6 +192,9 @@ fn run() -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
+/// Builds both engines on `scene` at `size` (each checked against
+/// `layout`: the sandbox body by body, both by mass), with sleeping on or
+/// off in both, steps them `steps` times in alternation and measures them.
 fn run_case(
     label: &'static str,
     scene: Scene,
@@ -182,12 +204,18 @@ fn run_case(
 ) -> Result<Row, Box<dyn Error>> {
     let specs = layout::dynamic_bodies(scene, size)?;
     let settings = StepSettings { sleep_enabled: sleep, ..StepSettings::default() };
+    let ground = layout::ground(scene, size);
 
     counting_alloc::reset(Tag::Sandbox);
     let mut ours =
         counted(Tag::Sandbox, || SandboxSide::build_with(scene, size, &specs, settings))?;
     counting_alloc::reset(Tag::Rapier);
-    let mut theirs = counted(Tag::Rapier, || RapierSide::build_with(&specs, sleep))?;
+    let mut theirs = counted(Tag::Rapier, || RapierSide::build_on(ground, &specs, sleep))?;
+    for (k, (a, b)) in ours.masses().into_iter().zip(theirs.masses()).enumerate() {
+        if !((a - b).abs() <= MASS_TOLERANCE * a.abs().max(b.abs())) {
+            return Err(format!("{label}: body {k} weighs {a} kg here, {b} kg in rapier").into());
+        }
+    }
 
     let tags = [Tag::Sandbox, Tag::Rapier];
     let wall = alternate(&mut [&mut ours, &mut theirs], steps, BLOCK_STEPS, |k, block| {

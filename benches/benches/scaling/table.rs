@@ -66,10 +66,12 @@ pub fn row_line(r: &Row) -> String {
 /// The whole report.
 ///
 /// `standing` holds the standing pyramids run with sleeping off, reported
-/// in a section of their own (none in a partial run).
+/// in a section of their own (none in a partial run), and `many` the
+/// `many-pyramids` sweep, in another (none if not run).
 pub fn markdown(
     rows: &[Row],
     standing: &[Row],
+    many: &[Row],
     sleep: bool,
     load_before: &str,
     load_after: &str,
@@ -140,11 +142,38 @@ density.\n"
         let _ = writeln!(out);
         write_flatness(&mut out, standing);
     }
+    if !many.is_empty() {
+        let _ = writeln!(out, "\n## Many pyramids, sleeping off\n");
+        let _ = writeln!(
+            out,
+            "box3d's `many-pyramids` (SCENES.md): N × N pyramids of 55 cubes (base 10, density \
+100) on a ground of half-width 5.5 N, with sleeping off in both engines, as the scene asks. \
+Every size holds the same pyramids, so the contact density is the same and the time per body \
+shows how each engine's cost grows with the number of bodies alone. Steps: {} at every size \
+(a full run takes {}, box3d's count for the scene).\n",
+            steps_of(many),
+            crate::many_pyramids::STEPS
+        );
+        write_rows(&mut out, many);
+        let _ = writeln!(
+            out,
+            "\nLargest over smallest µs/step/body across the sizes (the goal is at most 1.3 for \
+the sandbox, issue 41):\n"
+        );
+        write_flatness(&mut out, many);
+    }
     let _ = writeln!(
         out,
         "\n![time per body](plots/scaling-time.svg)\n\n![memory per body](plots/scaling-memory.svg)"
     );
     out
+}
+
+/// The steps of `rows`, or their range where they differ.
+fn steps_of(rows: &[Row]) -> String {
+    let lo = rows.iter().map(|r| r.steps).min().unwrap_or(0);
+    let hi = rows.iter().map(|r| r.steps).max().unwrap_or(0);
+    if lo == hi { lo.to_string() } else { format!("{lo} to {hi}") }
 }
 
 /// The table of `rows`: both engines' time and memory, and their ratios.

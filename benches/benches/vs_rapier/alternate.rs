@@ -2,6 +2,8 @@
 //! `threads`): the engines take turns in blocks of steps, the first of each
 //! round rotating, so a burst of load from other processes hits all of
 //! them rather than one; only the step calls are timed.
+// Each bench that includes this file uses one of its two functions.
+#![allow(dead_code)]
 
 use std::time::{Duration, Instant};
 
@@ -17,7 +19,21 @@ pub fn alternate(
     block: usize,
     around: impl Fn(usize, &mut dyn FnMut()),
 ) -> Vec<Duration> {
-    let mut wall = vec![Duration::ZERO; engines.len()];
+    let rounds = alternate_rounds(engines, steps, block, around);
+    rounds.iter().map(|times| times.iter().sum()).collect()
+}
+
+/// As [`alternate`], but returns every engine's wall time of each round
+/// (block) apart, in order: within one round all engines step the same
+/// stretch of the run under nearly the same load, so per-round ratios
+/// compare like with like.
+pub fn alternate_rounds(
+    engines: &mut [&mut dyn Engine],
+    steps: usize,
+    block: usize,
+    around: impl Fn(usize, &mut dyn FnMut()),
+) -> Vec<Vec<Duration>> {
+    let mut times = vec![Vec::new(); engines.len()];
     let (mut start, mut round) = (0, 0);
     while start < steps {
         let end = (start + block.max(1)).min(steps);
@@ -25,15 +41,11 @@ pub fn alternate(
             let k = (turn + round) % engines.len();
             let engine = &mut *engines[k];
             let t = Instant::now();
-            around(k, &mut || {
-                for _ in start..end {
-                    engine.step();
-                }
-            });
-            wall[k] += t.elapsed();
+            around(k, &mut || engine.steps(end - start));
+            times[k].push(t.elapsed());
         }
         start = end;
         round += 1;
     }
-    wall
+    times
 }

@@ -21,6 +21,14 @@ pub trait Engine {
     fn name(&self) -> &'static str;
     /// Advances one step of 1/60 s.
     fn step(&mut self);
+    /// Advances `n` steps. An engine that runs several worlds at once
+    /// (the `threads` bench's independent copies) overrides it so that its
+    /// worlds run the whole block without waiting for each other.
+    fn steps(&mut self, n: usize) {
+        for _ in 0..n {
+            self.step();
+        }
+    }
     /// What the engine's own contacts say after the last step.
     fn contacts(&self) -> ContactSummary;
     /// The pose of every dynamic body in creation order (`None` once the

@@ -3,6 +3,8 @@
 //! that the rapier side is built from. `sandbox_side` checks this list body
 //! by body against the world `sandbox::build_scene` made, so a difference
 //! between the two builds stops the run instead of skewing the comparison.
+//! Besides the common scenes it transcribes box3d's `many-pyramids` (its
+//! own ground, density and sleeping), for the scaling sweep.
 
 use nalgebra::{Point3, UnitQuaternion, Vector3};
 use sandbox::Scene;
@@ -13,8 +15,12 @@ pub const CUBE_HALF: f32 = 0.5;
 pub const GROUND_HALF: [f32; 3] = [50.0, 0.5, 50.0];
 /// Centre height of the ground cuboid, so its top face is at y = 0.
 pub const GROUND_Y: f32 = -0.5;
-/// Density of every dynamic body, kg/m³.
+/// Density of every dynamic body of the SCENES.md common scenes, kg/m³.
 pub const DENSITY: f32 = 1000.0;
+/// Density of `many-pyramids`' cubes, kg/m³ (box3d's 100, SCENES.md).
+pub const MANY_PYRAMIDS_DENSITY: f32 = 100.0;
+/// Cubes along the base of each of `many-pyramids`' small pyramids.
+pub const SMALL_PYRAMID_BASE: usize = 10;
 /// Friction coefficient of every body, ground included.
 pub const FRICTION: f32 = 0.6;
 /// Restitution coefficient of every body, ground included.
@@ -54,11 +60,53 @@ impl ShapeSpec {
     }
 }
 
+/// The static ground cuboid a scene stands on, centred on the y axis.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GroundSpec {
+    /// Half-extents, metres.
+    pub half_extents: [f32; 3],
+    /// Height of its centre, metres (its top face is at y = 0 in every scene).
+    pub centre_y: f32,
+}
+
+/// The ground common to SCENES.md's scenes: (50, 0.5, 50) centred at y = -0.5.
+pub const COMMON_GROUND: GroundSpec = GroundSpec { half_extents: GROUND_HALF, centre_y: GROUND_Y };
+
+/// The ground of `scene` at `size`: the common one, or for `many-pyramids`
+/// a cuboid of half-extents (g, 1, g) centred at y = -1 with
+/// g = 0.5 · 11 · N (SCENES.md, "box3d's benchmark scenes").
+pub fn ground(scene: Scene, size: usize) -> GroundSpec {
+    match scene {
+        Scene::ManyPyramids => {
+            let g = many_pyramids_half_width(size);
+            GroundSpec { half_extents: [g, 1.0, g], centre_y: -1.0 }
+        }
+        _ => COMMON_GROUND,
+    }
+}
+
+/// Whether the scene lets its bodies sleep when the run does: every body of
+/// `many-pyramids` is created never to sleep (SCENES.md), so that scene
+/// runs with sleeping off in both engines whatever the run asks.
+// `vs_rapier`, which includes this file too, runs no such scene.
+#[allow(dead_code)]
+pub fn may_sleep(scene: Scene) -> bool {
+    !matches!(scene, Scene::ManyPyramids)
+}
+
+/// `many-pyramids`' g, the ground's half-width: 0.5 · 11 · N, exact in f32
+/// (a multiple of 0.5 far below 2²³).
+fn many_pyramids_half_width(n: usize) -> f32 {
+    CUBE_HALF * n as f32 * (SMALL_PYRAMID_BASE as f32 + 1.0)
+}
+
 /// One dynamic body in creation order.
 #[derive(Clone, Debug)]
 pub struct BodySpec {
     /// Its shape.
     pub shape: ShapeSpec,
+    /// Its density, kg/m³.
+    pub density: f32,
     /// Start position of the shape frame, metres.
     pub position: Vector3<f32>,
     /// Start orientation of the shape frame.
@@ -66,10 +114,11 @@ pub struct BodySpec {
 }
 
 /// The dynamic bodies of `scene` at `size`, in SCENES.md's creation order
-/// (the ground, created first, is implied).
+/// (the ground, created first, is [`ground`]'s).
 pub fn dynamic_bodies(scene: Scene, size: usize) -> Result<Vec<BodySpec>, collide::HullError> {
     let cube = |x: f32, y: f32| BodySpec {
         shape: ShapeSpec::Cube,
+        density: DENSITY,
         position: Vector3::new(x, y, 0.0),
         rotation: UnitQuaternion::identity(),
     };
@@ -111,14 +160,15 @@ pub fn dynamic_bodies(scene: Scene, size: usize) -> Result<Vec<BodySpec>, collid
                     (0.1 * (k % 7) as f32, 0.1 * (k % 5) as f32, 0.1 * (k % 3) as f32);
                 out.push(BodySpec {
                     shape,
+                    density: DENSITY,
                     position: Vector3::new((col - 4.5) * 1.5, 2.0 + layer * 1.5, (row - 4.5) * 1.5),
                     rotation: UnitQuaternion::from_euler_angles(roll, pitch, yaw),
                 });
             }
         }
+        Scene::ManyPyramids => many_pyramids(size, &mut out),
         // Compared with box3d itself (benches/VS_BOX3D.md), not with rapier.
         Scene::LargePyramid
-        | Scene::ManyPyramids
         | Scene::ConvexPile
         | Scene::Washer
         | Scene::Junkyard
@@ -133,4 +183,40 @@ pub fn dynamic_bodies(scene: Scene, size: usize) -> Result<Vec<BodySpec>, collid
         }
     }
     Ok(out)
+}
+
+/// `many-pyramids` at N (SCENES.md): N × N pyramids of base 10, pyramid row
+/// a (in z) outermost, then column b (in x), then layer i, then cube j.
+///
+/// SCENES.md writes row a's z in closed form, −g + 1 + a · 2(g − 1)/(N − 1);
+/// box3d's file, which SCENES.md defers to, adds the f32 spacing up row by
+/// row instead, and so does this transcription, so that both engines start
+/// at the same bits (the two forms differ by rounding only, a few ulps of
+/// g; the scaling bench's smoke test checks that bound). Every x and y is a
+/// multiple of 0.5 of a few hundred at most, so exact in f32.
+fn many_pyramids(n: usize, out: &mut Vec<BodySpec>) {
+    let g = many_pyramids_half_width(n);
+    // Infinite for N = 1, whose single row never adds it.
+    let spacing_z = 2.0 * (g - 1.0) / (n as f32 - 1.0);
+    let mut z = -g + 1.0;
+    for _a in 0..n {
+        for b in 0..n {
+            let centre_x = -g + (SMALL_PYRAMID_BASE as f32 + 1.0) * b as f32 + 1.0;
+            for i in 0..SMALL_PYRAMID_BASE {
+                for j in i..SMALL_PYRAMID_BASE {
+                    out.push(BodySpec {
+                        shape: ShapeSpec::Cube,
+                        density: MANY_PYRAMIDS_DENSITY,
+                        position: Vector3::new(
+                            0.5 * i as f32 + (j - i) as f32 + centre_x,
+                            i as f32 + 0.5,
+                            z,
+                        ),
+                        rotation: UnitQuaternion::identity(),
+                    });
+                }
+            }
+        }
+        z += spacing_z;
+    }
 }

@@ -3,7 +3,8 @@
 //! contact recycling on) and no `parallel` feature, so one thread (with
 //! this crate's `rapier-parallel` feature, a pool of one thread unless
 //! `set_threads` is called). Every
-//! collider has density 1000, friction 0.6 and restitution 0; rapier's
+//! collider has its specification's density (1000, or `many-pyramids`'
+//! 100), friction 0.6 and restitution 0; rapier's
 //! default friction combine rule (the average) then gives 0.6 for every
 //! pair, as the sandbox's geometric mean does, and `contacts` reports the
 //! combined coefficient so the run can check it.
@@ -17,8 +18,8 @@ use rapier3d::prelude::{
 
 use crate::engine::{ContactSummary, EMPTY_RANGE, Engine, widen};
 use crate::layout::{
-    BodySpec, CAPSULE_HALF_HEIGHT, CAPSULE_RADIUS, CUBE_HALF, DENSITY, FRICTION, GROUND_HALF,
-    GROUND_Y, RESTITUTION, SPHERE_RADIUS, ShapeSpec,
+    BodySpec, CAPSULE_HALF_HEIGHT, CAPSULE_RADIUS, COMMON_GROUND, CUBE_HALF, FRICTION, GroundSpec,
+    RESTITUTION, SPHERE_RADIUS, ShapeSpec,
 };
 
 /// The rapier world of one scene.
@@ -28,15 +29,23 @@ pub struct RapierSide {
 }
 
 impl RapierSide {
-    /// Builds the ground, then `specs` in order; with `can_sleep` false no
-    /// body ever sleeps (the sandbox's `--no-sleep`).
+    /// Builds the common ground, then `specs` in order; with `can_sleep`
+    /// false no body ever sleeps (the sandbox's `--no-sleep`).
     pub fn build_with(specs: &[BodySpec], can_sleep: bool) -> Result<Self, Box<dyn Error>> {
+        Self::build_on(COMMON_GROUND, specs, can_sleep)
+    }
+
+    /// Builds `ground`, then `specs` in order, as [`Self::build_with`] does.
+    pub fn build_on(
+        ground: GroundSpec,
+        specs: &[BodySpec],
+        can_sleep: bool,
+    ) -> Result<Self, Box<dyn Error>> {
         let mut world = PhysicsWorld::new();
+        let [hx, hy, hz] = ground.half_extents;
         world.insert(
-            RigidBodyBuilder::fixed().translation(Vector::new(0.0, GROUND_Y, 0.0)),
-            ColliderBuilder::cuboid(GROUND_HALF[0], GROUND_HALF[1], GROUND_HALF[2])
-                .friction(FRICTION)
-                .restitution(RESTITUTION),
+            RigidBodyBuilder::fixed().translation(Vector::new(0.0, ground.centre_y, 0.0)),
+            ColliderBuilder::cuboid(hx, hy, hz).friction(FRICTION).restitution(RESTITUTION),
         );
         let mut bodies = Vec::with_capacity(specs.len());
         for spec in specs {
@@ -53,7 +62,7 @@ impl RapierSide {
                         .ok_or("rapier could not hull the icosahedron")?
                 }
             }
-            .density(DENSITY)
+            .density(spec.density)
             .friction(FRICTION)
             .restitution(RESTITUTION);
             let (p, q) = (spec.position, spec.rotation.quaternion());

@@ -11,8 +11,7 @@ use sandbox::{BodyId, BodyKind, Scene, StepSettings, World, build_scene};
 
 use crate::engine::{ContactSummary, EMPTY_RANGE, Engine, widen};
 use crate::layout::{
-    BodySpec, CAPSULE_HALF_HEIGHT, CAPSULE_RADIUS, CUBE_HALF, GROUND_HALF, GROUND_Y, SPHERE_RADIUS,
-    ShapeSpec,
+    BodySpec, CAPSULE_HALF_HEIGHT, CAPSULE_RADIUS, CUBE_HALF, GroundSpec, SPHERE_RADIUS, ShapeSpec,
 };
 
 /// One step, seconds.
@@ -37,7 +36,7 @@ impl SandboxSide {
     ) -> Result<Self, Box<dyn Error>> {
         let mut world = World::with_settings(settings).expect("valid settings");
         let bodies = build_scene(&mut world, scene, size)?;
-        check_ground(&world)?;
+        check_ground(&world, crate::layout::ground(scene, size))?;
         if bodies.len() != specs.len() {
             return Err(format!(
                 "{scene} {size}: sandbox built {} bodies, SCENES.md says {}",
@@ -67,17 +66,18 @@ impl SandboxSide {
     }
 }
 
-/// The ground must be the first body: fixed, (50, 0.5, 50), centred at y = -0.5.
-fn check_ground(world: &World) -> Result<(), Box<dyn Error>> {
+/// The ground must be the first body: fixed, the cuboid of `spec`, centred
+/// where it says.
+fn check_ground(world: &World, spec: GroundSpec) -> Result<(), Box<dyn Error>> {
     let ground = world.bodies().next().ok_or("the world is empty")?;
     let ok = world.kind(ground) == Some(BodyKind::Fixed)
         && world.pose(ground).is_some_and(|p| {
-            (p.translation.vector - nalgebra::Vector3::new(0.0, GROUND_Y, 0.0)).norm()
+            (p.translation.vector - nalgebra::Vector3::new(0.0, spec.centre_y, 0.0)).norm()
                 <= POSE_TOLERANCE
                 && p.rotation.angle() <= POSE_TOLERANCE
         })
         && matches!(world.shape(ground), Some(Shape::Cuboid(c))
-            if c.half_extents == nalgebra::Vector3::from(GROUND_HALF));
+            if c.half_extents == nalgebra::Vector3::from(spec.half_extents));
     if ok { Ok(()) } else { Err("the sandbox ground differs from SCENES.md".into()) }
 }
 
