@@ -17,6 +17,12 @@
 //! The heights are summed in the order of `normal.dot(p) − offset` (no fused
 //! multiply-add), and of equal heights the face listed first wins, so the
 //! scan picks exactly the face a loop over the faces with `>` would pick.
+//!
+//! The same scan, with a zero subtracted from each real face's dot product
+//! instead of its offset, finds the face whose normal is most aligned with
+//! a direction ([`FacePlanes::most_aligned`]): the first step of a hull's
+//! supporting feature (`manifold::supporting_feature`), which read the faces
+//! 40 bytes apart with a branch per face.
 
 use nalgebra::Vector3;
 
@@ -35,12 +41,16 @@ struct PlaneBlock {
     ny: [f32; BLOCK],
     nz: [f32; BLOCK],
     offset: [f32; BLOCK],
+    /// What [`FacePlanes::most_aligned`] subtracts: 0 for a face (so the
+    /// height is the dot product itself, bit for bit), +∞ for a padding
+    /// lane, which then never wins.
+    pad: [f32; BLOCK],
 }
 
 /// The face planes of a hull, in blocks of [`BLOCK`] lanes.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct FacePlanes {
-    blocks: Box<[PlaneBlock]>,
+    blocks: std::sync::Arc<[PlaneBlock]>,
 }
 
 impl FacePlanes {
@@ -58,6 +68,7 @@ impl FacePlanes {
                     ny: core::array::from_fn(|l| lane(l, &|f| f.normal.y, 0.0)),
                     nz: core::array::from_fn(|l| lane(l, &|f| f.normal.z, 0.0)),
                     offset: core::array::from_fn(|l| lane(l, &|f| f.offset, f32::INFINITY)),
+                    pad: core::array::from_fn(|l| lane(l, &|_| 0.0, f32::INFINITY)),
                 }
             })
             .collect();
@@ -69,11 +80,21 @@ impl FacePlanes {
     /// point, whose heights are all NaN).
     #[inline]
     pub(crate) fn highest(&self, p: &Vector3<f32>) -> Option<usize> {
-        highest_plane(&self.blocks, p.x, p.y, p.z)
+        highest_plane(&self.blocks, p.x, p.y, p.z, false)
+    }
+
+    /// The first face whose normal has the largest dot product with `dir`
+    /// (`n · dir` largest; exactly the face a loop over the faces keeping
+    /// the first `>` picks), or `None` when no dot product beats −∞ (no
+    /// faces, or a NaN direction).
+    #[inline]
+    pub(crate) fn most_aligned(&self, dir: &Vector3<f32>) -> Option<usize> {
+        highest_plane(&self.blocks, dir.x, dir.y, dir.z, true)
     }
 }
 
-/// The scan: per lane, the largest height and the first block that gave it
+/// The scan: per lane, the largest height (`n · p` less the offset, or
+/// less the padding term for `aligned`) and the first block that gave it
 /// (`>` with selects, so a NaN height never replaces a maximum); then the
 /// largest of the lane maxima, and of the lanes holding it the one whose
 /// face comes first. Multiversioned as the support kernel is; products are
@@ -89,13 +110,14 @@ impl FacePlanes {
     "x86_64+sse4.1",
     "aarch64+neon"
 ))]
-fn highest_plane(blocks: &[PlaneBlock], px: f32, py: f32, pz: f32) -> Option<usize> {
+fn highest_plane(blocks: &[PlaneBlock], px: f32, py: f32, pz: f32, aligned: bool) -> Option<usize> {
     let mut best = [f32::NEG_INFINITY; BLOCK];
     let mut best_block = [0u32; BLOCK];
     for (b, block) in blocks.iter().enumerate() {
+        let sub = if aligned { &block.pad } else { &block.offset };
         let mut heights = [0.0f32; BLOCK];
         for l in 0..BLOCK {
-            heights[l] = (block.nx[l] * px + block.ny[l] * py + block.nz[l] * pz) - block.offset[l];
+            heights[l] = (block.nx[l] * px + block.ny[l] * py + block.nz[l] * pz) - sub[l];
         }
         for l in 0..BLOCK {
             let better = heights[l] > best[l];
@@ -169,5 +191,61 @@ mod tests {
         }
         let nan = Vector3::new(f32::NAN, 0.0, 0.0);
         assert_eq!(cube.face_planes().highest(&nan), None);
+    }
+
+    /// The first face of largest `n · dir`, by a plain loop over the faces.
+    fn aligned_by_loop(hull: &ConvexHull, dir: &Vector3<f32>) -> Option<usize> {
+        let mut best = None;
+        let mut best_dot = f32::NEG_INFINITY;
+        for (i, face) in hull.faces().iter().enumerate() {
+            let d = face.normal.dot(dir);
+            if d > best_dot {
+                best_dot = d;
+                best = Some(i);
+            }
+        }
+        best
+    }
+
+    /// The aligned scan against the loop, over hulls of one to many blocks
+    /// of faces, directions of every scale, and a cube's exact ties (along
+    /// its edges and corners, where two or three faces share the largest dot
+    /// product and the first must win); a NaN direction finds none, and a
+    /// zero one the first face, as the loop does.
+    #[test]
+    fn the_aligned_scan_picks_the_loops_face() {
+        for n in [4usize, 10, 20, 100, 1000] {
+            let points: Vec<Point3<f32>> = (0..n)
+                .map(|i| {
+                    let (t, z) = (i as f32 * 2.4, 1.0 - 2.0 * (i as f32 + 0.5) / n as f32);
+                    let r = (1.0 - z * z).sqrt();
+                    Point3::new(r * t.cos(), r * t.sin(), z)
+                })
+                .collect();
+            let hull = ConvexHull::new(&points).unwrap();
+            for k in 0..500 {
+                let k = k as f32;
+                let scale = [1e-3f32, 1.0, 1e3][k as usize % 3];
+                let d = Vector3::new((k * 0.37).sin(), (k * 0.91).cos(), (k * 0.13).sin()) * scale;
+                let got = hull.face_planes().most_aligned(&d);
+                assert_eq!(got, aligned_by_loop(&hull, &d), "n = {n}, {d:?}");
+            }
+        }
+        let corners: Vec<Point3<f32>> = (0..8)
+            .map(|i| Point3::new((i & 1) as f32, ((i >> 1) & 1) as f32, (i >> 2) as f32))
+            .collect();
+        let cube = ConvexHull::new(&corners).unwrap();
+        for d in [
+            Vector3::new(1.0, 1.0, 0.0),
+            Vector3::new(-1.0, 0.0, -1.0),
+            Vector3::new(1.0, -1.0, 1.0),
+            Vector3::new(0.0, 0.0, -2.0),
+            Vector3::zeros(),
+        ] {
+            assert_eq!(cube.face_planes().most_aligned(&d), aligned_by_loop(&cube, &d), "{d:?}");
+        }
+        assert_eq!(cube.face_planes().most_aligned(&Vector3::zeros()), Some(0));
+        let nan = Vector3::new(0.0, f32::NAN, 0.0);
+        assert_eq!(cube.face_planes().most_aligned(&nan), None);
     }
 }

@@ -139,18 +139,14 @@ pub(crate) fn supporting_feature(
             ((2 * k) as u32 + u32::from(sign > 0.0), Some(normal))
         }
         Shape::ConvexHull(h) => {
-            let mut best = None;
-            let mut best_dot = f32::NEG_INFINITY;
-            for (i, f) in h.faces().iter().enumerate() {
-                let d = f.normal.dot(&dir_local);
-                if d > best_dot {
-                    best_dot = d;
-                    best = Some(i);
-                }
-            }
-            let face = best.map(|i| (i, &h.faces()[i]));
+            // The first face of largest `n · dir` (none for a NaN
+            // direction), by the SIMD scan of the face planes.
+            let face = h.face_planes().most_aligned(&dir_local).and_then(|i| {
+                let f = h.faces().get(i)?;
+                Some((i, f, f.normal.dot(&dir_local)))
+            });
             match face {
-                Some((i, f)) if f.vertices.len() <= MAX_POLYGON_VERTICES => {
+                Some((i, f, best_dot)) if f.vertices.len() <= MAX_POLYGON_VERTICES => {
                     let vertices =
                         || f.vertices.iter().filter_map(|&v| h.vertices().get(v as usize));
                     if !edges || best_dot > MIN_HULL_FACE_COSINE {

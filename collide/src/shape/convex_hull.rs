@@ -4,6 +4,8 @@
 //! adjacency graph (exactly the polytope's edges) that hill-climbing support
 //! strategies walk.
 
+use std::sync::Arc;
+
 use nalgebra::{Isometry3, Point3, Unit, Vector3};
 
 use crate::aabb::Aabb;
@@ -47,18 +49,23 @@ pub struct HullFace {
 /// set with [`with_strategy`](ConvexHull::with_strategy).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConvexHull {
-    /// (This and every other list: boxed slices, not vectors: they never
+    /// (This and every other list: shared slices, not vectors: they never
     /// grow, and the 8 bytes saved on each keep a hull, and so every
     /// [`Shape`](crate::Shape), within 208 bytes with the bounding radius
-    /// and the face planes added.)
-    vertices: Box<[Point3<f32>]>,
-    faces: Box<[HullFace]>,
-    /// The faces' planes in SIMD lanes, for point projection's scan.
+    /// and the face planes added. Shared, so that a clone costs no copy and
+    /// the bodies of a scene that clone one hull, junkyard's 10,584 rocks,
+    /// read one copy of its lists that stays in cache, instead of one copy
+    /// each, a cache miss per body in the broad phase's boxes and the
+    /// narrow phase's support and face scans.)
+    vertices: Arc<[Point3<f32>]>,
+    faces: Arc<[HullFace]>,
+    /// The faces' planes in SIMD lanes, for point projection's scan and
+    /// the supporting face's (`manifold::supporting_feature`).
     face_planes: hull::FacePlanes,
     /// `neighbors[adjacency_start[v]..adjacency_start[v + 1]]` are the vertices
     /// sharing an edge with vertex `v`.
-    adjacency_start: Box<[u32]>,
-    neighbors: Box<[u32]>,
+    adjacency_start: Arc<[u32]>,
+    neighbors: Arc<[u32]>,
     tolerance: f32,
     /// The largest distance of a vertex from the hull's origin.
     radius: f32,
@@ -70,9 +77,9 @@ pub struct ConvexHull {
     /// The concrete strategy in use (never `Auto`).
     strategy: SupportStrategy,
     /// The vertices in SIMD lanes, for `BruteForceSimd`.
-    soa: Option<SoaVertices>,
+    soa: Option<Arc<SoaVertices>>,
     /// The direction table, for `CubeMap`.
-    cube_map: Option<CubeMap>,
+    cube_map: Option<Arc<CubeMap>>,
 }
 
 impl ConvexHull {
@@ -139,11 +146,11 @@ impl ConvexHull {
         let hull = Self {
             radius,
             inradius,
-            vertices: polytope.vertices.into_boxed_slice(),
+            vertices: polytope.vertices.into(),
             face_planes: hull::FacePlanes::new(&polytope.faces),
-            faces: polytope.faces.into_boxed_slice(),
-            adjacency_start: polytope.adjacency_start.into_boxed_slice(),
-            neighbors: polytope.neighbors.into_boxed_slice(),
+            faces: polytope.faces.into(),
+            adjacency_start: polytope.adjacency_start.into(),
+            neighbors: polytope.neighbors.into(),
             tolerance: cloud.tolerance as f32,
             strategy: SupportStrategy::BruteForce,
             soa: None,
@@ -175,7 +182,7 @@ impl ConvexHull {
         self.strategy = strategy.resolve(self.vertices.len());
         self.soa = match self.strategy {
             SupportStrategy::BruteForceSimd => {
-                Some(self.soa.take().unwrap_or_else(|| SoaVertices::new(&self.vertices)))
+                Some(self.soa.take().unwrap_or_else(|| Arc::new(SoaVertices::new(&self.vertices))))
             }
             _ => None,
         };
@@ -183,7 +190,7 @@ impl ConvexHull {
             SupportStrategy::CubeMap => Some(
                 self.cube_map
                     .take()
-                    .unwrap_or_else(|| CubeMap::new(&self.vertices, self.adjacency())),
+                    .unwrap_or_else(|| Arc::new(CubeMap::new(&self.vertices, self.adjacency()))),
             ),
             _ => None,
         };
@@ -381,7 +388,7 @@ impl ConvexHull {
         }
         let origin = self.vertices[0].coords.cast::<f64>();
         let mut six_volume = 0.0f64;
-        for face in &self.faces {
+        for face in self.faces.iter() {
             let at = |i: u32| self.vertices[i as usize].coords.cast::<f64>() - origin;
             let a = at(face.vertices[0]);
             for w in face.vertices[1..].windows(2) {
@@ -443,7 +450,7 @@ impl SupportMap for ConvexHull {
         }
         let mut min = Point3::from(Vector3::repeat(f32::INFINITY));
         let mut max = Point3::from(Vector3::repeat(f32::NEG_INFINITY));
-        for v in &self.vertices {
+        for v in self.vertices.iter() {
             let p = pose * v;
             min = min.inf(&p);
             max = max.sup(&p);

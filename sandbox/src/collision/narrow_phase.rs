@@ -542,8 +542,15 @@ fn touch_began(bodies: &Bodies, key: ShapeKey, manifold: &Manifold, first: f32) 
 /// dynamic body while the other is active.
 fn wake_touched(records: &[BodyRecord], active: &[bool], a: usize, b: usize, out: &mut Vec<u32>) {
     for (me, other) in [(a, b), (b, a)] {
+        // An active body is awake (`active` is alive, awake and not
+        // fixed), so only an inactive one needs its record read: two
+        // awake bodies, the usual touching pair, skip both records'
+        // cache lines.
+        if !active[other] || active[me] {
+            continue;
+        }
         let r = &records[me];
-        if active[other] && r.kind == BodyKind::Dynamic && !r.awake {
+        if r.kind == BodyKind::Dynamic && !r.awake {
             out.push(me as u32);
         }
     }
