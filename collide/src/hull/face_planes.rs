@@ -147,20 +147,53 @@ fn highest_plane(blocks: &[PlaneBlock], px: f32, py: f32, pz: f32, aligned: bool
 mod tests {
     use nalgebra::{Point3, Vector3};
 
-    use crate::shape::ConvexHull;
+    use crate::shape::{ConvexHull, HullFace};
 
-    /// The first face of largest height, by a plain loop over the faces.
-    fn by_loop(hull: &ConvexHull, p: &Vector3<f32>) -> Option<usize> {
-        let mut top = None;
-        let mut top_height = f32::NEG_INFINITY;
+    /// The first face of largest `score`, by a plain loop over the faces:
+    /// the reference both scans must agree with (NaN never wins).
+    fn first_best_by_loop(hull: &ConvexHull, score: impl Fn(&HullFace) -> f32) -> Option<usize> {
+        let mut best = None;
+        let mut best_score = f32::NEG_INFINITY;
         for (i, face) in hull.faces().iter().enumerate() {
-            let height = face.normal.dot(p) - face.offset;
-            if height > top_height {
-                top_height = height;
-                top = Some(i);
+            let s = score(face);
+            if s > best_score {
+                best_score = s;
+                best = Some(i);
             }
         }
-        top
+        best
+    }
+
+    /// The first face of largest height of `p` above it.
+    fn by_loop(hull: &ConvexHull, p: &Vector3<f32>) -> Option<usize> {
+        first_best_by_loop(hull, |face| face.normal.dot(p) - face.offset)
+    }
+
+    /// The first face of largest `n · dir`.
+    fn aligned_by_loop(hull: &ConvexHull, dir: &Vector3<f32>) -> Option<usize> {
+        first_best_by_loop(hull, |face| face.normal.dot(dir))
+    }
+
+    /// The hull of `n` points spread over the unit sphere (many faces,
+    /// across several blocks).
+    fn sphere_hull(n: usize) -> ConvexHull {
+        let points: Vec<Point3<f32>> = (0..n)
+            .map(|i| {
+                let (t, z) = (i as f32 * 2.4, 1.0 - 2.0 * (i as f32 + 0.5) / n as f32);
+                let r = (1.0 - z * z).sqrt();
+                Point3::new(r * t.cos(), r * t.sin(), z)
+            })
+            .collect();
+        ConvexHull::new(&points).unwrap()
+    }
+
+    /// The unit cube as a hull: exact ties between faces over its edges and
+    /// corners.
+    fn cube_hull() -> ConvexHull {
+        let corners: Vec<Point3<f32>> = (0..8)
+            .map(|i| Point3::new((i & 1) as f32, ((i >> 1) & 1) as f32, (i >> 2) as f32))
+            .collect();
+        ConvexHull::new(&corners).unwrap()
     }
 
     #[test]
@@ -168,43 +201,19 @@ mod tests {
         // Points on a sphere (many faces, across several blocks) and a cube
         // (exact ties between faces for points over its edges and corners).
         for n in [4usize, 20, 100, 1000] {
-            let points: Vec<Point3<f32>> = (0..n)
-                .map(|i| {
-                    let (t, z) = (i as f32 * 2.4, 1.0 - 2.0 * (i as f32 + 0.5) / n as f32);
-                    let r = (1.0 - z * z).sqrt();
-                    Point3::new(r * t.cos(), r * t.sin(), z)
-                })
-                .collect();
-            let hull = ConvexHull::new(&points).unwrap();
+            let hull = sphere_hull(n);
             for k in 0..500 {
                 let k = k as f32;
                 let p = Vector3::new((k * 0.37).sin(), (k * 0.91).cos(), (k * 0.13).sin()) * 3.0;
                 assert_eq!(hull.face_planes().highest(&p), by_loop(&hull, &p), "n = {n}, {p:?}");
             }
         }
-        let corners: Vec<Point3<f32>> = (0..8)
-            .map(|i| Point3::new((i & 1) as f32, ((i >> 1) & 1) as f32, (i >> 2) as f32))
-            .collect();
-        let cube = ConvexHull::new(&corners).unwrap();
+        let cube = cube_hull();
         for p in [Vector3::new(2.0, 2.0, 0.5), Vector3::new(2.0, 2.0, 2.0), Vector3::zeros()] {
             assert_eq!(cube.face_planes().highest(&p), by_loop(&cube, &p), "{p:?}");
         }
         let nan = Vector3::new(f32::NAN, 0.0, 0.0);
         assert_eq!(cube.face_planes().highest(&nan), None);
-    }
-
-    /// The first face of largest `n · dir`, by a plain loop over the faces.
-    fn aligned_by_loop(hull: &ConvexHull, dir: &Vector3<f32>) -> Option<usize> {
-        let mut best = None;
-        let mut best_dot = f32::NEG_INFINITY;
-        for (i, face) in hull.faces().iter().enumerate() {
-            let d = face.normal.dot(dir);
-            if d > best_dot {
-                best_dot = d;
-                best = Some(i);
-            }
-        }
-        best
     }
 
     /// The aligned scan against the loop, over hulls of one to many blocks
@@ -215,14 +224,7 @@ mod tests {
     #[test]
     fn the_aligned_scan_picks_the_loops_face() {
         for n in [4usize, 10, 20, 100, 1000] {
-            let points: Vec<Point3<f32>> = (0..n)
-                .map(|i| {
-                    let (t, z) = (i as f32 * 2.4, 1.0 - 2.0 * (i as f32 + 0.5) / n as f32);
-                    let r = (1.0 - z * z).sqrt();
-                    Point3::new(r * t.cos(), r * t.sin(), z)
-                })
-                .collect();
-            let hull = ConvexHull::new(&points).unwrap();
+            let hull = sphere_hull(n);
             for k in 0..500 {
                 let k = k as f32;
                 let scale = [1e-3f32, 1.0, 1e3][k as usize % 3];
@@ -231,10 +233,7 @@ mod tests {
                 assert_eq!(got, aligned_by_loop(&hull, &d), "n = {n}, {d:?}");
             }
         }
-        let corners: Vec<Point3<f32>> = (0..8)
-            .map(|i| Point3::new((i & 1) as f32, ((i >> 1) & 1) as f32, (i >> 2) as f32))
-            .collect();
-        let cube = ConvexHull::new(&corners).unwrap();
+        let cube = cube_hull();
         for d in [
             Vector3::new(1.0, 1.0, 0.0),
             Vector3::new(-1.0, 0.0, -1.0),
