@@ -1018,3 +1018,82 @@ fn bodies_of_a_pose_with_rotation_use_the_exact_rotated_box() {
         "{b:?}"
     );
 }
+
+/// Regression: of several parts hit at the same parameter, a composite
+/// query answered with whichever one its hierarchy happened to visit last,
+/// so the answer changed with the tree's shape (a four-wide tree visits
+/// parts in another order than a binary one). The oracle is brute force
+/// over the list: exact copies of one part, scattered at random places in
+/// it among parts that cannot be hit, must answer with the first copy.
+/// Rays (hits on copies of a triangle, and a ray starting inside copies of
+/// a cuboid) and shape casts (a sphere dropped on copies of a cuboid).
+#[test]
+fn equal_hits_answer_with_the_smallest_part_whatever_the_visit_order() {
+    let mut rng = SplitMix64::new(SEED + 11);
+    let p = |x: f64, y: f64, z: f64| Point3::new(x as f32, y as f32, z as f32);
+    let shared = [p(-1.0, 1.0, -1.0), p(0.0, 1.0, 1.0), p(1.0, 1.0, -1.0)];
+    let block = |rng: &mut SplitMix64, copy: bool| {
+        let at = if copy {
+            Vector3::new(0.0, 1.0, 0.0)
+        } else {
+            Vector3::new(rng.range(-9.0, 9.0), rng.range(-9.0, -3.0), rng.range(-9.0, 9.0))
+                .cast::<f32>()
+        };
+        let shape: Shape = Cuboid::new(Vector3::new(0.5, 0.5, 0.5)).into();
+        (shape, Isometry3::translation(at.x, at.y, at.z))
+    };
+    for case in 0..24 {
+        let n = 20 + rng.below(60);
+        // At least two copies, at random places.
+        let first = rng.below(n / 2);
+        let copy: Vec<bool> =
+            (0..n).map(|i| i == first || i == n - 1 - first || rng.below(5) == 0).collect();
+        let expected = copy.iter().position(|&c| c).map(|i| i as u32);
+
+        let mut vertices = Vec::new();
+        let mut triangles = Vec::new();
+        for (i, &c) in copy.iter().enumerate() {
+            let tri = if c {
+                shared
+            } else {
+                let (x, y, z) = (rng.range(-9.0, 9.0), rng.range(-9.0, -3.0), rng.range(-9.0, 9.0));
+                [p(x, y, z), p(x, y, z + 1.0), p(x + 1.0, y, z)]
+            };
+            vertices.extend(tri);
+            let v = 3 * i as u32;
+            triangles.push([v, v + 1, v + 2]);
+        }
+        let mesh: Shape = TriMesh::try_new(vertices, triangles).unwrap().into();
+        let origin = p(rng.range(-0.3, 0.3), 5.0, rng.range(-0.3, 0.3));
+        let ray = Ray::new(origin, -Vector3::y());
+        let got = composite::try_cast_ray(&mesh, &Isometry3::identity(), &ray, 100.0).unwrap();
+        assert!(matches!(got.answer, RayCast::Hit { toi, .. } if toi == 4.0), "case {case}");
+        assert_eq!(got.parts.a, expected, "case {case}: mesh ray");
+
+        let parts: Vec<(Shape, Isometry3<f32>)> =
+            copy.iter().map(|&c| block(&mut rng, c)).collect();
+        let compound: Shape = Compound::try_new(parts).unwrap().into();
+        let inside = Ray::new(p(0.1, 1.2, -0.1), Vector3::new(0.3, 1.0, 0.2));
+        let got =
+            composite::try_cast_ray(&compound, &Isometry3::identity(), &inside, 100.0).unwrap();
+        assert_eq!(got.answer, RayCast::StartsInside, "case {case}");
+        assert_eq!(got.parts.a, expected, "case {case}: ray inside the compound");
+
+        let ball: Shape = Sphere::new(0.25).into();
+        let ball_pose = Isometry3::translation(origin.x, 4.0, origin.z);
+        let vel = Vector3::new(0.0, -4.0, 0.0);
+        let zero = Vector3::zeros();
+        let got = composite::try_shape_cast(
+            &ball,
+            &ball_pose,
+            &vel,
+            &compound,
+            &Isometry3::identity(),
+            &zero,
+            1.0,
+        )
+        .unwrap();
+        assert!(matches!(got.answer, ShapeCast::Hit { .. }), "case {case}: {:?}", got.answer);
+        assert_eq!(got.parts.b, expected, "case {case}: shape cast onto the compound");
+    }
+}

@@ -98,12 +98,13 @@ pub fn brute_ray(boxes: &[Aabb], ray: &Ray) -> Option<(u32, f32)> {
 }
 
 /// One visited item of a closest-hit ray query: box `i` entered nearer
-/// than the best so far becomes the best, and the query's reach shrinks
-/// to it.
+/// than the best so far (or as near, with a smaller index, so that the
+/// answer does not depend on the visit order) becomes the best, and the
+/// query's reach shrinks to it.
 fn keep_nearer(best: &mut Option<(u32, f32)>, ray: &Ray, boxes: &[Aabb], i: u32) -> RayControl {
     let limit = best.map_or(f32::INFINITY, |(_, t)| t);
     match entry(ray, &boxes[i as usize], limit) {
-        Some(t) if best.is_none_or(|(_, bt)| t < bt) => {
+        Some(t) if best.is_none_or(|(bi, bt)| t < bt || (t == bt && i < bi)) => {
             *best = Some((i, t));
             RayControl::ShortenTo(t)
         }

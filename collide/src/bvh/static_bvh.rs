@@ -1,13 +1,17 @@
 //! A bounding-volume hierarchy built once over a slice of boxes (the
-//! triangles of a mesh, the parts of a compound) and stored flat: nodes in
-//! one `Vec`, the two children of a node side by side, each leaf naming a
-//! run of at most [`MAX_LEAF_ITEMS`] items in a permuted item list.
+//! triangles of a mesh, the parts of a compound) and stored flat as
+//! four-wide nodes: each node holds up to four children's boxes side by
+//! side, lane by lane, each lane naming a child node or a single item, so
+//! a query tests four boxes at once (see [`wide_node`](super::wide_node)).
 //!
-//! Method: top-down build with the binned surface-area heuristic (Wald,
-//! "On fast construction of SAH-based bounding volume hierarchies", 2007):
-//! the items' centroids are dropped into [`BIN_COUNT`] equal bins along the
-//! axis where they spread most, and the node is split at the bin boundary
-//! that minimises `area(left) · count(left) + area(right) · count(right)`.
+//! Method: a binary tree is built top-down with the binned surface-area
+//! heuristic (Wald, "On fast construction of SAH-based bounding volume
+//! hierarchies", 2007): the items' centroids are dropped into
+//! [`BIN_COUNT`] equal bins along the axis where they spread most, and the
+//! node is split at the bin boundary that minimises
+//! `area(left) · count(left) + area(right) · count(right)`. The binary
+//! tree, whose leaves hold at most [`MAX_LEAF_ITEMS`] items, is then
+//! collapsed into four-wide nodes (see [`collapse`](super::collapse)).
 //!
 //! Departures: a node of at most [`MAX_LEAF_ITEMS`] items is always a leaf
 //! and a larger one is always split (no leaf-versus-split cost test); items
@@ -15,17 +19,20 @@
 //! middle of their list; and below [`SAH_MAX_DEPTH`] levels the split is
 //! the median of the centroids, which halves the node, so the tree stays
 //! shallower than `SAH_MAX_DEPTH + log2(n) + 1` whatever the input and the
-//! queries' stacks never leave the call stack.
+//! queries' stacks stay on the call stack.
 
 use nalgebra::Vector3;
 
+use super::collapse::{BinaryNode, collapse};
 use super::error::{BvhError, TreeDefect};
-use super::traversal::{self, Hierarchy, NodeContent, RayControl, Traversal};
+use super::traversal::{RayControl, Traversal, check_query_box};
+use super::wide_node::{ITEM_BIT, LANES, NO_CHILD, WideNode};
+use super::wide_traversal;
 use crate::aabb::Aabb;
 use crate::query::Ray;
 
-/// Most items a leaf holds. Four keeps a leaf's items in one or two cache
-/// lines of boxes while halving the nodes of a one-item-per-leaf tree.
+/// Most items a leaf of the binary build holds; the collapse spreads them
+/// over lanes. Four fills one wide node.
 pub const MAX_LEAF_ITEMS: usize = 4;
 
 /// Bins of the binned SAH. Sixteen is Wald's choice; more bins buy little
@@ -35,15 +42,6 @@ const BIN_COUNT: usize = 16;
 /// Depth past which splits are medians (see the module docs), so that
 /// `SAH_MAX_DEPTH + log2(2^31) < INLINE_STACK_DEPTH`.
 const SAH_MAX_DEPTH: u32 = 32;
-
-/// A node: its box, and either its children (`count == 0`: nodes `first`
-/// and `first + 1`) or its items (`items[first..first + count]`).
-#[derive(Clone, Copy, Debug)]
-struct FlatNode {
-    aabb: Aabb,
-    first: u32,
-    count: u32,
-}
 
 /// A static bounding-volume hierarchy over boxes given once (see the
 /// module docs for the build). Items are the boxes' positions in the
@@ -78,11 +76,12 @@ struct FlatNode {
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct StaticBvh {
-    nodes: Vec<FlatNode>,
-    /// Item indices in leaf order.
-    items: Vec<u32>,
-    /// The items' boxes, in leaf order.
-    item_boxes: Vec<Aabb>,
+    /// The four-wide nodes, root first, each after its parent.
+    nodes: Vec<WideNode>,
+    /// Number of items.
+    item_count: usize,
+    /// The box of every item together.
+    root_box: Option<Aabb>,
 }
 
 /// A bin of the SAH build: how many centroids fell in it, and their boxes'
@@ -125,47 +124,51 @@ impl StaticBvh {
         }
         let centroids: Vec<Vector3<f32>> = boxes.iter().map(|b| b.center().coords).collect();
         let mut items: Vec<u32> = (0..boxes.len() as u32).collect();
-        bvh.nodes.reserve(2 * boxes.len().div_ceil(MAX_LEAF_ITEMS));
-        bvh.nodes.push(FlatNode { aabb: EMPTY_BOX, first: 0, count: 0 });
+        let mut binary: Vec<BinaryNode> =
+            Vec::with_capacity(2 * boxes.len().div_ceil(MAX_LEAF_ITEMS));
+        binary.push(BinaryNode { aabb: EMPTY_BOX, first: 0, count: 0 });
         // Nodes still to build: (node, first item, item count, depth).
         let mut pending = vec![(0u32, 0u32, boxes.len() as u32, 0u32)];
         while let Some((node, first, count, depth)) = pending.pop() {
             let run = &mut items[first as usize..(first + count) as usize];
             let aabb = run.iter().fold(EMPTY_BOX, |acc, &i| acc.merged(&boxes[i as usize]));
             if count as usize <= MAX_LEAF_ITEMS {
-                bvh.nodes[node as usize] = FlatNode { aabb, first, count };
+                binary[node as usize] = BinaryNode { aabb, first, count };
                 continue;
             }
             let left_count = split(run, boxes, &centroids, depth);
             debug_assert!(0 < left_count && left_count < count, "a split must shrink both sides");
-            let children = bvh.nodes.len() as u32;
-            bvh.nodes.push(FlatNode { aabb: EMPTY_BOX, first: 0, count: 0 });
-            bvh.nodes.push(FlatNode { aabb: EMPTY_BOX, first: 0, count: 0 });
-            bvh.nodes[node as usize] = FlatNode { aabb, first: children, count: 0 };
+            let children = binary.len() as u32;
+            binary.push(BinaryNode { aabb: EMPTY_BOX, first: 0, count: 0 });
+            binary.push(BinaryNode { aabb: EMPTY_BOX, first: 0, count: 0 });
+            binary[node as usize] = BinaryNode { aabb, first: children, count: 0 };
             pending.push((children, first, left_count, depth + 1));
             pending.push((children + 1, first + left_count, count - left_count, depth + 1));
         }
-        bvh.item_boxes = items.iter().map(|&i| boxes[i as usize]).collect();
-        bvh.items = items;
+        let item_boxes: Vec<Aabb> = items.iter().map(|&i| boxes[i as usize]).collect();
+        bvh.nodes = collapse(&binary, &items, &item_boxes);
+        bvh.item_count = boxes.len();
+        bvh.root_box = Some(binary[0].aabb);
         Ok(bvh)
     }
 
     /// Number of items.
     pub fn len(&self) -> usize {
-        self.items.len()
+        self.item_count
     }
 
     /// Whether the hierarchy holds no item.
     pub fn is_empty(&self) -> bool {
-        self.items.is_empty()
+        self.item_count == 0
     }
 
-    /// Number of nodes, leaves included.
+    /// Number of (four-wide) nodes; items sit in their parents' lanes.
     pub fn node_count(&self) -> usize {
         self.nodes.len()
     }
 
-    /// The number of levels below the root (0 for a single leaf or none).
+    /// The number of levels of nodes below the root (0 for a single node
+    /// or none).
     pub fn height(&self) -> u32 {
         if self.nodes.is_empty() {
             return 0;
@@ -175,8 +178,10 @@ impl StaticBvh {
         while let Some((n, depth)) = stack.pop() {
             deepest = deepest.max(depth);
             let node = &self.nodes[n as usize];
-            if node.count == 0 {
-                stack.extend([(node.first, depth + 1), (node.first + 1, depth + 1)]);
+            for &child in &node.children[..(node.len as usize).min(LANES)] {
+                if child & ITEM_BIT == 0 {
+                    stack.push((child, depth + 1));
+                }
             }
         }
         deepest
@@ -184,11 +189,13 @@ impl StaticBvh {
 
     /// The box of every item together (`None` when empty).
     pub fn root_aabb(&self) -> Option<Aabb> {
-        self.nodes.first().map(|n| n.aabb)
+        self.root_box
     }
 
-    /// Calls `on_item` with each item whose box overlaps or touches `aabb`,
-    /// in no particular order, until it returns `false`.
+    /// Calls `on_item` with each item whose box overlaps or touches `aabb`
+    /// until it returns `false`. The order of the calls is not part of the
+    /// contract (it is the same from run to run for the same tree and
+    /// box); a caller that folds the items should not depend on it.
     ///
     /// # Errors
     /// [`BvhError::NonFiniteQuery`] for a NaN or infinite corner.
@@ -197,7 +204,8 @@ impl StaticBvh {
         aabb: &Aabb,
         on_item: impl FnMut(u32) -> bool,
     ) -> Result<Traversal, BvhError> {
-        traversal::try_query_aabb(self, aabb, on_item)
+        check_query_box(aabb)?;
+        Ok(wide_traversal::query_aabb(&self.nodes, aabb, on_item))
     }
 
     /// [`try_query_aabb`](Self::try_query_aabb), visiting nothing for a
@@ -208,7 +216,10 @@ impl StaticBvh {
 
     /// Calls `on_item` with each item whose box the ray meets at a
     /// parameter `t ≤ max_toi`, with the parameter where it enters the box,
-    /// nearest subtrees first; see
+    /// nearest first (each node's lanes by their entries, equal entries in
+    /// lane order); an item the ray enters exactly at the (shortened) limit
+    /// is still visited, so a closest-hit search that breaks equal hits by
+    /// the smallest item answers the same whatever the order; see
     /// [`DynamicTree::try_cast_ray`](super::DynamicTree::try_cast_ray).
     ///
     /// # Errors
@@ -220,7 +231,7 @@ impl StaticBvh {
         max_toi: f32,
         on_item: impl FnMut(u32, f32) -> RayControl,
     ) -> Result<Traversal, BvhError> {
-        traversal::try_cast(self, ray, Vector3::zeros(), max_toi, on_item)
+        wide_traversal::try_cast(&self.nodes, ray, Vector3::zeros(), max_toi, on_item)
     }
 
     /// [`try_cast_ray`](Self::try_cast_ray), visiting nothing for a ray or
@@ -248,7 +259,7 @@ impl StaticBvh {
         max_toi: f32,
         on_item: impl FnMut(u32, f32) -> RayControl,
     ) -> Result<Traversal, BvhError> {
-        traversal::try_cast_aabb(self, aabb, motion, max_toi, on_item)
+        wide_traversal::try_cast_aabb(&self.nodes, aabb, motion, max_toi, on_item)
     }
 
     /// [`try_cast_aabb`](Self::try_cast_aabb), visiting nothing for a box,
@@ -271,58 +282,60 @@ impl StaticBvh {
         descend: impl FnMut(&Aabb) -> bool,
         on_item: impl FnMut(u32) -> bool,
     ) -> Traversal {
-        traversal::visit(self, descend, on_item)
+        wide_traversal::visit(&self.nodes, descend, on_item)
     }
 
-    /// Checks every invariant: each node's box holds its children's or its
-    /// items' boxes, leaves hold 1 to [`MAX_LEAF_ITEMS`] items, and the
-    /// leaves cover every item exactly once. A failure is a bug.
+    /// Checks every invariant: each node uses 1 to 4 lanes, holds inverted
+    /// boxes in the others, and its lanes' boxes hold their children's
+    /// lanes' boxes; children come after their parents, and every node and
+    /// every item is reached exactly once. A failure is a bug.
     pub fn validate(&self) -> Result<(), TreeDefect> {
         let defect = |node: u32, invariant| Err(TreeDefect { node, invariant });
         if self.nodes.is_empty() {
-            return if self.items.is_empty() { Ok(()) } else { defect(0, "items but no nodes") };
+            return if self.item_count == 0 { Ok(()) } else { defect(0, "items but no nodes") };
         }
-        let mut covered = vec![false; self.items.len()];
+        let mut covered = vec![false; self.item_count];
+        let mut reached = vec![false; self.nodes.len()];
         let mut stack = vec![0u32];
-        let mut visited = 0usize;
         while let Some(n) = stack.pop() {
-            visited += 1;
-            if visited > self.nodes.len() {
+            if std::mem::replace(&mut reached[n as usize], true) {
                 return defect(n, "a node is reached twice");
             }
             let node = &self.nodes[n as usize];
-            if node.count == 0 {
-                let [a, b] = [node.first, node.first + 1];
-                if b as usize >= self.nodes.len() || a <= n {
-                    return defect(n, "children out of range or before their parent");
-                }
-                for c in [a, b] {
-                    if !node.aabb.contains(&self.nodes[c as usize].aabb) {
-                        return defect(n, "the box does not hold a child's box");
-                    }
-                }
-                stack.extend([a, b]);
-            } else {
-                if node.count as usize > MAX_LEAF_ITEMS {
-                    return defect(n, "a leaf holds too many items");
-                }
-                let run = node.first as usize..(node.first + node.count) as usize;
-                if run.end > self.items.len() {
-                    return defect(n, "a leaf's items are out of range");
-                }
-                for k in run {
-                    if !node.aabb.contains(&self.item_boxes[k]) {
-                        return defect(n, "the box does not hold an item's box");
-                    }
-                    let item = self.items[k] as usize;
-                    if item >= covered.len() || std::mem::replace(&mut covered[item], true) {
-                        return defect(n, "an item is out of range or in two leaves");
-                    }
+            let len = node.len as usize;
+            if !(1..=LANES).contains(&len) {
+                return defect(n, "a node uses no lane or too many");
+            }
+            for k in len..LANES {
+                let b = node.lane_box(k);
+                let inverted = b.min.iter().zip(b.max.iter()).all(|(lo, hi)| lo > hi);
+                if !inverted || node.children[k] != NO_CHILD {
+                    return defect(n, "an unused lane is not empty");
                 }
             }
+            for k in 0..len {
+                let (aabb, child) = (node.lane_box(k), node.children[k]);
+                if child & ITEM_BIT != 0 {
+                    let item = (child & !ITEM_BIT) as usize;
+                    if item >= covered.len() || std::mem::replace(&mut covered[item], true) {
+                        return defect(n, "an item is out of range or in two lanes");
+                    }
+                    continue;
+                }
+                if child as usize >= self.nodes.len() || child <= n {
+                    return defect(n, "a child out of range or before its parent");
+                }
+                if !aabb.contains(&self.nodes[child as usize].bounds()) {
+                    return defect(n, "a lane's box does not hold its child's boxes");
+                }
+                stack.push(child);
+            }
+        }
+        if reached.iter().any(|&r| !r) {
+            return defect(0, "a node is unreachable");
         }
         if covered.iter().any(|&c| !c) {
-            return defect(0, "an item is in no leaf");
+            return defect(0, "an item is in no lane");
         }
         Ok(())
     }
@@ -398,34 +411,4 @@ fn split(run: &mut [u32], boxes: &[Aabb], centroids: &[Vector3<f32>], depth: u32
 /// The surface area of a bin's box, or 0 for an empty bin.
 fn area_or_zero(bin: &Bin) -> f32 {
     if bin.count == 0 { 0.0 } else { bin.aabb.surface_area() }
-}
-
-impl Hierarchy for StaticBvh {
-    type Item = u32;
-    const LEAF_BOX_IS_ITEM_BOX: bool = false;
-
-    #[inline]
-    fn root(&self) -> Option<u32> {
-        (!self.nodes.is_empty()).then_some(0)
-    }
-
-    #[inline]
-    fn node_box(&self, node: u32) -> &Aabb {
-        &self.nodes[node as usize].aabb
-    }
-
-    #[inline]
-    fn content(&self, node: u32) -> NodeContent {
-        let n = &self.nodes[node as usize];
-        if n.count == 0 {
-            NodeContent::Internal([n.first, n.first + 1])
-        } else {
-            NodeContent::Leaf { first: n.first, count: n.count }
-        }
-    }
-
-    #[inline]
-    fn item(&self, index: u32) -> (&Aabb, u32) {
-        (&self.item_boxes[index as usize], self.items[index as usize])
-    }
 }

@@ -1,5 +1,7 @@
-//! The queries both trees answer, written once over a private view of a
-//! tree's nodes ([`Hierarchy`]): boxes overlapping a box, ray casts and
+//! The queries of the binary dynamic tree, written over a private view of
+//! its nodes ([`Hierarchy`]), and the types both trees' queries share (the
+//! static tree walks its four-wide nodes in
+//! [`wide_traversal`](super::wide_traversal)): boxes overlapping a box, ray casts and
 //! casts of a moving box visited front to back, and a walk guided by a
 //! caller's own test. Each is a depth-first walk on a [`TraversalStack`]
 //! that tests a node's box before pushing it; leaves hand their items,

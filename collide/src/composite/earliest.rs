@@ -89,10 +89,23 @@ impl<R: CastOutcome> Earliest<R> {
     }
 
     /// Records one pair's answer, found with [`Self::limit`] as its limit
-    /// (so a hit is never later than the one kept).
+    /// (so a hit is never later than the one kept). Of two hits at the same
+    /// time the one on the smaller parts (`a`, then `b`) is kept, so that
+    /// the answer does not depend on the order the pairs are visited in.
     pub fn record(&mut self, answer: R, parts: PartIds) {
         match answer.verdict() {
-            Verdict::Hit(_) => self.hit = Some(OnParts { answer, parts }),
+            Verdict::Hit(toi) => {
+                let replaces = match self.hit.map(|h| (h.answer.verdict(), h.parts)) {
+                    Some((Verdict::Hit(kept), kept_parts)) => {
+                        toi < kept
+                            || (toi == kept && (parts.a, parts.b) < (kept_parts.a, kept_parts.b))
+                    }
+                    _ => true,
+                };
+                if replaces {
+                    self.hit = Some(OnParts { answer, parts });
+                }
+            }
             Verdict::Overlap => self.overlap = Some(parts),
             Verdict::Limit(bound) => self.lower_bound = self.lower_bound.min(bound),
             Verdict::Miss => {}

@@ -20,6 +20,8 @@ use crate::shape::Shape;
 /// The first part of composite `c` on `ray` (composite frame) with
 /// parameter at most `max_toi`: the local answer and the part's index.
 /// A ray starting in (or on) a part answers `StartsInside` with that part.
+/// Equal hits, and a ray starting in several parts, answer with the
+/// smallest part index, whatever the order of the walk.
 pub(crate) fn cast_local(
     c: CompositeRef<'_>,
     ray: &Ray,
@@ -32,9 +34,13 @@ pub(crate) fn cast_local(
         if !(entry <= limit) {
             return RayControl::Continue;
         }
+        let inside = matches!(best.0, LocalRayCast::StartsInside);
+        // Equal answers go to the smallest part, so that the answer does
+        // not depend on the order the hierarchy visits the parts in.
+        let smaller = best.1.is_none_or(|kept| part.index < kept);
         match part.shape.cast_local_ray(&ray.in_frame(part.pose), limit) {
             LocalRayCast::Hit { toi, normal } => {
-                if toi <= limit {
+                if !inside && (toi < limit || (toi == limit && smaller)) {
                     limit = toi;
                     best = (
                         LocalRayCast::Hit { toi, normal: part.pose.rotation * normal },
@@ -44,8 +50,12 @@ pub(crate) fn cast_local(
                 RayControl::ShortenTo(toi)
             }
             LocalRayCast::StartsInside => {
-                best = (LocalRayCast::StartsInside, Some(part.index));
-                RayControl::Stop
+                if !inside || smaller {
+                    best = (LocalRayCast::StartsInside, Some(part.index));
+                }
+                // Only parts whose boxes hold the origin can tie.
+                limit = 0.0;
+                RayControl::ShortenTo(0.0)
             }
             LocalRayCast::Miss => RayControl::Continue,
         }
