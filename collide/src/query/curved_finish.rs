@@ -48,10 +48,16 @@ pub(crate) const HANDOVER_GAP: f32 = 1e-2;
 /// Cap on the secant iterations: from 0.2 rad it converges in 5 to 7.
 const MAX_ITERATIONS: u32 = 12;
 
-/// Converged when a step moves the parameter by less than this (a rim's
-/// parameter is about an angle in radians, an edge's a fraction of its
-/// length): far below f32's resolution of the points it gives.
-const STEP_TOLERANCE: f64 = 1e-10;
+/// Converged when a step moves the parameter by less than this. A rim's
+/// parameter is about an angle in radians (`|dp/du| ≤ r`), an edge's a
+/// fraction of its length `L`, so the step moves the point by at most
+/// `1e-7 · r` or `1e-7 · L`: the f32 resolution of a point at that distance
+/// from its shape's origin, which is where the answer is rounded to. The
+/// secant converges superlinearly, so the error left after such a step is
+/// far smaller than the step. (It was 1e-10, which asked one more
+/// evaluation on most solves for digits the f32 output drops; GJK's
+/// certificate checks the answer either way.)
+const STEP_TOLERANCE: f64 = 1e-7;
 
 /// Largest rim parameter (the tangent of the angle from the starting
 /// witness) the solve may reach, 45°: farther means the simplex did not name
@@ -100,7 +106,14 @@ where
     let rot: Matrix3<f64> = md.rotation_b_in_a().cast();
     let frame_b = Frame { rot, origin: md.pose_b_in_a().translation.vector.cast() };
     let side_a = Side::new(round(a.as_shape_ref()), frame_a, simplex, |p| p.a);
-    let side_b = Side::new(round(b.as_shape_ref()), frame_b, simplex, |p| p.b);
+    let round_b = round(b.as_shape_ref());
+    // A's rim against a round B: B's target is its whole solid, whatever
+    // feature its points name, so B's points are not read at all.
+    if let (Some(curve), Some(shape)) = (side_a.rim(), round_b) {
+        let (pa, pb) = solve(&curve, &Target::Solid(shape, frame_b))?;
+        return Some(Candidate::new(pa, pb));
+    }
+    let side_b = Side::new(round_b, frame_b, simplex, |p| p.b);
     let (pa, pb) = if let Some(curve) = side_a.rim() {
         let target = side_b.target()?;
         let (p, q) = solve(&curve, &target)?;
@@ -121,9 +134,16 @@ where
     } else {
         return None;
     };
-    let v64 = pa - pb;
-    let (a32, b32) = (Point3::from(pa.cast::<f32>()), Point3::from(pb.cast::<f32>()));
-    Some(Candidate { v64, point: SupportPoint { w: a32 - b32, a: a32, b: b32 } })
+    Some(Candidate::new(pa, pb))
+}
+
+impl Candidate {
+    /// The candidate of the closest points `pa` of A and `pb` of B.
+    #[inline]
+    fn new(pa: V64, pb: V64) -> Self {
+        let (a32, b32) = (Point3::from(pa.cast::<f32>()), Point3::from(pb.cast::<f32>()));
+        Self { v64: pa - pb, point: SupportPoint { w: a32 - b32, a: a32, b: b32 } }
+    }
 }
 
 /// A cylinder or a cone, as `(half_height, radius)`.
@@ -521,38 +541,60 @@ mod tests {
     /// the distance between the cylinder's top rim and the cone's base rim.
     #[test]
     fn cylinder_cone_rims_where_gjk_alone_stopped_short() {
-        let cylinder = Cylinder::new(0.4, 0.35);
-        let cone = Cone::new(0.45, 0.45);
-        let pose_cylinder = Isometry3::from_parts(
-            Translation3::new(4.204859, 1.9303846, -0.30117035),
-            rotation(0.38065606, -0.25460178, 0.061362386, 0.88685596),
-        );
-        let pose_cone = Isometry3::from_parts(
-            Translation3::new(3.9103057, 2.883737, 0.94957244),
-            rotation(-0.020098913, 0.010812044, 0.0015454091, 0.99973834),
-        );
-        let oracle = rim_rim_distance((&pose_cylinder, 0.4, 0.35), (&pose_cone, -0.45, 0.45));
-        for swap in [false, true] {
-            let found = if swap {
-                closest_points(&cone, &pose_cone, &cylinder, &pose_cylinder)
-            } else {
-                closest_points(&cylinder, &pose_cylinder, &cone, &pose_cone)
-            };
-            let Proximity::Separated { distance, point_a, point_b, .. } = found else {
-                panic!("separated shapes reported as {found:?}");
-            };
-            // The rim pair bounds the distance above; the answer's points
-            // are on both rims, so it cannot lie below it by more than f32
-            // rounding. 2e-6 of the distance covers the f32 points.
-            let d = f64::from(distance);
-            assert!((d - oracle).abs() <= 2e-6 * oracle, "swap {swap}: {d} vs {oracle}");
-            let (on_cylinder, on_cone) = if swap { (point_b, point_a) } else { (point_a, point_b) };
-            let local = pose_cylinder.inverse_transform_point(&on_cylinder);
-            assert!((local.y - 0.4).abs() < 1e-5 && (local.coords.xz().norm() - 0.35).abs() < 1e-5);
-            let local = pose_cone.inverse_transform_point(&on_cone);
-            assert!(
-                (local.y + 0.45).abs() < 1e-5 && (local.coords.xz().norm() - 0.45).abs() < 1e-5
+        // The suite's pose, and the same pair scaled by 0.1 and 10 (sizes
+        // and positions), where the solve's step tolerance is relative to
+        // the rim's radius.
+        for scale in [1.0f32, 0.1, 10.0] {
+            let (h_cyl, r_cyl, h_cone, r_cone) =
+                (0.4 * scale, 0.35 * scale, 0.45 * scale, 0.45 * scale);
+            let cylinder = Cylinder::new(h_cyl, r_cyl);
+            let cone = Cone::new(h_cone, r_cone);
+            let pose_cylinder = Isometry3::from_parts(
+                Translation3::new(4.204859 * scale, 1.9303846 * scale, -0.30117035 * scale),
+                rotation(0.38065606, -0.25460178, 0.061362386, 0.88685596),
             );
+            let pose_cone = Isometry3::from_parts(
+                Translation3::new(3.9103057 * scale, 2.883737 * scale, 0.94957244 * scale),
+                rotation(-0.020098913, 0.010812044, 0.0015454091, 0.99973834),
+            );
+            let oracle = rim_rim_distance(
+                (&pose_cylinder, h_cyl.into(), r_cyl.into()),
+                (&pose_cone, (-h_cone).into(), r_cone.into()),
+            );
+            for swap in [false, true] {
+                let found = if swap {
+                    closest_points(&cone, &pose_cone, &cylinder, &pose_cylinder)
+                } else {
+                    closest_points(&cylinder, &pose_cylinder, &cone, &pose_cone)
+                };
+                let Proximity::Separated { distance, point_a, point_b, .. } = found else {
+                    panic!("separated shapes reported as {found:?}");
+                };
+                // The rim pair bounds the distance above; the answer's
+                // points are on both rims, so it cannot lie below it by more
+                // than f32 rounding. 2e-6 of the distance covers the f32
+                // points.
+                let d = f64::from(distance);
+                assert!(
+                    (d - oracle).abs() <= 2e-6 * oracle,
+                    "scale {scale} swap {swap}: {d} vs {oracle}"
+                );
+                let (on_cylinder, on_cone) =
+                    if swap { (point_b, point_a) } else { (point_a, point_b) };
+                // On the rims to within 1e-5 of the shapes' size.
+                let tol = 1e-5 * scale;
+                let local = pose_cylinder.inverse_transform_point(&on_cylinder);
+                assert!(
+                    (local.y - h_cyl).abs() < tol && (local.coords.xz().norm() - r_cyl).abs() < tol,
+                    "scale {scale} swap {swap}: {local:?} off the cylinder's rim"
+                );
+                let local = pose_cone.inverse_transform_point(&on_cone);
+                assert!(
+                    (local.y + h_cone).abs() < tol
+                        && (local.coords.xz().norm() - r_cone).abs() < tol,
+                    "scale {scale} swap {swap}: {local:?} off the cone's rim"
+                );
+            }
         }
     }
 }
