@@ -85,8 +85,10 @@ use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::workers::{Workers, slots_in};
 
 mod core_pass;
+mod relative_motion;
 mod surface_contacts;
 use core_pass::{core_of, core_pass_time};
+use relative_motion::moved_fast_relative;
 use surface_contacts::{surface_contacts_hold, touching_surface_toi};
 
 /// A body is fast when it moved more than this fraction of its thinnest
@@ -395,11 +397,16 @@ pub(crate) fn sweep_fast_bodies(
                 if j == i {
                     return;
                 }
-                let fast_pair = fat[i].overlaps(&fat[j]) && pair_is_fast(bodies, shared, i, j);
+                let boxes_overlap = fat[i].overlaps(&fat[j]);
                 let (a, b) = (i.min(j), i.max(j));
                 for (ka, kb) in solid_shape_pairs(bodies, a, b) {
-                    let cached =
-                        fast_pair && shape_fat_boxes_overlap(bodies, fat, (a, b), (ka, kb));
+                    let other_shape = if j == a { ka } else { kb };
+                    if held_shape_box_misses(bodies, j, other_shape, &swept) {
+                        continue;
+                    }
+                    let cached = boxes_overlap
+                        && shape_fat_boxes_overlap(bodies, fat, (a, b), (ka, kb))
+                        && pair_is_fast(bodies, shared, a, b, (ka, kb));
                     if !cached {
                         let toi = pair_toi(bodies, shared, a, b, (ka, kb));
                         if toi < 1.0 {
@@ -603,7 +610,7 @@ fn cached_pair_toi(
 ) -> f32 {
     let (a, b) = (pair.body_a as usize, pair.body_b as usize);
     let slots = pair_slots(bodies, contacts, index, pair);
-    if (scratch.fast[a] || scratch.fast[b]) && pair_is_fast(bodies, scratch, a, b) {
+    if (scratch.fast[a] || scratch.fast[b]) && pair_is_fast(bodies, scratch, a, b, slots) {
         // A shape with contacts against a surface at the step's start,
         // touching or speculative, is not swept triangle by triangle (the
         // prisms of the falling trees on the waves, swept against every
@@ -711,6 +718,23 @@ fn shape_fat_boxes_overlap(
     box_of(ka, a, count_a).overlaps(box_of(kb, b, count_b))
 }
 
+/// Whether shape slot `k` of body `j`, a fixed or kinematic body of
+/// several shapes, stays more than [`LINEAR_SLOP`] clear of `swept` (a box
+/// holding a body along its whole sweep) over the step, by the shape's fat
+/// box. Such a body's velocity is not the solver's to change, so the box
+/// the broad phase swept its shape through for this step at the step's
+/// start (`refit_shape_boxes`) holds it all step; a dynamic body's need
+/// not. The sweep of the pair could then only miss, and no pose along the
+/// moving body's sweep can overlap the shape, so the guard against going
+/// back into still bodies has nothing to check either: a fast cube that
+/// left its box beside `washer`'s drum is not swept against the drum's 40
+/// hulls one by one.
+fn held_shape_box_misses(bodies: &Bodies, j: usize, k: usize, swept: &Aabb) -> bool {
+    let held = bodies.records[j].kind != BodyKind::Dynamic;
+    held && bodies.shape_ranges[j].count > 1
+        && !bodies.shapes.fat[k].overlaps(&swept.expanded(LINEAR_SLOP))
+}
+
 /// An upper bound on the penetration depth of the pair's shapes (`slots`)
 /// at their solved poses, by two support points: their overlap along the
 /// normal of the manifold found at the step's start (the depth is the
@@ -751,14 +775,33 @@ fn turn_arc(bodies: &Bodies, start: &Isometry3<f32>, dt: f32, i: usize) -> f32 {
     turn * bodies.records[i].extent
 }
 
-/// Whether the pair's bodies moved far *relative to each other* this step:
-/// their centres' relative shift plus both turns' arcs, against
-/// [`FAST_FRACTION`] of the thinner one. Bodies that fell together (a stack
-/// landing as one) are fast each but not against each other; their
-/// contacts at the step's start held them, and moving them back in time
-/// would only move them into their other neighbours, which stay at the
-/// step's end.
-fn pair_is_fast(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) -> bool {
+/// Whether the pair of shapes `slots` of bodies `a` and `b` moved far
+/// *relative to each other* this step, against [`FAST_FRACTION`] of the
+/// thinner body: in the world frame, by their centres' relative shift plus
+/// both turns' arcs at the bodies' extents, and in either body's frame, by
+/// the other shape's motion there (`relative_motion.rs`); both must be
+/// fast. Bodies that fell together (a stack landing as one) are fast each
+/// but not against each other, and a cube a spinning drum carries has
+/// barely moved against the drum's wall though the drum's arc at its
+/// extent is twice the cube's threshold; their contacts at the step's
+/// start held them, and moving them back in time would only move them into
+/// their other neighbours, which stay at the step's end.
+fn pair_is_fast(
+    bodies: &Bodies,
+    scratch: &SweepScratch,
+    a: usize,
+    b: usize,
+    slots: (usize, usize),
+) -> bool {
+    let threshold = FAST_FRACTION * bodies.records[a].min_extent.min(bodies.records[b].min_extent);
+    // Written so that NaN is not fast.
+    world_motion(bodies, scratch, a, b) > threshold
+        && moved_fast_relative(bodies, scratch, (a, b), slots, threshold)
+}
+
+/// The pair's motion relative to each other in the world frame: their
+/// centres' relative shift plus both turns' arcs at their extents.
+fn world_motion(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) -> f32 {
     // A slow body's `arc` is only a bound; its exact arc is taken here.
     let motion = |i: usize| match (scratch.moving[i], scratch.fast[i]) {
         (false, _) => (Vector3::zeros(), 0.0),
@@ -766,9 +809,7 @@ fn pair_is_fast(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) -> 
         (true, false) => (scratch.shift[i], exact_arc(bodies, scratch, i)),
     };
     let ((shift_a, arc_a), (shift_b, arc_b)) = (motion(a), motion(b));
-    let thinnest = bodies.records[a].min_extent.min(bodies.records[b].min_extent);
-    // Written so that NaN is not fast.
-    (shift_a - shift_b).norm() + arc_a + arc_b > FAST_FRACTION * thinnest
+    (shift_a - shift_b).norm() + arc_a + arc_b
 }
 
 /// The time, in `[0, 1]` of the step, to which the bodies of the pair of
