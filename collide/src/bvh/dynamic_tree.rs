@@ -957,7 +957,11 @@ mod tests {
     /// time, balanced by height alone, tested 4.2 times the nodes the
     /// static (binned SAH) build tests for the same box queries, and took
     /// 9 times its time. The oracle is the static build over the same
-    /// boxes: the dynamic tree may test at most 1.5 times its nodes.
+    /// boxes: the dynamic tree may make at most 1.5 times its box tests
+    /// (the static tree's `visit` counts one test per lane of its four-wide
+    /// nodes, which its binary build tested one node at a time: 42.7
+    /// against 43.6 a query on the bench's boxes, so the bound is as tight
+    /// as it was).
     #[test]
     fn random_insertions_build_a_tree_nearly_as_tight_as_the_static_build() {
         let mut seed = 12345u64;
@@ -1002,7 +1006,7 @@ mod tests {
         assert_eq!(dynamic_hits, static_hits);
         assert!(
             2 * dynamic_tests <= 3 * static_tests,
-            "dynamic tree tested {dynamic_tests} nodes, the static build {static_tests}"
+            "dynamic tree made {dynamic_tests} box tests, the static build {static_tests}"
         );
     }
 }

@@ -7,9 +7,11 @@
 //! panic.
 
 /// Entries the traversal stack holds before it spills to the heap. A
-/// depth-first walk holds at most one entry per level plus one, so every
-/// tree of height below this answers without allocating: a balanced tree of
-/// 2^40 leaves is 40 levels deep.
+/// depth-first walk of the binary dynamic tree holds at most one entry per
+/// level plus one (a balanced tree of 2^40 leaves is 40 levels deep); the
+/// four-wide static tree's walk holds up to three per level, and its
+/// levels are half as many (2^40 leaves: 20 levels, 61 entries). Deeper or
+/// degenerate trees spill to the heap and still answer exactly.
 pub const INLINE_STACK_DEPTH: usize = 64;
 
 /// A node waiting to be visited, with the ray parameter at which the query

@@ -70,11 +70,19 @@ pub(super) fn moved_fast_relative(
     let in_frame_of_b = || {
         centre_motion_in_frame(&ends_b, &ends_a) + spin * shape_radius(bodies, a, ka) > threshold
     };
+    // The larger body's frame first: what it carries is most often slow
+    // there, so the second bound is rarely computed. The answer is the same
+    // in either order.
     if bodies.records[a].extent >= bodies.records[b].extent {
-        in_frame_of_a() && in_frame_of_b()
+        both_in_order(in_frame_of_a, in_frame_of_b)
     } else {
-        in_frame_of_b() && in_frame_of_a()
+        both_in_order(in_frame_of_b, in_frame_of_a)
     }
+}
+
+/// `first() && second()`, evaluating `second` only when `first` holds.
+fn both_in_order(first: impl FnOnce() -> bool, second: impl FnOnce() -> bool) -> bool {
+    first() && second()
 }
 
 /// A body's centre of mass and rotation at the step's start and end (the
