@@ -40,24 +40,9 @@ fn push_lanes(stack: &mut TraversalStack, node: &WideNode, mut mask: u32) {
 pub(crate) fn query_aabb(
     nodes: &[WideNode],
     aabb: &Aabb,
-    mut on_item: impl FnMut(u32) -> bool,
+    on_item: impl FnMut(u32) -> bool,
 ) -> Traversal {
-    let Some(root) = nodes.first() else {
-        return Traversal::Finished;
-    };
-    let mut stack = TraversalStack::new();
-    push_lanes(&mut stack, root, root.overlap_mask(aabb));
-    while let Some(Pending { node, .. }) = stack.pop() {
-        if node & ITEM_BIT != 0 {
-            if !on_item(node & !ITEM_BIT) {
-                return Traversal::Stopped;
-            }
-            continue;
-        }
-        let n = &nodes[node as usize];
-        push_lanes(&mut stack, n, n.overlap_mask(aabb));
-    }
-    Traversal::Finished
+    walk(nodes, |n| n.overlap_mask(aabb), on_item)
 }
 
 /// Calls `on_item` with each item whose box `descend` accepts, reached
@@ -65,6 +50,26 @@ pub(crate) fn query_aabb(
 pub(crate) fn visit(
     nodes: &[WideNode],
     mut descend: impl FnMut(&Aabb) -> bool,
+    on_item: impl FnMut(u32) -> bool,
+) -> Traversal {
+    let lane_mask = |n: &WideNode| {
+        let mut mask = 0;
+        for k in 0..(n.len as usize).min(LANES) {
+            if descend(&n.lane_box(k)) {
+                mask |= 1 << k;
+            }
+        }
+        mask
+    };
+    walk(nodes, lane_mask, on_item)
+}
+
+/// The depth-first walk both queries share: from the root, each node's
+/// lanes in `lane_mask`'s bits are pushed (children and items alike), and
+/// each item popped goes to `on_item` until it returns `false`.
+fn walk(
+    nodes: &[WideNode],
+    mut lane_mask: impl FnMut(&WideNode) -> u32,
     mut on_item: impl FnMut(u32) -> bool,
 ) -> Traversal {
     if nodes.is_empty() {
@@ -80,13 +85,7 @@ pub(crate) fn visit(
             continue;
         }
         let n = &nodes[node as usize];
-        let mut mask = 0;
-        for k in 0..(n.len as usize).min(LANES) {
-            if descend(&n.lane_box(k)) {
-                mask |= 1 << k;
-            }
-        }
-        push_lanes(&mut stack, n, mask);
+        push_lanes(&mut stack, n, lane_mask(n));
     }
     Traversal::Finished
 }
