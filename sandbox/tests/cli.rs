@@ -1,6 +1,7 @@
 //! The `sandbox bench` command line: bad arguments exit non-zero with a
 //! message (never a panic), `--json` ends stdout with the required keys,
-//! and `--dump-poses` writes one CSV row per dynamic body.
+//! `--dump-poses` writes one CSV row per dynamic body, and `--trace-every`
+//! prints a line every N steps.
 
 use std::process::Command;
 
@@ -19,6 +20,7 @@ fn bad_arguments_fail_cleanly() {
         &["bench", "--scene", "stack", "--size", "0"],
         &["bench", "--scene", "stack", "--steps", "many"],
         &["bench", "--scene", "stack", "--wat"],
+        &["bench", "--scene", "stack", "--trace-every", "0"],
     ] {
         let out = sandbox(args);
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -98,9 +100,16 @@ fn help_lists_the_subcommands_and_bench_flags() {
     }
     let out = sandbox(&["bench", "--help"]);
     let help = String::from_utf8_lossy(&out.stdout);
-    for flag in
-        ["--scene", "--size", "--scene-file", "--steps", "--no-sleep", "--json", "--dump-poses"]
-    {
+    for flag in [
+        "--scene",
+        "--size",
+        "--scene-file",
+        "--steps",
+        "--no-sleep",
+        "--json",
+        "--dump-poses",
+        "--trace-every",
+    ] {
         assert!(help.contains(flag), "{flag} missing from:\n{help}");
     }
 }
@@ -192,6 +201,43 @@ fn dump_poses_writes_a_row_per_dynamic_body_and_runs_are_reproducible() {
     for p in &paths {
         let _ = std::fs::remove_file(p);
     }
+}
+
+/// `--trace-every 10` over 25 steps prints steps 0, 10, 20 and the last,
+/// 24, before the summary; a stack of 5 with sleeping off keeps its 5
+/// bodies awake, and by the last step it rests on 5 contact surfaces.
+#[test]
+fn trace_every_prints_the_awake_bodies_and_points_at_each_multiple_and_the_last_step() {
+    let out = sandbox(&[
+        "bench",
+        "--scene",
+        "stack",
+        "--size",
+        "5",
+        "--steps",
+        "25",
+        "--no-sleep",
+        "--trace-every",
+        "10",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let trace: Vec<&str> = stdout.lines().filter(|l| l.starts_with("step ")).collect();
+    let steps: Vec<u64> =
+        trace.iter().map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap()).collect();
+    assert_eq!(steps, [0, 10, 20, 24], "{stdout}");
+    let field = |line: &str, key: &str| -> u64 {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == key).unwrap_or_else(|| panic!("{key}: {line}"));
+        words[at + 1].parse().unwrap()
+    };
+    for line in &trace {
+        assert_eq!(field(line, "awake"), 5, "{line}");
+    }
+    // Five boxes stacked on the ground touch it and each other: at least
+    // one point on each of the five surfaces.
+    assert!(field(trace[3], "points") >= 5, "{}", trace[3]);
+    assert!(trace[3].ends_with(" ms"), "{}", trace[3]);
 }
 
 #[test]

@@ -132,7 +132,8 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
             start.push(world.pose(b).map(|p| p.translation.vector));
         }
         world.step(DT);
-        wall += t.elapsed();
+        let step_wall = t.elapsed();
+        wall += step_wall;
         if step == 0 {
             first_wall = wall;
             first_stages = *world.stage_times();
@@ -140,6 +141,11 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
         max_penetration = max_penetration.max(world.max_penetration());
         point_sum += world.contact_point_count();
         solved_sum += world.solved_contact_point_count();
+        if let Some(every) = opts.trace_every
+            && (step % every == 0 || step + 1 == steps_to_run)
+        {
+            trace_line(&world, &bodies, step, step_wall);
+        }
         if progress.is_none() && terminal && started.elapsed() > PROGRESS_AFTER {
             let bar = ProgressBar::new(steps_to_run).with_style(
                 ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {eta} left")
@@ -276,6 +282,19 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
 
 /// A `kB` line of `/proc/self/status` (`VmRSS`: resident now, `VmHWM`: its
 /// peak), or `None` where there is no such file.
+/// One `--trace-every` line on stdout: the step (from 0), the awake
+/// dynamic bodies, the contact points in the manifolds, the solved ones,
+/// and the step's own time.
+fn trace_line(world: &sandbox::World, bodies: &[sandbox::BodyId], step: u64, wall: Duration) {
+    let awake = bodies.iter().filter(|&&b| world.is_awake(b) == Some(true)).count();
+    println!(
+        "step {step:>6}  awake {awake:>6}  points {:>7} ({} solved)  {:.3} ms",
+        world.contact_point_count(),
+        world.solved_contact_point_count(),
+        wall.as_secs_f64() * 1e3
+    );
+}
+
 fn resident_kib(key: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with(key) && l[key.len()..].starts_with(':'))?;

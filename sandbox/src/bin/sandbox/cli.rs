@@ -259,6 +259,11 @@ pub struct BenchArgs {
     /// Write the final poses of the dynamic bodies as CSV.
     #[arg(long, value_name = "FILE")]
     pub dump_poses: Option<PathBuf>,
+    /// Print a line every N steps (and after the last): the step, the
+    /// awake dynamic bodies, the contact points and that step's time, to
+    /// follow a scene settling (as box3d's counters do).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub trace_every: Option<u64>,
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {

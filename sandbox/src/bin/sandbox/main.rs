@@ -124,6 +124,7 @@ fn run_app(args: RunArgs) -> Result<()> {
         threads: args.threads.unwrap_or(1),
         json: false,
         dump_poses: None,
+        trace_every: None,
     };
     bench::run(&bench)
 }
