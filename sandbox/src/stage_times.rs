@@ -31,10 +31,10 @@ pub enum Stage {
     /// Preparing contacts, then per substep warm starting, pushing and
     /// relaxing; restitution and storing impulses.
     Solve,
-    /// Integrating velocities and positions inside the solve's substeps,
-    /// and clamping speeds after them.
+    /// Integrating velocities and positions inside the solve's substeps.
     Integrate,
-    /// Writing the solved poses and velocities back to the body storage.
+    /// Writing the solved poses and velocities back to the body storage,
+    /// clamping the speeds as they go.
     WriteBack,
     /// Continuous collision: moving fast bodies back to their time of
     /// impact.

@@ -55,7 +55,7 @@ use wide::f32x4;
 
 use crate::collision::manifold::{FrictionAnchor, MAX_MANIFOLD_POINTS};
 use crate::collision::pair_cache::PairCache;
-use crate::prefetch::{PAIRS_AHEAD, PREFETCH_FROM_BATCHES};
+use crate::prefetch::PREFETCH_FROM_BATCHES;
 use crate::solver::load_stiffening::LoadStiffening;
 use crate::solver::simd_batch::{self, ConstraintBatch, MAX_MANIFOLD_SWEEPS, tangent_basis};
 use crate::solver::solver_body::SolverBody;
@@ -368,75 +368,95 @@ pub(super) const ANCHOR_RATE_FRACTION: f32 = 0.25;
 /// anchor is dropped.
 const STICKING_FRACTION: f32 = 0.99;
 
-/// Manifolds one worker stores at a time in [`store_impulses`]: each is a
-/// few cache lines read from its batch and written to its slot.
-const SLOTS_PER_RUN: usize = 1024;
+/// Batches one worker stores at a time in [`store_impulses`]: each is up
+/// to four manifolds, a few cache lines read from the batch and written to
+/// each manifold.
+const BATCHES_PER_RUN: usize = 256;
 
 /// Writes the accumulated impulses back from the batch lanes to the
 /// manifolds for warm starting, with the impulses of the whole step for
 /// users (`step_impulses`, the substeps before the last, plus the stored
 /// ones: see `solver::step_impulses`), and keeps the friction anchor of
-/// sticking contacts and drops it for sliding ones. Runs on the workers in fixed
-/// runs of `slots`, each manifold written by one worker (the same bits for
-/// any thread count).
-pub(crate) fn store_impulses(
-    slots: &mut [ConstraintSlot],
+/// sticking contacts and drops it for sliding ones.
+///
+/// Batch after batch (issue 41, "storing impulses in batch order"):
+/// `members(i)` gives the slots batch `i` holds, lane by lane. Each batch
+/// is read once, in order, and its tangent directions are found once for
+/// all its lanes; storing slot after slot read each batch again for every
+/// lane, out of order, and found them again each time. Each lane's
+/// arithmetic is what it was, so the stored values are the same bits. Runs
+/// on the workers in fixed runs of batches; the batches hold each solved
+/// manifold once, so each manifold is written by one worker (the same bits
+/// for any thread count).
+pub(crate) fn store_impulses<'a>(
+    slots: &[ConstraintSlot],
     batches: &[ConstraintBatch],
-    step_impulses: &[StepImpulses],
+    members: impl Fn(usize) -> &'a [u32] + Sync,
+    step_impulses: &mut [StepImpulses],
     contacts: &mut PairCache,
     workers: &Workers,
 ) {
     debug_assert!(slots.windows(2).all(|w| w[0].contact < w[1].contact), "a pair solved twice");
+    debug_assert_eq!(step_impulses.len(), batches.len());
     let PairCache { pairs, slab, .. } = contacts;
     let pairs = &*pairs;
     let lent = slab.lend();
     let ahead = batches.len() >= PREFETCH_FROM_BATCHES;
-    workers.for_each_run(slots, SLOTS_PER_RUN, |_, run| {
-        for (k, s) in run.iter().enumerate() {
-            // The manifolds lie in the slab in no order the slots follow:
+    let manifold_of = |m: u32| pairs[slots[m as usize].contact as usize].manifold as usize;
+    workers.for_each_run(step_impulses, BATCHES_PER_RUN, |first, run| {
+        for (k, earlier) in run.iter().enumerate() {
+            let index = first + k;
+            // The manifolds lie in the slab in no order the batches follow:
             // on a large step their first write was most of this pass
-            // (washer), so ask for the one `PAIRS_AHEAD` slots on.
-            if ahead && let Some(next) = run.get(k + PAIRS_AHEAD) {
-                lent.prefetch(pairs[next.contact as usize].manifold as usize);
+            // (washer), so ask for the next batch's now.
+            if ahead && index + 1 < batches.len() {
+                for &m in members(index + 1) {
+                    lent.prefetch(manifold_of(m));
+                }
             }
-            let (batch, lane) = (&batches[s.batch as usize], s.lane as usize);
-            let count = (s.count as usize).min(MAX_MANIFOLD_POINTS);
-            let mut normal_impulse = [0.0; MAX_MANIFOLD_POINTS];
-            for (impulse, lanes) in normal_impulse.iter_mut().zip(&batch.normal_impulse).take(count)
-            {
-                *impulse = lanes.as_array()[lane];
-            }
-            let tangent_impulse = [0, 1].map(|k| batch.tangent_impulse[k].as_array()[lane]);
+            let batch = &batches[index];
             let tangents = tangent_basis(&batch.normal);
-            let tangents = [0, 1].map(|k| tangents[k].get(lane));
-            // SAFETY: the slots name each solved pair once (in pair
-            // order), no two pairs hold the same slab slot, each run goes
-            // to one worker, and the reference is dropped before the next.
-            #[allow(unsafe_code)]
-            let Some(cached) =
-                (unsafe { lent.get_mut(pairs[s.contact as usize].manifold as usize) })
-            else {
-                // The solver sees only touching pairs, which hold a slot.
-                debug_assert!(false, "a solved pair holds no manifold");
-                continue;
-            };
-            let m = &mut cached.manifold;
-            let total_normal = f32x4::new(normal_impulse).reduce_add();
-            let limit = batch.friction.as_array()[lane] * total_normal;
-            let friction = (tangent_impulse[0].powi(2) + tangent_impulse[1].powi(2)).sqrt();
-            m.friction_anchor =
-                (total_normal > 0.0 && friction < STICKING_FRACTION * limit).then_some(s.anchor);
-            let earlier = &step_impulses[s.batch as usize];
-            for (i, (mp, &impulse)) in m.points.iter_mut().zip(&normal_impulse).enumerate() {
-                mp.normal_impulse = impulse;
-                mp.step_normal_impulse = earlier.normal[i].as_array()[lane] + impulse;
+            for (lane, &m) in members(index).iter().enumerate() {
+                let s = &slots[m as usize];
+                debug_assert!(s.batch as usize == index && s.lane as usize == lane);
+                let count = (s.count as usize).min(MAX_MANIFOLD_POINTS);
+                let mut normal_impulse = [0.0; MAX_MANIFOLD_POINTS];
+                for (impulse, lanes) in
+                    normal_impulse.iter_mut().zip(&batch.normal_impulse).take(count)
+                {
+                    *impulse = lanes.as_array()[lane];
+                }
+                let tangent_impulse = [0, 1].map(|k| batch.tangent_impulse[k].as_array()[lane]);
+                let tangents = [0, 1].map(|k| tangents[k].get(lane));
+                // SAFETY: the batches hold each solved pair once (`members`
+                // is a permutation of the slots, which name each pair once),
+                // no two pairs hold the same slab slot, each run of batches
+                // goes to one worker, and the reference is dropped before
+                // the next.
+                #[allow(unsafe_code)]
+                let Some(cached) = (unsafe { lent.get_mut(manifold_of(m)) }) else {
+                    // The solver sees only touching pairs, which hold a slot.
+                    debug_assert!(false, "a solved pair holds no manifold");
+                    continue;
+                };
+                let m = &mut cached.manifold;
+                let total_normal = f32x4::new(normal_impulse).reduce_add();
+                let limit = batch.friction.as_array()[lane] * total_normal;
+                let friction = (tangent_impulse[0].powi(2) + tangent_impulse[1].powi(2)).sqrt();
+                m.friction_anchor = (total_normal > 0.0 && friction < STICKING_FRACTION * limit)
+                    .then_some(s.anchor);
+                for (i, (mp, &impulse)) in m.points.iter_mut().zip(&normal_impulse).enumerate() {
+                    mp.normal_impulse = impulse;
+                    mp.step_normal_impulse = earlier.normal[i].as_array()[lane] + impulse;
+                }
+                m.friction_impulse =
+                    tangents[0] * tangent_impulse[0] + tangents[1] * tangent_impulse[1];
+                let step_tangent =
+                    [0, 1].map(|k| earlier.tangent[k].as_array()[lane] + tangent_impulse[k]);
+                m.step_friction_impulse =
+                    tangents[0] * step_tangent[0] + tangents[1] * step_tangent[1];
+                m.twist_impulse = batch.twist_impulse.as_array()[lane];
             }
-            m.friction_impulse =
-                tangents[0] * tangent_impulse[0] + tangents[1] * tangent_impulse[1];
-            let step_tangent =
-                [0, 1].map(|k| earlier.tangent[k].as_array()[lane] + tangent_impulse[k]);
-            m.step_friction_impulse = tangents[0] * step_tangent[0] + tangents[1] * step_tangent[1];
-            m.twist_impulse = batch.twist_impulse.as_array()[lane];
         }
     });
 }

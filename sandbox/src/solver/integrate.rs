@@ -19,20 +19,26 @@ pub const MAX_LINEAR_SPEED: f32 = 2.0e3;
 /// clamped so the quaternion integration stays accurate.
 const MAX_ROTATION_PER_SUBSTEP: f32 = 0.25 * std::f32::consts::PI;
 
+/// The largest spin (rad/s) a body may keep in a substep `h`:
+/// [`MAX_ROTATION_PER_SUBSTEP`] per substep.
+pub(crate) fn max_spin_per_substep(h: f32) -> f32 {
+    MAX_ROTATION_PER_SUBSTEP / h
+}
+
 /// Adds gravity over a substep `h` to every body's velocity, then clamps
-/// the linear speed and the spin ([`clamp_speeds`]).
+/// the linear speed and the spin ([`clamped`]).
 pub(crate) fn integrate_velocities(bodies: &mut [SolverBody], gravity: &Vector3<f32>, h: f32) {
-    let max_w = MAX_ROTATION_PER_SUBSTEP / h;
+    let max_w = max_spin_per_substep(h);
     for b in bodies {
         let (v, w) = clamped(b.linear_velocity() + gravity * h, b.angular_velocity(), max_w);
         b.set_velocities(&v, &w);
     }
 }
 
-/// Clamps every body's speed to [`MAX_LINEAR_SPEED`] and its spin to
-/// [`MAX_ROTATION_PER_SUBSTEP`] per substep `h`, as each substep's
-/// integration does; run after the step's last pass, so that a step ends
-/// with the velocities the next one will integrate.
+/// `v` and `w` clamped to [`MAX_LINEAR_SPEED`] and `max_w`: what each
+/// substep's integration does, and what the write-back does to the solved
+/// velocities after the step's last pass, so that a step ends with the
+/// velocities the next one will integrate.
 ///
 /// Why at the end too: the passes work with each body's inertia as it was
 /// at the step's start, while a body spinning at the limit turns by up to
@@ -42,18 +48,14 @@ pub(crate) fn integrate_velocities(bodies: &mut [SolverBody], gravity: &Vector3<
 /// 0.17 kg capsule landing at 390 m/s at one substep left the solve at
 /// 1,395 rad/s, tripling its kinetic energy until the next substep's clamp
 /// took it back to 47 rad/s. Clamping at the end means no step reports a
-/// spin the integrator would not use.
-pub(crate) fn clamp_speeds(bodies: &mut [SolverBody], h: f32) {
-    let max_w = MAX_ROTATION_PER_SUBSTEP / h;
-    for b in bodies {
-        let (v, w) = clamped(b.linear_velocity(), b.angular_velocity(), max_w);
-        b.set_velocities(&v, &w);
-    }
-}
-
-/// `v` and `w` clamped to [`MAX_LINEAR_SPEED`] and `max_w`.
+/// spin the integrator would not use. (It was a pass of its own over the
+/// solver bodies; the write-back reads each body's velocities anyway.)
 #[inline(always)]
-fn clamped(mut v: Vector3<f32>, mut w: Vector3<f32>, max_w: f32) -> (Vector3<f32>, Vector3<f32>) {
+pub(crate) fn clamped(
+    mut v: Vector3<f32>,
+    mut w: Vector3<f32>,
+    max_w: f32,
+) -> (Vector3<f32>, Vector3<f32>) {
     // Squared norms: no square root unless a speed is clamped.
     if !(v.norm_squared() <= MAX_LINEAR_SPEED * MAX_LINEAR_SPEED) {
         // Rescale by the largest component first: the norm of a huge

@@ -27,7 +27,7 @@ use crate::solver::contact_solver::{
     ConstraintSlot, SWEEP_SLOP_FRACTION, Softness, SolverParams, TILT_BIAS_FRACTION,
     apply_restitution, store_impulses,
 };
-use crate::solver::integrate::{clamp_speeds, integrate_positions, integrate_velocities};
+use crate::solver::integrate::{integrate_positions, integrate_velocities, max_spin_per_substep};
 use crate::solver::load_stiffening::LoadStiffening;
 use crate::solver::mass_ratio_chains::mark_chains;
 use crate::solver::prepare::{ContactInput, prepare};
@@ -164,6 +164,10 @@ pub(crate) struct SolverScratch {
     /// What the batches were grouped from, so that a step that would group
     /// them the same way keeps them.
     batching_key: BatchingKey,
+    /// The largest spin (rad/s) the last step's substeps allowed, to which
+    /// the write-back clamps the solved spins (see
+    /// [`crate::solver::integrate::clamped`]).
+    pub max_spin: f32,
 }
 
 /// Solves one step of `dt` for the awake bodies and the manifolds of
@@ -286,6 +290,9 @@ pub(crate) fn solve(
         step_impulses,
         kinematic,
         rolling,
+        batching,
+        batch_starts,
+        max_spin,
         ..
     } = scratch;
     for substep in 0..substeps {
@@ -365,15 +372,12 @@ pub(crate) fn solve(
     }
     joint_scratch.store_reactions(joints, solver_bodies, motions);
     apply_restitution(slots, batches, solver_bodies, &params);
-    let t = Instant::now();
-    workers.for_each_chunk_zip(
-        &mut solver_bodies[1..],
-        &mut motions[1..],
-        BODIES_PER_CHUNK,
-        |_, bodies, _| clamp_speeds(bodies, h),
-    );
-    integrate_time += t.elapsed();
-    store_impulses(slots, batches, step_impulses, contacts, workers);
+    // The speeds are clamped as the write-back copies them out (see
+    // `write_back`), not in a pass of their own here.
+    *max_spin = max_spin_per_substep(h);
+    let (order, lens) = (&batching.order, &batching.lens);
+    let members = |index: usize| &order[batch_starts[index] as usize..][..usize::from(lens[index])];
+    store_impulses(slots, batches, members, step_impulses, contacts, workers);
     timer.hand_over(Stage::Integrate, integrate_time);
 }
 

@@ -1,11 +1,13 @@
 //! The write-back stage: the solved poses and velocities of the awake
-//! bodies go from the solver's compact bodies back to the body storage, and
-//! each body's travel bound grows by how far any of its points moved.
+//! bodies go from the solver's compact bodies back to the body storage,
+//! the velocities clamped to the speed limits as they go, and each body's
+//! travel bound grows by how far any of its points moved.
 
 use collide::nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 
 use crate::body::storage::{Bodies, MOVERS_SHARE_FOR_ALL_SLOTS};
 use crate::slot_visits;
+use crate::solver::integrate::clamped;
 use crate::solver::solve::{BODIES_PER_CHUNK, SolverScratch};
 use crate::stage_times::{Stage, StageTimes};
 use crate::workers::{Workers, slots_in};
@@ -48,8 +50,9 @@ pub(crate) fn write_back(
         // rotation's arc at the body's extent (2 sin(θ/2) r).
         let turn = motion.delta_rotation.imag().norm();
         travel[j] += f64::from(delta_position.norm() + 2.0 * turn * r.extent);
-        linear[j] = sb.linear_velocity();
-        angular[j] = sb.angular_velocity();
+        // The step's last clamp of the speeds, fused here (see `clamped`).
+        (linear[j], angular[j]) =
+            clamped(sb.linear_velocity(), sb.angular_velocity(), scratch.max_spin);
     };
     if awake.len() < poses.len() / MOVERS_SHARE_FOR_ALL_SLOTS {
         // Few awake bodies among many slots (a world of fixed bodies):
