@@ -27,7 +27,9 @@ use nalgebra::{Point3, Unit, Vector3};
 use super::edges::{is_ghost, projects_inside, touched_edges};
 use super::pairs::{Leaf, Side};
 use super::parts::Face;
-use crate::manifold::{ContactManifold, feature_misses_triangle, manifold_along, shape_scale};
+use crate::manifold::{
+    ContactManifold, SupportingFeature, feature_misses_triangle, manifold_along, shape_scale,
+};
 use crate::query::Penetration;
 use crate::support_map::SupportMap;
 
@@ -208,18 +210,14 @@ pub(crate) fn face_manifold(
         (-s, over.then_some([deepest, on_plane]))
     };
     let scale = shape_scale(leaf.a.shape).min(shape_scale(leaf.b.shape));
-    if feature_misses_triangle(
-        other.shape,
-        &other.pose,
-        &-s,
-        &face.corners,
-        s,
-        separation,
-        prediction,
-        scale,
-    ) {
+    // The other shape's feature along `-s`, found once for the test and
+    // the clip.
+    let feature = SupportingFeature::of(other.shape, &other.pose, &-s, separation, scale);
+    if feature_misses_triangle(&feature, &-s, &face.corners, s, prediction, scale) {
         return Correction::Drop;
     }
+    // `normal` is `s` from A to B: the other shape is B, its feature along
+    // `-normal`; else it is A, its feature along `normal = -s`.
     let m = manifold_along(
         leaf.a.shape,
         &leaf.a.pose,
@@ -230,6 +228,7 @@ pub(crate) fn face_manifold(
         witness,
         prediction,
         scale,
+        Some((!face_is_a, &feature)),
     );
     if m.is_empty() { Correction::Drop } else { Correction::Replace(m) }
 }

@@ -98,6 +98,7 @@ pub(crate) fn collide_convex(
         witness,
         speculative,
         scale,
+        None,
     )))
 }
 
@@ -109,7 +110,10 @@ pub(crate) fn collide_convex(
 /// beyond `speculative` dropped, reduced to four. A clip missing the depth
 /// gets the witness (see the module docs), or nothing when `witness` is
 /// `None` (a caller whose witness lies outside the part it asks about).
-/// `scale` is the pair's [`shape_scale`].
+/// `scale` is the pair's [`shape_scale`]. `known` is one side's feature
+/// when the caller has found it already ([`SupportingFeature::of`] with
+/// the same direction, `separation` and `scale`): `(true, f)` for A's along
+/// `n`, `(false, f)` for B's along `-n`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn manifold_along(
     a: &Shape,
@@ -121,19 +125,22 @@ pub(crate) fn manifold_along(
     witness: Option<[Point3<f32>; 2]>,
     speculative: f32,
     scale: f32,
+    known: Option<(bool, &SupportingFeature)>,
 ) -> ContactManifold {
     let n = *n;
     let clip_tolerance = CLIP_FRACTION * scale;
 
     let mut poly_a = Polygon::new();
     let mut poly_b = Polygon::new();
-    // Hulls meet with their leaning faces' edges only while the gap is
-    // wider than the slop (a fast approach); resting and touching pairs
-    // keep whole faces, whose clipped points change little as the
-    // contact rocks.
-    let edges = separation > EDGE_FEATURE_GAP_FRACTION * scale;
-    let (face_a, normal_a) = supporting_feature(a, pose_a, &n, edges, &mut poly_a);
-    let (face_b, normal_b) = supporting_feature(b, pose_b, &-n, edges, &mut poly_b);
+    let edges = wants_edges(separation, scale);
+    let (face_a, normal_a) = match known {
+        Some((true, f)) => f.copy_into(&mut poly_a),
+        _ => supporting_feature(a, pose_a, &n, edges, &mut poly_a),
+    };
+    let (face_b, normal_b) = match known {
+        Some((false, f)) => f.copy_into(&mut poly_b),
+        _ => supporting_feature(b, pose_b, &-n, edges, &mut poly_b),
+    };
     let key = (face_a & 0xFF) << 24 | (face_b & 0xFF) << 16;
 
     let mut candidates: ArrayVec<Candidate, MAX_POLYGON_VERTICES> = ArrayVec::new();
@@ -212,10 +219,55 @@ pub(crate) fn manifold_along(
     out
 }
 
-/// Whether clipping the supporting feature of `shape` along `dir` against
-/// the triangle `corners` of unit normal `normal` (as [`manifold_along`]
-/// does for a pair of the given `scale` and `separation`, with
-/// `dir = -normal` pointing from `shape` towards the triangle) can give no
+/// Whether the shapes meet with their leaning faces' edges: only while the
+/// gap is wider than the slop (a fast approach); resting and touching pairs
+/// keep whole faces, whose clipped points change little as the contact
+/// rocks.
+fn wants_edges(separation: f32, scale: f32) -> bool {
+    separation > EDGE_FEATURE_GAP_FRACTION * scale
+}
+
+/// One shape's supporting feature along a direction (see
+/// [`supporting_feature`]), found once for both [`feature_misses_triangle`]
+/// and [`manifold_along`].
+pub(crate) struct SupportingFeature {
+    /// World vertices with their feature ids.
+    polygon: Polygon,
+    /// The feature's index.
+    index: u32,
+    /// Its outward normal, when it is a face.
+    face_normal: Option<Vector3<f32>>,
+}
+
+impl SupportingFeature {
+    /// The feature of `shape` at `pose` along `dir` (world), for a pair of
+    /// the given `separation` along the contact normal and [`shape_scale`].
+    pub(crate) fn of(
+        shape: &Shape,
+        pose: &Isometry3<f32>,
+        dir: &Vector3<f32>,
+        separation: f32,
+        scale: f32,
+    ) -> Self {
+        let mut polygon = Polygon::new();
+        let edges = wants_edges(separation, scale);
+        let (index, face_normal) = supporting_feature(shape, pose, dir, edges, &mut polygon);
+        Self { polygon, index, face_normal }
+    }
+
+    /// Writes the feature's vertices into `out`; returns what
+    /// [`supporting_feature`] does.
+    fn copy_into(&self, out: &mut Polygon) -> (u32, Option<Vector3<f32>>) {
+        out.clone_from(&self.polygon);
+        (self.index, self.face_normal)
+    }
+}
+
+/// Whether clipping `feature`, a shape's supporting feature along `dir`
+/// ([`SupportingFeature::of`]), against the triangle `corners` of unit
+/// normal `normal` (as [`manifold_along`] does for a pair of the given
+/// `scale`, with `dir = -normal` pointing from the shape towards the
+/// triangle) can give no
 /// point within `speculative`, by one of two cheap proofs:
 ///
 /// * the feature lies wholly outside one side plane of the triangle (the
@@ -234,20 +286,15 @@ pub(crate) fn manifold_along(
 /// A caller without a witness (see [`manifold_along`]) can then skip the
 /// triangle; three planes against the feature's few vertices, far cheaper
 /// than the clip.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn feature_misses_triangle(
-    shape: &Shape,
-    pose: &Isometry3<f32>,
+    feature: &SupportingFeature,
     dir: &Vector3<f32>,
     corners: &[Point3<f32>; 3],
     normal: &Vector3<f32>,
-    separation: f32,
     speculative: f32,
     scale: f32,
 ) -> bool {
-    let mut poly = Polygon::new();
-    let edges = separation > EDGE_FEATURE_GAP_FRACTION * scale;
-    let (_, face_normal) = supporting_feature(shape, pose, dir, edges, &mut poly);
+    let (poly, face_normal) = (&feature.polygon, feature.face_normal);
     let tolerance = 2.0 * CLIP_FRACTION * scale;
     let outside_an_edge = (0..3).any(|k| {
         let (p0, p1, opposite) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
