@@ -794,22 +794,19 @@ fn pair_is_fast(
     slots: (usize, usize),
 ) -> bool {
     let threshold = FAST_FRACTION * bodies.records[a].min_extent.min(bodies.records[b].min_extent);
-    // Written so that NaN is not fast. The bound first: it is at least the
-    // exact motion, so a pair slow by it is slow, and the exact arc's
-    // inverse cosine is paid only for pairs near the threshold.
-    world_motion(bodies, scratch, a, b, false) > threshold
-        && world_motion(bodies, scratch, a, b, true) > threshold
+    // Written so that NaN is not fast.
+    world_motion(bodies, scratch, a, b) > threshold
         && moved_fast_relative(bodies, scratch, (a, b), slots, threshold)
 }
 
 /// The pair's motion relative to each other in the world frame: their
-/// centres' relative shift plus both turns' arcs at their extents; with
-/// `exact`, a slow body's exact arc, else its `arc`, a bound on it.
-fn world_motion(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize, exact: bool) -> f32 {
+/// centres' relative shift plus both turns' arcs at their extents.
+fn world_motion(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) -> f32 {
+    // A slow body's `arc` is only a bound; its exact arc is taken here.
     let motion = |i: usize| match (scratch.moving[i], scratch.fast[i]) {
         (false, _) => (Vector3::zeros(), 0.0),
-        (true, false) if exact => (scratch.shift[i], exact_arc(bodies, scratch, i)),
-        (true, _) => (scratch.shift[i], scratch.arc[i]),
+        (true, true) => (scratch.shift[i], scratch.arc[i]),
+        (true, false) => (scratch.shift[i], exact_arc(bodies, scratch, i)),
     };
     let ((shift_a, arc_a), (shift_b, arc_b)) = (motion(a), motion(b));
     (shift_a - shift_b).norm() + arc_a + arc_b
