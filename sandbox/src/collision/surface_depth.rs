@@ -26,7 +26,7 @@ use collide::{Shape, SupportMap, Sweep, TimeOfImpact, Triangle, try_time_of_impa
 
 use crate::collision::aabb::Aabb;
 use crate::collision::sweep_surface::{
-    MAX_SWEPT_TRIANGLES, for_each_surface_triangle, surface_triangle,
+    surface_triangle, surface_triangle_count, visit_surface_triangles,
 };
 
 /// How deep a shape is in a surface from its front, and the way out.
@@ -47,7 +47,7 @@ impl FrontDepth {
 
 /// The front-side depth of `convex` at `convex_pose` in `surface` at
 /// `surface_pose` (see the module docs), over at most
-/// [`MAX_SWEPT_TRIANGLES`] triangles under the shape's box; `None` when the
+/// [`MAX_SWEPT_TRIANGLES`](crate::collision::sweep_surface::MAX_SWEPT_TRIANGLES) triangles under the shape's box; `None` when the
 /// box holds more (not measured) or a pose is not finite. `centre` is the
 /// world point that must be in front of a triangle's plane for the
 /// triangle to count (the body's centre of mass). A triangle whose plane
@@ -70,17 +70,17 @@ pub(crate) fn front_depth(
     let local_pose = surface_pose.inverse() * convex_pose;
     let local_centre = surface_pose.inverse_transform_point(centre);
     let local_box = Aabb::of_shape(convex, &local_pose);
-    let mut found = [0u32; MAX_SWEPT_TRIANGLES];
-    let count = for_each_surface_triangle(surface, &local_box, &mut found)?;
+    surface_triangle_count(surface, &local_box)?;
     let mut deepest = FrontDepth::NONE;
-    for &index in &found[..count] {
-        let Some(triangle) = surface_triangle(surface, index) else { continue };
+    visit_surface_triangles(surface, &local_box, |index| {
+        let Some(triangle) = surface_triangle(surface, index) else { return true };
         let depth = triangle_depth(convex, &local_pose, &local_centre, &triangle, bound);
         // Written so that NaN is not taken.
         if depth > deepest.depth {
             deepest = FrontDepth { depth, normal: triangle.normal().into_inner() };
         }
-    }
+        true
+    });
     if !deepest.depth.is_finite() {
         return None;
     }

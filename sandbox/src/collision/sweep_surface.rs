@@ -63,67 +63,84 @@ pub(crate) fn sweep_against_surface(
     if !matches!(surface, Shape::TriMesh(_) | Shape::HeightField(_)) {
         return Ok(SurfaceSweep::Swept(TimeOfImpact::Miss));
     }
-    let mut found = [0u32; MAX_SWEPT_TRIANGLES];
-    let Some(count) = for_each_surface_triangle(surface, &local_box, &mut found) else {
-        return Ok(SurfaceSweep::TooManyTriangles);
-    };
+    // Counted first, so that a box over too many triangles sweeps none,
+    // then swept in the same order as they are visited. Most sweeps (the
+    // parts of a body far above the surface) meet none and stop here.
+    match surface_triangle_count(surface, &local_box) {
+        None => return Ok(SurfaceSweep::TooManyTriangles),
+        Some(0) => return Ok(SurfaceSweep::Swept(TimeOfImpact::Miss)),
+        Some(_) => {}
+    }
     let fixed = Sweep::fixed(*surface_pose);
     let mut best = TimeOfImpact::Miss;
     let mut limit = max_toi;
-    for &index in &found[..count] {
-        let Some(triangle) = surface_triangle(surface, index) else { continue };
-        let answer = try_time_of_impact(convex, sweep, &triangle, &fixed, limit, target_distance)?;
-        match answer {
-            TimeOfImpact::InitiallyOverlapping => return Ok(SurfaceSweep::Swept(answer)),
+    let mut failed = None;
+    visit_surface_triangles(surface, &local_box, |index| {
+        let Some(triangle) = surface_triangle(surface, index) else { return true };
+        match try_time_of_impact(convex, sweep, &triangle, &fixed, limit, target_distance) {
+            Err(error) => {
+                failed = Some(error);
+                return false;
+            }
+            Ok(answer @ TimeOfImpact::InitiallyOverlapping) => {
+                best = answer;
+                return false;
+            }
             // Written so that a NaN time is not taken.
-            TimeOfImpact::Hit { toi, .. } if toi < rank(&best) => {
+            Ok(answer @ TimeOfImpact::Hit { toi, .. }) if toi < rank(&best) => {
                 limit = toi;
                 best = answer;
             }
-            TimeOfImpact::IterationLimit { toi_lower_bound } if toi_lower_bound < rank(&best) => {
+            Ok(answer @ TimeOfImpact::IterationLimit { toi_lower_bound })
+                if toi_lower_bound < rank(&best) =>
+            {
                 best = answer;
             }
-            _ => {}
+            Ok(_) => {}
         }
+        true
+    });
+    match failed {
+        Some(error) => Err(error),
+        None => Ok(SurfaceSweep::Swept(best)),
     }
-    Ok(SurfaceSweep::Swept(best))
 }
 
-/// Lists in `found` the triangles of `surface` (a triangle mesh or
-/// heightfield; any other shape has none) whose boxes `local_box` (in the
-/// surface's frame) overlaps, through the mesh's BVH or the field's cell
-/// range, and returns how many; `None` when there are more than
-/// [`MAX_SWEPT_TRIANGLES`].
-pub(crate) fn for_each_surface_triangle(
+/// How many triangles of `surface` (a triangle mesh or heightfield; any
+/// other shape has none) [`visit_surface_triangles`] visits for
+/// `local_box` (in the surface's frame); `None` when there are more than
+/// [`MAX_SWEPT_TRIANGLES`] (the count stops there).
+pub(crate) fn surface_triangle_count(surface: &Shape, local_box: &Aabb) -> Option<usize> {
+    let mut count = 0usize;
+    visit_surface_triangles(surface, local_box, |_| {
+        count += 1;
+        count <= MAX_SWEPT_TRIANGLES
+    });
+    (count <= MAX_SWEPT_TRIANGLES).then_some(count)
+}
+
+/// Calls `on_triangle` with the index of each triangle of `surface` (a
+/// triangle mesh or heightfield; any other shape has none) whose box
+/// `local_box` (in the surface's frame) overlaps, through the mesh's BVH or
+/// the field's cell range, in a fixed order, until it returns `false`.
+pub(crate) fn visit_surface_triangles(
     surface: &Shape,
     local_box: &Aabb,
-    found: &mut [u32; MAX_SWEPT_TRIANGLES],
-) -> Option<usize> {
-    let mut count = 0usize;
-    let mut overflow = false;
-    let mut list = |index: u32| {
-        if count == MAX_SWEPT_TRIANGLES {
-            overflow = true;
-            return false;
-        }
-        found[count] = index;
-        count += 1;
-        true
-    };
+    mut on_triangle: impl FnMut(u32) -> bool,
+) {
     match surface {
         Shape::TriMesh(mesh) => {
-            mesh.bvh().query_aabb(local_box, list);
+            mesh.bvh().query_aabb(local_box, on_triangle);
         }
         Shape::HeightField(field) => {
-            for_each_field_triangle(field, local_box, &mut list);
+            for_each_field_triangle(field, local_box, &mut on_triangle);
         }
         _ => {}
     }
-    if overflow { None } else { Some(count) }
 }
 
 /// Triangle `index` of `surface` (a triangle mesh or heightfield) in the
-/// surface's frame, as [`for_each_surface_triangle`] lists them; `None`
+/// surface's frame, as [`visit_surface_triangles`] visits them; `None`
 /// for another shape or an index it does not have.
 pub(crate) fn surface_triangle(surface: &Shape, index: u32) -> Option<Triangle> {
     match surface {
