@@ -76,9 +76,15 @@ pub(crate) struct BodyRecord {
     /// Id of the sleeping island this body belongs to (when asleep).
     pub island: u32,
     /// Distance from the centre of mass to the farthest point of the
-    /// shapes, to turn angular speed into a surface speed for the sleep
-    /// test.
+    /// shapes, to turn angular speed into a bound on any point's speed (the
+    /// reach of a step and the sweeps; the sleep test uses the tighter
+    /// [`box_from_center`](Self::box_from_center)).
     pub extent: f32,
+    /// The lower and upper corners of the box bounding the body's shapes,
+    /// in the body's axes, measured from its centre of mass: the sleep
+    /// test's lever arms, which for a long body are short about its long
+    /// axis where [`extent`](Self::extent) is not.
+    pub box_from_center: [Vector3<f32>; 2],
     /// Half the thinnest width of the body's thinnest shape: how far it may
     /// move in a step before the sweep-fast-bodies stage sweeps it.
     pub min_extent: f32,
@@ -133,6 +139,10 @@ impl BodyRecord {
             sleep_threshold: desc.sleep_threshold,
             island: 0,
             extent,
+            box_from_center: [
+                local_aabb.min - mass.local_center,
+                local_aabb.max - mass.local_center,
+            ],
             min_extent: desc
                 .shapes
                 .iter()

@@ -2,9 +2,20 @@
 //! and joints,
 //! found each step with a union-find, are put to sleep together once every
 //! member has been still for [`StepSettings::time_to_sleep`]. A body is
-//! still while its speed (and its angular speed times its extent) stays
-//! under its own sleep threshold, or the world's
+//! still while the fastest corner of the box bounding its shapes (in its
+//! own axes) moves slower than its own sleep threshold, or the world's
 //! [`StepSettings::sleep_velocity`] if it has none.
+//!
+//! The corner speed is box3d's idea (`solver.c`, the finalize step: the
+//! rotation's arc measured with per-axis extents, so that a long body
+//! spinning about its long axis counts the short lever arm, not its
+//! length), taken exactly: a point's velocity `v + ω × r` is affine in
+//! `r`, so its squared norm is convex and its largest value over the box
+//! is at one of the eight corners, which are all checked. Departures:
+//! box3d bounds the arc with a "modified cross product" and adds it to
+//! `|v|` (an upper bound, looser than the corners' own speeds), and also
+//! counts the position correction's motion; here only the velocity
+//! counts, as before.
 //!
 //! Departure from Box2D v3, which keeps persistent islands and splits them
 //! lazily: islands here are rebuilt from scratch each step over the awake
@@ -77,21 +88,28 @@ pub(crate) fn update_sleep(
     let threshold_sq = settings.sleep_velocity * settings.sleep_velocity;
     // The sleep times are kept on the workers, in fixed runs of body
     // slots, each writing its own records.
-    let Bodies { records, linear_velocities, angular_velocities, .. } = &mut *bodies;
-    let (linear, angular) = (&linear_velocities[..], &angular_velocities[..]);
+    let Bodies { records, linear_velocities, angular_velocities, poses, .. } = &mut *bodies;
+    let (linear, angular, poses) = (&linear_velocities[..], &angular_velocities[..], &poses[..]);
     let advance = |i: usize, r: &mut BodyRecord| {
         if !r.alive {
             return;
         }
-        let v = linear[i].norm_squared();
-        let w = angular[i].norm_squared() * r.extent * r.extent;
+        let (v, w) = (&linear[i], &angular[i]);
         // The body's own threshold, else the world's.
         let threshold_sq = r.sleep_threshold.map_or(threshold_sq, |s| s * s);
         // A kinematic body moves at the velocity it was given however
         // slow: it is still only when that is zero, so a moving one
         // never sleeps and keeps its island (what touches it) awake.
-        let driven = r.kind == BodyKind::Kinematic && (v != 0.0 || w != 0.0);
-        if driven || v > threshold_sq || w > threshold_sq {
+        let driven =
+            r.kind == BodyKind::Kinematic && (v != &Vector3::zeros() || w != &Vector3::zeros());
+        let rotation = &poses[i].rotation;
+        let speed_sq = fastest_corner_speed_sq(
+            &rotation.inverse_transform_vector(v),
+            &rotation.inverse_transform_vector(w),
+            &r.box_from_center,
+        );
+        // Written so that a NaN speed counts as moving.
+        if driven || !(speed_sq <= threshold_sq) {
             r.sleep_time = 0.0;
         } else {
             r.sleep_time += dt;
@@ -206,5 +224,89 @@ pub(crate) fn update_sleep(
             bodies.linear_velocities[i] = Vector3::zeros();
             bodies.angular_velocities[i] = Vector3::zeros();
         }
+    }
+}
+
+/// The largest squared speed of the eight corners of the box `corners`
+/// (its lower and upper corners, from the centre of mass, body axes) for a
+/// body moving at `v_body` and spinning at `w_body` (both in body axes).
+/// A corner `r` moves at `v + ω × r`; its squared norm is convex in `r`, so
+/// no point of the box moves faster than the fastest corner. A NaN
+/// velocity gives NaN.
+fn fastest_corner_speed_sq(
+    v_body: &Vector3<f32>,
+    w_body: &Vector3<f32>,
+    corners: &[Vector3<f32>; 2],
+) -> f32 {
+    /// A box has eight corners, one per choice of low or high end on each
+    /// axis (the bits of the corner's number).
+    const CORNERS: usize = 8;
+    let mut fastest = 0.0f32;
+    for corner in 0..CORNERS {
+        let r = Vector3::new(
+            corners[corner & 1].x,
+            corners[(corner >> 1) & 1].y,
+            corners[(corner >> 2) & 1].z,
+        );
+        let speed_sq = (v_body + w_body.cross(&r)).norm_squared();
+        // `f32::max` would drop a NaN; this keeps it.
+        fastest = if speed_sq.is_nan() || speed_sq > fastest { speed_sq } else { fastest };
+    }
+    fastest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Lcg;
+
+    /// A slab 40 m long along y, 1 m across, its centre of mass at its
+    /// middle.
+    const SLAB: [Vector3<f32>; 2] = [Vector3::new(-0.5, -20.0, -0.5), Vector3::new(0.5, 20.0, 0.5)];
+
+    #[test]
+    fn spin_about_the_long_axis_counts_the_short_lever_arm() {
+        // Closed form: the corners are √(0.5² + 0.5²) from the y axis.
+        let got = fastest_corner_speed_sq(&Vector3::zeros(), &Vector3::new(0.0, 2.0, 0.0), &SLAB);
+        assert!((got.sqrt() - 2.0 * 0.5f32.hypot(0.5)).abs() < 1e-5, "{got}");
+    }
+
+    #[test]
+    fn spin_across_the_long_axis_counts_the_long_lever_arm() {
+        // About x, the corners are √(20² + 0.5²) from the axis.
+        let got = fastest_corner_speed_sq(&Vector3::zeros(), &Vector3::new(0.1, 0.0, 0.0), &SLAB);
+        assert!((got.sqrt() - 0.1 * 20.0f32.hypot(0.5)).abs() < 1e-5, "{got}");
+    }
+
+    #[test]
+    fn corners_match_brute_force_over_the_box() {
+        // Oracle: the largest speed over a 9 × 9 × 9 grid of points of an
+        // off-centre box, its faces and corners included.
+        let corners = [Vector3::new(-0.3, -1.0, -2.0), Vector3::new(0.7, 3.0, 0.5)];
+        let mut rng = Lcg(7);
+        for _ in 0..50 {
+            let mut draw =
+                || Vector3::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0), rng.range(-2.0, 2.0));
+            let (v, w) = (draw(), draw());
+            let got = fastest_corner_speed_sq(&v, &w, &corners);
+            let mut brute = 0.0f32;
+            for i in 0..9 {
+                for j in 0..9 {
+                    for k in 0..9 {
+                        let t = Vector3::new(i as f32, j as f32, k as f32) / 8.0;
+                        let r = corners[0] + (corners[1] - corners[0]).component_mul(&t);
+                        brute = brute.max((v + w.cross(&r)).norm_squared());
+                    }
+                }
+            }
+            assert!((got - brute).abs() <= 1e-4 * brute.max(1.0), "corners {got}, grid {brute}");
+        }
+    }
+
+    #[test]
+    fn nan_velocity_counts_as_moving() {
+        let v = Vector3::new(f32::NAN, 0.0, 0.0);
+        let got = fastest_corner_speed_sq(&v, &Vector3::zeros(), &SLAB);
+        assert!(!(got <= 1.0), "{got}");
     }
 }
