@@ -176,18 +176,7 @@ fn dump_poses_writes_a_row_per_dynamic_body_and_runs_are_reproducible() {
     let dir = std::env::temp_dir();
     let paths = [dir.join("sandbox-cli-test-a.csv"), dir.join("sandbox-cli-test-b.csv")];
     for p in &paths {
-        let out = sandbox(&[
-            "bench",
-            "--scene",
-            "stack",
-            "--size",
-            "5",
-            "--steps",
-            "20",
-            "--no-sleep",
-            "--dump-poses",
-            p.to_str().unwrap(),
-        ]);
+        let out = stack_of_five_awake("20", &["--dump-poses", p.to_str().unwrap()]);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     }
     let a = std::fs::read_to_string(&paths[0]).unwrap();
@@ -208,18 +197,7 @@ fn dump_poses_writes_a_row_per_dynamic_body_and_runs_are_reproducible() {
 /// bodies awake, and by the last step it rests on 5 contact surfaces.
 #[test]
 fn trace_every_prints_the_awake_bodies_and_points_at_each_multiple_and_the_last_step() {
-    let out = sandbox(&[
-        "bench",
-        "--scene",
-        "stack",
-        "--size",
-        "5",
-        "--steps",
-        "25",
-        "--no-sleep",
-        "--trace-every",
-        "10",
-    ]);
+    let out = stack_of_five_awake("25", &["--trace-every", "10"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8(out.stdout).unwrap();
     let trace: Vec<&str> = stdout.lines().filter(|l| l.starts_with("step ")).collect();
@@ -255,6 +233,13 @@ fn dump_to_an_unwritable_path_fails_cleanly() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("error:"));
+}
+
+/// `sandbox bench` on a stack of 5 boxes with sleeping off, for `steps`
+/// steps, with `extra` arguments.
+fn stack_of_five_awake(steps: &str, extra: &[&str]) -> std::process::Output {
+    let args = ["bench", "--scene", "stack", "--size", "5", "--steps", steps, "--no-sleep"];
+    sandbox(&[&args[..], extra].concat())
 }
 
 fn scene_path(name: &str) -> String {
