@@ -45,16 +45,15 @@ impl FrontDepth {
     const NONE: Self = Self { depth: 0.0, normal: Vector3::new(0.0, 1.0, 0.0) };
 }
 
-/// The front-side depth of `convex` at `convex_pose` in `surface` at
-/// `surface_pose` (see the module docs), over at most
-/// [`MAX_SWEPT_TRIANGLES`](crate::collision::sweep_surface::MAX_SWEPT_TRIANGLES)
-/// triangles under the shape's box; `None` when the box holds more (not
-/// measured) or a pose is not finite. `centre` is the world point that
-/// must be in front of a triangle's plane for the triangle to count (the
-/// body's centre of mass). A triangle whose plane the shape dips below by at most `bound` is not measured exactly: its
-/// depth is given as that dip, an upper bound of at most `bound`, so
-/// callers comparing against a threshold pass it and pay the time of
-/// impact only for the triangles that could exceed it.
+/// The front-side depth of `convex` at `convex_pose` in `surface` at `surface_pose` (see the module
+/// docs), over at most
+/// [`MAX_SWEPT_TRIANGLES`](crate::collision::sweep_surface::MAX_SWEPT_TRIANGLES) triangles under
+/// the shape's box; `None` when the box holds more (not measured) or a pose is not finite. `centre`
+/// is the world point that must be in front of a triangle's plane for the triangle to count (the
+/// body's centre of mass). A triangle whose plane the shape dips below by at most `bound` is not
+/// measured exactly: its depth is given as that dip, an upper bound of at most `bound`, so callers
+/// comparing against a threshold pass it and pay the time of impact only for the triangles that
+/// could exceed it.
 pub(crate) fn front_depth(
     convex: &Shape,
     convex_pose: &Isometry3<f32>,
