@@ -31,7 +31,9 @@ pub enum Stage {
     /// Preparing contacts, then per substep warm starting, pushing and
     /// relaxing; restitution and storing impulses.
     Solve,
-    /// Integrating velocities and positions inside the solve's substeps.
+    /// Integrating velocities and positions inside the solve's substeps:
+    /// the first substep's time, times the substep count (the clock is read
+    /// around the first substep's integration only; see `solver/solve.rs`).
     Integrate,
     /// Writing the solved poses and velocities back to the body storage,
     /// clamping the speeds as they go.
@@ -174,8 +176,12 @@ pub(crate) struct StageTimer<'a> {
 
 impl StageTimer<'_> {
     /// Counts `time`, spent inside this stage, under `other` instead (the
-    /// integration inside the solve's substeps).
+    /// integration inside the solve's substeps). `time` may be an estimate
+    /// (the solve times one substep's integration and scales it), so it is
+    /// capped at this stage's own time so far: the stages never sum to more
+    /// than the step.
     pub(crate) fn hand_over(&mut self, other: Stage, time: Duration) {
+        let time = time.min(self.start.elapsed().saturating_sub(self.excluded));
         self.times.add(other, time);
         self.excluded += time;
     }
@@ -185,5 +191,40 @@ impl Drop for StageTimer<'_> {
     fn drop(&mut self) {
         let own = self.start.elapsed().saturating_sub(self.excluded);
         self.times.add(self.stage, own);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An estimate handed over that exceeds the stage's own time (a
+    /// preempted timed substep, scaled by the substep count) is capped, so
+    /// the two stages together never exceed the time measured around them.
+    #[test]
+    fn a_handed_over_estimate_is_capped_at_the_stage_time() {
+        let mut times = StageTimes::default();
+        let start = Instant::now();
+        {
+            let mut timer = times.time(Stage::Solve);
+            std::thread::sleep(Duration::from_millis(2));
+            timer.hand_over(Stage::Integrate, Duration::from_secs(3600));
+        }
+        let around = start.elapsed();
+        assert!(times[Stage::Integrate] > Duration::ZERO, "{times:?}");
+        assert!(times[Stage::Integrate] + times[Stage::Solve] <= around, "{times:?} > {around:?}");
+    }
+
+    /// An estimate within the stage's time is counted as it is.
+    #[test]
+    fn a_handed_over_time_within_the_stage_is_kept() {
+        let mut times = StageTimes::default();
+        {
+            let mut timer = times.time(Stage::Solve);
+            std::thread::sleep(Duration::from_millis(2));
+            timer.hand_over(Stage::Integrate, Duration::from_micros(500));
+        }
+        assert_eq!(times[Stage::Integrate], Duration::from_micros(500));
+        assert!(times[Stage::Solve] >= Duration::from_micros(1500), "{times:?}");
     }
 }
