@@ -7,7 +7,9 @@
 //! query, for the static tree.
 //!
 //! QUERY is `ray` (`bvh_ray_closest`) or `aabb` (`bvh_aabb_overlap`);
-//! ENGINE `static`, `dynamic` or `parry3d`.
+//! ENGINE `static`, `dynamic` (built by insertions), `dynamic-rebuilt`
+//! (the same after `DynamicTree::rebuild`) or `parry3d`. Also prints the
+//! boxes each dynamic tree tests per box query.
 
 use std::hint::black_box;
 
@@ -34,6 +36,8 @@ fn main() {
     for (i, b) in boxes.iter().enumerate() {
         tree.try_insert(*b, 0.0, i as u32).unwrap();
     }
+    let mut rebuilt = tree.clone();
+    rebuilt.rebuild();
     let parry_leaves: Vec<ParryAabb> = boxes.iter().map(parry_box).collect();
     let parry = Bvh::from_leaves(BvhBuildStrategy::Binned, &parry_leaves);
     let parry_queries: Vec<ParryAabb> = queries.iter().map(parry_box).collect();
@@ -42,6 +46,7 @@ fn main() {
         let t = brute_ray(&boxes, ray).map(|(_, t)| t);
         assert_eq!(static_ray(&bvh, &boxes, ray).map(|(_, t)| t), t);
         assert_eq!(dynamic_ray(&tree, &boxes, ray).map(|(_, t)| t), t);
+        assert_eq!(dynamic_ray(&rebuilt, &boxes, ray).map(|(_, t)| t), t);
         assert_eq!(parry_ray(&parry, &boxes, ray).map(|(_, t)| t), t);
     }
     let mut total = 0usize;
@@ -53,6 +58,9 @@ fn main() {
             }
             ("ray", "dynamic") => {
                 dynamic_ray(&tree, &boxes, black_box(&rays[i])).map_or(0, |h| h.0 as usize)
+            }
+            ("ray", "dynamic-rebuilt") => {
+                dynamic_ray(&rebuilt, &boxes, black_box(&rays[i])).map_or(0, |h| h.0 as usize)
             }
             ("ray", "parry3d") => {
                 parry_ray(&parry, &boxes, black_box(&rays[i])).map_or(0, |h| h.0 as usize)
@@ -68,6 +76,14 @@ fn main() {
             ("aabb", "dynamic") => {
                 let mut c = 0;
                 tree.query_aabb(black_box(&queries[i]), |_| {
+                    c += 1;
+                    true
+                });
+                c
+            }
+            ("aabb", "dynamic-rebuilt") => {
+                let mut c = 0;
+                rebuilt.query_aabb(black_box(&queries[i]), |_| {
                     c += 1;
                     true
                 });
@@ -91,9 +107,28 @@ fn main() {
             |_| true,
         );
     }
+    // Boxes each dynamic tree tests per box query (a record's two).
+    let tested = |t: &DynamicTree<u32>| {
+        let mut boxes = 0usize;
+        for q in &queries {
+            t.visit(
+                |b| {
+                    boxes += 1;
+                    b.overlaps(q)
+                },
+                |_| true,
+            );
+        }
+        boxes as f64 / QUERIES as f64
+    };
     println!(
-        "{query} {engine} {n}: checksum {total}; static tree: {} nodes, {:.1} boxes tested per box query",
+        "{query} {engine} {n}: checksum {total}; static tree: {} nodes, {:.1} boxes tested per box \
+         query; dynamic: {:.1} (height {}), rebuilt: {:.1} (height {})",
         bvh.node_count(),
-        nodes as f64 / QUERIES as f64
+        nodes as f64 / QUERIES as f64,
+        tested(&tree),
+        tree.height(),
+        tested(&rebuilt),
+        rebuilt.height(),
     );
 }

@@ -228,11 +228,20 @@ fn dynamic_over(boxes: &[Aabb]) -> DynamicTree<u32> {
     tree
 }
 
-/// Both trees over `boxes`, named for messages.
+/// The trees over `boxes`, named for messages: the static build, the
+/// dynamic tree as its insertions built it, and the same after
+/// [`DynamicTree::rebuild`].
 fn both(boxes: &[Aabb]) -> Vec<(&'static str, Box<dyn Tree>)> {
     let bvh = StaticBvh::try_new(boxes).unwrap();
     bvh.validate().unwrap();
-    vec![("static", Box::new(bvh)), ("dynamic", Box::new(dynamic_over(boxes)))]
+    let mut rebuilt = dynamic_over(boxes);
+    rebuilt.rebuild();
+    rebuilt.validate().unwrap();
+    vec![
+        ("static", Box::new(bvh)),
+        ("dynamic", Box::new(dynamic_over(boxes))),
+        ("dynamic rebuilt", Box::new(rebuilt)),
+    ]
 }
 
 fn query_set(tree: &dyn Tree, q: &Aabb) -> BTreeSet<u32> {
@@ -646,8 +655,40 @@ fn insert_move_remove_sequences_keep_the_tree_valid_and_its_answers_right() {
             }
             _ => {}
         }
+        if step % 1000 == 999 {
+            // A rebuild between edits keeps every handle and answer.
+            tree.rebuild();
+            for &(id, payload, _, fat) in &live {
+                assert_eq!(tree.payload(id), Some(payload), "step {step}");
+                assert_eq!(tree.fat_aabb(id), Some(&fat), "step {step}");
+            }
+        }
         tree.validate().unwrap_or_else(|e| panic!("step {step}: {e}"));
         assert_eq!(tree.len(), live.len());
+        if step % 100 == 50 {
+            // Every fat box a ray meets, against the f64 slab test: rays
+            // starting inside boxes (from a live box's centre) and outside.
+            let fats: Vec<Aabb> = live.iter().map(|e| e.3).collect();
+            let origin = match live.get(step % live.len().max(1)) {
+                Some(e) if step % 200 == 50 => e.3.center(),
+                _ => {
+                    Point3::new(rng.grid(-45.0, 45.0), rng.grid(-45.0, 45.0), rng.grid(-45.0, 45.0))
+                }
+            };
+            let dir =
+                Vector3::new(rng.unit() - 0.5, rng.unit() - 0.5, rng.unit() - 0.5).cast::<f32>();
+            let slack = 1e-4;
+            let (sure, maybe, _) =
+                cast_oracle(&fats, &origin, &dir, &Vector3::zeros(), f64::INFINITY, slack);
+            let mut got = BTreeSet::new();
+            tree.cast_ray(&Ray::new(origin, dir), f32::INFINITY, |(_, payload), _| {
+                let k = live.iter().position(|e| e.1 == payload).unwrap() as u32;
+                assert!(got.insert(k), "step {step}: item {k} twice");
+                RayControl::Continue
+            });
+            assert!(sure.is_subset(&got), "step {step}: missed {:?}", sure.difference(&got));
+            assert!(got.is_subset(&maybe), "step {step}: extra {:?}", got.difference(&maybe));
+        }
         if step % 100 == 0 {
             let q = grid_box(&mut rng, 45.0, 15.0);
             let mut got = BTreeSet::new();

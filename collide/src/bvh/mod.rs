@@ -7,9 +7,11 @@
 //! overlapping a box, ray casts visited front to back with a shrinking
 //! limit, casts of a moving box, and a walk guided by a user's own test.
 
+mod branch;
 mod collapse;
 mod dynamic_tree;
 mod error;
+mod sah_split;
 mod slab;
 mod stack;
 mod static_bvh;

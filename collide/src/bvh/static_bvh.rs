@@ -7,7 +7,7 @@
 //! Method: a binary tree is built top-down with the binned surface-area
 //! heuristic (Wald, "On fast construction of SAH-based bounding volume
 //! hierarchies", 2007): the items' centroids are dropped into
-//! [`BIN_COUNT`] equal bins along the axis where they spread most, and the
+//! [`BIN_COUNT`](super::sah_split::BIN_COUNT) equal bins along the axis where they spread most, and the
 //! node is split at the bin boundary that minimises
 //! `area(left) · count(left) + area(right) · count(right)`. The binary
 //! tree, whose leaves hold at most [`MAX_LEAF_ITEMS`] items, is then
@@ -16,7 +16,7 @@
 //! Departures: a node of at most [`MAX_LEAF_ITEMS`] items is always a leaf
 //! and a larger one is always split (no leaf-versus-split cost test); items
 //! whose centroids coincide, which no plane separates, are split at the
-//! middle of their list; and below [`SAH_MAX_DEPTH`] levels the split is
+//! middle of their list; and below [`SAH_MAX_DEPTH`](super::sah_split::SAH_MAX_DEPTH) levels the split is
 //! the median of the centroids, which halves the node, so the tree stays
 //! shallower than `SAH_MAX_DEPTH + log2(n) + 1` whatever the input and the
 //! queries' stacks stay on the call stack.
@@ -25,6 +25,7 @@ use nalgebra::Vector3;
 
 use super::collapse::{BinaryNode, collapse};
 use super::error::{BvhError, TreeDefect};
+use super::sah_split::{EMPTY_BOX, split};
 use super::traversal::{RayControl, Traversal, check_query_box};
 use super::wide_node::{ITEM_BIT, LANES, NO_CHILD, WideNode};
 use super::wide_traversal;
@@ -34,14 +35,6 @@ use crate::query::Ray;
 /// Most items a leaf of the binary build holds; the collapse spreads them
 /// over lanes. Four fills one wide node.
 pub const MAX_LEAF_ITEMS: usize = 4;
-
-/// Bins of the binned SAH. Sixteen is Wald's choice; more bins buy little
-/// quality for their build time.
-const BIN_COUNT: usize = 16;
-
-/// Depth past which splits are medians (see the module docs), so that
-/// `SAH_MAX_DEPTH + log2(2^31) < INLINE_STACK_DEPTH`.
-const SAH_MAX_DEPTH: u32 = 32;
 
 /// A static bounding-volume hierarchy over boxes given once (see the
 /// module docs for the build). Items are the boxes' positions in the
@@ -83,19 +76,6 @@ pub struct StaticBvh {
     /// The box of every item together.
     root_box: Option<Aabb>,
 }
-
-/// A bin of the SAH build: how many centroids fell in it, and their boxes'
-/// union.
-#[derive(Clone, Copy)]
-struct Bin {
-    count: u32,
-    aabb: Aabb,
-}
-
-const EMPTY_BOX: Aabb = Aabb::new(
-    nalgebra::Point3::new(f32::INFINITY, f32::INFINITY, f32::INFINITY),
-    nalgebra::Point3::new(f32::NEG_INFINITY, f32::NEG_INFINITY, f32::NEG_INFINITY),
-);
 
 impl StaticBvh {
     /// Builds the hierarchy over `boxes`; item `i` is `boxes[i]`. An empty
@@ -339,76 +319,4 @@ impl StaticBvh {
         }
         Ok(())
     }
-}
-
-/// Reorders `run` into a left and a right part and returns the left's
-/// length, in `1..run.len()` (see the module docs).
-fn split(run: &mut [u32], boxes: &[Aabb], centroids: &[Vector3<f32>], depth: u32) -> u32 {
-    let (lo, hi) = run.iter().fold(
-        (Vector3::repeat(f32::INFINITY), Vector3::repeat(f32::NEG_INFINITY)),
-        |(lo, hi), &i| (lo.inf(&centroids[i as usize]), hi.sup(&centroids[i as usize])),
-    );
-    let extent = hi - lo;
-    let axis = extent.imax();
-    let half = run.len() / 2;
-    if !(extent[axis] > 0.0) {
-        // Every centroid in one point: no plane separates them.
-        return half as u32;
-    }
-    if depth >= SAH_MAX_DEPTH {
-        run.select_nth_unstable_by(half, |&a, &b| {
-            centroids[a as usize][axis].total_cmp(&centroids[b as usize][axis])
-        });
-        return half as u32;
-    }
-    let scale = BIN_COUNT as f32 / extent[axis];
-    let bin_of = |i: u32| {
-        let x = (centroids[i as usize][axis] - lo[axis]) * scale;
-        // The largest centroid lands on BIN_COUNT itself.
-        (x as usize).min(BIN_COUNT - 1)
-    };
-    let mut bins = [Bin { count: 0, aabb: EMPTY_BOX }; BIN_COUNT];
-    for &i in run.iter() {
-        let bin = &mut bins[bin_of(i)];
-        bin.count += 1;
-        bin.aabb = bin.aabb.merged(&boxes[i as usize]);
-    }
-    // Costs of the BIN_COUNT - 1 planes, from a sweep from each side.
-    let mut right_cost = [0.0f32; BIN_COUNT];
-    let mut acc = Bin { count: 0, aabb: EMPTY_BOX };
-    for plane in (1..BIN_COUNT).rev() {
-        acc.count += bins[plane].count;
-        acc.aabb = acc.aabb.merged(&bins[plane].aabb);
-        right_cost[plane] = area_or_zero(&acc) * acc.count as f32;
-    }
-    let mut acc = Bin { count: 0, aabb: EMPTY_BOX };
-    let mut best = (f32::INFINITY, 0usize);
-    for plane in 1..BIN_COUNT {
-        acc.count += bins[plane - 1].count;
-        acc.aabb = acc.aabb.merged(&bins[plane - 1].aabb);
-        let cost = area_or_zero(&acc) * acc.count as f32 + right_cost[plane];
-        if cost < best.0 {
-            best = (cost, plane);
-        }
-    }
-    if best.1 == 0 {
-        // Every cost NaN (areas overflowing f32): split at the middle.
-        return half as u32;
-    }
-    // Partition: the items in bins below the best plane first.
-    let mut left = 0;
-    for k in 0..run.len() {
-        if bin_of(run[k]) < best.1 {
-            run.swap(k, left);
-            left += 1;
-        }
-    }
-    // The first and last bins hold the extreme centroids, so both sides
-    // are non-empty; still, never return an empty side.
-    if left == 0 || left == run.len() { half as u32 } else { left as u32 }
-}
-
-/// The surface area of a bin's box, or 0 for an empty bin.
-fn area_or_zero(bin: &Bin) -> f32 {
-    if bin.count == 0 { 0.0 } else { bin.aabb.surface_area() }
 }

@@ -1,21 +1,29 @@
 //! The queries of the binary dynamic tree, written over a private view of
-//! its nodes ([`Hierarchy`]), and the types both trees' queries share (the
-//! static tree walks its four-wide nodes in
-//! [`wide_traversal`](super::wide_traversal)): boxes overlapping a box, ray casts and
-//! casts of a moving box visited front to back, and a walk guided by a
-//! caller's own test. Each is a depth-first walk on a [`TraversalStack`]
-//! that tests a node's box before pushing it; leaves hand their items,
-//! each tested by its own box, to the caller's callback, which can stop
-//! the walk. A cast pushes the nearer child last, so it is visited first,
-//! and pops a node only if the ray enters its box before the current limit
-//! (which the callback may shrink): a closest-hit search then skips every
-//! subtree behind its best hit.
+//! its query records ([`Hierarchy`], records as [`branch`](super::branch)
+//! lays them out), and the types both trees' queries share (the static
+//! tree walks its four-wide nodes in
+//! [`wide_traversal`](super::wide_traversal)): boxes overlapping a box, ray
+//! casts and casts of a moving box visited front to back, and a walk guided
+//! by a caller's own test. Each is a depth-first walk on a
+//! [`TraversalStack`] of records: a popped record's two children are
+//! tested together, a passing internal child is pushed, and a passing leaf
+//! goes to the caller's callback, which can stop the walk, without a push
+//! (its box is the item's box, so its test was the item's). A cast pushes
+//! the farther child first and handles the nearer one at once (a leaf) or
+//! next (pushed last), and pops a record only if the ray enters its box
+//! before the current limit (which the callback may shrink): a closest-hit
+//! search then skips every subtree behind its best hit. A leaf farther than
+//! an internal sibling is pushed, named with [`LEAF_BIT`], and handed to
+//! the callback when popped, so casts visit items in the order of the
+//! entries along each root-to-leaf path (as the static tree's lanes are).
 
 use nalgebra::Vector3;
 
+use super::branch::{Branch, LEAF_BIT};
 use super::error::BvhError;
 use super::slab::Slab;
 use super::stack::{Pending, TraversalStack};
+use super::wide_node::LaneSlab;
 use crate::aabb::Aabb;
 use crate::query::Ray;
 
@@ -41,34 +49,19 @@ pub enum RayControl {
     Stop,
 }
 
-/// What a node of a tree is.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum NodeContent {
-    /// An internal node and its two children.
-    Internal([u32; 2]),
-    /// A leaf holding items `first..first + count` of the tree's item list.
-    Leaf { first: u32, count: u32 },
-}
-
-/// The view of a tree's nodes that the queries walk.
+/// The view of a tree's records that the queries walk. Nodes are named as
+/// records name their children: a leaf by its node index with
+/// [`LEAF_BIT`], an internal node by its record's index.
 pub(crate) trait Hierarchy {
     /// What the callbacks receive for each item.
     type Item: Copy;
-    /// Whether a leaf's single item has the leaf's own box, so the item's
-    /// test repeats the node's and is skipped.
-    const LEAF_BOX_IS_ITEM_BOX: bool;
-    fn root(&self) -> Option<u32>;
-    fn node_box(&self, node: u32) -> &Aabb;
-    fn content(&self, node: u32) -> NodeContent;
-    /// The boxes of an internal node's `children` (as [`content`](Self::content)
-    /// named them). A tree that keeps them in the parent's own record
-    /// answers without touching the children's.
-    #[inline]
-    fn child_boxes(&self, _node: u32, children: [u32; 2]) -> [&Aabb; 2] {
-        [self.node_box(children[0]), self.node_box(children[1])]
-    }
-    /// Item `index` of the item list: its box and what the callback gets.
-    fn item(&self, index: u32) -> (&Aabb, Self::Item);
+    /// The root's name and box, or `None` for an empty tree.
+    fn root(&self) -> Option<(u32, &Aabb)>;
+    /// The query records, indexed by the internal nodes' names.
+    fn branches(&self) -> &[Branch];
+    /// The item of the leaf whose node index is `leaf` ([`LEAF_BIT`]
+    /// cleared).
+    fn item(&self, leaf: u32) -> Self::Item;
 }
 
 /// Calls `on_item` with each item whose box `descend` accepts, reached
@@ -76,34 +69,56 @@ pub(crate) trait Hierarchy {
 pub(crate) fn visit<H: Hierarchy>(
     tree: &H,
     mut descend: impl FnMut(&Aabb) -> bool,
-    mut on_item: impl FnMut(H::Item) -> bool,
+    on_item: impl FnMut(H::Item) -> bool,
 ) -> Traversal {
-    let Some(root) = tree.root() else {
+    let Some((_, root_box)) = tree.root() else {
         return Traversal::Finished;
     };
-    if !descend(tree.node_box(root)) {
+    if !descend(root_box) {
         return Traversal::Finished;
     }
+    let passes = |record: &Branch, k: usize| descend(&record.child_box(k));
+    walk(tree, passes, on_item)
+}
+
+/// The depth-first walk of box queries and guided walks, from a root
+/// whose box passed: each record's children that `passes` accepts are
+/// taken, internal ones pushed and leaves handed to `on_item` until it
+/// returns `false`.
+fn walk<H: Hierarchy>(
+    tree: &H,
+    mut passes: impl FnMut(&Branch, usize) -> bool,
+    mut on_item: impl FnMut(H::Item) -> bool,
+) -> Traversal {
+    let Some((root, _)) = tree.root() else {
+        return Traversal::Finished;
+    };
+    if root & LEAF_BIT != 0 {
+        return if on_item(tree.item(root & !LEAF_BIT)) {
+            Traversal::Finished
+        } else {
+            Traversal::Stopped
+        };
+    }
+    let branches = tree.branches();
     let mut stack = TraversalStack::new();
     stack.push(Pending { node: root, toi: 0.0 });
     while let Some(Pending { node, .. }) = stack.pop() {
-        match tree.content(node) {
-            NodeContent::Internal(children) => {
-                let boxes = tree.child_boxes(node, children);
-                for (child, aabb) in children.into_iter().zip(boxes) {
-                    if descend(aabb) {
-                        stack.push(Pending { node: child, toi: 0.0 });
-                    }
-                }
+        let record = &branches[node as usize];
+        // The first child's leaf at once or its record pushed first, so
+        // that the second child's subtree is walked first, right after its
+        // parent, as `optimize_layout` lays the records out.
+        for k in 0..2 {
+            if !passes(record, k) {
+                continue;
             }
-            NodeContent::Leaf { first, count } => {
-                for index in first..first + count {
-                    let (aabb, item) = tree.item(index);
-                    let passes = H::LEAF_BOX_IS_ITEM_BOX || descend(aabb);
-                    if passes && !on_item(item) {
-                        return Traversal::Stopped;
-                    }
+            let child = record.children[k];
+            if child & LEAF_BIT != 0 {
+                if !on_item(tree.item(child & !LEAF_BIT)) {
+                    return Traversal::Stopped;
                 }
+            } else {
+                stack.push(Pending { node: child, toi: 0.0 });
             }
         }
     }
@@ -126,7 +141,13 @@ pub(crate) fn try_query_aabb<H: Hierarchy>(
     on_item: impl FnMut(H::Item) -> bool,
 ) -> Result<Traversal, BvhError> {
     check_query_box(aabb)?;
-    Ok(visit(tree, |b| b.overlaps(aabb), on_item))
+    let Some((_, root_box)) = tree.root() else {
+        return Ok(Traversal::Finished);
+    };
+    if !root_box.overlaps(aabb) {
+        return Ok(Traversal::Finished);
+    }
+    Ok(walk(tree, |record: &Branch, k| record.overlaps(k, aabb), on_item))
 }
 
 /// The items whose boxes the ray `origin + t · dir` (or, with `grow`, a box
@@ -144,14 +165,33 @@ pub(crate) fn try_cast<H: Hierarchy>(
     if !finite || max_toi.is_nan() {
         return Err(BvhError::NonFiniteQuery);
     }
-    let Some(root) = tree.root() else {
+    let Some((root, root_box)) = tree.root() else {
         return Ok(Traversal::Finished);
     };
-    let slab = Slab::new(ray.origin, &ray.dir, grow);
     let mut limit = max_toi;
-    let Some(toi) = slab.entry(tree.node_box(root), limit) else {
+    let Some(toi) = Slab::new(ray.origin, &ray.dir, grow).entry(root_box, limit) else {
         return Ok(Traversal::Finished);
     };
+    // One visited item: the callback's answer applied to the limit, or
+    // `false` to stop.
+    let mut visit_item = |leaf: u32, toi: f32, limit: &mut f32| {
+        match on_item(tree.item(leaf & !LEAF_BIT), toi) {
+            RayControl::Continue => {}
+            RayControl::ShortenTo(t) => {
+                if t < *limit {
+                    *limit = t;
+                }
+            }
+            RayControl::Stop => return false,
+        }
+        true
+    };
+    if root & LEAF_BIT != 0 {
+        let go_on = visit_item(root, toi, &mut limit);
+        return Ok(if go_on { Traversal::Finished } else { Traversal::Stopped });
+    }
+    let slab = LaneSlab::new(&ray.origin, &ray.dir, &grow);
+    let branches = tree.branches();
     let mut stack = TraversalStack::new();
     stack.push(Pending { node: root, toi });
     while let Some(Pending { node, toi }) = stack.pop() {
@@ -159,45 +199,33 @@ pub(crate) fn try_cast<H: Hierarchy>(
         if toi > limit {
             continue;
         }
-        match tree.content(node) {
-            NodeContent::Internal([a, b]) => {
-                let [box_a, box_b] = tree.child_boxes(node, [a, b]);
-                let ta = slab.entry(box_a, limit);
-                let tb = slab.entry(box_b, limit);
-                // The nearer child goes on last, to be visited first.
-                let (near, far) = match (ta, tb) {
-                    (Some(x), Some(y)) if y < x => ((b, y), Some((a, x))),
-                    (Some(x), Some(y)) => ((a, x), Some((b, y))),
-                    (Some(x), None) => ((a, x), None),
-                    (None, Some(y)) => ((b, y), None),
-                    (None, None) => continue,
-                };
-                if let Some((node, toi)) = far {
-                    stack.push(Pending { node, toi });
-                }
-                stack.push(Pending { node: near.0, toi: near.1 });
+        if node & LEAF_BIT != 0 {
+            if !visit_item(node, toi, &mut limit) {
+                return Ok(Traversal::Stopped);
             }
-            NodeContent::Leaf { first, count } => {
-                for index in first..first + count {
-                    let (aabb, item) = tree.item(index);
-                    let entry =
-                        if H::LEAF_BOX_IS_ITEM_BOX { Some(toi) } else { slab.entry(aabb, limit) };
-                    let Some(entry) = entry else { continue };
-                    match on_item(item, entry) {
-                        RayControl::Continue => {}
-                        RayControl::ShortenTo(t) => {
-                            if t < limit {
-                                limit = t;
-                            }
-                        }
-                        RayControl::Stop => return Ok(Traversal::Stopped),
-                    }
-                    // A shortened limit can exclude the leaf's later items.
-                    if H::LEAF_BOX_IS_ITEM_BOX || toi > limit {
-                        break;
-                    }
-                }
+            continue;
+        }
+        let record = &branches[node as usize];
+        let ([ta, tb], mask) = slab.lane_entries(&record.min, &record.max, limit);
+        let [a, b] = record.children;
+        // The nearer child is handled next (equal entries: the first).
+        let (near, far) = match mask {
+            0b11 if tb < ta => ((b, tb), Some((a, ta))),
+            0b11 => ((a, ta), Some((b, tb))),
+            0b01 => ((a, ta), None),
+            0b10 => ((b, tb), None),
+            _ => continue,
+        };
+        if let Some((node, toi)) = far {
+            stack.push(Pending { node, toi });
+        }
+        if near.0 & LEAF_BIT != 0 {
+            // It would be popped next: visited now, without the push.
+            if !visit_item(near.0, near.1, &mut limit) {
+                return Ok(Traversal::Stopped);
             }
+        } else {
+            stack.push(Pending { node: near.0, toi: near.1 });
         }
     }
     Ok(Traversal::Finished)

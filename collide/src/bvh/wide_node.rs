@@ -126,14 +126,27 @@ impl LaneSlab {
     /// in its (grown) box, and the mask of the lanes for which there is one.
     #[inline]
     pub fn entries(&self, node: &WideNode, limit: f32) -> ([f32; LANES], u32) {
-        let mut enter = [0.0f32; LANES];
-        let mut exit = [limit; LANES];
+        self.lane_entries(&node.min, &node.max, limit)
+    }
+
+    /// [`entries`](Self::entries) for any number of lanes stored as a node
+    /// stores them (`min[axis][lane]`), as the dynamic tree's two-child
+    /// records do.
+    #[inline]
+    pub fn lane_entries<const N: usize>(
+        &self,
+        min: &[[f32; N]; 3],
+        max: &[[f32; N]; 3],
+        limit: f32,
+    ) -> ([f32; N], u32) {
+        let mut enter = [0.0f32; N];
+        let mut exit = [limit; N];
         for axis in 0..3 {
             let (o, inv, g) = (self.origin[axis], self.inv_dir[axis], self.grow[axis]);
             let negative = self.negative[axis];
-            for k in 0..LANES {
-                let lo = (node.min[axis][k] - g - o) * inv;
-                let hi = (node.max[axis][k] + g - o) * inv;
+            for k in 0..N {
+                let lo = (min[axis][k] - g - o) * inv;
+                let hi = (max[axis][k] + g - o) * inv;
                 let (near, far) = if negative { (hi, lo) } else { (lo, hi) };
                 // Written so that a NaN bound (origin on the slab's plane,
                 // zero direction) changes nothing.
@@ -148,7 +161,7 @@ impl LaneSlab {
         // The entry only grows and the exit only shrinks, axis by axis, so
         // one test at the end is the scalar test's early exits.
         let mut mask = 0;
-        for k in 0..LANES {
+        for k in 0..N {
             mask |= u32::from(enter[k] <= exit[k]) << k;
         }
         (enter, mask)
