@@ -76,6 +76,11 @@ pub struct Manifold {
     pub friction_impulse: Vector3<f32>,
     /// Accumulated twist (torsional friction) impulse about the normal, N·m·s.
     pub twist_impulse: f32,
+    /// Accumulated rolling-resistance angular impulse on B (A takes its
+    /// opposite) in the last substep, world frame, N·m·s: kept from step
+    /// to step to warm start the rolling row, as box3d keeps its manifold's
+    /// `rollingImpulse`. Zero for shapes without rolling resistance.
+    pub rolling_impulse: Vector3<f32>,
     /// Friction impulse at the manifold's centre over the whole of the last
     /// step that solved it, world frame, N·s: what users read.
     pub step_friction_impulse: Vector3<f32>,
@@ -139,6 +144,7 @@ impl Manifold {
         points: ArrayVec::new_const(),
         friction_impulse: Vector3::new(0.0, 0.0, 0.0),
         twist_impulse: 0.0,
+        rolling_impulse: Vector3::new(0.0, 0.0, 0.0),
         step_friction_impulse: Vector3::new(0.0, 0.0, 0.0),
         friction_anchor: None,
         lever_turn: None,
@@ -149,6 +155,7 @@ impl Manifold {
         self.points.clear();
         self.friction_impulse = Vector3::zeros();
         self.twist_impulse = 0.0;
+        self.rolling_impulse = Vector3::zeros();
         self.step_friction_impulse = Vector3::zeros();
         self.friction_anchor = None;
         self.lever_turn = None;
@@ -181,6 +188,7 @@ impl Manifold {
         if !old.points.is_empty() {
             self.friction_impulse = old.friction_impulse;
             self.twist_impulse = old.twist_impulse;
+            self.rolling_impulse = old.rolling_impulse;
             self.friction_anchor = old.friction_anchor;
         }
     }

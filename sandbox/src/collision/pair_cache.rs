@@ -190,6 +190,12 @@ impl ManifoldSlab {
         self.slots.get(index as usize)
     }
 
+    /// The slot `index` names, mutably; `None` for [`NO_MANIFOLD`].
+    #[inline]
+    pub fn get_mut(&mut self, index: u32) -> Option<&mut CachedManifold> {
+        self.slots.get_mut(index as usize)
+    }
+
     /// The manifold `index` names, or the empty one for [`NO_MANIFOLD`].
     #[inline]
     pub fn manifold(&self, index: u32) -> &Manifold {

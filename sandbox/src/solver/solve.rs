@@ -392,6 +392,9 @@ pub(crate) fn solve(
     let (order, lens) = (&batching.order, &batching.lens);
     let members = |index: usize| &order[batch_starts[index] as usize..][..usize::from(lens[index])];
     store_impulses(slots, batches, members, step_impulses, contacts, workers);
+    if !rolling.is_empty() {
+        rolling.store(contacts);
+    }
     // Every substep integrates the same bodies with the same arithmetic:
     // the timed substeps stand for all of them.
     let scale = substeps as f64 / f64::from(substeps.min(INTEGRATION_TIMED_SUBSTEPS));
