@@ -87,9 +87,11 @@ use crate::workers::{Workers, slots_in};
 mod core_pass;
 mod relative_motion;
 mod surface_contacts;
+mod swept_boxes;
 use core_pass::{core_of, core_pass_time};
 use relative_motion::moved_fast_relative;
 use surface_contacts::{surface_contacts_hold, touching_surface_toi};
+use swept_boxes::{SweptRun, find_swept_boxes};
 
 /// A body is fast when it moved more than this fraction of its thinnest
 /// half-width in a step (Box2D v3's safety factor): slower ones cannot
@@ -180,6 +182,14 @@ pub(crate) struct SweepScratch {
     /// stood still (a pair twice if both roles fit): what the guard against
     /// going back into still bodies checks.
     guard_pairs: Vec<Vec<[u32; 5]>>,
+    /// The fast bodies of the step, in the awake list's order.
+    fast_bodies: Vec<u32>,
+    /// Per run of fast bodies, their shapes' swept boxes
+    /// (`swept_boxes.rs`).
+    swept_runs: Vec<SweptRun>,
+    /// Per slot of a fast body: its run in `swept_runs` and the offset of
+    /// its first shape's box there.
+    swept_at: Vec<(u32, u32)>,
 }
 
 /// `(body, other, time of impact)`: a sweep's hit, before it is applied.
@@ -239,6 +249,7 @@ impl SweepScratch {
         resize_per_slot(&mut self.arc, n, cap, 0.0);
         resize_per_slot(&mut self.toi, n, cap, 1.0);
         resize_per_slot(&mut self.toi_still, n, cap, 1.0);
+        resize_per_slot(&mut self.swept_at, n, cap, (0, 0));
         self.moved.clear();
         self.moved.extend_from_slice(awake);
         for &slot in awake {
@@ -322,6 +333,8 @@ pub(crate) fn sweep_fast_bodies(
     if !(any_fast || any_sinkable) {
         return;
     }
+    // The swept boxes of the fast bodies, found once for the step.
+    find_swept_boxes(bodies, awake, workers, scratch);
     // Each pair's time is found on the workers, each run of pairs listing
     // its impacts, which are then applied in pair order (taking minima, so
     // the order could not change a bit anyway): one thread walks only the
@@ -375,10 +388,7 @@ pub(crate) fn sweep_fast_bodies(
             }
             // The tight boxes at both ends, grown by the turn's arc: a box
             // holding every pose along the sweep.
-            let (start, end) = (&shared.start[i], &bodies.poses[i]);
-            let (box_start, box_end) = (bodies.tight_aabb(i, start), bodies.tight_aabb(i, end));
-            let swept = Aabb::new(box_start.min.inf(&box_end.min), box_start.max.sup(&box_end.max))
-                .expanded(shared.arc[i]);
+            let swept = shared.swept_body_box(bodies, i);
             if fat[i].contains(&swept) {
                 continue;
             }
@@ -985,21 +995,6 @@ fn shape_boxes_stay_apart(
     let box_a = scratch.swept_shape_box(bodies, a, ka);
     let box_b = scratch.swept_shape_box(bodies, b, kb);
     !box_a.expanded(LINEAR_SLOP).overlaps(&box_b)
-}
-
-impl SweepScratch {
-    /// A box holding shape slot `k` of body `i` at every pose of its sweep
-    /// this step (see [`shape_boxes_stay_apart`]); its box at its pose for
-    /// a body that did not move.
-    fn swept_shape_box(&self, bodies: &Bodies, i: usize, k: usize) -> Aabb {
-        let shape = &bodies.shapes.shapes[k];
-        let end = Aabb::of_shape(shape, &bodies.shapes.world_pose(k, &bodies.poses[i]));
-        if !self.moving[i] {
-            return end;
-        }
-        let start = Aabb::of_shape(shape, &bodies.shapes.world_pose(k, &self.start[i]));
-        start.merged(&end).expanded(self.arc[i])
-    }
 }
 
 /// The tangent plane at a time of impact: a point between the two closest
