@@ -91,10 +91,8 @@ impl Branch {
 
 #[cfg(test)]
 mod tests {
-    use nalgebra::Vector3;
 
-    use super::super::slab::Slab;
-    use super::super::wide_node::LaneSlab;
+    use super::super::wide_node::tests::for_each_ray_case;
     use super::*;
 
     /// The two-lane tests of a record against the scalar ones, child by
@@ -107,34 +105,14 @@ mod tests {
         let record = Branch::new([&a, &b], [7, 9 | LEAF_BIT], 3);
         assert_eq!(record.child_box(0), a);
         assert_eq!(record.child_box(1), b);
-        let origins =
-            [Point3::new(-2.0, 0.5, 0.5), Point3::new(0.0, 1.0, 3.0), Point3::new(1.0, 0.0, 3.0)];
-        let dirs = [
-            Vector3::x(),
-            -Vector3::z(),
-            Vector3::new(0.3, -0.2, 0.9),
-            Vector3::new(-1.0, 0.0, -0.0),
-        ];
-        for grow in [Vector3::zeros(), Vector3::new(0.25, 0.5, 0.125)] {
-            for o in &origins {
-                for d in &dirs {
-                    let lanes = LaneSlab::new(o, d, &grow);
-                    let scalar = Slab::new(*o, d, grow);
-                    for limit in [0.5f32, 10.0, f32::INFINITY] {
-                        let (enter, mask) = lanes.lane_entries(&record.min, &record.max, limit);
-                        for (k, child) in [a, b].iter().enumerate() {
-                            let lane = (mask >> k & 1 == 1).then_some(enter[k]);
-                            let expect = scalar.entry(child, limit);
-                            assert_eq!(
-                                lane.map(f32::to_bits),
-                                expect.map(f32::to_bits),
-                                "{o:?} {d:?} {grow:?} {limit} child {k}"
-                            );
-                        }
-                    }
-                }
+        for_each_ray_case(|lanes, scalar, limit, case| {
+            let (enter, mask) = lanes.lane_entries(&record.min, &record.max, limit);
+            for (k, child) in [a, b].iter().enumerate() {
+                let lane = (mask >> k & 1 == 1).then_some(enter[k]);
+                let expect = scalar.entry(child, limit);
+                assert_eq!(lane.map(f32::to_bits), expect.map(f32::to_bits), "{case} child {k}");
             }
-        }
+        });
         let touching = Aabb::new(Point3::new(1.0, 1.0, 1.0), Point3::new(2.0, 2.0, 2.0));
         let missing = Aabb::new(Point3::new(1.0625, 1.0, 1.0), Point3::new(1.5, 2.0, 2.0));
         for q in [a, touching, missing] {

@@ -169,9 +169,35 @@ impl LaneSlab {
 }
 
 #[cfg(test)]
-mod tests {
+pub(in crate::bvh) mod tests {
     use super::super::slab::Slab;
     use super::*;
+
+    /// Calls `f` with the lane and scalar slab tests of each ray case the
+    /// lane tests are checked on (here and in `branch.rs`): rays in a
+    /// face's plane, zero direction components of either sign, grown
+    /// boxes, and three distance limits; `case` names it for messages.
+    pub(in crate::bvh) fn for_each_ray_case(mut f: impl FnMut(&LaneSlab, &Slab, f32, &str)) {
+        let origins =
+            [Point3::new(-2.0, 0.5, 0.5), Point3::new(0.0, 1.0, 3.0), Point3::new(1.0, 0.0, 3.0)];
+        let dirs = [
+            Vector3::x(),
+            -Vector3::z(),
+            Vector3::new(0.3, -0.2, 0.9),
+            Vector3::new(-1.0, 0.0, -0.0),
+        ];
+        for grow in [Vector3::zeros(), Vector3::new(0.25, 0.5, 0.125)] {
+            for o in &origins {
+                for d in &dirs {
+                    let lanes = LaneSlab::new(o, d, &grow);
+                    let scalar = Slab::new(*o, d, grow);
+                    for limit in [0.5f32, 10.0, f32::INFINITY] {
+                        f(&lanes, &scalar, limit, &format!("{o:?} {d:?} {grow:?} {limit}"));
+                    }
+                }
+            }
+        }
+    }
 
     fn node_of(boxes: &[Aabb]) -> WideNode {
         let mut node = WideNode::EMPTY;
@@ -192,35 +218,15 @@ mod tests {
             Aabb::new(Point3::new(-4.0, 1.0, -2.0), Point3::new(-3.0, 2.0, 3.0)),
         ];
         let node = node_of(&boxes);
-        let origins =
-            [Point3::new(-2.0, 0.5, 0.5), Point3::new(0.0, 1.0, 3.0), Point3::new(1.0, 0.0, 3.0)];
-        let dirs = [
-            Vector3::x(),
-            -Vector3::z(),
-            Vector3::new(0.3, -0.2, 0.9),
-            Vector3::new(-1.0, 0.0, -0.0),
-        ];
-        for grow in [Vector3::zeros(), Vector3::new(0.25, 0.5, 0.125)] {
-            for o in &origins {
-                for d in &dirs {
-                    let lanes = LaneSlab::new(o, d, &grow);
-                    let scalar = Slab::new(*o, d, grow);
-                    for limit in [0.5f32, 10.0, f32::INFINITY] {
-                        let (enter, mask) = lanes.entries(&node, limit);
-                        assert_eq!(mask & 0b1000, 0);
-                        for (k, b) in boxes.iter().enumerate() {
-                            let lane = (mask >> k & 1 == 1).then_some(enter[k]);
-                            let expect = scalar.entry(b, limit);
-                            assert_eq!(
-                                lane.map(f32::to_bits),
-                                expect.map(f32::to_bits),
-                                "{o:?} {d:?} {grow:?} {limit} box {k}"
-                            );
-                        }
-                    }
-                }
+        for_each_ray_case(|lanes, scalar, limit, case| {
+            let (enter, mask) = lanes.entries(&node, limit);
+            assert_eq!(mask & 0b1000, 0);
+            for (k, b) in boxes.iter().enumerate() {
+                let lane = (mask >> k & 1 == 1).then_some(enter[k]);
+                let expect = scalar.entry(b, limit);
+                assert_eq!(lane.map(f32::to_bits), expect.map(f32::to_bits), "{case} box {k}");
             }
-        }
+        });
         for q in [boxes[0], Aabb::new(Point3::new(1.0, 1.0, 1.0), Point3::new(2.0, 2.0, 2.0))] {
             let mask = node.overlap_mask(&q);
             for (k, b) in boxes.iter().enumerate() {
