@@ -13,8 +13,12 @@
 //!
 //! The oracle is the other engine and the energies each one reports of its
 //! own body; no code is shared between the two runs. The table of every
-//! shot is printed (`--nocapture`). The first two parts hold; the rebound
-//! holds for 45 of the 63 shots (its test is ignored, with the numbers).
+//! shot is printed (`--nocapture`). The first two parts hold for every
+//! shot. The rebound is compared only in the shots where rapier3d's own
+//! body stays on its side of the wall (47 of the 63): where it passes, it
+//! has no rebound to compare with (see
+//! [`fast_spinning_bodies_rebound_no_faster_than_rapier3d`]). It holds for
+//! 37 of those 47 (its test is ignored, with the numbers).
 //!
 //! Why against rapier rather than a closed form: a tumbling non-round body
 //! can rebound from a wall even when every contact is plastic (it rocks
@@ -232,12 +236,29 @@ fn every_shot() -> Vec<Pair> {
 
 /// Asserts `holds` of every shot, listing those it fails.
 fn assert_every_shot(what: &str, holds: impl Fn(&Pair) -> Option<String>) {
-    let failures: Vec<String> = every_shot().iter().filter_map(holds).collect();
+    assert_compared_shots(what, |_| true, holds);
+}
+
+/// Asserts `holds` of every shot that `compared` keeps, listing those it
+/// fails; the shots left out are printed, and fail the test if they are
+/// half of all or more (a comparison that skips most shots tests little).
+fn assert_compared_shots(
+    what: &str,
+    compared: impl Fn(&Pair) -> bool,
+    holds: impl Fn(&Pair) -> Option<String>,
+) {
+    let pairs = every_shot();
+    let (kept, left_out): (Vec<&Pair>, Vec<&Pair>) = pairs.iter().partition(|p| compared(p));
+    for p in &left_out {
+        println!("left out: {}", p.label);
+    }
+    assert!(2 * kept.len() > pairs.len(), "only {} of {} shots compared", kept.len(), pairs.len());
+    let failures: Vec<String> = kept.iter().copied().filter_map(holds).collect();
     assert!(
         failures.is_empty(),
-        "{} of {} shots {what}:\n{}",
+        "{} of {} shots compared {what}:\n{}",
         failures.len(),
-        KINDS.len() * SPEEDS.len() * SPINS.len(),
+        kept.len(),
         failures.join("\n")
     );
 }
@@ -260,8 +281,26 @@ fn fast_spinning_bodies_gain_no_kinetic_energy() {
     });
 }
 
-/// The sandbox's body rebounds no faster than rapier3d's plus 1 m/s (a
-/// rapier body that passed counts as not rebounding).
+/// The sandbox's body rebounds no faster than rapier3d's plus 1 m/s, in
+/// every shot where rapier3d's body does not pass the wall.
+///
+/// Why the shots where rapier3d's body passes are left out: its rebound
+/// there is no reference, it is the speed at which it went on beyond the
+/// wall, and counting it as 0 (as this test did until issue 41's
+/// twenty-eighth session) held the sandbox to a closed form ("at rest")
+/// that the module doc says is wrong for a tumbling body. At 3fc4c7e they
+/// are 16 of the 63, printed "(passed)" in the table: every sphere at
+/// 2,000 m/s (the sandbox: 0.00 m/s), the cuboid at 500 m/s, 100 rad/s
+/// (rapier3d -9.49, the sandbox 4.65), the capsule at 500 m/s, 100 rad/s
+/// (-1.29; 1.34), the hull at 100 m/s, 100 rad/s (-12.05, ending with
+/// 0.37 of its energy; 12.32), at 500 m/s, 10 rad/s (-1.88; -6.53) and at
+/// 2,000 m/s, 10 and 40 rad/s (-9.75 and -5.65; -21.42, deflected round
+/// the wall's edge), the cone at 500 m/s, 10 rad/s (-17.55; 31.55) and at
+/// 2,000 m/s, 10 and 40 rad/s (-142.84 and -73.10; -76.95, deflected), the
+/// rounded cuboid at 100 m/s, 40 and 100 rad/s (-12.24 and -15.81; 3.39
+/// and 3.05), at 500 m/s, 40 rad/s (-21.52; 12.95) and at 2,000 m/s,
+/// 100 rad/s (33.98 after passing; 10.49). The sandbox's body stays and
+/// gains no energy in all of them: the first two tests hold it there.
 ///
 /// Found: the rebound was made in the contact solve's impact step. The
 /// relax pass solved the normals and then the friction at the manifold's
@@ -281,7 +320,45 @@ fn fast_spinning_bodies_gain_no_kinetic_energy() {
 /// With the sweeps' tolerance (2.4 cm/s) in place of the push-out speed
 /// 14 failed, but falling-boxes 1000 took 11 % longer a step.
 ///
-/// Open: 16 shots against rapier3d with its default caps (below, 3), which
+/// Open, at 3fc4c7e (session 28): 10 of the 47 shots where rapier3d's
+/// body stays, listed below as "the other 10" (unchanged since session
+/// 23). Traced (`fast_spinning_trace`), every one is cause 1 below: the
+/// impact is solved in one step on speculative points found 1.7 m (at
+/// 100 m/s) or 5.1 m (at 500 m/s) away, with the step's start lever
+/// arms, while the body turns 0.67 to 1.67 rad; the body leaves that step
+/// still flying at the wall (x velocity 36, 45, 38, 57, 55 and 20 m/s for
+/// the cuboid at 100 m/s, 40 and 100 rad/s, the capsule at 40 and
+/// 100 rad/s, the cylinder at 100 rad/s and the rounded cuboid at
+/// 10 rad/s) and spinning faster (the cylinder 100 to 296 rad/s), and a
+/// second impact a step later sends it back. rapier3d's CCD stops its body
+/// at the time of impact with its velocity, and the next step solves one
+/// impact on fresh contacts (the capsule at 100 m/s, 40 rad/s: 1,606 N s
+/// at one point, then -0.44 m/s). Friction is much of the excess: at
+/// friction 0 in both engines (`fast_spinning_trace ... 8 0`) 4 of the 10
+/// still fail (the cuboid at 100 m/s, 40 and 100 rad/s: 4.56 and 3.64
+/// against 2.58 and 0.65; the capsule at 100 m/s, 100 rad/s: 13.87 against
+/// 0.96; the hull at 500 m/s, 100 rad/s: 13.17 against 2.00).
+///
+/// Stopping at the time of impact, as rapier3d does, would not be enough
+/// (measured in session 28 with a scratch example, not kept: each shot run
+/// in rapier3d up to the step its velocity first changes, and the sandbox
+/// then started from rapier3d's pose and velocities at that step's start,
+/// its body at its CCD stop, so the sandbox meets the wall on fresh
+/// contacts only). Of the 47 compared shots 8 still fail at the default
+/// 8 substeps (the cuboid at 100 m/s, 40 and 100 rad/s 4.43 and 4.76; the
+/// capsule at 100 m/s, 40 and 100 rad/s 3.59 and 5.70; the hull at
+/// 100 m/s, 10 rad/s 4.14 and at 500 m/s, 40 and 100 rad/s 20.65 and
+/// 8.04; the cylinder at 100 m/s, 40 rad/s 6.42), 3 at friction 0. That
+/// rebound grows with the substeps: 1, 0, 5, 8, 13 and 14 failing at 1, 2,
+/// 4, 8, 16 and 32 substeps (friction 0: 0, 1, 2, 3, 5, 5); with the spin
+/// cap held at 377 rad/s for every substep count (a quarter turn a
+/// substep lets 47 rad/s at one substep) 3, 3, 8, 8, 12 and 13 (friction 0:
+/// 0, 1, 2, 3, 5, 4). So the cap is not what grows it: with finer
+/// substeps the struck body pivots about one point and meets the next
+/// within the step, separate plastic impacts that let the spin push it off
+/// (cause 2 below), where one substep solves the manifold's points at once.
+///
+/// Before: 16 shots against rapier3d with its default caps (below, 3), which
 /// flew a slower shot than the one fired. Since rapier3d flies the shot
 /// fired (its speed and spin caps lifted, `fly_the_shot_uncapped`,
 /// checked by `rapier_flies_the_shot_fired`), 18 of 63: rapier3d's own
@@ -371,14 +448,15 @@ fn fast_spinning_bodies_gain_no_kinetic_energy() {
 ///   Sending back only phantom impulses (the free flight does not meet the
 ///   struck body within the step): 17 failing.
 #[test]
-#[ignore = "issue 41, open: 18 of 63 shots rebound faster than rapier3d (uncapped) + 1 m/s, 8 of \
-            them where rapier3d's body passes the wall (worst: a cone at 500 m/s, 40 rad/s, 36.8 m/s \
-            against 22.3), see the doc comment"]
+#[ignore = "issue 41, open: 10 of the 47 shots where rapier3d's body stays rebound faster than \
+            rapier3d (uncapped) + 1 m/s (worst: a cone at 500 m/s, 40 rad/s, 36.8 m/s against 22.3), \
+            see the doc comment"]
 fn fast_spinning_bodies_rebound_no_faster_than_rapier3d() {
-    assert_every_shot("rebounded faster than rapier3d + 1 m/s", |p| {
-        let bound = if p.theirs.passed { 0.0 } else { p.theirs.rebound.max(0.0) };
+    // No reference where rapier3d's body passed (see above).
+    let rapier_stays = |p: &Pair| !p.theirs.passed;
+    assert_compared_shots("rebounded faster than rapier3d + 1 m/s", rapier_stays, |p| {
         // Written so that NaN fails.
-        let held = p.ours.rebound <= bound + REBOUND_ALLOWANCE;
+        let held = p.ours.rebound <= p.theirs.rebound.max(0.0) + REBOUND_ALLOWANCE;
         (!held).then(|| {
             format!("{}: {} m/s, rapier3d {} m/s", p.label, p.ours.rebound, p.theirs.rebound)
         })
