@@ -26,12 +26,12 @@
 //!   solver held pushed it into them (mixed 500's worst penetration doubled,
 //!   104.8 to 203.2 mm, a capsule in a landing column moved back into the
 //!   one above it).
-//! * The pairs are the cached ones, and for a fast body that left the fat
-//!   box the broad phase gave it (its velocity changed within the step),
-//!   every body whose fat box its swept box overlaps, as Box2D queries its
-//!   tree with the swept box; here the broad phase's strips are searched
-//!   (`BroadPhase::for_each_overlap`), and the cached pairs already swept
-//!   are not swept again.
+//! * The pairs are the cached ones, and for a body that left the fat box
+//!   the broad phase gave it (its velocity changed within the step), fast
+//!   or slow, every body whose fat box its swept box overlaps, as Box2D
+//!   queries its tree with a fast body's swept box (`left_box.rs`); the
+//!   cached pairs are not swept again. A swept box is the box of the two
+//!   end poses grown by the turn's bow, not its arc (`swept_boxes.rs`).
 //! * A hit only moves a body back when the solved pose is wrong: the centre
 //!   of the body's shape that met the other (its centre of mass for a body
 //!   of one shape; `shape_centre.rs`) ended behind the plane of impact, or
@@ -87,11 +87,13 @@ use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::workers::{Workers, slots_in};
 
 mod core_pass;
+mod left_box;
 mod relative_motion;
 mod shape_centre;
 mod surface_contacts;
 mod swept_boxes;
 use core_pass::{core_of, core_pass_time};
+use left_box::search_left_box_pairs;
 use relative_motion::moved_fast_relative;
 use shape_centre::shape_centre;
 use surface_contacts::{surface_contacts_hold, touching_surface_toi};
@@ -174,25 +176,32 @@ pub(crate) struct SweepScratch {
     /// of impact)` of each pair of the run whose sweep found one, before
     /// it is applied to the bodies.
     pair_hits: Vec<Vec<(u32, u32, f32)>>,
-    /// Per run of awake bodies: the `(body, other, time of impact)` of
-    /// each fast body that left its box, against the bodies it then met;
-    /// and the pairs of such a body with a body that stood still and has
-    /// no cached pair with it, as [`Self::guard_pairs`] lists them (the
-    /// guard checks them too).
+    /// Per run of the bodies that left their broad-phase boxes: the
+    /// `(body, other, time of impact)` of each such body against the
+    /// bodies it then met; and the pairs of such a body with a body that
+    /// stood still and has no cached pair with it, as
+    /// [`Self::guard_pairs`] lists them (the guard checks them too)
+    /// (`left_box.rs`).
     left_box_hits: Vec<(Vec<Impact>, Vec<GuardPair>)>,
+    /// The hits of pairs of two bodies that both left their boxes.
+    both_left_hits: Vec<Impact>,
+    /// Per slot: whether the body left its broad-phase boxes this step.
+    left: Vec<bool>,
+    /// The bodies that left their broad-phase boxes this step.
+    leavers: Vec<u32>,
+    /// Their swept boxes, sorted along x (`left_box.rs`).
+    leaver_boxes: Vec<(Aabb, u32)>,
     /// Per run of [`PAIRS_PER_RUN`] cached pairs, in pair order, the
     /// `(body A, body B, body going back, shape of A, shape of B)` (shape
     /// slots) of each pair one of whose bodies goes back while the other
     /// stood still (a pair twice if both roles fit): what the guard against
     /// going back into still bodies checks.
     guard_pairs: Vec<Vec<[u32; 5]>>,
-    /// The fast bodies of the step, in the awake list's order.
-    fast_bodies: Vec<u32>,
-    /// Per run of fast bodies, their shapes' swept boxes
-    /// (`swept_boxes.rs`).
+    /// Per run of awake bodies, their shapes' swept boxes and which of
+    /// them left their broad-phase boxes (`swept_boxes.rs`).
     swept_runs: Vec<SweptRun>,
-    /// Per slot of a fast body: its run in `swept_runs` and the offset of
-    /// its first shape's box there.
+    /// Per slot of a moving body: its run in `swept_runs` and the offset
+    /// of its first shape's box there.
     swept_at: Vec<(u32, u32)>,
 }
 
@@ -240,6 +249,7 @@ impl SweepScratch {
             self.sinkable[i] = false;
             self.toi[i] = 1.0;
             self.toi_still[i] = 1.0;
+            self.left[i] = false;
         }
         slot_visits::count(self.moved.len() + awake.len());
         // Grown to the body arrays' capacity at once, so that a body added
@@ -254,6 +264,7 @@ impl SweepScratch {
         resize_per_slot(&mut self.toi, n, cap, 1.0);
         resize_per_slot(&mut self.toi_still, n, cap, 1.0);
         resize_per_slot(&mut self.swept_at, n, cap, (0, 0));
+        resize_per_slot(&mut self.left, n, cap, false);
         self.moved.clear();
         self.moved.extend_from_slice(awake);
         for &slot in awake {
@@ -337,8 +348,13 @@ pub(crate) fn sweep_fast_bodies(
     if !(any_fast || any_sinkable) {
         return;
     }
-    // The swept boxes of the fast bodies, found once for the step.
-    find_swept_boxes(bodies, awake, workers, scratch);
+    // The swept boxes serve the sweeps of fast pairs only (a slower body
+    // is checked by depths alone), and are found once for the step, for
+    // every awake body (a slow body that left its box can meet a fast one
+    // only it finds: `left_box.rs`).
+    if any_fast {
+        find_swept_boxes(bodies, fat, awake, workers, scratch);
+    }
     // Each pair's time is found on the workers, each run of pairs listing
     // its impacts, which are then applied in pair order (taking minima, so
     // the order could not change a bit anyway): one thread walks only the
@@ -365,91 +381,27 @@ pub(crate) fn sweep_fast_bodies(
         scratch.lower_toi(a as usize, b as usize, toi);
     }
     scratch.pair_hits = pair_hits;
-    // A fast body whose velocity changed within the step (struck by a
-    // faster one) can have left the box the broad phase fattened for it
-    // at the step's start, and so reach bodies it has no cached pair with
-    // (a sphere knocked into the ground at 400 m/s). Such a body is swept
-    // against every body whose box its swept box overlaps, as Box2D's
-    // continuous stage queries the tree with the swept box. Bodies that
-    // stayed in their box (all but a few, and then none) need no search.
-    // The search reads the broad phase's strips rather than testing every
-    // box: tested against every box, the 20 to 60 bodies a step that leave
-    // their box on falling-boxes 64,000 cost 4 ms/step. The boxes are scanned only if the
-    // strips are out of date, which they never are within a step. The
-    // bodies are searched on the workers, each run of them listing its
-    // hits, which are then applied in order.
+    // A body whose velocity changed within the step can have left the
+    // box the broad phase fattened for it at the step's start, and so
+    // reach bodies it has no cached pair with: those it may meet are
+    // searched and swept (`left_box.rs`). Bodies that stayed in their
+    // boxes (all but a few, and then none) need no search, nor does any
+    // body in a step without a fast one (a sweep needs a fast body, and
+    // only a fast body searched before: its still partners met this way
+    // are the guard's).
     let mut hits = std::mem::take(&mut scratch.left_box_hits);
-    hits.resize_with(awake.len().div_ceil(BODIES_PER_RUN), Default::default);
-    let shared = &*scratch;
-    workers.for_each(&mut hits, |k, (found, still_pairs)| {
-        found.clear();
-        still_pairs.clear();
-        let run = &awake[k * BODIES_PER_RUN..awake.len().min((k + 1) * BODIES_PER_RUN)];
-        for &slot in run {
-            let i = slot as usize;
-            if !shared.fast[i] {
-                continue;
-            }
-            // The tight boxes at both ends, grown by the turn's arc: a box
-            // holding every pose along the sweep.
-            let swept = shared.swept_body_box(bodies, i);
-            if fat[i].contains(&swept) {
-                continue;
-            }
-            // A body whose fat box overlaps this one's has a cached pair
-            // with it (the broad phase reports every such pair with an
-            // awake body), which the walk above swept if the two moved fast
-            // relative to each other: only the others are swept here. A
-            // pair is swept with the smaller slot first, as the walk sweeps
-            // it, so the time is the same whichever body asks. On
-            // falling-boxes 16,000, about 1,000 of the 1,100 bodies a step
-            // this search met had a cached pair with the body.
-            // Per shape pair: a pair of shapes is cached when its bodies'
-            // boxes overlap and, for a body of several shapes, its shapes'
-            // own fat boxes do (`collision/shape_pairs.rs`).
-            let mut sweep_against = |j: usize| {
-                if j == i {
-                    return;
-                }
-                let boxes_overlap = fat[i].overlaps(&fat[j]);
-                let (a, b) = (i.min(j), i.max(j));
-                for (ka, kb) in solid_shape_pairs(bodies, a, b) {
-                    let other_shape = if j == a { ka } else { kb };
-                    if held_shape_box_misses(bodies, j, other_shape, &swept) {
-                        continue;
-                    }
-                    let cached = boxes_overlap
-                        && shape_fat_boxes_overlap(bodies, fat, (a, b), (ka, kb))
-                        && pair_is_fast(bodies, shared, a, b, (ka, kb));
-                    if !cached {
-                        let toi = pair_toi(bodies, shared, a, b, (ka, kb));
-                        if toi < 1.0 {
-                            found.push((slot, j as u32, toi));
-                        }
-                        // A still body met only through this search (the
-                        // ground under a plate struck down off a fixed
-                        // body: soak seed 2217) must be guarded against
-                        // as a cached still partner is.
-                        if !shared.moving[j] {
-                            still_pairs.push([a, b, i, ka, kb].map(|x| x as u32));
-                        }
-                    }
-                }
-            };
-            let searched = broad_phase.for_each_overlap(&swept, |j| sweep_against(j as usize));
-            if !searched {
-                for (j, fat_j) in fat.iter().enumerate().take(n) {
-                    if bodies.records[j].alive && fat_j.overlaps(&swept) {
-                        sweep_against(j);
-                    }
-                }
-            }
-        }
-    });
-    for &(i, j, toi) in hits.iter().flat_map(|(found, _)| found) {
+    let mut both_left = std::mem::take(&mut scratch.both_left_hits);
+    if any_fast {
+        search_left_box_pairs(bodies, broad_phase, workers, scratch, &mut hits, &mut both_left);
+    } else {
+        hits.clear();
+        both_left.clear();
+    }
+    for &(i, j, toi) in hits.iter().flat_map(|(found, _)| found).chain(&both_left) {
         scratch.lower_toi(i as usize, j as usize, toi);
     }
     scratch.left_box_hits = hits;
+    scratch.both_left_hits = both_left;
     if !awake.iter().any(|&slot| scratch.toi[slot as usize] < 1.0) {
         return;
     }
@@ -732,23 +684,6 @@ fn shape_fat_boxes_overlap(
     box_of(ka, a, count_a).overlaps(box_of(kb, b, count_b))
 }
 
-/// Whether shape slot `k` of body `j`, a fixed or kinematic body of
-/// several shapes, stays more than [`LINEAR_SLOP`] clear of `swept` (a box
-/// holding a body along its whole sweep) over the step, by the shape's fat
-/// box. Such a body's velocity is not the solver's to change, so the box
-/// the broad phase swept its shape through for this step at the step's
-/// start (`refit_shape_boxes`) holds it all step; a dynamic body's need
-/// not. The sweep of the pair could then only miss, and no pose along the
-/// moving body's sweep can overlap the shape, so the guard against going
-/// back into still bodies has nothing to check either: a fast cube that
-/// left its box beside `washer`'s drum is not swept against the drum's 40
-/// hulls one by one.
-fn held_shape_box_misses(bodies: &Bodies, j: usize, k: usize, swept: &Aabb) -> bool {
-    let held = bodies.records[j].kind != BodyKind::Dynamic;
-    held && bodies.shape_ranges[j].count > 1
-        && !bodies.shapes.fat[k].overlaps(&swept.expanded(LINEAR_SLOP))
-}
-
 /// An upper bound on the penetration depth of the pair's shapes (`slots`)
 /// at their solved poses, by two support points: their overlap along the
 /// normal of the manifold found at the step's start (the depth is the
@@ -987,9 +922,10 @@ fn bounding_spheres_stay_apart(
 /// Whether shapes `ka` of body `a` and `kb` of body `b` (`slots`) stay more
 /// than [`LINEAR_SLOP`] apart over the step, by their swept boxes: each
 /// the box of its shape at the step's two poses, grown by its body's turn
-/// arc (every point of a shape stays within its arc of the straight line
-/// between its two positions, and that line lies in the union of the two
-/// boxes). When they do, the sweep of the two shapes can only miss.
+/// bow (every point of a shape stays within it of the straight line
+/// between its two positions, and that line lies in the box of the two
+/// ends: [`SweepScratch::bow`]). When they do, the sweep of the two shapes
+/// can only miss.
 fn shape_boxes_stay_apart(
     bodies: &Bodies,
     scratch: &SweepScratch,
@@ -1425,7 +1361,9 @@ mod tests {
         bodies.poses[1] = end[1];
         let workers = Workers::default();
         measure_motions(bodies, &awake, &workers, &mut scratch);
-        find_swept_boxes(bodies, &awake, &workers, &mut scratch);
+        // Broad-phase boxes that hold both bodies all step: neither left.
+        let everywhere = Aabb::new(Point3::new(-1e3, -1e3, -1e3), Point3::new(1e3, 1e3, 1e3));
+        find_swept_boxes(bodies, &[everywhere; 2], &awake, &workers, &mut scratch);
         let wall = bodies.shape_ranges[0].first as usize;
         let cube = bodies.shape_ranges[1].first as usize;
         pair_toi(bodies, &scratch, 0, 1, (wall, cube))
