@@ -5,8 +5,11 @@
 
 use nalgebra::Isometry3;
 
+use std::cell::OnceCell;
+
 use super::CompositeRef;
 use super::ghost::{Correction, correct_manifold, face_manifold, face_normal_only};
+use super::hull_corners::hull_corners;
 use super::pairs::{Side, visit_leaves};
 use super::proximity::check_pose;
 use super::results::{ManifoldSet, PartManifold};
@@ -66,7 +69,19 @@ pub fn try_contact_manifolds(
     }
     let mut error = None;
     let margin = prediction.max(0.0);
+    // The convex side's vertices in the world, if it is a small hull,
+    // found at the first triangle that needs them (see `hull_corners`).
+    let whole_convex = if CompositeRef::of(a).is_none() { (a, pose_a) } else { (b, pose_b) };
+    let corners = OnceCell::new();
+    let corners_of = |other: &Side<'_>| {
+        // A compound's part moves with its own pose: not these corners.
+        if other.part.is_some() {
+            return None;
+        }
+        corners.get_or_init(|| hull_corners(whole_convex.0, whole_convex.1)).as_ref()
+    };
     visit_leaves(&Side::whole(a, pose_a), &Side::whole(b, pose_b), margin, &mut |leaf| {
+        let other = |face_is_a: bool| if face_is_a { &leaf.b } else { &leaf.a };
         let run = || -> Result<Option<PartManifold>, QueryError> {
             // Every contact with a triangle of inactive edges gets its face
             // normal: no collision query needed.
@@ -82,7 +97,8 @@ pub fn try_contact_manifolds(
                         prediction,
                     )?;
                 }
-                return Ok(match face_manifold(leaf, &face, face_is_a, &s, prediction) {
+                let corners = corners_of(other(face_is_a));
+                return Ok(match face_manifold(leaf, &face, face_is_a, &s, prediction, corners) {
                     Correction::Replace(manifold) => {
                         Some(PartManifold { manifold, parts: leaf.parts() })
                     }
@@ -102,7 +118,12 @@ pub fn try_contact_manifolds(
             if m.is_empty() {
                 return Ok(None);
             }
-            let manifold = match correct_manifold(leaf, &m, prediction) {
+            let corners = match (leaf.a.face, leaf.b.face) {
+                (Some(_), None) => corners_of(&leaf.b),
+                (None, Some(_)) => corners_of(&leaf.a),
+                _ => None,
+            };
+            let manifold = match correct_manifold(leaf, &m, prediction, corners) {
                 Correction::Keep => m,
                 Correction::Replace(fixed) => fixed,
                 Correction::Drop => return Ok(None),

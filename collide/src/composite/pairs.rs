@@ -15,6 +15,7 @@ use nalgebra::Isometry3;
 
 use super::bounding_aabb::bounding_aabb;
 use super::parts::{CompositeRef, Face, Span};
+use super::support_span::local_support_span;
 use crate::aabb::Aabb;
 use crate::error::QueryError;
 use crate::shape::Shape;
@@ -127,8 +128,9 @@ enum PlaneTest {
 /// Whether the convex `other` lies wholly on one side of the face's plane,
 /// farther than `margin` from it (see [`PlaneTest`]). Two support points,
 /// kept in the face's [`Span`] for the ghost correction, which needs the
-/// same two. A composite `other` (expanded later) is never skipped here.
-/// Written so that NaN skips nothing.
+/// same two, found in one pass (see [`local_support_span`]). A composite
+/// `other` (expanded later) is never skipped here. Written so that NaN
+/// skips nothing.
 fn measure_against_plane(face: &mut Face, other: &Side<'_>, margin: f32) -> PlaneTest {
     if CompositeRef::of(other.shape).is_some() {
         return PlaneTest::Near;
@@ -138,16 +140,29 @@ fn measure_against_plane(face: &mut Face, other: &Side<'_>, margin: f32) -> Plan
     };
     let offset = n.dot(&face.corners[0].coords);
     let local_n = other.pose.inverse_transform_vector(&n);
-    let lowest = other.pose * other.shape.local_support(&-local_n);
-    let highest = other.pose * other.shape.local_support(&local_n);
-    face.span = Some(Span { lowest, highest });
+    let (lowest, highest) = local_support_span(other.shape, &local_n);
+    let (lowest, highest) = (other.pose * lowest, other.pose * highest);
+    face.span = Some(Span { lowest, highest, normal: n });
     let (low, high) = (n.dot(&lowest.coords) - offset, n.dot(&highest.coords) - offset);
     if low > margin || high < -margin { PlaneTest::Beyond } else { PlaneTest::Near }
 }
 
 /// A face moved to the world by its composite's pose.
+///
+/// A pose that does not turn (a static ground at the origin, as the
+/// `trees` scene's mesh is) only translates: with a zero quaternion
+/// vector the rotation adds only signed zeros to each (finite)
+/// coordinate, so adding the translation alone gives the same bits as
+/// `pose * p` (but for the sign of a zero coordinate where the
+/// translation holds a -0).
+#[inline]
 fn to_world(face: Face, pose: &Isometry3<f32>) -> Face {
-    Face { corners: face.corners.map(|p| pose * p), active: face.active, span: None }
+    let corners = if pose.rotation.as_ref().imag() == nalgebra::Vector3::zeros() {
+        face.corners.map(|p| p + pose.translation.vector)
+    } else {
+        face.corners.map(|p| pose * p)
+    };
+    Face { corners, active: face.active, span: None }
 }
 
 /// The first search margin, as a fraction of the pair's size: small enough
