@@ -10,11 +10,14 @@ use std::cell::OnceCell;
 use super::CompositeRef;
 use super::ghost::{Correction, correct_manifold, face_manifold, face_normal_only};
 use super::hull_corners::hull_corners;
-use super::pairs::{Side, visit_leaves};
+use super::pairs::{Side, visit_leaves_culled};
+use super::parts::Face;
 use super::proximity::check_pose;
 use super::results::{ManifoldSet, PartManifold};
 use crate::error::QueryError;
-use crate::manifold::{ManifoldOutcome, check_input, try_contact_manifold};
+use crate::manifold::{
+    ManifoldOutcome, check_input, outside_a_triangle_edge, shape_scale, try_contact_manifold,
+};
 use crate::shape::Shape;
 
 /// Fills `out` (emptied first) with the manifolds of `a` at `pose_a` and
@@ -80,8 +83,26 @@ pub fn try_contact_manifolds(
         }
         corners.get_or_init(|| hull_corners(whole_convex.0, whole_convex.1)).as_ref()
     };
-    visit_leaves(&Side::whole(a, pose_a), &Side::whole(b, pose_b), margin, &mut |leaf| {
-        let other = |face_is_a: bool| if face_is_a { &leaf.b } else { &leaf.a };
+    // A triangle of inactive edges goes to the face path, which drops it
+    // when the whole hull lies beside it (see `hull_corners`): dropped here
+    // before its plane test, by the same test. The face path's side
+    // planes are the same for either face normal its `face_side` picks
+    // (each flips to face away from the triangle), but for a sliver whose
+    // opposite corner lies on an edge's line; both are tested, so even
+    // then only a triangle it would drop is skipped.
+    let cull = |face: &Face, triangle: &Shape, other: &Side<'_>| {
+        if face.active != 0 {
+            return false;
+        }
+        let (Some(corners), Some(n)) = (corners_of(other), face.normal()) else {
+            return false;
+        };
+        let scale = shape_scale(triangle).min(shape_scale(other.shape));
+        outside_a_triangle_edge(corners.iter(), &face.corners, &n, scale)
+            && outside_a_triangle_edge(corners.iter(), &face.corners, &-n, scale)
+    };
+    let (side_a, side_b) = (Side::whole(a, pose_a), Side::whole(b, pose_b));
+    visit_leaves_culled(&side_a, &side_b, margin, &cull, &mut |leaf| {
         let run = || -> Result<Option<PartManifold>, QueryError> {
             // Every contact with a triangle of inactive edges gets its face
             // normal: no collision query needed.
@@ -97,8 +118,8 @@ pub fn try_contact_manifolds(
                         prediction,
                     )?;
                 }
-                let corners = corners_of(other(face_is_a));
-                return Ok(match face_manifold(leaf, &face, face_is_a, &s, prediction, corners) {
+                // The walk's cull has tested the whole hull already.
+                return Ok(match face_manifold(leaf, &face, face_is_a, &s, prediction, None) {
                     Correction::Replace(manifold) => {
                         Some(PartManifold { manifold, parts: leaf.parts() })
                     }

@@ -69,6 +69,24 @@ pub(crate) fn visit_leaves(
     margin: f32,
     on_leaf: &mut dyn FnMut(&Leaf<'_, '_>) -> bool,
 ) -> bool {
+    visit_leaves_culled(a, b, margin, &|_, _, _| false, on_leaf)
+}
+
+/// Whether a walk may skip a triangle before its plane test: called with
+/// the triangle's face (world corners), its shape (composite frame) and
+/// the convex side it would be paired with.
+pub(crate) type FaceCull<'c> = dyn Fn(&Face, &Shape, &Side<'_>) -> bool + 'c;
+
+/// [`visit_leaves`], skipping every triangle for which `cull` holds before
+/// its plane test (a query that would drop the pair anyway spares the
+/// test and the leaf).
+pub(crate) fn visit_leaves_culled(
+    a: &Side<'_>,
+    b: &Side<'_>,
+    margin: f32,
+    cull: &FaceCull<'_>,
+    on_leaf: &mut dyn FnMut(&Leaf<'_, '_>) -> bool,
+) -> bool {
     let expand_a = match (CompositeRef::of(a.shape), CompositeRef::of(b.shape)) {
         (Some(ca), Some(cb)) => {
             let size = |c: CompositeRef<'_>| c.local_aabb().half_extents().norm_squared();
@@ -88,11 +106,12 @@ pub(crate) fn visit_leaves(
                 face: part.face.map(|f| to_world(f, &a.pose)),
             };
             if let Some(face) = &mut side.face
-                && measure_against_plane(face, b, margin) == PlaneTest::Beyond
+                && (cull(face, part.shape, b)
+                    || measure_against_plane(face, b, margin) == PlaneTest::Beyond)
             {
                 return true;
             }
-            !visit_leaves(&side, b, margin, on_leaf)
+            !visit_leaves_culled(&side, b, margin, cull, on_leaf)
         })
     } else if let Some(cb) = CompositeRef::of(b.shape) {
         let query = bounding_aabb(a.shape, &(b.pose.inverse() * a.pose)).expanded(margin);
@@ -104,11 +123,12 @@ pub(crate) fn visit_leaves(
                 face: part.face.map(|f| to_world(f, &b.pose)),
             };
             if let Some(face) = &mut side.face
-                && measure_against_plane(face, a, margin) == PlaneTest::Beyond
+                && (cull(face, part.shape, a)
+                    || measure_against_plane(face, a, margin) == PlaneTest::Beyond)
             {
                 return true;
             }
-            !visit_leaves(a, &side, margin, on_leaf)
+            !visit_leaves_culled(a, &side, margin, cull, on_leaf)
         })
     } else {
         !on_leaf(&Leaf { a: *a, b: *b })
