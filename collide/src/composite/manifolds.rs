@@ -5,13 +5,19 @@
 
 use nalgebra::Isometry3;
 
+use std::cell::OnceCell;
+
 use super::CompositeRef;
 use super::ghost::{Correction, correct_manifold, face_manifold, face_normal_only};
-use super::pairs::{Side, visit_leaves};
+use super::hull_corners::hull_corners;
+use super::pairs::{Side, visit_leaves_culled};
+use super::parts::Face;
 use super::proximity::check_pose;
 use super::results::{ManifoldSet, PartManifold};
 use crate::error::QueryError;
-use crate::manifold::{ManifoldOutcome, check_input, try_contact_manifold};
+use crate::manifold::{
+    ManifoldOutcome, check_input, outside_a_triangle_edge, shape_scale, try_contact_manifold,
+};
 use crate::shape::Shape;
 
 /// Fills `out` (emptied first) with the manifolds of `a` at `pose_a` and
@@ -66,7 +72,37 @@ pub fn try_contact_manifolds(
     }
     let mut error = None;
     let margin = prediction.max(0.0);
-    visit_leaves(&Side::whole(a, pose_a), &Side::whole(b, pose_b), margin, &mut |leaf| {
+    // The convex side's vertices in the world, if it is a small hull,
+    // found at the first triangle that needs them (see `hull_corners`).
+    let whole_convex = if CompositeRef::of(a).is_none() { (a, pose_a) } else { (b, pose_b) };
+    let corners = OnceCell::new();
+    let corners_of = |other: &Side<'_>| {
+        // A compound's part moves with its own pose: not these corners.
+        if other.part.is_some() {
+            return None;
+        }
+        corners.get_or_init(|| hull_corners(whole_convex.0, whole_convex.1)).as_ref()
+    };
+    // A triangle of inactive edges goes to the face path, which drops it
+    // when the whole hull lies beside it (see `hull_corners`): dropped here
+    // before its plane test, by the same test. The face path's side
+    // planes are the same for either face normal its `face_side` picks
+    // (each flips to face away from the triangle), but for a sliver whose
+    // opposite corner lies on an edge's line; both are tested, so even
+    // then only a triangle it would drop is skipped.
+    let cull = |face: &Face, triangle: &Shape, other: &Side<'_>| {
+        if face.active != 0 {
+            return false;
+        }
+        let (Some(corners), Some(n)) = (corners_of(other), face.normal()) else {
+            return false;
+        };
+        let scale = shape_scale(triangle).min(shape_scale(other.shape));
+        outside_a_triangle_edge(corners.iter(), &face.corners, &n, scale)
+            && outside_a_triangle_edge(corners.iter(), &face.corners, &-n, scale)
+    };
+    let (side_a, side_b) = (Side::whole(a, pose_a), Side::whole(b, pose_b));
+    visit_leaves_culled(&side_a, &side_b, margin, &cull, &mut |leaf| {
         let run = || -> Result<Option<PartManifold>, QueryError> {
             // Every contact with a triangle of inactive edges gets its face
             // normal: no collision query needed.
@@ -82,7 +118,8 @@ pub fn try_contact_manifolds(
                         prediction,
                     )?;
                 }
-                return Ok(match face_manifold(leaf, &face, face_is_a, &s, prediction) {
+                // The walk's cull has tested the whole hull already.
+                return Ok(match face_manifold(leaf, &face, face_is_a, &s, prediction, None) {
                     Correction::Replace(manifold) => {
                         Some(PartManifold { manifold, parts: leaf.parts() })
                     }
@@ -102,7 +139,12 @@ pub fn try_contact_manifolds(
             if m.is_empty() {
                 return Ok(None);
             }
-            let manifold = match correct_manifold(leaf, &m, prediction) {
+            let corners = match (leaf.a.face, leaf.b.face) {
+                (Some(_), None) => corners_of(&leaf.b),
+                (None, Some(_)) => corners_of(&leaf.a),
+                _ => None,
+            };
+            let manifold = match correct_manifold(leaf, &m, prediction, corners) {
                 Correction::Keep => m,
                 Correction::Replace(fixed) => fixed,
                 Correction::Drop => return Ok(None),

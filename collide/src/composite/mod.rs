@@ -53,6 +53,7 @@ mod exact_aabb;
 mod expansion;
 mod ghost;
 mod heightfield;
+mod hull_corners;
 mod manifolds;
 mod pairs;
 mod parts;
@@ -61,6 +62,7 @@ mod proximity;
 mod ray;
 mod results;
 mod shape_cast;
+mod support_span;
 mod time_of_impact;
 mod trimesh;
 

@@ -15,6 +15,7 @@ use nalgebra::Isometry3;
 
 use super::bounding_aabb::bounding_aabb;
 use super::parts::{CompositeRef, Face, Span};
+use super::support_span::local_support_span;
 use crate::aabb::Aabb;
 use crate::error::QueryError;
 use crate::shape::Shape;
@@ -68,6 +69,24 @@ pub(crate) fn visit_leaves(
     margin: f32,
     on_leaf: &mut dyn FnMut(&Leaf<'_, '_>) -> bool,
 ) -> bool {
+    visit_leaves_culled(a, b, margin, &|_, _, _| false, on_leaf)
+}
+
+/// Whether a walk may skip a triangle before its plane test: called with
+/// the triangle's face (world corners), its shape (composite frame) and
+/// the convex side it would be paired with.
+pub(crate) type FaceCull<'c> = dyn Fn(&Face, &Shape, &Side<'_>) -> bool + 'c;
+
+/// [`visit_leaves`], skipping every triangle for which `cull` holds before
+/// its plane test (a query that would drop the pair anyway spares the
+/// test and the leaf).
+pub(crate) fn visit_leaves_culled(
+    a: &Side<'_>,
+    b: &Side<'_>,
+    margin: f32,
+    cull: &FaceCull<'_>,
+    on_leaf: &mut dyn FnMut(&Leaf<'_, '_>) -> bool,
+) -> bool {
     let expand_a = match (CompositeRef::of(a.shape), CompositeRef::of(b.shape)) {
         (Some(ca), Some(cb)) => {
             let size = |c: CompositeRef<'_>| c.local_aabb().half_extents().norm_squared();
@@ -87,11 +106,12 @@ pub(crate) fn visit_leaves(
                 face: part.face.map(|f| to_world(f, &a.pose)),
             };
             if let Some(face) = &mut side.face
-                && measure_against_plane(face, b, margin) == PlaneTest::Beyond
+                && (cull(face, part.shape, b)
+                    || measure_against_plane(face, b, margin) == PlaneTest::Beyond)
             {
                 return true;
             }
-            !visit_leaves(&side, b, margin, on_leaf)
+            !visit_leaves_culled(&side, b, margin, cull, on_leaf)
         })
     } else if let Some(cb) = CompositeRef::of(b.shape) {
         let query = bounding_aabb(a.shape, &(b.pose.inverse() * a.pose)).expanded(margin);
@@ -103,11 +123,12 @@ pub(crate) fn visit_leaves(
                 face: part.face.map(|f| to_world(f, &b.pose)),
             };
             if let Some(face) = &mut side.face
-                && measure_against_plane(face, a, margin) == PlaneTest::Beyond
+                && (cull(face, part.shape, a)
+                    || measure_against_plane(face, a, margin) == PlaneTest::Beyond)
             {
                 return true;
             }
-            !visit_leaves(a, &side, margin, on_leaf)
+            !visit_leaves_culled(a, &side, margin, cull, on_leaf)
         })
     } else {
         !on_leaf(&Leaf { a: *a, b: *b })
@@ -127,8 +148,9 @@ enum PlaneTest {
 /// Whether the convex `other` lies wholly on one side of the face's plane,
 /// farther than `margin` from it (see [`PlaneTest`]). Two support points,
 /// kept in the face's [`Span`] for the ghost correction, which needs the
-/// same two. A composite `other` (expanded later) is never skipped here.
-/// Written so that NaN skips nothing.
+/// same two, found in one pass (see [`local_support_span`]). A composite
+/// `other` (expanded later) is never skipped here. Written so that NaN
+/// skips nothing.
 fn measure_against_plane(face: &mut Face, other: &Side<'_>, margin: f32) -> PlaneTest {
     if CompositeRef::of(other.shape).is_some() {
         return PlaneTest::Near;
@@ -138,16 +160,29 @@ fn measure_against_plane(face: &mut Face, other: &Side<'_>, margin: f32) -> Plan
     };
     let offset = n.dot(&face.corners[0].coords);
     let local_n = other.pose.inverse_transform_vector(&n);
-    let lowest = other.pose * other.shape.local_support(&-local_n);
-    let highest = other.pose * other.shape.local_support(&local_n);
-    face.span = Some(Span { lowest, highest });
+    let (lowest, highest) = local_support_span(other.shape, &local_n);
+    let (lowest, highest) = (other.pose * lowest, other.pose * highest);
+    face.span = Some(Span { lowest, highest, normal: n });
     let (low, high) = (n.dot(&lowest.coords) - offset, n.dot(&highest.coords) - offset);
     if low > margin || high < -margin { PlaneTest::Beyond } else { PlaneTest::Near }
 }
 
 /// A face moved to the world by its composite's pose.
+///
+/// A pose that does not turn (a static ground at the origin, as the
+/// `trees` scene's mesh is) only translates: with a zero quaternion
+/// vector the rotation adds only signed zeros to each (finite)
+/// coordinate, so adding the translation alone gives the same bits as
+/// `pose * p` (but for the sign of a zero coordinate where the
+/// translation holds a -0).
+#[inline]
 fn to_world(face: Face, pose: &Isometry3<f32>) -> Face {
-    Face { corners: face.corners.map(|p| pose * p), active: face.active, span: None }
+    let corners = if pose.rotation.as_ref().imag() == nalgebra::Vector3::zeros() {
+        face.corners.map(|p| p + pose.translation.vector)
+    } else {
+        face.corners.map(|p| pose * p)
+    };
+    Face { corners, active: face.active, span: None }
 }
 
 /// The first search margin, as a fraction of the pair's size: small enough

@@ -68,11 +68,20 @@ pub(crate) struct Face {
 pub(crate) struct Span {
     pub(crate) lowest: Point3<f32>,
     pub(crate) highest: Point3<f32>,
+    /// The face's unit normal `n` they were measured along (what
+    /// [`Face::normal`] gives), kept so the face's later users need not
+    /// find it again.
+    pub(crate) normal: Vector3<f32>,
 }
 
 impl Face {
-    /// The unit front normal, composite frame (`None` for a sliver).
+    /// The unit front normal, in the frame of the corners (`None` for a
+    /// sliver): the one the span was measured along, if it was.
+    #[inline]
     pub(crate) fn normal(&self) -> Option<Vector3<f32>> {
+        if let Some(span) = &self.span {
+            return Some(span.normal);
+        }
         let [a, b, c] = self.corners;
         (b - a).cross(&(c - a)).try_normalize(0.0)
     }

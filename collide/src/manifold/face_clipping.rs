@@ -296,17 +296,7 @@ pub(crate) fn feature_misses_triangle(
 ) -> bool {
     let (poly, face_normal) = (&feature.polygon, feature.face_normal);
     let tolerance = 2.0 * CLIP_FRACTION * scale;
-    let outside_an_edge = (0..3).any(|k| {
-        let (p0, p1, opposite) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
-        let mut side = (p1 - p0).cross(normal);
-        if side.dot(&(opposite - p0)) > 0.0 {
-            side = -side;
-        }
-        let limit = tolerance * side.norm();
-        // Written so that NaN misses nothing.
-        poly.iter().all(|(v, _)| side.dot(&(v - p0)) > limit)
-    });
-    if outside_an_edge {
+    if outside_a_triangle_edge(poly.iter().map(|(v, _)| v), corners, normal, scale) {
         return true;
     }
     // The face's plane, facing the triangle steeply enough that
@@ -324,6 +314,32 @@ pub(crate) fn feature_misses_triangle(
     let least = corners.iter().map(|c| (c - q0).dot(&m) / cosine).fold(f32::INFINITY, f32::min);
     // Written so that NaN misses nothing.
     least - slope * tolerance > speculative
+}
+
+/// Whether every one of `points` lies outside one side plane of the
+/// triangle `corners` (the plane through an edge that contains `normal`)
+/// by more than twice the clip tolerance of a pair of the given `scale`:
+/// the first proof of [`feature_misses_triangle`], which calls it with
+/// the feature's vertices. Called with every vertex of a hull, of which
+/// the feature's are some, it proves the same for any feature of the hull
+/// (the same arithmetic on the same points), before the feature is found.
+pub(crate) fn outside_a_triangle_edge<'p>(
+    points: impl Iterator<Item = &'p Point3<f32>> + Clone,
+    corners: &[Point3<f32>; 3],
+    normal: &Vector3<f32>,
+    scale: f32,
+) -> bool {
+    let tolerance = 2.0 * CLIP_FRACTION * scale;
+    (0..3).any(|k| {
+        let (p0, p1, opposite) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
+        let mut side = (p1 - p0).cross(normal);
+        if side.dot(&(opposite - p0)) > 0.0 {
+            side = -side;
+        }
+        let limit = tolerance * side.norm();
+        // Written so that NaN misses nothing.
+        points.clone().all(|v| side.dot(&(v - p0)) > limit)
+    })
 }
 
 /// Whether the two features are segments (edges, capsule or cylinder side

@@ -21,5 +21,7 @@ pub use api::{
 pub use contact_manifold::{ContactManifold, MAX_MANIFOLD_POINTS, ManifoldOutcome, ManifoldPoint};
 
 pub(crate) use api::check_input;
-pub(crate) use face_clipping::{SupportingFeature, feature_misses_triangle, manifold_along};
+pub(crate) use face_clipping::{
+    SupportingFeature, feature_misses_triangle, manifold_along, outside_a_triangle_edge,
+};
 pub(crate) use feature_scale::shape_scale;
