@@ -67,6 +67,7 @@
 #[cfg(feature = "render")]
 pub mod app;
 mod body;
+mod chained_stages;
 mod collision;
 mod error;
 mod events;

@@ -43,6 +43,34 @@ impl<'a, T> SharedSlice<'a, T> {
         (index < self.len).then(|| unsafe { &mut *self.base.add(index) })
     }
 
+    /// The elements in `range`, clipped to the slice (empty past its end).
+    ///
+    /// # Safety
+    /// While the returned slice lives, no other reference to any of its
+    /// elements may exist, on this thread or any other.
+    #[allow(unsafe_code, clippy::mut_from_ref)]
+    #[inline]
+    pub unsafe fn run_mut(&self, range: std::ops::Range<usize>) -> &mut [T] {
+        let end = range.end.min(self.len);
+        let start = range.start.min(end);
+        // SAFETY: `start..end` is inside the slice, and its elements are
+        // reached from here alone, as the caller promises.
+        unsafe { std::slice::from_raw_parts_mut(self.base.add(start), end - start) }
+    }
+
+    /// The whole slice, to read.
+    ///
+    /// # Safety
+    /// While the returned slice lives, no mutable reference to any of its
+    /// elements may exist, on this thread or any other.
+    #[allow(unsafe_code)]
+    #[inline]
+    pub unsafe fn all(&self) -> &[T] {
+        // SAFETY: the whole lent slice, only read while this lives, as the
+        // caller promises.
+        unsafe { std::slice::from_raw_parts(self.base, self.len) }
+    }
+
     /// Asks for the cache lines of the element at `index`, if any: a
     /// prefetch reads nothing, so any worker may ask for any element.
     #[inline(always)]

@@ -2,9 +2,9 @@
 //! threads (none for one thread, where every stage runs inline on the
 //! caller), and the ways the stages use it: [`Workers::for_each`],
 //! [`Workers::for_each_chunk`], [`Workers::for_each_chunk_zip`],
-//! [`Workers::for_each_zipped_run`], [`Workers::for_each_split`] and
-//! [`Workers::any_run`]. None of them allocates: a step in a steady state
-//! allocates nothing.
+//! [`Workers::for_each_zipped_run`], [`Workers::for_each_split`],
+//! [`Workers::for_each_stage`] and [`Workers::any_run`]. None of them
+//! allocates: a step in a steady state allocates nothing.
 //!
 //! **Determinism.** A stage hands the workers a slice cut into fixed-size
 //! chunks and a function that reads shared inputs and writes only its own
@@ -24,6 +24,8 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use rayon::prelude::*;
+
+use crate::chained_stages::run_chained;
 
 /// Awake bodies below which a step runs on the calling thread alone even
 /// with a pool: handing chunks to another thread costs microseconds (far
@@ -274,6 +276,32 @@ impl Workers {
                     let (run, tail) = rest.split_at(w[1] - w[0]);
                     f(k, run);
                     rest = tail;
+                }
+            }
+        }
+    }
+
+    /// Runs stages `0..stages` in order, stage `s` as the calls `f(s, k)`
+    /// for `k` in `0..chunks(s)`, no call of a stage starting before every
+    /// call of the stage before has returned: on the pool's threads as one
+    /// job (see [`crate::chained_stages`]), inline in order with one
+    /// thread or a single chunk in all. A chunk must write only what no
+    /// other chunk of its stage reads or writes.
+    pub fn for_each_stage<C, F>(&self, stages: usize, chunks: C, f: F)
+    where
+        C: Fn(usize) -> usize + Sync,
+        F: Fn(usize, usize) + Sync,
+    {
+        match self.pool() {
+            Some(pool) if (0..stages).map(&chunks).sum::<usize>() > 1 => {
+                let helpers = pool.current_num_threads() - 1;
+                pool.install(|| run_chained(helpers, stages, &chunks, &f));
+            }
+            _ => {
+                for stage in 0..stages {
+                    for chunk in 0..chunks(stage) {
+                        f(stage, chunk);
+                    }
                 }
             }
         }

@@ -12,6 +12,7 @@ mod distance;
 pub(crate) mod joined_pairs;
 mod joint_colours;
 pub(crate) mod point_batches;
+mod point_substeps;
 pub(crate) mod prepare;
 mod prismatic;
 mod revolute;

@@ -24,6 +24,7 @@
 //! `λ = −K⁻¹ (ċ + β d) · mass_scale − λ_acc · impulse_scale`, with `K⁻¹`
 //! kept from the step's start.
 
+use arrayvec::ArrayVec;
 use collide::nalgebra::UnitQuaternion;
 use wide::f32x4;
 
@@ -39,7 +40,7 @@ use crate::workers::Workers;
 
 /// Batches one worker solves at a time in a pass: each takes a few tens
 /// of nanoseconds, so a piece must be large for handing it out to pay.
-const BATCHES_PER_CHUNK: usize = 128;
+pub(crate) const BATCHES_PER_CHUNK: usize = 128;
 
 /// Which pass of the substep a sweep is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,6 +146,11 @@ impl PointBatches {
         true
     }
 
+    /// The batches of each colour that has any, in colour order.
+    pub fn non_empty_colours(&mut self) -> impl Iterator<Item = &mut [PointBatch]> {
+        self.colours.iter_mut().filter(|batches| !batches.is_empty()).map(|b| &mut b[..])
+    }
+
     /// Whether there is nothing to solve.
     pub fn is_empty(&self) -> bool {
         self.count == 0
@@ -198,17 +204,31 @@ impl PointBatches {
     }
 
     /// Runs `f` on the batches of each colour in turn, the colour's
-    /// batches cut into fixed pieces handed to the workers.
+    /// batches cut into fixed pieces handed to the workers: the colours
+    /// are the stages of one chained job (`Workers::for_each_stage`), so
+    /// the workers are forked once a pass, not once a colour.
     fn each_colour<F>(&mut self, bodies: &mut [SolverBody], workers: &Workers, f: F)
     where
         F: Fn(&mut [PointBatch], &SharedSlice<'_, SolverBody>) + Sync,
     {
         let shared = SharedSlice::new(bodies);
-        for batches in &mut self.colours {
-            if !batches.is_empty() {
-                workers.for_each_run(batches, BATCHES_PER_CHUNK, |_, run| f(run, &shared));
-            }
-        }
+        let colours: ArrayVec<&mut [PointBatch], MAX_COLOURS> = self.non_empty_colours().collect();
+        let chunks: ArrayVec<usize, MAX_COLOURS> =
+            colours.iter().map(|batches| batches.len().div_ceil(BATCHES_PER_CHUNK)).collect();
+        let colours: ArrayVec<SharedSlice<'_, PointBatch>, MAX_COLOURS> =
+            colours.into_iter().map(SharedSlice::new).collect();
+        workers.for_each_stage(
+            colours.len(),
+            |colour| chunks[colour],
+            |colour, chunk| {
+                let first = chunk * BATCHES_PER_CHUNK;
+                // SAFETY: the chunks of one colour are disjoint runs of its
+                // batches, each handed to one call.
+                #[allow(unsafe_code)]
+                let run = unsafe { colours[colour].run_mut(first..first + BATCHES_PER_CHUNK) };
+                f(run, &shared);
+            },
+        );
     }
 }
 

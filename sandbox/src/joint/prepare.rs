@@ -15,6 +15,7 @@ use crate::joint::point_batches::{PointBatches, is_point_joint};
 use crate::joint::soft::Soft;
 use crate::joint::storage::Joints;
 use crate::solver::solver_body::SolverMass;
+use crate::workers::Workers;
 
 /// A body of a joint that the solver does not move (fixed or asleep):
 /// no solver index.
@@ -76,13 +77,90 @@ pub(crate) struct JointScratch {
     /// The direct solve of the trees that need it (`tree_solve.rs`).
     pub trees: crate::joint::tree_solve::TreeSolve,
     /// Every joint prepared this step, before the trees take theirs and
-    /// the batches the other point joints.
+    /// the batches the other point joints (its length is kept between
+    /// steps, and only what `solved` names is current).
     staged: Vec<PreparedJoint>,
     /// The point joints, solved in SIMD batches colour by colour (see
     /// `point_batches.rs`).
     pub points: PointBatches,
     /// The substep length of this step.
     pub h: f32,
+}
+
+/// Joints one worker prepares at a time: each takes a few tens of
+/// nanoseconds (an inertia product and a 3 × 3 inverse), so a run must be
+/// long for handing it out to pay.
+const JOINTS_PER_CHUNK: usize = 1024;
+
+/// Prepares the joint of slot `slot` (alive, with an awake body) for a
+/// step of substeps `h`, from the solver's arrays of this step (see
+/// [`JointScratch::prepare`]).
+fn prepare_joint(
+    slot: u32,
+    joints: &Joints,
+    bodies: &Bodies,
+    solver_index: &[u32],
+    masses: &[SolverMass],
+    centers: &[Point3<f32>],
+    h: f32,
+) -> PreparedJoint {
+    let r = &joints.records[slot as usize];
+    let (ia, ib) = (r.body_a as usize, r.body_b as usize);
+    let side = |i: usize, frame: &collide::nalgebra::Isometry3<f32>| {
+        let pose = &bodies.poses[i];
+        let record = &bodies.records[i];
+        let awake = bodies.active[i];
+        let index = if awake { solver_index[i] } else { NO_INDEX };
+        let (inv_mass, inv_inertia, center) = if awake {
+            let m = &masses[index as usize];
+            (m.inv_mass, m.inv_inertia, centers[index as usize])
+        } else {
+            (0.0, Matrix3::zeros(), pose * record.mass.local_center)
+        };
+        let side = JointSide {
+            index,
+            moves: awake && record.kind == BodyKind::Dynamic,
+            inv_mass,
+            inv_inertia,
+            frame_rotation: pose.rotation * frame.rotation,
+            anchor: pose.rotation * (frame.translation.vector - record.mass.local_center.coords),
+        };
+        (side, center)
+    };
+    let (a, center_a) = side(ia, &r.frame_a);
+    let (b, center_b) = side(ib, &r.frame_b);
+    let spring = |s: &Option<crate::joint::desc::Softness>| {
+        s.filter(|s| s.hertz > 0.0).map(|s| Soft::new(&s, h))
+    };
+    let (linear_spring, angular_spring) = match r.kind {
+        JointKind::Weld => (spring(&r.linear_softness), spring(&r.angular_softness)),
+        JointKind::Distance => (spring(&r.spring), None),
+        _ => (None, None),
+    };
+    // K = (m_a + m_b) I - [r_a]× I_a⁻¹ [r_a]× - [r_b]× I_b⁻¹ [r_b]×;
+    // a singular K (two bodies that cannot move) leaves the rows out.
+    let (sa, sb) = (a.anchor.cross_matrix(), b.anchor.cross_matrix());
+    let k = Matrix3::identity() * (a.inv_mass + b.inv_mass)
+        - sa * a.inv_inertia * sa
+        - sb * b.inv_inertia * sb;
+    let point_mass = k.try_inverse().unwrap_or_else(Matrix3::zeros);
+    let reads_frames = match r.kind {
+        JointKind::Spherical => r.cone_limit.is_some() || r.twist_limits.is_some(),
+        JointKind::Distance => false,
+        _ => true,
+    };
+    PreparedJoint {
+        slot,
+        kind: r.kind,
+        reads_frames,
+        a,
+        b,
+        delta_center: center_b - center_a,
+        point_mass,
+        soft: Soft::capped(&r.softness.unwrap_or(DEFAULT_JOINT_SOFTNESS), h),
+        linear_spring,
+        angular_spring,
+    }
 }
 
 impl JointScratch {
@@ -92,6 +170,13 @@ impl JointScratch {
     /// `solver_index`, `masses` and `centers` are the solver's arrays for
     /// this step (a body that is not awake has solver index 0, the static
     /// stand-in, and is read from `bodies`).
+    ///
+    /// The joints are listed in slot order on this thread, each is
+    /// prepared on the workers in fixed runs (each joint reads its records
+    /// and writes its own entry), then the trees and the colouring, which
+    /// depend on the order, take them in order on this thread.
+    // The solver's arrays are borrowed apart, as the solve holds them.
+    #[allow(clippy::too_many_arguments)]
     pub fn prepare(
         &mut self,
         joints: &Joints,
@@ -100,6 +185,7 @@ impl JointScratch {
         masses: &[SolverMass],
         centers: &[Point3<f32>],
         h: f32,
+        workers: &Workers,
     ) {
         self.clear();
         self.points.clear(masses.len());
@@ -109,72 +195,25 @@ impl JointScratch {
             return;
         }
         for (slot, r) in joints.records.iter().enumerate() {
-            if !r.alive {
-                continue;
+            if r.alive && (bodies.active[r.body_a as usize] || bodies.active[r.body_b as usize]) {
+                self.solved.push(slot as u32);
             }
-            let (ia, ib) = (r.body_a as usize, r.body_b as usize);
-            if !bodies.active[ia] && !bodies.active[ib] {
-                continue;
-            }
-            let side = |i: usize, frame: &collide::nalgebra::Isometry3<f32>| {
-                let pose = &bodies.poses[i];
-                let record = &bodies.records[i];
-                let awake = bodies.active[i];
-                let index = if awake { solver_index[i] } else { NO_INDEX };
-                let (inv_mass, inv_inertia, center) = if awake {
-                    let m = &masses[index as usize];
-                    (m.inv_mass, m.inv_inertia, centers[index as usize])
-                } else {
-                    (0.0, Matrix3::zeros(), pose * record.mass.local_center)
-                };
-                let side = JointSide {
-                    index,
-                    moves: awake && record.kind == BodyKind::Dynamic,
-                    inv_mass,
-                    inv_inertia,
-                    frame_rotation: pose.rotation * frame.rotation,
-                    anchor: pose.rotation
-                        * (frame.translation.vector - record.mass.local_center.coords),
-                };
-                (side, center)
-            };
-            let (a, center_a) = side(ia, &r.frame_a);
-            let (b, center_b) = side(ib, &r.frame_b);
-            let spring = |s: &Option<crate::joint::desc::Softness>| {
-                s.filter(|s| s.hertz > 0.0).map(|s| Soft::new(&s, h))
-            };
-            let (linear_spring, angular_spring) = match r.kind {
-                JointKind::Weld => (spring(&r.linear_softness), spring(&r.angular_softness)),
-                JointKind::Distance => (spring(&r.spring), None),
-                _ => (None, None),
-            };
-            // K = (m_a + m_b) I - [r_a]× I_a⁻¹ [r_a]× - [r_b]× I_b⁻¹ [r_b]×;
-            // a singular K (two bodies that cannot move) leaves the rows out.
-            let (sa, sb) = (a.anchor.cross_matrix(), b.anchor.cross_matrix());
-            let k = Matrix3::identity() * (a.inv_mass + b.inv_mass)
-                - sa * a.inv_inertia * sa
-                - sb * b.inv_inertia * sb;
-            let point_mass = k.try_inverse().unwrap_or_else(Matrix3::zeros);
-            let reads_frames = match r.kind {
-                JointKind::Spherical => r.cone_limit.is_some() || r.twist_limits.is_some(),
-                JointKind::Distance => false,
-                _ => true,
-            };
-            let joint = PreparedJoint {
-                slot: slot as u32,
-                kind: r.kind,
-                reads_frames,
-                a,
-                b,
-                delta_center: center_b - center_a,
-                point_mass,
-                soft: Soft::capped(&r.softness.unwrap_or(DEFAULT_JOINT_SOFTNESS), h),
-                linear_spring,
-                angular_spring,
-            };
-            self.solved.push(slot as u32);
-            self.staged.push(joint);
         }
+        // Every entry is written below; the array keeps its length between
+        // steps, so only a grown one is filled first.
+        let count = self.solved.len();
+        if self.staged.len() >= count {
+            self.staged.truncate(count);
+        } else if let Some(&slot) = self.solved.first() {
+            let blank = prepare_joint(slot, joints, bodies, solver_index, masses, centers, h);
+            self.staged.resize(count, blank);
+        }
+        let solved = &self.solved;
+        workers.for_each_run(&mut self.staged, JOINTS_PER_CHUNK, |first, run| {
+            for (joint, &slot) in run.iter_mut().zip(&solved[first..]) {
+                *joint = prepare_joint(slot, joints, bodies, solver_index, masses, centers, h);
+            }
+        });
         // The joints of directly solved trees are solved one at a time
         // (their impulses live in the records the tree solve updates); the
         // other point joints go to the batches.
@@ -187,8 +226,14 @@ impl JointScratch {
                 self.prepared.push(*joint);
             }
         }
-        self.staged.clear();
         self.trees.finish_renumbering();
+    }
+
+    /// Whether every joint of this step is a point joint in the colour
+    /// batches (none is solved one at a time or in a tree), and there is
+    /// at least one.
+    pub fn only_points(&self) -> bool {
+        self.prepared.is_empty() && self.trees.is_empty() && !self.points.is_empty()
     }
 
     /// Forgets the last step's joints (a step with nothing awake solves

@@ -218,7 +218,12 @@ impl Regions {
 
     /// The solver indices of the regions' static stand-ins.
     pub fn stand_ins(&self) -> impl Iterator<Item = u32> + '_ {
-        self.starts[..self.count].iter().copied()
+        self.stand_in_indices().iter().copied()
+    }
+
+    /// The solver indices of the regions' static stand-ins, increasing.
+    pub fn stand_in_indices(&self) -> &[u32] {
+        &self.starts[..self.count]
     }
 
     /// Region `r`'s members, as positions in the awake list given to

@@ -283,7 +283,7 @@ pub(crate) fn solve(
     // The joints: prepared once, then solved after the contacts of each
     // pass (see `joint/solve_joints.rs`).
     let (index, masses, centers) = (&scratch.solver_index, &scratch.masses, &scratch.centers);
-    joint_scratch.prepare(joints, bodies, index, masses, centers, h);
+    joint_scratch.prepare(joints, bodies, index, masses, centers, h, workers);
     let push_iterations = settings.push_iterations;
     let relax_iterations = settings.relax_iterations;
     let mut integrate_time = Duration::ZERO;
@@ -306,7 +306,25 @@ pub(crate) fn solve(
         max_spin,
         ..
     } = scratch;
-    for substep in 0..substeps {
+    // A step whose only constraints are point joints (a rope, box3d's
+    // joint_grid) runs its substeps as one chained job on the workers,
+    // with the same results (see `joint/point_substeps.rs`); its
+    // integration is then counted under the solve.
+    let points_only = workers.splits()
+        && batches.is_empty()
+        && chain_blocks.is_empty()
+        && rolling.is_empty()
+        && kinematic.is_empty()
+        && joint_scratch.only_points();
+    let general_substeps = if points_only {
+        let stand_ins = regions.stand_in_indices();
+        let (gravity, points) = (&settings.gravity, &mut joint_scratch.points);
+        points.solve_substeps(solver_bodies, motions, stand_ins, gravity, h, substeps, workers);
+        0
+    } else {
+        substeps
+    };
+    for substep in 0..general_substeps {
         // Only the first substep's integration is timed (see
         // `INTEGRATION_TIMED_SUBSTEPS`).
         let timed = substep < INTEGRATION_TIMED_SUBSTEPS;
@@ -397,7 +415,8 @@ pub(crate) fn solve(
     }
     // Every substep integrates the same bodies with the same arithmetic:
     // the timed substeps stand for all of them.
-    let scale = substeps as f64 / f64::from(substeps.min(INTEGRATION_TIMED_SUBSTEPS));
+    let timed = general_substeps.min(INTEGRATION_TIMED_SUBSTEPS).max(1);
+    let scale = general_substeps as f64 / f64::from(timed);
     timer.hand_over(Stage::Integrate, integrate_time.mul_f64(scale));
 }
 
