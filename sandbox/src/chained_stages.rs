@@ -222,8 +222,8 @@ mod tests {
         let mut expected = vec![vec![0u32; width]; chunk_counts.len()];
         let mut last_sum = 0u32;
         for (s, &n) in chunk_counts.iter().enumerate() {
-            for k in 0..n {
-                expected[s][k] = (s + k) as u32 + last_sum;
+            for (k, cell) in expected[s][..n].iter_mut().enumerate() {
+                *cell = (s + k) as u32 + last_sum;
             }
             if n > 0 {
                 last_sum = expected[s][..n].iter().sum();

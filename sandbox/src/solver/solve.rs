@@ -415,7 +415,7 @@ pub(crate) fn solve(
     }
     // Every substep integrates the same bodies with the same arithmetic:
     // the timed substeps stand for all of them.
-    let timed = general_substeps.min(INTEGRATION_TIMED_SUBSTEPS).max(1);
+    let timed = general_substeps.clamp(1, INTEGRATION_TIMED_SUBSTEPS);
     let scale = general_substeps as f64 / f64::from(timed);
     timer.hand_over(Stage::Integrate, integrate_time.mul_f64(scale));
 }
