@@ -837,7 +837,17 @@ impl World {
         self.query_tree.mark_stale();
         self.remove_invalid_bodies();
         let times = &mut self.stage_times;
-        update_broad_phase(&mut self.broad_phase, &mut self.bodies, dt, &self.workers, times);
+        // Pairs keyed by shape are filtered (see `collision/shape_pairs.rs`):
+        // the broad phase lists only those that may touch.
+        let filter_pairs = self.contacts.shape_mode;
+        update_broad_phase(
+            &mut self.broad_phase,
+            &mut self.bodies,
+            dt,
+            filter_pairs,
+            &self.workers,
+            times,
+        );
         merge_pairs(
             &self.bodies,
             &self.broad_phase,

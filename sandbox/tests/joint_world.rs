@@ -10,7 +10,7 @@ use sandbox::{
     BodyDesc, BodyId, JointDesc, JointEvent, JointField, JointKind, StepSettings, World, WorldError,
 };
 
-use crate::common::{run, step, world};
+use crate::common::{DT, run, step, world};
 
 /// A world with a fixed post at the origin and a 1 kg-scale ball 1 m
 /// below it.
@@ -261,4 +261,100 @@ fn jointed_scene_steps_the_same_bits_on_one_two_and_three_threads() {
     // something.
     let (fresh, _) = joint_grid(1);
     assert!(pose_bits(&fresh, &ids) != oracle);
+}
+
+/// Pairs of overlapping bodies (centres 0.9 m apart, radii 0.5 m: 0.1 m
+/// deep), each held overlapping by a weld, in zero gravity: whether each
+/// pair has contacts must follow its joints alone, step by step, while
+/// joints that keep bodies apart are added and removed mid-run. A pair
+/// whose joints all let it collide overlaps, so it must have contacts;
+/// a pair with one joint that does not must have none. Regression for
+/// the broad phase, which leaves out the pairs joints keep apart and must
+/// find them again when such a joint goes (and drop them when one
+/// comes), even while the bodies stand still and no box moves.
+#[test]
+fn joined_pairs_get_contacts_only_while_every_joint_lets_them_collide() {
+    /// The steps at which the joints change.
+    const JOIN_C: usize = 30;
+    const FREE_D: usize = 45;
+    const FREE_C: usize = 60;
+    const STEPS: usize = 90;
+    for threads in [1, 2] {
+        let settings = StepSettings {
+            threads,
+            sleep_enabled: false,
+            gravity: Vector3::zeros(),
+            ..StepSettings::default()
+        };
+        let mut w = World::with_settings(settings).unwrap();
+        let ball = || Sphere::new(0.5).into();
+        // Pair k sits at x = 10 k: body 0 at the origin of its pair, body
+        // 1 at 0.9 m along x. Pair 4's first body is two balls.
+        let mut pairs = Vec::new();
+        for k in 0..5 {
+            let x = 10.0 * k as f32;
+            let first = if k == 4 {
+                let part = |dy: f32| {
+                    sandbox::BodyShape::new(ball()).with_position(Vector3::new(0.0, dy, 0.0))
+                };
+                BodyDesc::dynamic_shapes(vec![part(0.0), part(1.0)])
+            } else {
+                BodyDesc::dynamic(ball())
+            };
+            let a = w.add_body(first.with_position(Vector3::new(x, 0.0, 0.0))).unwrap();
+            let b = w
+                .add_body(BodyDesc::dynamic(ball()).with_position(Vector3::new(x + 0.9, 0.0, 0.0)))
+                .unwrap();
+            pairs.push((a, b, Point3::new(x + 0.45, 0.0, 0.0)));
+        }
+        let weld = |(a, b, at): (BodyId, BodyId, Point3<f32>), collide: bool| {
+            JointDesc::weld(a, b, at).with_collide_connected(collide)
+        };
+        let ball_joint = |(a, b, at): (BodyId, BodyId, Point3<f32>)| {
+            JointDesc::spherical(a, b, at).with_collide_connected(false)
+        };
+        // 0: a weld that collides and a ball joint that does not: never.
+        w.create_joint(weld(pairs[0], true)).unwrap();
+        w.create_joint(ball_joint(pairs[0])).unwrap();
+        // 1: a weld that collides: always.
+        w.create_joint(weld(pairs[1], true)).unwrap();
+        // 2: a weld that collides; a ball joint that does not from JOIN_C
+        // to FREE_C.
+        w.create_joint(weld(pairs[2], true)).unwrap();
+        // 3: a weld that does not collide, swapped at FREE_D for one that
+        // does.
+        let held = w.create_joint(weld(pairs[3], false)).unwrap();
+        // 4 (two balls and one): a weld that does not collide: never.
+        w.create_joint(weld(pairs[4], false)).unwrap();
+        let mut joined_c = None;
+        for step in 0..STEPS {
+            match step {
+                JOIN_C => joined_c = Some(w.create_joint(ball_joint(pairs[2])).unwrap()),
+                FREE_D => {
+                    w.remove_joint(held).unwrap();
+                    w.create_joint(weld(pairs[3], true)).unwrap();
+                }
+                FREE_C => w.remove_joint(joined_c.take().unwrap()).unwrap(),
+                _ => {}
+            }
+            w.step(DT);
+            let touching: Vec<bool> = pairs
+                .iter()
+                .map(|&(a, b, _)| {
+                    w.contacts()
+                        .any(|c| (c.body_a, c.body_b) == (a, b) || (c.body_a, c.body_b) == (b, a))
+                })
+                .collect();
+            let expected = [false, true, !(JOIN_C..FREE_C).contains(&step), step >= FREE_D, false];
+            assert_eq!(touching, expected, "{threads} threads, step {step}");
+        }
+        // The welds held every pair overlapping: the test saw pairs that
+        // would touch had their joints let them.
+        for &(a, b, _) in &pairs {
+            let gap = (w.pose(b).unwrap().translation.vector
+                - w.pose(a).unwrap().translation.vector)
+                .norm();
+            assert!(gap < 0.99, "{threads} threads: centres {gap} m apart");
+        }
+    }
 }

@@ -38,6 +38,14 @@
 //! which the pair cache, the islands and sleeping are keyed by, and every
 //! world of one-shape bodies, stay exactly as before.
 //!
+//! Pairs that could never touch are not listed at all: each pair the sweeps
+//! find is put to a [`PairRule`] before it is written, and in a world with
+//! filters or joints that keep bodies apart the rule is the shape pairs'
+//! own test ([`body_pair_may_touch`]), as box3d's pair callback tests
+//! filters and joints before it makes a pair. Such a pair would only be
+//! listed, sorted, merged and dropped when the pairs are expanded
+//! (joint-grid's 40,000 pairs of joined, filtered spheres a step).
+//!
 //! [`AABB_MARGIN`]: crate::tolerances::AABB_MARGIN
 
 use wide::f32x4;
@@ -46,6 +54,7 @@ use crate::body::BodyKind;
 use crate::body::storage::{Bodies, MOVERS_SHARE_FOR_ALL_SLOTS, resize_per_slot};
 use crate::collision::aabb::Aabb;
 use crate::collision::pair_sort::{PairSortScratch, sort_pairs, sort_pairs_on};
+use crate::collision::shape_pairs::body_pair_may_touch;
 use crate::collision::static_boxes::StaticBoxes;
 use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::AABB_MARGIN;
@@ -423,6 +432,62 @@ fn for_each_lane_hit(
     }
 }
 
+/// Which of the overlapping pairs the broad phase lists: a pair the rule
+/// refuses is dropped as it is found. The rule must depend on the two
+/// slots alone, and not change between calls unless
+/// [`BroadPhase::rule_changed`] is called (kept pairs are not tested again).
+pub(crate) trait PairRule: Sync {
+    /// Every pair is kept: the test is compiled out.
+    const KEEPS_ALL: bool;
+    /// Whether the pair of slots `a < b` is listed.
+    fn keeps(&self, a: u32, b: u32) -> bool;
+}
+
+/// The rule that keeps every overlapping pair.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EveryPair;
+
+impl PairRule for EveryPair {
+    const KEEPS_ALL: bool = true;
+    #[inline(always)]
+    fn keeps(&self, _: u32, _: u32) -> bool {
+        true
+    }
+}
+
+/// The rule of a world with filters or joints that keep bodies apart: the
+/// pairs that may give a shape pair ([`body_pair_may_touch`]).
+#[derive(Clone, Copy, Debug)]
+struct MayTouch<'a>(&'a Bodies);
+
+impl PairRule for MayTouch<'_> {
+    const KEEPS_ALL: bool = false;
+    #[inline(always)]
+    fn keeps(&self, a: u32, b: u32) -> bool {
+        body_pair_may_touch(self.0, a, b)
+    }
+}
+
+/// `bits` (lanes of candidates `others` found to overlap body `a`) less
+/// the lanes whose pair `rule` refuses.
+#[inline(always)]
+fn kept_lanes<R: PairRule>(bits: u32, a: u32, others: &[u32], rule: &R) -> u32 {
+    if R::KEEPS_ALL {
+        return bits;
+    }
+    let mut kept = bits;
+    let mut rest = bits;
+    while rest != 0 {
+        let lane = rest.trailing_zeros();
+        rest &= rest - 1;
+        let b = others[lane as usize];
+        if !rule.keeps(a.min(b), a.max(b)) {
+            kept &= !(1 << lane);
+        }
+    }
+    kept
+}
+
 impl BroadPhase {
     /// Adds a moving (dynamic or kinematic) body slot with the given tight
     /// box.
@@ -466,6 +531,13 @@ impl BroadPhase {
         self.structure_changed = true;
     }
 
+    /// The [`PairRule`] changed (a joint that keeps its bodies apart was
+    /// added or removed): the next [`Self::find_pairs_where`] finds every
+    /// pair again, instead of keeping pairs tested with the old rule.
+    pub fn rule_changed(&mut self) {
+        self.structure_changed = true;
+    }
+
     /// Re-fattens the box of `slot` if `tight` left it. Returns whether it moved.
     #[inline]
     pub fn update(&mut self, slot: u32, tight: &Aabb, margin: f32) -> bool {
@@ -494,6 +566,11 @@ impl BroadPhase {
     /// order, as one sweep over every body would give. Nothing here walks
     /// every body slot or every fixed body.
     pub fn find_pairs(&mut self, active: &[bool], workers: &Workers) {
+        self.find_pairs_where(active, &EveryPair, workers);
+    }
+
+    /// [`Self::find_pairs`], listing only the pairs `rule` keeps.
+    pub fn find_pairs_where<R: PairRule>(&mut self, active: &[bool], rule: &R, workers: &Workers) {
         let statics_changed = std::mem::take(&mut self.statics_changed);
         self.statics.flush(&self.fat);
         // New slots of fixed bodies (never active) compare as unchanged;
@@ -523,14 +600,14 @@ impl BroadPhase {
         }
         let few = (self.moved.len() as f32) <= INCREMENTAL_MAX_FRACTION * self.sorted.len() as f32;
         if full || !few {
-            self.sweep_all(active, workers);
+            self.sweep_all(active, rule, workers);
         } else if !self.moved.is_empty() {
-            self.test_moved(active, workers);
+            self.test_moved(active, rule, workers);
         }
         if full || !few || statics_changed {
-            self.find_all_static_pairs(active);
+            self.find_all_static_pairs(active, rule);
         } else {
-            self.find_moved_static_pairs(active);
+            self.find_moved_static_pairs(active, rule);
         }
         merge_sorted(&self.mover_pairs, &self.static_pairs, &mut self.pairs);
         self.pairs_changed = true;
@@ -550,7 +627,7 @@ impl BroadPhase {
     }
 
     /// Finds the pairs of every awake moving body with the fixed bodies.
-    fn find_all_static_pairs(&mut self, active: &[bool]) {
+    fn find_all_static_pairs<R: PairRule>(&mut self, active: &[bool], rule: &R) {
         let (fat, statics) = (&self.fat, &self.statics);
         self.static_pairs.clear();
         if statics.is_empty() {
@@ -559,7 +636,12 @@ impl BroadPhase {
         for &m in &self.sorted {
             if active[m as usize] {
                 let pairs = &mut self.static_pairs;
-                statics.for_each_overlap(fat, &fat[m as usize], |s| pairs.push(ordered(m, s)));
+                statics.for_each_overlap(fat, &fat[m as usize], |s| {
+                    let (a, b) = ordered(m, s);
+                    if rule.keeps(a, b) {
+                        pairs.push((a, b));
+                    }
+                });
             }
         }
         sort_pairs(&mut self.static_pairs, &mut self.sort_scratch);
@@ -568,7 +650,7 @@ impl BroadPhase {
     /// Drops the fixed-body pairs of the moved (woken, slept) moving bodies
     /// and finds those of the awake ones again; the others' are kept.
     /// `moved` is sorted and without repeats, and flagged in `is_moved`.
-    fn find_moved_static_pairs(&mut self, active: &[bool]) {
+    fn find_moved_static_pairs<R: PairRule>(&mut self, active: &[bool], rule: &R) {
         if self.moved.is_empty() || self.statics.is_empty() {
             return;
         }
@@ -584,7 +666,12 @@ impl BroadPhase {
         for &m in &self.moved {
             if active[m as usize] {
                 let found = &mut self.static_found;
-                statics.for_each_overlap(fat, &fat[m as usize], |s| found.push(ordered(m, s)));
+                statics.for_each_overlap(fat, &fat[m as usize], |s| {
+                    let (a, b) = ordered(m, s);
+                    if rule.keeps(a, b) {
+                        found.push((a, b));
+                    }
+                });
             }
         }
         sort_pairs(&mut self.static_found, &mut self.sort_scratch);
@@ -682,7 +769,7 @@ impl BroadPhase {
     /// every box of its strips. The order of `sorted`, and of the strips'
     /// entries, is left for the next full sweep to repair (the test here
     /// does not rely on it).
-    fn test_moved(&mut self, active: &[bool], workers: &Workers) {
+    fn test_moved<R: PairRule>(&mut self, active: &[bool], rule: &R, workers: &Workers) {
         // The lanes hold every other box as it is: rewrite the moved ones
         // in place, unless one changed strips (then copy all again).
         let axes = (self.axis, self.strips.u, 3 - self.axis - self.strips.u);
@@ -723,7 +810,10 @@ impl BroadPhase {
                 // A pair of two moved bodies is found from both: keep it
                 // from the smaller slot.
                 if other != m && (!is_moved[other as usize] || m < other) {
-                    found.push(if m < other { (m, other) } else { (other, m) });
+                    let (a, b) = ordered(m, other);
+                    if rule.keeps(a, b) {
+                        found.push((a, b));
+                    }
                 }
             });
         }
@@ -732,7 +822,7 @@ impl BroadPhase {
     }
 
     /// Sorts and sweeps the whole list, strip by strip.
-    fn sweep_all(&mut self, active: &[bool], workers: &Workers) {
+    fn sweep_all<R: PairRule>(&mut self, active: &[bool], rule: &R, workers: &Workers) {
         self.choose_axis();
         let axis = self.axis;
         let fat = &self.fat;
@@ -745,7 +835,7 @@ impl BroadPhase {
         // sweep would give them.
         self.strip_pairs.resize_with(strips.count, StripPairs::default);
         workers.for_each(&mut self.strip_pairs[..strips.count], |k, out| {
-            sweep_strip(sw, strips, k, out);
+            sweep_strip(sw, strips, k, rule, out);
         });
         // Each strip's pairs are copied to their place in the joined list
         // on the workers (the places follow from the counts alone).
@@ -824,8 +914,14 @@ struct StripPairs {
 }
 
 /// Sweeps strip `k` of the lanes into `out`: every pair of its boxes that
-/// overlap, with at least one awake, that the strip owns.
-fn sweep_strip(sw: &SweepLanes, strips: &Strips, k: usize, out: &mut StripPairs) {
+/// overlap, with at least one awake, that the strip owns and `rule` keeps.
+fn sweep_strip<R: PairRule>(
+    sw: &SweepLanes,
+    strips: &Strips,
+    k: usize,
+    rule: &R,
+    out: &mut StripPairs,
+) {
     // Local slices of the lanes, so that writing pairs does not make the
     // loop reload them.
     let (starts, ends) = (&sw.start[..], &sw.end[..]);
@@ -867,7 +963,10 @@ fn sweep_strip(sw: &SweepLanes, strips: &Strips, k: usize, out: &mut StripPairs)
                 & min_v.simd_le(load(max_vs, j))
                 & load(min_vs, j).simd_le(max_v)
                 & (awake + load(awakes, j)).simd_gt(f32x4::ZERO);
-            let bits = hits.to_bitmask() & in_reach & owned(begin, strip_end, min_u, b_min_u);
+            let mut bits = hits.to_bitmask() & in_reach & owned(begin, strip_end, min_u, b_min_u);
+            if bits != 0 {
+                bits = kept_lanes(bits, a, &slots[j..j + LANES], rule);
+            }
             if bits != 0 {
                 if emitted.len() < count + LANES {
                     emitted.resize(2 * (count + LANES), (0, 0));
@@ -940,11 +1039,15 @@ fn insertion_sort(items: &mut [u32], key: impl Fn(u32) -> f32) {
 /// step ([`Bodies::update_reach`]), refits the fat box of every awake body
 /// to the box its shape sweeps at its current velocity over this step of
 /// `dt` (see [`swept_box`]), so that pairs a fast body will reach are found
-/// and get speculative contacts, then finds the overlapping pairs.
+/// and get speculative contacts, then finds the overlapping pairs: with
+/// `filter_pairs` (a world of filters or joints that keep bodies apart,
+/// whose pairs are expanded by shape) only those that
+/// [`body_pair_may_touch`].
 pub(crate) fn update_broad_phase(
     broad_phase: &mut BroadPhase,
     bodies: &mut Bodies,
     dt: f32,
+    filter_pairs: bool,
     workers: &Workers,
     times: &mut StageTimes,
 ) {
@@ -963,7 +1066,7 @@ pub(crate) fn update_broad_phase(
                 moved.push(slot);
             }
         }
-        finish_broad_phase(broad_phase, bodies, shape_boxes_moved, workers);
+        finish_broad_phase(broad_phase, bodies, shape_boxes_moved, filter_pairs, workers);
         return;
     }
     // The boxes are refitted on the workers, each fixed run of slots
@@ -982,7 +1085,7 @@ pub(crate) fn update_broad_phase(
         }
     });
     moved.extend(is_moved.iter().enumerate().filter(|&(_, &m)| m).map(|(slot, _)| slot as u32));
-    finish_broad_phase(broad_phase, bodies, shape_boxes_moved, workers);
+    finish_broad_phase(broad_phase, bodies, shape_boxes_moved, filter_pairs, workers);
 }
 
 /// The end of [`update_broad_phase`], once the moved boxes are listed:
@@ -992,9 +1095,14 @@ fn finish_broad_phase(
     broad_phase: &mut BroadPhase,
     bodies: &Bodies,
     shape_boxes_moved: bool,
+    filter_pairs: bool,
     workers: &Workers,
 ) {
-    broad_phase.find_pairs(&bodies.active, workers);
+    if filter_pairs {
+        broad_phase.find_pairs_where(&bodies.active, &MayTouch(bodies), workers);
+    } else {
+        broad_phase.find_pairs(&bodies.active, workers);
+    }
     // The shape pairs of the same body pairs change when a shape's box
     // does: the pairs are expanded again.
     broad_phase.pairs_changed |= shape_boxes_moved;

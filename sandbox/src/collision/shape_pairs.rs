@@ -58,6 +58,34 @@ pub(crate) fn bodies_may_collide(bodies: &Bodies, a: u32, b: u32) -> bool {
     !bodies.joined.contains(a, b)
 }
 
+/// Whether the bodies in slots `a` and `b` may give any shape pair at all
+/// in [`expand_pairs`]: a test the broad phase makes as it finds a pair,
+/// so that pairs which could only be dropped here are never listed,
+/// sorted and merged (joint-grid's 40,000 pairs a step, all filtered or
+/// joined). It refuses only pairs that [`expand_pairs`] gives nothing
+/// for, so the expansion of what is left is the same: bodies of one
+/// shape each whose shapes are both sensors or whose filters exclude each
+/// other (the per-shape test of [`expand_pairs`], exact for one shape
+/// each), and bodies a joint keeps apart ([`bodies_may_collide`]). A pair
+/// with a body of several shapes is left to the expansion's own tests.
+/// The filter comes first: it is two loads and a compare, where the
+/// joined test is a hash lookup (box3d's pair callback orders its tests
+/// the same way, `b3ShouldShapesCollide` before `b3ShouldBodiesCollide`).
+#[inline]
+pub(crate) fn body_pair_may_touch(bodies: &Bodies, a: u32, b: u32) -> bool {
+    let (range_a, range_b) = (bodies.shape_ranges[a as usize], bodies.shape_ranges[b as usize]);
+    if range_a.count == 1 && range_b.count == 1 {
+        let shapes = &bodies.shapes;
+        let (ka, kb) = (range_a.first as usize, range_b.first as usize);
+        if (shapes.sensors[ka] && shapes.sensors[kb])
+            || !shapes.filters[ka].collides_with(&shapes.filters[kb])
+        {
+            return false;
+        }
+    }
+    bodies_may_collide(bodies, a, b)
+}
+
 /// Expands the broad phase's sorted body `pairs` into the sorted shape
 /// pairs that may touch, the solid ones into `solid` and those with a
 /// sensor into `sensor` (both cleared first).

@@ -122,8 +122,11 @@ impl World {
         if !desc.collide_connected {
             self.bodies.joined.add(a as u32, b as u32);
             // The pair filter runs on shape pairs (see
-            // `collision/shape_pairs.rs`).
+            // `collision/shape_pairs.rs`), and in the broad phase, which
+            // drops the pairs it kept of these two bodies by finding every
+            // pair again.
             self.contacts.enable_shape_mode();
+            self.broad_phase.rule_changed();
         }
         self.bodies.wake(a);
         self.bodies.wake(b);
@@ -148,6 +151,8 @@ impl World {
         let (a, b, collide) = (r.body_a, r.body_b, r.collide_connected);
         if !collide {
             self.bodies.joined.remove(a, b);
+            // The broad phase left their pair out: it finds it again.
+            self.broad_phase.rule_changed();
         }
         self.joints.free(slot);
         self.bodies.wake(a as usize);
