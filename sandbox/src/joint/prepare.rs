@@ -30,7 +30,8 @@ pub(crate) struct JointSide {
     pub moves: bool,
     pub inv_mass: f32,
     pub inv_inertia: Matrix3<f32>,
-    /// The joint frame's world rotation at the step's start.
+    /// The joint frame's world rotation at the step's start (the identity
+    /// where [`PreparedJoint::reads_frames`] is false: no row reads it).
     pub frame_rotation: UnitQuaternion<f32>,
     /// The anchor relative to the centre of mass, world frame, at the
     /// step's start.
@@ -106,6 +107,11 @@ fn prepare_joint(
 ) -> PreparedJoint {
     let r = &joints.records[slot as usize];
     let (ia, ib) = (r.body_a as usize, r.body_b as usize);
+    let reads_frames = match r.kind {
+        JointKind::Spherical => r.cone_limit.is_some() || r.twist_limits.is_some(),
+        JointKind::Distance => false,
+        _ => true,
+    };
     let side = |i: usize, frame: &collide::nalgebra::Isometry3<f32>| {
         let pose = &bodies.poses[i];
         let record = &bodies.records[i];
@@ -122,7 +128,13 @@ fn prepare_joint(
             moves: awake && record.kind == BodyKind::Dynamic,
             inv_mass,
             inv_inertia,
-            frame_rotation: pose.rotation * frame.rotation,
+            // Left at the identity where no row reads it (joint-grid's
+            // 19,701 spherical joints).
+            frame_rotation: if reads_frames {
+                pose.rotation * frame.rotation
+            } else {
+                UnitQuaternion::identity()
+            },
             anchor: pose.rotation * (frame.translation.vector - record.mass.local_center.coords),
         };
         (side, center)
@@ -144,11 +156,6 @@ fn prepare_joint(
         - sa * a.inv_inertia * sa
         - sb * b.inv_inertia * sb;
     let point_mass = k.try_inverse().unwrap_or_else(Matrix3::zeros);
-    let reads_frames = match r.kind {
-        JointKind::Spherical => r.cone_limit.is_some() || r.twist_limits.is_some(),
-        JointKind::Distance => false,
-        _ => true,
-    };
     PreparedJoint {
         slot,
         kind: r.kind,
