@@ -4,6 +4,15 @@
 //! support calls each library spends per `closest_points` call and how far
 //! the distance each returns lies from an independent f64 oracle.
 //!
+//! The pairs `sphere-cylinder` and `sphere-cone` (run only when named) use
+//! the same separated poses and oracle (poses where the oracle finds the
+//! shapes overlapping are skipped and counted) and compare three answers:
+//! collide's `closest_points` (the point projection of
+//! `query/point_core_projection.rs`), collide's GJK on the same pair
+//! (`try_contact_with`, the path `closest_points` took before), and
+//! parry3d's `closest_points` dispatcher (no support calls counted: it
+//! projects the ball's centre too).
+//!
 //! The oracle is the tests crate's direction search
 //! ([`tests::direction_search`]) on the closed-form support functions of
 //! [`tests::revolution::Revolution`]: the largest gap between the shapes
@@ -20,10 +29,10 @@
 
 use std::cell::Cell;
 
-use benches::{CONE, CYLINDER, Placement, pose_pairs};
+use benches::{CONE, CYLINDER, Placement, SPHERE_RADIUS, pose_pairs};
 use collide::nalgebra::{Isometry3, Vector3};
 use collide::query::{IterationLog, try_contact_with};
-use collide::{Cone, Contact, Cylinder, Shape};
+use collide::{Cone, Contact, Cylinder, Proximity, Shape, Sphere, closest_points};
 use parry3d::math::{Pose, Vector};
 use parry3d::query::ClosestPoints;
 use parry3d::query::closest_points::closest_points_support_map_support_map;
@@ -49,8 +58,9 @@ impl<S: ParrySupportMap> ParrySupportMap for Counted<'_, S> {
 }
 
 /// One side of a pair in the three representations.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 enum Kind {
+    Sphere,
     Cylinder,
     Cone,
 }
@@ -58,20 +68,24 @@ enum Kind {
 impl Kind {
     fn collide(self) -> Shape {
         match self {
+            Kind::Sphere => Sphere::new(SPHERE_RADIUS).into(),
             Kind::Cylinder => Cylinder::new(CYLINDER.0, CYLINDER.1).into(),
             Kind::Cone => Cone::new(CONE.0, CONE.1).into(),
         }
     }
 
-    fn oracle(self) -> Revolution {
+    /// The oracle's support value `max x·n` in the shape's frame.
+    fn support(self, n: &Vector3<f64>) -> f64 {
         match self {
-            Kind::Cylinder => Revolution::cylinder(CYLINDER.0.into(), CYLINDER.1.into()),
-            Kind::Cone => Revolution::cone(CONE.0.into(), CONE.1.into()),
+            Kind::Sphere => f64::from(SPHERE_RADIUS) * n.norm(),
+            Kind::Cylinder => Revolution::cylinder(CYLINDER.0.into(), CYLINDER.1.into()).support(n),
+            Kind::Cone => Revolution::cone(CONE.0.into(), CONE.1.into()).support(n),
         }
     }
 
     fn name(self) -> &'static str {
         match self {
+            Kind::Sphere => "sphere",
             Kind::Cylinder => "cylinder",
             Kind::Cone => "cone",
         }
@@ -109,6 +123,18 @@ fn parry_side(a: Kind, b: Kind, pose_a: &Pose, pose_b: &Pose) -> (f64, u32) {
             &Counted { shape: cone, calls: &calls },
             f32::MAX,
         ),
+        (Kind::Sphere, other) => {
+            // parry3d's own dispatcher, world-frame points; no calls counted.
+            let ball = parry3d::shape::Ball::new(SPHERE_RADIUS);
+            let shape: &dyn parry3d::shape::Shape = if other == Kind::Cone { &cone } else { &cyl };
+            let distance =
+                match parry3d::query::closest_points(pose_a, &ball, pose_b, shape, f32::MAX) {
+                    Ok(ClosestPoints::WithinMargin(p, q)) => f64::from((q - p).length()),
+                    _ => f64::NAN,
+                };
+            return (distance, 0);
+        }
+        (_, Kind::Sphere) => unreachable!("sphere pairs are listed sphere first"),
     };
     let distance = match result {
         ClosestPoints::WithinMargin(p, q) => f64::from((pos12 * q - p).length()),
@@ -120,12 +146,11 @@ fn parry_side(a: Kind, b: Kind, pose_a: &Pose, pose_b: &Pose) -> (f64, u32) {
 
 /// The oracle's separation of the posed pair.
 fn oracle(a: Kind, b: Kind, pose_a: &Isometry3<f32>, pose_b: &Isometry3<f32>) -> f64 {
-    let (ra, rb) = (a.oracle(), b.oracle());
     let (pa, pb): (Isometry3<f64>, Isometry3<f64>) = (pose_a.cast(), pose_b.cast());
-    let h = |r: &Revolution, p: &Isometry3<f64>, n: &Vector3<f64>| {
-        r.support(&p.inverse_transform_vector(n)) + p.translation.vector.dot(n)
+    let h = |k: Kind, p: &Isometry3<f64>, n: &Vector3<f64>| {
+        k.support(&p.inverse_transform_vector(n)) + p.translation.vector.dot(n)
     };
-    max_gap(&|n| -h(&rb, &pb, &-n) - h(&ra, &pa, n)).0
+    max_gap(&|n| -h(b, &pb, &-n) - h(a, &pa, n)).0
 }
 
 /// Quantiles of a sorted list.
@@ -141,6 +166,12 @@ fn main() {
         [(Kind::Cylinder, Kind::Cylinder), (Kind::Cylinder, Kind::Cone), (Kind::Cone, Kind::Cone)];
     let poses = pose_pairs(Placement::Separated);
     let parry_poses = parry_pose_pairs(&poses);
+    for (a, b) in [(Kind::Sphere, Kind::Cylinder), (Kind::Sphere, Kind::Cone)] {
+        let name = format!("{}-{}", a.name(), b.name());
+        if wanted.contains(&name) {
+            sphere_pair(a, b, &poses, &parry_poses);
+        }
+    }
     for (a, b) in pairs {
         let name = format!("{}-{}", a.name(), b.name());
         if !wanted.is_empty() && !wanted.contains(&name) {
@@ -180,6 +211,50 @@ fn main() {
             "  below the oracle by > 1e-6 (impossible beyond rounding): collide {} parry3d {}",
             below(&ours_err),
             below(&theirs_err)
+        );
+    }
+}
+
+/// The sphere pairs' comparison (see the file's header).
+fn sphere_pair(
+    a: Kind,
+    b: Kind,
+    poses: &[(Isometry3<f32>, Isometry3<f32>)],
+    parry_poses: &[(Pose, Pose)],
+) {
+    let name = format!("{}-{}", a.name(), b.name());
+    let (sa, sb) = (a.collide(), b.collide());
+    let mut log = IterationLog::default();
+    let (mut projected, mut gjk, mut theirs) = (Vec::new(), Vec::new(), Vec::new());
+    let mut skipped = 0;
+    for ((pose_a, pose_b), (qa, qb)) in poses.iter().zip(parry_poses) {
+        let exact = oracle(a, b, pose_a, pose_b);
+        if !(exact > 0.0) {
+            skipped += 1;
+            continue;
+        }
+        let ours = match closest_points(&sa, pose_a, &sb, pose_b) {
+            Proximity::Separated { distance, .. } => f64::from(distance),
+            Proximity::Intersecting => f64::NAN,
+        };
+        let by_gjk = match try_contact_with(&sa, pose_a, &sb, pose_b, &mut log) {
+            Ok(Contact::Separated { distance, .. }) => f64::from(distance),
+            _ => f64::NAN,
+        };
+        let (by_parry, _) = parry_side(a, b, qa, qb);
+        projected.push((ours - exact) / exact);
+        gjk.push((by_gjk - exact) / exact);
+        theirs.push((by_parry - exact) / exact);
+    }
+    println!("{name} separated, {} poses ({skipped} overlapping, skipped):", projected.len());
+    for (label, errors) in
+        [("collide closest_points", &projected), ("collide GJK", &gjk), ("parry3d", &theirs)]
+    {
+        let mut abs: Vec<f64> = errors.iter().map(|e| e.abs()).collect();
+        let below = errors.iter().filter(|&&e| e < -1e-6).count();
+        println!(
+            "  |relative distance error| {label}: {} (below the oracle by > 1e-6: {below})",
+            quantiles(&mut abs)
         );
     }
 }

@@ -29,6 +29,7 @@ use crate::query::gjk_cache::GjkCache;
 use crate::query::input::{CheckedPair, check_input};
 use crate::query::minkowski::MinkowskiDifference;
 use crate::query::point_core::PointCore;
+use crate::query::point_core_projection::{Projected, project_onto_core};
 use crate::query::record::{NoRecord, Recorder};
 use crate::query::results::{Contact, Penetration, Proximity, Separation};
 use crate::query::segment::closest_points_segments;
@@ -489,6 +490,12 @@ trait Ask {
     const WANT: Want;
     /// The public function's answer.
     type Answer;
+    /// Whether a point core against a cylinder or a cone is answered
+    /// by the exact point projection (`point_core_projection`) rather than
+    /// GJK. Only [`closest_points`] does: [`try_separation`] keeps GJK, as
+    /// the time of impact (and through it the sandbox's sweeps) was measured
+    /// and tested with it.
+    const PROJECT_POINT_CORE: bool = false;
     /// The answer from a query's result, in the world frame.
     fn answer(local: Local) -> Result<Self::Answer, QueryError>;
 }
@@ -530,6 +537,7 @@ impl Ask for AskPenetration {
 impl Ask for AskDistance {
     const WANT: Want = Want::Distance;
     type Answer = Proximity;
+    const PROJECT_POINT_CORE: bool = true;
     #[inline(always)]
     fn answer(local: Local) -> Result<Proximity, QueryError> {
         match local {
@@ -869,12 +877,28 @@ where
             // cache holds a direction in A's frame.
             if want != Want::Contact {
                 if let (Core::Point(p), Core::General) = input.cores {
-                    return point_core_query(b, pose_b, p, pose_a, input.margins.0, want)
-                        .map(|local| swap_local(local, pose_b));
+                    return point_core_query(
+                        b,
+                        pose_b,
+                        p,
+                        pose_a,
+                        input.margins.0,
+                        want,
+                        W::PROJECT_POINT_CORE,
+                    )
+                    .map(|local| swap_local(local, pose_b));
                 }
                 if let (Core::General, Core::Point(p)) = input.cores {
-                    return point_core_query(a, pose_a, p, pose_b, input.margins.1, want)
-                        .map(|local| to_world_local(local, pose_a));
+                    return point_core_query(
+                        a,
+                        pose_a,
+                        p,
+                        pose_b,
+                        input.margins.1,
+                        want,
+                        W::PROJECT_POINT_CORE,
+                    )
+                    .map(|local| to_world_local(local, pose_a));
                 }
             }
             let md = MinkowskiDifference::new(a, b, b_in_a(pose_a, pose_b));
@@ -894,7 +918,9 @@ where
 /// and a point core (`point`, in its own shape's frame, which `pose_point`
 /// places, with `margin`), run in the general shape's frame with the general
 /// shape as A; the answer stays in that frame (see `point_core`). Only for
-/// queries without a caller's cache. Always inlined into the pair's
+/// queries without a caller's cache. With `project`, a cylinder or a cone
+/// answers by its exact point projection (`point_core_projection`)
+/// instead of GJK. Always inlined into the pair's
 /// `run_pair`: called, its answer came back through the stack in pieces
 /// that the caller's wider loads read across, a store-forwarding stall
 /// that was an eighth of a sphere–hull query's time (when it was inlined
@@ -908,8 +934,23 @@ fn point_core_query<G: SupportMap + ?Sized>(
     pose_point: &Isometry3<f32>,
     margin: f32,
     want: Want,
+    project: bool,
 ) -> Result<Local, QueryError> {
     let point_in_general = pose_general.inverse_transform_point(&place(pose_point, point));
+    if project && let Some(projected) = project_onto_core(general, &point_in_general) {
+        return Ok(match projected {
+            Projected::Inside => Local::Overlapping,
+            Projected::Outside { core_distance, normal, core_point } => {
+                Local::Contact(cores_apart(
+                    (general.margin(), margin),
+                    core_distance,
+                    normal,
+                    core_point,
+                    point_in_general,
+                ))
+            }
+        });
+    }
     let point_core = PointCore { margin };
     let md = MinkowskiDifference::new(
         general,

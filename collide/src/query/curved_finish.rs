@@ -102,9 +102,9 @@ where
     B: SupportMap + ?Sized,
 {
     let (a, b) = md.shapes();
-    let frame_a = Frame::identity();
+    let frame_a = Frame::Identity;
     let rot: Matrix3<f64> = md.rotation_b_in_a().cast();
-    let frame_b = Frame { rot, origin: md.pose_b_in_a().translation.vector.cast() };
+    let frame_b = Frame::Posed { rot, origin: md.pose_b_in_a().translation.vector.cast() };
     let side_a = Side::new(round(a.as_shape_ref()), frame_a, simplex, |p| p.a);
     let round_b = round(b.as_shape_ref());
     // A's rim against a round B: B's target is its whole solid, whatever
@@ -163,25 +163,45 @@ fn round(shape: Option<ShapeRef<'_>>) -> Option<Round> {
 }
 
 /// A shape's local frame in A's frame: `p_a = rot · p_local + origin`.
+/// A's own frame is told apart as [`Frame::Identity`], so that the solve's
+/// many evaluations on A's side transform nothing: multiplying by an
+/// identity matrix held in memory is a full 3×3 product in floating point
+/// (the compiler may not drop `0 · x`, which is NaN for an infinite `x`),
+/// though its result is the point itself (up to the sign of a zero).
 #[derive(Clone, Copy, Debug)]
-struct Frame {
-    rot: Matrix3<f64>,
-    origin: V64,
+enum Frame {
+    /// A's frame itself.
+    Identity,
+    /// A frame rotated by `rot` and moved by `origin`.
+    Posed { rot: Matrix3<f64>, origin: V64 },
 }
 
 impl Frame {
-    fn identity() -> Self {
-        Self { rot: Matrix3::identity(), origin: V64::zeros() }
-    }
-
     #[inline]
     fn local_from_a(&self, p: &V64) -> V64 {
-        self.rot.tr_mul(&(p - self.origin))
+        match self {
+            Frame::Identity => *p,
+            Frame::Posed { rot, origin } => rot.tr_mul(&(p - origin)),
+        }
     }
 
     #[inline]
     fn a_from_local(&self, p: &V64) -> V64 {
-        self.rot * p + self.origin
+        match self {
+            Frame::Identity => *p,
+            Frame::Posed { rot, origin } => rot * p + origin,
+        }
+    }
+
+    /// The local vector `(x, 0, z)` (a rim's tangent) in A's frame: the
+    /// rotation's first and third columns only, which gives the full
+    /// product's value (its middle term is a zero).
+    #[inline]
+    fn rotate_xz(&self, x: f64, z: f64) -> V64 {
+        match self {
+            Frame::Identity => V64::new(x, 0.0, z),
+            Frame::Posed { rot, .. } => rot.column(0) * x + rot.column(2) * z,
+        }
     }
 }
 
@@ -426,7 +446,7 @@ impl Curve {
                 let point = frame.a_from_local(&V64::new(r * dx, *y, r * dz));
                 // d/du: (e₁ − u e₀)/(1 + u²)^{3/2}.
                 let k3 = r * k * k * k;
-                let tangent = frame.rot * V64::new((-s - u * c) * k3, 0.0, (c - u * s) * k3);
+                let tangent = frame.rotate_xz((-s - u * c) * k3, (c - u * s) * k3);
                 (point, tangent)
             }
             Curve::Segment(p0, p1) => (p0 + (p1 - p0) * u, p1 - p0),

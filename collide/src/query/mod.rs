@@ -23,6 +23,7 @@ mod input;
 mod minkowski;
 mod point;
 mod point_core;
+mod point_core_projection;
 mod ray_cast;
 mod record;
 mod results;
