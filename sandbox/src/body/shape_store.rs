@@ -18,8 +18,8 @@
 //! range). Past their end, a shape has no fat box of its own and sits at
 //! its body's origin; [`ShapeStore::local_pose`] reads them so.
 
-use collide::Shape;
 use collide::nalgebra::{Isometry3, Point3};
+use collide::{Shape, SupportMap};
 
 use crate::body::body_shape::BodyShape;
 use crate::body::filter::Filter;
@@ -40,6 +40,30 @@ pub(crate) struct ShapeMaterial {
     /// The radius the shape rolls at, for rolling resistance
     /// ([`rolling_radius`]).
     pub rolling_radius: f32,
+}
+
+/// A ball holding every point of a shape, in its body's frame: the ball
+/// around the shape's box at its pose in the body (so not the smallest
+/// ball, but one found once, when the body is added). The narrow phase
+/// bounds how far a shape of a body with several shapes has moved relative
+/// to the other body of a pair with it (contact recycling's drift, the
+/// culling of pairs proven apart), so that a shape near a turning body's
+/// origin is not treated as moving as far as its farthest tip.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ShapeBall {
+    /// The ball's centre, in the body's frame.
+    pub centre: Point3<f32>,
+    /// The ball's radius (m).
+    pub radius: f32,
+}
+
+impl ShapeBall {
+    /// The ball around `shape`'s box at `body_from_shape`, its pose in the
+    /// body's frame.
+    pub fn around(shape: &Shape, body_from_shape: &Isometry3<f32>) -> Self {
+        let aabb = shape.aabb(body_from_shape);
+        Self { centre: aabb.center(), radius: 0.5 * (aabb.max - aabb.min).norm() }
+    }
 }
 
 /// The consecutive shape slots of one body.
@@ -85,6 +109,11 @@ pub(crate) struct ShapeStore {
     /// box being its body's). Only as long as the last body of several
     /// shapes needs (see the module docs).
     pub fat: Vec<Aabb>,
+    /// A ball holding each shape of a body with several shapes, in its
+    /// body's frame (see [`ShapeBall`]), kept as far as `fat` is: what the
+    /// narrow phase bounds one shape's relative motion with, rather than
+    /// its whole body's.
+    pub balls: Vec<ShapeBall>,
     /// Live shapes with a rolling resistance: the solver skips its
     /// rolling rows in the usual world with none.
     pub rolling_shapes: usize,
@@ -122,6 +151,9 @@ impl ShapeStore {
             let empty = Aabb::new(Point3::origin(), Point3::origin());
             self.fat.resize(end, empty);
         }
+        if count > 1 && self.balls.len() < end {
+            self.balls.resize(end, ShapeBall { centre: Point3::origin(), radius: 0.0 });
+        }
         let placed = shapes.iter().any(|s| s.local_pose != Isometry3::identity());
         if placed && self.local_poses.len() < end {
             self.local_poses.resize(end, None);
@@ -142,6 +174,9 @@ impl ShapeStore {
             self.sensors[k] = s.sensor;
             self.densities[k] = s.density;
             self.bodies[k] = body;
+            if count > 1 {
+                self.balls[k] = ShapeBall::around(&s.shape, &s.local_pose);
+            }
         }
         range
     }

@@ -15,7 +15,10 @@
 //! cache, which moves contacts every step. Departures: the refusal tests are
 //! written against the pose the manifold was *computed* at (not the last
 //! step's), as one bound on the motion of B's surface in A's frame
-//! (translation plus the rotation's arc at B's extent) together with parry's
+//! (translation plus the rotation's arc at B's extent; for a shape of a body
+//! with several, the move of the ball holding that shape plus the arc at
+//! its radius, [`PointsOfB`], so that each shape of a compound is recycled
+//! or culled by its own motion) together with parry's
 //! per-point tests (the normal's turn, each point's tangential slip, a point
 //! changing between penetrating and separated); a point that drifts beyond
 //! the speculative distance (which a fresh computation would drop) also
@@ -59,6 +62,7 @@
 use collide::nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::body::motion_bound::motion_bound;
+use crate::body::shape_store::ShapeBall;
 use crate::collision::manifold::{MAX_MANIFOLD_POINTS, Manifold};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 
@@ -112,9 +116,50 @@ const FACE_CONTACT_POINTS: usize = 3;
 // closer, so it still has a gap when the manifold is next computed.
 const _: () = assert!(RECYCLE_DISTANCE < 0.5 * SPECULATIVE_DISTANCE);
 
+/// Where the points of B that a pair concerns lie, in B's frame: what the
+/// drift of B's surface in A's frame is bounded over.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum PointsOfB {
+    /// Every point of B, within this distance of B's origin: the pair of a
+    /// body of one shape.
+    Within(f32),
+    /// The points of one shape of B, a body of several shapes, within this
+    /// ball: only that shape takes part in the pair, so a shape near the
+    /// centre of a turning body drifts as little as it really does, not as
+    /// much as the body's farthest tip.
+    Ball(ShapeBall),
+}
+
+impl PointsOfB {
+    /// How far any of these points can have moved between B's poses
+    /// `then` and `now` in A's frame, and the sine of half the rotation
+    /// between the two. For a ball of centre `s` and radius `r`, a point
+    /// `s + d` moves by `(now·s − then·s) + (R_now − R_then)·d`, at most
+    /// the centre's own move plus `2 sin(θ/2) r` (see [`motion_bound`],
+    /// which is the same bound about B's origin).
+    pub(crate) fn drift(&self, then: &Isometry3<f32>, now: &Isometry3<f32>) -> (f32, f32) {
+        match self {
+            Self::Within(radius) => motion_bound(then, now, *radius),
+            Self::Ball(ball) => {
+                let half_sine = (then.rotation.inverse() * now.rotation).imag().norm();
+                let shift = (now * ball.centre - then * ball.centre).norm();
+                (shift + 2.0 * half_sine * ball.radius, half_sine)
+            }
+        }
+    }
+
+    /// The largest distance of these points from B's origin.
+    pub(crate) fn farthest(&self) -> f32 {
+        match self {
+            Self::Within(radius) => *radius,
+            Self::Ball(ball) => ball.centre.coords.norm() + ball.radius,
+        }
+    }
+}
+
 /// A lower bound on the distance now of a pair found at least `clearance`
 /// apart when B's pose in A's frame was `computed_at`, B's pose in A's frame
-/// being `relative` now (B's points within `radius_b` of its origin): the
+/// being `relative` now (B's points that take part being `points_b`): the
 /// gap can have shrunk by at most the drift of B's surface. While the bound
 /// exceeds the speculative distance the pair's manifold stays empty without
 /// running contact determination; a NaN anywhere gives NaN, which exceeds
@@ -123,9 +168,9 @@ pub(crate) fn distance_bound(
     clearance: f32,
     computed_at: &Isometry3<f32>,
     relative: &Isometry3<f32>,
-    radius_b: f32,
+    points_b: &PointsOfB,
 ) -> f32 {
-    let (drift, _) = motion_bound(computed_at, relative, radius_b);
+    let (drift, _) = points_b.drift(computed_at, relative);
     clearance - drift
 }
 
@@ -170,8 +215,8 @@ pub(crate) fn pair_rests(
 
 /// Tries to recycle `manifold`, computed when B's pose in A's frame was
 /// `computed_at` and its normal in A's frame `normal_in_a`, for B's pose in
-/// A's frame now, `relative`, and A's world pose `pose_a`. `radius_b` bounds
-/// the distance from B's origin to any point of B, and `speculative` is the
+/// A's frame now, `relative`, and A's world pose `pose_a`. `points_b` holds
+/// B's points that take part in the pair, and `speculative` is the
 /// distance within which this step keeps speculative points.
 ///
 /// On success refreshes every point's world midpoint and separation and the
@@ -185,13 +230,13 @@ pub(crate) fn try_recycle(
     normal_in_a: &Vector3<f32>,
     relative: &Isometry3<f32>,
     pose_a: &Isometry3<f32>,
-    radius_b: f32,
+    points_b: &PointsOfB,
     speculative: f32,
 ) -> Option<[Point3<f32>; MAX_MANIFOLD_POINTS]> {
     if manifold.points.is_empty() {
         return None;
     }
-    let (drift, half_sine) = motion_bound(computed_at, relative, radius_b);
+    let (drift, half_sine) = points_b.drift(computed_at, relative);
     // Written so that NaN refuses.
     if !(drift <= RECYCLE_DISTANCE && half_sine <= RECYCLE_HALF_SINE) {
         return None;

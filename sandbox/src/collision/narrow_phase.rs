@@ -30,8 +30,8 @@ use crate::body::BodyKind;
 use crate::body::storage::{Bodies, BodyRecord};
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::contact_recycling::{
-    MAX_RECYCLED_STEPS, RestedAt, distance_bound, keep_resting_normal, moved_with_a, pair_rests,
-    try_recycle,
+    MAX_RECYCLED_STEPS, PointsOfB, RestedAt, distance_bound, keep_resting_normal, moved_with_a,
+    pair_rests, try_recycle,
 };
 use crate::collision::manifold::{LeverTurn, Manifold};
 use crate::collision::pair_cache::{
@@ -308,9 +308,21 @@ fn update_pair(
     if !(active[a] || active[b]) {
         return None;
     }
+    let ka = shape_ranges[a].first as usize + usize::from(shapes_ab.a);
+    let kb = shape_ranges[b].first as usize + usize::from(shapes_ab.b);
     // Contacts the bodies may reach within this step are kept as
     // speculative points, so fast bodies stop at the surface.
     let speculative = SPECULATIVE_DISTANCE + reach[a] + reach[b];
+    // B's points that the pair's bounds on relative motion concern: the
+    // ball holding its shape for a body of several shapes (so that each
+    // prism of a tree is culled and recycled by its own drift, not by the
+    // arc of the tree's tip), else the whole body.
+    let points_b = if shape_ranges[b].count > 1 {
+        PointsOfB::Ball(shapes.balls[kb])
+    } else {
+        PointsOfB::Within(radii[b])
+    };
+    let radius_b = points_b.farthest();
     // Proven apart, and the two bodies together have not travelled
     // enough since to close the gap: a cheaper, looser form of the
     // relative-motion test below (NaN fails it).
@@ -323,7 +335,6 @@ fn update_pair(
     }
     let (pose_a, pose_b) = (&poses[a], &poses[b]);
     let relative = pose_a.inv_mul(pose_b);
-    let radius_b = radii[b];
     // A copy: the pair record is written below.
     if let Some(&computed_at) = c.computed_at() {
         let before = &computed_at;
@@ -334,7 +345,7 @@ fn update_pair(
         // bodies stay still (as falling bodies do not, but resting
         // ones do).
         if c.clearance > 0.0 {
-            let bound = distance_bound(c.clearance, before, &relative, radius_b);
+            let bound = distance_bound(c.clearance, before, &relative, &points_b);
             if bound > speculative {
                 c.travel_clearance = bound;
                 c.travel_at = travel;
@@ -348,7 +359,7 @@ fn update_pair(
         // An empty manifold stays empty only if no pose within the reuse
         // tolerance could bring the bodies within the speculative
         // distance: B's points move by at most the translation plus the
-        // turn times B's radius.
+        // turn times their distance from B's origin.
         let stays_apart = c.clearance > speculative + REUSE_DISTANCE + REUSE_ANGLE * radius_b;
         match slot.as_deref_mut() {
             None if unchanged && stays_apart => return None,
@@ -408,7 +419,7 @@ fn update_pair(
                         &cached.normal_in_a,
                         &relative,
                         pose_a,
-                        radius_b,
+                        &points_b,
                         speculative,
                     );
                     if let Some(midpoints_in_a) = recycled {
@@ -430,8 +441,6 @@ fn update_pair(
         }
     }
     let mut computed = Manifold::default();
-    let ka = shape_ranges[a].first as usize + usize::from(shapes_ab.a);
-    let kb = shape_ranges[b].first as usize + usize::from(shapes_ab.b);
     let clearance = collide_pair(
         &shapes.shapes[ka],
         &shapes.world_pose(ka, pose_a),

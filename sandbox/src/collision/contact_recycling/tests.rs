@@ -71,7 +71,8 @@ fn recycle(
     let now = pose_a.inv_mul(pose_b_now);
     let normal_in_a = pose_a.rotation.inverse_transform_vector(&m.normal);
     let radius_b = 0.5 * 3f32.sqrt();
-    try_recycle(m, &then, &normal_in_a, &now, pose_a, radius_b, SPECULATIVE_DISTANCE).is_some()
+    let points_b = PointsOfB::Within(radius_b);
+    try_recycle(m, &then, &normal_in_a, &now, pose_a, &points_b, SPECULATIVE_DISTANCE).is_some()
 }
 
 /// A motion of the cube, in the ground's top frame, about the cube's
@@ -355,7 +356,7 @@ fn a_pair_kept_apart_is_apart() {
         };
         let (before, now) = (pose_a.inv_mul(&pose_b), pose_a.inv_mul(&moved_b));
         checked += 1;
-        if distance_bound(clearance, &before, &now, radius_b) > speculative {
+        if distance_bound(clearance, &before, &now, &PointsOfB::Within(radius_b)) > speculative {
             culled += 1;
             let distance = match collide::closest_points(a, &pose_a, b, &moved_b) {
                 collide::Proximity::Separated { distance, .. } => distance,
@@ -545,10 +546,17 @@ fn a_resting_manifold_moved_with_a_is_its_recycling_moved_rigidly() {
         let normal_in_a = pose_a.rotation.inverse_transform_vector(&m.normal);
         let moved = frame * nudge(&cube_local, RECYCLE_DISTANCE);
         let (then, now) = (pose_a.inv_mul(&pose_b), pose_a.inv_mul(&moved));
-        let radius_b = 0.5 * 3f32.sqrt();
-        let midpoints_in_a =
-            try_recycle(&mut m, &then, &normal_in_a, &now, &pose_a, radius_b, SPECULATIVE_DISTANCE)
-                .expect("small move refused");
+        let points_b = PointsOfB::Within(0.5 * 3f32.sqrt());
+        let midpoints_in_a = try_recycle(
+            &mut m,
+            &then,
+            &normal_in_a,
+            &now,
+            &pose_a,
+            &points_b,
+            SPECULATIVE_DISTANCE,
+        )
+        .expect("small move refused");
         let rested = RestedAt { relative: now, midpoints_in_a };
         let recycled = m.clone();
         moved_with_a(&mut m, &rested, &normal_in_a, &(carry * pose_a));
@@ -560,4 +568,51 @@ fn a_resting_manifold_moved_with_a_is_its_recycling_moved_rigidly() {
             assert_eq!(p.separation, q.separation);
         }
     }
+}
+
+/// The drift bound of a shape's ball holds every point of the ball, by
+/// brute force over random points, poses and turns (up to 1 rad), and is
+/// never larger than the bound about B's origin at the ball's farthest
+/// distance, which is what a body of one shape uses.
+#[test]
+fn a_ball_bounds_the_drift_of_its_points_within_the_bound_about_b_origin() {
+    use crate::body::shape_store::ShapeBall;
+    let mut state = 0x1234_5679_u32;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        state as f32 / u32::MAX as f32 - 0.5
+    };
+    let random = |next: &mut dyn FnMut() -> f32| Vector3::new(next(), next(), next());
+    let mut tighter = 0;
+    for _ in 0..2000 {
+        let centre = Point3::from(random(&mut next) * 60.0);
+        let ball = ShapeBall { centre, radius: 2.0 * next() + 1.0 };
+        let then = Isometry3::from_parts(
+            Translation3::from(random(&mut next) * 10.0),
+            UnitQuaternion::from_scaled_axis(random(&mut next) * 6.0),
+        );
+        let now = Isometry3::from_parts(
+            Translation3::from(then.translation.vector + random(&mut next) * 0.2),
+            UnitQuaternion::from_scaled_axis(random(&mut next) * 2.0) * then.rotation,
+        );
+        let points = PointsOfB::Ball(ball);
+        let (drift, half_sine) = points.drift(&then, &now);
+        let (about_origin, origin_sine) = PointsOfB::Within(points.farthest()).drift(&then, &now);
+        assert_eq!(half_sine, origin_sine);
+        // Rounding of products of values up to 60 m.
+        let rounding = 1.0e-5 * (1.0 + centre.coords.norm());
+        assert!(drift <= about_origin + rounding, "{drift} > {about_origin}");
+        tighter += usize::from(drift < 0.5 * about_origin);
+        for _ in 0..16 {
+            // Up to the ball's radius from its centre, many on its surface.
+            let offset = (random(&mut next) * 4.0 * ball.radius).cap_magnitude(ball.radius);
+            let p = centre + offset;
+            let moved = (now * p - then * p).norm();
+            assert!(moved <= drift + rounding, "a point moved {moved} > {drift}");
+        }
+    }
+    // The bound is worth having: often far below the one about the origin.
+    assert!(tighter > 100, "{tighter}");
 }
