@@ -24,4 +24,4 @@ pub(crate) use api::check_input;
 pub(crate) use face_clipping::{
     SupportingFeature, feature_misses_triangle, manifold_along, outside_a_triangle_edge,
 };
-pub(crate) use feature_scale::shape_scale;
+pub(crate) use feature_scale::{CLIP_FRACTION, shape_scale};
