@@ -17,7 +17,8 @@ use super::proximity::check_pose;
 use super::results::{ManifoldSet, PartManifold};
 use crate::error::QueryError;
 use crate::manifold::{
-    ManifoldOutcome, check_input, outside_a_triangle_edge, shape_scale, try_contact_manifold,
+    ManifoldOutcome, check_input, outside_a_triangle_edge_either_way, shape_scale,
+    try_contact_manifold,
 };
 use crate::shape::Shape;
 
@@ -109,8 +110,7 @@ pub fn try_contact_manifolds(
                 beyond_a_face_axis(corners, planes, &face.corners, &n, margin, scale)
             });
         }
-        outside_a_triangle_edge(corners.iter(), &face.corners, &n, scale)
-            && outside_a_triangle_edge(corners.iter(), &face.corners, &-n, scale)
+        outside_a_triangle_edge_either_way(corners.iter(), &face.corners, &n, scale)
     };
     let (side_a, side_b) = (Side::whole(a, pose_a), Side::whole(b, pose_b));
     visit_leaves_culled(&side_a, &side_b, margin, &cull, &mut |leaf| {
