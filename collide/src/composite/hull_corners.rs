@@ -47,7 +47,8 @@ mod tests {
 
     use super::*;
     use crate::manifold::{
-        SupportingFeature, feature_misses_triangle, outside_a_triangle_edge, shape_scale,
+        SupportingFeature, feature_misses_triangle, outside_a_triangle_edge,
+        outside_a_triangle_edge_either_way, shape_scale,
     };
     use crate::shape::{ConvexHull, Triangle};
 
@@ -145,5 +146,62 @@ mod tests {
             }
         }
         assert!(culls > 500, "only {culls} culled cases");
+    }
+
+    #[test]
+    fn the_one_pass_test_of_both_normals_answers_as_the_two_tests_do() {
+        let mut rng = Lcg(29);
+        let (mut both, mut neither) = (0, 0);
+        for case in 0..4000 {
+            let size = 10f32.powi(case % 7 - 3);
+            let shape = prism(0.5 * size, 3.0 * size);
+            let mut corner = || {
+                Point3::new(rng.range(-2.0, 2.0), rng.range(-0.3, 0.3), rng.range(-2.0, 2.0)) * size
+            };
+            let tri = [corner(), corner(), corner()];
+            let pose = Isometry3::new(
+                Vector3::new(rng.range(-3.0, 3.0), rng.range(-1.0, 2.0), rng.range(-3.0, 3.0))
+                    * size,
+                Vector3::new(rng.range(-3.2, 3.2), rng.range(-3.2, 3.2), rng.range(-3.2, 3.2)),
+            );
+            // The triangle's normal, and (every 5th case) a normal in its
+            // plane along an edge's neighbour, which puts the opposite
+            // corner on that edge's side plane.
+            let n = if case % 5 == 0 {
+                (tri[2] - tri[0]).try_normalize(0.0)
+            } else {
+                (tri[1] - tri[0]).cross(&(tri[2] - tri[0])).try_normalize(1e-6)
+            };
+            let Some(n) = n else { continue };
+            let hull = hull_corners(&shape, &pose).unwrap();
+            let scale = 0.5 * size;
+            let two = outside_a_triangle_edge(hull.iter(), &tri, &n, scale)
+                && outside_a_triangle_edge(hull.iter(), &tri, &-n, scale);
+            assert_eq!(
+                outside_a_triangle_edge_either_way(hull.iter(), &tri, &n, scale),
+                two,
+                "case {case}"
+            );
+            if two { both += 1 } else { neither += 1 }
+        }
+        assert!(both > 500 && neither > 500, "{both} outside, {neither} not");
+        // A normal in the triangle's plane makes every edge's side vector
+        // perpendicular to the plane (zero dot products with the opposite
+        // corners, no flip either way): the one-pass test falls back to
+        // the second; and a NaN normal, which drops nothing.
+        let tri =
+            [Point3::new(0.0, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), Point3::new(0.0, 1.0, 0.0)];
+        for n in [Vector3::y(), Vector3::new(0.6, 0.8, 0.0), Vector3::repeat(f32::NAN)] {
+            for z in [-2.0f32, 0.0, 2.0] {
+                let points = [Point3::new(0.5, 0.5, z), Point3::new(0.2, 0.1, z)];
+                let two = outside_a_triangle_edge(points.iter(), &tri, &n, 1.0)
+                    && outside_a_triangle_edge(points.iter(), &tri, &-n, 1.0);
+                assert_eq!(
+                    outside_a_triangle_edge_either_way(points.iter(), &tri, &n, 1.0),
+                    two,
+                    "normal {n:?}, z {z}"
+                );
+            }
+        }
     }
 }

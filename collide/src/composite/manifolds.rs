@@ -8,6 +8,7 @@ use nalgebra::Isometry3;
 use std::cell::OnceCell;
 
 use super::CompositeRef;
+use super::face_axes::{HullPlanes, beyond_a_face_axis};
 use super::ghost::{Correction, correct_manifold, face_manifold, face_normal_only};
 use super::hull_corners::hull_corners;
 use super::pairs::{Side, visit_leaves_culled};
@@ -16,7 +17,8 @@ use super::proximity::check_pose;
 use super::results::{ManifoldSet, PartManifold};
 use crate::error::QueryError;
 use crate::manifold::{
-    ManifoldOutcome, check_input, outside_a_triangle_edge, shape_scale, try_contact_manifold,
+    ManifoldOutcome, check_input, outside_a_triangle_edge_either_way, shape_scale,
+    try_contact_manifold,
 };
 use crate::shape::Shape;
 
@@ -83,6 +85,9 @@ pub fn try_contact_manifolds(
         }
         corners.get_or_init(|| hull_corners(whole_convex.0, whole_convex.1)).as_ref()
     };
+    // The same hull's face planes in the world, for the triangles with an
+    // active edge (see `face_axes`).
+    let planes = OnceCell::new();
     // A triangle of inactive edges goes to the face path, which drops it
     // when the whole hull lies beside it (see `hull_corners`): dropped here
     // before its plane test, by the same test. The face path's side
@@ -90,16 +95,22 @@ pub fn try_contact_manifolds(
     // (each flips to face away from the triangle), but for a sliver whose
     // opposite corner lies on an edge's line; both are tested, so even
     // then only a triangle it would drop is skipped.
+    //
+    // A triangle with an active edge goes to the collision query, which
+    // finds it farther than the prediction whenever a face axis of the
+    // pair separates them by more (see `face_axes`): dropped here too.
     let cull = |face: &Face, triangle: &Shape, other: &Side<'_>| {
-        if face.active != 0 {
-            return false;
-        }
         let (Some(corners), Some(n)) = (corners_of(other), face.normal()) else {
             return false;
         };
         let scale = shape_scale(triangle).min(shape_scale(other.shape));
-        outside_a_triangle_edge(corners.iter(), &face.corners, &n, scale)
-            && outside_a_triangle_edge(corners.iter(), &face.corners, &-n, scale)
+        if face.active != 0 {
+            let planes = planes.get_or_init(|| HullPlanes::of(whole_convex.0, whole_convex.1));
+            return planes.as_ref().is_some_and(|planes| {
+                beyond_a_face_axis(corners, planes, &face.corners, &n, margin, scale)
+            });
+        }
+        outside_a_triangle_edge_either_way(corners.iter(), &face.corners, &n, scale)
     };
     let (side_a, side_b) = (Side::whole(a, pose_a), Side::whole(b, pose_b));
     visit_leaves_culled(&side_a, &side_b, margin, &cull, &mut |leaf| {

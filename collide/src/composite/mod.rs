@@ -51,6 +51,7 @@ mod edges;
 mod error;
 mod exact_aabb;
 mod expansion;
+mod face_axes;
 mod ghost;
 mod heightfield;
 mod hull_corners;

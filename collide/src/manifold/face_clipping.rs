@@ -342,6 +342,38 @@ pub(crate) fn outside_a_triangle_edge<'p>(
     })
 }
 
+/// [`outside_a_triangle_edge`] along `normal` and along `-normal`, both
+/// holding, in one pass over the edges where it can. Negating the normal
+/// negates each edge's side vector exactly, and negates its dot product
+/// with the opposite corner exactly, so the flip towards the outside
+/// gives the same side vector bit for bit, and each edge's test the same
+/// answer, whenever that dot product has a sign: the second test only
+/// runs when an edge it would see differently (a zero or NaN dot
+/// product) came before the first test's answer.
+pub(crate) fn outside_a_triangle_edge_either_way<'p>(
+    points: impl Iterator<Item = &'p Point3<f32>> + Clone,
+    corners: &[Point3<f32>; 3],
+    normal: &Vector3<f32>,
+    scale: f32,
+) -> bool {
+    let tolerance = 2.0 * CLIP_FRACTION * scale;
+    let mut signed = true;
+    let outside = (0..3).any(|k| {
+        let (p0, p1, opposite) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
+        let mut side = (p1 - p0).cross(normal);
+        let facing = side.dot(&(opposite - p0));
+        if facing > 0.0 {
+            side = -side;
+        } else if !(facing < 0.0) {
+            signed = false;
+        }
+        let limit = tolerance * side.norm();
+        // Written so that NaN misses nothing.
+        points.clone().all(|v| side.dot(&(v - p0)) > limit)
+    });
+    outside && (signed || outside_a_triangle_edge(points, corners, &-normal, scale))
+}
+
 /// Whether the two features are segments (edges, capsule or cylinder side
 /// lines) that cross rather than lie side by side: they touch at one point,
 /// the query's witness, and clipping one by the other's end caps would

@@ -23,5 +23,6 @@ pub use contact_manifold::{ContactManifold, MAX_MANIFOLD_POINTS, ManifoldOutcome
 pub(crate) use api::check_input;
 pub(crate) use face_clipping::{
     SupportingFeature, feature_misses_triangle, manifold_along, outside_a_triangle_edge,
+    outside_a_triangle_edge_either_way,
 };
-pub(crate) use feature_scale::shape_scale;
+pub(crate) use feature_scale::{CLIP_FRACTION, shape_scale};
