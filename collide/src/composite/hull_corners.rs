@@ -42,7 +42,7 @@ pub(crate) fn hull_corners(shape: &Shape, pose: &Isometry3<f32>) -> Option<HullC
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use nalgebra::{Isometry3, Point3, Vector3};
 
     use super::*;
@@ -53,8 +53,9 @@ mod tests {
     use crate::shape::{ConvexHull, Triangle};
 
     /// A hexagonal prism of radius `r` along y from 0 to `length`, as the
-    /// `trees` scene's (12 vertices, 8 faces).
-    fn prism(r: f32, length: f32) -> Shape {
+    /// `trees` scene's (12 vertices, 8 faces); the face-axes tests use it
+    /// too.
+    pub(in crate::composite) fn prism(r: f32, length: f32) -> Shape {
         let mut points = Vec::new();
         for k in 0..6 {
             let a = std::f32::consts::TAU * k as f32 / 6.0;

@@ -7,8 +7,9 @@ use nalgebra::{Isometry3, Point3, Vector3};
 
 use super::*;
 use crate::composite::hull_corners::hull_corners;
+use crate::composite::hull_corners::tests::prism;
 use crate::manifold::{ManifoldOutcome, shape_scale, try_contact_manifold};
-use crate::shape::{ConvexHull, Triangle};
+use crate::shape::Triangle;
 
 /// A seeded generator of numbers in `[lo, hi)` (Knuth's MMIX LCG).
 struct Lcg(u64);
@@ -18,18 +19,6 @@ impl Lcg {
             self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
         lo + (hi - lo) * ((self.0 >> 40) as f32 / (1u64 << 24) as f32)
     }
-}
-
-/// A hexagonal prism of radius `r` along y from 0 to `length`, as the
-/// `trees` scene's (12 vertices, 8 faces).
-fn prism(r: f32, length: f32) -> Shape {
-    let mut points = Vec::new();
-    for k in 0..6 {
-        let a = std::f32::consts::TAU * k as f32 / 6.0;
-        points.push(Point3::new(r * a.cos(), 0.0, r * a.sin()));
-        points.push(Point3::new(r * a.cos(), length, r * a.sin()));
-    }
-    ConvexHull::new(&points).unwrap().into()
 }
 
 /// Whether the rejection drops the triangle `tri` for `hull` at `pose`
