@@ -45,7 +45,7 @@
 //! integration inside the substeps run on [`StepSettings::threads`]
 //! threads ([`Workers`]), with bitwise the same results for any number.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use collide::nalgebra::{Isometry3, Point3, Vector3};
 use collide::{Ray, RayCast, Shape};
@@ -76,7 +76,7 @@ use crate::sleep::update_sleep::{SleepScratch, update_sleep};
 use crate::solver::reachable_pairs::{ReachableScratch, mark_reachable_pairs};
 use crate::solver::solve::{SolverScratch, solve};
 use crate::solver::write_back::write_back;
-use crate::stage_times::StageTimes;
+use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::AABB_MARGIN;
 use crate::workers::Workers;
 use collide::MassProperties;
@@ -827,10 +827,14 @@ impl World {
     /// The step's pipeline, for a `dt` already checked; `starts_at_rest`
     /// when no body is awake. Each stage times itself into
     /// [`stage_times`](World::stage_times) under its
-    /// [`Stage`](crate::Stage); the step times the whole. The sweep of fast
-    /// bodies remembers the start poses before the write-back replaces them.
+    /// [`Stage`](crate::Stage), from its start to the next stage's, so the
+    /// bookkeeping between two stages counts under the one before (one
+    /// clock reading per boundary; see `stage_times.rs`); the step times
+    /// the whole. The sweep of fast bodies remembers the start poses before
+    /// the write-back replaces them.
     fn run_stages(&mut self, dt: f32, starts_at_rest: bool) {
-        let start = Instant::now();
+        // One clock reading starts the step and its first stage.
+        self.stage_times.start_step(Stage::RemoveInvalidBodies);
         let visits_before = crate::slot_visits::total();
         // The awake count of `step` walked the movers.
         crate::slot_visits::count(self.bodies.movers.len());
@@ -916,6 +920,7 @@ impl World {
             &mut self.push_out,
             times,
         );
+        self.stage_times.start(Stage::RemoveInvalidBodies);
         self.remove_invalid_bodies();
         update_sleep(
             &mut self.bodies,
@@ -930,7 +935,7 @@ impl World {
         );
         self.events.flush_pending();
         self.joint_events.flush_pending();
-        self.stage_times.add_step(start.elapsed());
+        self.stage_times.end_step();
         self.slot_visits = crate::slot_visits::total().wrapping_sub(visits_before);
         self.at_rest = starts_at_rest;
         self.rest_dt = dt;

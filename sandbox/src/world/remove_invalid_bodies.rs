@@ -4,18 +4,15 @@
 //! removed with a warning, so it cannot poison the solver, and is recorded
 //! for [`World::removed_bodies`]. The bodies are found by the body storage
 //! (`Bodies::find_invalid`); removing one also drops its pairs and its
-//! broad-phase box, which is why the stage is the world's.
-
-use std::time::Instant;
+//! broad-phase box, which is why the stage is the world's. The step starts
+//! its timer (`stage_times.rs`), which runs until the next stage starts.
 
 use crate::events::RemovedBody;
-use crate::stage_times::Stage;
 use crate::world::World;
 
 impl World {
     /// The remove-invalid-bodies stage (see the module docs).
     pub(super) fn remove_invalid_bodies(&mut self) {
-        let start = Instant::now();
         self.invalid.clear();
         self.bodies.find_invalid(&self.workers, &mut self.invalid);
         let invalid = std::mem::take(&mut self.invalid);
@@ -27,6 +24,5 @@ impl World {
             }
         }
         self.invalid = invalid;
-        self.stage_times.add(Stage::RemoveInvalidBodies, start.elapsed());
     }
 }
