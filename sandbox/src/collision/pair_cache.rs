@@ -561,9 +561,13 @@ impl PairCache {
         shapes.clear();
         let n = self.pairs.len();
         let mut old = 0;
+        // The keys compared as one number: bodies, then shapes, in the
+        // order `ShapeKey`'s tuple sorts in (a few instructions where the
+        // tuple's comparison branches field by field; this loop runs over
+        // every pair of every step).
         let key = |this: &Self, i: usize| {
             let c = &this.pairs[i];
-            (c.body_a, c.body_b, this.shape_pairs[i])
+            packed_key((c.body_a, c.body_b, this.shape_pairs[i]))
         };
         let mut leave = |this: &mut Self,
                          i: usize,
@@ -580,7 +584,8 @@ impl PairCache {
                 this.slab.release(&mut c.manifold);
             }
         };
-        for &k in reported {
+        for &reported_key in reported {
+            let k = packed_key(reported_key);
             while old < n && key(self, old) < k {
                 leave(self, old, &mut pairs, &mut shapes);
                 old += 1;
@@ -590,8 +595,9 @@ impl PairCache {
                 shapes.push(self.shape_pairs[old]);
                 old += 1;
             } else {
-                pairs.push(CachedPair { body_a: k.0, body_b: k.1, ..CachedPair::default() });
-                shapes.push(k.2);
+                let (body_a, body_b, shape_pair) = reported_key;
+                pairs.push(CachedPair { body_a, body_b, ..CachedPair::default() });
+                shapes.push(shape_pair);
             }
         }
         while old < n {
@@ -617,6 +623,16 @@ impl PairCache {
             !involved
         });
     }
+}
+
+/// A shape pair's key as one number that sorts as the key does: body A,
+/// then body B, then the shapes of A and B.
+#[inline]
+fn packed_key((a, b, shapes): ShapeKey) -> u128 {
+    (u128::from(a) << 64)
+        | (u128::from(b) << 32)
+        | (u128::from(shapes.a) << 16)
+        | u128::from(shapes.b)
 }
 
 /// The friction and restitution of the cached pair `c` at `index`, whose
@@ -655,6 +671,30 @@ mod tests {
 
     /// A stamp no live blocks were found for: merges look at every pair.
     const STALE: LiveStamp = (u64::MAX, u64::MAX, usize::MAX);
+
+    /// The packed keys `merge_shapes` compares sort exactly as the key
+    /// tuples do, field by field, including at each field's extremes and
+    /// where a later field is larger but an earlier one smaller.
+    #[test]
+    fn packed_keys_sort_as_shape_keys() {
+        let values = [0u32, 1, 2, 0xFFFF, 0x1_0000, u32::MAX - 1, u32::MAX];
+        let shapes = [0u16, 1, 0x7FFF, u16::MAX];
+        let mut keys = Vec::new();
+        for &a in &values {
+            for &b in &values {
+                for &sa in &shapes {
+                    for &sb in &shapes {
+                        keys.push((a, b, ShapePair { a: sa, b: sb }));
+                    }
+                }
+            }
+        }
+        for x in &keys {
+            for y in &keys {
+                assert_eq!(packed_key(*x).cmp(&packed_key(*y)), x.cmp(y), "{x:?} against {y:?}");
+            }
+        }
+    }
 
     /// Brute-force oracle: each pair carries its old tag or starts new (tag
     /// 0), and unpaired old pairs stay only if `keep` says so; sorted by key.
