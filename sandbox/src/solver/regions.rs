@@ -385,6 +385,20 @@ impl Regions {
         F: Fn(&mut [ConstraintBatch], &mut [T], BodyWindow<'_>) + Sync,
     {
         debug_assert_eq!(batches.len(), per_batch.len());
+        // One region and nothing in the leftovers: its interior is the
+        // only task with batches in every phase (there are no seams), so
+        // the sweep is that task alone, on this thread, as the phases
+        // below would run it.
+        let interiors = self.phase_starts[2]..self.phase_starts[3];
+        if interiors == (0..1)
+            && self.tasks[self.phase_starts[3]..].iter().all(|t| t.batches.is_empty())
+        {
+            let task = &self.tasks[0];
+            let (b, w) = (task.batches.start as usize..task.batches.end as usize, &task.bodies);
+            let window = &mut bodies[w.start as usize..w.end as usize];
+            f(&mut batches[b.clone()], &mut per_batch[b], BodyWindow::new(window, w.start));
+            return;
+        }
         for &p in seams.phases() {
             let tasks = &self.tasks[self.phase_starts[p]..self.phase_starts[p + 1]];
             let mut work =
