@@ -859,6 +859,7 @@ impl World {
             &mut self.sensors,
             &mut self.shape_pair_scratch,
             &mut self.raw_events,
+            &self.workers,
             times,
         );
         find_contacts(

@@ -39,7 +39,7 @@ use crate::collision::pair_cache::{
 };
 use crate::collision::pair_manifold::collide_pair;
 use crate::collision::sensor_pairs::SensorPairs;
-use crate::collision::shape_pairs::{ShapeKey, ShapePair, ShapePairScratch, expand_pairs};
+use crate::collision::shape_pairs::{ShapeKey, ShapePair, ShapePairScratch, expand_pairs_on};
 use crate::events::{RawEvents, TouchChange};
 use crate::prefetch::{PAIRS_AHEAD, PREFETCH_FROM_PAIRS, prefetch, prefetch_ptr};
 use crate::stage_times::{Stage, StageTimes};
@@ -57,7 +57,7 @@ const REUSE_ANGLE: f32 = 1.0e-4;
 /// [`PairCache::merge`]): existing pairs keep their manifolds, new ones
 /// start empty, and pairs of two sleeping bodies are kept as they are.
 /// In shape mode the body pairs are first expanded into the shape pairs
-/// that may touch ([`expand_pairs`]: filtered pairs are left out), the
+/// that may touch ([`expand_pairs_on`], on the workers: filtered pairs are left out), the
 /// solid ones merged into the cache and those with a sensor into the
 /// sensor pairs. Dropped pairs that touched are listed in `events`.
 /// Does nothing when the broad phase found the same pairs as last step.
@@ -68,6 +68,7 @@ pub(crate) fn merge_pairs(
     sensors: &mut SensorPairs,
     scratch: &mut ShapePairScratch,
     events: &mut RawEvents,
+    workers: &Workers,
     times: &mut StageTimes,
 ) {
     let _timer = times.time(Stage::MergePairs);
@@ -81,10 +82,10 @@ pub(crate) fn merge_pairs(
         records[a].alive && records[b].alive && !active[a] && !active[b]
     };
     if contacts.shape_mode {
-        let ShapePairScratch { solid, sensor } = scratch;
-        expand_pairs(bodies, &broad_phase.pairs, &broad_phase.fat, solid, sensor);
-        contacts.merge_shapes(solid, |c| stale(c.body_a, c.body_b), &mut events.ended);
-        sensors.merge(sensor, stale, &mut events.sensor_ended);
+        expand_pairs_on(bodies, &broad_phase.pairs, &broad_phase.fat, scratch, workers);
+        let stale_pair = |c: &CachedPair| stale(c.body_a, c.body_b);
+        contacts.merge_shapes(&scratch.solid, stale_pair, &mut events.ended);
+        sensors.merge(&scratch.sensor, stale, &mut events.sensor_ended);
         return;
     }
     let stamp = contacts.live_stamp(bodies);
