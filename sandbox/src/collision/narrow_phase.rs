@@ -56,10 +56,11 @@ const REUSE_ANGLE: f32 = 1.0e-4;
 /// Merges the broad phase's pairs into the pair cache (see
 /// [`PairCache::merge`]): existing pairs keep their manifolds, new ones
 /// start empty, and pairs of two sleeping bodies are kept as they are.
-/// In shape mode the body pairs are first expanded into the shape pairs
-/// that may touch ([`expand_pairs_on`], on the workers: filtered pairs are left out), the
-/// solid ones merged into the cache and those with a sensor into the
-/// sensor pairs. Dropped pairs that touched are listed in `events`.
+/// In shape mode the body pairs are first expanded, on the workers, into
+/// the shape pairs that may touch ([`expand_pairs_on`]: filtered pairs are
+/// left out), the solid ones merged into the cache and those with a sensor
+/// into the sensor pairs. Dropped pairs that touched are listed in
+/// `events`.
 /// Does nothing when the broad phase found the same pairs as last step.
 pub(crate) fn merge_pairs(
     bodies: &Bodies,
