@@ -62,6 +62,7 @@ const REUSE_ANGLE: f32 = 1.0e-4;
 /// into the sensor pairs. Dropped pairs that touched are listed in
 /// `events`.
 /// Does nothing when the broad phase found the same pairs as last step.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn merge_pairs(
     bodies: &Bodies,
     broad_phase: &BroadPhase,
