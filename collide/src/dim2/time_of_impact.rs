@@ -47,7 +47,8 @@ use crate::error::QueryError;
 pub const MAX_ITERATIONS: u32 = 64;
 
 /// Tolerance on the distance at the time of impact, relative to the
-/// smaller shape's rotation radius plus margin: the stop test is
+/// smaller shape's size (half its core's box diagonal, at most its
+/// rotation radius) plus margin: the stop test is
 /// `d ≤ target + tolerance`. 2D GJK's distances are accurate to ~1e-5 of
 /// the coordinate scale; 1e-3 of the smaller shape (0.1 mm on a 10 cm
 /// body) is well above that and far below anything a physics step
@@ -265,9 +266,9 @@ pub fn try_time_of_impact2<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
     }
     let max_toi = max_toi.max(0.0);
     let target = target_distance.max(0.0);
-    let (radius_a, margin_a) = rotation_radius(a, sweep_a)?;
-    let (radius_b, margin_b) = rotation_radius(b, sweep_b)?;
-    let tolerance = TOLERANCE_REL * (radius_a + margin_a).min(radius_b + margin_b);
+    let ((radius_a, size_a), margin_a) = rotation_radius(a, sweep_a)?;
+    let ((radius_b, size_b), margin_b) = rotation_radius(b, sweep_b)?;
+    let tolerance = TOLERANCE_REL * (size_a + margin_a).min(size_b + margin_b);
     let aim = target + 0.5 * tolerance;
     // Bound on how fast spin moves the shapes' support points along any
     // direction (see `rotation_radius`).
@@ -323,7 +324,7 @@ pub fn try_time_of_impact2<A: SupportMap2 + ?Sized, B: SupportMap2 + ?Sized>(
 fn rotation_radius<S: SupportMap2 + ?Sized>(
     shape: &S,
     sweep: &Sweep2,
-) -> Result<(f32, f32), QueryError> {
+) -> Result<((f32, f32), f32), QueryError> {
     let margin = shape.margin();
     if !margin.is_finite() {
         return Err(QueryError::NonFiniteInput);
@@ -332,16 +333,22 @@ fn rotation_radius<S: SupportMap2 + ?Sized>(
         return Err(QueryError::NegativeMargin);
     }
     let mut far = Vector2::zeros();
+    let mut half = Vector2::zeros();
     for axis in 0..2 {
         let mut dir = Vector2::zeros();
         dir[axis] = 1.0;
         let hi = shape.local_core_support(&dir)[axis] - sweep.local_center[axis];
         let lo = shape.local_core_support(&-dir)[axis] - sweep.local_center[axis];
         far[axis] = hi.abs().max(lo.abs());
+        half[axis] = 0.5 * (hi - lo);
     }
     let radius = far.norm();
     if !radius.is_finite() {
         return Err(QueryError::NonFiniteInput);
     }
-    Ok((radius, margin))
+    // The size, for the tolerance, is half the core's box diagonal, never
+    // more than the radius (the 3D query's `Reach::size`): a shape far
+    // from its frame's origin turns about a far centre, and 1e-3 of that
+    // reach is no tolerance for its distance.
+    Ok(((radius, half.norm().min(radius)), margin))
 }

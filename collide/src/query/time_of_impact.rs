@@ -56,7 +56,7 @@ use crate::support_map::SupportMap;
 pub const MAX_ITERATIONS: u32 = 64;
 
 /// Tolerance on the distance at the time of impact, relative to the
-/// smaller shape's rotation radius: the stop test is `d ≤ target +
+/// smaller shape's size ([`Reach::size`]): the stop test is `d ≤ target +
 /// tolerance`. Distances from GJK are accurate to ~1e-6 of the shapes'
 /// size in f32; 1e-3 of the smaller shape (0.1 mm on a 10 cm body) is far
 /// above that and far below anything a physics step resolves.
@@ -269,9 +269,9 @@ pub fn try_time_of_impact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     }
     let max_toi = max_toi.max(0.0);
     let target = target_distance.max(0.0);
-    let (radius_a, margin_a) = rotation_radius(a, sweep_a)?;
-    let (radius_b, margin_b) = rotation_radius(b, sweep_b)?;
-    let tolerance = TOLERANCE_REL * (radius_a + margin_a).min(radius_b + margin_b);
+    let (Reach { radius: radius_a, size: size_a }, margin_a) = rotation_radius(a, sweep_a)?;
+    let (Reach { radius: radius_b, size: size_b }, margin_b) = rotation_radius(b, sweep_b)?;
+    let tolerance = TOLERANCE_REL * (size_a + margin_a).min(size_b + margin_b);
     let aim = target + 0.5 * tolerance;
     // Bound on how fast spin moves the shapes' support points along any
     // direction (see `rotation_radius`).
@@ -316,9 +316,24 @@ pub fn try_time_of_impact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     Ok(TimeOfImpact::IterationLimit { toi_lower_bound: t })
 }
 
-/// A bound on the distance of any point of `shape`'s core from the sweep's
-/// centre of rotation (the farthest corner of the core's bounding box, six
-/// core support points), and the shape's margin.
+/// How far a shape's core reaches: from the sweep's centre of rotation, and
+/// across itself.
+struct Reach {
+    /// A bound on the distance of any point of the core from the sweep's
+    /// centre of rotation (the farthest corner of the core's bounding box):
+    /// what spin moves its points by.
+    radius: f32,
+    /// The core's size for the tolerance: half its bounding box's
+    /// diagonal, but never more than `radius`. Not `radius` itself: a
+    /// shape whose points lie far from its frame's origin (a triangle of a
+    /// mesh 50 m from the mesh's origin, a part of a compound) turns about
+    /// a far centre, and a tolerance of 1e-3 of that reach (5 cm) let a
+    /// sweep report a hit at time 0 with the shapes 3.9 cm apart.
+    size: f32,
+}
+
+/// The core's [`Reach`] (from six core support points, relative to the
+/// sweep's centre of rotation), and the shape's margin.
 ///
 /// The core is enough for the speed bound: the gap along `n` moves with the
 /// support points along `±n`, and a support point of `core ⊕ ball(r)` is a
@@ -328,7 +343,7 @@ pub fn try_time_of_impact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 fn rotation_radius<S: SupportMap + ?Sized>(
     shape: &S,
     sweep: &Sweep,
-) -> Result<(f32, f32), QueryError> {
+) -> Result<(Reach, f32), QueryError> {
     let margin = shape.margin();
     if !margin.is_finite() {
         return Err(QueryError::NonFiniteInput);
@@ -337,16 +352,20 @@ fn rotation_radius<S: SupportMap + ?Sized>(
         return Err(QueryError::NegativeMargin);
     }
     let mut far = Vector3::zeros();
+    let mut half = Vector3::zeros();
     for axis in 0..3 {
         let mut dir = Vector3::zeros();
         dir[axis] = 1.0;
         let hi = shape.local_core_support(&dir)[axis] - sweep.local_center[axis];
         let lo = shape.local_core_support(&-dir)[axis] - sweep.local_center[axis];
         far[axis] = hi.abs().max(lo.abs());
+        half[axis] = 0.5 * (hi - lo);
     }
     let radius = far.norm();
     if !radius.is_finite() {
         return Err(QueryError::NonFiniteInput);
     }
-    Ok((radius, margin))
+    // For a core centred on the sweep's centre, as most are, `half` is
+    // `far` and the size is the radius, to the bit.
+    Ok((Reach { radius, size: half.norm().min(radius) }, margin))
 }
