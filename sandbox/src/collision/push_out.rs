@@ -56,7 +56,9 @@ use crate::body::BodyKind;
 use crate::body::storage::{Bodies, resize_per_slot};
 use crate::collision::pair_cache::PairCache;
 use crate::collision::surface_depth::front_depth;
-use crate::collision::sweep_fast_bodies::{SweepScratch, overlap_along_manifold, pair_slots};
+use crate::collision::sweep_fast_bodies::{
+    SweepScratch, overlap_along_manifold, pair_slots, shape_centre,
+};
 use crate::slot_visits;
 use crate::stage_times::{Stage, StageTimes};
 use crate::tolerances::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
@@ -225,7 +227,7 @@ fn surface_excess(
     let shapes = &bodies.shapes;
     let own_pose = shapes.world_pose(own, &bodies.poses[i]);
     let surface_pose = shapes.world_pose(surface, &bodies.poses[still]);
-    let centre = bodies.poses[i] * bodies.records[i].mass.local_center;
+    let centre = shape_centre(bodies, i, own, &bodies.poses[i]);
     let found = front_depth(
         &shapes.shapes[own],
         &own_pose,

@@ -49,11 +49,14 @@ impl FrontDepth {
 /// docs), over at most
 /// [`MAX_SWEPT_TRIANGLES`](crate::collision::sweep_surface::MAX_SWEPT_TRIANGLES) triangles under
 /// the shape's box; `None` when the box holds more (not measured) or a pose is not finite. `centre`
-/// is the world point that must be in front of a triangle's plane for the triangle to count (the
-/// body's centre of mass). A triangle whose plane the shape dips below by at most `bound` is not
-/// measured exactly: its depth is given as that dip, an upper bound of at most `bound`, so callers
-/// comparing against a threshold pass it and pay the time of impact only for the triangles that
-/// could exceed it.
+/// is the world point that must be in front of a triangle's plane for the triangle to count: a
+/// point inside the shape (for a body of one shape its centre of mass; for a part of a body of
+/// several, its own centre: the body's centre of mass can lie metres away, behind the plane of a
+/// triangle the part rests on, as a tree's does 45 m from a prism on a wave's 14° slope, and the
+/// triangle would drop out of the measure and back as the body turns). A triangle whose plane the
+/// shape dips below by at most `bound` is not measured exactly: its depth is given as that dip, an
+/// upper bound of at most `bound`, so callers comparing against a threshold pass it and pay the
+/// time of impact only for the triangles that could exceed it.
 pub(crate) fn front_depth(
     convex: &Shape,
     convex_pose: &Isometry3<f32>,

@@ -42,7 +42,8 @@
 //!   landing bodies are not lifted by the slop.
 //! * A body that starts the step touching and ends it deep (the spinning
 //!   case) goes back to the last time, found by bisection, at which it was
-//!   no deeper than that; one already deeper at the start goes back only
+//!   no deeper than that; one already deeper at the start (or within a
+//!   slop of that depth, where the push-out leaves bodies) goes back only
 //!   if it sank on by more than [`LINEAR_SLOP`] within the step. One whose
 //!   core left the other body through its far side passed through it,
 //!   however clear its solved pose is (`core_pass.rs`).
@@ -75,7 +76,7 @@ use crate::collision::body_shapes::{
 use collide::{Contact, Sweep, TimeOfImpact};
 
 use crate::body::BodyKind;
-use crate::body::storage::{Bodies, MOVERS_SHARE_FOR_ALL_SLOTS, resize_per_slot};
+use crate::body::storage::{Bodies, BodyRecord, MOVERS_SHARE_FOR_ALL_SLOTS, resize_per_slot};
 use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::pair_cache::{CachedPair, PairCache};
@@ -95,7 +96,7 @@ mod swept_boxes;
 use core_pass::{core_of, core_pass_time};
 use left_box::search_left_box_pairs;
 use relative_motion::moved_fast_relative;
-use shape_centre::shape_centre;
+pub(crate) use shape_centre::shape_centre;
 use surface_contacts::{surface_contacts_hold, touching_surface_toi};
 use swept_boxes::{SweptRun, find_swept_boxes};
 
@@ -158,9 +159,9 @@ pub(crate) struct SweepScratch {
     /// How far the body's centre of mass moved this step (valid for slots
     /// in `moving`).
     shift: Vec<Vector3<f32>>,
-    /// How far the body's farthest point moved by its turn this step (valid
-    /// for slots in `moving`).
-    arc: Vec<f32>,
+    /// The body's turn this step: its angle and how far it moved the
+    /// body's farthest point (valid for slots in `moving`).
+    turn: Vec<Turn>,
     /// The step's duration, s.
     dt: f32,
     /// The bodies that moved this step (the `awake` list of
@@ -223,7 +224,7 @@ impl SweepScratch {
     /// centre and its turn's arc; valid for moving bodies once the stage
     /// has run.
     pub(crate) fn motion(&self, i: usize) -> f32 {
-        self.shift[i].norm() + self.arc[i]
+        self.shift[i].norm() + self.turn[i].arc
     }
 
     /// Remembers the poses of the awake bodies before the solved ones are
@@ -260,7 +261,7 @@ impl SweepScratch {
         resize_per_slot(&mut self.fast, n, cap, false);
         resize_per_slot(&mut self.sinkable, n, cap, false);
         resize_per_slot(&mut self.shift, n, cap, Vector3::zeros());
-        resize_per_slot(&mut self.arc, n, cap, 0.0);
+        resize_per_slot(&mut self.turn, n, cap, Turn::default());
         resize_per_slot(&mut self.toi, n, cap, 1.0);
         resize_per_slot(&mut self.toi_still, n, cap, 1.0);
         resize_per_slot(&mut self.swept_at, n, cap, (0, 0));
@@ -497,41 +498,57 @@ pub(crate) fn sweep_fast_bodies(
 /// `sinkable` (see [`sweep_fast_bodies`]). Runs on the workers in fixed
 /// runs of [`BODIES_PER_RUN`] body slots, each writing its own slots.
 fn measure_motions(bodies: &Bodies, awake: &[u32], workers: &Workers, scratch: &mut SweepScratch) {
-    let SweepScratch { start, fast, sinkable, shift, arc, dt, .. } = scratch;
+    let SweepScratch { start, fast, sinkable, shift, turn, dt, .. } = scratch;
     let (start, dt) = (&start[..], *dt);
-    let slices = (&mut fast[..], &mut sinkable[..], &mut shift[..], &mut arc[..]);
+    let slices = (&mut fast[..], &mut sinkable[..], &mut shift[..], &mut turn[..]);
     if awake.len() < bodies.len() / MOVERS_SHARE_FOR_ALL_SLOTS {
         // Few moving bodies among many slots (a world of fixed bodies):
         // only theirs, on this thread, each measured as in the runs below.
         slot_visits::count(awake.len());
-        let (fast, sinkable, shift, arc) = slices;
+        let (fast, sinkable, shift, turn) = slices;
         for &slot in awake {
-            measure_motion(bodies, start, dt, slot as usize, (fast, sinkable, shift, arc), 0);
+            measure_motion(bodies, start, dt, slot as usize, (fast, sinkable, shift, turn), 0);
         }
         return;
     }
     slot_visits::count(bodies.len());
     workers.for_each_zipped_run(slices, BODIES_PER_RUN, |first, runs| {
-        let (fast, sinkable, shift, arc) = runs;
+        let (fast, sinkable, shift, turn) = runs;
         for &slot in slots_in(awake, first..first + fast.len()) {
-            measure_motion(bodies, start, dt, slot as usize, (fast, sinkable, shift, arc), first);
+            measure_motion(bodies, start, dt, slot as usize, (fast, sinkable, shift, turn), first);
         }
     });
 }
 
-/// Runs of the per-slot `fast`, `sinkable`, `shift` and `arc` arrays.
-type MotionRuns<'a> = (&'a mut [bool], &'a mut [bool], &'a mut [Vector3<f32>], &'a mut [f32]);
+/// Runs of the per-slot `fast`, `sinkable`, `shift` and `turn` arrays.
+type MotionRuns<'a> = (&'a mut [bool], &'a mut [bool], &'a mut [Vector3<f32>], &'a mut [Turn]);
+
+/// A body's turn over a step, measured by the stage.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Turn {
+    /// A bound on the turn's angle, rad: the larger of the turn between the
+    /// poses and the angular speed times the step (or, for a body found
+    /// not fast, a cheaper bound on that).
+    pub(crate) angle: f32,
+    /// A bound on how far the turn moved any point of the body's box: the
+    /// angle about each of the two axes (the turn's between the poses, the
+    /// angular velocity's) times the box's lever arm about that axis
+    /// ([`lever_about`]), the larger of the two. At most `angle` times the
+    /// body's extent; for a long body rolling about its long axis, the
+    /// short half-width's share of that.
+    pub(crate) arc: f32,
+}
 
 /// Measures body `i` into its entries of the runs (each starting at slot
-/// `first`): its centre's `shift`, its turn's `arc`, whether it is `fast`
-/// and `sinkable`.
+/// `first`): its centre's `shift`, its `turn`, whether it is `fast` and
+/// `sinkable`.
 #[inline]
 fn measure_motion(
     bodies: &Bodies,
     start: &[Isometry3<f32>],
     dt: f32,
     i: usize,
-    (fast, sinkable, shift, arc): MotionRuns<'_>,
+    (fast, sinkable, shift, turn): MotionRuns<'_>,
     first: usize,
 ) {
     let j = i - first;
@@ -545,22 +562,27 @@ fn measure_motion(
     // A body below the threshold on the bound is not fast, and most
     // bodies are, so the arc's inverse trigonometry is only paid
     // near the threshold.
-    let half_sine = (end.rotation * begin.rotation.inverse()).imag().norm();
-    let arc_bound = (std::f32::consts::PI * half_sine).max(spin) * r.extent;
+    let half_turn = (end.rotation * begin.rotation.inverse()).imag();
+    let between = std::f32::consts::PI * half_turn.norm();
+    let bound = Turn {
+        angle: between.max(spin),
+        arc: (between * lever_about(r, begin, &half_turn))
+            .max(spin * lever_about(r, end, &bodies.angular_velocities[i])),
+    };
     let threshold = FAST_FRACTION * r.min_extent;
     // Written so that NaN is not sinkable.
-    sinkable[j] = moved.norm() + arc_bound > STILL_ALLOWANCE.min(threshold);
-    if moved.norm() + arc_bound <= threshold {
-        arc[j] = arc_bound;
+    sinkable[j] = moved.norm() + bound.arc > STILL_ALLOWANCE.min(threshold);
+    if moved.norm() + bound.arc <= threshold {
+        turn[j] = bound;
         return;
     }
     // The turn is at least the arc between the poses, and at least
     // the angular speed over the step (see `SweepScratch::sweep`).
-    let exact = turn_arc(bodies, begin, dt, i);
-    arc[j] = exact;
+    let exact = exact_turn(bodies, begin, dt, i);
+    turn[j] = exact;
     // Written so that NaN is not fast (the invalid-body check
     // removes it).
-    fast[j] = moved.norm() + exact > threshold;
+    fast[j] = moved.norm() + exact.arc > threshold;
 }
 
 /// The time of impact that moves a body of the cached `pair` back
@@ -709,19 +731,54 @@ pub(crate) fn overlap_along_manifold(
     if overlap.is_nan() { f32::INFINITY } else { overlap }
 }
 
-/// How far body `i`'s farthest point moved by its turn this step: the arc
-/// at its extent of the larger of the turn between its poses and its
-/// angular speed times the step.
-fn exact_arc(bodies: &Bodies, scratch: &SweepScratch, i: usize) -> f32 {
-    turn_arc(bodies, &scratch.start[i], scratch.dt, i)
+/// Body `i`'s turn over a step of `dt` from the start pose `start`: the
+/// larger of the turn between its poses and its angular speed times the
+/// step, and the arc each moves the body's box through (see [`Turn`]).
+fn exact_turn(bodies: &Bodies, start: &Isometry3<f32>, dt: f32, i: usize) -> Turn {
+    let (r, end) = (&bodies.records[i], &bodies.poses[i]);
+    let w = &bodies.angular_velocities[i];
+    let (between, spin) = (end.rotation.angle_to(&start.rotation), w.norm() * dt);
+    let step_axis = (end.rotation * start.rotation.inverse()).imag();
+    Turn {
+        angle: between.max(spin),
+        arc: (between * lever_about(r, start, &step_axis)).max(spin * lever_about(r, end, w)),
+    }
 }
 
-/// [`exact_arc`] for body `i` from the start pose `start`, over a step of
-/// `dt`.
-fn turn_arc(bodies: &Bodies, start: &Isometry3<f32>, dt: f32, i: usize) -> f32 {
-    let end = &bodies.poses[i];
-    let turn = end.rotation.angle_to(&start.rotation).max(bodies.angular_velocities[i].norm() * dt);
-    turn * bodies.records[i].extent
+/// The largest distance of a corner of body `r`'s box (in its axes, from
+/// its centre of mass) from the line through its centre of mass along
+/// `axis` (a world direction of any length), the body at `pose`: the lever
+/// arm that turns an angle about that axis into the farthest point's arc.
+///
+/// A turn by θ about an axis moves a point by at most θ times its distance
+/// from the axis (the chord is shorter than the arc), and that distance is
+/// convex in the point, so its largest value over the box is at a corner.
+/// For a long body rolling about its long axis it is the short half-width,
+/// where [`BodyRecord::extent`](crate::body::storage::BodyRecord::extent)
+/// (which bounds it for any axis) is the length: the sleep test's
+/// per-axis lever (`sleep/update_sleep.rs`), after box3d's. A rotation
+/// about an axis fixes that axis, so the pose at either end of a turn
+/// gives the same axis in the body's frame. A zero or non-finite axis
+/// gives the extent, as before.
+fn lever_about(r: &BodyRecord, pose: &Isometry3<f32>, axis: &Vector3<f32>) -> f32 {
+    let local = pose.rotation.inverse_transform_vector(axis);
+    let length = local.norm();
+    if !(length > 0.0 && length.is_finite()) {
+        return r.extent;
+    }
+    let a = local / length;
+    let [lo, hi] = &r.box_from_center;
+    let mut farthest_sq = 0.0f32;
+    for k in 0..8 {
+        let p = Vector3::new(
+            if k & 1 == 0 { lo.x } else { hi.x },
+            if k & 2 == 0 { lo.y } else { hi.y },
+            if k & 4 == 0 { lo.z } else { hi.z },
+        );
+        // |a × p|² = |p|² - (a·p)², never below 0 in exact arithmetic.
+        farthest_sq = farthest_sq.max(p.norm_squared() - a.dot(&p).powi(2));
+    }
+    farthest_sq.max(0.0).sqrt().min(r.extent)
 }
 
 /// Whether the pair of shapes `slots` of bodies `a` and `b` moved far
@@ -751,11 +808,13 @@ fn pair_is_fast(
 /// The pair's motion relative to each other in the world frame: their
 /// centres' relative shift plus both turns' arcs at their extents.
 fn world_motion(bodies: &Bodies, scratch: &SweepScratch, a: usize, b: usize) -> f32 {
-    // A slow body's `arc` is only a bound; its exact arc is taken here.
+    // A slow body's `turn` is only a bound; its exact turn is taken here.
     let motion = |i: usize| match (scratch.moving[i], scratch.fast[i]) {
         (false, _) => (Vector3::zeros(), 0.0),
-        (true, true) => (scratch.shift[i], scratch.arc[i]),
-        (true, false) => (scratch.shift[i], exact_arc(bodies, scratch, i)),
+        (true, true) => (scratch.shift[i], scratch.turn[i].arc),
+        (true, false) => {
+            (scratch.shift[i], exact_turn(bodies, &scratch.start[i], scratch.dt, i).arc)
+        }
     };
     let ((shift_a, arc_a), (shift_b, arc_b)) = (motion(a), motion(b));
     (shift_a - shift_b).norm() + arc_a + arc_b
@@ -1038,7 +1097,7 @@ fn stage_depth(
         return depth_at(bodies, (ka, kb), pose_a, pose_b);
     }
     let body_m = shapes.bodies[km] as usize;
-    let centre = pose_m * bodies.records[body_m].mass.local_center;
+    let centre = shape_centre(bodies, body_m, km, pose_m);
     front_depth(
         &shapes.shapes[km],
         &shapes.world_pose(km, pose_m),
@@ -1156,12 +1215,12 @@ fn core_stands_wrong(
 /// `until` (a time in `[0, 1]` of the step) if the poses there overlap no
 /// deeper than [`allowed_depth`], else the last time before it, to
 /// 1/2^[`DEPTH_BISECTIONS`] of the interval, at which they did. A pair
-/// already deeper than that at the step's start is held to its starting
-/// depth plus [`LINEAR_SLOP`] instead: its contacts push it apart, and a
-/// pair that keeps its depth (a body sliding while pressed in) must not be
-/// stopped, but one that sank on by more than the slop within the step (a
-/// plate 1.8 cm in, tipped 3.5 cm further by a neighbour's push) goes back
-/// to where it had not.
+/// that starts the step deeper than a slop short of that is held to its
+/// starting depth plus [`LINEAR_SLOP`] instead ([`sink_limit`]): its
+/// contacts push it apart, and a pair that keeps its depth (a body sliding
+/// while pressed in) must not be stopped, but one that sank on by more than
+/// the slop within the step (a plate 1.8 cm in, tipped 3.5 cm further by a
+/// neighbour's push) goes back to where it had not.
 fn sink_time(
     bodies: &Bodies,
     scratch: &SweepScratch,
@@ -1180,7 +1239,7 @@ fn sink_time(
     }
     let start = depth(0.0, allowed);
     // Written so that an unmeasurable start (infinite) goes nowhere.
-    let limit = if start <= allowed { allowed } else { start + LINEAR_SLOP };
+    let limit = sink_limit(start, allowed);
     if !(limit.is_finite() && end > limit) {
         return until;
     }
@@ -1196,6 +1255,39 @@ fn sink_time(
     lo
 }
 
+/// The deepest a pair that starts the step `start` deep may end it before
+/// its moving body goes back, its allowance being `allowed`: the allowance,
+/// or the starting depth plus [`LINEAR_SLOP`] when that is more (plus less
+/// than the slop for a pair within an allowance under twice the slop).
+///
+/// The limit grows with the starting depth without a step at the
+/// allowance. A pair a slop short of it otherwise had none to sink within
+/// the step, and that is where the push-out (`collision/push_out.rs`)
+/// leaves a body it lifted out of a still body, exactly at the allowance:
+/// a body resting there under a load that presses it a few millimetres
+/// deeper within each step went back to the step's start, step after step,
+/// while what pressed it kept its own motion and sank into it (`trees` with
+/// per-shape speculative margins: a tree lying on the waves 1.99995 cm
+/// deep, pressed 0.5 cm deeper a step by a tree fallen across it, was sent
+/// back to time 0 for 20 steps while the tree on top sank 32 cm into it).
+/// Now such a body sinks by at most a slop and the push-out lifts it back.
+fn sink_limit(start: f32, allowed: f32) -> f32 {
+    // NaN (unmeasurable) stays NaN, for the callers' finiteness tests.
+    if start.is_nan() {
+        return start;
+    }
+    if start > allowed {
+        return start + LINEAR_SLOP;
+    }
+    // What a pair within its allowance may sink beyond it: the slop, but
+    // no more than the allowance holds above the slop (the allowance of
+    // the thinnest bodies is the slop itself, and they get none: two
+    // plates 2 cm thick meeting head on at 250 m/s passed through each
+    // other with a slop to spare).
+    let spare = LINEAR_SLOP.min(allowed - LINEAR_SLOP).max(0.0);
+    allowed.max(start + spare)
+}
+
 #[cfg(test)]
 mod tests {
     use collide::nalgebra::UnitQuaternion;
@@ -1204,6 +1296,31 @@ mod tests {
     use super::*;
     use crate::body::{BodyDesc, BodyShape};
     use crate::rng::Lcg;
+
+    /// A body resting a hair short of its allowance (where the push-out
+    /// leaves it) may sink a slop within the step before it goes back, as
+    /// one that started deeper may; and the limit never falls as the
+    /// starting depth grows (it did at the allowance: a step from the
+    /// allowance plus a slop down to the allowance alone).
+    #[test]
+    fn a_body_pressed_at_its_allowance_may_sink_a_slop() {
+        let allowed = SPECULATIVE_DISTANCE;
+        let at_allowance = allowed - 1.0e-5;
+        assert!(sink_limit(at_allowance, allowed) >= at_allowance + LINEAR_SLOP);
+        assert_eq!(sink_limit(0.0, allowed), allowed);
+        assert_eq!(sink_limit(allowed + 0.01, allowed), allowed + 0.01 + LINEAR_SLOP);
+        let mut last = 0.0f32;
+        for k in 0..=400 {
+            let limit = sink_limit(k as f32 * 1.0e-4, allowed);
+            assert!(limit >= last, "start {}: {limit} < {last}", k as f32 * 1.0e-4);
+            last = limit;
+        }
+        assert!(sink_limit(f32::NAN, allowed).is_nan());
+        // The thinnest bodies' allowance is the slop, with none to spare.
+        assert_eq!(sink_limit(LINEAR_SLOP - 1.0e-4, LINEAR_SLOP), LINEAR_SLOP);
+        let tight = 1.5 * LINEAR_SLOP;
+        assert!((sink_limit(tight, tight) - 2.0 * LINEAR_SLOP).abs() < 1e-7);
+    }
 
     /// A vector with coordinates uniform in `[-scale, scale)`.
     fn vector(rng: &mut Lcg, scale: f32) -> Vector3<f32> {

@@ -28,7 +28,7 @@ use crate::body::storage::Bodies;
 /// A point inside shape slot `k` of body `i`, the body at `pose`, world
 /// frame: the body's centre of mass for a body of one shape, else the
 /// shape's own inner point (see the module docs).
-pub(super) fn shape_centre(
+pub(crate) fn shape_centre(
     bodies: &Bodies,
     i: usize,
     k: usize,

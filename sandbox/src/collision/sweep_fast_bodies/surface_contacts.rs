@@ -17,7 +17,8 @@
 //!
 //! It then goes back, by bisection, to the last time of its sweep it was
 //! no deeper than allowed from the front (or no deeper than at the step's
-//! start plus the slop, for a body that started deeper), before the core's
+//! start plus the slop, for a body that started deeper than a slop short
+//! of the allowance: the parent's `sink_limit`), before the core's
 //! impact. Box2D v3 and rapier leave a body with contacts to the solver;
 //! this departs from them, as the parent does for solid pairs, because the
 //! soft contacts cannot stop a body struck at hundreds of m/s in one step.
@@ -26,7 +27,8 @@ use collide::nalgebra::{Isometry3, Point3};
 use collide::{Shape, Sphere, Sweep, TimeOfImpact};
 
 use super::{
-    CORE_SPHERE_FRACTION, DEPTH_BISECTIONS, NO_IMPACT, SweepScratch, allowed_depth, shape_sweep,
+    CORE_SPHERE_FRACTION, DEPTH_BISECTIONS, NO_IMPACT, SweepScratch, allowed_depth, shape_centre,
+    shape_sweep, sink_limit,
 };
 use crate::body::BodyKind;
 use crate::body::storage::Bodies;
@@ -67,7 +69,7 @@ pub(super) fn touching_surface_toi(
     // when it cannot be measured: the safe side, going back).
     let depth = |t: f32, bound: f32| {
         let body_at = body_sweep.pose_at(t);
-        let centre = body_at * record.mass.local_center;
+        let centre = shape_centre(bodies, mover, km, &body_at);
         front_depth(&shapes[km], &sweep.pose_at(t), &centre, &shapes[ks], &surface_pose, bound)
             .map_or(f32::INFINITY, |d| d.depth)
     };
@@ -109,7 +111,7 @@ pub(super) fn touching_surface_toi(
         None => 1.0,
     };
     let start = depth(0.0, allowed);
-    let limit = if start <= allowed { allowed } else { start + LINEAR_SLOP };
+    let limit = sink_limit(start, allowed);
     if !limit.is_finite() {
         return NO_IMPACT;
     }
@@ -157,10 +159,10 @@ pub(super) fn surface_contacts_hold(
     let start_depth =
         -contacts.manifold(pair).points.iter().map(|p| p.separation).fold(f32::INFINITY, f32::min);
     let approach = (towards * scratch.shift[mover].dot(&n)).max(0.0);
-    // The turn, from the arc at the body's extent, at the shape's own
-    // farthest point from the centre of mass (a corner of its box).
+    // The turn's angle, at the shape's own farthest point from the centre
+    // of mass (a corner of its box).
     let record = &bodies.records[mover];
-    let turn = scratch.arc[mover] / record.extent;
+    let turn = scratch.turn[mover].angle;
     let local = bodies.shapes.local_pose(km).copied().unwrap_or_else(Isometry3::identity);
     let shape_box = Aabb::of_shape(&bodies.shapes.shapes[km], &local);
     let centre = record.mass.local_center;

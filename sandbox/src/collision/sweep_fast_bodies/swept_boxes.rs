@@ -72,7 +72,7 @@ impl SweepScratch {
         if !self.moving[i] || !(extent > 0.0) {
             return 0.0;
         }
-        let turn = self.arc[i] / extent;
+        let turn = self.turn[i].angle;
         turn * extent * (turn / 8.0).min(1.0) + BOW_ROUNDING_REL * extent
     }
 
