@@ -187,6 +187,10 @@ pub(crate) struct Bodies {
     /// current velocity ([`Bodies::update_reach`]), read for every pair by
     /// the narrow phase.
     pub reach: Vec<f32>,
+    /// The step length `reach` was found for (0 before the first step):
+    /// what the narrow phase turns point velocities into this step's
+    /// closing distances with.
+    pub reach_dt: f32,
     /// Awake and dynamic or kinematic, per slot: what the broad phase and
     /// solver move.
     pub active: Vec<bool>,
@@ -485,6 +489,7 @@ impl Bodies {
         /// Body slots one worker finds the reach of at a time.
         const SLOTS_PER_RUN: usize = 4096;
         resize_per_slot(&mut self.reach, self.records.len(), self.records.capacity(), 0.0);
+        self.reach_dt = dt;
         let (records, linear, angular) =
             (&self.records, &self.linear_velocities, &self.angular_velocities);
         let speed = |i: usize| linear[i].norm() + angular[i].norm() * records[i].extent;

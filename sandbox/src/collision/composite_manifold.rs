@@ -21,7 +21,19 @@
 //!   it, the one spanning the largest triangle with those two, and the one
 //!   farthest outside that triangle (the corners of the support area),
 //!   the last replaced by the deepest point when that is deeper than every
-//!   corner by more than the linear slop.
+//!   corner by more than the linear slop;
+//! - but for a *settling* pair (no point closing or opening by more than
+//!   the slop over the step at the bodies' velocities), the points that
+//!   bear this step come first: those touching, and the speculative ones
+//!   the motion closes within the step (twice over). The corners of the
+//!   whole area, far speculative points among them, otherwise crowd out
+//!   the points a resting body stands on, and the solver, which pushes on
+//!   a speculative point only once it closes, lets the body rock on them:
+//!   `trees`' fallen trees rocked on the wave crests and never slept (18
+//!   of 50 awake at step 600; box3d's all sleep by step 475). Bearing
+//!   points beyond four are reduced to their corners; fewer are topped up
+//!   with the others that widen the area most, so the body keeps a point
+//!   on each side it could tip to.
 //!
 //! Departure from box3d and Jolt, which keep one solver manifold per
 //! triangle: the sandbox's pair cache and solver hold one manifold per
@@ -51,6 +63,51 @@ const MAX_FOLD_ANGLE_COS: f32 = 0.5;
 /// points each).
 const MAX_GATHERED: usize = collide::composite::MAX_PART_MANIFOLDS * MAX_MANIFOLD_POINTS;
 
+/// A speculative point bears load when the bodies close the gap at it
+/// within this many times the step's closing at their velocities now:
+/// the solver's impulses change the velocities within the step (a body
+/// rocking on its touching points swings its far side down faster than
+/// it moved at the step's start), and twice the closing covers a swing
+/// doubled.
+const CLOSING_MARGIN: f32 = 2.0;
+
+/// A pair is settling, and its fold keeps the points that bear first,
+/// when no point closes or opens by more than this over the step at the
+/// bodies' velocities (0.3 m/s at 60 Hz): the motion of a body rocking on
+/// its support, not of one struck or tumbling.
+const SETTLING_CLOSING: f32 = LINEAR_SLOP;
+
+/// The two bodies' velocities over the step, which tell the speculative
+/// points the solver may push on this step from those it will not.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StepMotion {
+    /// A's linear velocity, of its centre of mass.
+    pub linear_a: Vector3<f32>,
+    /// A's angular velocity.
+    pub angular_a: Vector3<f32>,
+    /// A's centre of mass, world frame.
+    pub center_a: Point3<f32>,
+    /// B's linear velocity, of its centre of mass.
+    pub linear_b: Vector3<f32>,
+    /// B's angular velocity.
+    pub angular_b: Vector3<f32>,
+    /// B's centre of mass, world frame.
+    pub center_b: Point3<f32>,
+    /// The step's length.
+    pub dt: f32,
+}
+
+impl StepMotion {
+    /// How far the shapes close at the world point `point` along
+    /// `normal` (from A to B) over the step at these velocities:
+    /// `-(v_b(p) - v_a(p)) · n dt`, negative when they part there.
+    fn closing(&self, point: &Point3<f32>, normal: &Vector3<f32>) -> f32 {
+        let v_a = self.linear_a + self.angular_a.cross(&(point - self.center_a));
+        let v_b = self.linear_b + self.angular_b.cross(&(point - self.center_b));
+        -(v_b - v_a).dot(normal) * self.dt
+    }
+}
+
 /// Writes into `out` (cleared first) the contact of `a` at `pose_a` and
 /// `b` at `pose_b`, at least one of them a composite, keeping points
 /// within `speculative`. Returns a lower bound on their distance when
@@ -62,6 +119,7 @@ pub(crate) fn collide_composite_pair(
     b: &Shape,
     pose_b: &Isometry3<f32>,
     speculative: f32,
+    motion: Option<&StepMotion>,
     out: &mut Manifold,
 ) -> f32 {
     out.clear();
@@ -78,7 +136,7 @@ pub(crate) fn collide_composite_pair(
     }
     let mut set = ManifoldSet::new();
     contact_manifolds(a, pose_a, b, pose_b, speculative, &mut set);
-    fold_into(&set, out);
+    fold_into(&set, motion, out);
     0.0
 }
 
@@ -92,7 +150,7 @@ fn part_feature_id(parts: PartIds, id: u32) -> u32 {
 }
 
 /// Folds the part manifolds of `set` into `out` (see the module's notes).
-fn fold_into(set: &ManifoldSet, out: &mut Manifold) {
+fn fold_into(set: &ManifoldSet, motion: Option<&StepMotion>, out: &mut Manifold) {
     // The deepest point's manifold gives the normal (NaN separations are
     // passed over by `total_cmp` ordering them last).
     let deepest = set.manifolds().iter().min_by(|x, y| {
@@ -122,17 +180,142 @@ fn fold_into(set: &ManifoldSet, out: &mut Manifold) {
         }
     }
     out.normal = normal;
-    reduce(&gathered, &normal, out);
+    reduce(&gathered, &normal, motion, out);
 }
 
 /// Keeps at most [`MAX_MANIFOLD_POINTS`] of `points` in `out`: all of
-/// them if they fit, else four corners of their area across `normal`
-/// (see the module's notes).
-fn reduce(points: &[ContactPoint], normal: &Vector3<f32>, out: &mut Manifold) {
+/// them if they fit; else, with the bodies' `motion` known, the points
+/// that bear this step first (see [`bears`]): the corners of their area
+/// if there are more than fit, or all of them and then the others that
+/// spread the manifold most; without `motion`, or when no point bears,
+/// the corners of all (see the module's notes).
+fn reduce(
+    points: &[ContactPoint],
+    normal: &Vector3<f32>,
+    motion: Option<&StepMotion>,
+    out: &mut Manifold,
+) {
     if points.len() <= MAX_MANIFOLD_POINTS {
         out.points.extend(points.iter().copied());
         return;
     }
+    let Some(motion) = motion else {
+        corners(points, normal, out);
+        return;
+    };
+    // A pair in motion keeps the corners of all: within a step of impacts
+    // its velocities change far from those at the step's start, and a
+    // point that did not bear then may bear before the step ends.
+    let settling =
+        points.iter().all(|p| motion.closing(&p.point, normal).abs() <= SETTLING_CLOSING);
+    if !settling {
+        corners(points, normal, out);
+        return;
+    }
+    let mut bearing = ArrayVec::<ContactPoint, MAX_GATHERED>::new();
+    let mut rest = ArrayVec::<ContactPoint, MAX_GATHERED>::new();
+    for p in points {
+        if bears(p, normal, motion) { bearing.push(*p) } else { rest.push(*p) }
+    }
+    if bearing.is_empty() {
+        corners(points, normal, out);
+        return;
+    }
+    if bearing.len() >= MAX_MANIFOLD_POINTS {
+        corners(&bearing, normal, out);
+        return;
+    }
+    out.points.extend(bearing.iter().copied());
+    spread_into(&rest, normal, out);
+}
+
+/// Whether `p` can bear load within this step: it touches (within the
+/// linear slop), or the bodies' `motion` closes the gap at it within
+/// [`CLOSING_MARGIN`] times the step's closing. A point that does
+/// neither gets no impulse from the solver this step (a speculative
+/// point pushes only once it closes), so it is the first to drop: the
+/// corners of the whole area, far speculative points among them, would
+/// otherwise crowd out the touching points a resting body stands on
+/// (trees rocked on their far speculative corners and never slept).
+/// Written so that a NaN closing counts as none.
+fn bears(p: &ContactPoint, normal: &Vector3<f32>, motion: &StepMotion) -> bool {
+    let closing = motion.closing(&p.point, normal).max(0.0);
+    p.separation <= LINEAR_SLOP + CLOSING_MARGIN * closing
+}
+
+/// Adds to `out` points of `candidates` until it holds
+/// [`MAX_MANIFOLD_POINTS`], each the one that grows the area the points
+/// of `out` span across `normal` the most, the farthest from every point
+/// of `out` among equals (the first of those; NaN never wins): with the
+/// points a body stands on along a line, the next ones are on either side
+/// of it, where it would tip.
+fn spread_into(candidates: &[ContactPoint], normal: &Vector3<f32>, out: &mut Manifold) {
+    let mut taken = [false; MAX_GATHERED];
+    // At most one point a pass, each pass either adds one or stops.
+    for _ in 0..MAX_MANIFOLD_POINTS {
+        if out.points.len() >= MAX_MANIFOLD_POINTS {
+            break;
+        }
+        let mut pick = None;
+        let mut top = (f32::NEG_INFINITY, f32::NEG_INFINITY);
+        for (i, p) in candidates.iter().enumerate() {
+            if taken[i] {
+                continue;
+            }
+            let area = spanned_area(&out.points, &p.point, normal);
+            let gap = out
+                .points
+                .iter()
+                .map(|q| {
+                    let d = p.point - q.point;
+                    (d - normal * d.dot(normal)).norm_squared()
+                })
+                .fold(f32::MAX, f32::min);
+            // Written so that NaN never wins.
+            if area > top.0 || (area == top.0 && gap > top.1) {
+                top = (area, gap);
+                pick = Some(i);
+            }
+        }
+        let Some(i) = pick else { break };
+        taken[i] = true;
+        out.points.push(candidates[i]);
+    }
+}
+
+/// Twice the area, across `normal`, of the convex hull of `points` (at
+/// most three) and `extra`: the largest triangle of the four and, for four
+/// points in convex position, the largest of their three quadrilaterals
+/// (a simple quadrilateral's shoelace area is its hull's; a crossed one's,
+/// and a triangle's with the fourth point inside, are smaller).
+fn spanned_area(points: &[ContactPoint], extra: &Point3<f32>, normal: &Vector3<f32>) -> f32 {
+    let mut all = ArrayVec::<Point3<f32>, MAX_MANIFOLD_POINTS>::new();
+    all.extend(points.iter().take(MAX_MANIFOLD_POINTS - 1).map(|p| p.point));
+    all.push(*extra);
+    // Twice the signed area of the triangle (p, q, r) seen along the normal.
+    let twice =
+        |p: &Point3<f32>, q: &Point3<f32>, r: &Point3<f32>| (q - p).cross(&(r - p)).dot(normal);
+    let mut best = 0.0f32;
+    let n = all.len();
+    for i in 0..n {
+        for j in i + 1..n {
+            for k in j + 1..n {
+                best = best.max(twice(&all[i], &all[j], &all[k]).abs());
+            }
+        }
+    }
+    if n == 4 {
+        for [a, b, c, d] in [[0, 1, 2, 3], [0, 1, 3, 2], [0, 2, 1, 3]] {
+            let quad = twice(&all[a], &all[b], &all[c]) + twice(&all[a], &all[c], &all[d]);
+            best = best.max(quad.abs());
+        }
+    }
+    best
+}
+
+/// Writes into `out` four corners of the area of `points` (more than
+/// [`MAX_MANIFOLD_POINTS`]) across `normal` (see the module's notes).
+fn corners(points: &[ContactPoint], normal: &Vector3<f32>, out: &mut Manifold) {
     let across = |p: &Point3<f32>, q: &Point3<f32>| {
         let d = q - p;
         d - normal * d.dot(normal)
@@ -224,7 +407,8 @@ mod tests {
         // Straddling cell boundaries and a diagonal, 1 mm into the floor.
         let pose = Isometry3::translation(0.3, 0.499, -0.2);
         let mut m = Manifold::default();
-        let gap = collide_composite_pair(&mesh, &Isometry3::identity(), &cube, &pose, 0.02, &mut m);
+        let gap =
+            collide_composite_pair(&mesh, &Isometry3::identity(), &cube, &pose, 0.02, None, &mut m);
         assert_eq!(gap, 0.0);
         assert!((m.normal - Vector3::y()).norm() < 1e-5, "{:?}", m.normal);
         assert_eq!(m.points.len(), 4);
@@ -243,6 +427,92 @@ mod tests {
         }
     }
 
+    /// Still bodies, over a step of 1/60 s.
+    fn still() -> StepMotion {
+        StepMotion {
+            linear_a: Vector3::zeros(),
+            angular_a: Vector3::zeros(),
+            center_a: Point3::origin(),
+            linear_b: Vector3::zeros(),
+            angular_b: Vector3::zeros(),
+            center_b: Point3::new(0.0, 0.5, 0.0),
+            dt: 1.0 / 60.0,
+        }
+    }
+
+    /// A body resting on two touching points along its middle, with four
+    /// far corners 1.5 cm clear (a prism on the crest of a wave).
+    fn crest() -> Vec<ContactPoint> {
+        let p = |x: f32, z: f32, separation: f32, id: u32| {
+            ContactPoint::new(Point3::new(x, separation, z), separation, id)
+        };
+        vec![
+            p(-2.0, -0.4, 0.015, 1),
+            p(2.0, -0.4, 0.015, 2),
+            p(0.0, 0.0, -0.001, 3),
+            p(2.0, 0.4, 0.015, 4),
+            p(-2.0, 0.4, 0.015, 5),
+            p(0.5, 0.0, -0.001, 6),
+        ]
+    }
+
+    fn ids(m: &Manifold) -> Vec<u32> {
+        let mut ids: Vec<u32> = m.points.iter().map(|p| p.id).collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    #[test]
+    fn a_settling_pair_keeps_the_points_it_stands_on() {
+        let n = Vector3::y();
+        let mut m = Manifold::default();
+        // Without motion: three far corners of the whole area and the
+        // deepest point; the body stands on one of its two points.
+        reduce(&crest(), &n, None, &mut m);
+        assert_eq!(ids(&m), vec![1, 2, 3, 4]);
+        // Still: both touching points, then two far corners, one on each
+        // side of the line the body stands on (where it would tip).
+        m.clear();
+        reduce(&crest(), &n, Some(&still()), &mut m);
+        let kept = ids(&m);
+        assert_eq!(m.points.len(), 4);
+        assert!(kept.contains(&3) && kept.contains(&6), "{kept:?}");
+        let far: Vec<_> = m.points.iter().filter(|p| p.separation > 0.0).collect();
+        assert_eq!(far.len(), 2);
+        assert!(far[0].point.z * far[1].point.z < 0.0, "{far:?}");
+    }
+
+    #[test]
+    fn a_settling_pair_keeps_a_far_point_that_closes_within_the_step() {
+        // Rocking about z through B's centre at 0.1 rad/s: the +x corners,
+        // 2 m out, come down by 0.33 cm a step (settling: under the 0.5 cm
+        // bound), and bear within the slop plus twice that (1.17 cm): the
+        // one 0.9 cm away does, the one 1.5 cm away does not.
+        let n = Vector3::y();
+        let mut points = crest();
+        points[1].separation = 0.009;
+        let rocking = StepMotion { angular_b: Vector3::new(0.0, 0.0, -0.1), ..still() };
+        let mut m = Manifold::default();
+        reduce(&points, &n, Some(&rocking), &mut m);
+        let kept = ids(&m);
+        assert!(kept.contains(&2) && kept.contains(&3) && kept.contains(&6), "{kept:?}");
+    }
+
+    #[test]
+    fn a_pair_in_motion_keeps_the_corners() {
+        // Falling at 1 m/s: 1.7 cm a step, more than the settling bound.
+        let n = Vector3::y();
+        let falling = StepMotion { linear_b: Vector3::new(0.0, -1.0, 0.0), ..still() };
+        let mut m = Manifold::default();
+        reduce(&crest(), &n, Some(&falling), &mut m);
+        assert_eq!(ids(&m), vec![1, 2, 3, 4]);
+        // A NaN velocity is not settling either.
+        let broken = StepMotion { linear_b: Vector3::new(f32::NAN, 0.0, 0.0), ..still() };
+        m.clear();
+        reduce(&crest(), &n, Some(&broken), &mut m);
+        assert_eq!(ids(&m), vec![1, 2, 3, 4]);
+    }
+
     #[test]
     fn far_apart_boxes_prove_a_gap() {
         let mesh = floor(2);
@@ -254,6 +524,7 @@ mod tests {
             &mesh,
             &Isometry3::identity(),
             0.02,
+            None,
             &mut m,
         );
         assert!((gap - 2.5).abs() < 1e-5, "{gap}");
@@ -266,9 +537,9 @@ mod tests {
         let ball: Shape = Sphere::new(0.5).into();
         let at = Isometry3::translation(0.1, 0.49, 0.2);
         let mut m = Manifold::default();
-        collide_composite_pair(&mesh, &Isometry3::identity(), &ball, &at, 0.02, &mut m);
+        collide_composite_pair(&mesh, &Isometry3::identity(), &ball, &at, 0.02, None, &mut m);
         assert!((m.normal - Vector3::y()).norm() < 1e-5);
-        collide_composite_pair(&ball, &at, &mesh, &Isometry3::identity(), 0.02, &mut m);
+        collide_composite_pair(&ball, &at, &mesh, &Isometry3::identity(), 0.02, None, &mut m);
         assert!((m.normal + Vector3::y()).norm() < 1e-5);
         assert_eq!(m.points.len(), 1);
         assert!((m.points[0].separation + 0.01).abs() < 1e-5);

@@ -14,7 +14,7 @@
 //!    as they were before they kept their manifolds past the cap.
 //! 4. **Recycled**: a small drift; the same points, fixed on each body, with
 //!    their separations refreshed ([`try_recycle`]).
-//! 5. **Computed**: contact determination by [`collide_pair`], inheriting
+//! 5. **Computed**: contact determination by [`collide_moving_pair`], inheriting
 //!    the previous manifold's impulses for warm starting.
 //!
 //! Sleeping bodies that an awake body touches are queued for waking; the
@@ -29,6 +29,7 @@ use collide::nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
 use crate::body::BodyKind;
 use crate::body::storage::{Bodies, BodyRecord};
 use crate::collision::broad_phase::BroadPhase;
+use crate::collision::composite_manifold::StepMotion;
 use crate::collision::contact_recycling::{
     MAX_RECYCLED_STEPS, PointsOfB, RestedAt, distance_bound, keep_resting_normal, moved_with_a,
     pair_rests, try_recycle,
@@ -37,7 +38,7 @@ use crate::collision::manifold::{LeverTurn, Manifold};
 use crate::collision::pair_cache::{
     CachedManifold, CachedPair, EMPTY_MANIFOLD, PairCache, PairSlots,
 };
-use crate::collision::pair_manifold::collide_pair;
+use crate::collision::pair_manifold::collide_moving_pair;
 use crate::collision::sensor_pairs::SensorPairs;
 use crate::collision::shape_pairs::{ShapeKey, ShapePair, ShapePairScratch, expand_pairs_on};
 use crate::events::{RawEvents, TouchChange};
@@ -456,12 +457,24 @@ fn update_pair(
         }
     }
     let mut computed = Manifold::default();
-    let clearance = collide_pair(
-        &shapes.shapes[ka],
+    let (shape_a, shape_b) = (&shapes.shapes[ka], &shapes.shapes[kb]);
+    // A composite pair's fold keeps first the points that bear this step.
+    let motion = (shape_a.is_composite() || shape_b.is_composite()).then(|| StepMotion {
+        linear_a: bodies.linear_velocities[a],
+        angular_a: bodies.angular_velocities[a],
+        center_a: center_of(bodies, a),
+        linear_b: bodies.linear_velocities[b],
+        angular_b: bodies.angular_velocities[b],
+        center_b: center_of(bodies, b),
+        dt: bodies.reach_dt,
+    });
+    let clearance = collide_moving_pair(
+        shape_a,
         &shapes.world_pose(ka, pose_a),
-        &shapes.shapes[kb],
+        shape_b,
         &shapes.world_pose(kb, pose_b),
         speculative,
+        motion.as_ref(),
         &mut computed,
     );
     // The impulses carry over from the cached manifold (as a failed

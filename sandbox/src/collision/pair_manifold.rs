@@ -10,13 +10,14 @@
 use collide::nalgebra::Isometry3;
 use collide::{ManifoldOutcome, Shape, try_contact_manifold};
 
-use crate::collision::composite_manifold::collide_composite_pair;
+use crate::collision::composite_manifold::{StepMotion, collide_composite_pair};
 use crate::collision::manifold::{ContactPoint, Manifold};
 
 /// Writes into `out` the contact manifold of `a` at `pose_a` and `b` at
 /// `pose_b`, keeping points whose separation is at most `speculative`.
 /// Returns a lower bound on the shapes' distance when they are proven
 /// farther apart than `speculative` (`out` is then empty), and 0 otherwise.
+#[cfg(test)]
 pub(crate) fn collide_pair(
     a: &Shape,
     pose_a: &Isometry3<f32>,
@@ -25,8 +26,24 @@ pub(crate) fn collide_pair(
     speculative: f32,
     out: &mut Manifold,
 ) -> f32 {
+    collide_moving_pair(a, pose_a, b, pose_b, speculative, None, out)
+}
+
+/// [`collide_pair`] with the bodies' `motion` over the step, if known: a
+/// composite pair's fold then keeps first the points the solver may push
+/// on this step (see [`collide_composite_pair`]). Other pairs do not
+/// read it.
+pub(crate) fn collide_moving_pair(
+    a: &Shape,
+    pose_a: &Isometry3<f32>,
+    b: &Shape,
+    pose_b: &Isometry3<f32>,
+    speculative: f32,
+    motion: Option<&StepMotion>,
+    out: &mut Manifold,
+) -> f32 {
     if a.is_composite() || b.is_composite() {
-        return collide_composite_pair(a, pose_a, b, pose_b, speculative, out);
+        return collide_composite_pair(a, pose_a, b, pose_b, speculative, motion, out);
     }
     out.clear();
     match try_contact_manifold(a, pose_a, b, pose_b, speculative) {
