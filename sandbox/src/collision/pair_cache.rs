@@ -308,12 +308,12 @@ impl PairCache {
         pair_material(bodies, &self.shape_pairs, index, &self.pairs[index])
     }
 
-    /// What the live blocks must have been found for to be current.
+    /// What the live runs must have been found for to be current.
     pub fn live_stamp(&self, bodies: &Bodies) -> LiveStamp {
         (self.layout_epoch, bodies.active_epoch, self.pairs.len())
     }
 
-    /// Brings the live blocks up to date with the pairs and the awake
+    /// Brings the live runs up to date with the pairs and the awake
     /// bodies (see [`LivePairs`]).
     pub fn refresh_live(&mut self, bodies: &Bodies) {
         let stamp = self.live_stamp(bodies);
@@ -321,7 +321,7 @@ impl PairCache {
     }
 
     /// The stretches of the pairs in `range` that hold a pair with an
-    /// awake body, in order (all of `range` if the live blocks are stale).
+    /// awake body, in order (all of `range` if the live runs are stale).
     pub fn live_ranges(&self, bodies: &Bodies, range: Range<usize>) -> LiveRanges<'_> {
         self.live.ranges(self.live_stamp(bodies), range)
     }
@@ -400,7 +400,7 @@ impl PairCache {
     /// report them) are kept as they are; the others are dropped and their
     /// slots freed.
     ///
-    /// `stamp` is [`Self::live_stamp`] now: with the live blocks current,
+    /// `stamp` is [`Self::live_stamp`] now: with the live runs current,
     /// a merge that changes nothing looks only at the pairs with an awake
     /// body. That needs `keep_stale` to hold for every cached pair with no
     /// awake body, as it does for the world's (both bodies alive: a removed
@@ -490,7 +490,7 @@ impl PairCache {
     /// Whether merging `pairs` would change nothing: each is cached, and
     /// each cached pair not among them is one `keep_stale` keeps. Only the
     /// live stretches are looked at (every pair if `stamp` is not current):
-    /// a reported pair that is not found there, cached in a skipped block
+    /// a reported pair that is not found there, cached in a skipped stretch
     /// or not at all, answers no, and the full merge decides.
     fn holds_exactly(
         &self,
@@ -669,7 +669,7 @@ fn pairs_all_cached(pairs: &[(u32, u32)], old: &[CachedPair]) -> bool {
 mod tests {
     use super::*;
 
-    /// A stamp no live blocks were found for: merges look at every pair.
+    /// A stamp no live runs were found for: merges look at every pair.
     const STALE: LiveStamp = (u64::MAX, u64::MAX, usize::MAX);
 
     /// The packed keys `merge_shapes` compares sort exactly as the key
@@ -757,14 +757,14 @@ mod tests {
         cache
     }
 
-    /// A merge given current live blocks (which then looks only at the
+    /// A merge given current live runs (which then looks only at the
     /// pairs with an awake body when nothing changes) leaves what a merge
     /// that looks at every pair leaves, and what the brute-force oracle
     /// gives: for 60 of 600 bodies awake,
     /// reported lists that are the cached awake pairs exactly, less one,
     /// plus a new one, or plus a pair of two sleeping bodies.
     #[test]
-    fn merging_with_live_blocks_matches_merging_every_pair() {
+    fn merging_with_live_runs_matches_merging_every_pair() {
         use crate::body::BodyDesc;
         use collide::Sphere;
         let mut bodies = Bodies::default();
@@ -817,10 +817,10 @@ mod tests {
             // Against the oracle too (a pair has an awake body exactly when
             // its first body is below 60).
             let want = expected(&reported, &old, &|a| a >= 60);
-            assert_eq!(merged(true), want, "case {case}, live blocks");
+            assert_eq!(merged(true), want, "case {case}, live runs");
             assert_eq!(merged(false), want, "case {case}, every pair");
         }
-        assert!(skipped == 100, "the live blocks skipped pairs in {skipped} of 100 cases");
+        assert!(skipped == 100, "the live runs skipped pairs in {skipped} of 100 cases");
     }
 
     #[test]
