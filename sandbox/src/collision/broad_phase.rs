@@ -9,9 +9,10 @@
 //! The sweep axis is the one along which box centres spread most (Ericson,
 //! "Real-Time Collision Detection", §7.5.2). Departures: rather than
 //! tracking interval swaps, a step where no fat box moved and no body woke
-//! or slept keeps the last pairs as they are; a step where few did drops
-//! their pairs and tests only them against every box (as a dynamic tree's
-//! move buffer does in Box2D); otherwise the whole list is swept again.
+//! or slept keeps the last pairs as they are; a step where few did (or few
+//! were added) drops their pairs and tests only them against every box (as
+//! a dynamic tree's move buffer does in Box2D); otherwise the whole list is
+//! swept again.
 //! Pairs where neither body is awake are skipped, because the pair cache
 //! keeps their manifolds unchanged. The sweep reads the boxes as structure
 //! of arrays and tests four candidates at once with SIMD compares.
@@ -99,9 +100,16 @@ pub(crate) struct BroadPhase {
     /// all `false` between steps (each use clears what it set), so that a
     /// step never writes a flag per slot.
     is_moved: Vec<bool>,
-    /// Moving bodies were added or removed since the last
-    /// [`Self::find_pairs`], so the next one sweeps everything.
+    /// Moving bodies were removed (or the pair rule changed) since the
+    /// last [`Self::find_pairs`], so the next one sweeps everything.
     structure_changed: bool,
+    /// Moving bodies were added since the lanes were last filled: they are
+    /// listed in `moved` like bodies whose box changed, and the next
+    /// [`Self::find_pairs`] fills the lanes again before testing them.
+    lanes_missing_bodies: bool,
+    /// Full sweeps made (for the tests: inserts go the incremental way).
+    #[cfg(test)]
+    full_sweeps: usize,
     /// Fixed bodies were added, removed or moved since the last
     /// [`Self::find_pairs`], so the next one searches them for every awake
     /// moving body.
@@ -490,11 +498,15 @@ fn kept_lanes<R: PairRule>(bits: u32, a: u32, others: &[u32], rule: &R) -> u32 {
 
 impl BroadPhase {
     /// Adds a moving (dynamic or kinematic) body slot with the given tight
-    /// box.
+    /// box. It is tested as a moved body is: a step that adds one body
+    /// among many (large-world drops a sphere every fifth step among a
+    /// hundred) is an incremental one, not a full sweep. It is appended to
+    /// `sorted`, whose order the next full sweep repairs.
     pub fn insert(&mut self, slot: u32, tight: Aabb, margin: f32) {
         self.set_fat(slot, tight.expanded(margin));
         self.sorted.push(slot);
-        self.structure_changed = true;
+        self.moved.push(slot);
+        self.lanes_missing_bodies = true;
     }
 
     /// Makes room for `additional` more body slots' boxes, fixed ones
@@ -707,6 +719,7 @@ impl BroadPhase {
     /// them; then the strips are written apart, on the `workers`, each
     /// into its own run of the lanes.
     fn fill_lanes(&mut self, active: &[bool], workers: &Workers) {
+        self.lanes_missing_bodies = false;
         let (fat, sorted, strips) = (&self.fat, &self.sorted, &self.strips);
         let axis = self.axis;
         let axes = (axis, strips.u, 3 - axis - strips.u);
@@ -774,10 +787,13 @@ impl BroadPhase {
         // in place, unless one changed strips (then copy all again).
         let axes = (self.axis, self.strips.u, 3 - self.axis - self.strips.u);
         let (fat, sw, strips) = (&self.fat, &mut self.swept, &self.strips);
-        let in_place = self
-            .moved
-            .iter()
-            .all(|&m| sw.refit(m, &fat[m as usize], axes, strips, active[m as usize]));
+        // An added body has no entries (its slot's place may be a removed
+        // body's): the lanes are filled again without trying.
+        let in_place = !self.lanes_missing_bodies
+            && self
+                .moved
+                .iter()
+                .all(|&m| sw.refit(m, &fat[m as usize], axes, strips, active[m as usize]));
         if !in_place {
             self.fill_lanes(active, workers);
         }
@@ -823,6 +839,10 @@ impl BroadPhase {
 
     /// Sorts and sweeps the whole list, strip by strip.
     fn sweep_all<R: PairRule>(&mut self, active: &[bool], rule: &R, workers: &Workers) {
+        #[cfg(test)]
+        {
+            self.full_sweeps += 1;
+        }
         self.choose_axis();
         let axis = self.axis;
         let fat = &self.fat;
@@ -1325,6 +1345,81 @@ mod tests {
         // the query says so instead of answering.
         bp.update(3, &Aabb::new(Point3::new(20.0, 0.0, 0.0), Point3::new(21.0, 1.0, 1.0)), 0.05);
         assert!(!bp.for_each_overlap(&bp.fat[3], |_| {}));
+    }
+
+    /// Regression (large-world drops a sphere every fifth step among a
+    /// hundred): each added moving body made the next step a full sweep
+    /// (sort, every strip swept, every pair sorted), some 30 k
+    /// instructions for one body. Now a step that adds a few bodies,
+    /// into new slots or slots of bodies removed earlier, is an
+    /// incremental one, and its pairs are still the brute-force pairs.
+    #[test]
+    fn adding_a_few_moving_bodies_is_no_full_sweep() {
+        let mut rng = Xorshift(0x9e37_79b9);
+        let count = 200;
+        let random_box = |rng: &mut Xorshift| {
+            let c = Point3::new(20.0 * rng.unit(), 2.0 * rng.unit(), 20.0 * rng.unit());
+            let h = 0.3 + 0.7 * rng.unit();
+            Aabb::new(c - Vector3::repeat(h), c + Vector3::repeat(h))
+        };
+        let mut bp = BroadPhase::default();
+        let mut live = vec![false; count];
+        let mut active = vec![false; count];
+        for slot in 0..100 {
+            bp.insert(slot as u32, random_box(&mut rng), 0.05);
+            (live[slot], active[slot]) = (true, slot % 3 != 0);
+        }
+        bp.find_pairs(&active, &Workers::default());
+        let mut add_only_steps = 0;
+        let mut next_new = 100;
+        for step in 0..60 {
+            let sweeps_before = bp.full_sweeps;
+            let adds_only = step % 6 != 5;
+            if adds_only {
+                // One or two bodies added: in a new slot, or back in a slot
+                // removed earlier (its old place in the lanes is stale).
+                for _ in 0..1 + step % 2 {
+                    let slot = match (0..next_new).find(|&s| !live[s]) {
+                        Some(free) if step % 3 == 0 => free,
+                        _ => {
+                            next_new += 1;
+                            next_new - 1
+                        }
+                    };
+                    bp.insert(slot as u32, random_box(&mut rng), 0.05);
+                    (live[slot], active[slot]) = (true, step % 4 != 0);
+                }
+                // A few boxes move too.
+                for _ in 0..2 {
+                    let slot = (rng.unit() * next_new as f32) as usize % next_new;
+                    if live[slot] {
+                        bp.update(slot as u32, &random_box(&mut rng), 0.05);
+                    }
+                }
+            } else {
+                // A body removed: a full sweep.
+                let slot = (rng.unit() * next_new as f32) as usize % next_new;
+                if live[slot] {
+                    bp.remove(slot as u32);
+                    (live[slot], active[slot]) = (false, false);
+                }
+            }
+            bp.find_pairs(&active, &Workers::default());
+            assert_eq!(bp.pairs, brute_force_live(&bp.fat, &active, &live), "step {step}");
+            if adds_only {
+                assert_eq!(bp.full_sweeps, sweeps_before, "step {step}: adding swept all");
+                add_only_steps += 1;
+            }
+            let mut found = Vec::new();
+            let query = random_box(&mut rng);
+            assert!(bp.for_each_overlap(&query, |slot| found.push(slot)), "step {step}");
+            found.sort_unstable();
+            let expected: Vec<u32> = (0..count as u32)
+                .filter(|&s| live[s as usize] && bp.fat[s as usize].overlaps(&query))
+                .collect();
+            assert_eq!(found, expected, "step {step}");
+        }
+        assert_eq!(add_only_steps, 50);
     }
 
     /// A grid of fixed tiles (kept in the fixed bodies' structure) under
