@@ -103,13 +103,17 @@ pub(crate) struct BroadPhase {
     /// Moving bodies were removed (or the pair rule changed) since the
     /// last [`Self::find_pairs`], so the next one sweeps everything.
     structure_changed: bool,
-    /// Moving bodies were added since the lanes were last filled: they are
-    /// listed in `moved` like bodies whose box changed, and the next
-    /// [`Self::find_pairs`] fills the lanes again before testing them.
-    lanes_missing_bodies: bool,
-    /// Full sweeps made (for the tests: inserts go the incremental way).
+    /// Moving bodies added since the last [`Self::find_pairs`]: they are
+    /// listed in `moved` too, like bodies whose box changed, and have no
+    /// entries in the lanes until the next one appends them (or fills the
+    /// lanes again).
+    added: Vec<u32>,
+    /// Full sweeps made and fills of the lanes (for the tests: inserts go
+    /// the incremental way, most without a fill).
     #[cfg(test)]
     full_sweeps: usize,
+    #[cfg(test)]
+    fills: usize,
     /// Fixed bodies were added, removed or moved since the last
     /// [`Self::find_pairs`], so the next one searches them for every awake
     /// moving body.
@@ -214,9 +218,11 @@ fn owned(begin: f32x4, end: f32x4, min_a: f32x4, min_b: f32x4) -> u32 {
 /// The fat boxes strip by strip, by component (structure of arrays), so
 /// that one box is tested against four candidates at once. Bounds on the
 /// sweep axis are `start`/`end`, on the strip axis `u`, on the third `v`.
-/// Strip `k` holds entries `begin[k]..begin[k + 1] - LANES`, followed by
-/// [`LANES`] padding entries, so a four-wide read from any box onwards
-/// stays in bounds; the sweep masks them out.
+/// Strip `k` holds entries `begin[k]..end_of[k]`, followed by padding
+/// entries up to `begin[k + 1]`: at least [`LANES`] of them, so a
+/// four-wide read from any box onwards stays in bounds (the sweep masks
+/// them out), and [`SPARE_ENTRIES`] more when filled, into which an added
+/// body is written ([`SweepLanes::append`]).
 #[derive(Clone, Debug, Default)]
 struct SweepLanes {
     start: Vec<f32>,
@@ -230,6 +236,8 @@ struct SweepLanes {
     slot: Vec<u32>,
     /// First entry of each strip, and one past the last padding.
     begin: Vec<usize>,
+    /// One past the last box of each strip.
+    end_of: Vec<usize>,
     /// Per slot: where its box is in the lanes (meaningful for the moving
     /// slots, each written by every fill). Twelve bytes a slot, since a
     /// world of a million fixed bodies has as many slots.
@@ -252,6 +260,13 @@ const NOT_IN_LANES: LanePlace = LanePlace { entries: [0; 2], first: u8::MAX, las
 
 /// Candidates tested at once.
 const LANES: usize = 4;
+
+/// Padding entries each strip keeps, beyond [`LANES`], for bodies added
+/// between two fills of the lanes: large-world adds a sphere every fifth
+/// step, and filling the lanes again for each (a pass over every moving
+/// body, some 18 k instructions at a hundred) was a tenth of its broad
+/// phase.
+const SPARE_ENTRIES: usize = 4;
 
 impl SweepLanes {
     /// Sizes every lane for `len` entries (keeping stale values, which the
@@ -313,7 +328,39 @@ impl SweepLanes {
 
     /// The entries of strip `k`, without its padding.
     fn strip(&self, k: usize) -> std::ops::Range<usize> {
-        self.begin[k]..self.begin[k + 1] - LANES
+        self.begin[k]..self.end_of[k]
+    }
+
+    /// Writes the box `b` of an added body `slot`, which has no entries,
+    /// after the last box of each strip it reaches (out of the sweep
+    /// order, which only the sweep of [`BroadPhase::sweep_all`] needs, and
+    /// which fills the lanes first), if it reaches at most two strips and
+    /// each has a spare padding entry left. Returns whether it did.
+    fn append(
+        &mut self,
+        slot: u32,
+        b: &Aabb,
+        axes: (usize, usize, usize),
+        strips: &Strips,
+        awake: bool,
+    ) -> bool {
+        let range = strips.range(b.min[axes.1], b.max[axes.1]);
+        let (first, last) = (*range.start(), *range.end());
+        let fits = |k: usize| self.end_of[k] + LANES < self.begin[k + 1];
+        if last > first + 1 || self.begin.len() != strips.count + 1 || !range.clone().all(fits) {
+            return false;
+        }
+        let Some(place) = self.places.get_mut(slot as usize) else {
+            return false;
+        };
+        *place = LanePlace { entries: [0; 2], first: first as u8, last: last as u8 };
+        for k in range {
+            let e = self.end_of[k];
+            self.places[slot as usize].entries[k - first] = e as u32;
+            self.whole().write(e, b, axes, awake, slot);
+            self.end_of[k] += 1;
+        }
+        true
     }
 }
 
@@ -506,7 +553,7 @@ impl BroadPhase {
         self.set_fat(slot, tight.expanded(margin));
         self.sorted.push(slot);
         self.moved.push(slot);
-        self.lanes_missing_bodies = true;
+        self.added.push(slot);
     }
 
     /// Makes room for `additional` more body slots' boxes, fixed ones
@@ -629,6 +676,7 @@ impl BroadPhase {
             }
         }
         self.moved.clear();
+        self.added.clear();
         self.structure_changed = false;
         // Only the moving bodies' flags are compared, so only theirs are
         // kept (a slot that becomes a moving body again is a structure
@@ -719,7 +767,11 @@ impl BroadPhase {
     /// them; then the strips are written apart, on the `workers`, each
     /// into its own run of the lanes.
     fn fill_lanes(&mut self, active: &[bool], workers: &Workers) {
-        self.lanes_missing_bodies = false;
+        self.added.clear();
+        #[cfg(test)]
+        {
+            self.fills += 1;
+        }
         let (fat, sorted, strips) = (&self.fat, &self.sorted, &self.strips);
         let axis = self.axis;
         let axes = (axis, strips.u, 3 - axis - strips.u);
@@ -753,9 +805,11 @@ impl BroadPhase {
         sw.begin.clear();
         sw.begin.push(0);
         for list in &listed[..strips.count] {
-            let end = sw.begin[sw.begin.len() - 1] + list.len() + LANES;
+            let end = sw.begin[sw.begin.len() - 1] + list.len() + SPARE_ENTRIES + LANES;
             sw.begin.push(end);
         }
+        sw.end_of.clear();
+        sw.end_of.extend(sw.begin.iter().zip(&listed[..strips.count]).map(|(b, l)| b + l.len()));
         debug_assert!(sw.begin[strips.count] <= u32::MAX as usize, "lane entries fit a u32");
         for &s in sorted {
             let place = &mut sw.places[s as usize];
@@ -788,8 +842,12 @@ impl BroadPhase {
         let axes = (self.axis, self.strips.u, 3 - self.axis - self.strips.u);
         let (fat, sw, strips) = (&self.fat, &mut self.swept, &self.strips);
         // An added body has no entries (its slot's place may be a removed
-        // body's): the lanes are filled again without trying.
-        let in_place = !self.lanes_missing_bodies
+        // body's): it is appended to its strips first.
+        let appended = self
+            .added
+            .iter()
+            .all(|&m| sw.append(m, &fat[m as usize], axes, strips, active[m as usize]));
+        let in_place = appended
             && self
                 .moved
                 .iter()
@@ -1352,7 +1410,9 @@ mod tests {
     /// (sort, every strip swept, every pair sorted), some 30 k
     /// instructions for one body. Now a step that adds a few bodies,
     /// into new slots or slots of bodies removed earlier, is an
-    /// incremental one, and its pairs are still the brute-force pairs.
+    /// incremental one, most of them appending the bodies to the lanes'
+    /// spare entries without filling the lanes again, and its pairs are
+    /// still the brute-force pairs.
     #[test]
     fn adding_a_few_moving_bodies_is_no_full_sweep() {
         let mut rng = Xorshift(0x9e37_79b9);
@@ -1370,10 +1430,10 @@ mod tests {
             (live[slot], active[slot]) = (true, slot % 3 != 0);
         }
         bp.find_pairs(&active, &Workers::default());
-        let mut add_only_steps = 0;
+        let (mut add_only_steps, mut steps_without_fill) = (0, 0);
         let mut next_new = 100;
         for step in 0..60 {
-            let sweeps_before = bp.full_sweeps;
+            let (sweeps_before, fills_before) = (bp.full_sweeps, bp.fills);
             let adds_only = step % 6 != 5;
             if adds_only {
                 // One or two bodies added: in a new slot, or back in a slot
@@ -1389,11 +1449,14 @@ mod tests {
                     bp.insert(slot as u32, random_box(&mut rng), 0.05);
                     (live[slot], active[slot]) = (true, step % 4 != 0);
                 }
-                // A few boxes move too.
+                // A few boxes move too, up, out of their fat boxes (and
+                // so within their strips).
                 for _ in 0..2 {
                     let slot = (rng.unit() * next_new as f32) as usize % next_new;
                     if live[slot] {
-                        bp.update(slot as u32, &random_box(&mut rng), 0.05);
+                        let rise = Vector3::new(0.0, 0.1 + rng.unit(), 0.0);
+                        let b = bp.fat[slot];
+                        bp.update(slot as u32, &Aabb::new(b.min + rise, b.max + rise), 0.05);
                     }
                 }
             } else {
@@ -1409,6 +1472,7 @@ mod tests {
             if adds_only {
                 assert_eq!(bp.full_sweeps, sweeps_before, "step {step}: adding swept all");
                 add_only_steps += 1;
+                steps_without_fill += usize::from(bp.fills == fills_before);
             }
             let mut found = Vec::new();
             let query = random_box(&mut rng);
@@ -1420,6 +1484,7 @@ mod tests {
             assert_eq!(found, expected, "step {step}");
         }
         assert_eq!(add_only_steps, 50);
+        assert!(steps_without_fill > 10, "only {steps_without_fill} adding steps kept the lanes");
     }
 
     /// A grid of fixed tiles (kept in the fixed bodies' structure) under
