@@ -419,23 +419,6 @@ impl PairCache {
             return;
         }
         self.layout_epoch += 1;
-        let slab = &mut self.slab;
-        if pairs_all_cached(pairs, &self.pairs) {
-            // The usual step: no new pair, so the result is the list less the
-            // pairs neither reported nor kept, filtered in place.
-            let mut next_pair = pairs.iter().peekable();
-            self.pairs.retain_mut(|c| {
-                let keep = next_pair.next_if(|&&p| p == c.key()).is_some() || keep_stale(c);
-                if !keep {
-                    if c.touching() {
-                        ended.push((c.body_a, c.body_b, ShapePair::default()));
-                    }
-                    slab.release(&mut c.manifold);
-                }
-                keep
-            });
-            return;
-        }
         // In place, without a second list (on falling-boxes 64,000 the
         // second list held as much as the first, a fifth of the world's
         // peak memory): first the pairs neither reported nor kept are
@@ -443,22 +426,44 @@ impl PairCache {
         // the back, where the list has grown to its final length. Writing
         // from the back never overtakes the reading, as the pairs still to
         // be read are fewer than the places left.
+        //
+        // Only the live stretches can hold a pair to drop or one reported
+        // (every reported pair has an awake body, and `keep_stale` holds
+        // for every pair with none): the stretches between are kept whole,
+        // moved down as one block past the pairs dropped before them. The
+        // dropped pairs are met in pair order, as a walk over every pair
+        // meets them, so their slots are freed in the same order.
+        let PairCache { pairs: cached, slab, live, .. } = self;
         let mut next_pair = pairs.iter().peekable();
-        let mut matched = 0;
-        self.pairs.retain_mut(|c| {
-            let key = c.key();
-            while next_pair.next_if(|&&p| p < key).is_some() {}
-            let reported = next_pair.next_if(|&&p| p == key).is_some();
-            matched += usize::from(reported);
-            let keep = reported || keep_stale(c);
-            if !keep {
-                if c.touching() {
-                    ended.push((c.body_a, c.body_b, ShapePair::default()));
-                }
-                slab.release(&mut c.manifold);
+        let (mut matched, mut read, mut write) = (0, 0, 0);
+        let len = cached.len();
+        for stretch in live.ranges(stamp, 0..len) {
+            if write != read {
+                cached.copy_within(read..stretch.start, write);
             }
-            keep
-        });
+            write += stretch.start - read;
+            for k in stretch.clone() {
+                let c = &mut cached[k];
+                let key = c.key();
+                while next_pair.next_if(|&&p| p < key).is_some() {}
+                let reported = next_pair.next_if(|&&p| p == key).is_some();
+                matched += usize::from(reported);
+                if reported || keep_stale(c) {
+                    cached[write] = cached[k];
+                    write += 1;
+                } else {
+                    if c.touching() {
+                        ended.push((c.body_a, c.body_b, ShapePair::default()));
+                    }
+                    slab.release(&mut c.manifold);
+                }
+            }
+            read = stretch.end;
+        }
+        if write != read {
+            cached.copy_within(read..len, write);
+        }
+        cached.truncate(write + (len - read));
         let kept = self.pairs.len();
         let total = kept + (pairs.len() - matched);
         self.pairs.resize(total, CachedPair::default());
@@ -653,16 +658,6 @@ pub(crate) fn pair_material(
             bodies.shape_ranges[b].first as usize + usize::from(s.b),
         ),
     }
-}
-
-/// Whether every pair of the sorted `pairs` is already in the sorted `old`
-/// (a linear walk over both).
-fn pairs_all_cached(pairs: &[(u32, u32)], old: &[CachedPair]) -> bool {
-    let mut keys = old.iter().map(CachedPair::key).peekable();
-    pairs.iter().all(|&pair| {
-        while keys.next_if(|&k| k < pair).is_some() {}
-        keys.next_if(|&k| k == pair).is_some()
-    })
 }
 
 #[cfg(test)]
