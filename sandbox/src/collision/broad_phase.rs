@@ -9,9 +9,10 @@
 //! The sweep axis is the one along which box centres spread most (Ericson,
 //! "Real-Time Collision Detection", §7.5.2). Departures: rather than
 //! tracking interval swaps, a step where no fat box moved and no body woke
-//! or slept keeps the last pairs as they are; a step where few did drops
-//! their pairs and tests only them against every box (as a dynamic tree's
-//! move buffer does in Box2D); otherwise the whole list is swept again.
+//! or slept keeps the last pairs as they are; a step where few did (or few
+//! were added) drops their pairs and tests only them against every box (as
+//! a dynamic tree's move buffer does in Box2D); otherwise the whole list is
+//! swept again.
 //! Pairs where neither body is awake are skipped, because the pair cache
 //! keeps their manifolds unchanged. The sweep reads the boxes as structure
 //! of arrays and tests four candidates at once with SIMD compares.
@@ -99,9 +100,20 @@ pub(crate) struct BroadPhase {
     /// all `false` between steps (each use clears what it set), so that a
     /// step never writes a flag per slot.
     is_moved: Vec<bool>,
-    /// Moving bodies were added or removed since the last
-    /// [`Self::find_pairs`], so the next one sweeps everything.
+    /// Moving bodies were removed (or the pair rule changed) since the
+    /// last [`Self::find_pairs`], so the next one sweeps everything.
     structure_changed: bool,
+    /// Moving bodies added since the last [`Self::find_pairs`]: they are
+    /// listed in `moved` too, like bodies whose box changed, and have no
+    /// entries in the lanes until the next one appends them (or fills the
+    /// lanes again).
+    added: Vec<u32>,
+    /// Full sweeps made and fills of the lanes (for the tests: inserts go
+    /// the incremental way, most without a fill).
+    #[cfg(test)]
+    full_sweeps: usize,
+    #[cfg(test)]
+    fills: usize,
     /// Fixed bodies were added, removed or moved since the last
     /// [`Self::find_pairs`], so the next one searches them for every awake
     /// moving body.
@@ -129,6 +141,15 @@ pub(crate) struct BroadPhase {
 /// cheaper than a full sweep and the sort of every pair, while many are not.
 /// (Measured on the falling-boxes scene: 0.2–0.3 beat 0.125 and 0.5.)
 const INCREMENTAL_MAX_FRACTION: f32 = 0.25;
+
+/// A step where at most this many bodies moved their fat box (or woke,
+/// slept or were added) is an incremental one whatever the fraction: in a
+/// world of few moving bodies (large-world's first hundred steps, under
+/// 40 spheres, about ten of them falling) a quarter is a handful, and a
+/// full sweep (sort, lanes filled, every strip swept, every pair sorted)
+/// costs some 25 k instructions where testing eight boxes against the
+/// lanes costs a few thousand.
+const INCREMENTAL_MAX_MOVED: usize = 8;
 
 /// Most strips the strip axis is cut into.
 const MAX_STRIPS: usize = 16;
@@ -206,9 +227,11 @@ fn owned(begin: f32x4, end: f32x4, min_a: f32x4, min_b: f32x4) -> u32 {
 /// The fat boxes strip by strip, by component (structure of arrays), so
 /// that one box is tested against four candidates at once. Bounds on the
 /// sweep axis are `start`/`end`, on the strip axis `u`, on the third `v`.
-/// Strip `k` holds entries `begin[k]..begin[k + 1] - LANES`, followed by
-/// [`LANES`] padding entries, so a four-wide read from any box onwards
-/// stays in bounds; the sweep masks them out.
+/// Strip `k` holds entries `begin[k]..end_of[k]`, followed by padding
+/// entries up to `begin[k + 1]`: at least [`LANES`] of them, so a
+/// four-wide read from any box onwards stays in bounds (the sweep masks
+/// them out), and [`SPARE_ENTRIES`] more when filled, into which an added
+/// body is written ([`SweepLanes::append`]).
 #[derive(Clone, Debug, Default)]
 struct SweepLanes {
     start: Vec<f32>,
@@ -222,6 +245,8 @@ struct SweepLanes {
     slot: Vec<u32>,
     /// First entry of each strip, and one past the last padding.
     begin: Vec<usize>,
+    /// One past the last box of each strip.
+    end_of: Vec<usize>,
     /// Per slot: where its box is in the lanes (meaningful for the moving
     /// slots, each written by every fill). Twelve bytes a slot, since a
     /// world of a million fixed bodies has as many slots.
@@ -244,6 +269,13 @@ const NOT_IN_LANES: LanePlace = LanePlace { entries: [0; 2], first: u8::MAX, las
 
 /// Candidates tested at once.
 const LANES: usize = 4;
+
+/// Padding entries each strip keeps, beyond [`LANES`], for bodies added
+/// between two fills of the lanes: large-world adds a sphere every fifth
+/// step, and filling the lanes again for each (a pass over every moving
+/// body, some 18 k instructions at a hundred) was a tenth of its broad
+/// phase.
+const SPARE_ENTRIES: usize = 4;
 
 impl SweepLanes {
     /// Sizes every lane for `len` entries (keeping stale values, which the
@@ -305,7 +337,39 @@ impl SweepLanes {
 
     /// The entries of strip `k`, without its padding.
     fn strip(&self, k: usize) -> std::ops::Range<usize> {
-        self.begin[k]..self.begin[k + 1] - LANES
+        self.begin[k]..self.end_of[k]
+    }
+
+    /// Writes the box `b` of an added body `slot`, which has no entries,
+    /// after the last box of each strip it reaches (out of the sweep
+    /// order, which only the sweep of [`BroadPhase::sweep_all`] needs, and
+    /// which fills the lanes first), if it reaches at most two strips and
+    /// each has a spare padding entry left. Returns whether it did.
+    fn append(
+        &mut self,
+        slot: u32,
+        b: &Aabb,
+        axes: (usize, usize, usize),
+        strips: &Strips,
+        awake: bool,
+    ) -> bool {
+        let range = strips.range(b.min[axes.1], b.max[axes.1]);
+        let (first, last) = (*range.start(), *range.end());
+        let fits = |k: usize| self.end_of[k] + LANES < self.begin[k + 1];
+        if last > first + 1 || self.begin.len() != strips.count + 1 || !range.clone().all(fits) {
+            return false;
+        }
+        let Some(place) = self.places.get_mut(slot as usize) else {
+            return false;
+        };
+        *place = LanePlace { entries: [0; 2], first: first as u8, last: last as u8 };
+        for k in range {
+            let e = self.end_of[k];
+            self.places[slot as usize].entries[k - first] = e as u32;
+            self.whole().write(e, b, axes, awake, slot);
+            self.end_of[k] += 1;
+        }
+        true
     }
 }
 
@@ -490,11 +554,15 @@ fn kept_lanes<R: PairRule>(bits: u32, a: u32, others: &[u32], rule: &R) -> u32 {
 
 impl BroadPhase {
     /// Adds a moving (dynamic or kinematic) body slot with the given tight
-    /// box.
+    /// box. It is tested as a moved body is: a step that adds one body
+    /// among many (large-world drops a sphere every fifth step among a
+    /// hundred) is an incremental one, not a full sweep. It is appended to
+    /// `sorted`, whose order the next full sweep repairs.
     pub fn insert(&mut self, slot: u32, tight: Aabb, margin: f32) {
         self.set_fat(slot, tight.expanded(margin));
         self.sorted.push(slot);
-        self.structure_changed = true;
+        self.moved.push(slot);
+        self.added.push(slot);
     }
 
     /// Makes room for `additional` more body slots' boxes, fixed ones
@@ -598,7 +666,8 @@ impl BroadPhase {
                 return;
             }
         }
-        let few = (self.moved.len() as f32) <= INCREMENTAL_MAX_FRACTION * self.sorted.len() as f32;
+        let few = self.moved.len() <= INCREMENTAL_MAX_MOVED
+            || (self.moved.len() as f32) <= INCREMENTAL_MAX_FRACTION * self.sorted.len() as f32;
         if full || !few {
             self.sweep_all(active, rule, workers);
         } else if !self.moved.is_empty() {
@@ -617,6 +686,7 @@ impl BroadPhase {
             }
         }
         self.moved.clear();
+        self.added.clear();
         self.structure_changed = false;
         // Only the moving bodies' flags are compared, so only theirs are
         // kept (a slot that becomes a moving body again is a structure
@@ -707,6 +777,11 @@ impl BroadPhase {
     /// them; then the strips are written apart, on the `workers`, each
     /// into its own run of the lanes.
     fn fill_lanes(&mut self, active: &[bool], workers: &Workers) {
+        self.added.clear();
+        #[cfg(test)]
+        {
+            self.fills += 1;
+        }
         let (fat, sorted, strips) = (&self.fat, &self.sorted, &self.strips);
         let axis = self.axis;
         let axes = (axis, strips.u, 3 - axis - strips.u);
@@ -740,9 +815,11 @@ impl BroadPhase {
         sw.begin.clear();
         sw.begin.push(0);
         for list in &listed[..strips.count] {
-            let end = sw.begin[sw.begin.len() - 1] + list.len() + LANES;
+            let end = sw.begin[sw.begin.len() - 1] + list.len() + SPARE_ENTRIES + LANES;
             sw.begin.push(end);
         }
+        sw.end_of.clear();
+        sw.end_of.extend(sw.begin.iter().zip(&listed[..strips.count]).map(|(b, l)| b + l.len()));
         debug_assert!(sw.begin[strips.count] <= u32::MAX as usize, "lane entries fit a u32");
         for &s in sorted {
             let place = &mut sw.places[s as usize];
@@ -774,13 +851,25 @@ impl BroadPhase {
         // in place, unless one changed strips (then copy all again).
         let axes = (self.axis, self.strips.u, 3 - self.axis - self.strips.u);
         let (fat, sw, strips) = (&self.fat, &mut self.swept, &self.strips);
-        let in_place = self
-            .moved
+        // An added body has no entries (its slot's place may be a removed
+        // body's): it is appended to its strips first.
+        let appended = self
+            .added
             .iter()
-            .all(|&m| sw.refit(m, &fat[m as usize], axes, strips, active[m as usize]));
+            .all(|&m| sw.append(m, &fat[m as usize], axes, strips, active[m as usize]));
+        let in_place = appended
+            && self
+                .moved
+                .iter()
+                .all(|&m| sw.refit(m, &fat[m as usize], axes, strips, active[m as usize]));
         if !in_place {
+            // The strips are cut again for the boxes as they are now, as
+            // a full sweep would: with bodies added without one, they
+            // were cut for fewer.
+            self.choose_axis();
             self.fill_lanes(active, workers);
         }
+        let axes = (self.axis, self.strips.u, 3 - self.axis - self.strips.u);
         resize_per_slot(&mut self.is_moved, self.fat.len(), self.fat.capacity(), false);
         for &m in &self.moved {
             self.is_moved[m as usize] = true;
@@ -823,6 +912,10 @@ impl BroadPhase {
 
     /// Sorts and sweeps the whole list, strip by strip.
     fn sweep_all<R: PairRule>(&mut self, active: &[bool], rule: &R, workers: &Workers) {
+        #[cfg(test)]
+        {
+            self.full_sweeps += 1;
+        }
         self.choose_axis();
         let axis = self.axis;
         let fat = &self.fat;
@@ -1325,6 +1418,88 @@ mod tests {
         // the query says so instead of answering.
         bp.update(3, &Aabb::new(Point3::new(20.0, 0.0, 0.0), Point3::new(21.0, 1.0, 1.0)), 0.05);
         assert!(!bp.for_each_overlap(&bp.fat[3], |_| {}));
+    }
+
+    /// Regression (large-world drops a sphere every fifth step among a
+    /// hundred): each added moving body made the next step a full sweep
+    /// (sort, every strip swept, every pair sorted), some 30 k
+    /// instructions for one body. Now a step that adds a few bodies,
+    /// into new slots or slots of bodies removed earlier, is an
+    /// incremental one, most of them appending the bodies to the lanes'
+    /// spare entries without filling the lanes again, and its pairs are
+    /// still the brute-force pairs.
+    #[test]
+    fn adding_a_few_moving_bodies_is_no_full_sweep() {
+        let mut rng = Xorshift(0x9e37_79b9);
+        let count = 200;
+        let random_box = |rng: &mut Xorshift| {
+            let c = Point3::new(20.0 * rng.unit(), 2.0 * rng.unit(), 20.0 * rng.unit());
+            let h = 0.3 + 0.7 * rng.unit();
+            Aabb::new(c - Vector3::repeat(h), c + Vector3::repeat(h))
+        };
+        let mut bp = BroadPhase::default();
+        let mut live = vec![false; count];
+        let mut active = vec![false; count];
+        for slot in 0..100 {
+            bp.insert(slot as u32, random_box(&mut rng), 0.05);
+            (live[slot], active[slot]) = (true, slot % 3 != 0);
+        }
+        bp.find_pairs(&active, &Workers::default());
+        let (mut add_only_steps, mut steps_without_fill) = (0, 0);
+        let mut next_new = 100;
+        for step in 0..60 {
+            let (sweeps_before, fills_before) = (bp.full_sweeps, bp.fills);
+            let adds_only = step % 6 != 5;
+            if adds_only {
+                // One or two bodies added: in a new slot, or back in a slot
+                // removed earlier (its old place in the lanes is stale).
+                for _ in 0..1 + step % 2 {
+                    let slot = match (0..next_new).find(|&s| !live[s]) {
+                        Some(free) if step % 3 == 0 => free,
+                        _ => {
+                            next_new += 1;
+                            next_new - 1
+                        }
+                    };
+                    bp.insert(slot as u32, random_box(&mut rng), 0.05);
+                    (live[slot], active[slot]) = (true, step % 4 != 0);
+                }
+                // A few boxes move too, up, out of their fat boxes (and
+                // so within their strips).
+                for _ in 0..2 {
+                    let slot = (rng.unit() * next_new as f32) as usize % next_new;
+                    if live[slot] {
+                        let rise = Vector3::new(0.0, 0.1 + rng.unit(), 0.0);
+                        let b = bp.fat[slot];
+                        bp.update(slot as u32, &Aabb::new(b.min + rise, b.max + rise), 0.05);
+                    }
+                }
+            } else {
+                // A body removed: a full sweep.
+                let slot = (rng.unit() * next_new as f32) as usize % next_new;
+                if live[slot] {
+                    bp.remove(slot as u32);
+                    (live[slot], active[slot]) = (false, false);
+                }
+            }
+            bp.find_pairs(&active, &Workers::default());
+            assert_eq!(bp.pairs, brute_force_live(&bp.fat, &active, &live), "step {step}");
+            if adds_only {
+                assert_eq!(bp.full_sweeps, sweeps_before, "step {step}: adding swept all");
+                add_only_steps += 1;
+                steps_without_fill += usize::from(bp.fills == fills_before);
+            }
+            let mut found = Vec::new();
+            let query = random_box(&mut rng);
+            assert!(bp.for_each_overlap(&query, |slot| found.push(slot)), "step {step}");
+            found.sort_unstable();
+            let expected: Vec<u32> = (0..count as u32)
+                .filter(|&s| live[s as usize] && bp.fat[s as usize].overlaps(&query))
+                .collect();
+            assert_eq!(found, expected, "step {step}");
+        }
+        assert_eq!(add_only_steps, 50);
+        assert!(steps_without_fill > 10, "only {steps_without_fill} adding steps kept the lanes");
     }
 
     /// A grid of fixed tiles (kept in the fixed bodies' structure) under

@@ -308,12 +308,12 @@ impl PairCache {
         pair_material(bodies, &self.shape_pairs, index, &self.pairs[index])
     }
 
-    /// What the live blocks must have been found for to be current.
+    /// What the live runs must have been found for to be current.
     pub fn live_stamp(&self, bodies: &Bodies) -> LiveStamp {
         (self.layout_epoch, bodies.active_epoch, self.pairs.len())
     }
 
-    /// Brings the live blocks up to date with the pairs and the awake
+    /// Brings the live runs up to date with the pairs and the awake
     /// bodies (see [`LivePairs`]).
     pub fn refresh_live(&mut self, bodies: &Bodies) {
         let stamp = self.live_stamp(bodies);
@@ -321,7 +321,7 @@ impl PairCache {
     }
 
     /// The stretches of the pairs in `range` that hold a pair with an
-    /// awake body, in order (all of `range` if the live blocks are stale).
+    /// awake body, in order (all of `range` if the live runs are stale).
     pub fn live_ranges(&self, bodies: &Bodies, range: Range<usize>) -> LiveRanges<'_> {
         self.live.ranges(self.live_stamp(bodies), range)
     }
@@ -400,7 +400,7 @@ impl PairCache {
     /// report them) are kept as they are; the others are dropped and their
     /// slots freed.
     ///
-    /// `stamp` is [`Self::live_stamp`] now: with the live blocks current,
+    /// `stamp` is [`Self::live_stamp`] now: with the live runs current,
     /// a merge that changes nothing looks only at the pairs with an awake
     /// body. That needs `keep_stale` to hold for every cached pair with no
     /// awake body, as it does for the world's (both bodies alive: a removed
@@ -419,23 +419,6 @@ impl PairCache {
             return;
         }
         self.layout_epoch += 1;
-        let slab = &mut self.slab;
-        if pairs_all_cached(pairs, &self.pairs) {
-            // The usual step: no new pair, so the result is the list less the
-            // pairs neither reported nor kept, filtered in place.
-            let mut next_pair = pairs.iter().peekable();
-            self.pairs.retain_mut(|c| {
-                let keep = next_pair.next_if(|&&p| p == c.key()).is_some() || keep_stale(c);
-                if !keep {
-                    if c.touching() {
-                        ended.push((c.body_a, c.body_b, ShapePair::default()));
-                    }
-                    slab.release(&mut c.manifold);
-                }
-                keep
-            });
-            return;
-        }
         // In place, without a second list (on falling-boxes 64,000 the
         // second list held as much as the first, a fifth of the world's
         // peak memory): first the pairs neither reported nor kept are
@@ -443,22 +426,44 @@ impl PairCache {
         // the back, where the list has grown to its final length. Writing
         // from the back never overtakes the reading, as the pairs still to
         // be read are fewer than the places left.
+        //
+        // Only the live stretches can hold a pair to drop or one reported
+        // (every reported pair has an awake body, and `keep_stale` holds
+        // for every pair with none): the stretches between are kept whole,
+        // moved down as one block past the pairs dropped before them. The
+        // dropped pairs are met in pair order, as a walk over every pair
+        // meets them, so their slots are freed in the same order.
+        let PairCache { pairs: cached, slab, live, .. } = self;
         let mut next_pair = pairs.iter().peekable();
-        let mut matched = 0;
-        self.pairs.retain_mut(|c| {
-            let key = c.key();
-            while next_pair.next_if(|&&p| p < key).is_some() {}
-            let reported = next_pair.next_if(|&&p| p == key).is_some();
-            matched += usize::from(reported);
-            let keep = reported || keep_stale(c);
-            if !keep {
-                if c.touching() {
-                    ended.push((c.body_a, c.body_b, ShapePair::default()));
-                }
-                slab.release(&mut c.manifold);
+        let (mut matched, mut read, mut write) = (0, 0, 0);
+        let len = cached.len();
+        for stretch in live.ranges(stamp, 0..len) {
+            if write != read {
+                cached.copy_within(read..stretch.start, write);
             }
-            keep
-        });
+            write += stretch.start - read;
+            for k in stretch.clone() {
+                let c = &mut cached[k];
+                let key = c.key();
+                while next_pair.next_if(|&&p| p < key).is_some() {}
+                let reported = next_pair.next_if(|&&p| p == key).is_some();
+                matched += usize::from(reported);
+                if reported || keep_stale(c) {
+                    cached[write] = cached[k];
+                    write += 1;
+                } else {
+                    if c.touching() {
+                        ended.push((c.body_a, c.body_b, ShapePair::default()));
+                    }
+                    slab.release(&mut c.manifold);
+                }
+            }
+            read = stretch.end;
+        }
+        if write != read {
+            cached.copy_within(read..len, write);
+        }
+        cached.truncate(write + (len - read));
         let kept = self.pairs.len();
         let total = kept + (pairs.len() - matched);
         self.pairs.resize(total, CachedPair::default());
@@ -490,7 +495,7 @@ impl PairCache {
     /// Whether merging `pairs` would change nothing: each is cached, and
     /// each cached pair not among them is one `keep_stale` keeps. Only the
     /// live stretches are looked at (every pair if `stamp` is not current):
-    /// a reported pair that is not found there, cached in a skipped block
+    /// a reported pair that is not found there, cached in a skipped stretch
     /// or not at all, answers no, and the full merge decides.
     fn holds_exactly(
         &self,
@@ -655,21 +660,11 @@ pub(crate) fn pair_material(
     }
 }
 
-/// Whether every pair of the sorted `pairs` is already in the sorted `old`
-/// (a linear walk over both).
-fn pairs_all_cached(pairs: &[(u32, u32)], old: &[CachedPair]) -> bool {
-    let mut keys = old.iter().map(CachedPair::key).peekable();
-    pairs.iter().all(|&pair| {
-        while keys.next_if(|&k| k < pair).is_some() {}
-        keys.next_if(|&k| k == pair).is_some()
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A stamp no live blocks were found for: merges look at every pair.
+    /// A stamp no live runs were found for: merges look at every pair.
     const STALE: LiveStamp = (u64::MAX, u64::MAX, usize::MAX);
 
     /// The packed keys `merge_shapes` compares sort exactly as the key
@@ -757,14 +752,14 @@ mod tests {
         cache
     }
 
-    /// A merge given current live blocks (which then looks only at the
+    /// A merge given current live runs (which then looks only at the
     /// pairs with an awake body when nothing changes) leaves what a merge
     /// that looks at every pair leaves, and what the brute-force oracle
     /// gives: for 60 of 600 bodies awake,
     /// reported lists that are the cached awake pairs exactly, less one,
     /// plus a new one, or plus a pair of two sleeping bodies.
     #[test]
-    fn merging_with_live_blocks_matches_merging_every_pair() {
+    fn merging_with_live_runs_matches_merging_every_pair() {
         use crate::body::BodyDesc;
         use collide::Sphere;
         let mut bodies = Bodies::default();
@@ -817,10 +812,10 @@ mod tests {
             // Against the oracle too (a pair has an awake body exactly when
             // its first body is below 60).
             let want = expected(&reported, &old, &|a| a >= 60);
-            assert_eq!(merged(true), want, "case {case}, live blocks");
+            assert_eq!(merged(true), want, "case {case}, live runs");
             assert_eq!(merged(false), want, "case {case}, every pair");
         }
-        assert!(skipped == 100, "the live blocks skipped pairs in {skipped} of 100 cases");
+        assert!(skipped == 100, "the live runs skipped pairs in {skipped} of 100 cases");
     }
 
     #[test]

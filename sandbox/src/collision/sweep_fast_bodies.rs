@@ -334,7 +334,7 @@ pub(crate) fn sweep_fast_bodies(
     times: &mut StageTimes,
 ) {
     let _timer = times.time(Stage::SweepFastBodies);
-    // The solve moved the awake bodies; the pairs' live blocks are found
+    // The solve moved the awake bodies; the pairs' live runs are found
     // for them.
     contacts.refresh_live(bodies);
     let contacts = &*contacts;

@@ -188,7 +188,7 @@ pub(crate) fn mark_reachable_pairs(
     times: &mut StageTimes,
 ) {
     let _timer = times.time(Stage::MarkReachablePairs);
-    // The narrow phase woke some bodies: the live blocks are found again
+    // The narrow phase woke some bodies: the live runs are found again
     // for the bodies awake now.
     contacts.refresh_live(bodies);
     let Bodies { records, linear_velocities, angular_velocities, reach, active, .. } = bodies;
