@@ -14,8 +14,8 @@
 //! ball is cast.
 //!
 //! The cylinder's quadratic is the ball's (`sphere`) on the ray's components
-//! off the axis: the geometric discriminant of Haines et al. and the
-//! cancellation-free root, in f32.
+//! off the axis: Lagrange's identity for the discriminant and the
+//! cancellation-free root, in f64.
 //!
 //! Written for a capsule about any axis through any centre, so that a
 //! posed capsule is cast in world axes: only its axis is rotated, not the
@@ -46,14 +46,16 @@ fn cast_capsule(
     ray: &Ray,
     max_toi: f32,
 ) -> LocalRayCast {
-    let h = half_height.abs();
-    let (m, d) = (ray.origin - centre, &ray.dir);
+    let (h, r) = (f64::from(half_height.abs()), f64::from(radius));
+    let a = axis.cast::<f64>();
+    let m = ray.origin.coords.cast::<f64>() - centre.coords.cast::<f64>();
+    let d = ray.dir.cast::<f64>();
     // Coordinates along the axis, and the parts off it.
-    let (m_axial, d_axial) = (m.dot(axis), d.dot(axis));
-    let (m_off, d_off) = (m - axis * m_axial, d - axis * d_axial);
+    let (m_axial, d_axial) = (m.dot(&a), d.dot(&a));
+    let (m_off, d_off) = (m - a * m_axial, d - a * d_axial);
     // The axial coordinate at which the ray is (or enters) in the infinite
     // cylinder; its sign picks the end ball if that is beyond the segment.
-    let axial = match enter_ball(&m_off, &d_off, radius) {
+    let axial = match enter_ball(&m_off, &d_off, r) {
         BallEntry::Inside => {
             // In the cylinder already: inside the capsule within the span.
             if m_axial.abs() <= h {
@@ -68,13 +70,14 @@ fn cast_capsule(
             let axial = m_axial + t * d_axial;
             if axial.abs() <= h {
                 // The hit point lies on the side, r from the axis.
-                return LocalRayCast::within(t, unit_offset(offset, radius, d), max_toi);
+                return LocalRayCast::within(t as f32, unit_offset(offset, r, &d), max_toi);
             }
             axial
         }
     };
     // NaN-safe: a NaN `axial` takes the end at −h, whose cast misses.
-    let end = if axial > 0.0 { centre + axis * h } else { centre - axis * h };
+    let reach = axis * half_height.abs();
+    let end = if axial > 0.0 { centre + reach } else { centre - reach };
     cast_ball(&end, radius, ray, max_toi)
 }
 
