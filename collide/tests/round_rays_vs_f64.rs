@@ -257,7 +257,7 @@ fn check_capsule(ray: &Ray, pose: &Isometry3<f32>, h: f32, r: f32, what: &str) {
 
 fn random_pose(rng: &mut Rng, reach: f64) -> Isometry3<f32> {
     let centre = rng.unit() * rng.range(0.0, reach);
-    let rot = UnitQuaternion::from_scaled_axis(rng.unit() * rng.range(0.0, 3.14));
+    let rot = UnitQuaternion::from_scaled_axis(rng.unit() * rng.range(0.0, std::f64::consts::PI));
     Isometry3::from_parts(Translation3::from(centre.cast::<f32>()), rot.cast::<f32>())
 }
 
