@@ -11,4 +11,5 @@ mod glob_import;
 mod hull;
 mod hull_hostile;
 mod query_basics;
+mod round_rays_vs_f64;
 mod support_strategies;

@@ -1,11 +1,21 @@
 //! Ray against a capsule: the capsule is the union of the finite cylinder
 //! around its core segment and the two balls at the segment's ends, and lies
 //! inside the infinite cylinder. So if the ray enters the infinite cylinder
-//! within the segment's span, that is the hit; otherwise the hit is the
-//! nearer of the two end balls (Ericson §5.3.7 uses the same decomposition).
+//! within the segment's span, that is the hit; otherwise the hit, if any, is
+//! on one end ball (Ericson §5.3.7 uses the same decomposition).
 //!
-//! The cylinder's quadratic is solved as the ball's is (`sphere`): Lagrange's
-//! identity for the discriminant, the cancellation-free root, in f64.
+//! Which ball: a ray that meets the capsule is inside the infinite cylinder
+//! from its entry on, and the capsule holds the cylinder's cross-section
+//! disc at each end of the segment (the disc lies in the end's ball). So a
+//! ray entering the cylinder beyond an end (or starting in it there) must
+//! cross that end's disc, inside that ball, before it reaches anything else
+//! of the capsule: only that ball is cast. A ray that misses the infinite
+//! cylinder, or recedes from its axis outside it, misses the capsule, and no
+//! ball is cast.
+//!
+//! The cylinder's quadratic is the ball's (`sphere`) on the ray's components
+//! off the axis: Lagrange's identity for the discriminant and the
+//! cancellation-free root, in f64.
 //!
 //! Written for a capsule about any axis through any centre, so that a
 //! posed capsule is cast in world axes: only its axis is rotated, not the
@@ -17,7 +27,7 @@
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use super::ray::{CastRay, LocalRayCast, Ray, RayCast, world_cast_unit};
-use super::sphere::{cast_ball, unit_offset};
+use super::sphere::{BallEntry, cast_ball, enter_ball, unit_offset};
 use crate::error::QueryError;
 use crate::query::input::check_shape;
 use crate::shape::Capsule;
@@ -43,47 +53,32 @@ fn cast_capsule(
     // Coordinates along the axis, and the parts off it.
     let (m_axial, d_axial) = (m.dot(&a), d.dot(&a));
     let (m_off, d_off) = (m - a * m_axial, d - a * d_axial);
-    // Inside: within r of the core segment.
-    if (m - a * m_axial.clamp(-h, h)).norm_squared() <= r * r {
-        return LocalRayCast::StartsInside;
-    }
-    // The side of the infinite cylinder of radius r about the axis,
-    // entered from outside while approaching the axis.
-    let qa = d_off.norm_squared();
-    let power = m_off.norm_squared() - r * r;
-    let b = m_off.dot(&d_off);
-    if qa > 0.0 && power > 0.0 && b < 0.0 {
-        // Lagrange's identity, as for the ball: |m⊥|²|d⊥|² − b² = |m⊥ × d⊥|².
-        let disc = qa * r * r - m_off.cross(&d_off).norm_squared();
-        if disc >= 0.0 {
-            let t = power / (disc.sqrt() - b);
-            if (m_axial + t * d_axial).abs() <= h {
+    // The axial coordinate at which the ray is (or enters) in the infinite
+    // cylinder; its sign picks the end ball if that is beyond the segment.
+    let axial = match enter_ball(&m_off, &d_off, r) {
+        BallEntry::Inside => {
+            // In the cylinder already: inside the capsule within the span.
+            if m_axial.abs() <= h {
+                return LocalRayCast::StartsInside;
+            }
+            m_axial
+        }
+        // Off the axis, receding or passing by (or parallel to the axis
+        // outside the cylinder: `d_off` is zero and `b` is not negative).
+        BallEntry::Miss => return LocalRayCast::Miss,
+        BallEntry::Enter { t, offset } => {
+            let axial = m_axial + t * d_axial;
+            if axial.abs() <= h {
                 // The hit point lies on the side, r from the axis.
-                return LocalRayCast::within(
-                    t as f32,
-                    unit_offset(m_off + d_off * t, r, &d),
-                    max_toi,
-                );
+                return LocalRayCast::within(t as f32, unit_offset(offset, r, &d), max_toi);
             }
+            axial
         }
-    }
-    // The end balls; the origin is outside both (it is outside the
-    // capsule), so each answers a hit or a miss.
+    };
+    // NaN-safe: a NaN `axial` takes the end at −h, whose cast misses.
     let reach = axis * half_height.abs();
-    let ends = [centre - reach, centre + reach];
-    let mut best = LocalRayCast::Miss;
-    for end in &ends {
-        if let hit @ LocalRayCast::Hit { toi, .. } = cast_ball(end, radius, ray, max_toi) {
-            let nearer = match best {
-                LocalRayCast::Hit { toi: best_toi, .. } => toi < best_toi,
-                _ => true,
-            };
-            if nearer {
-                best = hit;
-            }
-        }
-    }
-    best
+    let end = if axial > 0.0 { centre + reach } else { centre - reach };
+    cast_ball(&end, radius, ray, max_toi)
 }
 
 impl CastRay for Capsule {
