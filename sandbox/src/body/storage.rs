@@ -199,7 +199,7 @@ pub(crate) struct Bodies {
     pub kinematic_count: usize,
     /// Counts the changes to `active`: every place that sets or clears an
     /// entry bumps it, so a summary of the active set (the pair cache's
-    /// live blocks) knows when it is out of date.
+    /// live runs) knows when it is out of date.
     pub active_epoch: u64,
     /// The body pairs joints keep from colliding (see
     /// [`crate::joint::joined_pairs`]).

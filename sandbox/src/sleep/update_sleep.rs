@@ -82,7 +82,7 @@ pub(crate) fn update_sleep(
     times: &mut StageTimes,
 ) {
     let _timer = times.time(Stage::UpdateSleep);
-    // Bodies were removed since the pairs' live blocks were last found.
+    // Bodies were removed since the pairs' live runs were last found.
     contacts.refresh_live(bodies);
     let contacts = &*contacts;
     let threshold_sq = settings.sleep_velocity * settings.sleep_velocity;
