@@ -1330,6 +1330,14 @@ mod tests {
         }
     }
 
+    /// A cube centred uniformly in `[0, span)` with a half-width uniform in
+    /// `[h_min, h_min + h_range)` (the centre's coordinates drawn first).
+    fn random_cube(rng: &mut Xorshift, span: Vector3<f32>, h_min: f32, h_range: f32) -> Aabb {
+        let c = Point3::new(span.x * rng.unit(), span.y * rng.unit(), span.z * rng.unit());
+        let h = h_min + h_range * rng.unit();
+        Aabb::new(c - Vector3::repeat(h), c + Vector3::repeat(h))
+    }
+
     /// Steps where no box moves, a few move (the incremental path), many
     /// move (the full sweep), bodies wake and sleep, and bodies come and go:
     /// after every step the pairs must be the brute-force pairs, and box
@@ -1338,11 +1346,8 @@ mod tests {
     fn kept_and_incremental_pairs_match_brute_force() {
         let mut rng = Xorshift(0x1234_5678);
         let count = 160;
-        let random_box = |rng: &mut Xorshift| {
-            let c = Point3::new(8.0 * rng.unit(), 8.0 * rng.unit(), 4.0 * rng.unit());
-            let h = 0.2 + 0.8 * rng.unit();
-            Aabb::new(c - Vector3::repeat(h), c + Vector3::repeat(h))
-        };
+        let random_box =
+            |rng: &mut Xorshift| random_cube(rng, Vector3::new(8.0, 8.0, 4.0), 0.2, 0.8);
         let mut bp = BroadPhase::default();
         let mut live = vec![true; count];
         let mut active = vec![false; count];
@@ -1432,11 +1437,8 @@ mod tests {
     fn adding_a_few_moving_bodies_is_no_full_sweep() {
         let mut rng = Xorshift(0x9e37_79b9);
         let count = 200;
-        let random_box = |rng: &mut Xorshift| {
-            let c = Point3::new(20.0 * rng.unit(), 2.0 * rng.unit(), 20.0 * rng.unit());
-            let h = 0.3 + 0.7 * rng.unit();
-            Aabb::new(c - Vector3::repeat(h), c + Vector3::repeat(h))
-        };
+        let random_box =
+            |rng: &mut Xorshift| random_cube(rng, Vector3::new(20.0, 2.0, 20.0), 0.3, 0.7);
         let mut bp = BroadPhase::default();
         let mut live = vec![false; count];
         let mut active = vec![false; count];
