@@ -261,6 +261,11 @@ fn random_pose(rng: &mut Rng, reach: f64) -> Isometry3<f32> {
     Isometry3::from_parts(Translation3::from(centre.cast::<f32>()), rot.cast::<f32>())
 }
 
+/// A posed capsule's centre and axis direction (its local y), in f64.
+fn centre_and_axis(pose: &Isometry3<f32>) -> (Vector3<f64>, Vector3<f64>) {
+    (pose.translation.vector.cast::<f64>(), (pose.rotation * Vector3::y()).cast::<f64>())
+}
+
 #[test]
 fn sphere_rays_from_far_origins() {
     let mut rng = Rng(0x5EED_0001);
@@ -345,8 +350,7 @@ fn capsule_rays_from_far_origins() {
             for i in 0..300 {
                 let pose = random_pose(&mut rng, 10.0 * r);
                 let h = (r * [0.5, 2.0][i % 2]) as f32;
-                let c = pose.translation.vector.cast::<f64>();
-                let a = (pose.rotation * Vector3::y()).cast::<f64>();
+                let (c, a) = centre_and_axis(&pose);
                 let from = c + rng.unit() * far * r;
                 // A point of the core (or beyond its ends, to reach the
                 // balls' far sides and to miss), pushed off it.
@@ -366,8 +370,7 @@ fn capsule_rays_tangent_within_a_few_ulps() {
         for i in 0..300 {
             let pose = random_pose(&mut rng, 10.0 * r);
             let h = r as f32;
-            let c = pose.translation.vector.cast::<f64>();
-            let a = (pose.rotation * Vector3::y()).cast::<f64>();
+            let (c, a) = centre_and_axis(&pose);
             let ulps = f64::from(i as u32 % 17) - 8.0;
             let lateral = r * (1.0 + ulps * EPS);
             let (from, dir) = if i % 2 == 0 {
@@ -395,8 +398,7 @@ fn capsule_rays_starting_on_or_near_the_surface() {
         for i in 0..300 {
             let pose = random_pose(&mut rng, 10.0 * r);
             let h = r as f32;
-            let c = pose.translation.vector.cast::<f64>();
-            let a = (pose.rotation * Vector3::y()).cast::<f64>();
+            let (c, a) = centre_and_axis(&pose);
             let gap = match i % 3 {
                 0 => 0.0,
                 1 => rng.range(1e-6, 1e-2),

@@ -206,16 +206,18 @@ fn reduce(
     // A pair in motion keeps the corners of all: within a step of impacts
     // its velocities change far from those at the step's start, and a
     // point that did not bear then may bear before the step ends.
-    let settling =
-        points.iter().all(|p| motion.closing(&p.point, normal).abs() <= SETTLING_CLOSING);
+    // Each point's closing, found once for both tests.
+    let mut closings = ArrayVec::<f32, MAX_GATHERED>::new();
+    closings.extend(points.iter().take(MAX_GATHERED).map(|p| motion.closing(&p.point, normal)));
+    let settling = closings.iter().all(|c| c.abs() <= SETTLING_CLOSING);
     if !settling {
         corners(points, normal, out);
         return;
     }
     let mut bearing = ArrayVec::<ContactPoint, MAX_GATHERED>::new();
     let mut rest = ArrayVec::<ContactPoint, MAX_GATHERED>::new();
-    for p in points {
-        if bears(p, normal, motion) { bearing.push(*p) } else { rest.push(*p) }
+    for (p, &closing) in points.iter().zip(&closings) {
+        if bears(p, closing) { bearing.push(*p) } else { rest.push(*p) }
     }
     if bearing.is_empty() {
         corners(points, normal, out);
@@ -230,17 +232,17 @@ fn reduce(
 }
 
 /// Whether `p` can bear load within this step: it touches (within the
-/// linear slop), or the bodies' `motion` closes the gap at it within
-/// [`CLOSING_MARGIN`] times the step's closing. A point that does
+/// linear slop), or the bodies' motion, which closes the gap at it by
+/// `closing` over the step ([`StepMotion::closing`]), closes it within
+/// [`CLOSING_MARGIN`] times that. A point that does
 /// neither gets no impulse from the solver this step (a speculative
 /// point pushes only once it closes), so it is the first to drop: the
 /// corners of the whole area, far speculative points among them, would
 /// otherwise crowd out the touching points a resting body stands on
 /// (trees rocked on their far speculative corners and never slept).
 /// Written so that a NaN closing counts as none.
-fn bears(p: &ContactPoint, normal: &Vector3<f32>, motion: &StepMotion) -> bool {
-    let closing = motion.closing(&p.point, normal).max(0.0);
-    p.separation <= LINEAR_SLOP + CLOSING_MARGIN * closing
+fn bears(p: &ContactPoint, closing: f32) -> bool {
+    p.separation <= LINEAR_SLOP + CLOSING_MARGIN * closing.max(0.0)
 }
 
 /// Adds to `out` points of `candidates` until it holds
