@@ -27,9 +27,12 @@ use rayon::prelude::*;
 
 use crate::chained_stages::run_chained;
 
-/// Awake bodies below which a step runs on the calling thread alone even
-/// with a pool: handing chunks to another thread costs microseconds (far
-/// more when the machine is busy), more than a small scene's stages take.
+/// Shapes of awake bodies below which a step runs on the calling thread
+/// alone even with a pool: handing chunks to another thread costs
+/// microseconds (far more when the machine is busy), more than a small
+/// scene's stages take. Counted in shapes, not bodies: a body of several
+/// shapes has a pair and a manifold per shape, so its collision work is
+/// that of as many bodies (a `trees` tree has 22 prisms).
 pub(crate) const MIN_AWAKE_TO_SPLIT: usize = 1000;
 
 /// The slots of the increasing list `slots` that fall in `run`: one
@@ -78,11 +81,11 @@ impl Workers {
         self.pool().map_or(1, rayon::ThreadPool::current_num_threads)
     }
 
-    /// Decides, for a step with `awake` awake bodies, whether the stages
-    /// use the pool ([`MIN_AWAKE_TO_SPLIT`]). Either way the results are
-    /// the same.
-    pub fn split_for(&mut self, awake: usize) {
-        self.split = awake >= MIN_AWAKE_TO_SPLIT;
+    /// Decides, for a step whose awake bodies have `awake_shapes` shapes,
+    /// whether the stages use the pool ([`MIN_AWAKE_TO_SPLIT`]). Either way
+    /// the results are the same.
+    pub fn split_for(&mut self, awake_shapes: usize) {
+        self.split = awake_shapes >= MIN_AWAKE_TO_SPLIT;
     }
 
     /// Whether this step's stages hand work to the pool.

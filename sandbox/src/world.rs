@@ -801,9 +801,16 @@ impl World {
         }
         self.workers.ensure_threads(self.settings.threads);
         // Only movers are ever active.
-        let active = &self.bodies.active;
-        let awake = self.bodies.movers.iter().filter(|&&i| active[i as usize]).count();
-        self.workers.split_for(awake);
+        let (active, ranges) = (&self.bodies.active, &self.bodies.shape_ranges);
+        let (mut awake, mut awake_shapes) = (0, 0);
+        for &i in self.bodies.movers.iter().filter(|&&i| active[i as usize]) {
+            awake += 1;
+            awake_shapes += ranges[i as usize].count as usize;
+        }
+        // The work of the collision stages grows with the shapes, not the
+        // bodies: `trees`' 50 awake trees are 1,100 prisms against the
+        // mesh, 10 ms a step of contacts that ran on one thread alone.
+        self.workers.split_for(awake_shapes);
         // The stages run on a thread of the pool, so that handing work to
         // the other threads never puts the caller to sleep (see
         // `Workers::install`).
