@@ -885,11 +885,19 @@ fn prefetch_ahead<const BYTES: usize>(
         prefetch_ptr((c as *const ConstraintBatch).cast::<[u8; BYTES]>());
     }
     if let Some(c) = batches.get(index + 1) {
-        for &body in c.body_a.iter().chain(&c.body_b) {
-            if let Some(body) = bodies.get(body) {
-                prefetch(body);
-            }
-        }
+        prefetch_bodies(c, bodies);
+    }
+}
+
+/// Asks for the eight bodies of batch `c` (see [`BodyWindow::prefetch`]),
+/// lane by lane: a fixed count, so the loop unrolls to a few instructions
+/// a body (the bounds-tested walk over `body_a` chained to `body_b` it
+/// replaces stayed a loop, about 16 instructions a body).
+#[inline(always)]
+fn prefetch_bodies(c: &ConstraintBatch, bodies: &BodyWindow<'_>) {
+    for lane in 0..LANES {
+        bodies.prefetch(c.body_a[lane]);
+        bodies.prefetch(c.body_b[lane]);
     }
 }
 
@@ -927,11 +935,7 @@ fn prefetch_warm_start(batches: &[ConstraintBatch], index: usize, bodies: &BodyW
         prefetch(c);
     }
     if let Some(c) = batches.get(index + 1).filter(|c| loaded(c)) {
-        for &body in c.body_a.iter().chain(&c.body_b) {
-            if let Some(body) = bodies.get(body) {
-                prefetch(body);
-            }
-        }
+        prefetch_bodies(c, bodies);
     }
 }
 
