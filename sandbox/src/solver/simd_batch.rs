@@ -198,7 +198,7 @@ pub(crate) struct ConstraintBatch {
     /// The accumulated impulses, on the two cache lines after the first:
     /// the warm start reads them (with the first line) to skip a batch that
     /// holds none, and asks for the rest of a batch only when it holds one
-    /// (see [`prefetch_warm_start`]).
+    /// (see [`LoadedAhead`]).
     pub(super) normal_impulse: [W; MAX_MANIFOLD_POINTS],
     pub(super) tangent_impulse: [W; 2],
     pub(super) twist_impulse: W,
@@ -885,11 +885,19 @@ fn prefetch_ahead<const BYTES: usize>(
         prefetch_ptr((c as *const ConstraintBatch).cast::<[u8; BYTES]>());
     }
     if let Some(c) = batches.get(index + 1) {
-        for &body in c.body_a.iter().chain(&c.body_b) {
-            if let Some(body) = bodies.get(body) {
-                prefetch(body);
-            }
-        }
+        prefetch_bodies(c, bodies);
+    }
+}
+
+/// Asks for the eight bodies of batch `c` (see [`BodyWindow::prefetch`]),
+/// lane by lane: a fixed count, so the loop unrolls to a few instructions
+/// a body (the bounds-tested walk over `body_a` chained to `body_b` it
+/// replaces stayed a loop, about 16 instructions a body).
+#[inline(always)]
+fn prefetch_bodies(c: &ConstraintBatch, bodies: &BodyWindow<'_>) {
+    for lane in 0..LANES {
+        bodies.prefetch(c.body_a[lane]);
+        bodies.prefetch(c.body_b[lane]);
     }
 }
 
@@ -911,36 +919,75 @@ const IMPULSES_END: usize = {
 };
 const _: () = assert!(IMPULSES_END <= 3 * 64, "the impulses sit on a batch's first three lines");
 
-/// The warm start's prefetch (see [`prefetch_ahead`]): half its batches,
-/// in falling-boxes 16,000, hold no impulse and are skipped after reading
-/// their first three lines, so it asks for those lines of batch
-/// `index + 2 PREFETCH_AHEAD`, for the whole of batch `index +
-/// PREFETCH_AHEAD` only if it holds an impulse (its first lines asked for
-/// earlier), and for the bodies of the batch after `index` only if it does.
+/// Whether batch `c` holds an impulse ([`ConstraintBatch::is_loaded`] at
+/// its point count).
 #[inline(always)]
-fn prefetch_warm_start(batches: &[ConstraintBatch], index: usize, bodies: &BodyWindow<'_>) {
-    let loaded = |c: &ConstraintBatch| by_point_count!(c.point_count, N => c.is_loaded::<N>());
-    if let Some(c) = batches.get(index + 2 * PREFETCH_AHEAD) {
-        prefetch_ptr((c as *const ConstraintBatch).cast::<[u8; IMPULSES_END]>());
+fn holds_impulse(c: &ConstraintBatch) -> bool {
+    by_point_count!(c.point_count, N => c.is_loaded::<N>())
+}
+
+/// Whether each batch holds an impulse, found once per batch as a
+/// prefetching warm start (see [`SolverParams::prefetch`]) walks them in
+/// order, a few batches ahead: the warm start of batch `i` needs it, and
+/// so does its prefetch for batches `i + 1` and `i + PREFETCH_AHEAD`.
+/// Asked anew by each of those, it was found three times a batch. No pass
+/// of the warm start changes a batch's impulses, so an answer found ahead
+/// stays true. (Without prefetching each batch is asked once, as it is
+/// warm started.)
+///
+/// The prefetch (see [`prefetch_ahead`]): half the batches of
+/// falling-boxes 16,000 hold no impulse and are skipped after reading
+/// their first three lines, so it asks for those lines of the batch
+/// `2 PREFETCH_AHEAD + 1` ahead (read when it enters the window, two
+/// batches later), for the whole of the batch `PREFETCH_AHEAD` ahead only
+/// if it holds an impulse, and for the bodies of the next batch only if
+/// it does.
+struct LoadedAhead {
+    /// Whether batches `next`, `next + 1`, …, `next + PREFETCH_AHEAD` hold
+    /// an impulse (false past the last batch).
+    flags: [bool; PREFETCH_AHEAD + 1],
+    /// The batch `flags[0]` is about.
+    next: usize,
+}
+
+impl LoadedAhead {
+    /// The window over the first batches of `batches`.
+    #[inline(always)]
+    fn new(batches: &[ConstraintBatch]) -> Self {
+        let flags = std::array::from_fn(|k| batches.get(k).is_some_and(holds_impulse));
+        Self { flags, next: 0 }
     }
-    if let Some(c) = batches.get(index + PREFETCH_AHEAD).filter(|c| loaded(c)) {
-        prefetch(c);
-    }
-    if let Some(c) = batches.get(index + 1).filter(|c| loaded(c)) {
-        for &body in c.body_a.iter().chain(&c.body_b) {
-            if let Some(body) = bodies.get(body) {
-                prefetch(body);
-            }
+
+    /// Whether the next batch in order holds an impulse, after asking for
+    /// what the batches after it will read; then moves the window one
+    /// batch on.
+    #[inline(always)]
+    fn advance(&mut self, batches: &[ConstraintBatch], bodies: &BodyWindow<'_>) -> bool {
+        let index = self.next;
+        if let Some(c) = batches.get(index + 2 * PREFETCH_AHEAD + 1) {
+            prefetch_ptr((c as *const ConstraintBatch).cast::<[u8; IMPULSES_END]>());
         }
+        if let Some(c) = batches.get(index + PREFETCH_AHEAD).filter(|_| self.flags[PREFETCH_AHEAD])
+        {
+            prefetch(c);
+        }
+        if let Some(c) = batches.get(index + 1).filter(|_| self.flags[1]) {
+            prefetch_bodies(c, bodies);
+        }
+        let loaded = self.flags[0];
+        self.flags.copy_within(1.., 0);
+        self.flags[PREFETCH_AHEAD] =
+            batches.get(index + PREFETCH_AHEAD + 1).is_some_and(holds_impulse);
+        self.next = index + 1;
+        loaded
     }
 }
 
-/// Warm start of one batch whose manifolds have at most `N` points.
+/// Warm start of one batch whose manifolds have at most `N` points and
+/// which holds an impulse (one that holds none would add zero to every
+/// velocity: see [`ConstraintBatch::is_loaded`]).
 #[inline(always)]
 fn warm_start_batch<const N: usize>(c: &ConstraintBatch, bodies: &mut BodyWindow<'_>) {
-    if !c.is_loaded::<N>() {
-        return;
-    }
     let mut ba = WideBody::gather(bodies, &c.body_a);
     let mut bb = WideBody::gather(bodies, &c.body_b);
     let axes = c.friction_axes();
@@ -1019,11 +1066,15 @@ per_simd_target! {
     /// Applies last substep's impulses again, so the solver starts near the answer.
     fn warm_start(batches: &[ConstraintBatch], bodies: BodyWindow<'_>, params: &SolverParams) {
         let mut bodies = bodies;
-        for (i, c) in batches.iter().enumerate() {
-            if params.prefetch {
-                prefetch_warm_start(batches, i, &bodies);
+        let mut ahead = params.prefetch.then(|| LoadedAhead::new(batches));
+        for c in batches {
+            let loaded = match &mut ahead {
+                Some(ahead) => ahead.advance(batches, &bodies),
+                None => holds_impulse(c),
+            };
+            if loaded {
+                by_point_count!(c.point_count, N => warm_start_batch::<N>(c, &mut bodies));
             }
-            by_point_count!(c.point_count, N => warm_start_batch::<N>(c, &mut bodies));
         }
     }
 }
@@ -1045,16 +1096,16 @@ per_simd_target! {
     ) {
         debug_assert_eq!(batches.len(), totals.len());
         let mut bodies = bodies;
-        for (i, (c, total)) in batches.iter().zip(totals.iter_mut()).enumerate() {
-            if params.prefetch {
-                prefetch_warm_start(batches, i, &bodies);
+        let mut ahead = params.prefetch.then(|| LoadedAhead::new(batches));
+        for (c, total) in batches.iter().zip(totals.iter_mut()) {
+            let loaded = match &mut ahead {
+                Some(ahead) => ahead.advance(batches, &bodies),
+                None => holds_impulse(c),
+            };
+            if loaded {
+                total.add(c);
+                by_point_count!(c.point_count, N => warm_start_batch::<N>(c, &mut bodies));
             }
-            by_point_count!(c.point_count, N => {
-                if c.is_loaded::<N>() {
-                    total.add(c);
-                }
-                warm_start_batch::<N>(c, &mut bodies)
-            });
         }
     }
 }
