@@ -87,7 +87,7 @@ pub(super) struct BoxPair<'p> {
 
 impl<'p> BoxPair<'p> {
     /// The pair `a` at `pose_a`, `b` at `pose_b`.
-    #[inline]
+    #[inline(always)]
     pub fn new(
         a: &Cuboid,
         pose_a: &'p Isometry3<f32>,

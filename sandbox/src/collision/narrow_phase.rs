@@ -15,9 +15,7 @@
 //! 4. **Recycled**: a small drift; the same points, fixed on each body, with
 //!    their separations refreshed ([`try_recycle`]).
 //! 5. **Computed**: contact determination by [`collide_moving_pair`], inheriting
-//!    the previous manifold's impulses for warm starting, and trying first
-//!    the separating axis its last computation decided on (box pairs, the
-//!    [`SatCache`] kept with the manifold).
+//!    the previous manifold's impulses for warm starting.
 //!
 //! Sleeping bodies that an awake body touches are queued for waking; the
 //! world wakes them once the loop is done. The pairs are brought up to
@@ -26,7 +24,6 @@
 //! (see [`find_contacts`]). rapier's
 //! `narrow_phase/pair_update.rs` keeps the same responsibilities together.
 
-use collide::SatCache;
 use collide::nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
 
 use crate::body::BodyKind;
@@ -478,8 +475,6 @@ fn update_pair(
         center_b: center_of(bodies, b),
         dt: bodies.reach_dt,
     });
-    // The pair's separating axis from its last computation (box pairs).
-    let mut sat = slot.as_deref().map_or_else(SatCache::default, |m| m.sat);
     let clearance = collide_moving_pair(
         shape_a,
         &shapes.world_pose(ka, pose_a),
@@ -487,7 +482,6 @@ fn update_pair(
         &shapes.world_pose(kb, pose_b),
         speculative,
         motion.as_ref(),
-        &mut sat,
         &mut computed,
     );
     // The impulses carry over from the cached manifold (as a failed
@@ -515,7 +509,6 @@ fn update_pair(
             cached.normal_in_a = normal_in_a;
             cached.computed_rotations = Some([pose_a.rotation, pose_b.rotation]);
             cached.rested_at = None;
-            cached.sat = sat;
             None
         }
         None => {
@@ -526,7 +519,6 @@ fn update_pair(
                 approach_speed,
                 computed_rotations: Some([pose_a.rotation, pose_b.rotation]),
                 rested_at: None,
-                sat,
             }))
         }
     }

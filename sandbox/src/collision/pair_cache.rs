@@ -16,7 +16,6 @@
 
 use std::ops::Range;
 
-use collide::SatCache;
 use collide::nalgebra::{Isometry3, UnitQuaternion, Vector3};
 
 use crate::body::storage::Bodies;
@@ -167,11 +166,6 @@ pub(crate) struct CachedManifold {
     /// manifold has been neither computed nor recycled while moving since
     /// (see [`RestedAt`]).
     pub rested_at: Option<RestedAt>,
-    /// The separating axis the last computation decided on (box pairs),
-    /// which the next computation tries first. Kept with the manifold: a
-    /// pair without points holds no slot, and its next computation runs
-    /// the full test.
-    pub sat: SatCache,
 }
 
 /// [`CachedPair::manifold`] of a pair with no points: it holds no slot.

@@ -1,7 +1,6 @@
 //! The narrow phase's call into collide: the contact manifold of a pair
-//! ([`collide::try_contact_manifold_sat_cached`]: box–box by SAT and
-//! clipping, first along the pair's cached separating axis, sphere pairs in
-//! closed form, every other pair by GJK/EPA and face clipping),
+//! ([`collide::try_contact_manifold`]: box–box by SAT and clipping, sphere
+//! pairs in closed form, every other pair by GJK/EPA and face clipping),
 //! turned into the solver's [`Manifold`], whose points start with no
 //! impulse. The manifold's normal always points from the first shape to
 //! the second. A pair with a mesh, heightfield or compound side goes to
@@ -9,7 +8,7 @@
 //! into one.
 
 use collide::nalgebra::Isometry3;
-use collide::{GjkCache, ManifoldOutcome, SatCache, Shape, try_contact_manifold_sat_cached};
+use collide::{ManifoldOutcome, Shape, try_contact_manifold};
 
 use crate::collision::composite_manifold::{StepMotion, collide_composite_pair};
 use crate::collision::manifold::{ContactPoint, Manifold};
@@ -27,15 +26,13 @@ pub(crate) fn collide_pair(
     speculative: f32,
     out: &mut Manifold,
 ) -> f32 {
-    collide_moving_pair(a, pose_a, b, pose_b, speculative, None, &mut SatCache::default(), out)
+    collide_moving_pair(a, pose_a, b, pose_b, speculative, None, out)
 }
 
 /// [`collide_pair`] with the bodies' `motion` over the step, if known: a
 /// composite pair's fold then keeps first the points the solver may push
 /// on this step (see [`collide_composite_pair`]). Other pairs do not
-/// read it. `sat` is the pair's separating-axis cache, kept from its last
-/// computation (box pairs only: others leave it empty).
-#[allow(clippy::too_many_arguments)]
+/// read it.
 pub(crate) fn collide_moving_pair(
     a: &Shape,
     pose_a: &Isometry3<f32>,
@@ -43,15 +40,13 @@ pub(crate) fn collide_moving_pair(
     pose_b: &Isometry3<f32>,
     speculative: f32,
     motion: Option<&StepMotion>,
-    sat: &mut SatCache,
     out: &mut Manifold,
 ) -> f32 {
     if a.is_composite() || b.is_composite() {
         return collide_composite_pair(a, pose_a, b, pose_b, speculative, motion, out);
     }
     out.clear();
-    let gjk = &mut GjkCache::default();
-    match try_contact_manifold_sat_cached(a, pose_a, b, pose_b, speculative, gjk, sat) {
+    match try_contact_manifold(a, pose_a, b, pose_b, speculative) {
         Ok(ManifoldOutcome::Within(m)) => {
             out.normal = m.normal;
             out.points
