@@ -142,8 +142,9 @@ pub use hull::support::strategy::{
 };
 pub use hull::support::warm_started::WarmStarted;
 pub use manifold::{
-    ContactManifold, MAX_MANIFOLD_POINTS, ManifoldOutcome, ManifoldPoint, contact_manifold,
-    contact_manifold_cached, try_contact_manifold, try_contact_manifold_cached,
+    ContactManifold, MAX_MANIFOLD_POINTS, ManifoldOutcome, ManifoldPoint, SatCache,
+    contact_manifold, contact_manifold_cached, contact_manifold_sat_cached, try_contact_manifold,
+    try_contact_manifold_cached, try_contact_manifold_sat_cached,
 };
 pub use mass_properties::{FALLBACK_DIRECTIONS, MassProperties};
 pub use query::{

@@ -12,4 +12,5 @@ mod hull;
 mod hull_hostile;
 mod query_basics;
 mod round_rays_vs_f64;
+mod sat_cache;
 mod support_strategies;

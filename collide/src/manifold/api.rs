@@ -1,9 +1,10 @@
-//! The public manifold queries: [`contact_manifold`] and its `try_` and
-//! `_cached` forms, which check the input and pick the routine for the pair
-//! of shape kinds.
+//! The public manifold queries: [`contact_manifold`] and its `try_`,
+//! `_cached` and `_sat_cached` forms, which check the input and pick the
+//! routine for the pair of shape kinds.
 //!
 //! Box–box runs the separating-axis test with face clipping
-//! ([`super::box_box`]), and GJK's closest points when the boxes are apart
+//! ([`super::box_box`]; with a [`SatCache`], first the cached axis,
+//! [`super::box_box_cached`]), and GJK's closest points when the boxes are apart
 //! and no clipped point is within the prediction distance; sphere–sphere and cuboid–sphere (either order) are
 //! closed forms ([`super::sphere_pairs`]); every other pair takes collide's
 //! GJK/EPA normal and clips the shapes' supporting features
@@ -12,14 +13,16 @@
 use nalgebra::Isometry3;
 
 use super::box_box::collide_cuboids;
+use super::box_box_cached::collide_cuboids_cached;
 use super::contact_manifold::ManifoldOutcome;
 use super::face_clipping::collide_convex;
+use super::sat_cache::SatCache;
 use super::sphere_pairs::{collide_cuboid_sphere, collide_sphere_cuboid, collide_spheres};
 use crate::core::Core;
 use crate::error::QueryError;
 use crate::finite::all_finite;
 use crate::query::GjkCache;
-use crate::shape::Shape;
+use crate::shape::{Cuboid, Shape};
 use crate::support_map::SupportMap;
 
 /// What the bare forms return on bad input: "separated" by a NaN bound,
@@ -149,7 +152,17 @@ pub fn try_contact_manifold_cached(
     prediction: f32,
     cache: &mut GjkCache,
 ) -> Result<ManifoldOutcome, QueryError> {
-    check_input(a, pose_a, b, pose_b, prediction)?;
+    // Two cuboids take the one-test check (the common pair of the box
+    // scenes: the general check cost them some 230 instructions a query).
+    let cuboids_valid = match (a, b) {
+        (Shape::Cuboid(ca), Shape::Cuboid(cb)) => {
+            cuboid_input_is_valid(ca, pose_a, cb, pose_b, prediction)
+        }
+        _ => false,
+    };
+    if !cuboids_valid {
+        check_input(a, pose_a, b, pose_b, prediction)?;
+    }
     Ok(match (a, b) {
         (Shape::Cuboid(ca), Shape::Cuboid(cb)) => {
             match collide_cuboids(ca, pose_a, cb, pose_b, prediction) {
@@ -174,6 +187,103 @@ pub fn try_contact_manifold_cached(
         }
         _ => return collide_convex(a, pose_a, b, pose_b, prediction, cache),
     })
+}
+
+/// [`contact_manifold_cached`] with a caller-owned [`SatCache`] as well:
+/// for two cuboids the axis the last query on the pair decided on is tried
+/// first, and the full separating-axis test runs only when that axis no
+/// longer decides the pair (the cache is then refilled). A cached
+/// "separated" is exact; a manifold rebuilt on the cached axis is exact
+/// along that axis but not proven to be along the axis the full test would
+/// pick now (see [`SatCache`] and the crate's `box_box_cached` module for
+/// what is accepted). Other pairs leave `sat` empty and answer as
+/// [`contact_manifold_cached`]. Bad input gives the same fallback as
+/// [`contact_manifold`] and empties `sat`.
+///
+/// ```
+/// use collide::{contact_manifold_sat_cached, Cuboid, GjkCache, ManifoldOutcome, SatCache, Shape};
+/// use collide::nalgebra::{Isometry3, Vector3};
+/// let cube: Shape = Cuboid::new(Vector3::repeat(0.5)).into();
+/// let (mut gjk, mut sat) = (GjkCache::default(), SatCache::default());
+/// // Apart by 0.5 along x: the cached axis proves it on the second frame.
+/// for _ in 0..2 {
+///     let pose_b = Isometry3::translation(1.5, 0.0, 0.0);
+///     let outcome = contact_manifold_sat_cached(
+///         &cube, &Isometry3::identity(), &cube, &pose_b, 0.01, &mut gjk, &mut sat,
+///     );
+///     let ManifoldOutcome::Separated { distance_bound } = outcome else { panic!("apart") };
+///     assert!((distance_bound - 0.5).abs() < 1e-5);
+/// }
+/// ```
+pub fn contact_manifold_sat_cached(
+    a: &Shape,
+    pose_a: &Isometry3<f32>,
+    b: &Shape,
+    pose_b: &Isometry3<f32>,
+    prediction: f32,
+    gjk: &mut GjkCache,
+    sat: &mut SatCache,
+) -> ManifoldOutcome {
+    try_contact_manifold_sat_cached(a, pose_a, b, pose_b, prediction, gjk, sat)
+        .unwrap_or(MANIFOLD_NOT_COMPUTED)
+}
+
+/// [`contact_manifold_sat_cached`], reporting bad input as a
+/// [`QueryError`] (see [`try_contact_manifold`]).
+///
+/// # Errors
+///
+/// As [`try_contact_manifold`].
+pub fn try_contact_manifold_sat_cached(
+    a: &Shape,
+    pose_a: &Isometry3<f32>,
+    b: &Shape,
+    pose_b: &Isometry3<f32>,
+    prediction: f32,
+    gjk: &mut GjkCache,
+    sat: &mut SatCache,
+) -> Result<ManifoldOutcome, QueryError> {
+    let (Shape::Cuboid(ca), Shape::Cuboid(cb)) = (a, b) else {
+        sat.clear();
+        return try_contact_manifold_cached(a, pose_a, b, pose_b, prediction, gjk);
+    };
+    if !cuboid_input_is_valid(ca, pose_a, cb, pose_b, prediction)
+        && let Err(error) = check_input(a, pose_a, b, pose_b, prediction)
+    {
+        sat.clear();
+        return Err(error);
+    }
+    Ok(match collide_cuboids_cached(ca, pose_a, cb, pose_b, prediction, sat) {
+        // As in `try_contact_manifold_cached`: GJK's closest points. The
+        // face found is no answer to cache.
+        ManifoldOutcome::Within(m) if m.is_empty() => {
+            sat.clear();
+            return collide_convex(a, pose_a, b, pose_b, prediction, gjk);
+        }
+        outcome => outcome,
+    })
+}
+
+/// Whether two cuboids' input passes [`check_input`]: they have only the
+/// poses, the prediction and the half extents to check (no margin), so one
+/// finiteness test over them all and two signs decide it. `false` sends
+/// the caller to [`check_input`], which names the fault.
+#[inline]
+fn cuboid_input_is_valid(
+    a: &Cuboid,
+    pose_a: &Isometry3<f32>,
+    b: &Cuboid,
+    pose_b: &Isometry3<f32>,
+    prediction: f32,
+) -> bool {
+    let (pa, pb) = (&pose_a.translation.vector, &pose_b.translation.vector);
+    let (qa, qb) = (&pose_a.rotation.coords, &pose_b.rotation.coords);
+    let (ha, hb) = (&a.half_extents, &b.half_extents);
+    let numbers = [
+        pa.x, pa.y, pa.z, qa.x, qa.y, qa.z, qa.w, pb.x, pb.y, pb.z, qb.x, qb.y, qb.z, qb.w,
+        prediction, ha.x, ha.y, ha.z, hb.x, hb.y, hb.z,
+    ];
+    all_finite(&numbers) && ha.min() >= 0.0 && hb.min() >= 0.0
 }
 
 /// Rejects non-finite poses, prediction and shape parameters, and negative

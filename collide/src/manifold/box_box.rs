@@ -27,6 +27,7 @@ use super::feature_scale::{
 use super::polygon_clip::MAX_POLYGON_VERTICES;
 use super::rectangle_clip::{RectPolygon, clip_to_rectangle};
 use super::reduce::{Candidate, reduce};
+use super::sat_cache::SatCache;
 use crate::shape::Cuboid;
 
 /// Added to every |R_ij| so that edge axes built from near-parallel edges
@@ -56,6 +57,91 @@ const EDGE_LENGTH_SQUARED_BOUND: f32 = 1.001;
 /// skipped axis provably separates less than the bar.
 const EDGE_LENGTH_BOUND: f32 = 1.001;
 
+/// Two boxes seen from A's frame: what every separating-axis test of the
+/// pair reads, computed once per query (by the full test here and by the
+/// cached one of [`super::box_box_cached`]).
+pub(super) struct BoxPair<'p> {
+    /// A's pose.
+    pub pose_a: &'p Isometry3<f32>,
+    /// B's pose.
+    pub pose_b: &'p Isometry3<f32>,
+    /// A's rotation matrix.
+    pub rot_a: Matrix3<f32>,
+    /// B's rotation matrix.
+    pub rot_b: Matrix3<f32>,
+    /// B's axes (columns) in A's frame.
+    pub r: Matrix3<f32>,
+    /// B's centre in A's frame.
+    pub t: Vector3<f32>,
+    /// `|r|`, entry by entry.
+    pub abs_r_exact: Matrix3<f32>,
+    /// `|r|` plus [`PARALLEL_EPSILON`], for the face axes.
+    pub abs_r: Matrix3<f32>,
+    /// A's half extents.
+    pub ha: Vector3<f32>,
+    /// B's half extents.
+    pub hb: Vector3<f32>,
+    /// The pair's length scale: the smaller box's smallest width.
+    pub scale: f32,
+}
+
+impl<'p> BoxPair<'p> {
+    /// The pair `a` at `pose_a`, `b` at `pose_b`.
+    #[inline(always)]
+    pub fn new(
+        a: &Cuboid,
+        pose_a: &'p Isometry3<f32>,
+        b: &Cuboid,
+        pose_b: &'p Isometry3<f32>,
+    ) -> Self {
+        let rot_a = *pose_a.rotation.to_rotation_matrix().matrix();
+        let rot_b = *pose_b.rotation.to_rotation_matrix().matrix();
+        let r = rot_a.transpose() * rot_b;
+        let t = rot_a.transpose() * (pose_b.translation.vector - pose_a.translation.vector);
+        let abs_r_exact = r.map(f32::abs);
+        let abs_r = abs_r_exact.map(|x| x + PARALLEL_EPSILON);
+        Self {
+            pose_a,
+            pose_b,
+            rot_a,
+            rot_b,
+            r,
+            t,
+            abs_r_exact,
+            abs_r,
+            ha: a.half_extents,
+            hb: b.half_extents,
+            scale: cuboid_scale(a).min(cuboid_scale(b)),
+        }
+    }
+
+    /// The separation along A's face axis `i` (B's side of it).
+    #[inline]
+    pub fn face_a_separation(&self, i: usize) -> f32 {
+        self.t[i].abs() - (self.ha[i] + self.abs_r.row(i).transpose().dot(&self.hb))
+    }
+
+    /// The separation along B's face axis `j` (A's side of it); `t_in_b`
+    /// is `r^T t`, the centres' offset in B's axes.
+    #[inline]
+    pub fn face_b_separation(&self, t_in_b: &Vector3<f32>, j: usize) -> f32 {
+        t_in_b[j].abs() - (self.hb[j] + self.abs_r.column(j).dot(&self.ha))
+    }
+
+    /// The edge axis `e_i × r_j`'s unnormalised separation and squared
+    /// length (see [`collide_cuboids_filling`] for the closed forms).
+    #[inline]
+    pub fn edge_gap(&self, i: usize, j: usize) -> (f32, f32) {
+        let (r, ha, hb, t, abs_r) = (&self.r, &self.ha, &self.hb, &self.t, &self.abs_r_exact);
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+        let (n1, n2) = (-r[(i2, j)], r[(i1, j)]);
+        let proj_a = ha[i1] * abs_r[(i2, j)] + ha[i2] * abs_r[(i1, j)];
+        let proj_b = hb[j1] * abs_r[(i, j2)] + hb[j2] * abs_r[(i, j1)];
+        ((t[i1] * n1 + t[i2] * n2).abs() - (proj_a + proj_b), n1 * n1 + n2 * n2)
+    }
+}
+
 /// The manifold of boxes `a` and `b`: points whose separation is at most
 /// `speculative`, normal from A to B; or the separating axis's gap when one
 /// exceeds `speculative` (a lower bound on the boxes' distance; NaN input
@@ -67,24 +153,31 @@ pub(crate) fn collide_cuboids(
     pose_b: &Isometry3<f32>,
     speculative: f32,
 ) -> ManifoldOutcome {
+    let pair = BoxPair::new(a, pose_a, b, pose_b);
+    collide_cuboids_filling(&pair, speculative, &mut SatCache::default())
+}
+
+/// [`collide_cuboids`] on a prepared pair, recording in `cache` the axis it
+/// decided on (the separating axis that proved the boxes apart, the edge
+/// axis of an edge contact, the reference face of a face contact) with its
+/// separation.
+pub(super) fn collide_cuboids_filling(
+    pair: &BoxPair<'_>,
+    speculative: f32,
+    cache: &mut SatCache,
+) -> ManifoldOutcome {
     let separated = |distance_bound| ManifoldOutcome::Separated { distance_bound };
-    let scale = cuboid_scale(a).min(cuboid_scale(b));
-    let face_tolerance = FACE_PREFERENCE_FRACTION * scale;
-    let edge_tolerance = EDGE_PREFERENCE_FRACTION * scale;
-    let rot_a = *pose_a.rotation.to_rotation_matrix().matrix();
-    let rot_b = *pose_b.rotation.to_rotation_matrix().matrix();
-    // B's axes (columns) and centre in A's frame.
-    let r = rot_a.transpose() * rot_b;
-    let t = rot_a.transpose() * (pose_b.translation.vector - pose_a.translation.vector);
-    let abs_r_exact = r.map(f32::abs);
-    let abs_r = abs_r_exact.map(|x| x + PARALLEL_EPSILON);
-    let (ha, hb) = (a.half_extents, b.half_extents);
+    let face_tolerance = FACE_PREFERENCE_FRACTION * pair.scale;
+    let edge_tolerance = EDGE_PREFERENCE_FRACTION * pair.scale;
+    let (r, t) = (&pair.r, &pair.t);
+    let (ha, hb) = (pair.ha, pair.hb);
 
     let mut best_a = (f32::NEG_INFINITY, 0usize);
     for i in 0..3 {
-        let s = t[i].abs() - (ha[i] + abs_r.row(i).transpose().dot(&hb));
+        let s = pair.face_a_separation(i);
         // Written so a NaN separation is reported as separated.
         if !(s <= speculative) {
+            *cache = SatCache::face_a(i, t[i] >= 0.0, s);
             return separated(s);
         }
         if s > best_a.0 {
@@ -94,8 +187,9 @@ pub(crate) fn collide_cuboids(
     let t_in_b = r.transpose() * t;
     let mut best_b = (f32::NEG_INFINITY, 0usize);
     for j in 0..3 {
-        let s = t_in_b[j].abs() - (hb[j] + abs_r.column(j).dot(&ha));
+        let s = pair.face_b_separation(&t_in_b, j);
         if !(s <= speculative) {
+            *cache = SatCache::face_b(j, t_in_b[j] <= 0.0, s);
             return separated(s);
         }
         if s > best_b.0 {
@@ -130,14 +224,8 @@ pub(crate) fn collide_cuboids(
     let mut gaps = [0.0f32; 9];
     let mut lens_squared = [0.0f32; 9];
     for i in 0..3 {
-        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         for j in 0..3 {
-            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-            let (n1, n2) = (-r[(i2, j)], r[(i1, j)]);
-            let proj_a = ha[i1] * abs_r_exact[(i2, j)] + ha[i2] * abs_r_exact[(i1, j)];
-            let proj_b = hb[j1] * abs_r_exact[(i, j2)] + hb[j2] * abs_r_exact[(i, j1)];
-            lens_squared[3 * i + j] = n1 * n1 + n2 * n2;
-            gaps[3 * i + j] = (t[i1] * n1 + t[i2] * n2).abs() - (proj_a + proj_b);
+            (gaps[3 * i + j], lens_squared[3 * i + j]) = pair.edge_gap(i, j);
         }
     }
     let mut pending = 0u32;
@@ -156,6 +244,7 @@ pub(crate) fn collide_cuboids(
         }
         let s = gaps[e] / len;
         if !(s <= speculative) {
+            *cache = SatCache::edge(e / 3, e % 3, s);
             return separated(s);
         }
         if s > best_edge.0 {
@@ -164,46 +253,66 @@ pub(crate) fn collide_cuboids(
     }
 
     if best_edge.0 > edge_bar {
-        return edge_manifold(pose_a, &rot_a, &ha, &hb, &r, &t, best_edge, speculative);
+        *cache = SatCache::edge(best_edge.1, best_edge.2, best_edge.0);
+        let (rot_a, pose_a) = (&pair.rot_a, pair.pose_a);
+        return edge_manifold(pose_a, rot_a, &ha, &hb, r, t, best_edge, speculative);
     }
-    let clip_tolerance = CLIP_FRACTION * scale;
+    let axis = if flip { best_b.1 } else { best_a.1 };
+    *cache = if flip {
+        SatCache::face_b(axis, t_in_b[axis] <= 0.0, face_sep)
+    } else {
+        SatCache::face_a(axis, t[axis] >= 0.0, face_sep)
+    };
+    ManifoldOutcome::Within(face_manifold(pair, &t_in_b, flip, axis, speculative))
+}
 
+/// The face contact on A's face axis `axis` (B's when `flip`): B's (A's)
+/// incident face clipped against the reference face's sides, reduced to at
+/// most four points. `t_in_b` is `r^T t`.
+pub(super) fn face_manifold(
+    pair: &BoxPair<'_>,
+    t_in_b: &Vector3<f32>,
+    flip: bool,
+    axis: usize,
+    speculative: f32,
+) -> ContactManifold {
+    let clip_tolerance = CLIP_FRACTION * pair.scale;
+    let (ha, hb, r, t) = (&pair.ha, &pair.hb, &pair.r, &pair.t);
     let mut candidates: ArrayVec<Candidate, MAX_POLYGON_VERTICES> = ArrayVec::new();
     let normal_ref = if flip {
         // B is the reference: A's axes and centre in B's frame.
         let n = face_contact(
-            &hb,
-            &ha,
+            hb,
+            ha,
             &r.transpose(),
             &-t_in_b,
-            best_b.1,
+            axis,
             speculative,
             clip_tolerance,
             &mut candidates,
         );
         for c in &mut candidates {
-            c.0 = pose_b * c.0;
+            c.0 = pair.pose_b * c.0;
             c.2 |= 1 << 31;
         }
-        -(rot_b * n)
+        -(pair.rot_b * n)
     } else {
-        let n =
-            face_contact(&ha, &hb, &r, &t, best_a.1, speculative, clip_tolerance, &mut candidates);
+        let n = face_contact(ha, hb, r, t, axis, speculative, clip_tolerance, &mut candidates);
         for c in &mut candidates {
-            c.0 = pose_a * c.0;
+            c.0 = pair.pose_a * c.0;
         }
-        rot_a * n
+        pair.rot_a * n
     };
     let mut out = ContactManifold::empty(normal_ref);
     reduce(&candidates, &normal_ref, &mut out);
-    ManifoldOutcome::Within(out)
+    out
 }
 
 /// The one-point manifold of the edge axis `best_edge` (its separation, A's
 /// edge index, B's edge index, and the axis's unnormalised length); `r`,
 /// `t` and the normal are in A's frame, `rot_a` is A's rotation.
 #[allow(clippy::too_many_arguments)]
-fn edge_manifold(
+pub(super) fn edge_manifold(
     pose_a: &Isometry3<f32>,
     rot_a: &Matrix3<f32>,
     ha: &Vector3<f32>,

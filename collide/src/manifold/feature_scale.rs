@@ -35,6 +35,16 @@ pub(crate) const FACE_PREFERENCE_FRACTION: f32 = 0.1 * SLOP_FRACTION;
 /// well, edge contacts only one.
 pub(crate) const EDGE_PREFERENCE_FRACTION: f32 = 0.5 * SLOP_FRACTION;
 
+/// Box–box with a [`SatCache`](crate::SatCache): the cached axis is kept
+/// while its separation stays within this fraction of the scale (5 mm at
+/// scale 1, box3d's linear slop for the same test) of the separation it was
+/// cached with, and while the manifold rebuilt on it reaches its depth to
+/// within the same (see `box_box_cached`). At 2.5 times this (box3d's 5 mm
+/// for `washer`'s 0.4 m cubes) the oracle test of `collide/tests/sat_cache.rs`
+/// caught a cached face kept for boxes an edge axis proved apart beyond
+/// the prediction.
+pub(crate) const SAT_CACHE_FRACTION: f32 = SLOP_FRACTION;
+
 /// A clipped manifold whose deepest point is shallower than the query's
 /// separation by more than this fraction of the scale (1 mm at scale 1)
 /// missed the feature that goes deepest, and the query's witness point is
