@@ -78,14 +78,15 @@
 //!   | [`cast_ray`] | [`RayCast::Miss`] |
 //!   | [`shape_cast`] | [`ShapeCast::Miss`] |
 //!   | [`time_of_impact`] | [`TimeOfImpact::Miss`] |
-//!   | [`contact_manifold`], [`contact_manifold_cached`] | [`ManifoldOutcome::Separated`] with a NaN bound |
+//!   | [`contact_manifold`], [`contact_manifold_cached`], [`contact_manifold_sat_cached`] | [`ManifoldOutcome::Separated`] with a NaN bound |
 //!   | [`project_point`] | NaN point, status [`ProjectionStatus::InvalidInput`] |
 //!   | [`contains_point`] | `false` |
 //!   | [`distance_to_point`] | NaN |
 //!
 //!   Suffixes add one trailing argument: `_cached` a caller-owned
 //!   [`GjkCache`] that warm-starts repeated queries on the same pair
-//!   ([`try_contact_cached`]); `_with` a recorder that sees every GJK/EPA
+//!   ([`try_contact_cached`]), `_sat_cached` a [`SatCache`] that keeps a
+//!   cuboid pair's separating axis from one frame to the next; `_with` a recorder that sees every GJK/EPA
 //!   iteration ([`query::try_contact_with`], diagnostic, so only a `try_`
 //!   form). The 2D queries in [`dim2`] follow the same rule, with a `2` at
 //!   the end of every name that has a 3D counterpart ([`dim2::contact2`],
