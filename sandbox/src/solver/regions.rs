@@ -15,10 +15,13 @@
 //! A push or relax sweep runs the tasks in six phases: the seams after
 //! even regions, the seams after odd regions, every interior, the two
 //! seam phases again, then the leftovers. The warm start visits the seams
-//! once, as it must apply each impulse once. The tasks of one phase write disjoint runs of bodies, so they
-//! may run at once and in any order; each solves its manifolds in their
-//! contact order. What a sweep computes therefore depends on the bodies'
-//! positions alone, never on the thread count.
+//! once, as it must apply each impulse once. The tasks of one phase write
+//! disjoint runs of bodies, so they may run at once and in any order; each
+//! solves its manifolds in their contact order. What a sweep computes
+//! therefore depends on the bodies' positions alone, never on the thread
+//! count. A sweep's phases are the stages of one chained job
+//! (`chained_stages.rs`): the threads are forked once a sweep, not once a
+//! phase, and wait on each other between phases.
 //!
 //! **Stand-ins.** The solver's array holds one static stand-in (zero
 //! velocity, zero inverse mass) before each region's bodies, and a
@@ -56,6 +59,7 @@ use std::ops::Range;
 use arrayvec::ArrayVec;
 use collide::nalgebra::{Point3, Vector3};
 
+use crate::shared_slice::SharedSlice;
 use crate::solver::simd_batch::ConstraintBatch;
 use crate::solver::solver_body::{BodyWindow, SolverBody};
 use crate::workers::Workers;
@@ -76,6 +80,9 @@ const BINS_PER_REGION: usize = 64;
 
 /// The phases of a sweep: even seams, odd seams, interiors, leftovers.
 const PHASES: usize = 4;
+
+/// Most phases one sweep runs: [`Seams::Twice`]'s six.
+const MAX_PHASES_A_SWEEP: usize = 6;
 
 /// How a sweep visits the seams (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -399,32 +406,40 @@ impl Regions {
             f(&mut batches[b.clone()], &mut per_batch[b], BodyWindow::new(window, w.start));
             return;
         }
+        // The phases are the stages of one chained job on the workers
+        // (`Workers::for_each_stage`): the threads are forked once a
+        // sweep, not once a phase (six a push or relax sweep, each a few
+        // tens of microseconds of work on washer), and wait on each other
+        // between phases.
+        let mut stages = ArrayVec::<ArrayVec<u16, MAX_REGIONS>, { MAX_PHASES_A_SWEEP }>::new();
         for &p in seams.phases() {
-            let tasks = &self.tasks[self.phase_starts[p]..self.phase_starts[p + 1]];
-            let mut work =
-                ArrayVec::<(&mut [ConstraintBatch], &mut [T], BodyWindow<'_>), MAX_REGIONS>::new();
-            let (mut batch_rest, mut extra_rest, mut batch_at) =
-                (&mut *batches, &mut *per_batch, 0u32);
-            let (mut body_rest, mut body_at) = (&mut *bodies, 0u32);
-            for task in tasks.iter().filter(|t| !t.batches.is_empty()) {
-                // Tasks of a phase come in increasing, disjoint runs of
-                // batches and of bodies, so each is split off the rest.
-                let skip = (task.batches.start - batch_at) as usize;
-                let (_, tail) = std::mem::take(&mut batch_rest).split_at_mut(skip);
-                let (mine, tail) = tail.split_at_mut(task.batches.len());
-                let (_, extra_tail) = std::mem::take(&mut extra_rest).split_at_mut(skip);
-                let (extra, extra_tail) = extra_tail.split_at_mut(task.batches.len());
-                (batch_rest, extra_rest, batch_at) = (tail, extra_tail, task.batches.end);
-                let skip = (task.bodies.start - body_at) as usize;
-                let (_, tail) = std::mem::take(&mut body_rest).split_at_mut(skip);
-                let (window, tail) = tail.split_at_mut(task.bodies.len());
-                (body_rest, body_at) = (tail, task.bodies.end);
-                work.push((mine, extra, BodyWindow::new(window, task.bodies.start)));
+            let range = self.phase_starts[p]..self.phase_starts[p + 1];
+            let busy = range.filter(|&t| !self.tasks[t].batches.is_empty()).map(|t| t as u16);
+            let busy: ArrayVec<u16, MAX_REGIONS> = busy.collect();
+            if !busy.is_empty() {
+                stages.push(busy);
             }
-            workers.for_each(&mut work, |_, (batches, extra, window)| {
-                f(batches, extra, window.reborrow())
-            });
         }
+        let (batches, per_batch) = (SharedSlice::new(batches), SharedSlice::new(per_batch));
+        let bodies = SharedSlice::new(bodies);
+        workers.for_each_stage(
+            stages.len(),
+            |stage| stages[stage].len(),
+            |stage, k| {
+                let task = &self.tasks[usize::from(stages[stage][k])];
+                let b = task.batches.start as usize..task.batches.end as usize;
+                let w = task.bodies.start as usize..task.bodies.end as usize;
+                // SAFETY: the tasks of one phase (one stage) hold disjoint
+                // runs of batches and of solver bodies (see the module
+                // docs), and each task is handed to one call; the chain
+                // starts no phase before the one before it has finished.
+                #[allow(unsafe_code)]
+                let (mine, extra, window) = unsafe {
+                    (batches.run_mut(b.clone()), per_batch.run_mut(b), bodies.run_mut(w))
+                };
+                f(mine, extra, BodyWindow::new(window, task.bodies.start));
+            },
+        );
     }
 }
 

@@ -128,11 +128,6 @@ impl<'a> BodyWindow<'a> {
         Self::new(bodies, 0)
     }
 
-    /// The same window, borrowed again (to hand to a pass by value).
-    pub fn reborrow(&mut self) -> BodyWindow<'_> {
-        BodyWindow { bodies: &mut *self.bodies, first: self.first }
-    }
-
     /// The rows of the body with solver index `index`. Panics if the body is
     /// outside the window (a task reaching a body it does not own).
     #[inline(always)]
