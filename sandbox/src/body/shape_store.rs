@@ -117,6 +117,10 @@ pub(crate) struct ShapeStore {
     /// Live shapes with a rolling resistance: the solver skips its
     /// rolling rows in the usual world with none.
     pub rolling_shapes: usize,
+    /// Live composite shapes (meshes, heightfields, compounds): the
+    /// narrow phase cuts its pairs finer for the threads when there are
+    /// any (see `collision/narrow_phase.rs`).
+    pub composite_shapes: usize,
     /// Freed ranges, most recently freed last.
     free: Vec<ShapeRange>,
 }
@@ -170,6 +174,7 @@ impl ShapeStore {
                 rolling_radius: rolling_radius(&s.shape),
             };
             self.rolling_shapes += usize::from(s.rolling_resistance > 0.0);
+            self.composite_shapes += usize::from(s.shape.is_composite());
             self.filters[k] = s.filter;
             self.sensors[k] = s.sensor;
             self.densities[k] = s.density;
@@ -202,6 +207,7 @@ impl ShapeStore {
     pub fn free(&mut self, range: ShapeRange) {
         let rolling = range.slots().filter(|&k| self.materials[k].rolling_resistance > 0.0);
         self.rolling_shapes -= rolling.count();
+        self.composite_shapes -= range.slots().filter(|&k| self.shapes[k].is_composite()).count();
         self.free.push(range);
     }
 

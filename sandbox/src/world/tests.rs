@@ -437,3 +437,39 @@ fn walking_the_live_pairs_leaves_the_bits_of_walking_every_pair() {
     assert!(skipping_steps > 500, "the walks skipped pairs in only {skipping_steps} steps");
     worlds[0].validate().unwrap();
 }
+
+/// The shape store counts the live composite shapes (which make the narrow
+/// phase cut its pairs finer): a mesh and a compound count, a cuboid does
+/// not, and removing a body, or reusing its freed shape slots for another
+/// kind, keeps the count.
+#[test]
+fn composite_shapes_are_counted_as_bodies_come_and_go() {
+    use collide::nalgebra::{Isometry3, Point3};
+    use collide::{Compound, TriMesh};
+    let mut world = World::new();
+    let count = |w: &World| w.bodies.shapes.composite_shapes;
+    let vertices = vec![
+        Point3::new(-5.0, 0.0, -5.0),
+        Point3::new(5.0, 0.0, -5.0),
+        Point3::new(5.0, 0.0, 5.0),
+        Point3::new(-5.0, 0.0, 5.0),
+    ];
+    let mesh = TriMesh::try_new(vertices, vec![[0, 2, 1], [0, 3, 2]]).unwrap();
+    let mesh = world.add_body(BodyDesc::fixed(mesh.into())).unwrap();
+    assert_eq!(count(&world), 1);
+    let cube = cube_at(&mut world, 2.0);
+    assert_eq!(count(&world), 1);
+    let part =
+        |x: f32| (Cuboid::new(Vector3::repeat(0.25)).into(), Isometry3::translation(x, 0.0, 0.0));
+    let compound = Compound::try_new(vec![part(-0.5), part(0.5)]).unwrap();
+    let lump = world.add_body(BodyDesc::fixed(compound.into())).unwrap();
+    assert_eq!(count(&world), 2);
+    world.remove_body(mesh).unwrap();
+    assert_eq!(count(&world), 1);
+    // The mesh's freed slot taken by a cuboid.
+    cube_at(&mut world, 4.0);
+    assert_eq!(count(&world), 1);
+    world.remove_body(lump).unwrap();
+    world.remove_body(cube).unwrap();
+    assert_eq!(count(&world), 0);
+}
