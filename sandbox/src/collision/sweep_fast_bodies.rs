@@ -580,6 +580,18 @@ fn measure_motion(
         turn[j] = Turn { angle, arc: loose_arc };
         return;
     }
+    // A centre that alone moved past the threshold makes the body fast
+    // and sinkable whatever its turn (an arc is never negative): only the
+    // exact turn is needed, not the bound's levers too (falling-boxes
+    // 16000's falling cubes).
+    if moved.norm() > threshold {
+        let exact = exact_turn(bodies, begin, dt, i);
+        turn[j] = exact;
+        // Written so that NaN is neither (the invalid-body check removes it).
+        sinkable[j] = moved.norm() + exact.arc > STILL_ALLOWANCE.min(threshold);
+        fast[j] = moved.norm() + exact.arc > threshold;
+        return;
+    }
     let bound = Turn {
         angle,
         arc: (between * lever_about(r, begin, &half_turn))
