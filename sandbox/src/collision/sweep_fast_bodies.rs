@@ -592,11 +592,11 @@ fn measure_motion(
         fast[j] = moved.norm() + exact.arc > threshold;
         return;
     }
-    let bound = Turn {
-        angle,
-        arc: (between * lever_about(r, begin, &half_turn))
-            .max(spin * lever_about(r, end, &bodies.angular_velocities[i])),
-    };
+    // The same two levers as `exact_turn` takes (about the same axes at
+    // the same poses), found once for both.
+    let levers =
+        (lever_about(r, begin, &half_turn), lever_about(r, end, &bodies.angular_velocities[i]));
+    let bound = Turn { angle, arc: (between * levers.0).max(spin * levers.1) };
     // Written so that NaN is not sinkable.
     sinkable[j] = moved.norm() + bound.arc > STILL_ALLOWANCE.min(threshold);
     if moved.norm() + bound.arc <= threshold {
@@ -605,7 +605,7 @@ fn measure_motion(
     }
     // The turn is at least the arc between the poses, and at least
     // the angular speed over the step (see `SweepScratch::sweep`).
-    let exact = exact_turn(bodies, begin, dt, i);
+    let exact = exact_turn_with_levers(bodies, begin, dt, i, levers);
     turn[j] = exact;
     // Written so that NaN is not fast (the invalid-body check
     // removes it).
@@ -764,12 +764,25 @@ pub(crate) fn overlap_along_manifold(
 fn exact_turn(bodies: &Bodies, start: &Isometry3<f32>, dt: f32, i: usize) -> Turn {
     let (r, end) = (&bodies.records[i], &bodies.poses[i]);
     let w = &bodies.angular_velocities[i];
-    let (between, spin) = (end.rotation.angle_to(&start.rotation), w.norm() * dt);
     let step_axis = (end.rotation * start.rotation.inverse()).imag();
-    Turn {
-        angle: between.max(spin),
-        arc: (between * lever_about(r, start, &step_axis)).max(spin * lever_about(r, end, w)),
-    }
+    let levers = (lever_about(r, start, &step_axis), lever_about(r, end, w));
+    exact_turn_with_levers(bodies, start, dt, i, levers)
+}
+
+/// [`exact_turn`] with its two levers already found: about the turn's
+/// axis between the poses at `start`, and about the angular velocity at
+/// the body's pose.
+fn exact_turn_with_levers(
+    bodies: &Bodies,
+    start: &Isometry3<f32>,
+    dt: f32,
+    i: usize,
+    (lever_between, lever_spin): (f32, f32),
+) -> Turn {
+    let end = &bodies.poses[i];
+    let (between, spin) =
+        (end.rotation.angle_to(&start.rotation), bodies.angular_velocities[i].norm() * dt);
+    Turn { angle: between.max(spin), arc: (between * lever_between).max(spin * lever_spin) }
 }
 
 /// The largest distance of a corner of body `r`'s box (in its axes, from
