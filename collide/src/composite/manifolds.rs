@@ -78,6 +78,9 @@ pub fn try_contact_manifolds(
     // found at the first triangle that needs them (see `hull_corners`).
     let whole_convex = if CompositeRef::of(a).is_none() { (a, pose_a) } else { (b, pose_b) };
     let corners = OnceCell::new();
+    // Its size, for the cull's tolerances (the only side the cull measures
+    // against: a compound's parts have no corners here).
+    let convex_scale = shape_scale(whole_convex.0);
     let corners_of = |other: &Side<'_>| {
         // A compound's part moves with its own pose: not these corners.
         if other.part.is_some() {
@@ -103,7 +106,7 @@ pub fn try_contact_manifolds(
         let (Some(corners), Some(n)) = (corners_of(other), face.normal()) else {
             return false;
         };
-        let scale = shape_scale(triangle).min(shape_scale(other.shape));
+        let scale = shape_scale(triangle).min(convex_scale);
         if face.active != 0 {
             let planes = planes.get_or_init(|| HullPlanes::of(whole_convex.0, whole_convex.1));
             return planes.as_ref().is_some_and(|planes| {

@@ -412,6 +412,7 @@ fn contact_of_shapes(
                 Shape::Capsule(sb) => try_contact_cached($sa, pose_a, sb, pose_b, cache),
                 Shape::ConvexHull(sb) => try_contact_cached($sa, pose_a, sb, pose_b, cache),
                 Shape::Cylinder(sb) => try_contact_cached($sa, pose_a, sb, pose_b, cache),
+                Shape::Triangle(sb) => try_contact_cached($sa, pose_a, sb, pose_b, cache),
                 other => try_contact_cached($sa, pose_a, other, pose_b, cache),
             }
         };
@@ -422,6 +423,9 @@ fn contact_of_shapes(
         Shape::Capsule(sa) => with_b!(sa),
         Shape::ConvexHull(sa) => with_b!(sa),
         Shape::Cylinder(sa) => with_b!(sa),
+        // A mesh's or heightfield's triangles meet their convex neighbours
+        // here, once for every triangle near them.
+        Shape::Triangle(sa) => with_b!(sa),
         // The other kinds go through the enum's dispatch.
         other => try_contact_cached(other, pose_a, b, pose_b, cache),
     }

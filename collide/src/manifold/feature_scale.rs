@@ -78,7 +78,14 @@ pub(crate) fn shape_scale(shape: &Shape) -> f32 {
         Shape::ConvexHull(h) => hull_scale(h),
         Shape::Cylinder(c) => 2.0 * c.half_height.min(c.radius),
         Shape::Cone(c) => 2.0 * c.half_height.min(c.radius),
-        Shape::Triangle(t) => (t.b - t.a).norm().max((t.c - t.b).norm()).max((t.a - t.c).norm()),
+        // One root of the largest square: the same number as the largest
+        // of three roots (the root is correctly rounded and monotone), and
+        // a mesh's triangles come here once for every shape near them.
+        Shape::Triangle(t) => (t.b - t.a)
+            .norm_squared()
+            .max((t.c - t.b).norm_squared())
+            .max((t.a - t.c).norm_squared())
+            .sqrt(),
         Shape::Segment(s) => (s.b - s.a).norm(),
         Shape::Rounded(r) => shape_scale(&r.inner) + 2.0 * r.radius,
         Shape::Custom(c) => {
