@@ -109,6 +109,7 @@ fn help_lists_the_subcommands_and_bench_flags() {
         "--json",
         "--dump-poses",
         "--trace-every",
+        "--perturb",
     ] {
         assert!(help.contains(flag), "{flag} missing from:\n{help}");
     }
@@ -358,4 +359,21 @@ fn closed_stdout_ends_quietly() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "panicked: {stderr}");
     assert!(out.status.success(), "exit {:?}: {stderr}", out.status.code());
+}
+
+/// `--perturb 0` is the scene as built (the same hash as no flag), and
+/// `--perturb 1` moves the bodies by 10 µm, which changes the final poses.
+#[test]
+fn perturb_moves_the_bodies_only_when_asked() {
+    let hash = |extra: &[&str]| {
+        let mut args = vec!["bench", "--scene", "falling-boxes", "--size", "30", "--steps", "40"];
+        args.extend_from_slice(extra);
+        let out = sandbox(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        text.lines().find(|l| l.starts_with("hash")).expect("a hash line").to_owned()
+    };
+    let plain = hash(&[]);
+    assert_eq!(plain, hash(&["--perturb", "0"]));
+    assert_ne!(plain, hash(&["--perturb", "1"]));
 }

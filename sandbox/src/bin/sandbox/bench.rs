@@ -2,7 +2,8 @@
 //! `--threads`), and reports the
 //! time per step and per stage, the contact count, the deepest penetration
 //! seen, the largest drift of any body from its start and a hash of the
-//! final poses.
+//! final poses. `--perturb K` moves the bodies by K × 10 µm first, to
+//! sample a chaotic scene's spread.
 
 use std::fmt::Write as _;
 use std::io::IsTerminal as _;
@@ -84,6 +85,32 @@ impl Serialize for StageMs {
     }
 }
 
+/// `--perturb`'s step: each dynamic body moves this far per unit of K.
+const PERTURB_STEP: f32 = 1.0e-5;
+
+/// The golden angle, rad: body n moves along the horizontal direction at
+/// n times it, so neighbours move apart rather than together.
+const GOLDEN_ANGLE: f32 = 2.399_963;
+
+/// Moves each of `bodies` sideways by `k` × [`PERTURB_STEP`] (`--perturb`).
+/// Horizontal, so that no body starts deeper in a floor than the scene put
+/// it.
+fn perturb(world: &mut sandbox::World, bodies: &[sandbox::BodyId], k: u32) -> Result<()> {
+    if k == 0 {
+        return Ok(());
+    }
+    let shift = k as f32 * PERTURB_STEP;
+    for (n, &body) in bodies.iter().enumerate() {
+        let Some(&pose) = world.pose(body) else { continue };
+        let angle = (n as f32 * GOLDEN_ANGLE) % std::f32::consts::TAU;
+        let mut moved = pose;
+        moved.translation.vector.x += shift * angle.cos();
+        moved.translation.vector.z += shift * angle.sin();
+        world.set_pose(body, moved).context("perturbing the scene")?;
+    }
+    Ok(())
+}
+
 pub fn run(opts: &BenchArgs) -> Result<()> {
     if let Some(problem) = sandbox::SimdTarget::env_problem() {
         eprintln!("warning: {problem}");
@@ -104,6 +131,7 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
         (Some(after), Some(before)) => Some(after.saturating_sub(before) as f64 / 1024.0),
         _ => None,
     };
+    perturb(&mut world, &bodies, opts.perturb)?;
     let world_bodies = world.body_count();
     let sleep = world.settings().sleep_enabled;
     let mut start: Vec<_> =

@@ -125,6 +125,7 @@ fn run_app(args: RunArgs) -> Result<()> {
         json: false,
         dump_poses: None,
         trace_every: None,
+        perturb: 0,
     };
     bench::run(&bench)
 }
