@@ -1097,3 +1097,53 @@ fn equal_hits_answer_with_the_smallest_part_whatever_the_visit_order() {
         assert_eq!(got.parts.b, expected, "case {case}: shape cast onto the compound");
     }
 }
+
+/// A long box lying tilted on a flat floor of cells far smaller than it,
+/// one end sunk 2 cm and the other lifted: more than
+/// [`composite::MAX_PART_MANIFOLDS`] triangles lie within the prediction,
+/// and the set keeps the deepest (the analytic oracle: the sunk end's
+/// lowest corner, 2 cm below the floor; the lifted end's triangles are
+/// all shallower), whichever end the walk reaches
+/// first, on a mesh and a heightfield, either way round. Before, the set
+/// kept the first 32 found: the `trees` scene's prisms on its finest wave
+/// lost the triangles they sank into and were sent back by the continuous
+/// stage step after step.
+#[test]
+fn a_long_box_on_a_fine_floor_keeps_its_deepest_triangles() {
+    let floor = Terrain { rows: 61, heights: vec![0.0; 61 * 61], cell: 0.1 };
+    let half = Vector3::new(1.5, 0.1, 0.2);
+    let long_box: Shape = Cuboid::new(half).into();
+    let sunk = 0.02f32;
+    for surface in [floor.mesh(), floor.field()] {
+        for tilt in [0.08f32, -0.08] {
+            for yaw in [0.0f32, 0.3, 1.2] {
+                let rotation = UnitQuaternion::from_scaled_axis(Vector3::new(0.0, yaw, 0.0))
+                    * UnitQuaternion::from_scaled_axis(Vector3::new(0.0, 0.0, tilt));
+                let mut pose = Isometry3::from_parts(Translation3::new(0.2, 0.0, -0.1), rotation);
+                let lowest =
+                    (pose * long_box.local_support(&(rotation.inverse() * -Vector3::y()))).y;
+                pose.translation.vector.y = -sunk - lowest;
+                let label = format!("tilt {tilt}, yaw {yaw}");
+                for swap in [false, true] {
+                    let mut set = ManifoldSet::new();
+                    let (identity, pred) = (Isometry3::identity(), 0.5);
+                    if swap {
+                        composite::try_contact_manifolds(
+                            &long_box, &pose, &surface, &identity, pred, &mut set,
+                        )
+                    } else {
+                        composite::try_contact_manifolds(
+                            &surface, &identity, &long_box, &pose, pred, &mut set,
+                        )
+                    }
+                    .unwrap();
+                    assert!(set.overflow() > 0, "{label}: the case must overflow the set");
+                    assert_eq!(set.len(), composite::MAX_PART_MANIFOLDS, "{label}");
+                    let least =
+                        set.points().map(|(p, _, _)| p.separation).fold(f32::INFINITY, f32::min);
+                    assert!((least + sunk).abs() < 1e-3, "{label}, swap {swap}: {least}");
+                }
+            }
+        }
+    }
+}
