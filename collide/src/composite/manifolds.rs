@@ -30,6 +30,8 @@ use crate::shape::Shape;
 /// triangle's face normal and keeps only its points over the triangle (see
 /// the module docs of [`composite`](crate::composite)). Two convex shapes
 /// give at most one manifold, exactly [`contact_manifold`](crate::contact_manifold)'s.
+/// A pair touching more than [`MAX_PART_MANIFOLDS`](super::MAX_PART_MANIFOLDS)
+/// parts keeps the deepest (see [`ManifoldSet::overflow`]).
 ///
 /// Bad input leaves `out` empty; [`try_contact_manifolds`] reports it.
 pub fn contact_manifolds(
