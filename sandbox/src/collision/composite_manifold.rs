@@ -21,7 +21,9 @@
 //!   it, the one spanning the largest triangle with those two, and the one
 //!   farthest outside that triangle (the corners of the support area),
 //!   the last replaced by the deepest point when that is deeper than every
-//!   corner by more than the linear slop;
+//!   corner by more than the linear slop (for a pair in motion, the point
+//!   deepest at the step's end at the bodies' velocities, its separation
+//!   less its closing over the step);
 //! - but for a *settling* pair (no point closing or opening by more than
 //!   the slop over the step at the bodies' velocities), the points that
 //!   bear this step come first: those touching, and the speculative ones
@@ -200,7 +202,7 @@ fn reduce(
         return;
     }
     let Some(motion) = motion else {
-        corners(points, normal, out);
+        corners(points, &[], normal, out);
         return;
     };
     // A pair in motion keeps the corners of all: within a step of impacts
@@ -211,7 +213,7 @@ fn reduce(
     closings.extend(points.iter().take(MAX_GATHERED).map(|p| motion.closing(&p.point, normal)));
     let settling = closings.iter().all(|c| c.abs() <= SETTLING_CLOSING);
     if !settling {
-        corners(points, normal, out);
+        corners(points, &closings, normal, out);
         return;
     }
     let mut bearing = ArrayVec::<ContactPoint, MAX_GATHERED>::new();
@@ -220,11 +222,11 @@ fn reduce(
         if bears(p, closing) { bearing.push(*p) } else { rest.push(*p) }
     }
     if bearing.is_empty() {
-        corners(points, normal, out);
+        corners(points, &[], normal, out);
         return;
     }
     if bearing.len() >= MAX_MANIFOLD_POINTS {
-        corners(&bearing, normal, out);
+        corners(&bearing, &[], normal, out);
         return;
     }
     out.points.extend(bearing.iter().copied());
@@ -317,7 +319,15 @@ fn spanned_area(points: &[ContactPoint], extra: &Point3<f32>, normal: &Vector3<f
 
 /// Writes into `out` four corners of the area of `points` (more than
 /// [`MAX_MANIFOLD_POINTS`]) across `normal` (see the module's notes).
-fn corners(points: &[ContactPoint], normal: &Vector3<f32>, out: &mut Manifold) {
+///
+/// With `closings` (each point's [`StepMotion::closing`]; empty for none)
+/// the deepest point is judged at the step's end: its separation less its
+/// closing. A pair in motion is pushed where it will be deepest, not where
+/// it is: a tree landing at 12 m/s and turning at 6 rad/s sank its base
+/// prism 0.40 m into the waves within a step, at none of the four points
+/// its fold had kept, the deepest of them touching at the step's start
+/// (`benches/SPREAD.md`).
+fn corners(points: &[ContactPoint], closings: &[f32], normal: &Vector3<f32>, out: &mut Manifold) {
     let across = |p: &Point3<f32>, q: &Point3<f32>| {
         let d = q - p;
         d - normal * d.dot(normal)
@@ -360,12 +370,23 @@ fn corners(points: &[ContactPoint], normal: &Vector3<f32>, out: &mut Manifold) {
             .map(|(u, v)| -area(u, v, &p.point))
             .fold(f32::NEG_INFINITY, f32::max)
     });
-    // The deepest point replaces the fourth when it is deeper than every
-    // corner by more than the linear slop: it is where the push must act.
-    let deepest = best(&|p| -p.separation);
-    let deepest_corner =
-        [i0, i1, i2, i3].iter().map(|&i| points[i].separation).fold(f32::MAX, f32::min);
-    let i3 = if points[deepest].separation < deepest_corner - LINEAR_SLOP { deepest } else { i3 };
+    // The deepest point (at the step's end) replaces the fourth when it is
+    // deeper than every corner by more than the linear slop: it is where
+    // the push must act. A NaN closing counts as none.
+    let ahead = |i: usize| {
+        points[i].separation - closings.get(i).copied().filter(|c| c.is_finite()).unwrap_or(0.0)
+    };
+    // The first of the deepest (NaN never wins).
+    let mut deepest = 0;
+    let mut top = f32::NEG_INFINITY;
+    for i in 0..points.len() {
+        if -ahead(i) > top {
+            top = -ahead(i);
+            deepest = i;
+        }
+    }
+    let deepest_corner = [i0, i1, i2, i3].iter().map(|&i| ahead(i)).fold(f32::MAX, f32::min);
+    let i3 = if ahead(deepest) < deepest_corner - LINEAR_SLOP { deepest } else { i3 };
     let mut chosen = ArrayVec::<usize, MAX_MANIFOLD_POINTS>::new();
     for i in [i0, i1, i2, i3] {
         if !chosen.contains(&i) {
@@ -513,6 +534,41 @@ mod tests {
         m.clear();
         reduce(&crest(), &n, Some(&broken), &mut m);
         assert_eq!(ids(&m), vec![1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn a_pair_in_motion_keeps_the_point_deepest_at_the_steps_end() {
+        // A long contact area across the normal y, with B rolling about x
+        // at 5 rad/s: the gap closes by 5 z / 60 over the step, 5 cm at
+        // z = 0.6 and 3.3 cm at the far corners (z = 0.4).
+        let p = |x: f32, z: f32, separation: f32, id: u32| {
+            ContactPoint::new(Point3::new(x, separation, z), separation, id)
+        };
+        let points = vec![
+            p(-2.0, -0.4, 0.05, 1),
+            p(2.0, -0.4, 0.05, 2),
+            p(2.0, 0.4, 0.05, 3),
+            p(-2.0, 0.4, 0.05, 4),
+            // Touching, at the middle, where the roll does not close it.
+            p(0.0, 0.0, -0.002, 5),
+            // 2 cm apart now, 3 cm in at the step's end.
+            p(0.0, 0.6, 0.02, 6),
+        ];
+        let rolling = StepMotion {
+            angular_b: Vector3::new(5.0, 0.0, 0.0),
+            center_b: Point3::new(0.0, 0.5, 0.0),
+            ..still()
+        };
+        let mut m = Manifold::default();
+        reduce(&points, &Vector3::y(), Some(&rolling), &mut m);
+        let kept = ids(&m);
+        assert_eq!(kept.len(), 4, "{kept:?}");
+        assert!(kept.contains(&6), "{kept:?}");
+        // Without the motion the touching point is the deepest one.
+        m.clear();
+        reduce(&points, &Vector3::y(), None, &mut m);
+        let kept = ids(&m);
+        assert!(kept.contains(&5) && !kept.contains(&6), "{kept:?}");
     }
 
     #[test]

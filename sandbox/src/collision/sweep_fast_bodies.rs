@@ -25,7 +25,8 @@
 //!   other neighbours at the step's end, so going back for an impact the
 //!   solver held pushed it into them (mixed 500's worst penetration doubled,
 //!   104.8 to 203.2 mm, a capsule in a landing column moved back into the
-//!   one above it).
+//!   one above it). A moving neighbour that going back would leave deep
+//!   inside the body goes back with it, to the same time.
 //! * The pairs are the cached ones, and for a body that left the fat box
 //!   the broad phase gave it (its velocity changed within the step), fast
 //!   or slow, every body whose fat box its swept box overlaps, as Box2D
@@ -137,6 +138,57 @@ const BODIES_PER_RUN: usize = 1024;
 /// that stood still. Each pass settles every body that needs at most one
 /// correction; a body among several still bodies may need one per body.
 const GUARD_PASSES: usize = 4;
+
+/// Rounds of the guard: after a round that took a body back with a
+/// moving partner (see [`taken_back_with`]), the pairs to check are listed
+/// again, that body's among them. Each round settles one more link of a
+/// chain of bodies resting on each other; a pile deeper than this keeps
+/// the overlaps of its last links for the next step's solver.
+const GUARD_ROUNDS: usize = 4;
+
+/// The guard's mark for a pair of two moving bodies, in place of the
+/// moving body's slot (which both are).
+const BOTH_MOVING: u32 = u32::MAX;
+
+/// For two moving bodies `a` and `b` (their shapes `slots`) at their times
+/// so far: when the one going back further now lies in the other deeper
+/// than the speculative distance, and by more than [`LINEAR_SLOP`] deeper
+/// than at their solved poses, the other is to go back to the same time.
+/// Returns that body and the time.
+///
+/// Going back for an impact leaves a body's moving partners at their
+/// solved poses: a tree landing on the waves, moved back to its impact,
+/// came to lie 0.15 m inside the tree that rested on it and had fallen
+/// with it (`trees`, `--perturb 6`). The two moved together along their
+/// sweeps, so at the same time on both they are where the step had them.
+fn taken_back_with(
+    bodies: &Bodies,
+    scratch: &SweepScratch,
+    (a, b): (usize, usize),
+    slots: (usize, usize),
+) -> Option<(usize, f32)> {
+    let (ta, tb) = (scratch.toi[a], scratch.toi[b]);
+    // Equal times (or NaN): nothing to take back.
+    if !(ta < tb || tb < ta) {
+        return None;
+    }
+    let pose = |i: usize, t: f32| {
+        if t < 1.0 { scratch.sweep(bodies, i).pose_at(t) } else { bodies.poses[i] }
+    };
+    let (pose_a, pose_b) = (pose(a, ta), pose(b, tb));
+    // Depths are compared with each other, not with a bound: measured
+    // exactly (no triangle's dip below its plane taken for its depth).
+    let bound = 0.0;
+    let now = stage_depth(bodies, slots, (&pose_a, &pose_b), bound);
+    if !(now > SPECULATIVE_DISTANCE) {
+        return None;
+    }
+    let solved = stage_depth(bodies, slots, (&bodies.poses[a], &bodies.poses[b]), bound);
+    if !(now > solved + LINEAR_SLOP) {
+        return None;
+    }
+    Some(if ta < tb { (b, ta) } else { (a, tb) })
+}
 
 /// Bisection steps for the last time a touching body was no deeper than
 /// allowed: 1/256 of the step, a millimetre for a body moving at 15 m/s.
@@ -419,67 +471,96 @@ pub(crate) fn sweep_fast_bodies(
     //   corner 10 cm into the ground, though the ground held at both ends
     //   of the step. It goes back further, to the last time before that
     //   impact it was no deeper than allowed in the ground.
+    // * A moving partner that would be left inside a body going back, by
+    //   more than the speculative distance and deeper than at their solved
+    //   poses, goes back with it, to the same time (`taken_back_with`).
     // Each correction only moves a time earlier once it is a still
     // partner's, so the passes settle; they stop at `GUARD_PASSES`.
     //
-    // A pass's corrections never take a body that is not going back (time
-    // 1) to one that is, so the pairs to check are listed once, on the
-    // workers, and the passes walk only those, in pair order.
+    // The pairs to check (of a body going back, with a still or moving
+    // partner) are listed on the workers, and the passes walk only those,
+    // in pair order. Only taking a partner back can start a body going
+    // back; then its pairs are listed again, for at most `GUARD_ROUNDS`.
     let mut guard_pairs = std::mem::take(&mut scratch.guard_pairs);
-    let shared = &*scratch;
-    workers.collect_runs_in(
-        &contacts.pairs,
-        PAIRS_PER_RUN,
-        &mut guard_pairs,
-        live,
-        |index, pair, found| {
-            let (a, b) = (pair.body_a, pair.body_b);
-            for (i, still) in [(a, b), (b, a)] {
-                let (i, still) = (i as usize, still as usize);
-                if shared.moving[i] && !shared.moving[still] && shared.toi[i] < 1.0 {
+    for _ in 0..GUARD_ROUNDS {
+        let shared = &*scratch;
+        workers.collect_runs_in(
+            &contacts.pairs,
+            PAIRS_PER_RUN,
+            &mut guard_pairs,
+            live,
+            |index, pair, found| {
+                let (a, b) = (pair.body_a, pair.body_b);
+                let (ua, ub) = (a as usize, b as usize);
+                if shared.moving[ua]
+                    && shared.moving[ub]
+                    && (shared.toi[ua] < 1.0 || shared.toi[ub] < 1.0)
+                {
                     let (ka, kb) = pair_slots(bodies, contacts, index, pair);
-                    found.push([a, b, i as u32, ka as u32, kb as u32]);
+                    found.push([a, b, BOTH_MOVING, ka as u32, kb as u32]);
+                    return;
                 }
-            }
-        },
-    );
-    for _ in 0..GUARD_PASSES {
-        let mut changed = false;
-        let left_box_still = scratch.left_box_hits.iter().flat_map(|(_, still)| still);
-        for &[a, b, i, ka, kb] in guard_pairs.iter().flatten().chain(left_box_still) {
-            let (a, b, i) = (a as usize, b as usize, i as usize);
-            let slots = (ka as usize, kb as usize);
-            let (still, own) = if i == a { (b, slots) } else { (a, (slots.1, slots.0)) };
-            if !(scratch.toi[i] < 1.0) {
-                continue;
-            }
-            let back = scratch.sweep(bodies, i).pose_at(scratch.toi[i]);
-            // The depth back in time first, bounded by the allowance (most
-            // bodies going back are within it, and a surface's depth is then
-            // two support points a triangle); the end's only when it is not.
-            let allowed = allowed_depth(bodies, scratch, i, still);
-            let depth_back = stage_depth(bodies, own, (&back, &bodies.poses[still]), allowed);
-            if !(depth_back > allowed) {
-                continue;
-            }
-            let end = &bodies.poses[i];
-            let depth_end = stage_depth(bodies, own, (end, &bodies.poses[still]), allowed);
-            if !(depth_back > depth_end) {
-                continue;
-            }
-            if scratch.toi[i] < scratch.toi_still[i] {
-                scratch.toi[i] = scratch.toi_still[i];
-                changed = true;
-            } else {
-                let t = sink_time(bodies, scratch, (a, b), slots, scratch.toi[i]);
-                if t < scratch.toi[i] {
-                    scratch.toi[i] = t;
-                    scratch.toi_still[i] = t;
+                for (i, still) in [(a, b), (b, a)] {
+                    let (i, still) = (i as usize, still as usize);
+                    if shared.moving[i] && !shared.moving[still] && shared.toi[i] < 1.0 {
+                        let (ka, kb) = pair_slots(bodies, contacts, index, pair);
+                        found.push([a, b, i as u32, ka as u32, kb as u32]);
+                    }
+                }
+            },
+        );
+        let mut started = false;
+        for _ in 0..GUARD_PASSES {
+            let mut changed = false;
+            let left_box_still = scratch.left_box_hits.iter().flat_map(|(_, still)| still);
+            for &[a, b, i, ka, kb] in guard_pairs.iter().flatten().chain(left_box_still) {
+                let (a, b) = (a as usize, b as usize);
+                let slots = (ka as usize, kb as usize);
+                if i == BOTH_MOVING {
+                    if let Some((late, t)) = taken_back_with(bodies, scratch, (a, b), slots) {
+                        started |= scratch.toi[late] == 1.0;
+                        scratch.toi[late] = t;
+                        scratch.toi_still[late] = scratch.toi_still[late].min(t);
+                        changed = true;
+                    }
+                    continue;
+                }
+                let i = i as usize;
+                let (still, own) = if i == a { (b, slots) } else { (a, (slots.1, slots.0)) };
+                if !(scratch.toi[i] < 1.0) {
+                    continue;
+                }
+                let back = scratch.sweep(bodies, i).pose_at(scratch.toi[i]);
+                // The depth back in time first, bounded by the allowance (most
+                // bodies going back are within it, and a surface's depth is then
+                // two support points a triangle); the end's only when it is not.
+                let allowed = allowed_depth(bodies, scratch, i, still);
+                let depth_back = stage_depth(bodies, own, (&back, &bodies.poses[still]), allowed);
+                if !(depth_back > allowed) {
+                    continue;
+                }
+                let end = &bodies.poses[i];
+                let depth_end = stage_depth(bodies, own, (end, &bodies.poses[still]), allowed);
+                if !(depth_back > depth_end) {
+                    continue;
+                }
+                if scratch.toi[i] < scratch.toi_still[i] {
+                    scratch.toi[i] = scratch.toi_still[i];
                     changed = true;
+                } else {
+                    let t = sink_time(bodies, scratch, (a, b), slots, scratch.toi[i]);
+                    if t < scratch.toi[i] {
+                        scratch.toi[i] = t;
+                        scratch.toi_still[i] = t;
+                        changed = true;
+                    }
                 }
+            }
+            if !changed {
+                break;
             }
         }
-        if !changed {
+        if !started {
             break;
         }
     }
@@ -1336,6 +1417,50 @@ mod tests {
     use super::*;
     use crate::body::{BodyDesc, BodyShape};
     use crate::rng::Lcg;
+
+    /// Two unit cubes falling together, B resting on A, 1 m over the step;
+    /// A's time set back to `toi_a`, B's end pose `end_b`: whether B is
+    /// taken back with A, and to when.
+    fn taken_back_with_a_falling_cube(toi_a: f32, end_b: Isometry3<f32>) -> Option<(usize, f32)> {
+        let cube = || BodyDesc::dynamic(Cuboid::new(Vector3::repeat(0.5)).into());
+        let mut bodies = Bodies::default();
+        bodies.insert(&cube()).expect("a valid cube");
+        bodies.insert(&cube()).expect("a valid cube");
+        let awake = [0u32, 1];
+        let mut scratch = SweepScratch::default();
+        bodies.poses[0] = Isometry3::translation(0.0, 2.0, 0.0);
+        bodies.poses[1] = Isometry3::translation(0.0, 3.0, 0.0);
+        scratch.remember_start_poses(&bodies, &awake, 1.0 / 60.0, &mut StageTimes::default());
+        bodies.poses[0] = Isometry3::translation(0.0, 1.0, 0.0);
+        bodies.poses[1] = end_b;
+        measure_motions(&bodies, &awake, &Workers::default(), &mut scratch);
+        scratch.toi[0] = toi_a;
+        let slots = (bodies.shape_ranges[0].first as usize, bodies.shape_ranges[1].first as usize);
+        let found = taken_back_with(&bodies, &scratch, (0, 1), slots);
+        // The pair the other way round gives the same answer.
+        let swapped = taken_back_with(&bodies, &scratch, (1, 0), (slots.1, slots.0));
+        assert_eq!(found, swapped);
+        found
+    }
+
+    /// A body going back takes back a moving partner it would otherwise
+    /// lie deep inside: the cube resting on a falling cube that goes back
+    /// half a step goes back with it (else 0.5 m inside it), whichever of
+    /// the pair is A; not when the partner ends clear of where the body goes
+    /// back to, nor when both go back to the same time.
+    #[test]
+    fn a_body_going_back_takes_back_the_moving_body_on_it() {
+        let on_top = Isometry3::translation(0.0, 2.0, 0.0);
+        assert_eq!(taken_back_with_a_falling_cube(0.5, on_top), Some((1, 0.5)));
+        // Slid 3 m aside within the step: 0.5 m back down is clear of it.
+        let aside = Isometry3::translation(3.0, 2.0, 0.0);
+        assert_eq!(taken_back_with_a_falling_cube(0.5, aside), None);
+        // Going back 1 % of the step: 1 cm inside, within the speculative
+        // distance the solver holds.
+        assert_eq!(taken_back_with_a_falling_cube(0.99, on_top), None);
+        assert_eq!(taken_back_with_a_falling_cube(1.0, on_top), None);
+        assert_eq!(taken_back_with_a_falling_cube(f32::NAN, on_top), None);
+    }
 
     /// A body resting a hair short of its allowance (where the push-out
     /// leaves it) may sink a slop within the step before it goes back, as
