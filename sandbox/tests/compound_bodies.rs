@@ -172,3 +172,37 @@ fn shapes_of_one_body_never_collide_with_each_other() {
     }
     assert_eq!(w.linear_velocity(id).unwrap(), Vector3::zeros());
 }
+
+#[test]
+fn each_shape_of_a_spinning_body_gets_the_margin_of_its_own_motion() {
+    // Three balls in a row along x, 2 m apart, 0.12 m above a fixed slab,
+    // turning about z at 3 rad/s in a world without gravity: over a step
+    // the outer balls' bottoms move 0.1 m, the middle one's 0.008 m. The
+    // outer balls get speculative points on the slab (their margin, the
+    // mean of the body's reach, 0.125 m, and their own bound, 0.125 m, is
+    // beyond the gap); the middle one none (its margin, the mean of 0.125
+    // and its own 0.025 m, is short of the gap). With the whole body's
+    // reach for every shape, the middle ball got points too.
+    let mut w = World::with_settings(sandbox::StepSettings {
+        gravity: Vector3::zeros(),
+        ..sandbox::StepSettings::default()
+    })
+    .unwrap();
+    let slab = BodyDesc::fixed(Cuboid::new(Vector3::new(10.0, 0.5, 10.0)).into())
+        .with_position(Vector3::new(0.0, -0.5, 0.0));
+    w.add_body(slab).unwrap();
+    let balls = [-2.0, 0.0, 2.0]
+        .map(|x| BodyShape::new(Sphere::new(0.5).into()).with_position(Vector3::new(x, 0.0, 0.0)));
+    let row = BodyDesc::dynamic_shapes(balls.to_vec())
+        .with_position(Vector3::new(0.0, 0.62, 0.0))
+        .with_angular_velocity(Vector3::new(0.0, 0.0, 3.0));
+    let id = w.add_body(row).unwrap();
+    w.step(DT);
+    let mut with_points: Vec<u32> = w
+        .contacts()
+        .filter(|c| !c.points().is_empty())
+        .map(|c| if c.body_b == id { c.shape_b } else { c.shape_a })
+        .collect();
+    with_points.sort_unstable();
+    assert_eq!(with_points, vec![0, 2], "shapes of the row with speculative points");
+}

@@ -330,7 +330,7 @@ fn update_pair(
     contact_recycling: bool,
     wake: &mut Vec<u32>,
 ) -> Option<SlotChange> {
-    let Bodies { records, poses, travel, radii, reach, active, shapes, shape_ranges, .. } = bodies;
+    let Bodies { records, poses, travel, radii, active, shapes, shape_ranges, .. } = bodies;
     let (a, b) = (c.body_a as usize, c.body_b as usize);
     if !(active[a] || active[b]) {
         return None;
@@ -338,20 +338,11 @@ fn update_pair(
     let ka = shape_ranges[a].first as usize + usize::from(shapes_ab.a);
     let kb = shape_ranges[b].first as usize + usize::from(shapes_ab.b);
     // Contacts the bodies may reach within this step are kept as
-    // speculative points, so fast bodies stop at the surface. The reach is
-    // the whole body's also for a shape of a body of several, though a
-    // prism at the foot of a toppling tree moves far less than the tip. A
-    // margin per shape (its own bound at the step's start velocity,
-    // `dt |v + ω × c| + θ ρ + θ² (1/2 + θ/6) |c|`, c and ρ its ball's
-    // offset and radius) was tried on `trees` (500 steps): find_contacts
-    // 9.4 -> 1.8 ms/step, but max penetration 0.029 -> 0.32 m. An impact
-    // within the step swings a struck tree's still prisms, which then have
-    // no speculative contacts, into the waves; the continuous stage sends
-    // the struck tree back to the step's start, step after step (a body
-    // the push-out left at its allowance has no depth to sink within a
-    // step), and the tree lying on it sinks in. With that fixed it was
-    // 0.107 m (3.6 ms/step); adding back each striker's reach was worse.
-    let speculative = SPECULATIVE_DISTANCE + reach[a] + reach[b];
+    // speculative points, so fast bodies stop at the surface: each side
+    // within its shape's margin (`shape_margin`), the body's reach for a
+    // body of one shape.
+    let speculative =
+        SPECULATIVE_DISTANCE + shape_margin(bodies, a, ka) + shape_margin(bodies, b, kb);
     // B's points that the pair's bounds on relative motion concern: the
     // ball holding its shape for a body of several shapes (so that each
     // prism of a tree is culled and recycled by its own drift, not by the
@@ -623,4 +614,33 @@ fn relative_pose_unchanged(before: &Isometry3<f32>, now: &Isometry3<f32>) -> boo
     let half_sine = (before.rotation.inverse() * now.rotation).imag().norm();
     // Written so that NaN counts as moved.
     moved < REUSE_DISTANCE * REUSE_DISTANCE && half_sine < 0.5 * REUSE_ANGLE
+}
+
+/// The speculative margin of shape slot `k` of body `i` this step: how far
+/// the shape may move within the step, as the narrow phase bounds it.
+///
+/// A body of one shape, or a kinematic one, takes its reach (`dt (|v| +
+/// |ω| extent)`, the farthest any of its points moves). A dynamic body of
+/// several takes the mean of that reach and the shape's own bound, `dt
+/// (|v| + |ω| e)` with `e` the distance from the centre of mass to the far
+/// side of the ball holding the shape: a prism at the foot of a toppling
+/// tree moves far less than the tip, and the whole tree's reach for every
+/// prism paired each with some 5 times the triangles (`trees`:
+/// find_contacts about a third cheaper with the mean). Not the own bound
+/// alone: an impact within the step changes the velocities it was found
+/// from, and swings a struck tree's still prisms, which then had no
+/// speculative points, into the waves (30 perturbed `trees` runs, max
+/// penetration median 0.235 m, against 0.020 with the reach; with the
+/// mean, 0.020 m, and none past 0.03 m once the fold keeps the point
+/// deepest at the step's end and a body going back takes its moving
+/// partners with it: `benches/SPREAD.md`).
+fn shape_margin(bodies: &Bodies, i: usize, k: usize) -> f32 {
+    let record = &bodies.records[i];
+    if bodies.shape_ranges[i].count <= 1 || record.kind != BodyKind::Dynamic {
+        return bodies.reach[i];
+    }
+    let ball = bodies.shapes.balls[k];
+    let far_side = (ball.centre - record.mass.local_center).norm() + ball.radius;
+    let speed = bodies.linear_velocities[i].norm() + bodies.angular_velocities[i].norm() * far_side;
+    0.5 * (bodies.reach_dt * speed + bodies.reach[i])
 }
