@@ -151,15 +151,20 @@ fn l_shaped_body_rests_stably_on_its_long_side() {
     assert_eq!(shapes, vec![0], "the foot (shape 0) alone touches the ground");
 }
 
+/// A world without gravity, default otherwise.
+fn weightless() -> World {
+    World::with_settings(sandbox::StepSettings {
+        gravity: Vector3::zeros(),
+        ..sandbox::StepSettings::default()
+    })
+    .unwrap()
+}
+
 #[test]
 fn shapes_of_one_body_never_collide_with_each_other() {
     // Two spheres of one body, overlapping by half: no contact between
     // them, no push, in a world without gravity.
-    let mut w = World::with_settings(sandbox::StepSettings {
-        gravity: Vector3::zeros(),
-        ..sandbox::StepSettings::default()
-    })
-    .unwrap();
+    let mut w = weightless();
     let shapes = vec![
         BodyShape::new(Sphere::new(0.5).into()),
         BodyShape::new(Sphere::new(0.5).into()).with_position(Vector3::new(0.5, 0.0, 0.0)),
@@ -177,17 +182,14 @@ fn shapes_of_one_body_never_collide_with_each_other() {
 fn each_shape_of_a_spinning_body_gets_the_margin_of_its_own_motion() {
     // Three balls in a row along x, 2 m apart, 0.12 m above a fixed slab,
     // turning about z at 3 rad/s in a world without gravity: over a step
-    // the outer balls' bottoms move 0.1 m, the middle one's 0.008 m. The
+    // the outer balls' bottoms move 0.1 m up or down, the middle one's
+    // 0.025 m sideways. The
     // outer balls get speculative points on the slab (their margin, the
     // mean of the body's reach, 0.125 m, and their own bound, 0.125 m, is
     // beyond the gap); the middle one none (its margin, the mean of 0.125
     // and its own 0.025 m, is short of the gap). With the whole body's
     // reach for every shape, the middle ball got points too.
-    let mut w = World::with_settings(sandbox::StepSettings {
-        gravity: Vector3::zeros(),
-        ..sandbox::StepSettings::default()
-    })
-    .unwrap();
+    let mut w = weightless();
     let slab = BodyDesc::fixed(Cuboid::new(Vector3::new(10.0, 0.5, 10.0)).into())
         .with_position(Vector3::new(0.0, -0.5, 0.0));
     w.add_body(slab).unwrap();
