@@ -9,7 +9,7 @@
 
 use collide::composite::{self, HeightField, ManifoldSet, TriMesh};
 use collide::nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
-use collide::{Contact, Cuboid, Shape, Sphere};
+use collide::{Contact, Cuboid, Shape, Sphere, SupportMap};
 
 /// Largest angle (radians) a floor contact's normal may make with +y.
 const UP_ANGLE: f32 = 1e-3;
@@ -499,4 +499,123 @@ fn ball_against_one_triangle_as_jolt_convex_vs_triangles() {
     let pen = composite::try_penetration(&pair, &pose, &ball, &at).unwrap().expect("overlap");
     assert!((pen.answer.normal.into_inner() - pose.rotation * Vector3::y()).norm() < 1e-4);
     assert!((pen.answer.depth - 0.01).abs() < 1e-4);
+}
+
+/// A seeded generator of numbers in `[lo, hi)` (for the sampled tests).
+struct Lcg(u64);
+
+impl Lcg {
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        self.0 =
+            self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        lo + (hi - lo) * ((self.0 >> 40) as f32 / (1u64 << 24) as f32)
+    }
+
+    fn rotation(&mut self) -> UnitQuaternion<f32> {
+        let axis =
+            Vector3::new(self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0));
+        UnitQuaternion::from_scaled_axis(axis.normalize() * self.range(0.0, std::f32::consts::PI))
+    }
+}
+
+/// Over a lone triangle, whose three edges are boundaries and so active,
+/// no contact is a ghost: the mesh's manifold must be the convex query's
+/// own, [`collide::contact_manifold`] of the shape and the triangle. A
+/// shape lying wholly above the triangle with its deepest point over it
+/// takes the face path (no GJK); one beside an edge, or dipping below the
+/// plane, takes the collision query. Both kinds are sampled (counted), at
+/// random poses of four shapes around a tilted triangle, with the mesh as
+/// A and as B.
+///
+/// Oracle: the same shape against the triangle as a convex shape; the
+/// normals agree within 1e-3 and the deepest separations within 1e-4 of
+/// the shape's size.
+#[test]
+fn over_a_triangle_of_active_edges_the_mesh_manifold_is_the_convex_queries() {
+    let corners =
+        [Point3::new(-2.0, 0.0, -1.5), Point3::new(2.0, 0.3, -1.0), Point3::new(0.0, -0.2, 2.0)];
+    let mesh: Shape = TriMesh::try_new(corners.to_vec(), vec![[0, 1, 2]]).unwrap().into();
+    let triangle: Shape =
+        collide::Triangle::try_new(corners[0], corners[1], corners[2]).unwrap().into();
+    let n = (corners[1] - corners[0]).cross(&(corners[2] - corners[0])).normalize();
+    let centroid = Point3::from((corners[0].coords + corners[1].coords + corners[2].coords) / 3.0);
+    let shapes: [Shape; 4] = [
+        Cuboid::new(Vector3::new(0.3, 0.2, 0.4)).into(),
+        offset_prism(),
+        Sphere::new(0.3).into(),
+        collide::Capsule::new(0.4, 0.2).into(),
+    ];
+    let id = Isometry3::identity();
+    let prediction = 0.2;
+    let mut rng = Lcg(37);
+    let (mut over, mut beside, mut within) = (0, 0, 0);
+    let mut set = ManifoldSet::new();
+    for case in 0..1200 {
+        let shape = &shapes[case % shapes.len()];
+        let size = match shape {
+            Shape::ConvexHull(_) => 3.0,
+            _ => 0.8,
+        };
+        // A point over or beside the triangle, lifted along its normal by
+        // the shape's own depth plus a gap from a little below to beyond
+        // the prediction.
+        let along = Vector3::new(rng.range(-3.0, 3.0), 0.0, rng.range(-2.5, 3.0));
+        let foot = centroid + along - n * n.dot(&along);
+        let rotation = rng.rotation();
+        let probe = Isometry3::from_parts(Translation3::from(foot.coords), rotation);
+        let reach = probe.rotation.inverse_transform_vector(&-n);
+        let low = probe * shape.local_support(&reach);
+        let lift = n.dot(&(foot - low)) + rng.range(-0.05, 0.3);
+        let pose = Isometry3::from_parts(Translation3::from(foot.coords + n * lift), rotation);
+        // Which path: the shape's deepest point along -n, over the face
+        // and not below its plane.
+        let deepest = pose * shape.local_support(&pose.rotation.inverse_transform_vector(&-n));
+        let height = n.dot(&(deepest - corners[0]));
+        let face_path = height >= 0.0 && inside(&corners, &n, &deepest);
+        for mesh_is_a in [false, true] {
+            let single = if mesh_is_a {
+                collide::contact_manifold(&triangle, &id, shape, &pose, prediction)
+            } else {
+                collide::contact_manifold(shape, &pose, &triangle, &id, prediction)
+            };
+            if mesh_is_a {
+                composite::try_contact_manifolds(&mesh, &id, shape, &pose, prediction, &mut set)
+            } else {
+                composite::try_contact_manifolds(shape, &pose, &mesh, &id, prediction, &mut set)
+            }
+            .unwrap();
+            let label = format!("case {case}, mesh is A: {mesh_is_a}, height {height}");
+            match single {
+                collide::ManifoldOutcome::Within(m) if !m.is_empty() => {
+                    assert_eq!(set.len(), 1, "{label}");
+                    let got = &set.manifolds()[0].manifold;
+                    assert!(
+                        (got.normal - m.normal).norm() < 1e-3,
+                        "{label}: {:?} {:?}",
+                        got.normal,
+                        m.normal
+                    );
+                    assert!(
+                        (got.min_separation() - m.min_separation()).abs() < 1e-4 * size,
+                        "{label}: {} {}",
+                        got.min_separation(),
+                        m.min_separation()
+                    );
+                    within += 1;
+                    if face_path {
+                        over += 1;
+                    } else {
+                        beside += 1;
+                    }
+                }
+                _ => assert!(set.is_empty(), "{label}: {:?}", set.manifolds()[0].manifold),
+            }
+        }
+    }
+    assert!(over > 200 && beside > 200, "over {over}, beside {beside}, within {within}");
+}
+
+/// Whether `p` projects into the triangle `t` of unit normal `n`.
+fn inside(t: &[Point3<f32>; 3], n: &Vector3<f32>, p: &Point3<f32>) -> bool {
+    (0..3).all(|i| (t[(i + 1) % 3] - t[i]).cross(&(p - t[i])).dot(n) >= 0.0)
 }

@@ -111,6 +111,13 @@ pub(crate) fn projects_inside(tri: &[Point3<f32>; 3], point: &Point3<f32>) -> bo
     barycentric(tri, point).is_some_and(|w| w.iter().all(|&x| x >= -ON_EDGE_FRACTION))
 }
 
+/// Whether `point`'s projection onto the plane of `tri` lies in the
+/// closed triangle, with no tolerance: every barycentric weight at least
+/// 0 (`false` for a triangle without area, or NaN).
+pub(crate) fn projects_into(tri: &[Point3<f32>; 3], point: &Point3<f32>) -> bool {
+    barycentric(tri, point).is_some_and(|w| w.iter().all(|&x| x >= 0.0))
+}
+
 /// The barycentric weights of `point`'s projection onto the plane of
 /// `tri`: the area of the sub-triangle opposite each corner over the whole.
 /// `None` for a triangle without area.

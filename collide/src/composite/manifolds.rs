@@ -9,17 +9,18 @@ use std::cell::OnceCell;
 
 use super::CompositeRef;
 use super::face_axes::{HullPlanes, beyond_a_face_axis};
-use super::ghost::{Correction, correct_manifold, face_manifold, face_normal_only};
+use super::ghost::{Correction, correct_manifold, face_manifold, face_normal_only, face_side};
 use super::hull_corners::hull_corners;
-use super::pairs::{Side, visit_leaves_culled};
+use super::pairs::{Leaf, Side, visit_leaves_culled};
 use super::parts::Face;
 use super::proximity::check_pose;
 use super::results::{ManifoldSet, PartManifold};
 use crate::error::QueryError;
 use crate::manifold::{
     ManifoldOutcome, check_input, outside_a_triangle_edge_either_way, shape_scale,
-    try_contact_manifold,
+    try_contact_manifold_cached,
 };
+use crate::query::GjkCache;
 use crate::shape::Shape;
 
 /// Fills `out` (emptied first) with the manifolds of `a` at `pose_a` and
@@ -142,12 +143,14 @@ pub fn try_contact_manifolds(
                     Correction::Keep | Correction::Drop => None,
                 });
             }
-            let outcome = try_contact_manifold(
+            let mut cache = facing_start(leaf);
+            let outcome = try_contact_manifold_cached(
                 leaf.a.shape,
                 &leaf.a.pose,
                 leaf.b.shape,
                 &leaf.b.pose,
                 prediction,
+                &mut cache,
             )?;
             let ManifoldOutcome::Within(m) = outcome else {
                 return Ok(None);
@@ -186,4 +189,27 @@ pub fn try_contact_manifolds(
         }
         None => Ok(()),
     }
+}
+
+/// GJK's first direction for a leaf with a triangle: the triangle's
+/// normal, turned towards the side of its plane where the other shape
+/// mostly lies (the ghost correction's [`face_side`]), as a direction from
+/// B towards A in A's frame (GJK's `v ≈ a − b`). GJK's own start, A's
+/// origin less B's, reads a mesh triangle's origin, which is the mesh's
+/// and may lie anywhere; the normal is the separating direction of a
+/// shape over the face and near it over an edge. On the `trees` scene it
+/// saves about 8 % of GJK's instructions a call.
+fn facing_start(leaf: &Leaf<'_, '_>) -> GjkCache {
+    let (face, other, face_is_a) = match (&leaf.a.face, &leaf.b.face) {
+        (None, Some(f)) => (f, &leaf.a, false),
+        (Some(f), None) => (f, &leaf.b, true),
+        _ => return GjkCache::default(),
+    };
+    let Some(n) = face.normal() else {
+        return GjkCache::default();
+    };
+    let towards_other = face_side(face, &n, other).normal;
+    // In the world, from B to A.
+    let b_to_a = if face_is_a { -towards_other } else { towards_other };
+    GjkCache::starting_along(leaf.a.pose.inverse_transform_vector(&b_to_a))
 }

@@ -24,6 +24,13 @@ impl GjkCache {
         self.direction.unwrap_or(-pose_b_in_a.translation.vector)
     }
 
+    /// A cache holding `direction` (A's frame), as if a query had stored it.
+    pub(crate) fn starting_along(direction: Vector3<f32>) -> Self {
+        let mut cache = Self::default();
+        cache.store(direction);
+        cache
+    }
+
     pub(crate) fn store(&mut self, dir: Vector3<f32>) {
         if dir.iter().all(|x| x.is_finite()) && dir.norm_squared() > 0.0 {
             self.direction = Some(dir);
