@@ -739,3 +739,59 @@ proptest! {
         }
     }
 }
+
+/// The box of a hull at a pose against its vertices moved in f64: every
+/// vertex inside the box and each face of the box within rounding of the
+/// extreme vertex, for hulls of 4 to 32 vertices (the box transforms every
+/// vertex; larger hulls use six support queries) at random poses up to
+/// 100 m out, among them trees' 12-vertex hexagonal prism. The allowed
+/// rounding is a few f32 ulps of the largest world coordinate: the vertex,
+/// rotated and translated in f32, against its exact image.
+#[test]
+fn hull_box_at_a_pose_holds_and_touches_its_vertices() {
+    use collide::nalgebra::{Isometry3, Translation3, UnitQuaternion};
+    let mut state = 0x0b0c_5eed_u64;
+    let mut unit = move || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((state >> 40) as f32) / (1u64 << 24) as f32 * 2.0 - 1.0
+    };
+    let prism: Vec<Point3<f32>> = (0..12)
+        .map(|i| {
+            let a = std::f32::consts::TAU * (i % 6) as f32 / 6.0;
+            Point3::new(0.75 * a.cos(), if i < 6 { 0.0 } else { 3.0 }, 0.75 * a.sin())
+        })
+        .collect();
+    let mut clouds = vec![prism];
+    for n in [4, 8, 16, 32] {
+        clouds.push((0..n).map(|_| Point3::new(unit(), unit(), unit()) * 2.0).collect());
+    }
+    for points in &clouds {
+        let hull = ConvexHull::new(points).expect("a solid hull");
+        for case in 0..200 {
+            let axis = Vector3::new(unit(), unit(), unit());
+            let rotation = UnitQuaternion::from_scaled_axis(axis * 3.0);
+            let shift = Vector3::new(unit(), unit(), unit()) * 100.0;
+            let pose = Isometry3::from_parts(Translation3::from(shift), rotation);
+            let b = hull.aabb(&pose);
+            let (r, t) = (rotation.cast::<f64>(), shift.cast::<f64>());
+            let mut lo = Vector3::repeat(f64::INFINITY);
+            let mut hi = Vector3::repeat(f64::NEG_INFINITY);
+            for v in hull.vertices() {
+                let p = r * to64(v) + t;
+                lo = lo.inf(&p);
+                hi = hi.sup(&p);
+            }
+            let tol = 8.0 * f64::from(f32::EPSILON) * (shift.amax() as f64 + 4.0);
+            for k in 0..3 {
+                let (min, max) = (f64::from(b.min[k]), f64::from(b.max[k]));
+                assert!(
+                    (min - lo[k]).abs() <= tol && (max - hi[k]).abs() <= tol,
+                    "{} vertices, case {case}, axis {k}: box [{min}, {max}] against [{}, {}]",
+                    points.len(),
+                    lo[k],
+                    hi[k]
+                );
+            }
+        }
+    }
+}

@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use nalgebra::{Isometry3, Point3, Unit, Vector3};
+use wide::f32x4;
 
 use crate::aabb::Aabb;
 use crate::error::HullError;
@@ -400,6 +401,33 @@ impl ConvexHull {
     }
 }
 
+/// The smallest and largest coordinates of `vertices` rotated by the
+/// matrix `m` (no translation): coordinate `k` of a vertex `v` is
+/// `m[k,0] v.x + m[k,1] v.y + m[k,2] v.z`, summed in that order. The three
+/// coordinates are the lanes of one vector (the matrix's columns times the
+/// vertex's broadcast components), so a vertex is three products, two sums
+/// and two selects, where rotating each vertex by the pose's quaternion
+/// took about twice the instructions: on `trees`' 12-vertex prisms a box
+/// went from about 545 to 443 instructions (callgrind), with the same
+/// poses after 500 steps in every scene of the hash list. A NaN
+/// coordinate never replaces a bound (the compares are false), as
+/// [`Point3::inf`] ignores one.
+#[inline]
+fn rotated_bounds(vertices: &[Point3<f32>], m: &nalgebra::Matrix3<f32>) -> ([f32; 3], [f32; 3]) {
+    let column = |j: usize| f32x4::from([m[(0, j)], m[(1, j)], m[(2, j)], 0.0]);
+    let (c0, c1, c2) = (column(0), column(1), column(2));
+    let mut low = f32x4::splat(f32::INFINITY);
+    let mut high = f32x4::splat(f32::NEG_INFINITY);
+    for v in vertices {
+        let c = c0 * f32x4::splat(v.x) + c1 * f32x4::splat(v.y) + c2 * f32x4::splat(v.z);
+        // `if c < low { c } else { low }`, lane by lane; likewise above.
+        low = c.simd_lt(low).select(c, low);
+        high = c.simd_gt(high).select(c, high);
+    }
+    let (low, high) = (low.to_array(), high.to_array());
+    ([low[0], low[1], low[2]], [high[0], high[1], high[2]])
+}
+
 /// Up to this many vertices, a hull's box is found by transforming every
 /// vertex (one pass, no branches); above it, by six support queries, which
 /// the hull's strategy answers without visiting most vertices.
@@ -448,13 +476,12 @@ impl SupportMap for ConvexHull {
         if self.vertices.len() > AABB_VERTEX_SCAN_MAX {
             return Aabb::from_support(self, pose);
         }
-        let mut min = Point3::from(Vector3::repeat(f32::INFINITY));
-        let mut max = Point3::from(Vector3::repeat(f32::NEG_INFINITY));
-        for v in self.vertices.iter() {
-            let p = pose * v;
-            min = min.inf(&p);
-            max = max.sup(&p);
-        }
-        Aabb::new(min, max)
+        let (min, max) =
+            rotated_bounds(&self.vertices, pose.rotation.to_rotation_matrix().matrix());
+        let t = pose.translation.vector;
+        Aabb::new(
+            Point3::new(min[0] + t.x, min[1] + t.y, min[2] + t.z),
+            Point3::new(max[0] + t.x, max[1] + t.y, max[2] + t.z),
+        )
     }
 }
