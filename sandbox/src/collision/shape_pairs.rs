@@ -167,11 +167,19 @@ pub(crate) fn expand_pairs(
         // the box test reads one contiguous array where the others read
         // two each (the tests only refuse, so their order changes nothing
         // but the cost).
-        for (ia, (ka, box_a)) in range_a.slots().zip(boxes_a).enumerate() {
-            for (ib, (kb, box_b)) in range_b.slots().zip(boxes_b).enumerate() {
+        //
+        // The loops walk the box slices alone and find each shape's slot
+        // from its index: zipped with the ranges of slots as well, the
+        // inner loop took about 51.5 instructions a box, now 48 (callgrind,
+        // washer's first 150 steps, where this function is 7 % of the run:
+        // 8,000 cubes against the drum's 40 hulls, every step).
+        for (ia, box_a) in boxes_a.iter().enumerate() {
+            let ka = range_a.first as usize + ia;
+            for (ib, box_b) in boxes_b.iter().enumerate() {
                 if !one_each && !box_a.overlaps(box_b) {
                     continue;
                 }
+                let kb = range_b.first as usize + ib;
                 let (sensor_a, sensor_b) = (shapes.sensors[ka], shapes.sensors[kb]);
                 if (sensor_a && sensor_b) || !shapes.filters[ka].collides_with(&shapes.filters[kb])
                 {
