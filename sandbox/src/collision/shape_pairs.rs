@@ -291,23 +291,17 @@ mod tests {
     fn lanes_find_the_overlaps_one_box_at_a_time_finds() {
         use super::{BoxLanes, ShapeRange};
         use collide::nalgebra::Point3;
-        let mut seed = 0x0001_a9e5_u32;
-        let mut unit = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed as f32 / u32::MAX as f32
-        };
-        let random_box = |unit: &mut dyn FnMut() -> f32| {
-            let c = Point3::new(unit(), unit(), unit()) * 4.0;
-            let h = Vector3::new(unit(), unit(), unit()) * 1.5;
+        let mut rng = crate::rng::Lcg(0x0001_a9e5);
+        let mut random_box = || {
+            let c = Point3::new(rng.next(), rng.next(), rng.next()) * 4.0;
+            let h = Vector3::new(rng.next(), rng.next(), rng.next()) * 1.5;
             Aabb::new(c - h, c + h)
         };
         let everything = Aabb::new(Point3::new(-1e9, -1e9, -1e9), Point3::new(1e9, 1e9, 1e9));
         let (mut tested, mut found) = (0, 0);
         for count in 2..=13u32 {
             for first in 0..4u32 {
-                let boxes: Vec<Aabb> = (0..count).map(|_| random_box(&mut unit)).collect();
+                let boxes: Vec<Aabb> = (0..count).map(|_| random_box()).collect();
                 let len = (first + count) as usize + 8;
                 let mut lanes = BoxLanes::default();
                 for v in lanes.min.iter_mut().chain(lanes.max.iter_mut()) {
@@ -323,7 +317,7 @@ mod tests {
                 }
                 let range = ShapeRange { first, count };
                 for _ in 0..50 {
-                    let query = random_box(&mut unit);
+                    let query = random_box();
                     let mut by_lanes = Vec::new();
                     lanes.for_each_overlap(range, &query, |i| by_lanes.push(i));
                     let one_by_one: Vec<usize> =
