@@ -406,10 +406,10 @@ impl ConvexHull {
 /// `m[k,0] v.x + m[k,1] v.y + m[k,2] v.z`, summed in that order. The three
 /// coordinates are the lanes of one vector (the matrix's columns times the
 /// vertex's broadcast components), so a vertex is three products, two sums
-/// and two selects, where rotating each vertex by the pose's quaternion
-/// took about twice the instructions: on `trees`' 12-vertex prisms a box
-/// went from about 545 to 443 instructions (callgrind), with the same
-/// poses after 500 steps in every scene of the hash list. A NaN
+/// and two selects, in place of a rotation by the pose's quaternion: on
+/// `trees`' 12-vertex prisms a box went from about 545 to 443
+/// instructions (callgrind), with the same poses after 500 steps in every
+/// scene of the hash list. A NaN
 /// coordinate never replaces a bound (the compares are false), as
 /// [`Point3::inf`] ignores one.
 #[inline]
