@@ -7,6 +7,7 @@ mod clouds_agree;
 mod composite_ghosts;
 mod dim2;
 mod dim2_casts;
+mod gjk_seed;
 mod glob_import;
 mod hull;
 mod hull_hostile;

@@ -631,6 +631,10 @@ where
     let mut g = GjkResult::empty();
     // The feature solve only where the distance and its points are wanted.
     let finish = matches!(want, Want::Contact | Want::Distance);
+    // A full contact starts from the caller's cached simplex, if any.
+    if want == Want::Contact {
+        cache.seed(md, &mut g.simplex);
+    }
     gjk_in(md, cache.initial_dir(md.pose_b_in_a()), &settings, finish, recorder, &mut g);
     let core_distance = match g.outcome {
         GjkOutcome::Separated { distance } | GjkOutcome::IterationLimit { distance }
@@ -643,6 +647,7 @@ where
         GjkOutcome::Beyond { .. } => {
             if want == Want::Contact {
                 cache.store(g.direction);
+                cache.clear_seed();
             }
             return Ok(Local::Apart);
         }
@@ -658,6 +663,7 @@ where
             }
             if want == Want::Contact {
                 cache.store(-e.normal.into_inner());
+                cache.clear_seed();
             }
             let (ra, rb) = md.margins();
             return Ok(Local::Contact(Contact::Penetrating(Penetration {
@@ -672,6 +678,7 @@ where
     // temporary, dropped on return.
     if want == Want::Contact {
         cache.store(g.direction);
+        cache.store_seed(&g.simplex, md);
     }
     let (core_a, core_b) = g.simplex.witnesses();
     // v = a − b points from B's core to A's, so A→B is −v.

@@ -202,7 +202,7 @@ pub(crate) fn gjk_in<A, B, R>(
     B: SupportMap + ?Sized,
     R: Recorder + ?Sized,
 {
-    debug_assert!(out.simplex.is_empty(), "gjk_in needs an empty simplex");
+    debug_assert!(out.simplex.len() <= 3, "gjk_in needs an empty or seeded simplex");
     let mut v = initial_dir;
     if !(v.norm_squared() > 0.0) || !all_finite(v.as_slice()) {
         v = Vector3::x();
@@ -214,6 +214,32 @@ pub(crate) fn gjk_in<A, B, R>(
     // Largest squared norm of the simplex's points (its size scale), kept
     // from the reduction that left them rather than recomputed.
     let mut simplex_scale_sq = 0.0f32;
+    // A seeded simplex (points of the difference a cache found again, see
+    // `GjkCache`) is reduced as if GJK had built it, and the loop goes on
+    // from its closest point. A seed whose closest point is not finite or
+    // lies at the origin (touching or overlapping: EPA wants the simplex
+    // GJK builds itself) is dropped for the start along `initial_dir`.
+    if !out.simplex.is_empty() {
+        let seeded = match out.simplex.reduction() {
+            Reduction::Closest(sub) => {
+                let closest_sq = sub.closest().norm_squared();
+                let scale_sq = out.simplex.max_norm_squared_of(&sub);
+                (closest_sq.is_finite() && closest_sq > TOUCH_REL * TOUCH_REL * scale_sq)
+                    .then_some((sub, closest_sq, scale_sq))
+            }
+            Reduction::Enclosing => None,
+        };
+        match seeded {
+            Some((sub, closest_sq, scale_sq)) => {
+                out.simplex.apply(&sub);
+                v = sub.closest();
+                v64 = sub.closest64();
+                v_sq = closest_sq;
+                simplex_scale_sq = scale_sq;
+            }
+            None => out.simplex = Simplex::new(),
+        }
+    }
     let mut iterations = 0;
     // Folds to a constant for the crate's own shape types.
     let mut finish = finish && curved_finish::applies(md);
@@ -293,7 +319,7 @@ pub(crate) fn gjk_in<A, B, R>(
         // Decide the reduction before applying it: until then `simplex`
         // minus its newest point is still the previous simplex, which the
         // stall exits return, so no copy of it is made on the way.
-        out.simplex.push(w);
+        out.simplex.push(w, -v);
         let sub = match out.simplex.reduction() {
             Reduction::Enclosing => end!(GjkOutcome::Overlapping, v),
             Reduction::Closest(sub) => sub,

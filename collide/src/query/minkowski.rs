@@ -83,8 +83,30 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> MinkowskiDifference<'s,
         // B first: its chain (rotate, support, rotate back) is the longer
         // one, and A's support can overlap its tail. The inverse rotation is
         // the transpose.
-        let dir_in_b = self.rotation_b_in_a.tr_mul(&-dir_in_a);
-        let b_in_b = self.b.local_core_support(&dir_in_b);
+        let dir_in_b = self.b_direction(dir_in_a);
+        self.support_along(dir_in_a, &dir_in_b)
+    }
+
+    /// The direction in B's frame along which [`support`](Self::support)
+    /// asks B for its point when asked along `dir_in_a`: `−dir_in_a`,
+    /// rotated into B's frame.
+    #[inline]
+    pub(crate) fn b_direction(&self, dir_in_a: &Vector3<f32>) -> Vector3<f32> {
+        self.rotation_b_in_a.tr_mul(&-dir_in_a)
+    }
+
+    /// The point of the difference made of A's support point along
+    /// `dir_in_a` (A's frame) and B's along `dir_in_b` (B's own frame):
+    /// [`support`](Self::support) when `dir_in_b` is that direction's
+    /// [`b_direction`](Self::b_direction); otherwise still a point of the
+    /// difference, which is what GJK's seeded simplex needs.
+    #[inline]
+    pub(crate) fn support_along(
+        &self,
+        dir_in_a: &Vector3<f32>,
+        dir_in_b: &Vector3<f32>,
+    ) -> SupportPoint {
+        let b_in_b = self.b.local_core_support(dir_in_b);
         let a = self.a.local_core_support(dir_in_a);
         let b = Point3::from(
             self.rotation_b_in_a * b_in_b.coords + self.pose_b_in_a.translation.vector,

@@ -242,7 +242,7 @@ fn cast_in_a<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         // moved simplex alone.
         let pushed = !simplex.contains_witnesses(&p);
         if pushed {
-            simplex.push(SupportPoint { w, a: p.a, b: p.b });
+            simplex.push(SupportPoint { w, a: p.a, b: p.b }, Vector3::zeros());
         }
         let sub = match simplex.reduction() {
             Reduction::Closest(sub) => sub,

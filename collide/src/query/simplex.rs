@@ -41,6 +41,10 @@ const DEGENERATE_REL_SQ: f64 = 1e-10;
 #[derive(Clone, Copy, Debug)]
 pub struct Simplex {
     points: [SupportPoint; 4],
+    /// The direction (A's frame) each point was found along, zero where
+    /// unknown: what a [`GjkCache`](crate::GjkCache) keeps to find the same
+    /// support points at the pair's next poses.
+    dirs: [Vector3<f32>; 4],
     bary: [f32; 4],
     len: usize,
 }
@@ -103,7 +107,12 @@ impl Default for Simplex {
 impl Simplex {
     /// An empty simplex.
     pub const fn new() -> Self {
-        Self { points: [SupportPoint::ZERO; 4], bary: [0.0; 4], len: 0 }
+        Self {
+            points: [SupportPoint::ZERO; 4],
+            dirs: [Vector3::new(0.0, 0.0, 0.0); 4],
+            bary: [0.0; 4],
+            len: 0,
+        }
     }
 
     /// The one-point simplex of `p`, its closest point `p.w` itself.
@@ -170,11 +179,21 @@ impl Simplex {
         self.points().iter().fold(0.0, |m, p| larger(m, p.w.norm_squared()))
     }
 
+    /// Adds `p`, found as the support point along `dir` (A's frame; zero
+    /// if unknown).
     #[inline]
-    pub(crate) fn push(&mut self, p: SupportPoint) {
+    pub(crate) fn push(&mut self, p: SupportPoint, dir: Vector3<f32>) {
         debug_assert!(self.len < 4, "GJK pushed onto a full simplex");
         self.points[self.len] = p;
+        self.dirs[self.len] = dir;
         self.len += 1;
+    }
+
+    /// The directions (A's frame) the points were found along, oldest
+    /// first, zero where unknown.
+    #[inline]
+    pub(crate) fn dirs(&self) -> &[Vector3<f32>] {
+        &self.dirs[..self.len]
     }
 
     /// Drops the newest point: undoes [`push`](Simplex::push) when no
@@ -240,13 +259,15 @@ impl Simplex {
                 let from = keep[slot] & 3;
                 if from != slot {
                     self.points[slot] = self.points[from];
+                    self.dirs[slot] = self.dirs[from];
                 }
                 self.bary[slot] = sub.bary[slot] as f32;
             }
         } else {
-            let old = self.points;
+            let (old, old_dirs) = (self.points, self.dirs);
             for slot in 0..len {
                 self.points[slot] = old[keep[slot] & 3];
+                self.dirs[slot] = old_dirs[keep[slot] & 3];
                 self.bary[slot] = sub.bary[slot] as f32;
             }
         }

@@ -24,6 +24,7 @@
 //! (see [`find_contacts`]). rapier's
 //! `narrow_phase/pair_update.rs` keeps the same responsibilities together.
 
+use collide::GjkCache;
 use collide::nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
 
 use crate::body::BodyKind;
@@ -482,6 +483,8 @@ fn update_pair(
         center_b: center_of(bodies, b),
         dt: bodies.reach_dt,
     });
+    // GJK starts from the pair's last closest feature, if it kept one.
+    let mut gjk = slot.as_deref().map_or_else(GjkCache::default, |m| m.gjk);
     let clearance = collide_moving_pair(
         shape_a,
         &shapes.world_pose(ka, pose_a),
@@ -489,6 +492,7 @@ fn update_pair(
         &shapes.world_pose(kb, pose_b),
         speculative,
         motion.as_ref(),
+        &mut gjk,
         &mut computed,
     );
     // The impulses carry over from the cached manifold (as a failed
@@ -513,6 +517,7 @@ fn update_pair(
     match slot {
         Some(cached) => {
             cached.manifold = computed;
+            cached.gjk = gjk;
             cached.normal_in_a = normal_in_a;
             cached.computed_rotations = Some([pose_a.rotation, pose_b.rotation]);
             cached.rested_at = None;
@@ -522,6 +527,7 @@ fn update_pair(
             let (approach_speed, _) = approach(bodies, c.body_a, c.body_b, &computed);
             Some(SlotChange::Take(CachedManifold {
                 manifold: computed,
+                gjk,
                 normal_in_a,
                 approach_speed,
                 computed_rotations: Some([pose_a.rotation, pose_b.rotation]),

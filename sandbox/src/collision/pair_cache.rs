@@ -16,6 +16,7 @@
 
 use std::ops::Range;
 
+use collide::GjkCache;
 use collide::nalgebra::{Isometry3, UnitQuaternion, Vector3};
 
 use crate::body::storage::Bodies;
@@ -150,6 +151,9 @@ pub(crate) const TOUCH_DISTANCE: f32 = LINEAR_SLOP;
 pub(crate) struct CachedManifold {
     /// The contact points.
     pub manifold: Manifold,
+    /// GJK's warm start for the pair's next computation: the closest
+    /// feature it found at this one (see [`GjkCache`]).
+    pub gjk: GjkCache,
     /// The normal in A's frame when the manifold was last computed (at the
     /// pair's `computed_at`).
     pub normal_in_a: Vector3<f32>,

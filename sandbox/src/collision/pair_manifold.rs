@@ -8,7 +8,7 @@
 //! into one.
 
 use collide::nalgebra::Isometry3;
-use collide::{ManifoldOutcome, Shape, try_contact_manifold};
+use collide::{GjkCache, ManifoldOutcome, Shape, try_contact_manifold_cached};
 
 use crate::collision::composite_manifold::{StepMotion, collide_composite_pair};
 use crate::collision::manifold::{ContactPoint, Manifold};
@@ -26,13 +26,19 @@ pub(crate) fn collide_pair(
     speculative: f32,
     out: &mut Manifold,
 ) -> f32 {
-    collide_moving_pair(a, pose_a, b, pose_b, speculative, None, out)
+    collide_moving_pair(a, pose_a, b, pose_b, speculative, None, &mut GjkCache::default(), out)
 }
 
 /// [`collide_pair`] with the bodies' `motion` over the step, if known: a
 /// composite pair's fold then keeps first the points the solver may push
 /// on this step (see [`collide_composite_pair`]). Other pairs do not
 /// read it.
+///
+/// `gjk` is the pair's own warm-start state, kept with its manifold from
+/// one computation to the next: GJK starts from the closest feature it
+/// found last time ([`GjkCache`]), as box3d's narrow phase starts from each
+/// contact's cached simplex. Composite pairs do not use it.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn collide_moving_pair(
     a: &Shape,
     pose_a: &Isometry3<f32>,
@@ -40,13 +46,14 @@ pub(crate) fn collide_moving_pair(
     pose_b: &Isometry3<f32>,
     speculative: f32,
     motion: Option<&StepMotion>,
+    gjk: &mut GjkCache,
     out: &mut Manifold,
 ) -> f32 {
     if a.is_composite() || b.is_composite() {
         return collide_composite_pair(a, pose_a, b, pose_b, speculative, motion, out);
     }
     out.clear();
-    match try_contact_manifold(a, pose_a, b, pose_b, speculative) {
+    match try_contact_manifold_cached(a, pose_a, b, pose_b, speculative, gjk) {
         Ok(ManifoldOutcome::Within(m)) => {
             out.normal = m.normal;
             out.points
