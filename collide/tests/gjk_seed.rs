@@ -9,35 +9,7 @@
 use collide::nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 use collide::{Contact, ConvexHull, GjkCache, try_contact_cached};
 
-/// Knuth's MMIX linear congruential generator: the top 24 bits as a float.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> f32 {
-        self.0 =
-            self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 40) as f32) / ((1u64 << 24) as f32)
-    }
-
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.next()
-    }
-
-    fn unit(&mut self) -> Vector3<f32> {
-        loop {
-            let v =
-                Vector3::new(self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0));
-            let n = v.norm();
-            if n > 0.1 && n <= 1.0 {
-                return v / n;
-            }
-        }
-    }
-
-    fn rotation(&mut self) -> UnitQuaternion<f32> {
-        UnitQuaternion::from_scaled_axis(self.unit() * self.range(0.0, std::f32::consts::PI))
-    }
-}
+use crate::test_rng::Lcg;
 
 /// `count` points on an ellipsoid of semi-axes up to `size`.
 fn cloud(rng: &mut Lcg, count: usize, size: f32) -> Vec<Point3<f32>> {

@@ -15,3 +15,4 @@ mod query_basics;
 mod round_rays_vs_f64;
 mod sat_cache;
 mod support_strategies;
+mod test_rng;

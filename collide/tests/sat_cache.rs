@@ -17,31 +17,7 @@ use collide::{
     contact_manifold_sat_cached,
 };
 
-/// Knuth's MMIX linear congruential generator: the top 24 bits as a float.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> f64 {
-        self.0 =
-            self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 40) as f64) / ((1u64 << 24) as f64)
-    }
-
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
-    }
-
-    fn unit(&mut self) -> Vector3<f64> {
-        loop {
-            let v =
-                Vector3::new(self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0));
-            let n = v.norm();
-            if n > 0.1 && n <= 1.0 {
-                return v / n;
-            }
-        }
-    }
-}
+use crate::test_rng::Lcg;
 
 /// The eight corners of a box in the world frame, in `f64`.
 fn corners(h: &Vector3<f32>, pose: &Isometry3<f32>) -> Vec<Vector3<f64>> {
@@ -108,7 +84,7 @@ fn off_surface(h: &Vector3<f32>, pose: &Isometry3<f32>, p: &Point3<f32>) -> f64 
 }
 
 fn random_extents(rng: &mut Lcg, scale: f64) -> Vector3<f32> {
-    Vector3::new(rng.range(0.2, 1.0), rng.range(0.2, 1.0), rng.range(0.2, 1.0))
+    Vector3::new(rng.range_f64(0.2, 1.0), rng.range_f64(0.2, 1.0), rng.range_f64(0.2, 1.0))
         .map(|x| x * scale)
         .cast()
 }
@@ -127,23 +103,23 @@ fn cached_box_manifolds_match_the_oracle_over_small_steps() {
         let prediction = (0.02 * size) as f32;
         // Start with B's centre at A's reach plus B's along a random
         // direction, less a little: touching, overlapping or just apart.
-        let rot_a = UnitQuaternion::from_scaled_axis(rng.unit() * rng.range(0.0, 3.0));
+        let rot_a = UnitQuaternion::from_scaled_axis(rng.unit_f64() * rng.range_f64(0.0, 3.0));
         let pose_a = Isometry3::from_parts(
-            Translation3::from(rng.unit() * rng.range(0.0, 2.0) * scale).cast(),
+            Translation3::from(rng.unit_f64() * rng.range_f64(0.0, 2.0) * scale).cast(),
             rot_a.cast(),
         );
-        let dir = rng.unit();
+        let dir = rng.unit_f64();
         let reach = f64::from(ha.norm().min(hb.norm())) + f64::from(ha.min().max(hb.min()));
-        let mut offset = dir * reach * rng.range(0.6, 1.1);
+        let mut offset = dir * reach * rng.range_f64(0.6, 1.1);
         let mut rot_b: UnitQuaternion<f64> =
-            UnitQuaternion::from_scaled_axis(rng.unit() * rng.range(0.0, 3.0));
+            UnitQuaternion::from_scaled_axis(rng.unit_f64() * rng.range_f64(0.0, 3.0));
         // A slow drift and spin, with a random jolt on top each frame.
-        let velocity = rng.unit() * 0.005 * size;
-        let spin = rng.unit() * 0.01;
+        let velocity = rng.unit_f64() * 0.005 * size;
+        let spin = rng.unit_f64() * 0.01;
         let mut cache = SatCache::default();
         for _ in 0..40 {
-            offset += velocity + rng.unit() * 0.002 * size;
-            rot_b = UnitQuaternion::from_scaled_axis(spin + rng.unit() * 0.003) * rot_b;
+            offset += velocity + rng.unit_f64() * 0.002 * size;
+            rot_b = UnitQuaternion::from_scaled_axis(spin + rng.unit_f64() * 0.003) * rot_b;
             let pose_b = Isometry3::from_parts(
                 Translation3::from(pose_a.translation.vector.cast::<f64>() + offset).cast(),
                 rot_b.cast(),
