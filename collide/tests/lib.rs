@@ -11,6 +11,7 @@ mod gjk_seed;
 mod glob_import;
 mod hull;
 mod hull_hostile;
+mod part_caches;
 mod query_basics;
 mod round_rays_vs_f64;
 mod sat_cache;

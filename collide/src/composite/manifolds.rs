@@ -12,6 +12,7 @@ use super::face_axes::{HullPlanes, beyond_a_face_axis};
 use super::ghost::{Correction, correct_manifold, face_manifold, face_normal_only, face_side};
 use super::hull_corners::hull_corners;
 use super::pairs::{Leaf, Side, visit_leaves_culled};
+use super::part_caches::PartCaches;
 use super::parts::Face;
 use super::proximity::check_pose;
 use super::results::{ManifoldSet, PartManifold};
@@ -61,6 +62,54 @@ pub fn try_contact_manifolds(
     pose_b: &Isometry3<f32>,
     prediction: f32,
     out: &mut ManifoldSet,
+) -> Result<(), QueryError> {
+    manifolds_of(a, pose_a, b, pose_b, prediction, out, None)
+}
+
+/// [`contact_manifolds`] with GJK's warm starts for the pairs of parts,
+/// kept in `caches` from the last call for the same two shapes and
+/// replaced by this call's (see [`PartCaches`]). The answers are those of
+/// [`contact_manifolds`] to GJK's tolerance, whatever `caches` holds.
+/// Bad input leaves `out` empty and `caches` as it was.
+pub fn contact_manifolds_cached(
+    a: &Shape,
+    pose_a: &Isometry3<f32>,
+    b: &Shape,
+    pose_b: &Isometry3<f32>,
+    prediction: f32,
+    out: &mut ManifoldSet,
+    caches: &mut PartCaches,
+) {
+    if try_contact_manifolds_cached(a, pose_a, b, pose_b, prediction, out, caches).is_err() {
+        out.clear();
+    }
+}
+
+/// [`contact_manifolds_cached`], reporting bad input.
+///
+/// # Errors
+/// As [`try_contact_manifolds`].
+pub fn try_contact_manifolds_cached(
+    a: &Shape,
+    pose_a: &Isometry3<f32>,
+    b: &Shape,
+    pose_b: &Isometry3<f32>,
+    prediction: f32,
+    out: &mut ManifoldSet,
+    caches: &mut PartCaches,
+) -> Result<(), QueryError> {
+    manifolds_of(a, pose_a, b, pose_b, prediction, out, Some(caches))
+}
+
+/// [`try_contact_manifolds_cached`], or cold when `caches` is `None`.
+fn manifolds_of(
+    a: &Shape,
+    pose_a: &Isometry3<f32>,
+    b: &Shape,
+    pose_b: &Isometry3<f32>,
+    prediction: f32,
+    out: &mut ManifoldSet,
+    caches: Option<&mut PartCaches>,
 ) -> Result<(), QueryError> {
     out.clear();
     check_pose(pose_a)?;
@@ -118,9 +167,11 @@ pub fn try_contact_manifolds(
         }
         outside_a_triangle_edge_either_way(corners.iter(), &face.corners, &n, scale)
     };
+    // This call's warm starts, which replace the caller's at the end.
+    let mut next = PartCaches::new();
     let (side_a, side_b) = (Side::whole(a, pose_a), Side::whole(b, pose_b));
     visit_leaves_culled(&side_a, &side_b, margin, &cull, &mut |leaf| {
-        let run = || -> Result<Option<PartManifold>, QueryError> {
+        let mut run = || -> Result<Option<PartManifold>, QueryError> {
             // Every contact with a triangle of inactive edges gets its face
             // normal: no collision query needed.
             if let Some((face, face_is_a, s)) = face_normal_only(leaf) {
@@ -143,7 +194,12 @@ pub fn try_contact_manifolds(
                     Correction::Keep | Correction::Drop => None,
                 });
             }
-            let mut cache = facing_start(leaf);
+            // The pair of parts' own warm start, else the triangle's normal.
+            let parts = leaf.parts();
+            let mut cache = match caches.as_deref().and_then(|c| c.get(parts)) {
+                Some(kept) => *kept,
+                None => facing_start(leaf),
+            };
             let outcome = try_contact_manifold_cached(
                 leaf.a.shape,
                 &leaf.a.pose,
@@ -152,6 +208,7 @@ pub fn try_contact_manifolds(
                 prediction,
                 &mut cache,
             )?;
+            next.push(parts, cache);
             let ManifoldOutcome::Within(m) = outcome else {
                 return Ok(None);
             };
@@ -187,7 +244,12 @@ pub fn try_contact_manifolds(
             out.clear();
             Err(e)
         }
-        None => Ok(()),
+        None => {
+            if let Some(caches) = caches {
+                *caches = next;
+            }
+            Ok(())
+        }
     }
 }
 

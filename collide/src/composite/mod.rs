@@ -57,6 +57,7 @@ mod heightfield;
 mod hull_corners;
 mod manifolds;
 mod pairs;
+mod part_caches;
 mod parts;
 mod point;
 mod proximity;
@@ -72,7 +73,11 @@ pub use compound::Compound;
 pub use edges::{EdgeKind, FLAT_EDGE_ANGLE};
 pub use error::CompositeError;
 pub use heightfield::HeightField;
-pub use manifolds::{contact_manifolds, try_contact_manifolds};
+pub use manifolds::{
+    contact_manifolds, contact_manifolds_cached, try_contact_manifolds,
+    try_contact_manifolds_cached,
+};
+pub use part_caches::{MAX_PART_CACHES, PartCaches};
 pub use point::{
     contains_point, distance_to_point, project_point, try_contains_point, try_distance_to_point,
     try_project_point,

@@ -17,6 +17,7 @@
 use std::ops::Range;
 
 use collide::GjkCache;
+use collide::composite::PartCaches;
 use collide::nalgebra::{Isometry3, UnitQuaternion, Vector3};
 
 use crate::body::storage::Bodies;
@@ -154,6 +155,12 @@ pub(crate) struct CachedManifold {
     /// GJK's warm start for the pair's next computation: the closest
     /// feature it found at this one (see [`GjkCache`]).
     pub gjk: GjkCache,
+    /// A composite pair's GJK warm starts, one per pair of parts that went
+    /// through the collision query (see [`PartCaches`]); `None` for a
+    /// convex pair. Boxed, as it is about 1.8 KB and only composite pairs
+    /// hold one: allocated once when such a pair first gets points, and
+    /// kept while it holds them.
+    pub parts: Option<Box<PartCaches>>,
     /// The normal in A's frame when the manifold was last computed (at the
     /// pair's `computed_at`).
     pub normal_in_a: Vector3<f32>,

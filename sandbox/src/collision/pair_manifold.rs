@@ -7,6 +7,7 @@
 //! [`collide_composite_pair`], which folds collide's per-part manifolds
 //! into one.
 
+use collide::composite::PartCaches;
 use collide::nalgebra::Isometry3;
 use collide::{GjkCache, ManifoldOutcome, Shape, try_contact_manifold_cached};
 
@@ -26,7 +27,17 @@ pub(crate) fn collide_pair(
     speculative: f32,
     out: &mut Manifold,
 ) -> f32 {
-    collide_moving_pair(a, pose_a, b, pose_b, speculative, None, &mut GjkCache::default(), out)
+    collide_moving_pair(
+        a,
+        pose_a,
+        b,
+        pose_b,
+        speculative,
+        None,
+        &mut GjkCache::default(),
+        None,
+        out,
+    )
 }
 
 /// [`collide_pair`] with the bodies' `motion` over the step, if known: a
@@ -37,7 +48,9 @@ pub(crate) fn collide_pair(
 /// `gjk` is the pair's own warm-start state, kept with its manifold from
 /// one computation to the next: GJK starts from the closest feature it
 /// found last time ([`GjkCache`]), as box3d's narrow phase starts from each
-/// contact's cached simplex. Composite pairs do not use it.
+/// contact's cached simplex. Composite pairs use `parts` instead, the
+/// same warm start for each pair of parts ([`PartCaches`]; `None` starts
+/// every pair of parts cold).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn collide_moving_pair(
     a: &Shape,
@@ -47,10 +60,11 @@ pub(crate) fn collide_moving_pair(
     speculative: f32,
     motion: Option<&StepMotion>,
     gjk: &mut GjkCache,
+    parts: Option<&mut PartCaches>,
     out: &mut Manifold,
 ) -> f32 {
     if a.is_composite() || b.is_composite() {
-        return collide_composite_pair(a, pose_a, b, pose_b, speculative, motion, out);
+        return collide_composite_pair(a, pose_a, b, pose_b, speculative, motion, parts, out);
     }
     out.clear();
     match try_contact_manifold_cached(a, pose_a, b, pose_b, speculative, gjk) {

@@ -473,3 +473,56 @@ fn composite_shapes_are_counted_as_bodies_come_and_go() {
     world.remove_body(cube).unwrap();
     assert_eq!(count(&world), 0);
 }
+
+/// A composite pair's slot keeps collide's per-part GJK warm starts
+/// ([`collide::composite::PartCaches`]) from one computation to the next:
+/// a cube dropped onto the ridge of a roof mesh (a convex fold, so the
+/// ridge's edge is active and its triangles go through GJK) holds a table
+/// with a seeded entry while it closes in, and has one once it lands. A
+/// narrow phase that dropped the table (or never handed it to collide)
+/// would leave no entry behind.
+#[test]
+fn a_composite_pair_keeps_its_parts_warm_starts_across_steps() {
+    use collide::TriMesh;
+    use collide::nalgebra::Point3;
+    let mut world = World::new();
+    let roof = TriMesh::try_new(
+        vec![
+            Point3::new(-2.0, 0.0, -2.0),
+            Point3::new(-2.0, 0.0, 2.0),
+            Point3::new(0.0, 0.5, -2.0),
+            Point3::new(0.0, 0.5, 2.0),
+            Point3::new(2.0, 0.0, -2.0),
+            Point3::new(2.0, 0.0, 2.0),
+        ],
+        vec![[0, 1, 3], [3, 2, 0], [2, 3, 5], [5, 4, 2]],
+    )
+    .unwrap();
+    world.add_body(BodyDesc::fixed(roof.into())).unwrap();
+    let cube = world
+        .add_body(
+            BodyDesc::dynamic(Cuboid::new(Vector3::repeat(0.25)).into())
+                .with_position(Vector3::new(0.05, 1.2, 0.0)),
+        )
+        .unwrap();
+    let tables = |w: &World| {
+        w.contacts
+            .pairs
+            .iter()
+            .filter_map(|c| w.contacts.slab.get(c.manifold))
+            .filter_map(|m| m.parts.as_deref())
+            .map(|t| (t.len(), t.iter().filter(|(_, g)| g.seed_points() > 0).count()))
+            .collect::<Vec<_>>()
+    };
+    let (mut seeded_steps, mut held_steps) = (0, 0);
+    for _ in 0..60 {
+        world.step(1.0 / 60.0);
+        let t = tables(&world);
+        held_steps += usize::from(t.iter().any(|&(len, _)| len > 0));
+        seeded_steps += usize::from(t.iter().any(|&(_, seeded)| seeded > 0));
+    }
+    let y = world.pose(cube).unwrap().translation.vector.y;
+    assert!(y < 1.0, "the cube never landed (y = {y})");
+    assert!(held_steps > 10, "a warm-start table held on {held_steps} steps");
+    assert!(seeded_steps > 0, "no warm start ever held a seed");
+}
