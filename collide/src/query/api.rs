@@ -251,14 +251,17 @@ pub fn try_closest_points<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 }
 
 /// [`try_closest_points`] with the normal: `None` when the shapes
-/// intersect.
+/// intersect. GJK starts from `cache`'s simplex and leaves its own there
+/// (see [`GjkCache`]): the time of impact carries one cache from each
+/// advance to the next.
 pub(crate) fn try_separation<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     pose_a: &Isometry3<f32>,
     b: &B,
     pose_b: &Isometry3<f32>,
+    cache: &mut GjkCache,
 ) -> Result<Option<Separation>, QueryError> {
-    run::<_, _, AskSeparation>(a, pose_a, b, pose_b, &mut GjkCache::default())
+    run::<_, _, AskSeparation>(a, pose_a, b, pose_b, cache)
 }
 
 /// Penetration depth, normal and witness points, or `None` if the shapes do
@@ -446,7 +449,7 @@ where
     check_input(a, pose_a, b, pose_b)?;
     recorder.begin(pose_a);
     let md = MinkowskiDifference::new(a, b, b_in_a(pose_a, pose_b));
-    exact(match gjk_epa(&md, Want::Contact, &mut GjkCache::default(), recorder)? {
+    exact(match gjk_epa(&md, Want::Contact, true, &mut GjkCache::default(), recorder)? {
         Local::Contact(c) => Local::Contact(c.to_world(pose_a)),
         other => other,
     })
@@ -496,6 +499,11 @@ trait Ask {
     /// the time of impact (and through it the sandbox's sweeps) was measured
     /// and tested with it.
     const PROJECT_POINT_CORE: bool = false;
+    /// Whether GJK starts from the caller's cached simplex and leaves its
+    /// own behind ([`GjkCache`]): a full contact, and the separation that
+    /// the time of impact asks for at each advance (the shapes barely move
+    /// between two). The other queries' caches are temporaries.
+    const SEEDS: bool = false;
     /// The answer from a query's result, in the world frame.
     fn answer(local: Local) -> Result<Self::Answer, QueryError>;
 }
@@ -511,6 +519,7 @@ struct AskIntersects;
 
 impl Ask for AskContact {
     const WANT: Want = Want::Contact;
+    const SEEDS: bool = true;
     type Answer = Contact;
     #[inline(always)]
     fn answer(local: Local) -> Result<Contact, QueryError> {
@@ -560,6 +569,7 @@ struct AskSeparation;
 
 impl Ask for AskSeparation {
     const WANT: Want = Want::Distance;
+    const SEEDS: bool = true;
     type Answer = Option<Separation>;
     #[inline(always)]
     fn answer(local: Local) -> Result<Option<Separation>, QueryError> {
@@ -610,6 +620,7 @@ enum Local {
 fn gjk_epa<A, B, R>(
     md: &MinkowskiDifference<'_, A, B>,
     want: Want,
+    seeds: bool,
     cache: &mut GjkCache,
     recorder: &mut R,
 ) -> Result<Local, QueryError>
@@ -631,8 +642,9 @@ where
     let mut g = GjkResult::empty();
     // The feature solve only where the distance and its points are wanted.
     let finish = matches!(want, Want::Contact | Want::Distance);
-    // A full contact starts from the caller's cached simplex, if any.
-    if want == Want::Contact {
+    // A full contact (or a time of impact's separation) starts from the
+    // caller's cached simplex, if any.
+    if seeds {
         cache.seed(md, &mut g.simplex);
     }
     gjk_in(md, cache.initial_dir(md.pose_b_in_a()), &settings, finish, recorder, &mut g);
@@ -645,7 +657,7 @@ where
         GjkOutcome::Separated { distance } | GjkOutcome::IterationLimit { distance } => distance,
         GjkOutcome::NonFinite => return Err(QueryError::NonFiniteInput),
         GjkOutcome::Beyond { .. } => {
-            if want == Want::Contact {
+            if seeds {
                 cache.store(g.direction);
                 cache.clear_seed();
             }
@@ -661,7 +673,7 @@ where
             if !e.depth.is_finite() {
                 return Err(QueryError::NonFiniteInput);
             }
-            if want == Want::Contact {
+            if seeds {
                 cache.store(-e.normal.into_inner());
                 cache.clear_seed();
             }
@@ -674,9 +686,9 @@ where
             })));
         }
     };
-    // Only a full contact's cache is the caller's; the other queries' is a
-    // temporary, dropped on return.
-    if want == Want::Contact {
+    // Only a seeding query's cache is the caller's; the other queries' is
+    // a temporary, dropped on return.
+    if seeds {
         cache.store(g.direction);
         cache.store_seed(&g.simplex, md);
     }
@@ -863,6 +875,7 @@ where
                         None => gjk_epa(
                             &MinkowskiDifference::new(a, b, pose_b_in_a),
                             want,
+                            W::SEEDS,
                             cache,
                             &mut NoRecord,
                         )?,
@@ -912,7 +925,7 @@ where
             if want == Want::Intersects {
                 return gjk_verdict(&md).map(verdict);
             }
-            gjk_epa(&md, want, cache, &mut NoRecord)?
+            gjk_epa(&md, want, W::SEEDS, cache, &mut NoRecord)?
         }
     };
     Ok(match local {
@@ -967,7 +980,7 @@ fn point_core_query<G: SupportMap + ?Sized>(
     if want == Want::Intersects {
         return gjk_verdict(&md).map(verdict);
     }
-    gjk_epa(&md, want, &mut GjkCache::default(), &mut NoRecord)
+    gjk_epa(&md, want, false, &mut GjkCache::default(), &mut NoRecord)
 }
 
 /// A local answer taken to the world by `world_from_local`.
