@@ -167,7 +167,9 @@ fn manifolds_of(
         }
         outside_a_triangle_edge_either_way(corners.iter(), &face.corners, &n, scale)
     };
-    // This call's warm starts, which replace the caller's at the end.
+    // This call's warm starts, which replace the caller's at the end (kept
+    // only when the caller has a table).
+    let warm = caches.is_some();
     let mut next = PartCaches::new();
     let (side_a, side_b) = (Side::whole(a, pose_a), Side::whole(b, pose_b));
     visit_leaves_culled(&side_a, &side_b, margin, &cull, &mut |leaf| {
@@ -208,7 +210,9 @@ fn manifolds_of(
                 prediction,
                 &mut cache,
             )?;
-            next.push(parts, cache);
+            if warm {
+                next.push(parts, cache);
+            }
             let ManifoldOutcome::Within(m) = outcome else {
                 return Ok(None);
             };

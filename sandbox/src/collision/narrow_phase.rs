@@ -25,7 +25,6 @@
 //! `narrow_phase/pair_update.rs` keeps the same responsibilities together.
 
 use collide::GjkCache;
-use collide::composite::PartCaches;
 use collide::nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
 
 use crate::body::BodyKind;
@@ -485,14 +484,10 @@ fn update_pair(
         dt: bodies.reach_dt,
     });
     // GJK starts from the pair's last closest feature, if it kept one; a
-    // composite pair's, from each pair of parts' (taken out of the slot
-    // here and put back below; a pair with no slot yet starts from an
-    // empty table on the stack, boxed only if the pair takes a slot).
+    // composite pair's, from each pair of parts' (the table is taken out
+    // of the slot here and put back below).
     let mut gjk = slot.as_deref().map_or_else(GjkCache::default, |m| m.gjk);
-    let mut kept_parts = slot.as_deref_mut().and_then(|m| m.parts.take());
-    let mut new_parts = PartCaches::new();
-    let composite = motion.is_some();
-    let parts = composite.then(|| kept_parts.as_deref_mut().unwrap_or(&mut new_parts));
+    let mut parts = slot.as_deref_mut().and_then(|m| m.parts.take());
     let clearance = collide_moving_pair(
         shape_a,
         &shapes.world_pose(ka, pose_a),
@@ -501,12 +496,9 @@ fn update_pair(
         speculative,
         motion.as_ref(),
         &mut gjk,
-        parts,
+        &mut parts,
         &mut computed,
     );
-    // The table the pair keeps if it keeps its slot (boxing a new one
-    // only then: once per composite pair that comes to touch).
-    let keep_parts = move || composite.then(|| kept_parts.unwrap_or_else(|| Box::new(new_parts)));
     // The impulses carry over from the cached manifold (as a failed
     // recycling attempt left it).
     computed.inherit_impulses(slot.as_deref().map_or(&EMPTY_MANIFOLD, |m| &m.manifold), pose_a);
@@ -530,7 +522,7 @@ fn update_pair(
         Some(cached) => {
             cached.manifold = computed;
             cached.gjk = gjk;
-            cached.parts = keep_parts();
+            cached.parts = parts;
             cached.normal_in_a = normal_in_a;
             cached.computed_rotations = Some([pose_a.rotation, pose_b.rotation]);
             cached.rested_at = None;
@@ -541,7 +533,7 @@ fn update_pair(
             Some(SlotChange::Take(CachedManifold {
                 manifold: computed,
                 gjk,
-                parts: keep_parts(),
+                parts,
                 normal_in_a,
                 approach_speed,
                 computed_rotations: Some([pose_a.rotation, pose_b.rotation]),

@@ -11,7 +11,7 @@ use collide::composite::PartCaches;
 use collide::nalgebra::Isometry3;
 use collide::{GjkCache, ManifoldOutcome, Shape, try_contact_manifold_cached};
 
-use crate::collision::composite_manifold::{StepMotion, collide_composite_pair};
+use crate::collision::composite_manifold::{StepMotion, collide_composite_pair_warm};
 use crate::collision::manifold::{ContactPoint, Manifold};
 
 /// Writes into `out` the contact manifold of `a` at `pose_a` and `b` at
@@ -35,7 +35,7 @@ pub(crate) fn collide_pair(
         speculative,
         None,
         &mut GjkCache::default(),
-        None,
+        &mut None,
         out,
     )
 }
@@ -49,8 +49,10 @@ pub(crate) fn collide_pair(
 /// one computation to the next: GJK starts from the closest feature it
 /// found last time ([`GjkCache`]), as box3d's narrow phase starts from each
 /// contact's cached simplex. Composite pairs use `parts` instead, the
-/// same warm start for each pair of parts ([`PartCaches`]; `None` starts
-/// every pair of parts cold).
+/// pair's table of warm starts for each pair of parts ([`PartCaches`]),
+/// kept boxed in its slot: `None` starts every pair of parts cold, and is
+/// filled with a new table if the pair ends with points (see
+/// [`collide_composite_pair_warm`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn collide_moving_pair(
     a: &Shape,
@@ -60,11 +62,11 @@ pub(crate) fn collide_moving_pair(
     speculative: f32,
     motion: Option<&StepMotion>,
     gjk: &mut GjkCache,
-    parts: Option<&mut PartCaches>,
+    parts: &mut Option<Box<PartCaches>>,
     out: &mut Manifold,
 ) -> f32 {
     if a.is_composite() || b.is_composite() {
-        return collide_composite_pair(a, pose_a, b, pose_b, speculative, motion, parts, out);
+        return collide_composite_pair_warm(a, pose_a, b, pose_b, speculative, motion, parts, out);
     }
     out.clear();
     match try_contact_manifold_cached(a, pose_a, b, pose_b, speculative, gjk) {
