@@ -361,6 +361,26 @@ fn closed_stdout_ends_quietly() {
     assert!(out.status.success(), "exit {:?}: {stderr}", out.status.code());
 }
 
+/// The same with `--trace-every`, which writes a line every step while
+/// stepping: the first write after the close ends the run quietly (it had
+/// panicked in `println!`), and early, with no more steps.
+#[test]
+fn closed_stdout_ends_a_traced_run_quietly() {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sandbox"))
+        .args(["bench", "--scene", "pyramid", "--size", "10", "--steps", "100000"])
+        .args(["--trace-every", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs the binary");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("waits for the binary");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "panicked: {stderr}");
+    assert!(out.status.success(), "exit {:?}: {stderr}", out.status.code());
+}
+
 /// `--perturb 0` is the scene as built (the same hash as no flag), and
 /// `--perturb 1` moves the bodies by 10 µm, which changes the final poses.
 #[test]

@@ -172,7 +172,13 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
         if let Some(every) = opts.trace_every
             && (step % every == 0 || step + 1 == steps_to_run)
         {
-            trace_line(&world, &bodies, step, step_wall);
+            // A reader that closed the pipe (`sandbox bench --trace-every 1
+            // | head`) will read nothing more: the run ends quietly, as
+            // the report's own write does (`print_stdout`).
+            match trace_line(&world, &bodies, step, step_wall) {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+                written => written.context("writing a trace line")?,
+            }
         }
         if progress.is_none() && terminal && started.elapsed() > PROGRESS_AFTER {
             let bar = ProgressBar::new(steps_to_run).with_style(
@@ -312,15 +318,25 @@ pub fn run(opts: &BenchArgs) -> Result<()> {
 /// peak), or `None` where there is no such file.
 /// One `--trace-every` line on stdout: the step (from 0), the awake
 /// dynamic bodies, the contact points in the manifolds, the solved ones,
-/// and the step's own time.
-fn trace_line(world: &sandbox::World, bodies: &[sandbox::BodyId], step: u64, wall: Duration) {
+/// and the step's own time. An error (a closed pipe) is returned, not a
+/// panic as `println!` would give.
+fn trace_line(
+    world: &sandbox::World,
+    bodies: &[sandbox::BodyId],
+    step: u64,
+    wall: Duration,
+) -> std::io::Result<()> {
+    use std::io::Write as _;
     let awake = bodies.iter().filter(|&&b| world.is_awake(b) == Some(true)).count();
-    println!(
+    let mut stdout = std::io::stdout().lock();
+    writeln!(
+        stdout,
         "step {step:>6}  awake {awake:>6}  points {:>7} ({} solved)  {:.3} ms",
         world.contact_point_count(),
         world.solved_contact_point_count(),
         wall.as_secs_f64() * 1e3
-    );
+    )?;
+    stdout.flush()
 }
 
 fn resident_kib(key: &str) -> Option<u64> {
