@@ -379,7 +379,9 @@ fn corners(points: &[ContactPoint], closings: &[f32], normal: &Vector3<f32>, out
         d - normal * d.dot(normal)
     };
     // Picks the index with the largest finite score (NaN never wins).
-    let best = |score: &dyn Fn(&ContactPoint) -> f32| {
+    // Generic, so that each score is inlined into its loop (a `dyn Fn`
+    // was an indirect call per point).
+    fn best(points: &[ContactPoint], score: impl Fn(&ContactPoint) -> f32) -> usize {
         let mut pick = 0;
         let mut top = f32::NEG_INFINITY;
         for (i, p) in points.iter().enumerate() {
@@ -390,27 +392,27 @@ fn corners(points: &[ContactPoint], closings: &[f32], normal: &Vector3<f32>, out
             }
         }
         pick
-    };
+    }
     // The first corner: the point farthest from the points' centre across
     // the normal (on a flat contact all are equally deep, so depth cannot
     // pick a corner).
     let centre = Point3::from(
         points.iter().map(|p| p.point.coords).sum::<Vector3<f32>>() / points.len() as f32,
     );
-    let i0 = best(&|p| across(&centre, &p.point).norm_squared());
+    let i0 = best(points, |p| across(&centre, &p.point).norm_squared());
     let p0 = points[i0].point;
-    let i1 = best(&|p| across(&p0, &p.point).norm_squared());
+    let i1 = best(points, |p| across(&p0, &p.point).norm_squared());
     let p1 = points[i1].point;
     // Signed area (twice) of the triangle (p, q, r) seen along the normal.
     let area = |p: &Point3<f32>, q: &Point3<f32>, r: &Point3<f32>| {
         across(p, q).cross(&across(p, r)).dot(normal)
     };
-    let i2 = best(&|p| area(&p0, &p1, &p.point).abs());
+    let i2 = best(points, |p| area(&p0, &p1, &p.point).abs());
     let p2 = points[i2].point;
     // Orient the triangle counter-clockwise about the normal, then take
     // the point farthest outside one of its edges.
     let (q1, q2) = if area(&p0, &p1, &p2) >= 0.0 { (p1, p2) } else { (p2, p1) };
-    let i3 = best(&|p| {
+    let i3 = best(points, |p| {
         [(&p0, &q1), (&q1, &q2), (&q2, &p0)]
             .iter()
             .map(|(u, v)| -area(u, v, &p.point))
