@@ -342,43 +342,39 @@ fn bad_scene_file_arguments_fail_cleanly() {
     let _ = std::fs::remove_file(broken);
 }
 
+/// Runs the binary with `args` (split at spaces) and closes our end of its
+/// stdout at once, while it is still stepping: it must end quietly, exit 0
+/// and no panic.
+fn ends_quietly_on_a_closed_stdout(args: &str) {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sandbox"))
+        .args(args.split_whitespace())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs the binary");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("waits for the binary");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{args} panicked: {stderr}");
+    assert!(out.status.success(), "{args}: exit {:?}: {stderr}", out.status.code());
+}
+
 /// A reader that closes the pipe before the report is written (as
 /// `sandbox bench | head -0` does) ends the output quietly: exit 0, no panic.
 #[test]
 fn closed_stdout_ends_quietly() {
-    use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sandbox"))
-        .args(["bench", "--scene", "pyramid", "--size", "10", "--steps", "60", "--json"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs the binary");
-    // Close our end of stdout before the child, still stepping, writes.
-    drop(child.stdout.take());
-    let out = child.wait_with_output().expect("waits for the binary");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "panicked: {stderr}");
-    assert!(out.status.success(), "exit {:?}: {stderr}", out.status.code());
+    ends_quietly_on_a_closed_stdout("bench --scene pyramid --size 10 --steps 60 --json");
 }
 
 /// The same with `--trace-every`, which writes a line every step while
 /// stepping: the first write after the close ends the run quietly (it had
-/// panicked in `println!`), and early, with no more steps.
+/// panicked in `println!`), and at once: 100,000 steps are not run.
 #[test]
 fn closed_stdout_ends_a_traced_run_quietly() {
-    use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sandbox"))
-        .args(["bench", "--scene", "pyramid", "--size", "10", "--steps", "100000"])
-        .args(["--trace-every", "1"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs the binary");
-    drop(child.stdout.take());
-    let out = child.wait_with_output().expect("waits for the binary");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "panicked: {stderr}");
-    assert!(out.status.success(), "exit {:?}: {stderr}", out.status.code());
+    ends_quietly_on_a_closed_stdout(
+        "bench --scene pyramid --size 10 --steps 100000 --trace-every 1",
+    );
 }
 
 /// `--perturb 0` is the scene as built (the same hash as no flag), and
