@@ -69,7 +69,14 @@ fn collect(shape: &egui::Shape, out: &mut Vec<Arc<Galley>>) {
 fn every_state() -> Vec<(&'static str, Vec<Arc<Galley>>, egui::Context)> {
     let mut out = Vec::new();
     let mut c = controller();
-    let bad = std::env::temp_dir().join(format!("sandbox-hud-{}.toml", std::process::id()));
+    // A file of this call's own: the tests calling this run in parallel in
+    // one process, and a name by process id alone let one test remove the
+    // file before another read it (the switch then failed on the missing
+    // file, with no snippet drawn, in 4 of 5 runs of these tests).
+    static CALLS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let name = format!("sandbox-hud-{}-{call}.toml", std::process::id());
+    let bad = std::env::temp_dir().join(name);
     std::fs::write(&bad, "[[body]]\nshape = { type = \"sphere\", radius = -1.0 }\n").unwrap();
     assert!(c.sim.switch(SceneSource::File(bad.clone())).is_err());
     let _ = std::fs::remove_file(&bad);
