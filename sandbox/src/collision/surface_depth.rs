@@ -13,16 +13,20 @@
 //! gives is the *directional* depth along its face normal: how far the
 //! shape must move along the normal to stop overlapping that triangle
 //! (not its whole plane, so a shape straddling a ridge is not lifted clear
-//! of the neighbour's plane). It is found as a time of impact: the shape,
-//! lifted clear of the plane along the normal, is swept back down to its
+//! of the neighbour's plane). It is found as a shape cast: the shape,
+//! lifted clear of the plane along the normal, is cast back down to its
 //! pose, and the part of the path after it meets the triangle is the
-//! depth. This follows Jolt's and Box2D's one-sided triangles (contacts
+//! depth. The path is a pure translation, so collide's linear cast
+//! ([`try_shape_cast`], van den Bergen's GJK ray cast) answers it; the
+//! general time of impact, built for turning bodies, took about twice
+//! the instructions (`trees`, 250 steps, callgrind: this module 1.30 G ->
+//! 0.74 G, the run 14.63 G -> 14.08 G, the trajectory bitwise the same). This follows Jolt's and Box2D's one-sided triangles (contacts
 //! against a mesh push out of the front face only); departure: it is a
 //! position-level measure for the stages after the solve, not a contact
 //! normal for the solver.
 
 use collide::nalgebra::{Isometry3, Point3, Translation3, Vector3};
-use collide::{Shape, SupportMap, Sweep, TimeOfImpact, Triangle, try_time_of_impact};
+use collide::{Shape, ShapeCast, SupportMap, Triangle, try_shape_cast};
 
 use crate::collision::aabb::Aabb;
 use crate::collision::sweep_surface::{
@@ -56,7 +60,7 @@ impl FrontDepth {
 /// triangle would drop out of the measure and back as the body turns). A triangle whose plane the
 /// shape dips below by at most `bound` is not measured exactly: its depth is given as that dip, an
 /// upper bound of at most `bound`, so callers comparing against a threshold pass it and pay the
-/// time of impact only for the triangles that could exceed it.
+/// shape cast only for the triangles that could exceed it.
 pub(crate) fn front_depth(
     convex: &Shape,
     convex_pose: &Isometry3<f32>,
@@ -120,26 +124,21 @@ fn triangle_depth(
         return below;
     }
     // Lifted by `below` the shape is clear of the plane, so of the
-    // triangle; swept back down along -n it meets the triangle at `toi`,
+    // triangle; cast back down along -n it meets the triangle at `toi`,
     // and the rest of the path is the directional depth.
     let lift = n * below;
-    let sweep = Sweep {
-        pose: Translation3::from(lift) * pose,
-        local_center: Point3::origin(),
-        linear_velocity: -lift,
-        angular_velocity: Vector3::zeros(),
-    };
-    let fixed = Sweep::fixed(Isometry3::identity());
-    match try_time_of_impact(convex, &sweep, triangle, &fixed, 1.0, 0.0) {
-        Ok(TimeOfImpact::Hit { toi, .. }) => below * (1.0 - toi.clamp(0.0, 1.0)),
+    let lifted = Translation3::from(lift) * pose;
+    let still = Isometry3::identity();
+    match try_shape_cast(convex, &lifted, &-lift, triangle, &still, &Vector3::zeros(), 1.0) {
+        Ok(ShapeCast::Hit { toi, .. }) => below * (1.0 - toi.clamp(0.0, 1.0)),
         // Touching the plane already at the lifted pose (rounding): the
         // whole lift.
-        Ok(TimeOfImpact::InitiallyOverlapping) => below,
+        Ok(ShapeCast::InitiallyOverlapping) => below,
         // Proven clear until the bound: at most the rest of the path.
-        Ok(TimeOfImpact::IterationLimit { toi_lower_bound }) => {
+        Ok(ShapeCast::IterationLimit { toi_lower_bound }) => {
             below * (1.0 - toi_lower_bound.clamp(0.0, 1.0))
         }
-        Ok(TimeOfImpact::Miss) | Err(_) => 0.0,
+        Ok(ShapeCast::Miss) | Err(_) => 0.0,
     }
 }
 
