@@ -20,8 +20,9 @@
 //! ([`try_shape_cast`], van den Bergen's GJK ray cast) answers it; the
 //! general time of impact, built for turning bodies, took about twice
 //! the instructions (`trees`, 250 steps, callgrind: this module 1.30 G ->
-//! 0.74 G, the run 14.63 G -> 14.08 G, the trajectory bitwise the same). This follows Jolt's and Box2D's one-sided triangles (contacts
-//! against a mesh push out of the front face only); departure: it is a
+//! 0.74 G, the run 14.63 G -> 14.08 G, the trajectory bitwise the same).
+//! This follows Jolt's and Box2D's one-sided triangles (contacts against
+//! a mesh push out of the front face only); departure: it is a
 //! position-level measure for the stages after the solve, not a contact
 //! normal for the solver.
 
