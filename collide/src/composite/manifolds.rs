@@ -11,7 +11,7 @@ use super::CompositeRef;
 use super::face_axes::{HullPlanes, beyond_a_face_axis};
 use super::ghost::{Correction, correct_manifold, face_manifold, face_normal_only, face_side};
 use super::hull_corners::hull_corners;
-use super::pairs::{Leaf, Side, visit_leaves_culled};
+use super::pairs::{Leaf, Side, measure_corners_against_plane, visit_leaves_culled};
 use super::part_caches::PartCaches;
 use super::parts::Face;
 use super::proximity::check_pose;
@@ -154,18 +154,23 @@ fn manifolds_of(
     // A triangle with an active edge goes to the collision query, which
     // finds it farther than the prediction whenever a face axis of the
     // pair separates them by more (see `face_axes`): dropped here too.
-    let cull = |face: &Face, triangle: &Shape, other: &Side<'_>| {
+    //
+    // A triangle that stays goes to the plane test, measured here on the
+    // same corners (see `measure_corners_against_plane`).
+    let cull = |face: &mut Face, triangle: &Shape, other: &Side<'_>| {
         let (Some(corners), Some(n)) = (corners_of(other), face.normal()) else {
             return false;
         };
         let scale = shape_scale(triangle).min(convex_scale);
-        if face.active != 0 {
+        let culled = if face.active != 0 {
             let planes = planes.get_or_init(|| HullPlanes::of(whole_convex.0, whole_convex.1));
-            return planes.as_ref().is_some_and(|planes| {
+            planes.as_ref().is_some_and(|planes| {
                 beyond_a_face_axis(corners, planes, &face.corners, &n, margin, scale)
-            });
-        }
-        outside_a_triangle_edge_either_way(corners.iter(), &face.corners, &n, scale)
+            })
+        } else {
+            outside_a_triangle_edge_either_way(corners.iter(), &face.corners, &n, scale)
+        };
+        culled || measure_corners_against_plane(face, corners, &n, margin)
     };
     // This call's warm starts, which replace the caller's at the end (kept
     // only when the caller has a table).

@@ -11,7 +11,7 @@
 //! other in every frame, so once some pair is found at `d`, one walk with
 //! margin `d` has seen every pair that can be nearer.
 
-use nalgebra::Isometry3;
+use nalgebra::{Isometry3, Point3, Vector3};
 
 use super::bounding_aabb::bounding_aabb;
 use super::parts::{CompositeRef, Face, Span};
@@ -74,8 +74,11 @@ pub(crate) fn visit_leaves(
 
 /// Whether a walk may skip a triangle before its plane test: called with
 /// the triangle's face (world corners), its shape (composite frame) and
-/// the convex side it would be paired with.
-pub(crate) type FaceCull<'c> = dyn Fn(&Face, &Shape, &Side<'_>) -> bool + 'c;
+/// the convex side it would be paired with. A cull that measures the
+/// convex side along the face's normal itself (as the plane test would,
+/// see [`measure_against_plane`]) leaves the [`Span`](super::parts::Span)
+/// in the face, and the walk then runs no plane test of its own.
+pub(crate) type FaceCull<'c> = dyn Fn(&mut Face, &Shape, &Side<'_>) -> bool + 'c;
 
 /// [`visit_leaves`], skipping every triangle for which `cull` holds before
 /// its plane test (a query that would drop the pair anyway spares the
@@ -107,7 +110,8 @@ pub(crate) fn visit_leaves_culled(
             };
             if let Some(face) = &mut side.face
                 && (cull(face, part.shape, b)
-                    || measure_against_plane(face, b, margin) == PlaneTest::Beyond)
+                    || (face.span.is_none()
+                        && measure_against_plane(face, b, margin) == PlaneTest::Beyond))
             {
                 return true;
             }
@@ -124,7 +128,8 @@ pub(crate) fn visit_leaves_culled(
             };
             if let Some(face) = &mut side.face
                 && (cull(face, part.shape, a)
-                    || measure_against_plane(face, a, margin) == PlaneTest::Beyond)
+                    || (face.span.is_none()
+                        && measure_against_plane(face, a, margin) == PlaneTest::Beyond))
             {
                 return true;
             }
@@ -165,6 +170,53 @@ fn measure_against_plane(face: &mut Face, other: &Side<'_>, margin: f32) -> Plan
     face.span = Some(Span { lowest, highest, normal: n });
     let (low, high) = (n.dot(&lowest.coords) - offset, n.dot(&highest.coords) - offset);
     if low > margin || high < -margin { PlaneTest::Beyond } else { PlaneTest::Near }
+}
+
+/// [`measure_against_plane`] for a convex side whose vertices the caller
+/// has in the world already (a small hull's [`hull_corners`](super::hull_corners)):
+/// the lowest and highest of those corners along the face's unit normal
+/// `n`, kept in the face's [`Span`] as the plane test keeps its two support
+/// points, and whether the side lies beyond the plane by more than
+/// `margin`. The corners are the hull's vertices moved by the same
+/// `pose * p` as the plane test's support points, so each is the same
+/// world point; the extremes are taken among the world dot products, not
+/// the hull frame's, so they are the true extremes of these points and the
+/// test skips no face that the frame's choice would keep (they differ only
+/// between vertices tied to rounding). First index wins ties; a NaN
+/// product replaces neither extreme, and NaN skips nothing.
+pub(crate) fn measure_corners_against_plane(
+    face: &mut Face,
+    corners: &[Point3<f32>],
+    n: &Vector3<f32>,
+    margin: f32,
+) -> bool {
+    if corners.is_empty() {
+        return false;
+    }
+    let offset = n.dot(&face.corners[0].coords);
+    let (mut lowest, mut highest) = (0, 0);
+    let (mut low, mut high) = (f32::INFINITY, f32::NEG_INFINITY);
+    for (i, c) in corners.iter().enumerate() {
+        let d = n.dot(&c.coords);
+        // `<` and `>` keep the first of equal values; a NaN `d` replaces
+        // neither.
+        if d < low {
+            low = d;
+            lowest = i;
+        }
+        if d > high {
+            high = d;
+            highest = i;
+        }
+    }
+    let (Some(&lowest), Some(&highest)) = (corners.get(lowest), corners.get(highest)) else {
+        return false;
+    };
+    face.span = Some(Span { lowest, highest, normal: *n });
+    // Measured from the kept points, as the plane test does, so that all
+    // NaN products give NaN here and skip nothing.
+    let (low, high) = (n.dot(&lowest.coords) - offset, n.dot(&highest.coords) - offset);
+    low > margin || high < -margin
 }
 
 /// A face moved to the world by its composite's pose.
@@ -248,4 +300,66 @@ pub(crate) fn visit_nearest(
 fn box_distance(a: &Aabb, b: &Aabb) -> f32 {
     let gap = (a.min - b.max).sup(&(b.min - a.max)).sup(&nalgebra::Vector3::zeros());
     gap.norm()
+}
+
+#[cfg(test)]
+mod tests {
+    use nalgebra::{Isometry3, Point3, Vector3};
+
+    use super::*;
+    use crate::composite::hull_corners::hull_corners;
+    use crate::composite::hull_corners::tests::prism;
+
+    /// The plane test on a hull's world corners against the plane test on
+    /// its support points, over random prisms, poses and triangles of sizes
+    /// 1 mm to 1 km: the corners' extremes reach at least as far along the
+    /// normal (they are the true extremes of the same world points), so
+    /// the corners' test skips a face only where the support points' does
+    /// too; and, but for ties to rounding, both pick the same points.
+    #[test]
+    fn the_corners_plane_test_skips_only_what_the_support_points_skip() {
+        let mut state = 0x5851_F42D_4C95_7F2Du64;
+        let mut next = move |lo: f32, hi: f32| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            lo + (hi - lo) * ((state >> 40) as f32 / (1u64 << 24) as f32)
+        };
+        let (mut beyond, mut same_points, mut cases) = (0, 0, 0);
+        for case in 0..6000 {
+            let size = 10f32.powi(case % 7 - 3);
+            let shape = prism(0.5 * size, 3.0 * size);
+            let pose = Isometry3::new(
+                Vector3::new(next(-3.0, 3.0), next(-1.0, 3.0), next(-3.0, 3.0)) * size,
+                Vector3::new(next(-3.2, 3.2), next(-3.2, 3.2), next(-3.2, 3.2)),
+            );
+            let mut corner =
+                || Point3::new(next(-3.0, 3.0), next(-0.5, 0.5), next(-3.0, 3.0)) * size;
+            let tri = [corner(), corner(), corner()];
+            let margin = next(0.0, 0.5) * size;
+            let side = Side::whole(&shape, &pose);
+            let mut by_support = Face { corners: tri, active: 0, span: None };
+            let Some(n) = by_support.normal() else {
+                continue;
+            };
+            cases += 1;
+            let mut by_corners = by_support;
+            let corners = hull_corners(&shape, &pose).expect("a small hull");
+            let skipped = measure_corners_against_plane(&mut by_corners, &corners, &n, margin);
+            let old = measure_against_plane(&mut by_support, &side, margin) == PlaneTest::Beyond;
+            assert!(
+                !skipped || old,
+                "case {case}: the corners skip a face the support points keep"
+            );
+            beyond += usize::from(skipped);
+            let (new, old) =
+                (by_corners.span.expect("measured"), by_support.span.expect("measured"));
+            assert!(n.dot(&new.lowest.coords) <= n.dot(&old.lowest.coords), "case {case}");
+            assert!(n.dot(&new.highest.coords) >= n.dot(&old.highest.coords), "case {case}");
+            assert_eq!(new.normal, old.normal);
+            same_points += usize::from(new.lowest == old.lowest && new.highest == old.highest);
+        }
+        assert!(beyond > cases / 10, "only {beyond} of {cases} beyond the plane");
+        assert!(same_points * 100 >= cases * 99, "{same_points} of {cases} the same points");
+    }
 }
