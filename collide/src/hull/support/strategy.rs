@@ -35,11 +35,16 @@ pub enum SupportStrategy {
 }
 
 /// Vertex count from which [`SupportStrategy::Auto`] uses SIMD instead of
-/// scalar brute force. Measured on the machine named in `benches/REPORT.md`:
-/// below 16 vertices one SIMD block is mostly padding and the lane reduction
-/// costs more than the scalar scan (8 vertices: ~9 ns scalar, ~18 ns SIMD;
-/// 16: even).
-pub const AUTO_SIMD_MIN: usize = 16;
+/// scalar brute force. Below it one SIMD block is mostly padding and the
+/// lane reduction costs more than the scalar scan. Measured on the machine
+/// named in `benches/REPORT.md` (AVX-512), one support query on random
+/// hulls, best of three runs of 10^7 (2026-12-03): 4 vertices 5.8 ns
+/// scalar against 7.1 ns SIMD, 6 vertices 7.3 against 7.1, 8 vertices 8.5
+/// against 6.8, 12 vertices 11.0 against 7.0, 16 vertices 14.0 against 7.4.
+/// (The first SIMD kernels crossed at 16: 8 vertices took ~9 ns scalar and
+/// ~18 ns SIMD.) Both give the same vertex up to 16 vertices, one block:
+/// the first of largest dot product.
+pub const AUTO_SIMD_MIN: usize = 8;
 
 /// Vertex count from which [`SupportStrategy::Auto`] uses the cube map
 /// instead of SIMD brute force. Measured on the machine named in
