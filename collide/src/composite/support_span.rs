@@ -6,9 +6,8 @@
 //! it for any shape. A small solid hull, whose support strategy is the
 //! scalar scan ([`SupportStrategy::BruteForce`], under
 //! [`AUTO_SIMD_MIN`](crate::AUTO_SIMD_MIN) vertices, or chosen), is
-//! scanned once for both: each vertex's
-//! dot product with the direction is compared with the running largest
-//! and the running smallest. The scalar scan keeps the first vertex of
+//! scanned once for both: each vertex's dot product with the direction is
+//! compared with the running largest and the running smallest. The scalar scan keeps the first vertex of
 //! largest `v · d`; along `-d` that is the first vertex of smallest
 //! `v · d`, since `v · (-d) = -(v · d)` exactly (negation commutes with
 //! round-to-nearest products and sums), so the one pass picks exactly the
